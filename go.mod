@@ -1,0 +1,10 @@
+module github.com/rsbag/rsbag
+
+go 1.26
+
+require (
+	github.com/foxglove/go-rosbag v0.0.7
+	github.com/google/gousb v1.1.3
+	github.com/pierrec/lz4/v4 v4.1.33
+	github.com/stretchr/testify v1.12.1
+)

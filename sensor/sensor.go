@@ -1,0 +1,79 @@
+package sensor
+
+import (
+	"errors"
+	"sort"
+)
+
+// Handler receives frames from a started sensor.
+type Handler interface {
+	HandleFrame(f *Frame)
+}
+
+// HandlerFunc adapts a function to a Handler.
+type HandlerFunc func(f *Frame)
+
+// HandleFrame calls h(f).
+func (h HandlerFunc) HandleFrame(f *Frame) { h(f) }
+
+// Info holds camera-info values (device or sensor info), keyed by CameraInfo.
+type Info map[CameraInfo]string
+
+// Keys returns the keys of i in ascending enum order, the order in which
+// librealsense writes and lists them.
+func (i Info) Keys() []CameraInfo {
+	keys := make([]CameraInfo, 0, len(i))
+	for k := range i {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(a, b int) bool { return keys[a] < keys[b] })
+	return keys
+}
+
+// Clone returns a copy of i.
+func (i Info) Clone() Info {
+	c := make(Info, len(i))
+	for k, v := range i {
+		c[k] = v
+	}
+	return c
+}
+
+// Notification is an event raised by a sensor (rs2_notification).
+type Notification struct {
+	Category       NotificationCategory
+	Severity       Severity
+	Description    string
+	TimestampMs    float64 // milliseconds since the epoch
+	SerializedData string  // JSON with additional data, may be empty
+}
+
+// Sensor is one sensor of a device: a set of stream profiles that are opened,
+// started and stopped together.
+//
+// The life cycle is Open → Start → Stop → Close; Open and Start may be
+// repeated after Stop/Close. Implementations are safe for concurrent use.
+type Sensor interface {
+	// Info returns the sensor's camera-info values (at least CameraInfoName).
+	Info() Info
+	// Profiles returns every stream profile the sensor can open.
+	Profiles() []*StreamProfile
+	// Open reserves the given profiles (all from Profiles) for streaming.
+	Open(profiles ...*StreamProfile) error
+	// Start begins streaming the opened profiles to h.
+	Start(h Handler) error
+	// Stop ends streaming. It is synchronous: h is not called after it returns.
+	Stop() error
+	// Close releases the opened profiles; it stops the sensor first if needed.
+	Close() error
+}
+
+// Errors shared by every Sensor implementation.
+var (
+	ErrNotOpen        = errors.New("sensor: not open")
+	ErrAlreadyOpen    = errors.New("sensor: already open")
+	ErrNotStarted     = errors.New("sensor: not started")
+	ErrAlreadyStarted = errors.New("sensor: already started")
+	ErrClosed         = errors.New("sensor: closed")
+	ErrNoProfile      = errors.New("sensor: profile not available")
+)
