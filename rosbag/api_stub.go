@@ -1,0 +1,105 @@
+package rosbag
+
+import (
+	"io"
+	"time"
+)
+
+// Connection is a connection record: one topic with its message type.
+type Connection struct {
+	ID                uint32
+	Topic             string
+	Type              string // e.g. "sensor_msgs/Image"
+	MD5Sum            string // 32 lowercase hex digits
+	MessageDefinition string
+	// Extra holds connection header fields other than topic, type, md5sum and
+	// message_definition (e.g. "callerid", "latching"), or nil.
+	Extra map[string]string
+}
+
+// WriterOptions configures a Writer. The zero value (or nil) writes what
+// librealsense writes: LZ4 chunks of 768 KiB.
+type WriterOptions struct {
+	// Compression is "lz4" (default when empty) or "none". Anything else is
+	// an *UnsupportedError.
+	Compression string
+	// ChunkThreshold closes a chunk after the message that makes its
+	// uncompressed payload exceed this many bytes. Default 786432.
+	ChunkThreshold int
+	// FlushInterval bounds how long a chunk stays open after its first
+	// message. Default 1 s; negative disables the timer.
+	FlushInterval time.Duration
+	// Workers is the number of compression goroutines. Default GOMAXPROCS.
+	Workers int
+}
+
+// ReaderOptions configures a Reader. The zero value (or nil) uses defaults.
+type ReaderOptions struct {
+	// MaxRecordSize bounds any record header or data length, and the
+	// uncompressed size of a chunk. Default 1 GiB.
+	MaxRecordSize int64
+	// Path names the input in errors (Open sets it).
+	Path string
+}
+
+// Info summarizes a bag.
+type Info struct {
+	Path        string
+	Size        int64
+	Version     string   // "2.0"
+	Compression []string // distinct chunk compressions in file order of first use
+	Chunks      int
+	Connections int
+	Messages    uint64
+	// MessageCounts is the number of messages per connection id.
+	MessageCounts map[uint32]uint64
+	Start, End    Time // of all messages; 0 when there are none
+	IndexPos      int64
+	Indexed       bool      // opened from its index section
+	Recovery      *Recovery // non-nil when opened by a linear scan
+}
+
+// Recovery describes a bag opened by a linear scan.
+type Recovery struct {
+	// Reason says why the index was not used (e.g. "index_pos is 0").
+	Reason string
+	// Err is the error that stopped the scan, or nil when it reached the end
+	// of the file.
+	Err error
+	// Chunks and Messages count what was recovered.
+	Chunks   int
+	Messages uint64
+	// DataEnd is the offset just after the last complete chunk and its index
+	// data: what Reindex keeps.
+	DataEnd int64
+	// LostBytes is the number of bytes from the record that stopped the scan
+	// to the end of the file.
+	LostBytes int64
+	// LostStart and LostEnd bound the times of messages seen in the lost part
+	// (best effort: zero when nothing could be read from it).
+	LostStart, LostEnd Time
+	// LostMessages counts message records seen in the lost part (best effort).
+	LostMessages int
+}
+
+// Query selects messages. The zero value selects every message.
+type Query struct {
+	Topics      []string // if non-empty, only these topics
+	Connections []uint32 // if non-empty, only these connection ids
+	Start       Time     // inclusive
+	End         Time     // exclusive; 0 means no limit
+}
+
+// Message is one message record. Data is valid until the next call to Next
+// (or Seek) on the iterator that returned it.
+type Message struct {
+	Conn *Connection
+	Time Time
+	Data []byte
+	// Chunk is the index of the chunk holding the message, Offset its record
+	// offset inside the uncompressed chunk payload.
+	Chunk  int
+	Offset uint32
+}
+
+var _ io.Closer = (*Reader)(nil)
