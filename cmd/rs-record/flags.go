@@ -1,0 +1,240 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// newFlagSet returns a flag set for command name whose usage text is
+// synopsis followed by the flag list.
+func newFlagSet(e *env, name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(progName+" "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported by run; -h prints below
+	fs.Usage = func() {
+		w := e.stdout
+		fmt.Fprintf(w, "Usage: %s %s\n\n", progName, synopsis)
+		printDefaults(w, fs)
+	}
+	return fs
+}
+
+// printDefaults prints the flags of fs with "--" spellings, pairing a short
+// alias with its long name (hidden flags, whose usage starts with "hidden:",
+// are left out).
+func printDefaults(w io.Writer, fs *flag.FlagSet) {
+	aliases := map[string]string{} // long name → short alias
+	fs.VisitAll(func(f *flag.Flag) {
+		if strings.HasPrefix(f.Usage, "alias:") {
+			aliases[strings.TrimPrefix(f.Usage, "alias:")] = f.Name
+		}
+	})
+	fs.VisitAll(func(f *flag.Flag) {
+		if strings.HasPrefix(f.Usage, "alias:") || strings.HasPrefix(f.Usage, "hidden:") {
+			return
+		}
+		name := "--" + f.Name
+		if a, ok := aliases[f.Name]; ok {
+			name = "-" + a + ", " + name
+		}
+		typ, usage := flag.UnquoteUsage(f)
+		if typ != "" {
+			name += " " + typ
+		}
+		def := ""
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" {
+			def = fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(w, "  %s\n    \t%s%s\n", name, strings.ReplaceAll(usage, "\n", "\n    \t"), def)
+	})
+}
+
+// parseArgs parses args with fs, allowing flags after positional arguments
+// (rs-record play BAG --rate 2). Everything after "--" is positional.
+// Parse errors become usage errors; -h returns flag.ErrHelp after printing
+// the usage.
+func parseArgs(fs *flag.FlagSet, cmd string, args []string) ([]string, error) {
+	var rest []string
+	for i, a := range args {
+		if a == "--" {
+			args, rest = args[:i], args[i+1:]
+			break
+		}
+	}
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.Usage()
+				return nil, err
+			}
+			return nil, usageErrorf(cmd, "%v", err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// flagSet reports whether the flag name (or one of alt) was given.
+func flagSet(fs *flag.FlagSet, names ...string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) {
+		for _, n := range names {
+			if f.Name == n {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+// streamSpec is a video stream request "WxH@FPS[:FMT]"; the zero value (or
+// "off") disables the stream.
+type streamSpec struct {
+	Width, Height, FPS int
+	Format             sensor.Format // FormatAny: the camera's default format
+}
+
+func (s *streamSpec) enabled() bool { return s.FPS > 0 }
+
+func (s *streamSpec) String() string {
+	if s == nil || !s.enabled() {
+		return "off"
+	}
+	str := fmt.Sprintf("%dx%d@%d", s.Width, s.Height, s.FPS)
+	if s.Format != sensor.FormatAny {
+		str += ":" + s.Format.String()
+	}
+	return str
+}
+
+// Set parses "WxH@FPS[:FMT]", e.g. "848x480@30" or "640x480@15:Y8", or
+// "off"/"0" to disable the stream.
+func (s *streamSpec) Set(v string) error {
+	switch strings.ToLower(v) {
+	case "off", "none", "0", "no", "false":
+		*s = streamSpec{}
+		return nil
+	}
+	var n streamSpec
+	rest := v
+	if i := strings.IndexByte(rest, ':'); i >= 0 {
+		f, ok := sensor.ParseFormat(strings.ToUpper(rest[i+1:]))
+		if !ok || f == sensor.FormatAny {
+			return fmt.Errorf("unknown format %q (e.g. Z16, RGB8, BGR8, YUYV, Y8, Y16)", rest[i+1:])
+		}
+		n.Format = f
+		rest = rest[:i]
+	}
+	size, fps, ok := strings.Cut(rest, "@")
+	w, h, ok2 := strings.Cut(strings.ToLower(size), "x")
+	if !ok || !ok2 {
+		return fmt.Errorf("want WIDTHxHEIGHT@FPS[:FORMAT], e.g. 848x480@30:Z16, or off")
+	}
+	var err error
+	if n.Width, err = positive(w, "width"); err != nil {
+		return err
+	}
+	if n.Height, err = positive(h, "height"); err != nil {
+		return err
+	}
+	if n.FPS, err = positive(fps, "fps"); err != nil {
+		return err
+	}
+	*s = n
+	return nil
+}
+
+func positive(s, what string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%s %q is not a positive integer", what, s)
+	}
+	return n, nil
+}
+
+// sizeValue is a byte count given as "N", "NK"/"NKiB", "NM"/"NMiB" (binary units).
+type sizeValue int64
+
+func (s *sizeValue) String() string {
+	switch n := int64(*s); {
+	case n > 0 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", n>>20)
+	case n > 0 && n%(1<<10) == 0:
+		return fmt.Sprintf("%dKiB", n>>10)
+	default:
+		return strconv.FormatInt(n, 10)
+	}
+}
+
+func (s *sizeValue) Set(v string) error {
+	u := strings.ToUpper(strings.TrimSpace(v))
+	mult := int64(1)
+	for _, suf := range []struct {
+		s string
+		m int64
+	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"K", 1 << 10}, {"M", 1 << 20}, {"B", 1}} {
+		if strings.HasSuffix(u, suf.s) {
+			u, mult = strings.TrimSuffix(u, suf.s), suf.m
+			break
+		}
+	}
+	n, err := strconv.ParseInt(u, 10, 64)
+	if err != nil || n <= 0 || n > (1<<30)/mult {
+		return fmt.Errorf("want a size between 1 byte and 1GiB such as 768KiB, got %q", v)
+	}
+	*s = sizeValue(n * mult)
+	return nil
+}
+
+// negBool is a boolean flag that stores the negation of its value in *p
+// (--no-compress sets compress to false).
+type negBool struct{ p *bool }
+
+func (b negBool) IsBoolFlag() bool { return true }
+func (b negBool) String() string {
+	if b.p == nil {
+		return "false"
+	}
+	return strconv.FormatBool(!*b.p)
+}
+func (b negBool) Set(v string) error {
+	x, err := strconv.ParseBool(v)
+	if err != nil {
+		return err
+	}
+	*b.p = !x
+	return nil
+}
+
+// oneOf is a string flag restricted to a set of values.
+type oneOf struct {
+	v       *string
+	allowed []string
+}
+
+func (o oneOf) String() string {
+	if o.v == nil {
+		return ""
+	}
+	return *o.v
+}
+
+func (o oneOf) Set(v string) error {
+	for _, a := range o.allowed {
+		if v == a {
+			*o.v = v
+			return nil
+		}
+	}
+	return fmt.Errorf("want one of %s", strings.Join(o.allowed, ", "))
+}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"flag"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rsbag/rsbag/sensor"
+)
+
+func TestStreamSpec(t *testing.T) {
+	tests := []struct {
+		in   string
+		want streamSpec
+		err  bool
+	}{
+		{"848x480@30", streamSpec{848, 480, 30, sensor.FormatAny}, false},
+		{"1280X720@15:rgb8", streamSpec{1280, 720, 15, sensor.FormatRGB8}, false},
+		{"640x480@30:Y8", streamSpec{640, 480, 30, sensor.FormatY8}, false},
+		{"off", streamSpec{}, false},
+		{"0", streamSpec{}, false},
+		{"848x480", streamSpec{}, true},
+		{"848x480@", streamSpec{}, true},
+		{"x480@30", streamSpec{}, true},
+		{"848x480@30:BOGUS", streamSpec{}, true},
+		{"848x480@-5", streamSpec{}, true},
+	}
+	for _, tt := range tests {
+		var s streamSpec
+		err := s.Set(tt.in)
+		if (err != nil) != tt.err || (err == nil && s != tt.want) {
+			t.Errorf("Set(%q) = %+v, %v; want %+v, error %v", tt.in, s, err, tt.want, tt.err)
+		}
+	}
+	s := streamSpec{640, 480, 30, sensor.FormatZ16}
+	if got := s.String(); got != "640x480@30:Z16" {
+		t.Errorf("String() = %q", got)
+	}
+}
+
+func TestSizeValue(t *testing.T) {
+	for in, want := range map[string]int64{"768KiB": 768 << 10, "1M": 1 << 20, "4096": 4096, "2mib": 2 << 20} {
+		var s sizeValue
+		if err := s.Set(in); err != nil || int64(s) != want {
+			t.Errorf("Set(%q) = %d, %v; want %d", in, s, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "-1K", "2G", "abc"} {
+		var s sizeValue
+		if err := s.Set(in); err == nil {
+			t.Errorf("Set(%q) accepted", in)
+		}
+	}
+}
+
+func TestParseArgsInterspersed(t *testing.T) {
+	e := &env{stdout: &strings.Builder{}}
+	fs := newFlagSet(e, "play", "play")
+	rate := fs.Float64("rate", 1, "")
+	loop := fs.Bool("loop", false, "")
+	pos, err := parseArgs(fs, "play", []string{"a.bag", "--rate", "2", "--loop", "--", "-b.bag"})
+	if err != nil || *rate != 2 || !*loop || !reflect.DeepEqual(pos, []string{"a.bag", "-b.bag"}) {
+		t.Errorf("got %v %v %v %v", pos, err, *rate, *loop)
+	}
+	if _, err := parseArgs(fs, "play", []string{"-h"}); err != flag.ErrHelp {
+		t.Errorf("-h: %v", err)
+	}
+}
+
+func TestSummaryLine(t *testing.T) {
+	s := &snapshot{
+		Elapsed: 2 * time.Second,
+		Streams: []streamStat{{Name: "Depth/0", Frames: 60}, {Name: "Infrared/1", Frames: 60}, {Name: "Infrared/2", Frames: 59}},
+		Bytes:   4_000_000,
+		Drops:   1,
+	}
+	got := summaryLine("recorded", "x.bag", s)
+	want := "recorded x.bag: Depth 60, Infrared/1 60, Infrared/2 59 frames; 1 dropped; 4000000 bytes in 2.00 s, 2.0 MB/s"
+	if got != want {
+		t.Errorf("summary\n got %q\nwant %q", got, want)
+	}
+	prev := &snapshot{Elapsed: time.Second, Streams: []streamStat{{Name: "Depth/0", Frames: 30}, {Name: "Infrared/1", Frames: 30}, {Name: "Infrared/2", Frames: 30}}, Bytes: 2_000_000}
+	if got := progressLine(prev, s); !strings.Contains(got, "Depth 30.0/s") || !strings.Contains(got, "2.0 MB/s") || !strings.Contains(got, "drops 1") {
+		t.Errorf("progress %q", got)
+	}
+}

@@ -1,0 +1,457 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/rsbag/rsbag/rosbag"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// infoReport is what "rs-record info" prints: the ROS view (as rosbag info)
+// and the RealSense view. --json prints it as one object.
+type infoReport struct {
+	Path          string        `json:"path"`
+	Version       string        `json:"version"` // bag format, "2.0"
+	Size          int64         `json:"size"`
+	Compression   []string      `json:"compression"`
+	Chunks        int           `json:"chunks"`
+	Messages      uint64        `json:"messages"`
+	StartNs       uint64        `json:"start_ns"`
+	EndNs         uint64        `json:"end_ns"`
+	BagDurationNs uint64        `json:"bag_duration_ns"` // end - start over all messages
+	Indexed       bool          `json:"indexed"`
+	Recovery      *recoveryInfo `json:"recovery,omitempty"`
+	Types         []typeInfo    `json:"types"`
+	Topics        []topicInfo   `json:"topics"`
+
+	// RealSense view.
+	FileVersion int          `json:"file_version"`
+	DurationNs  uint64       `json:"duration_ns"` // between the first and last frame
+	Device      []infoField  `json:"device"`
+	Sensors     []sensorInfo `json:"sensors"`
+	Streams     []streamInfo `json:"streams"`
+	Problems    []string     `json:"problems,omitempty"` // what the RealSense view could not read
+
+	streamIndex map[streamID]int
+}
+
+type recoveryInfo struct {
+	Reason             string `json:"reason"`
+	Error              string `json:"error,omitempty"`
+	RecoveredChunks    int    `json:"recovered_chunks"`
+	RecoveredMessages  uint64 `json:"recovered_messages"`
+	LostBytes          int64  `json:"lost_bytes"`
+	LostMessages       int    `json:"lost_messages"`
+	LostStartNs        uint64 `json:"lost_start_ns,omitempty"`
+	LostEndNs          uint64 `json:"lost_end_ns,omitempty"`
+	RecoverableDataEnd int64  `json:"data_end"`
+}
+
+type typeInfo struct {
+	Type string `json:"type"`
+	MD5  string `json:"md5"`
+}
+
+type topicInfo struct {
+	Topic       string `json:"topic"`
+	Type        string `json:"type"`
+	Messages    uint64 `json:"messages"`
+	Connections int    `json:"connections"`
+}
+
+type infoField struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+type optionInfo struct {
+	Name        string  `json:"name"`
+	Value       float32 `json:"value"`
+	Description string  `json:"description,omitempty"`
+	ReadOnly    bool    `json:"read_only"`
+}
+
+type sensorInfo struct {
+	Index   int          `json:"index"`
+	Name    string       `json:"name"`
+	Info    []infoField  `json:"info"`
+	Options []optionInfo `json:"options"`
+}
+
+type streamInfo struct {
+	Sensor  int    `json:"sensor"`
+	Stream  string `json:"stream"` // "Depth"
+	Index   int    `json:"index"`
+	Format  string `json:"format,omitempty"`
+	Width   int    `json:"width,omitempty"`
+	Height  int    `json:"height,omitempty"`
+	FPS     int    `json:"fps"`
+	Frames  uint64 `json:"frames"`
+	FirstNs uint64 `json:"first_ns,omitempty"`
+	LastNs  uint64 `json:"last_ns,omitempty"`
+}
+
+// streamID names a stream in the topic grammar.
+type streamID struct {
+	sensor int
+	stream sensor.Stream
+	index  int
+}
+
+func runInfo(e *env, args []string) error {
+	fs := newFlagSet(e, "info", "info [--json] BAG\n\n"+
+		"Describes a bag: what rosbag info shows (version, duration, start, end, size, messages,\n"+
+		"compression, types, topics) and the RealSense view (file version, indexed or recovered,\n"+
+		"device, sensors, options, streams with their frame counts). Every message is read, so\n"+
+		"a damaged bag is reported (exit status 1).")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	pos, err := parseArgs(fs, "info", args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageErrorf("info", "want exactly one BAG, got %d arguments", len(pos))
+	}
+	rep, err := inspect(pos[0])
+	if err != nil {
+		return fileError(pos[0], err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		rep.writeText(e.stdout)
+	}
+	return nil
+}
+
+// inspect opens and reads the whole bag. An unindexed bag (a recording that
+// was killed) is recovered and reported; any other damage is an error.
+func inspect(path string) (*infoReport, error) {
+	r, err := rosbag.Open(path, nil)
+	if r == nil && err == nil {
+		err = errors.New("cannot open bag")
+	}
+	if err != nil && (r == nil || !errors.Is(err, rosbag.ErrUnindexed)) {
+		if r != nil {
+			r.Close()
+		}
+		return nil, err
+	}
+	defer r.Close()
+	info := r.Info()
+	if !info.Indexed && info.IndexPos != 0 {
+		// The file has an index that is cut off or corrupt: the file was
+		// damaged after it was written.
+		return nil, damaged(info, err)
+	}
+	rep := &infoReport{
+		Path:        path,
+		Version:     info.Version,
+		Size:        info.Size,
+		Compression: info.Compression,
+		Chunks:      info.Chunks,
+		Messages:    info.Messages,
+		StartNs:     uint64(info.Start),
+		EndNs:       uint64(info.End),
+		Indexed:     info.Indexed,
+		streamIndex: map[streamID]int{},
+	}
+	if info.End > info.Start {
+		rep.BagDurationNs = uint64(info.End - info.Start)
+	}
+	if rc := info.Recovery; rc != nil {
+		rep.Recovery = &recoveryInfo{
+			Reason:             rc.Reason,
+			RecoveredChunks:    rc.Chunks,
+			RecoveredMessages:  rc.Messages,
+			LostBytes:          rc.LostBytes,
+			LostMessages:       rc.LostMessages,
+			LostStartNs:        uint64(rc.LostStart),
+			LostEndNs:          uint64(rc.LostEnd),
+			RecoverableDataEnd: rc.DataEnd,
+		}
+		if rc.Err != nil {
+			rep.Recovery.Error = rc.Err.Error()
+		}
+	}
+	if err := rep.readMessages(r); err != nil {
+		return nil, err
+	}
+	rep.realsenseView(path)
+	return rep, nil
+}
+
+func damaged(info rosbag.Info, err error) error {
+	msg := fmt.Sprintf("damaged bag: its index (at offset %d of %d bytes) cannot be read", info.IndexPos, info.Size)
+	if rc := info.Recovery; rc != nil {
+		if rc.Reason != "" {
+			msg += ": " + rc.Reason
+		}
+		if rc.Err != nil && (err == nil || !strings.Contains(err.Error(), rc.Err.Error())) {
+			msg += ": " + rc.Err.Error()
+		}
+		msg += fmt.Sprintf(" (a scan finds %d messages in %d chunks", rc.Messages, rc.Chunks)
+		if rc.LostBytes > 0 {
+			msg += fmt.Sprintf("; %d bytes at the end are unreadable", rc.LostBytes)
+		}
+		msg += ")"
+	} else if err != nil {
+		msg += ": " + err.Error()
+	}
+	return errors.New(msg)
+}
+
+// readMessages reads every message: per-topic counts, per-stream frame
+// counts and times, the file version, and a check of every message.
+func (rep *infoReport) readMessages(r *rosbag.Reader) error {
+	conns := r.Connections()
+	type topicAcc struct {
+		typ   string
+		n     uint64
+		conns int
+	}
+	topics := map[string]*topicAcc{}
+	types := map[string]string{}
+	for _, c := range conns {
+		if old, ok := types[c.Type]; ok && old != c.MD5Sum {
+			return fmt.Errorf("type %s has two md5sums: %s and %s", c.Type, old, c.MD5Sum)
+		}
+		types[c.Type] = c.MD5Sum
+		t := topics[c.Topic]
+		if t == nil {
+			t = &topicAcc{typ: c.Type}
+			topics[c.Topic] = t
+		}
+		t.conns++
+		if err := checkType(c); err != nil {
+			return err
+		}
+	}
+	var first, last uint64
+	var total uint64
+	it := r.Messages(nil)
+	for it.Next() {
+		m := it.Message()
+		total++
+		topics[m.Conn.Topic].n++
+		if err := checkMessage(m); err != nil {
+			return err
+		}
+		if m.Conn.Topic == fileVersionTopic || m.Conn.Topic == legacyVersionTopic {
+			if v, ok := decodeFileVersion(m.Data); ok {
+				rep.FileVersion = v
+			}
+		}
+		if id, ok := frameTopic(m.Conn.Topic); ok {
+			t := uint64(m.Time)
+			s := rep.stream(id)
+			s.Frames++
+			if s.FirstNs == 0 || t < s.FirstNs {
+				s.FirstNs = t
+			}
+			if t > s.LastNs {
+				s.LastNs = t
+			}
+			if first == 0 || t < first {
+				first = t
+			}
+			if t > last {
+				last = t
+			}
+		}
+	}
+	if err := it.Err(); err != nil {
+		return err
+	}
+	if total != rep.Messages && rep.Indexed {
+		return fmt.Errorf("the index counts %d messages but %d were read", rep.Messages, total)
+	}
+	rep.Messages = total
+	if last > first {
+		rep.DurationNs = last - first
+	}
+	for name, md5 := range types {
+		rep.Types = append(rep.Types, typeInfo{name, md5})
+	}
+	sort.Slice(rep.Types, func(i, j int) bool { return rep.Types[i].Type < rep.Types[j].Type })
+	for name, t := range topics {
+		rep.Topics = append(rep.Topics, topicInfo{Topic: name, Type: t.typ, Messages: t.n, Connections: t.conns})
+	}
+	sort.Slice(rep.Topics, func(i, j int) bool { return rep.Topics[i].Topic < rep.Topics[j].Topic })
+	return nil
+}
+
+func (rep *infoReport) stream(id streamID) *streamInfo {
+	i, ok := rep.streamIndex[id]
+	if !ok {
+		i = len(rep.Streams)
+		rep.streamIndex[id] = i
+		rep.Streams = append(rep.Streams, streamInfo{Sensor: id.sensor, Stream: id.stream.String(), Index: id.index})
+	}
+	return &rep.Streams[i]
+}
+
+// Topic grammar of spec §4.1.
+const (
+	fileVersionTopic   = "/file_version"
+	legacyVersionTopic = "/FILE_VERSION"
+)
+
+// frameTopic parses a frame data topic
+// /device_<d>/sensor_<s>/<Stream>_<i>/(image|imu|pose/transform)/data.
+func frameTopic(topic string) (streamID, bool) {
+	el := strings.Split(topic, "/")
+	if len(el) < 6 || el[0] != "" || !strings.HasPrefix(el[1], "device_") || !strings.HasPrefix(el[2], "sensor_") {
+		return streamID{}, false
+	}
+	tail := strings.Join(el[4:], "/")
+	if tail != "image/data" && tail != "imu/data" && tail != "pose/transform/data" {
+		return streamID{}, false
+	}
+	s, err := strconv.Atoi(strings.TrimPrefix(el[2], "sensor_"))
+	if err != nil {
+		return streamID{}, false
+	}
+	name, idx, ok := strings.Cut(el[3], "_")
+	st, ok2 := sensor.ParseStream(name)
+	i, err := strconv.Atoi(idx)
+	if !ok || !ok2 || err != nil {
+		return streamID{}, false
+	}
+	return streamID{sensor: s, stream: st, index: i}, true
+}
+
+func (rep *infoReport) writeText(w io.Writer) {
+	p := func(label, format string, args ...any) {
+		fmt.Fprintf(w, "%-13s %s\n", label+":", fmt.Sprintf(format, args...))
+	}
+	p("path", "%s", rep.Path)
+	p("version", "%s", rep.Version)
+	p("duration", "%s", fmtDuration(rep.BagDurationNs))
+	p("start", "%s", rosbag.Time(rep.StartNs))
+	p("end", "%s", rosbag.Time(rep.EndNs))
+	p("size", "%s (%d bytes)", fmtSize(rep.Size), rep.Size)
+	p("messages", "%d", rep.Messages)
+	comp := strings.Join(rep.Compression, ", ")
+	if comp == "" {
+		comp = "none"
+	}
+	p("compression", "%s [%d chunks]", comp, rep.Chunks)
+	for i, t := range rep.Types {
+		label := ""
+		if i == 0 {
+			label = "types"
+		}
+		p(label, "%s [%s]", t.Type, t.MD5)
+	}
+	width := 0
+	for _, t := range rep.Topics {
+		width = max(width, len(t.Topic))
+	}
+	for i, t := range rep.Topics {
+		label := ""
+		if i == 0 {
+			label = "topics"
+		}
+		conns := ""
+		if t.Connections > 1 {
+			conns = fmt.Sprintf(" (%d connections)", t.Connections)
+		}
+		p(label, "%-*s %7d msgs : %s%s", width, t.Topic, t.Messages, t.Type, conns)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "RealSense:")
+	p("file version", "%d", rep.FileVersion)
+	if rep.Indexed {
+		p("indexed", "yes")
+	} else if rc := rep.Recovery; rc != nil {
+		p("indexed", "no: recovered %d messages in %d chunks (%s)", rc.RecoveredMessages, rc.RecoveredChunks, rc.Reason)
+		lost := fmt.Sprintf("%d bytes at the end", rc.LostBytes)
+		if rc.LostMessages > 0 {
+			lost += fmt.Sprintf(", about %d messages", rc.LostMessages)
+		}
+		if rc.LostEndNs > 0 {
+			lost += fmt.Sprintf(" from %s to %s", rosbag.Time(rc.LostStartNs), rosbag.Time(rc.LostEndNs))
+		}
+		if rc.Error != "" {
+			lost += " (" + rc.Error + ")"
+		}
+		p("lost", "%s", lost)
+	}
+	p("duration", "%s", fmtDuration(rep.DurationNs))
+	for i, f := range rep.Device {
+		label := ""
+		if i == 0 {
+			label = "device"
+		}
+		p(label, "%s: %s", f.Name, f.Value)
+	}
+	for _, s := range rep.Sensors {
+		fmt.Fprintf(w, "sensor %d:     %s\n", s.Index, s.Name)
+		for _, o := range s.Options {
+			ro := ""
+			if o.ReadOnly {
+				ro = " (read-only)"
+			}
+			fmt.Fprintf(w, "  option      %s = %v%s\n", o.Name, o.Value, ro)
+		}
+		for _, st := range rep.Streams {
+			if st.Sensor == s.Index {
+				fmt.Fprintf(w, "  stream      %s\n", st.describe())
+			}
+		}
+	}
+	if len(rep.Sensors) == 0 {
+		for _, st := range rep.Streams {
+			p("stream", "%s", st.describe())
+		}
+	}
+	for _, pr := range rep.Problems {
+		p("problem", "%s", pr)
+	}
+}
+
+func (s *streamInfo) describe() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s/%d", s.Stream, s.Index)
+	if s.Format != "" {
+		fmt.Fprintf(&b, " %s", s.Format)
+	}
+	if s.Width > 0 {
+		fmt.Fprintf(&b, " %dx%d", s.Width, s.Height)
+	}
+	if s.FPS > 0 {
+		fmt.Fprintf(&b, " @%d", s.FPS)
+	}
+	fmt.Fprintf(&b, ": %d frames", s.Frames)
+	if s.Frames > 1 && s.LastNs > s.FirstNs {
+		fmt.Fprintf(&b, " (%.2f/s)", float64(s.Frames-1)/(float64(s.LastNs-s.FirstNs)/1e9))
+	}
+	return b.String()
+}
+
+func fmtDuration(ns uint64) string {
+	return fmt.Sprintf("%.3fs (%s s)", float64(ns)/1e9, rosbag.Time(ns))
+}
+
+func fmtSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

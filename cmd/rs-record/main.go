@@ -1,0 +1,159 @@
+// Command rs-record records Intel RealSense cameras (or a synthetic camera)
+// to RealSense ".bag" files, and inspects, plays and dumps such files.
+//
+// Usage:
+//
+//	rs-record [record] [-t SECONDS] [-f FILE] [flags]   record a session (the default command)
+//	rs-record info [--json] BAG                          describe a bag
+//	rs-record play [flags] BAG                           play a bag through the playback device
+//	rs-record dump [--seek NANOS] [--limit N] BAG        print a bag as JSON lines
+//
+// Every command accepts -h. The exit status is 0 on success, 1 on an error
+// and 2 on a usage error. Errors are printed as one line on stderr that
+// names the file and the problem.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+const progName = "rs-record"
+
+func main() {
+	os.Exit(run(os.Args[1:], newEnv()))
+}
+
+// env is what a command reads and writes: the standard streams and whether
+// they are terminals.
+type env struct {
+	stdin          *os.File
+	stdout, stderr io.Writer
+	stdoutTTY      bool // stdout is a terminal: show live progress
+	stdinTTY       bool // stdin is a terminal: accept key commands
+}
+
+func newEnv() *env {
+	return &env{
+		stdin:     os.Stdin,
+		stdout:    os.Stdout,
+		stderr:    os.Stderr,
+		stdoutTTY: isTerminal(os.Stdout),
+		stdinTTY:  isTerminal(os.Stdin),
+	}
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// usageError is a command-line mistake: it is printed with a hint and exits 2.
+type usageError struct {
+	cmd string
+	msg string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+func usageErrorf(cmd, format string, args ...any) error {
+	return &usageError{cmd: cmd, msg: fmt.Sprintf(format, args...)}
+}
+
+type command struct {
+	name    string
+	summary string
+	run     func(e *env, args []string) error
+}
+
+var commands = []command{
+	{"record", "record a camera (or the synthetic camera) to a bag (default command)", runRecord},
+	{"info", "describe a bag: ROS view and RealSense view", runInfo},
+	{"play", "play a bag through the playback device", runPlay},
+	{"dump", "print a bag as JSON lines (topology, frames, summary)", runDump},
+}
+
+func mainUsage(w io.Writer) {
+	fmt.Fprintf(w, "Usage: %s [command] [flags] [BAG]\n\nCommands:\n", progName)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-7s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\nWithout a command, %s records. Run '%s COMMAND -h' for the flags of a command.\n", progName, progName)
+}
+
+// run executes the command line args and returns the exit status.
+func run(args []string, e *env) (status int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(e.stderr, "%s: internal error: %v\n%s", progName, r, debug.Stack())
+			status = exitError
+		}
+	}()
+	cmd := commands[0]
+	if len(args) > 0 {
+		switch a := args[0]; {
+		case a == "help" || a == "-h" || a == "-help" || a == "--help":
+			mainUsage(e.stdout)
+			return exitOK
+		case strings.HasPrefix(a, "-"):
+			// flags of the default command
+		default:
+			found := false
+			for _, c := range commands {
+				if c.name == a {
+					cmd, found = c, true
+					break
+				}
+			}
+			if !found {
+				fmt.Fprintf(e.stderr, "%s: unknown command %q\n", progName, a)
+				mainUsage(e.stderr)
+				return exitUsage
+			}
+			args = args[1:]
+		}
+	}
+	err := cmd.run(e, args)
+	var ue *usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.As(err, &ue):
+		fmt.Fprintf(e.stderr, "%s %s: %s\nRun '%s %s -h' for usage.\n", progName, cmd.name, ue.msg, progName, cmd.name)
+		return exitUsage
+	default:
+		fmt.Fprintf(e.stderr, "%s: %s\n", progName, oneLine(err.Error()))
+		return exitError
+	}
+}
+
+// oneLine folds a multi-line error message into one line.
+func oneLine(s string) string {
+	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ")
+}
+
+// fileError names path in err unless the message already does.
+func fileError(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if strings.Contains(err.Error(), path) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}

@@ -1,0 +1,439 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// binPath is the rs-record binary built once by TestMain.
+var binPath string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "rs-record-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binPath = filepath.Join(dir, "rs-record")
+	out, err := exec.Command("go", "build", "-race", "-o", binPath, ".").CombinedOutput()
+	if err != nil {
+		// -race needs cgo; fall back to a plain build.
+		out, err = exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "build rs-record: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// rsRecord runs the binary with args and returns its exit status and output.
+func rsRecord(t *testing.T, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binPath, args...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	r := result{stdout: o.String(), stderr: e.String()}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	default:
+		t.Fatalf("run rs-record %v: %v", args, err)
+	}
+	checkNoPanic(t, r)
+	return r
+}
+
+func checkNoPanic(t *testing.T, r result) {
+	t.Helper()
+	for _, bad := range []string{"panic:", "goroutine ", "internal error", "DATA RACE"} {
+		if strings.Contains(r.stderr, bad) {
+			t.Fatalf("stderr contains %q:\n%s", bad, r.stderr)
+		}
+	}
+}
+
+// bagInfo is the part of "info --json" the tests look at.
+type bagInfo struct {
+	Path        string `json:"path"`
+	FileVersion int    `json:"file_version"`
+	DurationNs  int64  `json:"duration_ns"`
+	Indexed     bool   `json:"indexed"`
+	Messages    uint64 `json:"messages"`
+	Compression []string
+	Recovery    *struct {
+		Reason            string `json:"reason"`
+		RecoveredMessages uint64 `json:"recovered_messages"`
+	} `json:"recovery"`
+	Streams []struct {
+		Sensor int    `json:"sensor"`
+		Stream string `json:"stream"`
+		Index  int    `json:"index"`
+		Format string `json:"format"`
+		Width  int    `json:"width"`
+		Height int    `json:"height"`
+		FPS    int    `json:"fps"`
+		Frames uint64 `json:"frames"`
+	} `json:"streams"`
+	Device []struct{ Name, Value string } `json:"device"`
+}
+
+func (b *bagInfo) frames(stream string) uint64 {
+	var n uint64
+	for _, s := range b.Streams {
+		if s.Stream == stream {
+			n += s.Frames
+		}
+	}
+	return n
+}
+
+func infoJSON(t *testing.T, bag string) *bagInfo {
+	t.Helper()
+	r := rsRecord(t, "info", "--json", bag)
+	if r.code != 0 {
+		t.Fatalf("info --json %s: exit %d\n%s", bag, r.code, r.stderr)
+	}
+	var bi bagInfo
+	if err := json.Unmarshal([]byte(r.stdout), &bi); err != nil {
+		t.Fatalf("info --json output is not one JSON object: %v\n%s", err, r.stdout)
+	}
+	return &bi
+}
+
+// conformance returns the path of a conformance tool, or "" when it is not
+// installed.
+func conformance(t *testing.T, tool string) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return ""
+	}
+	p := filepath.Join(filepath.Dir(strings.TrimSpace(string(out))), "..", "shared", "conformance", tool)
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
+}
+
+// checkStrict runs both conformance checkers in strict mode on bag; a
+// missing checker, or one that exits 2 (not set up), skips that check.
+func checkStrict(t *testing.T, bag string) {
+	t.Helper()
+	for _, tool := range []string{"bagcheck-ros", "bagcheck-js"} {
+		p := conformance(t, tool)
+		if p == "" {
+			t.Logf("%s not installed: not checked", tool)
+			continue
+		}
+		out, err := exec.Command(p, "--json", bag).Output()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == 2 {
+			t.Logf("%s not set up (exit 2): not checked", tool)
+			continue
+		}
+		var rep struct {
+			OK   bool `json:"ok"`
+			Bags []struct {
+				Errors []any `json:"errors"`
+			} `json:"bags"`
+		}
+		if jerr := json.Unmarshal(out, &rep); jerr != nil {
+			t.Fatalf("%s %s: %v (output %q)", tool, bag, err, out)
+		}
+		if !rep.OK || err != nil {
+			t.Errorf("%s rejects %s: %v", tool, bag, rep.Bags)
+		}
+	}
+}
+
+func TestUsage(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args []string
+		code int
+		out  string // in stdout (code 0) or stderr
+	}{
+		{[]string{"-h"}, 0, "Commands:"},
+		{[]string{"record", "-h"}, 0, "--file"},
+		{[]string{"info", "-h"}, 0, "--json"},
+		{[]string{"play", "-h"}, 0, "--rate"},
+		{[]string{"dump", "-h"}, 0, "--seek"},
+		{[]string{"--time", "-h"}, 2, "invalid value"},
+		{[]string{"bogus"}, 2, `unknown command "bogus"`},
+		{[]string{"record", "--bogus"}, 2, "flag provided but not defined"},
+		{[]string{"record", "--depth", "848x480"}, 2, "WIDTHxHEIGHT@FPS"},
+		{[]string{"record", "--color", "640x480@30:NOPE"}, 2, "unknown format"},
+		{[]string{"record", "-t", "-1"}, 2, "negative"},
+		{[]string{"record", "--metadata", "all"}, 2, "none, basic, rich"},
+		{[]string{"record", "--chunk-size", "0"}, 2, "size"},
+		{[]string{"record", "extra"}, 2, "unexpected argument"},
+		{[]string{"record", "--depth", "off", "--color", "off", "--accel", "0", "--gyro", "0"}, 2, "nothing to record"},
+		{[]string{"info"}, 2, "want exactly one BAG"},
+		{[]string{"info", "a.bag", "b.bag"}, 2, "want exactly one BAG"},
+		{[]string{"play", "x.bag", "--rate", "0"}, 2, "--rate"},
+		{[]string{"play", "x.bag", "--streams", "sound"}, 2, "unknown stream"},
+		{[]string{"dump"}, 2, "want exactly one BAG"},
+		{[]string{"dump", "--limit", "-3", "x.bag"}, 2, "negative"},
+		{[]string{"info", "does-not-exist.bag"}, 1, "does-not-exist.bag"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			t.Parallel()
+			r := rsRecord(t, tt.args...)
+			if r.code != tt.code {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, tt.code, r.stdout, r.stderr)
+			}
+			out := r.stderr
+			if tt.code == 0 {
+				out = r.stdout
+			}
+			if !strings.Contains(out, tt.out) {
+				t.Errorf("output does not contain %q:\n%s", tt.out, out)
+			}
+			if tt.code == 1 && strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+				t.Errorf("error is not one line:\n%s", r.stderr)
+			}
+		})
+	}
+}
+
+func TestRecordSyntheticInfo(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+		comp string
+	}{
+		{"lz4", nil, "lz4"},
+		{"none", []string{"--no-compress"}, "none"},
+	} {
+		bag := filepath.Join(dir, tc.name+".bag")
+		r := rsRecord(t, append([]string{"record", "--synthetic", "-t", "2", "-f", bag}, tc.args...)...)
+		if r.code != 0 {
+			t.Fatalf("record: exit %d\n%s", r.code, r.stderr)
+		}
+		// Without a terminal: nothing but the summary line.
+		lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+		if len(lines) != 1 || !strings.HasPrefix(lines[0], "recorded "+bag+":") || !strings.Contains(lines[0], "MB/s") {
+			t.Errorf("stdout is not one summary line:\n%s", r.stdout)
+		}
+		if strings.Contains(r.stdout, "\r") {
+			t.Errorf("progress line written without a terminal: %q", r.stdout)
+		}
+		bi := infoJSON(t, bag)
+		if bi.FileVersion != 3 || !bi.Indexed {
+			t.Errorf("%s: file_version %d indexed %v, want 3 true", tc.name, bi.FileVersion, bi.Indexed)
+		}
+		if d := time.Duration(bi.DurationNs); d < 1800*time.Millisecond || d > 2100*time.Millisecond {
+			t.Errorf("%s: duration %v, want about 2 s", tc.name, d)
+		}
+		// D435i-like defaults: depth and color at 30 fps, accel 250 Hz, gyro 200 Hz.
+		for _, w := range []struct {
+			stream string
+			n      uint64
+		}{{"Depth", 60}, {"Color", 60}, {"Accel", 500}, {"Gyro", 400}} {
+			if got := bi.frames(w.stream); got+w.n/20+1 < w.n || got > w.n+w.n/20+1 {
+				t.Errorf("%s: %d %s frames, want about %d", tc.name, got, w.stream, w.n)
+			}
+		}
+		if len(bi.Compression) != 1 || bi.Compression[0] != tc.comp {
+			t.Errorf("%s: compression %v, want [%s]", tc.name, bi.Compression, tc.comp)
+		}
+		checkStrict(t, bag)
+	}
+}
+
+func TestRecordWithoutCameraFallsBack(t *testing.T) {
+	t.Parallel()
+	bag := filepath.Join(t.TempDir(), "x.bag")
+	r := rsRecord(t, "record", "-t", "0.5", "--speed", "0", "--color", "off", "-f", bag)
+	if r.code != 0 {
+		t.Fatalf("record: exit %d\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "no RealSense camera found") {
+		t.Skipf("a camera seems to be attached (stderr %q)", r.stderr)
+	}
+	if n := strings.Count(strings.TrimSpace(r.stderr), "\n"); n != 0 {
+		t.Errorf("fallback notice is %d lines:\n%s", n+1, r.stderr)
+	}
+}
+
+// startRecording starts a long synthetic recording and waits until its
+// file holds more than one flushed chunk.
+func startRecording(t *testing.T, bag string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(binPath, "record", "--synthetic", "-t", "60", "-f", bag)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		fi, err := os.Stat(bag)
+		if err == nil && fi.Size() > 4<<20 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the recording did not grow: %v\n%s", err, e.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(1500 * time.Millisecond) // more than the 1 s flush interval
+	return cmd, &o, &e
+}
+
+func TestSIGINTLeavesIndexedBag(t *testing.T) {
+	t.Parallel()
+	bag := filepath.Join(t.TempDir(), "int.bag")
+	cmd, o, e := startRecording(t, bag)
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	checkNoPanic(t, result{stderr: e.String()})
+	if err != nil {
+		t.Fatalf("record after SIGINT: %v\n%s", err, e.String())
+	}
+	if !strings.HasPrefix(o.String(), "recorded ") {
+		t.Errorf("no summary line after SIGINT: %q", o.String())
+	}
+	bi := infoJSON(t, bag)
+	if !bi.Indexed || bi.Recovery != nil {
+		t.Errorf("bag after SIGINT: indexed %v, recovery %v", bi.Indexed, bi.Recovery)
+	}
+	if bi.frames("Depth") == 0 || bi.frames("Color") == 0 || bi.frames("Accel") == 0 || bi.frames("Gyro") == 0 {
+		t.Errorf("bag after SIGINT misses streams: %+v", bi.Streams)
+	}
+	checkStrict(t, bag)
+}
+
+func TestSIGKILLLeavesRecoverableBag(t *testing.T) {
+	t.Parallel()
+	bag := filepath.Join(t.TempDir(), "kill.bag")
+	cmd, _, _ := startRecording(t, bag)
+	cmd.Process.Kill()
+	cmd.Wait()
+	bi := infoJSON(t, bag)
+	if bi.Indexed || bi.Recovery == nil {
+		t.Fatalf("bag after SIGKILL: indexed %v, recovery %v", bi.Indexed, bi.Recovery)
+	}
+	if bi.Messages == 0 || bi.frames("Depth") == 0 {
+		t.Errorf("nothing recovered: %d messages, streams %+v", bi.Messages, bi.Streams)
+	}
+	r := rsRecord(t, "info", bag)
+	if r.code != 0 || !strings.Contains(r.stdout, "recovered") {
+		t.Errorf("info text does not report recovery (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// brokenBags returns the broken variants of a small bag: made with
+// make-broken-bags when it is installed, else rosbag/testdata/broken.
+func brokenBags(t *testing.T) []string {
+	t.Helper()
+	if tool := conformance(t, "make-broken-bags"); tool != "" {
+		dir := t.TempDir()
+		good := filepath.Join(dir, "good.bag")
+		r := rsRecord(t, "record", "--synthetic", "--speed", "0", "--frames", "10", "--depth", "424x240@30",
+			"--color", "424x240@30", "--accel", "63", "--gyro", "200", "-f", good)
+		if r.code != 0 {
+			t.Fatalf("record: exit %d\n%s", r.code, r.stderr)
+		}
+		out := filepath.Join(dir, "broken")
+		if b, err := exec.Command(tool, good, out).CombinedOutput(); err == nil {
+			bags, _ := filepath.Glob(filepath.Join(out, "*.bag"))
+			if len(bags) > 0 {
+				return bags
+			}
+		} else {
+			t.Logf("make-broken-bags: %v\n%s", err, b)
+		}
+	}
+	bags, _ := filepath.Glob("../../rosbag/testdata/broken/*.bag")
+	if len(bags) == 0 {
+		t.Skip("no broken bags: make-broken-bags is not installed and rosbag/testdata/broken is empty")
+	}
+	return bags
+}
+
+func TestInfoBrokenBags(t *testing.T) {
+	t.Parallel()
+	for _, bag := range brokenBags(t) {
+		name := strings.TrimSuffix(filepath.Base(bag), ".bag")
+		t.Run(name, func(t *testing.T) {
+			r := rsRecord(t, "info", bag)
+			switch name {
+			case "unindexed":
+				if r.code != 0 || !strings.Contains(r.stdout, "recovered") {
+					t.Errorf("exit %d, want 0 and a recovery report:\n%s%s", r.code, r.stdout, r.stderr)
+				}
+				return
+			case "message-trailing-bytes":
+				if r.code == 0 {
+					return // tolerated, as librealsense does
+				}
+			}
+			if r.code != 1 {
+				t.Fatalf("exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			msg := strings.TrimSpace(r.stderr)
+			if !strings.HasPrefix(msg, "rs-record: ") || !strings.Contains(msg, bag) || strings.Contains(msg, "\n") {
+				t.Errorf("error is not one line naming the file: %q", msg)
+			}
+			t.Logf("%s", msg)
+		})
+	}
+}
+
+func TestDumpReferenceBag(t *testing.T) {
+	t.Parallel()
+	r := rsRecord(t, "dump", "--limit", "5", "../../testdata/librealsense/depth_color.bag")
+	if r.code != 0 {
+		t.Fatalf("dump: exit %d\n%s", r.code, r.stderr)
+	}
+	types := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var v struct{ Type string }
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("not a JSON line: %q", line)
+		}
+		types[v.Type]++
+	}
+	if types["frame"] != 5 || types["summary"] != 1 || types["device"] != 1 {
+		t.Errorf("dump line types %v, want 5 frames, 1 device, 1 summary", types)
+	}
+}
+
+func TestPlayNonRealTime(t *testing.T) {
+	t.Parallel()
+	r := rsRecord(t, "play", "../../testdata/librealsense/depth_color.bag", "--realtime=false")
+	if r.code != 0 {
+		t.Fatalf("play: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{"Depth/0", "Color/0", "played "} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("play output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}

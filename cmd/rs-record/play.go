@@ -1,0 +1,406 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// playConfig holds the flags of "rs-record play".
+type playConfig struct {
+	path     string
+	rate     float64
+	loop     bool
+	start    float64
+	duration float64
+	realtime bool
+	streams  []string // lower-case stream names or "name/index"
+}
+
+const seekStep = 5 * time.Second
+
+func parsePlayFlags(e *env, args []string) (*playConfig, error) {
+	c := &playConfig{}
+	fs := newFlagSet(e, "play", "play [flags] BAG\n\n"+
+		"Plays a bag through the playback device and prints per-stream frames, fps and drops.\n"+
+		"On a terminal: space pauses and resumes, the left and right arrows seek -5 s / +5 s, q quits.")
+	fs.Float64Var(&c.rate, "rate", 1, "playback speed factor `X` (> 0)")
+	fs.BoolVar(&c.loop, "loop", false, "start again at the end")
+	fs.Float64Var(&c.start, "start", 0, "start `S` seconds into the recording")
+	fs.Float64Var(&c.duration, "duration", 0, "play only `S` seconds (0: to the end)")
+	fs.BoolVar(&c.realtime, "realtime", true, "pace frames at their recorded times (false: as fast as consumed, lossless)")
+	streams := fs.String("streams", "", "play only these streams, comma-separated `LIST` (e.g. depth,color or infrared/1)")
+	pos, err := parseArgs(fs, "play", args)
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) != 1 {
+		return nil, usageErrorf("play", "want exactly one BAG, got %d arguments", len(pos))
+	}
+	c.path = pos[0]
+	switch {
+	case c.rate <= 0:
+		return nil, usageErrorf("play", "--rate: %g is not > 0", c.rate)
+	case c.start < 0:
+		return nil, usageErrorf("play", "--start: %g is negative", c.start)
+	case c.duration < 0:
+		return nil, usageErrorf("play", "--duration: %g is negative", c.duration)
+	}
+	for _, s := range strings.Split(*streams, ",") {
+		if s = strings.ToLower(strings.TrimSpace(s)); s != "" {
+			name, _, _ := strings.Cut(s, "/")
+			if _, ok := parseStreamName(name); !ok {
+				return nil, usageErrorf("play", "--streams: unknown stream %q (e.g. depth, color, infrared/1, accel, gyro, pose)", s)
+			}
+			c.streams = append(c.streams, s)
+		}
+	}
+	return c, nil
+}
+
+// parseStreamName parses a stream type name case-insensitively ("ir" is
+// Infrared).
+func parseStreamName(s string) (sensor.Stream, bool) {
+	if s == "ir" {
+		return sensor.StreamInfrared, true
+	}
+	for st := sensor.Stream(0); st < sensor.StreamCount; st++ {
+		if strings.EqualFold(st.String(), s) {
+			return st, true
+		}
+	}
+	return 0, false
+}
+
+func (c *playConfig) selected(p *sensor.StreamProfile) bool {
+	if len(c.streams) == 0 {
+		return true
+	}
+	for _, s := range c.streams {
+		n, idx, hasIdx := strings.Cut(s, "/")
+		st, _ := parseStreamName(n)
+		if st == p.Stream && (!hasIdx || idx == fmt.Sprint(p.Index)) {
+			return true
+		}
+	}
+	return false
+}
+
+func runPlay(e *env, args []string) error {
+	c, err := parsePlayFlags(e, args)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	dev, err := openPlayback(c.path)
+	if err != nil {
+		return fileError(c.path, err)
+	}
+	defer dev.Close()
+	pb, ok := dev.(extensions.Playback)
+	if !ok {
+		return fileError(c.path, errors.New("the playback device has no playback controls"))
+	}
+	if err := pb.SetRealTime(c.realtime); err != nil {
+		return fileError(c.path, err)
+	}
+	if err := pb.SetSpeed(c.rate); err != nil {
+		return fileError(c.path, err)
+	}
+	startAt := time.Duration(c.start * float64(time.Second))
+	if startAt > 0 {
+		if err := pb.Seek(startAt); err != nil {
+			return fileError(c.path, fmt.Errorf("--start %g s: %w", c.start, err))
+		}
+	}
+	ended := make(chan struct{}, 1)
+	pb.OnStatusChange(func(s extensions.PlaybackStatus) {
+		if s == extensions.StatusStopped {
+			select {
+			case ended <- struct{}{}:
+			default:
+			}
+		}
+	})
+	st, err := startPlayStreams(dev, c)
+	if err != nil {
+		return fileError(c.path, err)
+	}
+
+	keys := make(chan byte, 8)
+	done := make(chan struct{})
+	var keyReader chan struct{}
+	if e.stdinTTY && e.stdoutTTY {
+		if restore, err := rawTerminal(e.stdin); err == nil {
+			defer restore()
+			keyReader = make(chan struct{})
+			go readKeys(e.stdin, keys, done, keyReader)
+		}
+	}
+	defer func() {
+		close(done)
+		if keyReader != nil {
+			<-keyReader
+		}
+	}()
+
+	started := time.Now()
+	var endAt time.Duration // bag position at which to stop
+	if c.duration > 0 {
+		endAt = startAt + time.Duration(c.duration*float64(time.Second))
+	}
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	line := &liveLine{w: e.stdout}
+	prev := &snapshot{}
+	lastShow := time.Time{}
+	var runErr error
+loop:
+	for {
+		select {
+		case <-ctx.Done():
+			break loop
+		case <-ended:
+			if !c.loop {
+				break loop
+			}
+			if err := restartPlay(pb, st, startAt); err != nil {
+				runErr = err
+				break loop
+			}
+		case k := <-keys:
+			switch k {
+			case 'q':
+				break loop
+			case ' ':
+				if pb.Status() == extensions.StatusPaused {
+					runErr = pb.Resume()
+				} else {
+					runErr = pb.Pause()
+				}
+			case keyRight, keyLeft:
+				to := pb.Position() + seekStep
+				if k == keyLeft {
+					to = max(pb.Position()-seekStep, 0)
+				}
+				if d := pb.Duration(); to > d {
+					to = d
+				}
+				runErr = pb.Seek(to)
+			}
+			if runErr != nil {
+				break loop
+			}
+		case <-tick.C:
+			if endAt > 0 && pb.Position() >= endAt {
+				if !c.loop {
+					break loop
+				}
+				if err := pb.Seek(startAt); err != nil {
+					runErr = err
+					break loop
+				}
+			}
+			if e.stdoutTTY && time.Since(lastShow) >= 500*time.Millisecond {
+				cur := st.snapshot(time.Since(started), pb)
+				s := progressLine(prev, cur)
+				s = fmt.Sprintf("%s / %s  %s", fmtSecs(pb.Position()), fmtSecs(pb.Duration()), pb.Status()) + s[strings.IndexByte(s, 's')+1:]
+				line.show(s)
+				prev, lastShow = cur, time.Now()
+			}
+		}
+	}
+	elapsed := time.Since(started)
+	stopErr := st.stop()
+	final := st.snapshot(elapsed, pb)
+	line.clear()
+	if err := errors.Join(runErr, stopErr); err != nil {
+		return fileError(c.path, err)
+	}
+	for _, s := range final.Streams {
+		fps := 0.0
+		if elapsed > 0 {
+			fps = float64(s.Frames) / elapsed.Seconds()
+		}
+		fmt.Fprintf(e.stdout, "%-12s %8d frames %8.2f fps %6d dropped\n", s.Name, s.Frames, fps, s.Drops)
+	}
+	fmt.Fprintln(e.stdout, summaryLine("played", c.path, final))
+	return nil
+}
+
+func fmtSecs(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }
+
+// playStreams counts the frames of the played streams.
+type playStreams struct {
+	streams
+	profiles []*sensor.StreamProfile
+	bytes    atomic.Int64
+	lastNum  []atomic.Uint64 // last frame number per stream, for gaps
+	gaps     []atomic.Uint64
+}
+
+func (p *playStreams) handle(f *sensor.Frame) {
+	if f.Profile == nil {
+		return
+	}
+	i, ok := p.keys[streamKey{f.Profile.Stream, f.Profile.Index}]
+	if !ok {
+		return
+	}
+	p.counts[i].Add(1)
+	p.bytes.Add(int64(len(f.Data)))
+	if last := p.lastNum[i].Swap(f.Number); last != 0 && f.Number > last+1 {
+		p.gaps[i].Add(f.Number - last - 1)
+	}
+}
+
+// dropCounter is implemented by playback devices that count the frames a
+// slow consumer lost in real-time mode.
+type dropCounter interface {
+	Drops(p *sensor.StreamProfile) uint64
+}
+
+func (p *playStreams) snapshot(elapsed time.Duration, pb extensions.Playback) *snapshot {
+	s := p.streams.snapshot(elapsed)
+	s.Bytes = p.bytes.Load()
+	dc, hasDrops := pb.(dropCounter)
+	for i := range s.Streams {
+		if hasDrops {
+			s.Streams[i].Drops = dc.Drops(p.profiles[i])
+		} else {
+			s.Streams[i].Drops = p.gaps[i].Load()
+		}
+		s.Drops += s.Streams[i].Drops
+	}
+	return s
+}
+
+func startPlayStreams(dev device.Device, c *playConfig) (*playStreams, error) {
+	p := &playStreams{streams: streams{keys: map[streamKey]int{}, done: make(chan struct{})}}
+	for _, s := range dev.Sensors() {
+		var open []*sensor.StreamProfile
+		for _, pr := range s.Profiles() {
+			if c.selected(pr) {
+				open = append(open, pr)
+				p.keys[streamKey{pr.Stream, pr.Index}] = len(p.names)
+				p.names = append(p.names, pr.Name())
+				p.profiles = append(p.profiles, pr)
+			}
+		}
+		if len(open) == 0 {
+			continue
+		}
+		if err := s.Open(open...); err != nil {
+			closeSensors(p.sensors)
+			return nil, fmt.Errorf("open %s: %w", sensorName(s), err)
+		}
+		p.sensors = append(p.sensors, s)
+	}
+	if len(p.sensors) == 0 {
+		if len(c.streams) > 0 {
+			return nil, fmt.Errorf("no stream matches --streams %s", strings.Join(c.streams, ","))
+		}
+		return nil, errors.New("the bag has no streams")
+	}
+	p.counts = make([]atomic.Uint64, len(p.names))
+	p.lastNum = make([]atomic.Uint64, len(p.names))
+	p.gaps = make([]atomic.Uint64, len(p.names))
+	if err := p.start(); err != nil {
+		closeSensors(p.sensors)
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *playStreams) start() error {
+	h := sensor.HandlerFunc(p.handle)
+	for i, s := range p.sensors {
+		if err := s.Start(h); err != nil {
+			for _, t := range p.sensors[:i] {
+				t.Stop()
+			}
+			return fmt.Errorf("start %s: %w", sensorName(s), err)
+		}
+	}
+	return nil
+}
+
+// restartPlay starts playback again at startAt after the end of the file.
+func restartPlay(pb extensions.Playback, p *playStreams, startAt time.Duration) error {
+	for _, s := range p.sensors {
+		if err := s.Stop(); err != nil && !errors.Is(err, sensor.ErrNotStarted) {
+			return err
+		}
+	}
+	if err := pb.Seek(startAt); err != nil {
+		return err
+	}
+	for i := range p.lastNum {
+		p.lastNum[i].Store(0)
+	}
+	return p.start()
+}
+
+// Keys, as readKeys reports them.
+const (
+	keyRight = 0x80 + iota
+	keyLeft
+)
+
+// readKeys reads key presses from a raw terminal until done is closed:
+// space, q, and the arrow keys (ESC [ C / ESC [ D) as keyRight/keyLeft.
+func readKeys(f *os.File, keys chan<- byte, done <-chan struct{}, exited chan<- struct{}) {
+	defer close(exited)
+	buf := make([]byte, 16)
+	var esc []byte
+	for {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		n, err := f.Read(buf)
+		if err != nil && n == 0 {
+			if errors.Is(err, os.ErrClosed) {
+				return
+			}
+			time.Sleep(100 * time.Millisecond) // EOF on a terminal read with VMIN 0: no key
+			continue
+		}
+		for _, b := range buf[:n] {
+			var k byte
+			switch {
+			case len(esc) > 0 || b == 0x1b:
+				esc = append(esc, b)
+				if len(esc) == 3 {
+					if esc[1] == '[' && esc[2] == 'C' {
+						k = keyRight
+					} else if esc[1] == '[' && esc[2] == 'D' {
+						k = keyLeft
+					}
+					esc = esc[:0]
+				}
+			case b == ' ' || b == 'q':
+				k = b
+			}
+			if k != 0 {
+				select {
+				case keys <- k:
+				default:
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,412 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// recordConfig holds the flags of "rs-record record".
+type recordConfig struct {
+	file      string
+	seconds   float64
+	timeSet   bool // -t given explicitly
+	frames    int
+	synthetic bool
+	depth     streamSpec
+	color     streamSpec
+	ir        streamSpec
+	irCount   int
+	accel     int
+	gyro      int
+	pose      int
+	speed     float64
+	metadata  string
+	compress  bool
+	chunkSize sizeValue
+	recordUSB string // hidden: USB fixture capture
+}
+
+// Defaults: librealsense's rs-record records 10 s; the stream set is that of
+// a D435i (depth 848x480@30 Z16, color 1280x720@30 RGB8, accel 250 Hz, gyro
+// 200 Hz).
+const (
+	defaultSeconds = 10
+	defaultFile    = "test.bag"
+	defaultAccelHz = 250
+	defaultGyroHz  = 200
+)
+
+func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
+	c := &recordConfig{
+		depth:     streamSpec{Width: 848, Height: 480, FPS: 30},
+		color:     streamSpec{Width: 1280, Height: 720, FPS: 30},
+		ir:        streamSpec{},
+		accel:     defaultAccelHz,
+		gyro:      defaultGyroHz,
+		speed:     1,
+		metadata:  "basic",
+		compress:  true,
+		chunkSize: 768 << 10,
+	}
+	fs := newFlagSet(e, "record", "record [flags]\n\n"+
+		"Records the first RealSense camera found, or the synthetic camera when there is none,\n"+
+		"to a RealSense bag (file version 3). Ctrl-C stops the recording and leaves an indexed bag.")
+	fs.StringVar(&c.file, "file", defaultFile, "write the recording to `PATH`")
+	fs.StringVar(&c.file, "f", defaultFile, "alias:file")
+	fs.Float64Var(&c.seconds, "time", defaultSeconds, "stop after `SECONDS` (0: until Ctrl-C; default 10, or no limit with --frames)")
+	fs.Float64Var(&c.seconds, "t", defaultSeconds, "alias:time")
+	fs.IntVar(&c.frames, "frames", 0, "stop after `N` frames of every stream (0: no limit)")
+	fs.BoolVar(&c.synthetic, "synthetic", false, "record the synthetic camera even if a camera is attached")
+	fs.Var(&c.depth, "depth", "depth stream `WxH@FPS[:FMT]`, or off")
+	fs.Var(&c.color, "color", "color stream `WxH@FPS[:FMT]`, or off")
+	fs.Var(&c.ir, "ir", "infrared stream(s) `WxH@FPS[:FMT]`, or off (default off)")
+	fs.IntVar(&c.irCount, "ir-count", 1, "number of infrared streams (`N` = 1 or 2) when --ir is on")
+	fs.IntVar(&c.accel, "accel", defaultAccelHz, "accelerometer rate in `HZ` (0: off)")
+	fs.IntVar(&c.gyro, "gyro", defaultGyroHz, "gyroscope rate in `HZ` (0: off)")
+	fs.IntVar(&c.pose, "pose", 0, "pose rate in `HZ` (0: off; synthetic camera or tracking camera)")
+	fs.Float64Var(&c.speed, "speed", 1, "synthetic camera speed factor `X` (0: as fast as possible)")
+	fs.Var(oneOf{&c.metadata, []string{"none", "basic", "rich"}}, "metadata", "frame metadata of the synthetic camera: `none|basic|rich`")
+	fs.BoolVar(&c.compress, "compress", true, "LZ4-compress the chunks")
+	fs.Var(negBool{&c.compress}, "no-compress", "write uncompressed chunks")
+	fs.Var(&c.chunkSize, "chunk-size", "chunk size `BYTES` (suffixes KiB, MiB)")
+	fs.StringVar(&c.recordUSB, "record-usb", "", "hidden: capture the USB exchange with the camera to `FILE` (test fixtures)")
+	pos, err := parseArgs(fs, "record", args)
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) > 0 {
+		return nil, usageErrorf("record", "unexpected argument %q (the output file is given with -f)", pos[0])
+	}
+	c.timeSet = flagSet(fs, "t", "time")
+	switch {
+	case c.file == "":
+		return nil, usageErrorf("record", "-f: empty file name")
+	case c.seconds < 0:
+		return nil, usageErrorf("record", "-t: %g is negative", c.seconds)
+	case c.frames < 0:
+		return nil, usageErrorf("record", "--frames: %d is negative", c.frames)
+	case c.irCount < 1 || c.irCount > 2:
+		return nil, usageErrorf("record", "--ir-count: %d is not 1 or 2", c.irCount)
+	case c.accel < 0 || c.gyro < 0 || c.pose < 0:
+		return nil, usageErrorf("record", "--accel, --gyro and --pose take a rate >= 0")
+	case c.speed < 0:
+		return nil, usageErrorf("record", "--speed: %g is negative", c.speed)
+	}
+	if c.frames > 0 && !c.timeSet {
+		c.seconds = 0
+	}
+	if !c.depth.enabled() && !c.color.enabled() && !c.ir.enabled() && c.accel == 0 && c.gyro == 0 && c.pose == 0 {
+		return nil, usageErrorf("record", "every stream is off: nothing to record")
+	}
+	return c, nil
+}
+
+func runRecord(e *env, args []string) error {
+	c, err := parseRecordFlags(e, args)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	dev, synthetic, err := openRecordDevice(ctx, e, c)
+	if err != nil {
+		return err
+	}
+	defer dev.Close()
+	_ = synthetic
+
+	rec, err := newRecorder(dev, c)
+	if err != nil {
+		return fileError(c.file, err)
+	}
+	st, err := startStreams(rec.Device(), c)
+	if err != nil {
+		rec.Close()
+		return fileError(c.file, err)
+	}
+
+	started := time.Now()
+	var limit <-chan time.Time
+	if c.seconds > 0 {
+		t := time.NewTimer(time.Duration(c.seconds * float64(time.Second)))
+		defer t.Stop()
+		limit = t.C
+	}
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	line := &liveLine{w: e.stdout}
+	prev := &snapshot{}
+	snap := func() *snapshot {
+		s := st.snapshot(time.Since(started))
+		rs := rec.Stats()
+		s.Bytes, s.Drops = rs.Bytes, rs.Drops
+		return s
+	}
+	var runErr error
+loop:
+	for {
+		select {
+		case <-ctx.Done():
+			break loop
+		case <-limit:
+			break loop
+		case <-st.done:
+			break loop
+		case err := <-rec.Errors():
+			runErr = err
+			break loop
+		case <-tick.C:
+			if e.stdoutTTY {
+				cur := snap()
+				line.show(progressLine(prev, cur))
+				prev = cur
+			}
+		}
+	}
+	elapsed := time.Since(started)
+	stopErr := st.stop()
+	final := st.snapshot(elapsed)
+	closeErr := rec.Close() // finalizes the index
+	rs := rec.Stats()
+	final.Bytes, final.Drops = rs.Bytes, rs.Drops
+	if fi, err := os.Stat(c.file); err == nil {
+		final.Bytes = fi.Size()
+	}
+	line.clear()
+	if err := errors.Join(runErr, stopErr, closeErr); err != nil {
+		return fileError(c.file, err)
+	}
+	fmt.Fprintln(e.stdout, summaryLine("recorded", c.file, final))
+	return nil
+}
+
+// openRecordDevice opens the first live camera, or the synthetic camera when
+// there is none (or when --synthetic is given).
+func openRecordDevice(ctx context.Context, e *env, c *recordConfig) (device.Device, bool, error) {
+	if !c.synthetic {
+		dev, err := openLiveCamera(ctx, c)
+		if err == nil {
+			return dev, false, nil
+		}
+		if !errors.Is(err, device.ErrNotFound) {
+			return nil, false, fmt.Errorf("open camera: %w (use --synthetic to record the synthetic camera)", err)
+		}
+		fmt.Fprintf(e.stderr, "%s: no RealSense camera found; recording the synthetic camera\n", progName)
+	}
+	dev, err := openSynthetic(c)
+	if err != nil {
+		return nil, true, fmt.Errorf("synthetic camera: %w", err)
+	}
+	return dev, true, nil
+}
+
+// streamKey identifies a stream within a device.
+type streamKey struct {
+	stream sensor.Stream
+	index  int
+}
+
+// streams counts the frames of the started streams.
+type streams struct {
+	sensors []sensor.Sensor
+	names   []string
+	keys    map[streamKey]int // → index in counts; read-only after start
+	counts  []atomic.Uint64
+	target  uint64 // --frames
+	reached atomic.Int32
+	done    chan struct{}
+}
+
+func (s *streams) snapshot(elapsed time.Duration) *snapshot {
+	sn := &snapshot{Elapsed: elapsed, Streams: make([]streamStat, len(s.names))}
+	for i, n := range s.names {
+		sn.Streams[i] = streamStat{Name: n, Frames: s.counts[i].Load()}
+	}
+	return sn
+}
+
+func (s *streams) handle(f *sensor.Frame) {
+	if f.Profile == nil {
+		return
+	}
+	i, ok := s.keys[streamKey{f.Profile.Stream, f.Profile.Index}]
+	if !ok {
+		return
+	}
+	n := s.counts[i].Add(1)
+	if s.target > 0 && n == s.target {
+		if int(s.reached.Add(1)) == len(s.counts) {
+			close(s.done)
+		}
+	}
+}
+
+// stop stops and closes every started sensor.
+func (s *streams) stop() error {
+	var errs []error
+	for _, sn := range s.sensors {
+		if err := sn.Stop(); err != nil && !errors.Is(err, sensor.ErrNotStarted) {
+			errs = append(errs, err)
+		}
+	}
+	for _, sn := range s.sensors {
+		if err := sn.Close(); err != nil && !errors.Is(err, sensor.ErrNotOpen) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// wanted is one requested stream.
+type wanted struct {
+	stream sensor.Stream
+	index  int // -1: any
+	spec   streamSpec
+	hz     int // motion and pose
+}
+
+func (w wanted) String() string {
+	if w.hz > 0 {
+		return fmt.Sprintf("%s at %d Hz", w.stream, w.hz)
+	}
+	return fmt.Sprintf("%s %s", w.stream, w.spec.String())
+}
+
+func (w wanted) matches(p *sensor.StreamProfile) bool {
+	if p.Stream != w.stream || (w.index >= 0 && p.Index != w.index) {
+		return false
+	}
+	if w.hz > 0 {
+		return p.FPS == w.hz
+	}
+	return p.Kind == sensor.KindVideo && p.Width == w.spec.Width && p.Height == w.spec.Height && p.FPS == w.spec.FPS &&
+		(w.spec.Format == sensor.FormatAny || p.Format == w.spec.Format)
+}
+
+func (c *recordConfig) wanted() []wanted {
+	var ws []wanted
+	if c.depth.enabled() {
+		ws = append(ws, wanted{stream: sensor.StreamDepth, index: -1, spec: c.depth})
+	}
+	if c.ir.enabled() {
+		for i := 1; i <= c.irCount; i++ {
+			ws = append(ws, wanted{stream: sensor.StreamInfrared, index: i, spec: c.ir})
+		}
+	}
+	if c.color.enabled() {
+		ws = append(ws, wanted{stream: sensor.StreamColor, index: -1, spec: c.color})
+	}
+	if c.accel > 0 {
+		ws = append(ws, wanted{stream: sensor.StreamAccel, index: -1, hz: c.accel})
+	}
+	if c.gyro > 0 {
+		ws = append(ws, wanted{stream: sensor.StreamGyro, index: -1, hz: c.gyro})
+	}
+	if c.pose > 0 {
+		ws = append(ws, wanted{stream: sensor.StreamPose, index: -1, hz: c.pose})
+	}
+	return ws
+}
+
+// startStreams picks a profile for each requested stream, opens the sensors
+// and starts them with a counting handler.
+func startStreams(dev device.Device, c *recordConfig) (*streams, error) {
+	type pick struct {
+		s sensor.Sensor
+		p *sensor.StreamProfile
+	}
+	var picks []pick
+	for _, w := range c.wanted() {
+		var found *pick
+		var avail []string
+		for _, s := range dev.Sensors() {
+			ps := s.Profiles()
+			// Default profiles first, so that an unspecified format picks the camera's default.
+			sort.SliceStable(ps, func(i, j int) bool { return ps[i].Default && !ps[j].Default })
+			for _, p := range ps {
+				if p.Stream != w.stream {
+					continue
+				}
+				avail = append(avail, p.String())
+				if found == nil && w.matches(p) {
+					found = &pick{s, p}
+				}
+			}
+		}
+		if found == nil {
+			if len(avail) == 0 {
+				return nil, fmt.Errorf("the camera has no %s stream (turn it off with --%s off)", w.stream, flagOf(w.stream))
+			}
+			if len(avail) > 8 {
+				avail = append(avail[:8], "...")
+			}
+			return nil, fmt.Errorf("the camera has no %s profile (available: %s)", w, strings.Join(avail, ", "))
+		}
+		picks = append(picks, *found)
+	}
+	st := &streams{keys: map[streamKey]int{}, target: uint64(c.frames), done: make(chan struct{})}
+	bySensor := map[sensor.Sensor][]*sensor.StreamProfile{}
+	for _, pk := range picks {
+		if _, ok := bySensor[pk.s]; !ok {
+			st.sensors = append(st.sensors, pk.s)
+		}
+		bySensor[pk.s] = append(bySensor[pk.s], pk.p)
+		st.keys[streamKey{pk.p.Stream, pk.p.Index}] = len(st.names)
+		st.names = append(st.names, pk.p.Name())
+	}
+	st.counts = make([]atomic.Uint64, len(st.names))
+	for i, s := range st.sensors {
+		if err := s.Open(bySensor[s]...); err != nil {
+			closeSensors(st.sensors[:i])
+			return nil, fmt.Errorf("open %s: %w", sensorName(s), err)
+		}
+	}
+	h := sensor.HandlerFunc(st.handle)
+	for i, s := range st.sensors {
+		if err := s.Start(h); err != nil {
+			for _, t := range st.sensors[:i] {
+				t.Stop()
+			}
+			closeSensors(st.sensors)
+			return nil, fmt.Errorf("start %s: %w", sensorName(s), err)
+		}
+	}
+	return st, nil
+}
+
+func closeSensors(ss []sensor.Sensor) {
+	for _, s := range ss {
+		s.Close()
+	}
+}
+
+func sensorName(s sensor.Sensor) string {
+	if n := s.Info()[sensor.CameraInfoName]; n != "" {
+		return n
+	}
+	return "sensor"
+}
+
+func flagOf(s sensor.Stream) string {
+	switch s {
+	case sensor.StreamInfrared:
+		return "ir"
+	default:
+		return strings.ToLower(s.String())
+	}
+}
+
+var _ = flag.ErrHelp
