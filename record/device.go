@@ -1,0 +1,578 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/rosbag"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// ErrClosed is returned by methods of a record device after Close.
+var ErrClosed = errors.New("record: closed")
+
+// minFrameTime is the smallest capture time given to a frame: bag times
+// (0 s, 1 ns) and below are static and playback does not deliver them as
+// frames (spec §6.3 starts the samples view at (0 s, 2 ns)).
+const minFrameTime = 2
+
+// Device is a record device: it behaves like the device it wraps and records
+// what streams through it. See the package documentation.
+type Device struct {
+	inner   device.Device
+	opts    Options
+	path    string
+	file    *os.File // owned, or nil
+	bag     *rosbag.Writer
+	sensors []*Sensor
+	wrapped []sensor.Sensor
+	q       *queue
+	w       *writer
+
+	mu          sync.Mutex // guards the fields below
+	based       bool       // the time base exists
+	base        time.Time  // arrival of the first frame
+	paused      bool
+	pauseStart  time.Time
+	pausedTotal time.Duration
+	lastT       int64 // last capture time handed out (never goes backwards)
+	stopped     bool  // closed or failed: nothing more is recorded
+	failErr     error // the write error that stopped recording
+	closed      bool
+
+	statsMu sync.Mutex
+	streams []*streamState // in order of first frame or open
+
+	fileSize   atomic.Int64
+	writerDone chan struct{}
+	cancels    []func()
+	closeOnce  sync.Once
+	closeErr   error
+}
+
+var (
+	_ device.Device       = (*Device)(nil)
+	_ extensions.Recorder = (*Device)(nil)
+)
+
+// New creates (or truncates) the bag file path and returns a record device
+// wrapping dev. The record device owns the file and closes it in Close; it
+// borrows dev and never closes it.
+func New(dev device.Device, path string, opts *Options) (*Device, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	d, err := newDevice(dev, f, o)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("record %s: %w", path, err)
+	}
+	d.path = path
+	d.file = f
+	return d, nil
+}
+
+// NewWriter returns a record device wrapping dev that writes the bag to w,
+// which must be positioned at its start. It borrows both: Close finalizes the
+// bag but closes neither w nor dev. Filename returns "".
+func NewWriter(dev device.Device, w io.WriteSeeker, opts *Options) (*Device, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return newDevice(dev, w, o)
+}
+
+func newDevice(dev device.Device, w io.WriteSeeker, o Options) (*Device, error) {
+	if dev == nil {
+		return nil, errors.New("record: nil device")
+	}
+	bag, err := rosbag.NewWriter(w, &rosbag.WriterOptions{
+		Compression:    o.Compression,
+		ChunkThreshold: o.ChunkThreshold,
+		FlushInterval:  o.FlushInterval,
+	})
+	if err != nil {
+		return nil, err
+	}
+	d := &Device{
+		inner:      dev,
+		opts:       o,
+		bag:        bag,
+		q:          newQueue(o.QueueSize, o.QueueBytes),
+		writerDone: make(chan struct{}),
+	}
+	for i, in := range dev.Sensors() {
+		s := &Sensor{rec: d, inner: in, index: i, written: map[int]bool{}, streams: map[streamKey]*streamState{}}
+		d.sensors = append(d.sensors, s)
+		d.wrapped = append(d.wrapped, wrap(s))
+	}
+	d.w = newWriter(d)
+	if err := d.w.start(); err != nil {
+		bag.Close()
+		return nil, err
+	}
+	for _, s := range d.sensors {
+		s := s
+		if o, ok := s.inner.(extensions.Options); ok {
+			d.cancels = append(d.cancels, o.OnOptionChange(func(c extensions.OptionChange) { d.onOption(s, c) }))
+		}
+		if n, ok := s.inner.(extensions.Notifier); ok {
+			d.cancels = append(d.cancels, n.OnNotification(func(n sensor.Notification) { d.onNotification(s, n) }))
+		}
+	}
+	go d.w.run()
+	return d, nil
+}
+
+// Info returns the wrapped device's info.
+func (d *Device) Info() sensor.Info { return d.inner.Info() }
+
+// Sensors returns the record sensors, one per sensor of the wrapped device,
+// in the same order. Each implements exactly the extensions of the sensor it
+// wraps, plus extensions.Notifier and Unwrapper.
+func (d *Device) Sensors() []sensor.Sensor { return append([]sensor.Sensor(nil), d.wrapped...) }
+
+// Extrinsics returns the wrapped device's extrinsics.
+func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, error) {
+	return d.inner.Extrinsics(from, to)
+}
+
+// Unwrap returns the wrapped device.
+func (d *Device) Unwrap() device.Device { return d.inner }
+
+// Filename returns the path given to New, or "" for NewWriter.
+func (d *Device) Filename() string { return d.path }
+
+// Pause stops recording frames until Resume: frames arriving while paused
+// reach the user's handlers but not the bag, and the paused span is excluded
+// from bag time. Frames queued before Pause are still written; option
+// changes and notifications are still recorded. Pausing a paused device is a
+// no-op.
+func (d *Device) Pause() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return ErrClosed
+	}
+	if !d.paused {
+		d.paused = true
+		d.pauseStart = d.opts.Now()
+	}
+	return nil
+}
+
+// Resume resumes recording after Pause; it is a no-op when not paused.
+func (d *Device) Resume() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return ErrClosed
+	}
+	if d.paused {
+		d.paused = false
+		if d.based {
+			from := d.pauseStart
+			if from.Before(d.base) {
+				from = d.base
+			}
+			if p := d.opts.Now().Sub(from); p > 0 {
+				d.pausedTotal += p
+			}
+		}
+	}
+	return nil
+}
+
+// captureLocked returns the capture time of an event happening at now, in
+// nanoseconds since the time base minus pauses; 0 before the base exists.
+// While paused the time stays at the pause start. d.mu must be held.
+func (d *Device) captureLocked(now time.Time) int64 {
+	if !d.based {
+		return 0
+	}
+	if d.paused {
+		now = d.pauseStart
+		if now.Before(d.base) {
+			now = d.base
+		}
+	}
+	t := int64(now.Sub(d.base) - d.pausedTotal)
+	if t < d.lastT {
+		t = d.lastT
+	}
+	d.lastT = t
+	return t
+}
+
+// onFrame records f (called on the sensor's delivery goroutine, before the
+// user's handler).
+func (d *Device) onFrame(s *Sensor, f *sensor.Frame) {
+	if f == nil || f.Profile == nil {
+		return
+	}
+	st := s.stream(f.Profile.Stream, f.Profile.Index)
+	d.mu.Lock()
+	if d.stopped {
+		d.mu.Unlock()
+		return
+	}
+	now := d.opts.Now()
+	if !d.based {
+		d.based, d.base = true, now
+	}
+	if d.paused {
+		d.mu.Unlock()
+		st.paused.Add(1)
+		return
+	}
+	t := d.captureLocked(now)
+	if t < minFrameTime {
+		t = minFrameTime
+		d.lastT = t
+	}
+	e := event{kind: evFrame, t: t, sensor: s, stream: st, frame: f}
+	if !d.opts.Lossless {
+		ok := d.q.pushFrame(e, false)
+		d.mu.Unlock()
+		if !ok {
+			st.dropped.Add(1)
+			st.droppedBytes.Add(uint64(len(f.Data)))
+		}
+		return
+	}
+	d.mu.Unlock()
+	if !d.q.pushFrame(e, true) {
+		st.dropped.Add(1)
+		st.droppedBytes.Add(uint64(len(f.Data)))
+	}
+}
+
+// pushControl queues a non-frame event stamped with the current capture time.
+func (d *Device) pushControl(e event) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.stopped {
+		return
+	}
+	e.t = d.captureLocked(d.opts.Now())
+	d.q.push(e)
+}
+
+func (d *Device) onOption(s *Sensor, c extensions.OptionChange) {
+	d.pushControl(event{kind: evOption, sensor: s, option: c})
+}
+
+func (d *Device) onNotification(s *Sensor, n sensor.Notification) {
+	d.pushControl(event{kind: evNotification, sensor: s, note: n})
+	s.notify(n)
+}
+
+// fail stops recording after a write error and reports it (R.16).
+func (d *Device) fail(err error) {
+	d.mu.Lock()
+	first := d.failErr == nil
+	if first {
+		d.failErr = err
+		d.stopped = true
+	}
+	d.mu.Unlock()
+	if !first {
+		return
+	}
+	n := sensor.Notification{
+		Category:    sensor.NotificationCategoryUnknownError,
+		Severity:    sensor.SeverityError,
+		Description: fmt.Sprintf("Stopping recording for sensor (streaming will continue). (Error: %v)", err),
+		TimestampMs: float64(d.opts.Now().UnixNano()) / 1e6,
+	}
+	for _, s := range d.sensors {
+		s.notify(n)
+	}
+}
+
+// Err returns the error that stopped recording, if any.
+func (d *Device) Err() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.failErr
+}
+
+// Flush waits until everything recorded before the call is written and has
+// reached the file (the open chunk is finalized). It returns the error that
+// stopped recording, if any.
+func (d *Device) Flush() error {
+	done := make(chan struct{})
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return ErrClosed
+	}
+	ok := d.q.push(event{kind: evBarrier, done: done})
+	d.mu.Unlock()
+	if ok {
+		<-done
+	}
+	return d.Err()
+}
+
+// Close finalizes the bag: it stops recording, writes every queued frame,
+// the index and the bag header, and closes the file if New created it. It
+// never stops or closes the wrapped device or its sensors: streaming through
+// the record sensors goes on, unrecorded. It returns the first error of the
+// recording (a write error that stopped it, or one finalizing the file).
+// Close is idempotent.
+func (d *Device) Close() error {
+	d.closeOnce.Do(func() {
+		d.mu.Lock()
+		d.closed = true
+		d.stopped = true
+		d.mu.Unlock()
+		for _, c := range d.cancels {
+			c()
+		}
+		d.q.close()
+		<-d.writerDone
+		err := d.w.finish()
+		if d.file != nil {
+			if cerr := d.file.Close(); cerr != nil && err == nil {
+				err = fmt.Errorf("record %s: %w", d.path, cerr)
+			}
+		}
+		d.mu.Lock()
+		ferr := d.failErr
+		d.mu.Unlock()
+		if ferr != nil && (err == nil || !errors.Is(err, ferr)) {
+			err = errors.Join(ferr, err)
+		}
+		d.closeErr = err
+	})
+	return d.closeErr
+}
+
+// Stats returns a snapshot of the recording. It may be called at any time,
+// from any goroutine.
+func (d *Device) Stats() Stats {
+	var s Stats
+	d.statsMu.Lock()
+	for _, st := range d.streams {
+		ss := st.snapshot()
+		s.Streams = append(s.Streams, ss)
+		s.Frames += ss.Frames
+		s.Bytes += ss.Bytes
+		s.Dropped += ss.Dropped
+		s.DroppedBytes += ss.DroppedBytes
+	}
+	d.statsMu.Unlock()
+	d.mu.Lock()
+	if d.based {
+		s.Elapsed = d.opts.Now().Sub(d.base)
+	}
+	s.Err = d.failErr
+	d.mu.Unlock()
+	if s.Elapsed > 0 {
+		s.MBPerSec = float64(s.Bytes) / 1e6 / s.Elapsed.Seconds()
+	}
+	s.FileSize = d.fileSize.Load()
+	s.Queued = d.q.len()
+	return s
+}
+
+func (d *Device) addStream(st *streamState) {
+	d.statsMu.Lock()
+	d.streams = append(d.streams, st)
+	d.statsMu.Unlock()
+}
+
+// streamKey identifies a stream of a sensor.
+type streamKey struct {
+	stream sensor.Stream
+	index  int
+}
+
+// streamState is the per-stream state: counters (atomic, shared) and the
+// writer goroutine's cached topics and connections.
+type streamState struct {
+	sensor int
+	key    streamKey
+
+	frames, bytes, dropped, droppedBytes, paused atomic.Uint64
+
+	// Owned by the writer goroutine.
+	reported uint64 // drops already notified
+	out      *streamOut
+}
+
+func (st *streamState) snapshot() StreamStats {
+	return StreamStats{
+		Sensor: st.sensor, Stream: st.key.stream, Index: st.key.index,
+		Frames: st.frames.Load(), Bytes: st.bytes.Load(),
+		Dropped: st.dropped.Load(), DroppedBytes: st.droppedBytes.Load(),
+		Paused: st.paused.Load(),
+	}
+}
+
+// Unwrapper is implemented by every record sensor: Unwrap returns the sensor
+// it wraps.
+type Unwrapper interface {
+	Unwrap() sensor.Sensor
+}
+
+// Sensor is a record sensor. Device.Sensors returns it wrapped in a type that
+// also forwards the inner sensor's extensions; use the Unwrapper and
+// extensions interfaces rather than asserting *Sensor.
+type Sensor struct {
+	rec   *Device
+	inner sensor.Sensor
+	index int
+
+	mu      sync.Mutex
+	open    []*sensor.StreamProfile
+	written map[int]bool // profile UIDs whose stream info was recorded
+
+	smu     sync.RWMutex
+	streams map[streamKey]*streamState
+
+	nmu     sync.Mutex
+	nextID  int
+	notifyF map[int]func(sensor.Notification)
+}
+
+// Unwrap returns the wrapped sensor.
+func (s *Sensor) Unwrap() sensor.Sensor { return s.inner }
+
+// Info returns the wrapped sensor's info.
+func (s *Sensor) Info() sensor.Info { return s.inner.Info() }
+
+// Profiles returns the wrapped sensor's profiles.
+func (s *Sensor) Profiles() []*sensor.StreamProfile { return s.inner.Profiles() }
+
+// Open opens the profiles on the wrapped sensor; they are recorded when the
+// sensor starts.
+func (s *Sensor) Open(profiles ...*sensor.StreamProfile) error {
+	if err := s.inner.Open(profiles...); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.open = append(s.open[:0:0], profiles...)
+	s.mu.Unlock()
+	for _, p := range profiles {
+		if p != nil {
+			s.stream(p.Stream, p.Index)
+		}
+	}
+	return nil
+}
+
+// Start starts the wrapped sensor with a handler that records each frame and
+// then passes the very same frame to h. The stream info of every opened
+// profile not recorded before is recorded first.
+func (s *Sensor) Start(h sensor.Handler) error {
+	if h == nil {
+		return s.inner.Start(h)
+	}
+	s.mu.Lock()
+	var ps []*sensor.StreamProfile
+	for _, p := range s.open {
+		if p != nil && !s.written[p.UID] {
+			ps = append(ps, p)
+		}
+	}
+	s.mu.Unlock()
+	rec := s.rec
+	if len(ps) > 0 {
+		// Recorded before the inner sensor starts, so that the stream info
+		// precedes the stream's frames (and has static time when no frame
+		// was recorded yet). If Start fails, the stream info stays written.
+		s.mu.Lock()
+		for _, p := range ps {
+			s.written[p.UID] = true
+		}
+		s.mu.Unlock()
+		rec.pushControl(event{kind: evStreams, sensor: s, profiles: ps})
+	}
+	return s.inner.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
+		rec.onFrame(s, f)
+		h.HandleFrame(f)
+	}))
+}
+
+// Stop stops the wrapped sensor (synchronously).
+func (s *Sensor) Stop() error { return s.inner.Stop() }
+
+// Close closes the wrapped sensor.
+func (s *Sensor) Close() error {
+	err := s.inner.Close()
+	s.mu.Lock()
+	s.open = nil
+	s.mu.Unlock()
+	return err
+}
+
+// OnNotification registers f for the wrapped sensor's notifications (when it
+// is an extensions.Notifier) and for the recorder's own: dropped frames
+// (category Unknown Error, severity Warn) and the write error that stopped
+// recording (category Unknown Error, severity Error).
+func (s *Sensor) OnNotification(f func(sensor.Notification)) (cancel func()) {
+	s.nmu.Lock()
+	defer s.nmu.Unlock()
+	if s.notifyF == nil {
+		s.notifyF = map[int]func(sensor.Notification){}
+	}
+	id := s.nextID
+	s.nextID++
+	s.notifyF[id] = f
+	return func() {
+		s.nmu.Lock()
+		delete(s.notifyF, id)
+		s.nmu.Unlock()
+	}
+}
+
+func (s *Sensor) notify(n sensor.Notification) {
+	s.nmu.Lock()
+	fs := make([]func(sensor.Notification), 0, len(s.notifyF))
+	for i := 0; i < s.nextID; i++ {
+		if f, ok := s.notifyF[i]; ok {
+			fs = append(fs, f)
+		}
+	}
+	s.nmu.Unlock()
+	for _, f := range fs {
+		f(n)
+	}
+}
+
+// stream returns the state of a stream, creating it on first use.
+func (s *Sensor) stream(st sensor.Stream, idx int) *streamState {
+	k := streamKey{st, idx}
+	s.smu.RLock()
+	ss := s.streams[k]
+	s.smu.RUnlock()
+	if ss != nil {
+		return ss
+	}
+	s.smu.Lock()
+	defer s.smu.Unlock()
+	if ss = s.streams[k]; ss == nil {
+		ss = &streamState{sensor: s.index, key: k}
+		s.streams[k] = ss
+		s.rec.addStream(ss)
+	}
+	return ss
+}
+
+var _ extensions.Notifier = (*Sensor)(nil)
+var _ Unwrapper = (*Sensor)(nil)

@@ -1,0 +1,75 @@
+// Package record implements the record device: a decorator around any
+// device.Device (live, software, even playback) that behaves exactly like the
+// wrapped device while it writes the device's description and every frame
+// that streams through it to a RealSense bag (file version 3, see
+// spec/realsense-bag-format.md §3–§7 and spec/realsense-playback-semantics.md
+// part R).
+//
+// # Wrapping
+//
+// New (which creates the bag file) and NewWriter (which borrows an
+// io.WriteSeeker) return a *Device. Its sensors wrap the inner device's
+// sensors one to one, in the same order; info, profiles, options,
+// extrinsics and frames are the inner device's. The user's handler receives
+// the very *sensor.Frame the inner sensor delivered: the recorder keeps a
+// reference to it (frames are immutable) instead of copying it.
+//
+// A record sensor exposes the extensions of its inner sensor and nothing
+// more — extensions.Options, DepthSensor, DepthStereoSensor, Kinded and
+// RecommendedFilters are forwarded when, and only when, the inner sensor
+// implements them — with one exception: every record sensor implements
+// extensions.Notifier, because the recorder raises its own notifications
+// (dropped frames, write errors). Notifications of an inner Notifier are
+// forwarded to the same callbacks. The inner sensor is reachable through
+// the Unwrap method (see Unwrapper).
+//
+// Recording covers what is started through the record device's sensors:
+// stream info is written when a record sensor starts, frames as they arrive.
+//
+// # What is written
+//
+// /file_version 3 at static time (0 s, 1 ns); at each sensor start the
+// StreamInfo and CameraInfo/ImuIntrinsic of every opened profile not written
+// before; before the first frame, the device description (device info, per
+// sensor info and every option's value and description), all at static time;
+// per frame the data message(s) and the metadata messages at the frame's
+// capture time (time since the first frame reached the recorder, minus
+// pauses), then, after the first frame of each stream, its extrinsics (tf)
+// at static time. Option changes (extensions.Options.OnOptionChange) and
+// notifications (extensions.Notifier) of the inner sensors are written at
+// the capture time they happen, also while paused. Device-level options are
+// not written.
+//
+// Messages are valid ROS: Image and Imu headers carry frame_id "0" and no
+// bytes follow Image.data (librealsense's frame_id "1" announces a trailing
+// depth_units float that we do not write; playback then takes the depth
+// units from the sensor's Depth Units option), and StreamInfo.is_recommended
+// is 0 or 1.
+//
+// # Concurrency and back-pressure
+//
+// Recording never blocks frame delivery. A frame handler computes the
+// frame's capture time and appends the frame to a bounded queue
+// (Options.QueueSize frames, Options.QueueBytes bytes); one writer goroutine
+// owns the rosbag.Writer and encodes and writes everything in queue order.
+// When the queue is full the frame is dropped for the bag (the user's handler
+// still gets it), counted per stream (Stats) and reported to the record
+// sensor's notification callbacks. Options.Lossless makes a full queue wait
+// instead, for sources that are not real time (a software device running as
+// fast as possible, playback in non-real-time mode).
+//
+// A write error (disk full) stops recording — streaming continues — and is
+// reported to every record sensor's notification callbacks (category Unknown
+// Error, severity Error, the librealsense text) and returned by Close.
+//
+// # Ownership and end of recording
+//
+// The record device borrows the wrapped device: Close finalizes the bag
+// (synchronously: every queued frame is written, then the index) but never
+// stops, closes or otherwise touches the wrapped device or its sensors, which
+// keep streaming to the user's handlers. Close the wrapped device yourself.
+// New owns the file it creates and closes it; NewWriter's io.WriteSeeker is
+// the caller's. A process killed while recording leaves a bag without index
+// that rosbag.NewReader opens by recovery, losing at most the last
+// Options.FlushInterval (1 s by default) of messages.
+package record

@@ -1,0 +1,122 @@
+package record
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// Compression values for Options.Compression, as written in chunk records.
+const (
+	CompressionLZ4  = "lz4"
+	CompressionNone = "none"
+)
+
+// Defaults used when the corresponding Options field is zero.
+const (
+	// DefaultQueueSize is the number of frames the recording queue holds.
+	DefaultQueueSize = 64
+	// DefaultQueueBytes bounds the frame bytes the recording queue holds
+	// (librealsense's recorder cache limit is about 250 MB).
+	DefaultQueueBytes = 256 << 20
+)
+
+// Options configures a record device. The zero value (or nil) records like
+// librealsense: LZ4 chunks of 768 KiB, flushed at least every second.
+type Options struct {
+	// Compression is CompressionLZ4 (default when empty) or CompressionNone.
+	Compression string
+	// ChunkThreshold is the uncompressed chunk size in bytes after which a
+	// chunk is closed; 0 means rosbag's default (768 KiB).
+	ChunkThreshold int
+	// FlushInterval bounds how long written messages may stay in memory
+	// before they reach the file (what a killed process can lose); 0 means
+	// rosbag's default (1 s).
+	FlushInterval time.Duration
+	// QueueSize is the number of frames waiting for the writer goroutine
+	// beyond which frames are dropped (or waited for, with Lossless); 0 means
+	// DefaultQueueSize.
+	QueueSize int
+	// QueueBytes bounds the frame data waiting for the writer goroutine; 0
+	// means DefaultQueueBytes.
+	QueueBytes int64
+	// Lossless makes a frame handler wait for queue space instead of
+	// dropping the frame. Use it only with sources that are not real time.
+	Lossless bool
+	// Now returns the current time; capture times are measured with it. nil
+	// means time.Now. Tests and simulated devices inject a virtual clock.
+	Now func() time.Time
+}
+
+func (o *Options) withDefaults() (Options, error) {
+	var r Options
+	if o != nil {
+		r = *o
+	}
+	switch r.Compression {
+	case "":
+		r.Compression = CompressionLZ4
+	case CompressionLZ4, CompressionNone:
+	default:
+		return r, fmt.Errorf("record: compression %q: want %q or %q", r.Compression, CompressionLZ4, CompressionNone)
+	}
+	if r.ChunkThreshold < 0 {
+		return r, fmt.Errorf("record: chunk threshold %d: want ≥ 0", r.ChunkThreshold)
+	}
+	if r.FlushInterval < 0 {
+		return r, fmt.Errorf("record: flush interval %v: want ≥ 0", r.FlushInterval)
+	}
+	if r.FlushInterval == 0 {
+		r.FlushInterval = time.Second
+	}
+	if r.QueueSize < 0 || r.QueueBytes < 0 {
+		return r, fmt.Errorf("record: queue size %d frames, %d bytes: want ≥ 0", r.QueueSize, r.QueueBytes)
+	}
+	if r.QueueSize == 0 {
+		r.QueueSize = DefaultQueueSize
+	}
+	if r.QueueBytes == 0 {
+		r.QueueBytes = DefaultQueueBytes
+	}
+	if r.Now == nil {
+		r.Now = time.Now
+	}
+	return r, nil
+}
+
+// StreamStats counts the frames of one recorded stream.
+type StreamStats struct {
+	Sensor int           // sensor index
+	Stream sensor.Stream // stream type
+	Index  int           // stream index
+
+	Frames       uint64 // frames written to the bag
+	Bytes        uint64 // frame data bytes written (Frame.Data)
+	Dropped      uint64 // frames dropped because the queue was full
+	DroppedBytes uint64 // frame data bytes dropped
+	Paused       uint64 // frames not recorded because recording was paused
+}
+
+// Name returns "Stream/index", e.g. "Depth/0".
+func (s StreamStats) Name() string { return fmt.Sprintf("%s/%d", s.Stream, s.Index) }
+
+// Stats is a snapshot of a recording.
+type Stats struct {
+	// Streams holds one entry per stream that delivered a frame, in the
+	// order the streams first did.
+	Streams []StreamStats
+	// Frames, Bytes, Dropped and DroppedBytes total the streams.
+	Frames, Bytes, Dropped, DroppedBytes uint64
+	// Elapsed is the wall time since the first frame reached the recorder
+	// (0 before).
+	Elapsed time.Duration
+	// MBPerSec is the frame data written per second of Elapsed, in 10⁶ bytes.
+	MBPerSec float64
+	// FileSize is the number of bytes written to the file so far.
+	FileSize int64
+	// Queued is the number of frames waiting for the writer goroutine.
+	Queued int
+	// Err is the error that stopped recording, if any.
+	Err error
+}

@@ -1,0 +1,613 @@
+package record
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/msgs"
+	"github.com/rsbag/rsbag/rosbag"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// tickInterval is how often the writer goroutine reports dropped frames and
+// flushes an idle open chunk.
+const tickInterval = 200 * time.Millisecond
+
+// tfRetryInterval spaces the retries of a stream whose extrinsics are not
+// available (spec §5.8: retried on later frames).
+const tfRetryInterval = time.Second
+
+// frameIDNoDepthUnits is the Image/Imu header frame_id we write: "0", as
+// writers before librealsense 2.49 did. librealsense reads frame_id "1" as
+// "a trailing depth_units float follows Image.data", which valid ROS does
+// not have (spec §2, §5.9).
+const frameIDNoDepthUnits = "0"
+
+// streamOut holds the topics and connections of one stream (writer-owned).
+type streamOut struct {
+	kind   payloadKind
+	prefix string
+	data   uint32 // image/data, imu/data or pose/transform/data
+	accel  uint32 // pose/accel/data
+	twist  uint32 // pose/twist/data
+	meta   uint32 // <kind>/metadata
+	tfDone bool
+	tfNext time.Time
+}
+
+type optKey struct {
+	sensor int
+	option sensor.Option
+}
+
+type pinInfo struct {
+	pin   *sensor.StreamProfile
+	group int
+}
+
+// writer is the state of the writer goroutine, which owns the rosbag.Writer.
+type writer struct {
+	d     *Device
+	bag   *rosbag.Writer
+	conns map[string]uint32
+	buf   []byte
+	batch []event
+
+	descDone bool
+	optDesc  map[optKey]bool
+	pins     map[[3]int]pinInfo
+	groups   map[[3]int]int // pin identity → group index
+	err      error
+
+	lastTick    time.Time
+	wroteSince  bool // a message was written since the last tick
+	unflushed   bool // messages may sit in the open chunk
+	img         msgs.Image
+	imu         msgs.Imu
+	kv          msgs.KeyValue
+	scratchMeta []byte
+}
+
+func newWriter(d *Device) *writer {
+	return &writer{
+		d:       d,
+		bag:     d.bag,
+		conns:   map[string]uint32{},
+		optDesc: map[optKey]bool{},
+		pins:    map[[3]int]pinInfo{},
+		groups:  map[[3]int]int{},
+	}
+}
+
+// start writes /file_version (R.1).
+func (w *writer) start() error {
+	w.put(topicFileVersion, &msgs.UInt32Type, rosbag.MinTime, &msgs.UInt32{Data: fileVersion})
+	w.d.fileSize.Store(w.bag.Size())
+	return w.err
+}
+
+// run is the writer goroutine.
+func (w *writer) run() {
+	defer close(w.d.writerDone)
+	q := w.d.q
+	ticker := time.NewTicker(tickInterval)
+	defer ticker.Stop()
+	w.lastTick = time.Now()
+	for {
+		var closed bool
+		w.batch, closed = q.take(w.batch)
+		if len(w.batch) == 0 {
+			if closed {
+				return
+			}
+			select {
+			case <-q.signal:
+			case <-ticker.C:
+				w.tick()
+			}
+			continue
+		}
+		for i := range w.batch {
+			w.handle(&w.batch[i])
+			w.batch[i] = event{}
+		}
+		w.d.fileSize.Store(w.bag.Size())
+		if time.Since(w.lastTick) >= tickInterval {
+			w.tick()
+		}
+	}
+}
+
+func (w *writer) handle(e *event) {
+	switch e.kind {
+	case evFrame:
+		if w.err == nil {
+			w.writeFrame(e)
+		}
+		w.d.q.release(int64(len(e.frame.Data)))
+	case evStreams:
+		w.writeStreamInfo(e)
+	case evOption:
+		w.writeOptionChange(e)
+	case evNotification:
+		w.writeNotification(e)
+	case evBarrier:
+		if w.err == nil {
+			w.setErr(w.bag.Flush())
+			w.unflushed = false
+		}
+		w.d.fileSize.Store(w.bag.Size())
+		close(e.done)
+	}
+}
+
+// tick reports dropped frames and flushes an idle open chunk.
+func (w *writer) tick() {
+	w.lastTick = time.Now()
+	w.reportDrops()
+	if w.err == nil && w.unflushed && !w.wroteSince {
+		w.setErr(w.bag.Flush())
+		w.unflushed = false
+		w.d.fileSize.Store(w.bag.Size())
+	}
+	w.wroteSince = false
+}
+
+func (w *writer) reportDrops() {
+	d := w.d
+	d.statsMu.Lock()
+	streams := append([]*streamState(nil), d.streams...)
+	d.statsMu.Unlock()
+	for _, st := range streams {
+		n := st.dropped.Load()
+		if n == st.reported {
+			continue
+		}
+		delta := n - st.reported
+		st.reported = n
+		d.sensors[st.sensor].notify(sensor.Notification{
+			Category: sensor.NotificationCategoryUnknownError,
+			Severity: sensor.SeverityWarn,
+			Description: fmt.Sprintf("Recording dropped %d frame(s) of %s/%d (%d in total): the recording queue is full (the disk does not keep up); streaming continues",
+				delta, st.key.stream, st.key.index, n),
+			TimestampMs: float64(d.opts.Now().UnixNano()) / 1e6,
+		})
+	}
+}
+
+// finish completes the bag after the goroutine has ended (Close).
+func (w *writer) finish() error {
+	if w.err == nil && !w.descDone {
+		w.writeDescription()
+	}
+	w.reportDrops()
+	err := w.bag.Close()
+	w.d.fileSize.Store(w.bag.Size())
+	if w.err != nil {
+		return w.err
+	}
+	if err != nil {
+		w.d.fail(err)
+	}
+	return err
+}
+
+func (w *writer) setErr(err error) {
+	if err != nil && w.err == nil {
+		w.err = err
+		w.d.fail(err)
+	}
+}
+
+// conn returns the connection of topic, adding it on first use.
+func (w *writer) conn(topic string, typ *msgs.Type) (uint32, bool) {
+	if c, ok := w.conns[topic]; ok {
+		return c, true
+	}
+	if w.err != nil {
+		return 0, false
+	}
+	c, err := w.bag.AddConnection(topic, typ.Name, typ.MD5, typ.Definition)
+	if err != nil {
+		w.setErr(fmt.Errorf("record: topic %s: %w", topic, err))
+		return 0, false
+	}
+	w.conns[topic] = c
+	return c, true
+}
+
+func (w *writer) write(c uint32, t rosbag.Time, m msgs.Message) {
+	if w.err != nil {
+		return
+	}
+	w.buf = m.AppendTo(w.buf[:0])
+	if err := w.bag.WriteMessage(c, t, w.buf); err != nil {
+		w.setErr(err)
+		return
+	}
+	w.wroteSince, w.unflushed = true, true
+}
+
+func (w *writer) put(topic string, typ *msgs.Type, t rosbag.Time, m msgs.Message) {
+	if c, ok := w.conn(topic, typ); ok {
+		w.write(c, t, m)
+	}
+}
+
+func (w *writer) putKV(c uint32, t rosbag.Time, k, v string) {
+	w.kv.Key, w.kv.Value = k, v
+	w.write(c, t, &w.kv)
+}
+
+// writeDescription writes the device description at static time (R.9):
+// device info, then per sensor its info and options.
+func (w *writer) writeDescription() {
+	w.descDone = true
+	d := w.d
+	info := d.inner.Info()
+	for _, k := range info.Keys() {
+		w.put(topicDeviceInfo, &msgs.KeyValueType, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: info[k]})
+	}
+	for _, s := range d.sensors {
+		si := s.inner.Info()
+		topic := sensorPrefix(s.index) + "/info"
+		for _, k := range si.Keys() {
+			w.put(topic, &msgs.KeyValueType, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: si[k]})
+		}
+		o, ok := s.inner.(extensions.Options)
+		if !ok {
+			continue
+		}
+		for _, opt := range o.SupportedOptions() {
+			v, err := o.Option(opt)
+			if err != nil {
+				continue // options whose value cannot be read are skipped (§5.6)
+			}
+			w.writeOption(s.index, o, opt, v, rosbag.MinTime)
+		}
+	}
+}
+
+// writeOption writes an option value and, the first time for that (sensor,
+// option), its description at static time (§5.6).
+func (w *writer) writeOption(si int, o extensions.Options, opt sensor.Option, v float32, t rosbag.Time) {
+	base := sensorPrefix(si) + "/option/" + optionTopicName(opt) + "/"
+	w.put(base+"value", &msgs.Float32Type, t, &msgs.Float32{Data: v})
+	k := optKey{si, opt}
+	if w.optDesc[k] {
+		return
+	}
+	w.optDesc[k] = true
+	desc := o.OptionDescription(opt)
+	if desc == "" {
+		desc = "Read only option of " + opt.String()
+	}
+	w.put(base+"description", &msgs.StringType, rosbag.MinTime, &msgs.String{Data: desc})
+}
+
+func (w *writer) writeOptionChange(e *event) {
+	if w.err != nil || !w.descDone {
+		// Before the description is written, the description's snapshot
+		// (taken later, in queue order) holds the new value.
+		return
+	}
+	o, ok := e.sensor.inner.(extensions.Options)
+	if !ok {
+		return
+	}
+	w.writeOption(e.sensor.index, o, e.option.Option, e.option.Value, bagTime(e.t))
+}
+
+func (w *writer) writeNotification(e *event) {
+	n := e.note
+	sec, nsec := rosTime(n.TimestampMs / 1e9) // the ms-as-seconds quirk (§5.13)
+	topic := sensorPrefix(e.sensor.index) + "/notification/" + n.Category.String()
+	w.put(topic, &msgs.NotificationType, bagTime(e.t), &msgs.Notification{
+		Timestamp:      msgs.Time{Sec: sec, Nsec: nsec},
+		Category:       n.Category.String(),
+		Severity:       n.Severity.String(),
+		Description:    n.Description,
+		SerializedData: n.SerializedData,
+	})
+}
+
+// writeStreamInfo writes StreamInfo and CameraInfo/ImuIntrinsic (§5.3–§5.5).
+func (w *writer) writeStreamInfo(e *event) {
+	t := bagTime(e.t)
+	for _, p := range e.profiles {
+		prefix := streamPrefix(e.sensor.index, p.Stream, p.Index)
+		w.put(prefix+"/info", &msgs.StreamInfoType, t, &msgs.StreamInfo{
+			Fps: uint32(p.FPS), Encoding: encoding(p.Format), IsRecommended: msgs.BoolOf(p.Default),
+		})
+		switch p.Kind {
+		case sensor.KindVideo:
+			in := p.Intrinsics
+			ci := &msgs.CameraInfo{
+				Height:          uint32(p.Height),
+				Width:           uint32(p.Width),
+				DistortionModel: in.Model.String(),
+				D:               make([]float64, len(in.Coeffs)),
+			}
+			for i, c := range in.Coeffs {
+				ci.D[i] = float64(c)
+			}
+			ci.K = [9]float64{float64(in.FX), 0, float64(in.PPX), 0, float64(in.FY), float64(in.PPY), 0, 0, 1}
+			w.put(prefix+"/info/camera_info", &msgs.CameraInfoType, t, ci)
+		case sensor.KindMotion:
+			mi := p.MotionIntrinsics
+			ii := &msgs.ImuIntrinsic{NoiseVariances: mi.NoiseVariances, BiasVariances: mi.BiasVariances}
+			for r := 0; r < 3; r++ {
+				copy(ii.Data[r*4:r*4+4], mi.Data[r][:])
+			}
+			w.put(prefix+"/imu_intrinsic", &msgs.ImuIntrinsicType, t, ii)
+		}
+	}
+}
+
+// out returns the topics and connections of a frame's stream.
+func (w *writer) out(si int, st *streamState) (*streamOut, bool) {
+	if st.out != nil {
+		return st.out, true
+	}
+	o := &streamOut{kind: streamKind(st.key.stream), prefix: streamPrefix(si, st.key.stream, st.key.index)}
+	var ok1, ok2, ok3, ok4 bool
+	switch o.kind {
+	case kindImage:
+		o.data, ok1 = w.conn(o.prefix+"/image/data", &msgs.ImageType)
+		o.meta, ok2 = w.conn(o.prefix+"/image/metadata", &msgs.KeyValueType)
+		ok3, ok4 = true, true
+	case kindImu:
+		o.data, ok1 = w.conn(o.prefix+"/imu/data", &msgs.ImuType)
+		o.meta, ok2 = w.conn(o.prefix+"/imu/metadata", &msgs.KeyValueType)
+		ok3, ok4 = true, true
+	case kindPose:
+		o.data, ok1 = w.conn(o.prefix+"/pose/transform/data", &msgs.TransformType)
+		o.accel, ok2 = w.conn(o.prefix+"/pose/accel/data", &msgs.AccelType)
+		o.twist, ok3 = w.conn(o.prefix+"/pose/twist/data", &msgs.TwistType)
+		o.meta, ok4 = w.conn(o.prefix+"/pose/metadata", &msgs.KeyValueType)
+	default:
+		w.setErr(fmt.Errorf("record: sensor %d: frames of stream %s/%d cannot be written to a bag", si, st.key.stream, st.key.index))
+		return nil, false
+	}
+	if !(ok1 && ok2 && ok3 && ok4) {
+		return nil, false
+	}
+	st.out = o
+	return o, true
+}
+
+func stamp(ms float64) msgs.Time {
+	sec, nsec := rosTime(ms / 1000)
+	return msgs.Time{Sec: sec, Nsec: nsec}
+}
+
+func vec3(v [3]float32) msgs.Vector3 {
+	return msgs.Vector3{X: float64(v[0]), Y: float64(v[1]), Z: float64(v[2])}
+}
+
+// writeFrame writes a frame's data, metadata and, for the first frame of its
+// stream, its extrinsics (R.12, §5.8–§5.12).
+func (w *writer) writeFrame(e *event) {
+	if !w.descDone {
+		w.writeDescription()
+	}
+	f, st := e.frame, e.stream
+	o, ok := w.out(e.sensor.index, st)
+	if !ok {
+		return
+	}
+	t := bagTime(e.t)
+	switch o.kind {
+	case kindImage:
+		img := &w.img
+		img.Header = msgs.Header{Seq: uint32(f.Number), Stamp: stamp(f.TimestampMs), FrameID: frameIDNoDepthUnits}
+		img.Height, img.Width = uint32(f.Height), uint32(f.Width)
+		img.Encoding = encoding(f.Profile.Format)
+		img.IsBigendian = 0
+		img.Step = uint32(f.Stride)
+		img.Data = f.Data
+		w.write(o.data, t, img)
+		img.Data = nil
+		w.writeMetadata(o.meta, t, f)
+	case kindImu:
+		imu := &w.imu
+		*imu = msgs.Imu{Header: msgs.Header{Seq: uint32(f.Number), Stamp: stamp(f.TimestampMs), FrameID: frameIDNoDepthUnits}}
+		switch f.Profile.Stream {
+		case sensor.StreamAccel:
+			imu.LinearAcceleration = vec3(motionOf(f))
+		case sensor.StreamGyro:
+			imu.AngularVelocity = vec3(motionOf(f))
+		case sensor.StreamMotion:
+			combinedMotion(imu, f.Data)
+		}
+		w.write(o.data, t, imu)
+		w.writeMetadata(o.meta, t, f)
+	case kindPose:
+		p := f.Pose
+		if len(f.Data) == sensor.PoseSize {
+			if dp, err := sensor.DecodePose(f.Data); err == nil {
+				p = dp
+			}
+		}
+		w.write(o.data, t, &msgs.Transform{
+			Translation: vec3(p.Translation),
+			Rotation: msgs.Quaternion{X: float64(p.Rotation[0]), Y: float64(p.Rotation[1]),
+				Z: float64(p.Rotation[2]), W: float64(p.Rotation[3])},
+		})
+		w.write(o.accel, t, &msgs.Accel{Linear: vec3(p.Acceleration), Angular: vec3(p.AngularAcceleration)})
+		w.write(o.twist, t, &msgs.Twist{Linear: vec3(p.Velocity), Angular: vec3(p.AngularVelocity)})
+		w.putKV(o.meta, t, "Tracker Confidence", strconv.FormatUint(uint64(p.TrackerConfidence), 10))
+		w.putKV(o.meta, t, "Mapper Confidence", strconv.FormatUint(uint64(p.MapperConfidence), 10))
+		w.putKV(o.meta, t, "frame_timestamp", strconv.FormatFloat(f.TimestampMs, 'f', 6, 64))
+		w.putKV(o.meta, t, "Frame number", strconv.FormatUint(f.Number, 10))
+		w.writeMetadata(o.meta, t, f)
+	}
+	if w.err != nil {
+		return
+	}
+	if !o.tfDone {
+		w.writeTF(e.sensor, f.Profile, o)
+	}
+	st.frames.Add(1)
+	st.bytes.Add(uint64(len(f.Data)))
+}
+
+// motionOf returns a motion frame's sample, from Data when it holds one.
+func motionOf(f *sensor.Frame) [3]float32 {
+	if len(f.Data) == 12 {
+		var v [3]float32
+		for i := range v {
+			v[i] = math.Float32frombits(binary.LittleEndian.Uint32(f.Data[4*i:]))
+		}
+		return v
+	}
+	return f.Motion
+}
+
+// combinedMotion fills an Imu from a COMBINED_MOTION payload of ten
+// little-endian float64: orientation (x, y, z, w), angular velocity (x, y,
+// z), linear acceleration (x, y, z) (§5.11). Other payloads leave it zero.
+func combinedMotion(imu *msgs.Imu, b []byte) {
+	if len(b) != 80 {
+		return
+	}
+	var v [10]float64
+	for i := range v {
+		v[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	imu.Orientation = msgs.Quaternion{X: v[0], Y: v[1], Z: v[2], W: v[3]}
+	imu.AngularVelocity = msgs.Vector3{X: v[4], Y: v[5], Z: v[6]}
+	imu.LinearAcceleration = msgs.Vector3{X: v[7], Y: v[8], Z: v[9]}
+}
+
+// writeMetadata writes system_time, timestamp_domain and the frame's
+// metadata in key order (§5.10).
+func (w *writer) writeMetadata(c uint32, t rosbag.Time, f *sensor.Frame) {
+	w.scratchMeta = strconv.AppendFloat(w.scratchMeta[:0], f.SystemTimeMs, 'f', 6, 64)
+	w.putKV(c, t, "system_time", string(w.scratchMeta))
+	w.putKV(c, t, "timestamp_domain", f.Domain.String())
+	f.Metadata.Range(func(k sensor.MetadataKey, v int64) bool {
+		w.putKV(c, t, k.String(), strconv.FormatInt(v, 10))
+		return w.err == nil
+	})
+}
+
+// writeTF writes the stream's extrinsics from its group's reference stream
+// at static time (§5.8). Without extrinsics nothing is written and the next
+// frames retry, at most once per tfRetryInterval.
+func (w *writer) writeTF(s *Sensor, p *sensor.StreamProfile, o *streamOut) {
+	now := time.Now()
+	if now.Before(o.tfNext) {
+		return
+	}
+	o.tfNext = now.Add(tfRetryInterval)
+	pi, ok := w.pinFor(s.index, p)
+	if !ok {
+		return
+	}
+	ext, err := w.d.inner.Extrinsics(pi.pin, p)
+	if err != nil {
+		return
+	}
+	o.tfDone = true
+	tr := &msgs.Transform{
+		Translation: msgs.Vector3{X: float64(ext.Translation[0]), Y: float64(ext.Translation[1]), Z: float64(ext.Translation[2])},
+		Rotation:    quaternion(ext.Rotation),
+	}
+	w.put(o.prefix+"/tf/"+strconv.Itoa(pi.group), &msgs.TransformType, rosbag.MinTime, tr)
+}
+
+// pinFor finds the reference ("pin") stream of p's extrinsics group: the
+// first stream of the device, depth streams first, then in sensor and
+// profile order, that has extrinsics to p. Groups are numbered from 1 in the
+// order their pins are first used.
+func (w *writer) pinFor(si int, p *sensor.StreamProfile) (pinInfo, bool) {
+	key := [3]int{si, int(p.Stream), p.Index}
+	if pi, ok := w.pins[key]; ok {
+		return pi, true
+	}
+	type cand struct {
+		id [3]int
+		p  *sensor.StreamProfile
+	}
+	var depth, rest []cand
+	seen := map[[3]int]bool{}
+	for i, s := range w.d.sensors {
+		for _, q := range s.inner.Profiles() {
+			id := [3]int{i, int(q.Stream), q.Index}
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			if q.Stream == sensor.StreamDepth {
+				depth = append(depth, cand{id, q})
+			} else {
+				rest = append(rest, cand{id, q})
+			}
+		}
+	}
+	for _, c := range append(depth, rest...) {
+		if _, err := w.d.inner.Extrinsics(c.p, p); err != nil {
+			continue
+		}
+		g, ok := w.groups[c.id]
+		if !ok {
+			g = len(w.groups) + 1
+			w.groups[c.id] = g
+		}
+		pi := pinInfo{pin: c.p, group: g}
+		w.pins[key] = pi
+		return pi, true
+	}
+	return pinInfo{}, false
+}
+
+// quaternion converts a column-major rotation matrix to the quaternion
+// librealsense ≥ 2.23 writes (§5.8): computed in float32 on the transposed
+// matrix, then w negated.
+func quaternion(r [9]float32) msgs.Quaternion {
+	var m [3][3]float32
+	for a := 0; a < 3; a++ {
+		for b := 0; b < 3; b++ {
+			m[a][b] = r[3*a+b]
+		}
+	}
+	sqrtf := func(v float32) float32 { return float32(math.Sqrt(float64(v))) }
+	t0 := m[0][0] + m[1][1] + m[2][2]
+	t1 := m[0][0] - m[1][1] - m[2][2]
+	t2 := -m[0][0] + m[1][1] - m[2][2]
+	t3 := -m[0][0] - m[1][1] + m[2][2]
+	var x, y, z, qw float32
+	switch {
+	case t0 >= t1 && t0 >= t2 && t0 >= t3:
+		s := 2 * sqrtf(t0+1)
+		qw = s / 4
+		x = (m[2][1] - m[1][2]) / s
+		y = (m[0][2] - m[2][0]) / s
+		z = (m[1][0] - m[0][1]) / s
+	case t1 >= t2 && t1 >= t3:
+		s := 2 * sqrtf(t1+1)
+		qw = (m[2][1] - m[1][2]) / s
+		x = s / 4
+		y = (m[1][0] + m[0][1]) / s
+		z = (m[2][0] + m[0][2]) / s
+	case t2 >= t3:
+		s := 2 * sqrtf(t2+1)
+		qw = (m[0][2] - m[2][0]) / s
+		x = (m[1][0] + m[0][1]) / s
+		y = s / 4
+		z = (m[1][2] + m[2][1]) / s
+	default:
+		s := 2 * sqrtf(t3+1)
+		qw = (m[1][0] - m[0][1]) / s
+		x = (m[0][2] + m[2][0]) / s
+		y = (m[1][2] + m[2][1]) / s
+		z = s / 4
+	}
+	qw = -qw
+	return msgs.Quaternion{X: float64(x), Y: float64(y), Z: float64(z), W: float64(qw)}
+}
