@@ -72,14 +72,17 @@ type Recovery struct {
 	// DataEnd is the offset just after the last complete chunk and its index
 	// data: what Reindex keeps.
 	DataEnd int64
-	// LostBytes is the number of bytes from the record that stopped the scan
-	// to the end of the file.
+	// LostFrom is the offset of the record that stopped the scan, and
+	// LostBytes the number of bytes from there to the end of the file.
+	LostFrom  int64
 	LostBytes int64
 	// LostStart and LostEnd bound the times of messages seen in the lost part
 	// (best effort: zero when nothing could be read from it).
 	LostStart, LostEnd Time
 	// LostMessages counts message records seen in the lost part (best effort).
 	LostMessages int
+
+	needIndex bool // the last chunk's index data records are incomplete
 }
 
 // Query selects messages. The zero value selects every message.

@@ -1,50 +1,618 @@
 package rosbag
 
-import "io"
+import (
+	"bytes"
+	"compress/bzip2"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"sync/atomic"
+)
 
-// A Reader reads a bag. It is safe for concurrent use.
-type Reader struct{}
+// DefaultMaxRecordSize is the default ReaderOptions.MaxRecordSize.
+const DefaultMaxRecordSize = 1 << 30
+
+// A Reader reads a bag. It is safe for concurrent use: it reads with ReadAt
+// only and keeps no cursor.
+type Reader struct {
+	ra     io.ReaderAt
+	f      *os.File
+	size   int64
+	path   string
+	maxRec int64
+	closed atomic.Bool
+
+	conns    []*Connection
+	connByID map[uint32]*Connection
+	chunks   []chunkInfo
+	byStart  []int32 // chunk indices by (start time, file order)
+	seg      []Time  // segment tree: max end time over byStart ranges
+	segN     int
+	info     Info
+	recovery *Recovery
+}
+
+// indexEntry locates a message inside a chunk.
+type indexEntry struct {
+	t    Time
+	off  uint32
+	conn uint32
+}
 
 // NewReader opens the bag in r (size bytes). It borrows r.
 //
 // For an unindexed, truncated or index-corrupt bag it returns a usable Reader
-// built by a linear scan together with an error wrapping ErrUnindexed.
-func NewReader(r io.ReaderAt, size int64, opts *ReaderOptions) (*Reader, error) { return nil, nil }
+// built by a linear scan together with an error wrapping ErrUnindexed (and
+// io.ErrUnexpectedEOF when the file was cut short); Info().Recovery says what
+// was lost.
+func NewReader(r io.ReaderAt, size int64, opts *ReaderOptions) (*Reader, error) {
+	br := &Reader{ra: r, size: size, maxRec: DefaultMaxRecordSize, connByID: make(map[uint32]*Connection)}
+	if opts != nil {
+		br.path = opts.Path
+		if opts.MaxRecordSize > 0 {
+			br.maxRec = opts.MaxRecordSize
+		}
+	}
+	rerr := br.open()
+	if br.info.Version == "" {
+		return nil, rerr
+	}
+	br.finish()
+	return br, rerr
+}
 
 // Open opens the bag file path; Close closes it. See NewReader.
-func Open(path string, opts *ReaderOptions) (*Reader, error) { return nil, nil }
+func Open(path string, opts *ReaderOptions) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("rosbag: open: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("rosbag: %s: stat: %w", path, err)
+	}
+	o := ReaderOptions{Path: path}
+	if opts != nil {
+		o = *opts
+		if o.Path == "" {
+			o.Path = path
+		}
+	}
+	r, err := NewReader(f, st.Size(), &o)
+	if r == nil {
+		f.Close()
+		return nil, err
+	}
+	r.f = f
+	return r, err
+}
 
 // Close closes the file opened by Open; for a Reader from NewReader it only
-// marks the Reader closed.
-func (r *Reader) Close() error { return nil }
+// marks the Reader closed. Iterators fail with ErrClosed afterwards.
+func (r *Reader) Close() error {
+	if r.closed.Swap(true) {
+		return ErrClosed
+	}
+	if r.f != nil {
+		return r.f.Close()
+	}
+	return nil
+}
 
 // Connections returns the connections in ascending id order. The slice and
 // its elements must not be modified.
-func (r *Reader) Connections() []*Connection { return nil }
+func (r *Reader) Connections() []*Connection { return r.conns }
 
 // Info returns a summary of the bag.
-func (r *Reader) Info() Info { return Info{} }
+func (r *Reader) Info() Info { return r.info }
 
-// Messages returns an iterator over the messages selected by q (nil: all).
-func (r *Reader) Messages(q *Query) *Iterator { return nil }
+func (r *Reader) ferr(off int64, record, reason string) error {
+	return &FormatError{Path: r.path, Offset: off, Record: record, Reason: reason}
+}
 
-// An Iterator yields messages in time order. It is not safe for concurrent
-// use; use one Iterator per goroutine.
-type Iterator struct{}
+// readAt reads len(b) bytes at off; a read past the end is a truncation.
+func (r *Reader) readAt(b []byte, off int64, record string) error {
+	if off < 0 || off > r.size || int64(len(b)) > r.size-off {
+		return truncated(r.path, off, record, fmt.Sprintf("%d bytes, file has %d", len(b), r.size))
+	}
+	n, err := r.ra.ReadAt(b, off)
+	if n == len(b) {
+		return nil
+	}
+	if err == io.EOF || err == nil {
+		return truncated(r.path, off, record, fmt.Sprintf("%d bytes, read %d", len(b), n))
+	}
+	return fmt.Errorf("rosbag: %s: read %s at offset %d: %w", r.path, record, off, err)
+}
 
-// Next advances to the next message and reports whether there is one.
-func (it *Iterator) Next() bool { return false }
+// record is a record's header and the location of its data.
+type record struct {
+	off     int64 // record offset
+	hdr     header
+	dataOff int64
+	dataLen int64
+}
 
-// Message returns the current message; Data is valid until the next Next.
-func (it *Iterator) Message() Message { return Message{} }
+func (rec *record) end() int64 { return rec.dataOff + rec.dataLen }
 
-// Err returns the error that stopped the iteration, if any.
-func (it *Iterator) Err() error { return nil }
+// readRecord reads the header of the record at off into buf (reused) and
+// checks the lengths against the file size and MaxRecordSize.
+func (r *Reader) readRecord(off int64, what string, buf []byte) (record, []byte, error) {
+	var lb [4]byte
+	if err := r.readAt(lb[:], off, what+" header length"); err != nil {
+		return record{}, buf, err
+	}
+	hl := int64(binary.LittleEndian.Uint32(lb[:]))
+	if hl > r.maxRec {
+		return record{}, buf, r.ferr(off, what, fmt.Sprintf("header length %d exceeds the limit %d", hl, r.maxRec))
+	}
+	if hl+8 > r.size-off {
+		return record{}, buf, truncated(r.path, off, what, fmt.Sprintf("header of %d bytes and data length, %d bytes left in the file", hl, r.size-off-4))
+	}
+	if cap(buf) < int(hl)+4 {
+		buf = make([]byte, int(hl)+4)
+	}
+	buf = buf[:hl+4]
+	if err := r.readAt(buf, off+4, what+" header"); err != nil {
+		return record{}, buf, err
+	}
+	dl := int64(binary.LittleEndian.Uint32(buf[hl:]))
+	rec := record{off: off, hdr: header(buf[:hl]), dataOff: off + 8 + hl, dataLen: dl}
+	if dl > r.maxRec {
+		return rec, buf, r.ferr(off, what, fmt.Sprintf("data length %d exceeds the limit %d", dl, r.maxRec))
+	}
+	if dl > r.size-rec.dataOff {
+		return rec, buf, truncated(r.path, off, what, fmt.Sprintf("data of %d bytes, %d bytes left in the file", dl, r.size-rec.dataOff))
+	}
+	return rec, buf, nil
+}
 
-// Seek positions the iterator so that Next returns the first selected
-// message with time ≥ t.
-func (it *Iterator) Seek(t Time) error { return nil }
+// open reads the version line, the bag header and the index, falling back to
+// a recovery scan. It sets r.info.Version once the input is known to be a bag.
+func (r *Reader) open() error {
+	var m [len(magic)]byte
+	if r.size < int64(len(m)) {
+		return fmt.Errorf("%w: %s: %d bytes", ErrNotBag, r.path, r.size)
+	}
+	if err := r.readAt(m[:], 0, "version line"); err != nil {
+		return err
+	}
+	if string(m[:]) != magic {
+		if bytes.HasPrefix(m[:], []byte("#ROSBAG V")) {
+			return &UnsupportedError{Path: r.path, Offset: 0, What: fmt.Sprintf("bag format %q (want 2.0)", bytes.TrimSpace(m[9:]))}
+		}
+		return fmt.Errorf("%w: %s: version line %q, want %q", ErrNotBag, r.path, m[:], magic)
+	}
+	r.info.Version = "2.0"
+	rec, _, err := r.readRecord(bagHeaderPos, "bag header", nil)
+	if err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			r.recover(r.size, "bag header cut short", err)
+			return r.recoveredErr()
+		}
+		r.info.Version = ""
+		return err
+	}
+	op, bad := rec.hdr.op()
+	if bad == "" && op != opBagHeader {
+		bad = fmt.Sprintf("op 0x%02x, want 0x%02x", op, opBagHeader)
+	}
+	var indexPos uint64
+	var connCount, chunkCount uint32
+	if bad == "" {
+		indexPos, bad = rec.hdr.u64("index_pos")
+	}
+	if bad == "" {
+		connCount, bad = rec.hdr.u32("conn_count")
+	}
+	if bad == "" {
+		chunkCount, bad = rec.hdr.u32("chunk_count")
+	}
+	if bad != "" {
+		r.info.Version = ""
+		return r.ferr(bagHeaderPos, "bag header", bad)
+	}
+	dataStart := rec.end()
+	r.info.IndexPos = int64(indexPos)
+	if indexPos == 0 {
+		r.recover(dataStart, "index_pos is 0 (bag not closed)", nil)
+		return r.recoveredErr()
+	}
+	if err := r.readIndex(dataStart, indexPos, connCount, chunkCount); err != nil {
+		r.conns, r.chunks = nil, nil
+		clear(r.connByID)
+		r.recover(dataStart, "index section unusable", err)
+		return r.recoveredErr()
+	}
+	r.info.Indexed = true
+	var hb []byte
+	seen := map[string]bool{}
+	for _, ci := range r.chunks {
+		var comp string
+		var err error
+		_, comp, _, hb, err = r.chunkRecord(ci.pos, hb)
+		if err == nil && !seen[comp] {
+			seen[comp] = true
+			r.info.Compression = append(r.info.Compression, comp)
+		}
+	}
+	return nil
+}
 
-// Reindex turns the unindexed or truncated bag at path into an indexed one in
-// place. It returns nil, nil for a bag that is already indexed.
-func Reindex(path string) (*Recovery, error) { return nil, nil }
+func (r *Reader) recoveredErr() error {
+	rc := r.recovery
+	msg := fmt.Sprintf("rosbag: %s: %s; recovered %d chunks, %d messages by a linear scan", r.path, rc.Reason, rc.Chunks, rc.Messages)
+	if rc.LostBytes > 0 {
+		msg += fmt.Sprintf("; lost %d bytes from offset %d", rc.LostBytes, rc.LostFrom)
+	}
+	if rc.Err != nil {
+		return fmt.Errorf("%s: %w: %w", msg, ErrUnindexed, rc.Err)
+	}
+	return fmt.Errorf("%s: %w", msg, ErrUnindexed)
+}
+
+// readIndex reads the connection and chunk info records at index_pos.
+func (r *Reader) readIndex(dataStart int64, indexPos uint64, connCount, chunkCount uint32) error {
+	if indexPos < uint64(dataStart) || indexPos >= uint64(r.size) {
+		return r.ferr(bagHeaderPos, "bag header", fmt.Sprintf("index_pos %d outside the file's records [%d, %d)", indexPos, dataStart, r.size))
+	}
+	left := uint64(r.size) - indexPos
+	// the smallest connection record is 4+8+4+... > 30 bytes, chunk info > 60
+	if uint64(connCount)*30+uint64(chunkCount)*60 > left {
+		return r.ferr(bagHeaderPos, "bag header", fmt.Sprintf("conn_count %d and chunk_count %d do not fit in the %d bytes after index_pos", connCount, chunkCount, left))
+	}
+	off := int64(indexPos)
+	var buf, data []byte
+	var err error
+	for i := uint32(0); i < connCount; i++ {
+		var rec record
+		rec, buf, err = r.readRecord(off, "connection record", buf)
+		if err != nil {
+			return err
+		}
+		op, bad := rec.hdr.op()
+		if bad == "" && op != opConnection {
+			bad = fmt.Sprintf("op 0x%02x, want 0x%02x (connection %d of %d)", op, opConnection, i+1, connCount)
+		}
+		if bad != "" {
+			return r.ferr(off, "connection record", bad)
+		}
+		data = grow(data, int(rec.dataLen))
+		if err := r.readAt(data, rec.dataOff, "connection record data"); err != nil {
+			return err
+		}
+		c, bad := parseConnection(rec.hdr, data)
+		if bad != "" {
+			return r.ferr(off, "connection record", bad)
+		}
+		if _, dup := r.connByID[c.ID]; dup {
+			return r.ferr(off, fmt.Sprintf("connection %d", c.ID), "duplicate connection id")
+		}
+		r.addConn(c)
+		off = rec.end()
+	}
+	for i := uint32(0); i < chunkCount; i++ {
+		var rec record
+		rec, buf, err = r.readRecord(off, "chunk info record", buf)
+		if err != nil {
+			return err
+		}
+		ci, bad := r.parseChunkInfo(rec, &data)
+		if bad != "" {
+			return r.ferr(off, fmt.Sprintf("chunk info %d", i), bad)
+		}
+		if ci.pos < dataStart || ci.pos >= int64(indexPos) {
+			return r.ferr(off, fmt.Sprintf("chunk info %d", i), fmt.Sprintf("chunk_pos %d outside the chunk section [%d, %d)", ci.pos, dataStart, indexPos))
+		}
+		r.chunks = append(r.chunks, ci)
+		off = rec.end()
+	}
+	return nil
+}
+
+func (r *Reader) parseChunkInfo(rec record, data *[]byte) (chunkInfo, string) {
+	var ci chunkInfo
+	op, bad := rec.hdr.op()
+	if bad == "" && op != opChunkInfo {
+		bad = fmt.Sprintf("op 0x%02x, want 0x%02x", op, opChunkInfo)
+	}
+	var ver, count uint32
+	var pos uint64
+	if bad == "" {
+		ver, bad = rec.hdr.u32("ver")
+	}
+	if bad == "" && ver != 1 {
+		bad = fmt.Sprintf("ver %d, want 1", ver)
+	}
+	if bad == "" {
+		pos, bad = rec.hdr.u64("chunk_pos")
+	}
+	if bad == "" {
+		ci.start, bad = rec.hdr.time("start_time")
+	}
+	if bad == "" {
+		ci.end, bad = rec.hdr.time("end_time")
+	}
+	if bad == "" {
+		count, bad = rec.hdr.u32("count")
+	}
+	if bad == "" && int64(count)*8 != rec.dataLen {
+		bad = fmt.Sprintf("count %d needs %d data bytes, data length is %d", count, 8*int64(count), rec.dataLen)
+	}
+	if bad != "" {
+		return ci, bad
+	}
+	if pos > uint64(r.size) {
+		return ci, fmt.Sprintf("chunk_pos %d past the end of the file", pos)
+	}
+	ci.pos = int64(pos)
+	*data = grow(*data, int(rec.dataLen))
+	if err := r.readAt(*data, rec.dataOff, "chunk info data"); err != nil {
+		return ci, err.Error()
+	}
+	ci.counts = make([]connCount, count)
+	for j := range ci.counts {
+		d := (*data)[8*j:]
+		ci.counts[j] = connCount{binary.LittleEndian.Uint32(d), binary.LittleEndian.Uint32(d[4:])}
+		if _, ok := r.connByID[ci.counts[j].conn]; !ok {
+			return ci, fmt.Sprintf("unknown connection %d", ci.counts[j].conn)
+		}
+	}
+	return ci, ""
+}
+
+func (r *Reader) addConn(c *Connection) {
+	r.connByID[c.ID] = c
+	r.conns = append(r.conns, c)
+}
+
+func grow(b []byte, n int) []byte {
+	if cap(b) < n {
+		return make([]byte, n)
+	}
+	return b[:n]
+}
+
+// finish computes Info and the seek structures.
+func (r *Reader) finish() {
+	sort.Slice(r.conns, func(i, j int) bool { return r.conns[i].ID < r.conns[j].ID })
+	in := &r.info
+	in.Path, in.Size = r.path, r.size
+	in.Chunks, in.Connections = len(r.chunks), len(r.conns)
+	in.MessageCounts = make(map[uint32]uint64, len(r.conns))
+	for _, c := range r.conns {
+		in.MessageCounts[c.ID] = 0
+	}
+	first := true
+	for i := range r.chunks {
+		ci := &r.chunks[i]
+		var n uint64
+		for _, cc := range ci.counts {
+			in.MessageCounts[cc.conn] += uint64(cc.count)
+			n += uint64(cc.count)
+		}
+		in.Messages += n
+		if n == 0 {
+			continue
+		}
+		if first || ci.start < in.Start {
+			in.Start = ci.start
+		}
+		if first || ci.end > in.End {
+			in.End = ci.end
+		}
+		first = false
+	}
+	in.Recovery = r.recovery
+	r.byStart = make([]int32, len(r.chunks))
+	for i := range r.byStart {
+		r.byStart[i] = int32(i)
+	}
+	sort.SliceStable(r.byStart, func(a, b int) bool { return r.chunks[r.byStart[a]].start < r.chunks[r.byStart[b]].start })
+	n := 1
+	for n < len(r.byStart) {
+		n *= 2
+	}
+	r.segN = n
+	r.seg = make([]Time, 2*n)
+	for i, ci := range r.byStart {
+		r.seg[n+i] = r.chunks[ci].end
+	}
+	for i := n - 1; i >= 1; i-- {
+		r.seg[i] = max(r.seg[2*i], r.seg[2*i+1])
+	}
+}
+
+// overlapping calls fn for every position p < lim in byStart whose chunk ends
+// at or after t, in ascending p: O((k+1) log chunks).
+func (r *Reader) overlapping(lim int, t Time, fn func(p int)) {
+	var walk func(node, lo, hi int)
+	walk = func(node, lo, hi int) {
+		if lo >= lim || r.seg[node] < t {
+			return
+		}
+		if hi-lo == 1 {
+			fn(lo)
+			return
+		}
+		mid := (lo + hi) / 2
+		walk(2*node, lo, mid)
+		walk(2*node+1, mid, hi)
+	}
+	if len(r.byStart) > 0 {
+		walk(1, 0, r.segN)
+	}
+}
+
+// chunkBuf holds one chunk's payload; buffers are reused.
+type chunkBuf struct {
+	chunk int // index into r.chunks, -1 when empty
+	data  []byte
+	raw   []byte
+	hdr   []byte
+	used  uint64
+}
+
+// chunkRecord reads the header of the chunk record at pos.
+func (r *Reader) chunkRecord(pos int64, buf []byte) (rec record, compression string, size int64, _ []byte, err error) {
+	rec, buf, err = r.readRecord(pos, "chunk", buf)
+	if err != nil {
+		return rec, "", 0, buf, err
+	}
+	op, bad := rec.hdr.op()
+	if bad == "" && op != opChunk {
+		bad = fmt.Sprintf("op 0x%02x (%s), want 0x%02x (chunk)", op, opName(op), opChunk)
+	}
+	var sz uint32
+	if bad == "" {
+		sz, bad = rec.hdr.u32("size")
+	}
+	var comp []byte
+	if bad == "" {
+		var ok bool
+		comp, ok, bad = rec.hdr.lookup("compression")
+		if bad == "" && !ok {
+			bad = "missing field compression"
+		}
+	}
+	if bad != "" {
+		return rec, "", 0, buf, r.ferr(pos, "chunk", bad)
+	}
+	size = int64(sz)
+	if size > r.maxRec {
+		return rec, "", 0, buf, r.ferr(pos, "chunk", fmt.Sprintf("uncompressed size %d exceeds the limit %d", size, r.maxRec))
+	}
+	switch string(comp) {
+	case "none":
+		compression = "none"
+		if size != rec.dataLen {
+			return rec, "", 0, buf, r.ferr(pos, "chunk", fmt.Sprintf("uncompressed chunk: size %d, want data length %d", size, rec.dataLen))
+		}
+	case "lz4":
+		compression = "lz4"
+		if size > rec.dataLen*256+64 {
+			return rec, "", 0, buf, r.ferr(pos, "chunk", fmt.Sprintf("lz4 chunk: size %d impossible for %d compressed bytes", size, rec.dataLen))
+		}
+	case "bz2":
+		compression = "bz2"
+	default:
+		return rec, "", 0, buf, &UnsupportedError{Path: r.path, Offset: pos, What: fmt.Sprintf("chunk compression %q", truncStr(comp))}
+	}
+	return rec, compression, size, buf, nil
+}
+
+// loadChunk reads and decompresses the chunk at pos into cb. It returns the
+// chunk record (for the data end) and the compression.
+func (r *Reader) loadChunk(pos int64, cb *chunkBuf) (record, string, error) {
+	rec, comp, size, hb, err := r.chunkRecord(pos, cb.hdr)
+	cb.hdr = hb
+	if err != nil {
+		return rec, comp, err
+	}
+	cb.chunk = -1
+	switch comp {
+	case "none":
+		cb.data = grow(cb.data, int(size))
+		if err := r.readAt(cb.data, rec.dataOff, "chunk data"); err != nil {
+			return rec, comp, err
+		}
+	case "lz4":
+		cb.raw = grow(cb.raw, int(rec.dataLen))
+		if err := r.readAt(cb.raw, rec.dataOff, "chunk data"); err != nil {
+			return rec, comp, err
+		}
+		cb.data = grow(cb.data, int(size))
+		if _, err := decodeLZ4Frame(cb.data, cb.raw); err != nil {
+			return rec, comp, &FormatError{Path: r.path, Offset: pos, Record: "lz4 chunk", Reason: "decompression failed", Err: err}
+		}
+	case "bz2":
+		cb.raw = grow(cb.raw, int(rec.dataLen))
+		if err := r.readAt(cb.raw, rec.dataOff, "chunk data"); err != nil {
+			return rec, comp, err
+		}
+		d, err := readBz2(cb.data[:0], cb.raw, size)
+		cb.data = d
+		if err != nil {
+			return rec, comp, &FormatError{Path: r.path, Offset: pos, Record: "bz2 chunk", Reason: "decompression failed", Err: err}
+		}
+	}
+	return rec, comp, nil
+}
+
+// readBz2 decompresses src, which must hold exactly size bytes, growing dst
+// only as output is produced.
+func readBz2(dst, src []byte, size int64) ([]byte, error) {
+	zr := bzip2.NewReader(bytes.NewReader(src))
+	for {
+		if int64(len(dst)) > size {
+			return dst, fmt.Errorf("more than %d bytes (chunk size)", size)
+		}
+		if len(dst) == cap(dst) {
+			n := min(max(2*cap(dst), 64<<10), int(size)+1)
+			nd := make([]byte, len(dst), n)
+			copy(nd, dst)
+			dst = nd
+		}
+		n, err := zr.Read(dst[len(dst):cap(dst)])
+		dst = dst[:len(dst)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return dst, err
+		}
+	}
+	if int64(len(dst)) != size {
+		return dst, fmt.Errorf("decompressed %d bytes, want %d (chunk size)", len(dst), size)
+	}
+	return dst, nil
+}
+
+// walkChunk parses the records of a chunk payload, calling conn for each
+// connection record and msg for each message record. It stops at the first
+// malformed record and returns its offset and what is wrong.
+func walkChunk(p []byte, conn func(off int, c *Connection) string, msg func(off int, id uint32, t Time) string) (int, string) {
+	off := 0
+	for off < len(p) {
+		rest := p[off:]
+		if len(rest) < 8 {
+			return off, "record cut short"
+		}
+		hl := int(binary.LittleEndian.Uint32(rest))
+		if uint64(hl) > uint64(len(rest)-8) {
+			return off, fmt.Sprintf("header length %d exceeds the chunk", hl)
+		}
+		h := rest[4 : 4+hl]
+		dl := int(binary.LittleEndian.Uint32(rest[4+hl:]))
+		if uint64(dl) > uint64(len(rest)-8-hl) {
+			return off, fmt.Sprintf("data length %d exceeds the chunk", dl)
+		}
+		d := rest[8+hl : 8+hl+dl]
+		op, id, t, bad := parseMsgHeader(h)
+		if bad != "" {
+			return off, bad
+		}
+		switch op {
+		case opMsgData:
+			if bad := msg(off, id, t); bad != "" {
+				return off, bad
+			}
+		case opConnection:
+			c, bad := parseConnection(header(h), d)
+			if bad != "" {
+				return off, bad
+			}
+			if bad := conn(off, c); bad != "" {
+				return off, bad
+			}
+		default:
+			return off, fmt.Sprintf("unexpected %s record in a chunk", opName(op))
+		}
+		off += 8 + hl + dl
+	}
+	return off, ""
+}

@@ -1,36 +1,587 @@
 package rosbag
 
-import "io"
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
 
-// A Writer writes a bag. Its methods must be called from one goroutine.
-type Writer struct{}
+// Writer defaults (spec §1.4: librealsense closes a chunk above 768 KiB).
+const (
+	DefaultChunkThreshold = 786432
+	DefaultFlushInterval  = time.Second
+)
+
+// A Writer writes a bag. Its methods are meant to be called from one
+// goroutine; they are nevertheless safe against the Writer's own flush timer.
+type Writer struct {
+	mu       sync.Mutex
+	w        io.WriteSeeker
+	f        *os.File // owned by Create
+	name     string
+	compress string
+	thresh   int
+	interval time.Duration
+	closed   bool
+
+	conns    []*Connection
+	connRec  [][]byte
+	inChunk  []bool // connection record already placed in a chunk
+	topics   map[string]uint32
+	cur      *chunkJob
+	curStart time.Time
+	timer    *time.Timer
+
+	free      chan *chunkJob
+	nJobs     int
+	jobs      chan *chunkJob
+	order     chan *chunkJob
+	submitted uint64
+	wg        sync.WaitGroup
+
+	// sequencer state
+	seqMu     sync.Mutex
+	seqCond   *sync.Cond
+	doneSeq   uint64
+	off       int64 // file offset of the next chunk (end of good data)
+	size      atomic.Int64
+	infos     []chunkInfo
+	persisted []bool // connection record in a written chunk
+
+	errMu sync.Mutex
+	err   error
+}
+
+type idxEntry struct {
+	t   Time
+	off uint32
+}
+
+type connCount struct {
+	conn  uint32
+	count uint32
+}
+
+// chunkJob is one chunk on its way from WriteMessage through a worker to the
+// sequencer. Jobs and their buffers are recycled.
+type chunkJob struct {
+	seq        uint64
+	payload    []byte
+	start, end Time
+	idx        [][]idxEntry // by connection id
+	used       []uint32     // connections with entries in this chunk
+	newConns   []uint32     // connection records placed in this chunk
+	counts     []connCount
+	head       []byte // chunk record header (+ compressed data for lz4)
+	tail       []byte // index data records
+	done       chan struct{}
+}
 
 // NewWriter starts a bag on w, which must be positioned at its start. The
 // Writer borrows w: Close does not close it.
-func NewWriter(w io.WriteSeeker, opts *WriterOptions) (*Writer, error) { return nil, nil }
+func NewWriter(w io.WriteSeeker, opts *WriterOptions) (*Writer, error) {
+	return newWriter(w, nil, "", opts)
+}
 
 // Create creates (or truncates) the file path and starts a bag on it; Close
 // closes the file.
-func Create(path string, opts *WriterOptions) (*Writer, error) { return nil, nil }
+func Create(path string, opts *WriterOptions) (*Writer, error) {
+	if err := checkWriterOptions(opts); err != nil {
+		return nil, err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("rosbag: create: %w", err)
+	}
+	bw, err := newWriter(f, f, path, opts)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return bw, nil
+}
+
+func checkWriterOptions(opts *WriterOptions) error {
+	if opts == nil {
+		return nil
+	}
+	switch opts.Compression {
+	case "", "lz4", "none":
+	default:
+		return &UnsupportedError{Offset: -1, What: fmt.Sprintf("compression %q for writing (want \"lz4\" or \"none\")", opts.Compression)}
+	}
+	if opts.ChunkThreshold < 0 || opts.Workers < 0 {
+		return fmt.Errorf("rosbag: negative ChunkThreshold or Workers in WriterOptions")
+	}
+	return nil
+}
+
+func newWriter(w io.WriteSeeker, f *os.File, name string, opts *WriterOptions) (*Writer, error) {
+	if err := checkWriterOptions(opts); err != nil {
+		return nil, err
+	}
+	var o WriterOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Compression == "" {
+		o.Compression = "lz4"
+	}
+	if o.ChunkThreshold == 0 {
+		o.ChunkThreshold = DefaultChunkThreshold
+	}
+	if o.FlushInterval == 0 {
+		o.FlushInterval = DefaultFlushInterval
+	}
+	if o.Workers == 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	bw := &Writer{
+		w: w, f: f, name: name,
+		compress: o.Compression,
+		thresh:   o.ChunkThreshold,
+		interval: o.FlushInterval,
+		topics:   make(map[string]uint32),
+		nJobs:    o.Workers + 2,
+		jobs:     make(chan *chunkJob, o.Workers+2),
+		order:    make(chan *chunkJob, o.Workers+2),
+	}
+	bw.free = make(chan *chunkJob, bw.nJobs)
+	bw.seqCond = sync.NewCond(&bw.seqMu)
+	hdr := append([]byte(magic), appendBagHeader(nil, 0, 0, 0)...)
+	if _, err := w.Write(hdr); err != nil {
+		return nil, fmt.Errorf("rosbag: %swrite bag header: %w", bw.prefix(), err)
+	}
+	bw.off = int64(len(hdr))
+	bw.size.Store(bw.off)
+	for i := 0; i < bw.nJobs; i++ {
+		bw.free <- &chunkJob{done: make(chan struct{}, 1)}
+	}
+	for i := 0; i < o.Workers; i++ {
+		bw.wg.Add(1)
+		go bw.worker()
+	}
+	bw.wg.Add(1)
+	go bw.sequencer()
+	if bw.interval > 0 {
+		bw.timer = time.AfterFunc(time.Hour, bw.onTimer)
+		bw.timer.Stop()
+	}
+	return bw, nil
+}
+
+func (w *Writer) prefix() string {
+	if w.name == "" {
+		return ""
+	}
+	return w.name + ": "
+}
 
 // AddConnection declares a topic and returns its connection id. Ids are
-// 0, 1, 2… in call order; a topic may be added only once.
-func (w *Writer) AddConnection(topic, typ, md5, def string) (uint32, error) { return 0, nil }
+// 0, 1, 2… in call order; a topic may be added only once. The connection
+// record is written into the chunk of the connection's first message;
+// connections without messages are not written.
+func (w *Writer) AddConnection(topic, typ, md5, def string) (uint32, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return 0, ErrClosed
+	}
+	if _, ok := w.topics[topic]; ok {
+		return 0, fmt.Errorf("rosbag: %stopic %q already has a connection", w.prefix(), topic)
+	}
+	if typ == "" {
+		return 0, fmt.Errorf("rosbag: %stopic %q: empty message type", w.prefix(), topic)
+	}
+	id := uint32(len(w.conns))
+	c := &Connection{ID: id, Topic: topic, Type: typ, MD5Sum: md5, MessageDefinition: def}
+	w.conns = append(w.conns, c)
+	w.connRec = append(w.connRec, appendConnectionRecord(nil, c))
+	w.inChunk = append(w.inChunk, false)
+	w.topics[topic] = id
+	return id, nil
+}
 
-// WriteMessage appends a message of connection conn at time t (≥ MinTime).
-// data is copied before WriteMessage returns.
-func (w *Writer) WriteMessage(conn uint32, t Time, data []byte) error { return nil }
+// msgHeaderLen is the header length of a message data record.
+const msgHeaderLen = 4 + 5 + 4 + 4 + 3 + 1 + 4 + 5 + 8
+
+// WriteMessage appends a message of connection conn at time t (MinTime ≤ t ≤
+// MaxTime). data is copied before WriteMessage returns.
+func (w *Writer) WriteMessage(conn uint32, t Time, data []byte) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return ErrClosed
+	}
+	if err := w.Err(); err != nil {
+		return err
+	}
+	if int(conn) >= len(w.conns) {
+		return fmt.Errorf("rosbag: %sWriteMessage: unknown connection %d (have %d)", w.prefix(), conn, len(w.conns))
+	}
+	if t < MinTime || t > MaxTime {
+		return fmt.Errorf("rosbag: %sWriteMessage: topic %s: time %v outside [%v, %v]", w.prefix(), w.conns[conn].Topic, t, MinTime, MaxTime)
+	}
+	recLen := 4 + msgHeaderLen + 4 + len(data)
+	if !w.inChunk[conn] {
+		recLen += len(w.connRec[conn])
+	}
+	if uint64(recLen) > math.MaxUint32 {
+		return fmt.Errorf("rosbag: %sWriteMessage: topic %s: message of %d bytes too large", w.prefix(), w.conns[conn].Topic, len(data))
+	}
+	c := w.cur
+	if c != nil && uint64(len(c.payload))+uint64(recLen) > math.MaxUint32 {
+		w.finishLocked()
+		c = nil
+	}
+	if c == nil {
+		c = w.openChunk(t)
+		if c == nil {
+			return w.Err()
+		}
+	}
+	if !w.inChunk[conn] {
+		w.inChunk[conn] = true
+		c.payload = append(c.payload, w.connRec[conn]...)
+		c.newConns = append(c.newConns, conn)
+	}
+	for int(conn) >= len(c.idx) {
+		c.idx = append(c.idx, nil)
+	}
+	if len(c.idx[conn]) == 0 {
+		c.used = append(c.used, conn)
+	}
+	c.idx[conn] = append(c.idx[conn], idxEntry{t, uint32(len(c.payload))})
+	sec, nsec := t.ROS()
+	p := c.payload
+	p = append(p,
+		msgHeaderLen, 0, 0, 0,
+		9, 0, 0, 0, 'c', 'o', 'n', 'n', '=', byte(conn), byte(conn>>8), byte(conn>>16), byte(conn>>24),
+		4, 0, 0, 0, 'o', 'p', '=', opMsgData,
+		13, 0, 0, 0, 't', 'i', 'm', 'e', '=', byte(sec), byte(sec>>8), byte(sec>>16), byte(sec>>24),
+		byte(nsec), byte(nsec>>8), byte(nsec>>16), byte(nsec>>24))
+	p = binary.LittleEndian.AppendUint32(p, uint32(len(data)))
+	c.payload = append(p, data...)
+	if t > c.end {
+		c.end = t
+	} else if t < c.start {
+		c.start = t
+	}
+	if len(c.payload) > w.thresh {
+		w.finishLocked()
+	}
+	return nil
+}
+
+// openChunk takes a free job (waiting for one when all are in flight).
+func (w *Writer) openChunk(t Time) *chunkJob {
+	c := <-w.free
+	w.submitted++
+	c.seq = w.submitted
+	c.start, c.end = t, t
+	if cap(c.payload) == 0 {
+		c.payload = make([]byte, 0, w.thresh+64<<10)
+	}
+	w.cur = c
+	if w.timer != nil {
+		w.curStart = time.Now()
+		w.timer.Reset(w.interval)
+	}
+	return c
+}
+
+func (w *Writer) onTimer() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.cur == nil || w.closed {
+		return
+	}
+	if d := time.Since(w.curStart); d < w.interval {
+		w.timer.Reset(w.interval - d)
+		return
+	}
+	w.finishLocked()
+}
+
+// finishLocked hands the open chunk to the workers and the sequencer.
+func (w *Writer) finishLocked() {
+	c := w.cur
+	if c == nil {
+		return
+	}
+	w.cur = nil
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+	w.order <- c
+	w.jobs <- c
+}
 
 // Flush finalizes the open chunk and returns once every finalized chunk was
-// written to the underlying writer.
-func (w *Writer) Flush() error { return nil }
+// written to the underlying writer. It returns the sticky error, if any.
+func (w *Writer) Flush() error {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return ErrClosed
+	}
+	w.finishLocked()
+	target := w.submitted
+	if w.cur != nil {
+		target--
+	}
+	w.mu.Unlock()
+	w.seqMu.Lock()
+	for w.doneSeq < target {
+		w.seqCond.Wait()
+	}
+	w.seqMu.Unlock()
+	return w.Err()
+}
 
-// Close finalizes the bag: writes the open chunk, the index section and the
-// bag header. It returns the first error of the Writer's life.
-func (w *Writer) Close() error { return nil }
+func (w *Writer) worker() {
+	defer w.wg.Done()
+	var enc lz4Encoder
+	for c := range w.jobs {
+		w.prepare(c, &enc)
+		c.done <- struct{}{}
+	}
+}
 
-// Size returns the number of bytes written to the underlying writer so far.
-func (w *Writer) Size() int64 { return 0 }
+// prepare sorts the index entries and builds the chunk header (with the
+// compressed data for lz4) and the index data records.
+func (w *Writer) prepare(c *chunkJob, enc *lz4Encoder) {
+	slices.Sort(c.used)
+	c.counts = c.counts[:0]
+	tail := c.tail[:0]
+	for _, id := range c.used {
+		e := c.idx[id]
+		if !slices.IsSortedFunc(e, cmpEntry) {
+			slices.SortStableFunc(e, cmpEntry)
+		}
+		c.counts = append(c.counts, connCount{id, uint32(len(e))})
+		var h int
+		tail, h = beginLen(tail)
+		tail = appendFieldU32(tail, "conn", id)
+		tail = appendFieldU32(tail, "count", uint32(len(e)))
+		tail = appendFieldOp(tail, opIndexData)
+		tail = appendFieldU32(tail, "ver", 1)
+		endLen(tail, h)
+		tail = binary.LittleEndian.AppendUint32(tail, uint32(12*len(e)))
+		for _, x := range e {
+			sec, nsec := x.t.ROS()
+			tail = binary.LittleEndian.AppendUint32(tail, sec)
+			tail = binary.LittleEndian.AppendUint32(tail, nsec)
+			tail = binary.LittleEndian.AppendUint32(tail, x.off)
+		}
+	}
+	c.tail = tail
+	head := c.head[:0]
+	head, h := beginLen(head)
+	head = appendFieldString(head, "compression", w.compress)
+	head = appendFieldOp(head, opChunk)
+	head = appendFieldU32(head, "size", uint32(len(c.payload)))
+	endLen(head, h)
+	dl := len(head)
+	head = append(head, 0, 0, 0, 0)
+	if w.compress == "lz4" {
+		head = enc.appendFrame(head, c.payload)
+		binary.LittleEndian.PutUint32(head[dl:], uint32(len(head)-dl-4))
+	} else {
+		binary.LittleEndian.PutUint32(head[dl:], uint32(len(c.payload)))
+	}
+	c.head = head
+}
+
+func cmpEntry(a, b idxEntry) int {
+	switch {
+	case a.t < b.t:
+		return -1
+	case a.t > b.t:
+		return 1
+	}
+	return 0
+}
+
+func (w *Writer) setErr(err error) {
+	w.errMu.Lock()
+	if w.err == nil {
+		w.err = err
+	}
+	w.errMu.Unlock()
+}
 
 // Err returns the sticky error of the Writer, if any.
-func (w *Writer) Err() error { return nil }
+func (w *Writer) Err() error {
+	w.errMu.Lock()
+	defer w.errMu.Unlock()
+	return w.err
+}
+
+func (w *Writer) write(b []byte, what string, off int64) error {
+	n, err := w.w.Write(b)
+	w.size.Add(int64(n))
+	if err == nil && n != len(b) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		return fmt.Errorf("rosbag: %swrite %s at offset %d: %w", w.prefix(), what, off, err)
+	}
+	return nil
+}
+
+func (w *Writer) sequencer() {
+	defer w.wg.Done()
+	for c := range w.order {
+		<-c.done
+		if w.Err() == nil {
+			pos := w.off
+			err := w.write(c.head, "chunk", pos)
+			if err == nil && w.compress != "lz4" {
+				err = w.write(c.payload, "chunk", pos)
+			}
+			if err == nil {
+				err = w.write(c.tail, "index data", pos)
+			}
+			if err != nil {
+				w.setErr(err)
+			} else {
+				end := pos + int64(len(c.head)+len(c.tail))
+				if w.compress != "lz4" {
+					end += int64(len(c.payload))
+				}
+				w.off = end
+				w.infos = append(w.infos, chunkInfo{pos: pos, start: c.start, end: c.end, counts: slices.Clone(c.counts)})
+				for _, id := range c.newConns {
+					for int(id) >= len(w.persisted) {
+						w.persisted = append(w.persisted, false)
+					}
+					w.persisted[id] = true
+				}
+			}
+		}
+		seq := c.seq
+		for _, id := range c.used {
+			c.idx[id] = c.idx[id][:0]
+		}
+		c.used, c.newConns = c.used[:0], c.newConns[:0]
+		c.payload = c.payload[:0]
+		w.free <- c
+		w.seqMu.Lock()
+		w.doneSeq = seq
+		w.seqCond.Broadcast()
+		w.seqMu.Unlock()
+	}
+}
+
+// Close finalizes the bag: writes the open chunk, the index section and the
+// bag header. After a write error it still tries to leave a readable file of
+// the chunks written before (the underlying writer is truncated there when it
+// has a Truncate method). It returns the first error of the Writer's life.
+// Closing twice returns ErrClosed.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return ErrClosed
+	}
+	if w.Err() == nil {
+		w.finishLocked()
+	}
+	if c := w.cur; c != nil { // unfinished chunk after an error: drop it
+		w.cur = nil
+		w.free <- c
+	}
+	w.closed = true
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+	close(w.order)
+	close(w.jobs)
+	w.mu.Unlock()
+	w.wg.Wait()
+	firstErr := w.Err()
+
+	// Index section at the end of the last chunk written in full.
+	var b []byte
+	nconn := 0
+	for id, c := range w.conns {
+		if id < len(w.persisted) && w.persisted[id] {
+			b = appendConnectionRecord(b, c)
+			nconn++
+		}
+	}
+	for _, ci := range w.infos {
+		b = appendChunkInfo(b, &ci)
+	}
+	errs := []error{firstErr}
+	indexPos := w.off
+	if _, err := w.w.Seek(indexPos, io.SeekStart); err != nil {
+		errs = append(errs, fmt.Errorf("rosbag: %sseek to index section %d: %w", w.prefix(), indexPos, err))
+	} else if err := w.write(b, "index section", indexPos); err != nil {
+		errs = append(errs, err)
+	} else {
+		end := indexPos + int64(len(b))
+		hdr := appendBagHeader(nil, uint32(len(w.infos)), uint32(nconn), uint64(indexPos))
+		if _, err := w.w.Seek(bagHeaderPos, io.SeekStart); err != nil {
+			errs = append(errs, fmt.Errorf("rosbag: %sseek to bag header: %w", w.prefix(), err))
+		} else if _, err := w.w.Write(hdr); err != nil {
+			errs = append(errs, fmt.Errorf("rosbag: %spatch bag header: %w", w.prefix(), err))
+		} else if _, err := w.w.Seek(end, io.SeekStart); err != nil {
+			errs = append(errs, fmt.Errorf("rosbag: %sseek to end: %w", w.prefix(), err))
+		}
+		if t, ok := w.w.(interface{ Truncate(int64) error }); ok && firstErr != nil {
+			if err := t.Truncate(end); err != nil {
+				errs = append(errs, fmt.Errorf("rosbag: %struncate: %w", w.prefix(), err))
+			}
+		}
+		w.size.Store(end)
+	}
+	if w.f != nil {
+		if err := w.f.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("rosbag: %sclose: %w", w.prefix(), err))
+		}
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	return errors.Join(errs...)
+}
+
+// Size returns the number of bytes written to the underlying writer so far.
+func (w *Writer) Size() int64 { return w.size.Load() }
+
+// chunkInfo is a chunk info record plus what the reader learns about the
+// chunk.
+type chunkInfo struct {
+	pos        int64
+	start, end Time
+	counts     []connCount
+	// reader side
+	index []indexEntry // rebuilt by a recovery scan; nil for indexed bags
+}
+
+func appendChunkInfo(b []byte, ci *chunkInfo) []byte {
+	b, h := beginLen(b)
+	b = appendFieldU64(b, "chunk_pos", uint64(ci.pos))
+	b = appendFieldU32(b, "count", uint32(len(ci.counts)))
+	b = appendFieldTime(b, "end_time", ci.end)
+	b = appendFieldOp(b, opChunkInfo)
+	b = appendFieldTime(b, "start_time", ci.start)
+	b = appendFieldU32(b, "ver", 1)
+	endLen(b, h)
+	b = binary.LittleEndian.AppendUint32(b, uint32(8*len(ci.counts)))
+	for _, cc := range ci.counts {
+		b = binary.LittleEndian.AppendUint32(b, cc.conn)
+		b = binary.LittleEndian.AppendUint32(b, cc.count)
+	}
+	return b
+}

@@ -1,0 +1,390 @@
+package rosbag
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+)
+
+// Messages returns an iterator over the messages selected by q (nil: all).
+// Several iterators may run at once on one Reader.
+func (r *Reader) Messages(q *Query) *Iterator {
+	it := &Iterator{r: r}
+	for i := range it.cache {
+		it.cache[i].chunk = -1
+	}
+	if q != nil {
+		it.q = *q
+		if len(q.Topics) > 0 || len(q.Connections) > 0 {
+			it.sel = make(map[uint32]bool)
+			for _, id := range q.Connections {
+				it.sel[id] = true
+			}
+			if len(q.Topics) > 0 {
+				for _, c := range r.conns {
+					if slices.Contains(q.Topics, c.Topic) {
+						it.sel[c.ID] = true
+					}
+				}
+			}
+		}
+	}
+	it.from = it.q.Start
+	return it
+}
+
+// An Iterator yields messages in time order; equal times keep file order. It
+// is not safe for concurrent use; use one Iterator per goroutine.
+type Iterator struct {
+	r       *Reader
+	q       Query
+	sel     map[uint32]bool // nil: all connections
+	started bool
+	from    Time // lower bound after Seek
+	pend    int  // next position in r.byStart to activate
+	heap    []*cursor
+	free    []*cursor
+	cache   [3]chunkBuf
+	tick    uint64
+	hb      []byte
+	ib      []byte
+	msg     Message
+	err     error
+	done    bool
+}
+
+// cursor walks the selected index entries of one chunk.
+type cursor struct {
+	chunk   int
+	entries []indexEntry
+	pos     int
+}
+
+func (c *cursor) less(d *cursor) bool {
+	a, b := &c.entries[c.pos], &d.entries[d.pos]
+	if a.t != b.t {
+		return a.t < b.t
+	}
+	if c.chunk != d.chunk {
+		return c.chunk < d.chunk
+	}
+	return a.off < b.off
+}
+
+// Err returns the error that stopped the iteration, if any.
+func (it *Iterator) Err() error { return it.err }
+
+// Message returns the current message; Data is valid until the next call to
+// Next or Seek.
+func (it *Iterator) Message() Message { return it.msg }
+
+// Seek positions the iterator so that Next returns the first selected message
+// with time ≥ t (and ≥ Query.Start). It reads no chunk before t: it costs
+// O(log chunks) plus the index data of the chunks that span t.
+func (it *Iterator) Seek(t Time) error {
+	if it.r.closed.Load() {
+		it.err = ErrClosed
+		return ErrClosed
+	}
+	it.from = max(t, it.q.Start)
+	it.err, it.done = nil, false
+	it.reset()
+	return it.err
+}
+
+func (it *Iterator) reset() {
+	for _, c := range it.heap {
+		it.free = append(it.free, c)
+	}
+	it.heap = it.heap[:0]
+	it.started = true
+	r := it.r
+	t := it.from
+	// first chunk (by start) that starts at or after t
+	p := len(r.byStart)
+	lo, hi := 0, len(r.byStart)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if r.chunks[r.byStart[m]].start < t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	p = lo
+	it.pend = p
+	r.overlapping(p, t, func(q int) {
+		if it.err == nil {
+			it.activate(int(r.byStart[q]))
+		}
+	})
+}
+
+// wants reports whether chunk ci may hold selected messages.
+func (it *Iterator) wants(ci int) bool {
+	c := &it.r.chunks[ci]
+	if c.end < it.from {
+		return false
+	}
+	for _, cc := range c.counts {
+		if cc.count > 0 && (it.sel == nil || it.sel[cc.conn]) {
+			return true
+		}
+	}
+	return false
+}
+
+// activate loads the index entries of chunk ci into a cursor on the heap.
+func (it *Iterator) activate(ci int) {
+	if !it.wants(ci) {
+		return
+	}
+	var cur *cursor
+	if n := len(it.free); n > 0 {
+		cur = it.free[n-1]
+		it.free = it.free[:n-1]
+	} else {
+		cur = &cursor{}
+	}
+	cur.chunk, cur.pos, cur.entries = ci, 0, cur.entries[:0]
+	c := &it.r.chunks[ci]
+	if c.index != nil {
+		for _, e := range c.index {
+			if e.t >= it.from && (it.sel == nil || it.sel[e.conn]) {
+				cur.entries = append(cur.entries, e)
+			}
+		}
+	} else {
+		var err error
+		cur.entries, err = it.readIndex(ci, cur.entries)
+		if err != nil {
+			it.err = err
+			it.free = append(it.free, cur)
+			return
+		}
+		slices.SortFunc(cur.entries, cmpIndexEntry)
+	}
+	if len(cur.entries) == 0 {
+		it.free = append(it.free, cur)
+		return
+	}
+	it.push(cur)
+}
+
+// readIndex reads the index data records after chunk ci.
+func (it *Iterator) readIndex(ci int, dst []indexEntry) ([]indexEntry, error) {
+	r := it.r
+	c := &r.chunks[ci]
+	rec, _, _, hb, err := r.chunkRecord(c.pos, it.hb)
+	it.hb = hb
+	if err != nil {
+		return dst, err
+	}
+	off := rec.end()
+	for range c.counts {
+		var ir record
+		ir, it.hb, err = r.readRecord(off, "index data", it.hb)
+		if err != nil {
+			return dst, fmt.Errorf("chunk %d at offset %d: %w", ci, c.pos, err)
+		}
+		op, bad := ir.hdr.op()
+		if bad == "" && op != opIndexData {
+			bad = fmt.Sprintf("op 0x%02x (%s), want 0x%02x (index data)", op, opName(op), opIndexData)
+		}
+		var ver, conn, count uint32
+		if bad == "" {
+			ver, bad = ir.hdr.u32("ver")
+		}
+		if bad == "" && ver != 1 {
+			bad = fmt.Sprintf("ver %d, want 1", ver)
+		}
+		if bad == "" {
+			conn, bad = ir.hdr.u32("conn")
+		}
+		if bad == "" {
+			count, bad = ir.hdr.u32("count")
+		}
+		if bad == "" && int64(count)*12 != ir.dataLen {
+			bad = fmt.Sprintf("count %d needs %d data bytes, data length is %d", count, 12*int64(count), ir.dataLen)
+		}
+		if bad == "" {
+			if _, ok := r.connByID[conn]; !ok {
+				bad = fmt.Sprintf("unknown connection %d", conn)
+			}
+		}
+		if bad != "" {
+			return dst, r.ferr(off, "index data", bad)
+		}
+		if it.sel == nil || it.sel[conn] {
+			it.ib = grow(it.ib, int(ir.dataLen))
+			if err := r.readAt(it.ib, ir.dataOff, "index data entries"); err != nil {
+				return dst, err
+			}
+			for j := 0; j+12 <= len(it.ib); j += 12 {
+				d := it.ib[j:]
+				t := NewTime(binary.LittleEndian.Uint32(d), binary.LittleEndian.Uint32(d[4:]))
+				if t >= it.from {
+					dst = append(dst, indexEntry{t: t, off: binary.LittleEndian.Uint32(d[8:]), conn: conn})
+				}
+			}
+		}
+		off = ir.end()
+	}
+	return dst, nil
+}
+
+func (it *Iterator) push(c *cursor) {
+	it.heap = append(it.heap, c)
+	it.up(len(it.heap) - 1)
+}
+
+func (it *Iterator) up(j int) {
+	h := it.heap
+	for j > 0 {
+		i := (j - 1) / 2
+		if !h[j].less(h[i]) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		j = i
+	}
+}
+
+func (it *Iterator) down(i int) {
+	h := it.heap
+	n := len(h)
+	for {
+		j := 2*i + 1
+		if j >= n {
+			return
+		}
+		if j+1 < n && h[j+1].less(h[j]) {
+			j++
+		}
+		if !h[j].less(h[i]) {
+			return
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
+}
+
+// Next advances to the next message and reports whether there is one.
+func (it *Iterator) Next() bool {
+	if it.err != nil || it.done {
+		return false
+	}
+	r := it.r
+	if r.closed.Load() {
+		it.err = ErrClosed
+		return false
+	}
+	if !it.started {
+		it.reset()
+		if it.err != nil {
+			return false
+		}
+	}
+	for it.pend < len(r.byStart) {
+		ci := int(r.byStart[it.pend])
+		st := r.chunks[ci].start
+		if it.q.End != 0 && st >= it.q.End {
+			it.pend = len(r.byStart)
+			break
+		}
+		if len(it.heap) > 0 {
+			top := it.heap[0]
+			if st > top.entries[top.pos].t {
+				break
+			}
+		}
+		it.pend++
+		it.activate(ci)
+		if it.err != nil {
+			return false
+		}
+	}
+	if len(it.heap) == 0 {
+		it.done = true
+		return false
+	}
+	top := it.heap[0]
+	e := top.entries[top.pos]
+	if it.q.End != 0 && e.t >= it.q.End {
+		it.done = true
+		return false
+	}
+	top.pos++
+	if top.pos == len(top.entries) {
+		n := len(it.heap) - 1
+		it.heap[0] = it.heap[n]
+		it.heap = it.heap[:n]
+		it.free = append(it.free, top)
+	}
+	if len(it.heap) > 0 {
+		it.down(0)
+	}
+	cb, err := it.chunk(top.chunk)
+	if err != nil {
+		it.err = err
+		return false
+	}
+	return it.decode(cb, top.chunk, e)
+}
+
+// chunk returns the decompressed chunk ci from the iterator's small cache.
+func (it *Iterator) chunk(ci int) (*chunkBuf, error) {
+	it.tick++
+	lru := 0
+	for i := range it.cache {
+		if it.cache[i].chunk == ci {
+			it.cache[i].used = it.tick
+			return &it.cache[i], nil
+		}
+		if it.cache[i].used < it.cache[lru].used {
+			lru = i
+		}
+	}
+	cb := &it.cache[lru]
+	if _, _, err := it.r.loadChunk(it.r.chunks[ci].pos, cb); err != nil {
+		cb.chunk = -1
+		return nil, fmt.Errorf("chunk %d: %w", ci, err)
+	}
+	cb.chunk, cb.used = ci, it.tick
+	return cb, nil
+}
+
+func (it *Iterator) decode(cb *chunkBuf, ci int, e indexEntry) bool {
+	r := it.r
+	p := cb.data
+	bad := ""
+	if uint64(e.off)+8 > uint64(len(p)) {
+		bad = fmt.Sprintf("index offset %d outside the %d-byte chunk", e.off, len(p))
+	} else {
+		rest := p[e.off:]
+		hl := int(binary.LittleEndian.Uint32(rest))
+		if uint64(hl) > uint64(len(rest)-8) {
+			bad = fmt.Sprintf("message header length %d exceeds the chunk", hl)
+		} else {
+			dl := int(binary.LittleEndian.Uint32(rest[4+hl:]))
+			if uint64(dl) > uint64(len(rest)-8-hl) {
+				bad = fmt.Sprintf("message data length %d exceeds the chunk", dl)
+			} else {
+				op, id, t, b := parseMsgHeader(rest[4 : 4+hl])
+				switch {
+				case b != "":
+					bad = "message header: " + b
+				case op != opMsgData:
+					bad = fmt.Sprintf("index points at a %s record, want message data", opName(op))
+				case id != e.conn:
+					bad = fmt.Sprintf("index says connection %d, message record says %d", e.conn, id)
+				default:
+					it.msg = Message{Conn: r.connByID[id], Time: t, Data: rest[8+hl : 8+hl+dl : 8+hl+dl], Chunk: ci, Offset: e.off}
+					return true
+				}
+			}
+		}
+	}
+	it.err = r.ferr(r.chunks[ci].pos, fmt.Sprintf("chunk %d message at payload offset %d", ci, e.off), bad)
+	return false
+}

@@ -1,0 +1,233 @@
+package rosbag
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/bits"
+
+	"github.com/pierrec/lz4/v4"
+)
+
+// LZ4 frame constants (spec §1.5).
+const (
+	lz4Magic     = 0x184D2204
+	lz4FLG       = 0x64 // version 01, independent blocks, content checksum
+	lz4BD        = 0x60 // block max size 1 MiB
+	lz4BlockSize = 1 << 20
+)
+
+// lz4Encoder compresses chunk payloads into single LZ4 frames. It is reused
+// and not safe for concurrent use.
+type lz4Encoder struct {
+	c lz4.Compressor
+}
+
+// lz4FrameBound returns the largest frame for n payload bytes.
+func lz4FrameBound(n int) int {
+	blocks := (n + lz4BlockSize - 1) / lz4BlockSize
+	return 7 + blocks*4 + n + 4 + 4
+}
+
+// appendFrame appends an LZ4 frame of src to dst.
+func (e *lz4Encoder) appendFrame(dst, src []byte) []byte {
+	var hd = [7]byte{0x04, 0x22, 0x4D, 0x18, lz4FLG, lz4BD, 0}
+	hd[6] = byte(xxh32(hd[4:6], 0) >> 8)
+	dst = append(dst, hd[:]...)
+	need := len(dst) + lz4FrameBound(len(src))
+	if cap(dst) < need {
+		nd := make([]byte, len(dst), need)
+		copy(nd, dst)
+		dst = nd
+	}
+	for p := src; len(p) > 0; {
+		blk := p
+		if len(blk) > lz4BlockSize {
+			blk = blk[:lz4BlockSize]
+		}
+		p = p[len(blk):]
+		pos := len(dst)
+		out := dst[pos+4 : pos+4+len(blk)-1 : pos+4+len(blk)-1]
+		n, err := e.c.CompressBlock(blk, out)
+		if err != nil || n == 0 || n >= len(blk) {
+			binary.LittleEndian.PutUint32(dst[pos:pos+4], uint32(len(blk))|1<<31)
+			dst = append(dst[:pos+4], blk...)
+			continue
+		}
+		binary.LittleEndian.PutUint32(dst[pos:pos+4], uint32(n))
+		dst = dst[:pos+4+n]
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, 0)
+	return binary.LittleEndian.AppendUint32(dst, xxh32(src, 0))
+}
+
+var errLZ4 = errors.New("lz4 frame")
+
+// decodeLZ4Frame decompresses one LZ4 frame from src into dst[:size], which
+// must have length size. It checks every length against the input and the
+// declared size and verifies the content checksum when present.
+func decodeLZ4Frame(dst, src []byte) (int, error) {
+	out := 0
+	size := len(dst)
+	if len(src) < 7 {
+		return out, fmt.Errorf("%w: header cut short (%d bytes)", errLZ4, len(src))
+	}
+	if binary.LittleEndian.Uint32(src) != lz4Magic {
+		return out, fmt.Errorf("%w: magic %08x, want %08x", errLZ4, binary.LittleEndian.Uint32(src), lz4Magic)
+	}
+	flg, bd := src[4], src[5]
+	if flg>>6 != 1 {
+		return out, fmt.Errorf("%w: version %d, want 1", errLZ4, flg>>6)
+	}
+	if flg&0x02 != 0 || bd&0x8F != 0 {
+		return out, fmt.Errorf("%w: reserved bits set (FLG %02x BD %02x)", errLZ4, flg, bd)
+	}
+	indep := flg&0x20 != 0
+	blockSum := flg&0x10 != 0
+	hasSize := flg&0x08 != 0
+	contentSum := flg&0x04 != 0
+	hasDict := flg&0x01 != 0
+	maxBlock := 0
+	switch bd >> 4 {
+	case 4:
+		maxBlock = 64 << 10
+	case 5:
+		maxBlock = 256 << 10
+	case 6:
+		maxBlock = 1 << 20
+	case 7:
+		maxBlock = 4 << 20
+	default:
+		return out, fmt.Errorf("%w: block size id %d, want 4..7", errLZ4, bd>>4)
+	}
+	p := 6
+	if hasSize {
+		if len(src) < p+8 {
+			return out, fmt.Errorf("%w: content size cut short", errLZ4)
+		}
+		if cs := binary.LittleEndian.Uint64(src[p:]); cs != uint64(size) {
+			return out, fmt.Errorf("%w: content size %d, want %d (chunk size)", errLZ4, cs, size)
+		}
+		p += 8
+	}
+	if hasDict {
+		return out, fmt.Errorf("%w: dictionary id not supported", errLZ4)
+	}
+	if len(src) < p+1 {
+		return out, fmt.Errorf("%w: header checksum cut short", errLZ4)
+	}
+	if hc := byte(xxh32(src[4:p], 0) >> 8); hc != src[p] {
+		return out, fmt.Errorf("%w: header checksum %02x, want %02x", errLZ4, src[p], hc)
+	}
+	p++
+	for {
+		if len(src) < p+4 {
+			return out, fmt.Errorf("%w: block size at frame offset %d cut short", errLZ4, p)
+		}
+		bs := binary.LittleEndian.Uint32(src[p:])
+		p += 4
+		if bs == 0 {
+			break
+		}
+		raw := bs&(1<<31) != 0
+		n := int(bs &^ (1 << 31))
+		if n > maxBlock || n > len(src)-p {
+			return out, fmt.Errorf("%w: block of %d bytes at frame offset %d exceeds the frame or the maximum block size", errLZ4, n, p-4)
+		}
+		blk := src[p : p+n]
+		p += n
+		if blockSum {
+			if len(src) < p+4 {
+				return out, fmt.Errorf("%w: block checksum cut short", errLZ4)
+			}
+			if got, want := binary.LittleEndian.Uint32(src[p:]), xxh32(blk, 0); got != want {
+				return out, fmt.Errorf("%w: block checksum %08x, want %08x", errLZ4, got, want)
+			}
+			p += 4
+		}
+		room := dst[out:]
+		if len(room) > maxBlock {
+			room = room[:maxBlock]
+		}
+		if raw {
+			if n > len(room) {
+				return out, fmt.Errorf("%w: data exceeds the chunk size %d", errLZ4, size)
+			}
+			out += copy(room, blk)
+			continue
+		}
+		var m int
+		var err error
+		if indep || out == 0 {
+			m, err = lz4.UncompressBlock(blk, room)
+		} else {
+			d := dst[max(0, out-64<<10):out]
+			m, err = lz4.UncompressBlockWithDict(blk, room, d)
+		}
+		if err != nil {
+			return out, fmt.Errorf("%w: block at frame offset %d: %v (or data exceeds the chunk size %d)", errLZ4, p-n-4, err, size)
+		}
+		out += m
+	}
+	if out != size {
+		return out, fmt.Errorf("%w: decompressed %d bytes, want %d (chunk size)", errLZ4, out, size)
+	}
+	if contentSum {
+		if len(src) < p+4 {
+			return out, fmt.Errorf("%w: content checksum cut short", errLZ4)
+		}
+		if got, want := binary.LittleEndian.Uint32(src[p:]), xxh32(dst, 0); got != want {
+			return out, fmt.Errorf("%w: content checksum %08x, want %08x", errLZ4, got, want)
+		}
+		p += 4
+	}
+	if p != len(src) {
+		return out, fmt.Errorf("%w: %d bytes after the frame", errLZ4, len(src)-p)
+	}
+	return out, nil
+}
+
+const (
+	prime32_1 = 2654435761
+	prime32_2 = 2246822519
+	prime32_3 = 3266489917
+	prime32_4 = 668265263
+	prime32_5 = 374761393
+)
+
+// xxh32 returns the XXH32 hash of b (the algorithm of the xxHash
+// specification).
+func xxh32(b []byte, seed uint32) uint32 {
+	n := len(b)
+	var h uint32
+	if n >= 16 {
+		v1 := seed + prime32_1 + prime32_2
+		v2 := seed + prime32_2
+		v3 := seed
+		v4 := seed - prime32_1
+		for len(b) >= 16 {
+			v1 = bits.RotateLeft32(v1+binary.LittleEndian.Uint32(b[0:])*prime32_2, 13) * prime32_1
+			v2 = bits.RotateLeft32(v2+binary.LittleEndian.Uint32(b[4:])*prime32_2, 13) * prime32_1
+			v3 = bits.RotateLeft32(v3+binary.LittleEndian.Uint32(b[8:])*prime32_2, 13) * prime32_1
+			v4 = bits.RotateLeft32(v4+binary.LittleEndian.Uint32(b[12:])*prime32_2, 13) * prime32_1
+			b = b[16:]
+		}
+		h = bits.RotateLeft32(v1, 1) + bits.RotateLeft32(v2, 7) + bits.RotateLeft32(v3, 12) + bits.RotateLeft32(v4, 18)
+	} else {
+		h = seed + prime32_5
+	}
+	h += uint32(n)
+	for len(b) >= 4 {
+		h = bits.RotateLeft32(h+binary.LittleEndian.Uint32(b)*prime32_3, 17) * prime32_4
+		b = b[4:]
+	}
+	for _, c := range b {
+		h = bits.RotateLeft32(h+uint32(c)*prime32_5, 11) * prime32_1
+	}
+	h ^= h >> 15
+	h *= prime32_2
+	h ^= h >> 13
+	h *= prime32_3
+	h ^= h >> 16
+	return h
+}

@@ -1,0 +1,196 @@
+package rosbag
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+)
+
+// recover rebuilds connections, chunk infos and index entries by a linear
+// scan from off, stopping at the first truncated or corrupt record.
+func (r *Reader) recover(off int64, reason string, cause error) {
+	rc := &Recovery{Reason: reason, DataEnd: off}
+	if cause != nil {
+		rc.Reason += ": " + cause.Error()
+	}
+	r.recovery = rc
+	var buf []byte
+	var cb chunkBuf
+	needIdx, seenIdx := 0, 0
+	afterChunk := false
+	var stopErr error
+	comps := map[string]bool{}
+scan:
+	for off < r.size {
+		var rec record
+		var err error
+		rec, buf, err = r.readRecord(off, "record", buf)
+		if err != nil {
+			stopErr = err
+			if rec.hdr != nil {
+				if op, bad := rec.hdr.op(); bad == "" && op == opChunk {
+					r.lostChunk(off, rc)
+				}
+			}
+			break
+		}
+		op, bad := rec.hdr.op()
+		if bad != "" {
+			stopErr = r.ferr(off, "record", bad)
+			break
+		}
+		switch op {
+		case opChunk:
+			_, comp, err := r.loadChunk(off, &cb)
+			if err != nil {
+				stopErr = err
+				r.lostChunk(off, rc)
+				break scan
+			}
+			ci := chunkInfo{pos: off}
+			pos := off
+			_, bad := walkChunk(cb.data,
+				func(_ int, c *Connection) string {
+					if _, ok := r.connByID[c.ID]; !ok {
+						r.addConn(c)
+					}
+					return ""
+				},
+				func(o int, id uint32, t Time) string {
+					if _, ok := r.connByID[id]; !ok {
+						return fmt.Sprintf("message of connection %d before its connection record", id)
+					}
+					ci.index = append(ci.index, indexEntry{t: t, off: uint32(o), conn: id})
+					return ""
+				})
+			if bad != "" {
+				stopErr = r.ferr(pos, "chunk", "payload: "+bad)
+				r.lostChunk(off, rc)
+				break scan
+			}
+			slices.SortStableFunc(ci.index, cmpIndexEntry)
+			counts := map[uint32]uint32{}
+			for i, e := range ci.index {
+				counts[e.conn]++
+				if i == 0 || e.t < ci.start {
+					ci.start = e.t
+				}
+				if e.t > ci.end {
+					ci.end = e.t
+				}
+			}
+			for id, n := range counts {
+				ci.counts = append(ci.counts, connCount{id, n})
+			}
+			slices.SortFunc(ci.counts, func(a, b connCount) int { return int(int64(a.conn) - int64(b.conn)) })
+			if !comps[comp] {
+				comps[comp] = true
+				r.info.Compression = append(r.info.Compression, comp)
+			}
+			r.chunks = append(r.chunks, ci)
+			rc.Chunks++
+			rc.Messages += uint64(len(ci.index))
+			rc.DataEnd = rec.end()
+			rc.needIndex = len(ci.counts) > 0
+			needIdx, seenIdx, afterChunk = len(ci.counts), 0, true
+		case opIndexData:
+			if afterChunk && seenIdx < needIdx {
+				seenIdx++
+				if seenIdx == needIdx {
+					rc.DataEnd = rec.end()
+					rc.needIndex = false
+				}
+			}
+		case opConnection:
+			afterChunk = false
+			data := make([]byte, rec.dataLen)
+			if err := r.readAt(data, rec.dataOff, "connection record data"); err != nil {
+				stopErr = err
+				break scan
+			}
+			c, bad := parseConnection(rec.hdr, data)
+			if bad != "" {
+				stopErr = r.ferr(off, "connection record", bad)
+				break scan
+			}
+			if _, ok := r.connByID[c.ID]; !ok {
+				r.addConn(c)
+			}
+		case opChunkInfo:
+			afterChunk = false
+		default:
+			stopErr = r.ferr(off, opName(op), "unexpected record at top level")
+			break scan
+		}
+		off = rec.end()
+	}
+	if stopErr != nil {
+		rc.Err = stopErr
+		rc.LostFrom = off
+		rc.LostBytes = r.size - off
+	} else {
+		rc.LostFrom = r.size
+	}
+}
+
+// lostChunk looks into a chunk that could not be read in full and notes the
+// messages found in its readable part (best effort).
+func (r *Reader) lostChunk(off int64, rc *Recovery) {
+	var hb []byte
+	rec, _, err := r.readRecord(off, "chunk", hb)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) || rec.hdr == nil {
+		return
+	}
+	comp, ok, _ := rec.hdr.lookup("compression")
+	sz, bad := rec.hdr.u32("size")
+	if !ok || bad != "" || int64(sz) > r.maxRec {
+		return
+	}
+	avail := min(rec.dataLen, r.size-rec.dataOff, r.maxRec)
+	if avail <= 0 {
+		return
+	}
+	raw := make([]byte, avail)
+	if r.readAt(raw, rec.dataOff, "chunk data") != nil {
+		return
+	}
+	var p []byte
+	switch string(comp) {
+	case "none":
+		p = raw
+	case "lz4":
+		if int64(sz) > avail*256+64 {
+			return
+		}
+		p = make([]byte, sz)
+		n, _ := decodeLZ4Frame(p, raw)
+		p = p[:n]
+	default:
+		return
+	}
+	walkChunk(p, func(int, *Connection) string { return "" }, func(_ int, _ uint32, t Time) string {
+		if rc.LostMessages == 0 || t < rc.LostStart {
+			rc.LostStart = t
+		}
+		if t > rc.LostEnd {
+			rc.LostEnd = t
+		}
+		rc.LostMessages++
+		return ""
+	})
+}
+
+func cmpIndexEntry(a, b indexEntry) int {
+	switch {
+	case a.t < b.t:
+		return -1
+	case a.t > b.t:
+		return 1
+	case a.off < b.off:
+		return -1
+	case a.off > b.off:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,104 @@
+package rosbag
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"slices"
+)
+
+// Reindex turns the unindexed, truncated or index-corrupt bag at path into
+// an indexed one in place, the way `rosbag reindex` does but without
+// dropping recoverable data: it truncates the file after the last complete
+// chunk (and its index data), writes the index data of that chunk when it is
+// missing, appends the connection and chunk info records and patches the bag
+// header last. It returns nil, nil for a bag that is already indexed, and the
+// Recovery report otherwise.
+func Reindex(path string) (*Recovery, error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return nil, fmt.Errorf("rosbag: reindex: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("rosbag: reindex %s: %w", path, err)
+	}
+	r, rerr := NewReader(f, st.Size(), &ReaderOptions{Path: path})
+	if r == nil {
+		return nil, rerr
+	}
+	if rerr == nil {
+		return nil, nil
+	}
+	rc := r.recovery
+	end := rc.DataEnd
+	if end < firstRecordPos {
+		end = firstRecordPos
+	}
+	var b []byte
+	if rc.needIndex && len(r.chunks) > 0 {
+		b = appendIndexData(b, r.chunks[len(r.chunks)-1].index)
+	}
+	indexPos := end + int64(len(b))
+	for _, c := range r.conns {
+		b = appendConnectionRecord(b, c)
+	}
+	for i := range r.chunks {
+		b = appendChunkInfo(b, &r.chunks[i])
+	}
+	if err := f.Truncate(end); err != nil {
+		return rc, fmt.Errorf("rosbag: reindex %s: truncate at %d: %w", path, end, err)
+	}
+	if _, err := f.WriteAt(b, end); err != nil {
+		return rc, fmt.Errorf("rosbag: reindex %s: write index at %d: %w", path, end, err)
+	}
+	if err := f.Sync(); err != nil {
+		return rc, fmt.Errorf("rosbag: reindex %s: sync: %w", path, err)
+	}
+	hdr := appendBagHeader(nil, uint32(len(r.chunks)), uint32(len(r.conns)), uint64(indexPos))
+	if _, err := f.WriteAt(hdr, bagHeaderPos); err != nil {
+		return rc, fmt.Errorf("rosbag: reindex %s: patch bag header: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return rc, fmt.Errorf("rosbag: reindex %s: sync: %w", path, err)
+	}
+	return rc, nil
+}
+
+// appendIndexData appends index data records (ascending connection id,
+// entries in time order) for a chunk's entries sorted by (time, offset).
+func appendIndexData(b []byte, entries []indexEntry) []byte {
+	var ids []uint32
+	for _, e := range entries {
+		if !slices.Contains(ids, e.conn) {
+			ids = append(ids, e.conn)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		n := 0
+		for _, e := range entries {
+			if e.conn == id {
+				n++
+			}
+		}
+		var h int
+		b, h = beginLen(b)
+		b = appendFieldU32(b, "conn", id)
+		b = appendFieldU32(b, "count", uint32(n))
+		b = appendFieldOp(b, opIndexData)
+		b = appendFieldU32(b, "ver", 1)
+		endLen(b, h)
+		b = binary.LittleEndian.AppendUint32(b, uint32(12*n))
+		for _, e := range entries {
+			if e.conn == id {
+				sec, nsec := e.t.ROS()
+				b = binary.LittleEndian.AppendUint32(b, sec)
+				b = binary.LittleEndian.AppendUint32(b, nsec)
+				b = binary.LittleEndian.AppendUint32(b, e.off)
+			}
+		}
+	}
+	return b
+}
