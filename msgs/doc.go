@@ -1,0 +1,33 @@
+// Package msgs holds the ROS1 message types of RealSense bags: one Go struct
+// per type of realsense-msgdefs.json, with ROS1 little-endian serialization
+// and a static descriptor (type name, md5sum, exact definition text).
+//
+// The descriptors (ImageType, KeyValueType, ...) are generated from
+// testdata/spec/realsense-msgdefs.json by go generate; tests recompute every
+// md5sum from the definition text and check every struct's fields against
+// it.
+//
+// Every type has
+//
+//	Type() *Type              // static descriptor
+//	Size() int                // encoded size
+//	AppendTo(b []byte) []byte // append-style encoding, no allocation when b has room
+//	Marshal() []byte          // encoding in a new slice
+//	Unmarshal(b []byte) error // decoding; replaces every field
+//
+// Unmarshal never panics and checks every length against the remaining
+// bytes before allocating. A short message gives a *DecodeError naming the
+// type, the field and the byte offset, unwrapping to io.ErrUnexpectedEOF;
+// left-over bytes give a *DecodeError unwrapping to ErrTrailingBytes (the
+// message itself is then fully decoded). Image.Data and LegacyMetadata.Data
+// are views of the input, not copies; strings are copied.
+//
+// What librealsense writes beyond standard ROS is read as written and
+// re-encodes to the same bytes: the float32 depth_units after Image.data when
+// header.frame_id is "1" (Image.DepthUnits, Image.HasDepthUnits), and ROS
+// bools stored as 2 (type Bool keeps the raw byte). Writers that leave
+// HasDepthUnits unset and use BoolOf produce standard ROS messages.
+//
+// Package msgs knows nothing about bags: package rosbag moves bytes and
+// connection headers, internal/layout says which type goes on which topic.
+package msgs
