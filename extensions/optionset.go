@@ -1,0 +1,212 @@
+package extensions
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// Option descriptions librealsense gives the options it creates itself; bags
+// written by librealsense carry these texts.
+const (
+	// DescriptionCustomOption is the description of an option added with
+	// rs2::software_sensor::add_option.
+	DescriptionCustomOption = "A simple custom option for a processing block or software device"
+	// DescriptionReadOnlyCustomOption is the description of an option added
+	// with rs2::software_sensor::add_read_only_option.
+	DescriptionReadOnlyCustomOption = "A simple read-only custom option for a software device"
+	// DescriptionBypassReadOnly is the description of the Stereo Baseline
+	// option of a software depth sensor.
+	DescriptionBypassReadOnly = "bypass sensor read only option"
+	// DescriptionFramesQueueSize is the description of the Frames Queue Size
+	// option librealsense adds to every sensor.
+	DescriptionFramesQueueSize = "Max number of frames you can hold at a given time. Increasing this number will reduce frame drops but increase latency, and vice versa"
+)
+
+// OptionSpec describes one option of an OptionSet.
+type OptionSpec struct {
+	Option      sensor.Option
+	Value       float32
+	Range       Range
+	Description string
+	ReadOnly    bool
+}
+
+// OptionSet is a thread-safe set of options that implements Options. Devices
+// embed it (or hold one) to serve their sensors' options. The zero value is
+// an empty, usable set.
+type OptionSet struct {
+	mu     sync.RWMutex
+	opts   map[sensor.Option]*OptionSpec
+	nextID int
+	cbs    map[int]func(OptionChange)
+	// get, when set, can override the value reported for an option.
+	get func(o sensor.Option, v float32) float32
+}
+
+var _ Options = (*OptionSet)(nil)
+
+// Add adds or replaces an option.
+func (s *OptionSet) Add(spec OptionSpec) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.opts == nil {
+		s.opts = make(map[sensor.Option]*OptionSpec)
+	}
+	c := spec
+	s.opts[spec.Option] = &c
+}
+
+// Remove removes an option.
+func (s *OptionSet) Remove(o sensor.Option) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.opts, o)
+}
+
+// SetValueHook installs f to adjust the value Option and Snapshot report
+// (f receives the stored value). It is meant for devices whose reported value
+// depends on their state; nil removes the hook.
+func (s *OptionSet) SetValueHook(f func(o sensor.Option, stored float32) float32) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.get = f
+}
+
+// Spec returns a copy of the description of o.
+func (s *OptionSet) Spec(o sensor.Option) (OptionSpec, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p, ok := s.opts[o]
+	if !ok {
+		return OptionSpec{}, false
+	}
+	c := *p
+	if s.get != nil {
+		c.Value = s.get(o, c.Value)
+	}
+	return c, true
+}
+
+// Specs returns copies of every option in ascending enum order.
+func (s *OptionSet) Specs() []OptionSpec {
+	opts := s.SupportedOptions()
+	out := make([]OptionSpec, 0, len(opts))
+	for _, o := range opts {
+		if sp, ok := s.Spec(o); ok {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+// SupportedOptions lists the options in ascending enum order.
+func (s *OptionSet) SupportedOptions() []sensor.Option {
+	s.mu.RLock()
+	out := make([]sensor.Option, 0, len(s.opts))
+	for o := range s.opts {
+		out = append(out, o)
+	}
+	s.mu.RUnlock()
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// Option returns the current value of o.
+func (s *OptionSet) Option(o sensor.Option) (float32, error) {
+	sp, ok := s.Spec(o)
+	if !ok {
+		return 0, fmt.Errorf("option %s: %w", o, ErrUnsupportedOption)
+	}
+	return sp.Value, nil
+}
+
+// SetOption sets o to v. Read-only options return ErrReadOnly; values outside
+// a non-empty range (Min < Max) return ErrOutOfRange. Change callbacks run on
+// the calling goroutine after the value is stored.
+func (s *OptionSet) SetOption(o sensor.Option, v float32) error {
+	return s.set(o, v, true)
+}
+
+// Update stores v for o regardless of its read-only flag and range (the
+// device itself changing a value, e.g. a temperature reading) and runs the
+// change callbacks. It fails only if o is not supported.
+func (s *OptionSet) Update(o sensor.Option, v float32) error {
+	return s.set(o, v, false)
+}
+
+func (s *OptionSet) set(o sensor.Option, v float32, check bool) error {
+	s.mu.Lock()
+	p, ok := s.opts[o]
+	if !ok {
+		s.mu.Unlock()
+		return fmt.Errorf("option %s: %w", o, ErrUnsupportedOption)
+	}
+	if check {
+		if p.ReadOnly {
+			s.mu.Unlock()
+			return fmt.Errorf("option %s: %w", o, ErrReadOnly)
+		}
+		if p.Range.Min < p.Range.Max && (v < p.Range.Min || v > p.Range.Max) {
+			s.mu.Unlock()
+			return fmt.Errorf("option %s: %v not in [%v, %v]: %w", o, v, p.Range.Min, p.Range.Max, ErrOutOfRange)
+		}
+	}
+	p.Value = v
+	cbs := make([]func(OptionChange), 0, len(s.cbs))
+	ids := make([]int, 0, len(s.cbs))
+	for id := range s.cbs {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	for _, id := range ids {
+		cbs = append(cbs, s.cbs[id])
+	}
+	s.mu.Unlock()
+	for _, f := range cbs {
+		f(OptionChange{Option: o, Value: v})
+	}
+	return nil
+}
+
+// OptionRange returns the range of o.
+func (s *OptionSet) OptionRange(o sensor.Option) (Range, error) {
+	sp, ok := s.Spec(o)
+	if !ok {
+		return Range{}, fmt.Errorf("option %s: %w", o, ErrUnsupportedOption)
+	}
+	return sp.Range, nil
+}
+
+// OptionDescription returns the description of o ("" if unsupported).
+func (s *OptionSet) OptionDescription(o sensor.Option) string {
+	sp, _ := s.Spec(o)
+	return sp.Description
+}
+
+// OptionReadOnly reports whether o is read-only (false if unsupported).
+func (s *OptionSet) OptionReadOnly(o sensor.Option) bool {
+	sp, _ := s.Spec(o)
+	return sp.ReadOnly
+}
+
+// OnOptionChange registers f to run after every value change, in
+// registration order, on the goroutine that made the change, with no lock
+// held. cancel unregisters f; it is safe to call more than once.
+func (s *OptionSet) OnOptionChange(f func(OptionChange)) (cancel func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cbs == nil {
+		s.cbs = make(map[int]func(OptionChange))
+	}
+	id := s.nextID
+	s.nextID++
+	s.cbs[id] = f
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(s.cbs, id)
+	}
+}

@@ -1,0 +1,43 @@
+// Package software implements the software device (what rs2::software_device
+// is in librealsense) and, on top of it, the synthetic camera.
+//
+// # Software device
+//
+// A Device is built from code: New, then AddSensor, then streams
+// (AddVideoStream, AddMotionStream, AddPoseStream), options (AddOption,
+// AddReadOnlyOption, AddOptionSpec), info and extrinsics
+// (RegisterExtrinsics). The user then opens and starts its sensors like any
+// other device, and the code that owns the device injects frames
+// (Sensor.Inject) and notifications (Sensor.Notify).
+//
+// Delivery: each started sensor owns one delivery goroutine that calls the
+// handler for every injected frame, in injection order. Inject hands the frame
+// to that goroutine and returns once it has been taken (an unbuffered
+// hand-off), so a producer never runs more than one frame ahead of a slow
+// handler and nothing is dropped. Flush waits until every frame injected
+// before it has been handled. Stop is synchronous and Close is idempotent;
+// no goroutine outlives Close.
+//
+// Extrinsics: registrations are kept as librealsense keeps them, and every
+// ordered pair is reported exactly (bit for bit) as librealsense playback
+// reports it for a recording of the device: each connected set of streams
+// is a group whose pin is the "from" stream of its first registration, and
+// pairs are derived with extensions.ExtrinsicsGraph.
+//
+// # Synthetic camera
+//
+// NewSynthetic builds a software device whose sensors, streams, options,
+// info, extrinsics and frames are the deterministic content described for the
+// reference bags in testdata/librealsense/README.md; see SyntheticConfig and
+// ReferenceConfig.
+//
+// # Frame buffers
+//
+// Frames are never pooled or reused: a frame's Data is immutable once the
+// frame is handed out, whoever keeps it. The synthetic camera allocates one
+// new buffer per frame when it renders exact contents; with
+// SyntheticConfig.PreparedFrames it renders a few frames per stream in advance
+// and hands the same immutable buffers out again, so the steady state
+// allocates no pixel buffers at all and the frame-lifetime contract needs no
+// release step.
+package software

@@ -1,0 +1,519 @@
+package software
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// Sensor is a sensor of a software device. Besides sensor.Sensor it
+// implements extensions.Options (through its embedded OptionSet),
+// extensions.Notifier, extensions.DepthStereoSensor, extensions.Kinded and
+// extensions.RecommendedFilters. Its Kinds follow librealsense: depth sensor
+// if it has the Depth Units option, plus depth stereo sensor if it has Stereo
+// Baseline; color sensor if named "RGB Camera", motion sensor if "Motion
+// Module", fisheye sensor if "Wide FOV Camera". It is safe for concurrent use.
+type Sensor struct {
+	// OptionSet holds the sensor's options. Use AddOption and friends to add
+	// options as librealsense does; Update changes a value from the device
+	// side regardless of its read-only flag.
+	extensions.OptionSet
+
+	dev   *Device
+	index int
+
+	mu       sync.Mutex
+	info     sensor.Info
+	profiles []*sensor.StreamProfile
+	open     map[*sensor.StreamProfile]bool
+	filters  []string
+	run      *delivery
+	closed   bool // device closed
+
+	// streaming is what Frames Queue Size reports on: 0 while streaming.
+	streaming atomic.Bool
+	// deferStreaming (synthetic camera) keeps streaming false at Start; the
+	// owner sets it later.
+	deferStreaming atomic.Bool
+	// onStart and onStop are called (without locks) after Start and Stop.
+	onStart, onStop func(*Sensor)
+
+	nmu  sync.Mutex
+	nid  int
+	ncbs map[int]func(sensor.Notification)
+}
+
+type item struct {
+	f       *sensor.Frame
+	barrier chan struct{}
+}
+
+// delivery is one started period of a sensor: its goroutine and channels.
+type delivery struct {
+	in   chan item
+	stop chan struct{}
+	done chan struct{}
+}
+
+var (
+	_ sensor.Sensor                 = (*Sensor)(nil)
+	_ extensions.Options            = (*Sensor)(nil)
+	_ extensions.Notifier           = (*Sensor)(nil)
+	_ extensions.DepthStereoSensor  = (*Sensor)(nil)
+	_ extensions.Kinded             = (*Sensor)(nil)
+	_ extensions.RecommendedFilters = (*Sensor)(nil)
+)
+
+// framesQueueSizeDefault is the value of Frames Queue Size of a sensor that
+// is not streaming, as librealsense reports it (options_pause_notify.bag).
+const framesQueueSizeDefault = 16
+
+func newSensor(d *Device, index int, name string) *Sensor {
+	s := &Sensor{dev: d, index: index, info: sensor.Info{sensor.CameraInfoName: name}, open: map[*sensor.StreamProfile]bool{}}
+	s.Add(extensions.OptionSpec{
+		Option: sensor.OptionFramesQueueSize, Value: framesQueueSizeDefault,
+		Range:       extensions.Range{Min: 0, Max: 32, Step: 1, Default: framesQueueSizeDefault},
+		Description: extensions.DescriptionFramesQueueSize,
+	})
+	s.SetValueHook(func(o sensor.Option, v float32) float32 {
+		if o == sensor.OptionFramesQueueSize && s.streaming.Load() {
+			return 0
+		}
+		return v
+	})
+	return s
+}
+
+// Index returns the sensor's position in its device.
+func (s *Sensor) Index() int { return s.index }
+
+// String returns the sensor name.
+func (s *Sensor) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.info[sensor.CameraInfoName]
+}
+
+// Info returns a copy of the sensor info.
+func (s *Sensor) Info() sensor.Info {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.info.Clone()
+}
+
+// SetInfo sets a sensor info value; an empty value removes it.
+func (s *Sensor) SetInfo(k sensor.CameraInfo, v string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v == "" {
+		delete(s.info, k)
+		return
+	}
+	s.info[k] = v
+}
+
+// VideoStream describes a video stream to add (rs2_video_stream).
+type VideoStream struct {
+	Stream        sensor.Stream
+	Index         int
+	Format        sensor.Format
+	Width, Height int
+	FPS           int
+	// Intrinsics; Width and Height are taken from the stream when zero.
+	Intrinsics sensor.Intrinsics
+	Default    bool
+}
+
+// MotionStream describes a motion stream to add (rs2_motion_stream).
+type MotionStream struct {
+	Stream     sensor.Stream // StreamAccel or StreamGyro
+	Index      int
+	Format     sensor.Format // FormatMotionXYZ32F when zero
+	FPS        int
+	Intrinsics sensor.MotionIntrinsics
+	Default    bool
+}
+
+// PoseStream describes a pose stream to add (rs2_pose_stream).
+type PoseStream struct {
+	Index   int
+	Format  sensor.Format // Format6DOF when zero
+	FPS     int
+	Default bool
+}
+
+func (s *Sensor) addProfile(p *sensor.StreamProfile) *sensor.StreamProfile {
+	p.UID = nextUID()
+	s.mu.Lock()
+	s.profiles = append(s.profiles, p)
+	s.mu.Unlock()
+	s.dev.addProfile(p, extensions.StreamKey{Sensor: s.index, Stream: p.Stream, Index: p.Index})
+	return p
+}
+
+// AddVideoStream adds a video stream profile and returns it.
+func (s *Sensor) AddVideoStream(v VideoStream) *sensor.StreamProfile {
+	in := v.Intrinsics
+	if in.Width == 0 && in.Height == 0 {
+		in.Width, in.Height = v.Width, v.Height
+	}
+	return s.addProfile(&sensor.StreamProfile{
+		Stream: v.Stream, Index: v.Index, Format: v.Format, FPS: v.FPS, Default: v.Default,
+		Kind: sensor.KindVideo, Width: v.Width, Height: v.Height, Intrinsics: in,
+	})
+}
+
+// AddMotionStream adds a motion stream profile and returns it.
+func (s *Sensor) AddMotionStream(m MotionStream) *sensor.StreamProfile {
+	if m.Format == sensor.FormatAny {
+		m.Format = sensor.FormatMotionXYZ32F
+	}
+	return s.addProfile(&sensor.StreamProfile{
+		Stream: m.Stream, Index: m.Index, Format: m.Format, FPS: m.FPS, Default: m.Default,
+		Kind: sensor.KindMotion, MotionIntrinsics: m.Intrinsics,
+	})
+}
+
+// AddPoseStream adds a pose stream profile and returns it.
+func (s *Sensor) AddPoseStream(p PoseStream) *sensor.StreamProfile {
+	if p.Format == sensor.FormatAny {
+		p.Format = sensor.Format6DOF
+	}
+	return s.addProfile(&sensor.StreamProfile{
+		Stream: sensor.StreamPose, Index: p.Index, Format: p.Format, FPS: p.FPS, Default: p.Default,
+		Kind: sensor.KindPose,
+	})
+}
+
+// AddOption adds a writable (or, with writable false, read-only) option with
+// librealsense's custom-option description, as
+// rs2::software_sensor::add_option.
+func (s *Sensor) AddOption(o sensor.Option, value float32, r extensions.Range, writable bool) {
+	s.Add(extensions.OptionSpec{Option: o, Value: value, Range: r, Description: extensions.DescriptionCustomOption, ReadOnly: !writable})
+}
+
+// AddReadOnlyOption adds a read-only option with librealsense's read-only
+// custom-option description, as rs2::software_sensor::add_read_only_option.
+func (s *Sensor) AddReadOnlyOption(o sensor.Option, value float32) {
+	s.Add(extensions.OptionSpec{Option: o, Value: value, Range: extensions.Range{Min: value, Max: value, Default: value},
+		Description: extensions.DescriptionReadOnlyCustomOption, ReadOnly: true})
+}
+
+// AddOptionSpec adds an option with every detail given.
+func (s *Sensor) AddOptionSpec(spec extensions.OptionSpec) { s.Add(spec) }
+
+// SetRecommendedFilters sets the recommended processing blocks (names).
+func (s *Sensor) SetRecommendedFilters(names []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.filters = append([]string(nil), names...)
+}
+
+// RecommendedFilters returns the recommended processing block names.
+func (s *Sensor) RecommendedFilters() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string{}, s.filters...)
+}
+
+// Kinds returns the librealsense extensions of the sensor.
+func (s *Sensor) Kinds() []extensions.Kind {
+	var k []extensions.Kind
+	if _, ok := s.Spec(sensor.OptionDepthUnits); ok {
+		k = append(k, extensions.KindDepthSensor)
+		if _, ok := s.Spec(sensor.OptionStereoBaseline); ok {
+			k = append(k, extensions.KindDepthStereoSensor)
+		}
+	}
+	switch s.String() {
+	case "RGB Camera":
+		k = append(k, extensions.KindColorSensor)
+	case "Motion Module":
+		k = append(k, extensions.KindMotionSensor)
+	case "Wide FOV Camera":
+		k = append(k, extensions.KindFisheyeSensor)
+	}
+	sort.Slice(k, func(i, j int) bool { return k[i] < k[j] })
+	return k
+}
+
+// DepthUnits returns the Depth Units option value (0 without the option).
+func (s *Sensor) DepthUnits() float32 {
+	v, _ := s.Option(sensor.OptionDepthUnits)
+	return v
+}
+
+// StereoBaselineMM returns the Stereo Baseline option value (0 without it).
+func (s *Sensor) StereoBaselineMM() float32 {
+	v, _ := s.Option(sensor.OptionStereoBaseline)
+	return v
+}
+
+// Profiles returns the sensor's stream profiles in the order they were added.
+func (s *Sensor) Profiles() []*sensor.StreamProfile {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*sensor.StreamProfile(nil), s.profiles...)
+}
+
+// OpenProfiles returns the opened profiles in the sensor's order.
+func (s *Sensor) OpenProfiles() []*sensor.StreamProfile {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*sensor.StreamProfile
+	for _, p := range s.profiles {
+		if s.open[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Open reserves profiles of this sensor for streaming.
+func (s *Sensor) Open(profiles ...*sensor.StreamProfile) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return fmt.Errorf("software sensor %q: open: %w", s.info[sensor.CameraInfoName], sensor.ErrClosed)
+	}
+	if len(s.open) > 0 {
+		return fmt.Errorf("software sensor %q: open: %w", s.info[sensor.CameraInfoName], sensor.ErrAlreadyOpen)
+	}
+	if len(profiles) == 0 {
+		return fmt.Errorf("software sensor %q: open: no profiles given: %w", s.info[sensor.CameraInfoName], sensor.ErrNoProfile)
+	}
+	for _, p := range profiles {
+		if !s.hasProfile(p) {
+			return fmt.Errorf("software sensor %q: open %s: %w", s.info[sensor.CameraInfoName], p, sensor.ErrNoProfile)
+		}
+	}
+	for _, p := range profiles {
+		s.open[p] = true
+	}
+	return nil
+}
+
+func (s *Sensor) hasProfile(p *sensor.StreamProfile) bool {
+	for _, q := range s.profiles {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+// Start starts delivering injected frames to h on the sensor's delivery
+// goroutine.
+func (s *Sensor) Start(h sensor.Handler) error {
+	s.mu.Lock()
+	name := s.info[sensor.CameraInfoName]
+	switch {
+	case s.closed:
+		s.mu.Unlock()
+		return fmt.Errorf("software sensor %q: start: %w", name, sensor.ErrClosed)
+	case len(s.open) == 0:
+		s.mu.Unlock()
+		return fmt.Errorf("software sensor %q: start: %w", name, sensor.ErrNotOpen)
+	case s.run != nil:
+		s.mu.Unlock()
+		return fmt.Errorf("software sensor %q: start: %w", name, sensor.ErrAlreadyStarted)
+	case h == nil:
+		s.mu.Unlock()
+		return fmt.Errorf("software sensor %q: start: nil handler", name)
+	}
+	r := &delivery{in: make(chan item), stop: make(chan struct{}), done: make(chan struct{})}
+	s.run = r
+	if !s.deferStreaming.Load() {
+		s.streaming.Store(true)
+	}
+	go r.loop(h)
+	onStart := s.onStart
+	s.mu.Unlock()
+	if onStart != nil {
+		onStart(s)
+	}
+	return nil
+}
+
+func (r *delivery) loop(h sensor.Handler) {
+	defer close(r.done)
+	for {
+		select {
+		case it := <-r.in:
+			if it.f != nil {
+				h.HandleFrame(it.f)
+			}
+			if it.barrier != nil {
+				close(it.barrier)
+			}
+		case <-r.stop:
+			return
+		}
+	}
+}
+
+// Stop stops delivery. It is synchronous: when it returns the handler is not
+// running and will not be called again. It must not be called from the
+// sensor's own handler.
+func (s *Sensor) Stop() error {
+	s.mu.Lock()
+	r := s.run
+	s.run = nil
+	onStop := s.onStop
+	s.mu.Unlock()
+	if r == nil {
+		return fmt.Errorf("software sensor %q: stop: %w", s.String(), sensor.ErrNotStarted)
+	}
+	close(r.stop)
+	<-r.done
+	s.streaming.Store(false)
+	if onStop != nil {
+		onStop(s)
+	}
+	return nil
+}
+
+// Close stops the sensor if needed and releases its opened profiles.
+func (s *Sensor) Close() error {
+	if s.started() {
+		if err := s.Stop(); err != nil && s.started() {
+			return err
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.open)
+	return nil
+}
+
+// shutdown closes the sensor for good (device Close).
+func (s *Sensor) shutdown() error {
+	err := s.Close()
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("software sensor %q: close: %w", s.String(), err)
+	}
+	return nil
+}
+
+func (s *Sensor) started() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.run != nil
+}
+
+// IsOpen reports whether p is opened on this sensor.
+func (s *Sensor) IsOpen(p *sensor.StreamProfile) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.open[p]
+}
+
+// Streaming reports whether the sensor is started.
+func (s *Sensor) Streaming() bool { return s.started() }
+
+// Inject hands a frame to the delivery goroutine, waiting while the handler
+// is busy with the previous one. The frame's Profile must be an opened
+// profile of this sensor. Inject fills in what the frame leaves zero, as
+// librealsense's software sensor does: Width, Height, BPP and Stride (Width ×
+// bytes per pixel) from the profile, and DepthUnits of Z16 frames from the
+// Depth Units option. The caller must not modify f or its Data afterwards.
+// It returns an error wrapping sensor.ErrNotStarted when the sensor is not
+// started (or is stopped while Inject waits).
+func (s *Sensor) Inject(f *sensor.Frame) error {
+	s.mu.Lock()
+	r := s.run
+	ok := s.open[f.Profile]
+	s.mu.Unlock()
+	if r == nil {
+		return fmt.Errorf("software sensor %q: inject: %w", s.String(), sensor.ErrNotStarted)
+	}
+	if !ok {
+		return fmt.Errorf("software sensor %q: inject frame of %v: %w", s.String(), f.Profile, sensor.ErrNoProfile)
+	}
+	p := f.Profile
+	if p.Kind == sensor.KindVideo {
+		if f.Width == 0 && f.Height == 0 {
+			f.Width, f.Height = p.Width, p.Height
+		}
+		if f.BPP == 0 {
+			f.BPP = p.Format.BitsPerPixel()
+		}
+		if f.Stride == 0 {
+			f.Stride = f.Width * f.BPP / 8
+		}
+		if f.DepthUnits == 0 && p.Format == sensor.FormatZ16 {
+			f.DepthUnits = s.DepthUnits()
+		}
+	}
+	select {
+	case r.in <- item{f: f}:
+		return nil
+	case <-r.stop:
+		return fmt.Errorf("software sensor %q: inject: %w", s.String(), sensor.ErrNotStarted)
+	}
+}
+
+// Flush waits until every frame injected before it has been handled. It
+// returns at once when the sensor is not started.
+func (s *Sensor) Flush() {
+	s.mu.Lock()
+	r := s.run
+	s.mu.Unlock()
+	if r == nil {
+		return
+	}
+	b := make(chan struct{})
+	select {
+	case r.in <- item{barrier: b}:
+	case <-r.stop:
+		return
+	}
+	select {
+	case <-b:
+	case <-r.done:
+	}
+}
+
+// OnNotification registers f for every notification of the sensor; cancel
+// unregisters it.
+func (s *Sensor) OnNotification(f func(sensor.Notification)) (cancel func()) {
+	s.nmu.Lock()
+	defer s.nmu.Unlock()
+	if s.ncbs == nil {
+		s.ncbs = map[int]func(sensor.Notification){}
+	}
+	id := s.nid
+	s.nid++
+	s.ncbs[id] = f
+	return func() {
+		s.nmu.Lock()
+		defer s.nmu.Unlock()
+		delete(s.ncbs, id)
+	}
+}
+
+// Notify raises a notification: the registered callbacks run on the calling
+// goroutine, in registration order, with no lock held.
+func (s *Sensor) Notify(n sensor.Notification) {
+	s.nmu.Lock()
+	ids := make([]int, 0, len(s.ncbs))
+	for id := range s.ncbs {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	cbs := make([]func(sensor.Notification), 0, len(ids))
+	for _, id := range ids {
+		cbs = append(cbs, s.ncbs[id])
+	}
+	s.nmu.Unlock()
+	for _, f := range cbs {
+		f(n)
+	}
+}
