@@ -1,0 +1,356 @@
+package usb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// Options configure Open. The zero value (or nil) opens the first camera
+// found through libusb.
+type Options struct {
+	// Transport to use; nil means a new libusb transport owned by the
+	// Device and closed with it.
+	Transport Transport
+	// Serial selects a camera by serial number; "" takes the first.
+	Serial string
+	// Watchdog is how long a stream may deliver nothing before its endpoint
+	// is reset (default 2 s).
+	Watchdog time.Duration
+	// Transfers is the number of IN transfers kept in flight (default 3).
+	Transfers int
+	// ControlTimeout bounds each control transfer made outside a caller's
+	// context (default 1 s).
+	ControlTimeout time.Duration
+}
+
+func (o *Options) withDefaults() Options {
+	var v Options
+	if o != nil {
+		v = *o
+	}
+	if v.Watchdog <= 0 {
+		v.Watchdog = 2 * time.Second
+	}
+	if v.Transfers <= 0 {
+		v.Transfers = 3
+	}
+	if v.ControlTimeout <= 0 {
+		v.ControlTimeout = time.Second
+	}
+	return v
+}
+
+// Camera is an enumerated RealSense camera.
+type Camera struct {
+	Info sensor.Info // name, serial number, product id, USB type, port
+	Desc DeviceDesc  // interfaces of every USB device at the camera's port
+}
+
+// Enumerate lists the D400 cameras t sees, with their interfaces grouped
+// per physical device by port path. Other devices are ignored. It returns
+// an error wrapping device.ErrNotFound when there is none.
+func Enumerate(ctx context.Context, t Transport) ([]Camera, error) {
+	descs, err := t.Devices(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("usb: list devices: %w: %w", device.ErrNotFound, err)
+	}
+	byPort := map[string]*DeviceDesc{}
+	var order []string
+	for _, d := range descs {
+		if !IsD400(d.Vendor, d.Product) {
+			continue
+		}
+		key := d.PortPath()
+		g, ok := byPort[key]
+		if !ok {
+			c := d
+			c.Interfaces = append([]InterfaceDesc(nil), d.Interfaces...)
+			byPort[key] = &c
+			order = append(order, key)
+			continue
+		}
+		g.Interfaces = append(g.Interfaces, d.Interfaces...)
+		if g.Serial == "" {
+			g.Serial = d.Serial
+		}
+	}
+	if len(order) == 0 {
+		return nil, device.ErrNotFound
+	}
+	sort.Strings(order)
+	cams := make([]Camera, 0, len(order))
+	for _, k := range order {
+		d := *byPort[k]
+		sort.Slice(d.Interfaces, func(i, j int) bool { return d.Interfaces[i].Number < d.Interfaces[j].Number })
+		cams = append(cams, Camera{Info: cameraInfo(d), Desc: d})
+	}
+	return cams, nil
+}
+
+// Devices lists the D400 cameras attached through libusb. Without libusb,
+// a USB bus or a camera it returns an error wrapping device.ErrNotFound
+// ("no RealSense device found").
+func Devices(ctx context.Context) ([]Camera, error) {
+	t, err := DefaultTransport()
+	if err != nil {
+		return nil, err
+	}
+	defer t.Close()
+	return Enumerate(ctx, t)
+}
+
+// Device is a live D400 camera. It implements device.Device.
+type Device struct {
+	opts    Options
+	owned   bool // opts.Transport was created by Open
+	cam     Camera
+	h       Handle
+	sensors []sensor.Sensor
+
+	mu     sync.Mutex
+	closed bool
+}
+
+var _ device.Device = (*Device)(nil)
+
+// Open opens a D400 camera: the first one, or the one with opts.Serial.
+func Open(ctx context.Context, opts *Options) (*Device, error) {
+	o := opts.withDefaults()
+	owned := false
+	if o.Transport == nil {
+		t, err := DefaultTransport()
+		if err != nil {
+			return nil, err
+		}
+		o.Transport, owned = t, true
+	}
+	d, err := open(ctx, o)
+	if err != nil {
+		if owned {
+			o.Transport.Close()
+		}
+		return nil, err
+	}
+	d.owned = owned
+	return d, nil
+}
+
+func open(ctx context.Context, o Options) (*Device, error) {
+	cams, err := Enumerate(ctx, o.Transport)
+	if err != nil {
+		return nil, err
+	}
+	cam := cams[0]
+	if o.Serial != "" {
+		found := false
+		for _, c := range cams {
+			if c.Desc.Serial == o.Serial {
+				cam, found = c, true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("usb: serial %q: %w", o.Serial, device.ErrNotFound)
+		}
+	}
+	h, err := o.Transport.Open(ctx, cam.Desc)
+	if err != nil {
+		return nil, fmt.Errorf("usb %s: open: %w", cam.Desc, err)
+	}
+	d := &Device{opts: o, cam: cam, h: h}
+	if err := d.build(ctx); err != nil {
+		h.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// build reads the configuration descriptor and creates the sensors.
+func (d *Device) build(ctx context.Context) error {
+	raw, err := d.h.RawConfig(ctx)
+	if err != nil {
+		return fmt.Errorf("usb %s: read configuration descriptor: %w", d.cam.Desc, err)
+	}
+	vcs, err := ParseUVC(raw)
+	if err != nil {
+		return fmt.Errorf("usb %s: %w", d.cam.Desc, err)
+	}
+	for i := range vcs {
+		vc := vcs[i]
+		if len(vc.Streams) == 0 {
+			continue
+		}
+		_, depth := vc.Unit(vcExtensionUnit, &DepthXU)
+		s := &Sensor{vc: vc, depth: depth, modes: map[*sensor.StreamProfile]mode{}}
+		s.dev = d
+		if depth {
+			s.name = "Stereo Module"
+			s.kind = []extensions.Kind{extensions.KindDepthSensor, extensions.KindDepthStereoSensor}
+			s.opts = bindOptions(d, s.name, &vc, depthControls)
+		} else {
+			s.name = "RGB Camera"
+			s.kind = []extensions.Kind{extensions.KindColorSensor}
+			s.opts = bindOptions(d, s.name, &vc, colorControls)
+		}
+		s.info = sensor.Info{sensor.CameraInfoName: s.name}
+		buildProfiles(s)
+		if len(s.profiles) > 0 {
+			d.sensors = append(d.sensors, s)
+		}
+	}
+	if p, ok := d40xProduct(d.cam.Desc.Product); ok && p.hid {
+		for _, in := range d.cam.Desc.Interfaces {
+			for _, a := range in.Alts {
+				if a.Class != classHID {
+					continue
+				}
+				for _, ep := range a.Endpoints {
+					if ep.Address&0x80 != 0 && ep.TransferType() == TransferInterrupt {
+						d.sensors = append(d.sensors, newMotionSensor(d, in.Number, ep.Address))
+						goto done
+					}
+				}
+			}
+		}
+	done:
+	}
+	if len(d.sensors) == 0 {
+		return fmt.Errorf("usb %s: no video or motion interfaces: %w", d.cam.Desc, device.ErrNotFound)
+	}
+	return nil
+}
+
+func d40xProduct(pid uint16) (product, bool) {
+	p, ok := d400Products[pid]
+	return p, ok
+}
+
+// defaultProfiles are librealsense's default D400 profiles
+// (d400_device::get_profiles_tags in src/ds/d400/d400-device.cpp and
+// d400_color::get_profiles_tags: depth Z16 and infrared Y8 848x480@30, color
+// 1280x720@30).
+func isDefault(p *sensor.StreamProfile) bool {
+	switch {
+	case p.Stream == sensor.StreamDepth && p.Format == sensor.FormatZ16:
+		return p.Width == 848 && p.Height == 480 && p.FPS == 30
+	case p.Stream == sensor.StreamInfrared && p.Format == sensor.FormatY8:
+		return p.Width == 848 && p.Height == 480 && p.FPS == 30
+	case p.Stream == sensor.StreamColor && p.Format == sensor.FormatYUYV:
+		return p.Width == 1280 && p.Height == 720 && p.FPS == 30
+	}
+	return false
+}
+
+// buildProfiles turns the streaming descriptors into stream profiles.
+func buildProfiles(s *Sensor) {
+	for i := range s.vc.Streams {
+		vs := &s.vc.Streams[i]
+		for _, f := range vs.Formats {
+			var stream sensor.Stream
+			var format sensor.Format
+			index := 0
+			if s.depth {
+				m, ok := depthFourCC[f.FourCC]
+				if !ok {
+					continue
+				}
+				stream, format, index = m.stream, m.format, m.index
+			} else {
+				fm, ok := colorFourCC[f.FourCC]
+				if !ok {
+					continue
+				}
+				stream, format = sensor.StreamColor, fm
+			}
+			bpp := format.BitsPerPixel()
+			if bpp == 0 {
+				bpp = f.BitsPerPixel
+			}
+			for _, fr := range f.Frames {
+				for _, iv := range fr.Intervals {
+					if iv == 0 {
+						continue
+					}
+					p := &sensor.StreamProfile{Stream: stream, Index: index, UID: newUID(), Format: format,
+						FPS: int((uvcIntervalUnitsPerSec + iv/2) / iv), Kind: sensor.KindVideo, Width: fr.Width, Height: fr.Height}
+					p.Intrinsics.Width, p.Intrinsics.Height = fr.Width, fr.Height
+					p.Default = isDefault(p)
+					expect := 0
+					if !f.FrameBased || format != sensor.FormatMJPEG {
+						expect = fr.Width * fr.Height * bpp / 8
+					}
+					if format == sensor.FormatMJPEG {
+						expect = 0
+					}
+					s.modes[p] = mode{vs: vs, format: f.Index, frame: fr.Index, interval: iv, bpp: bpp, expect: expect}
+					s.profiles = append(s.profiles, p)
+				}
+			}
+		}
+	}
+}
+
+// Info returns the device's camera info.
+func (d *Device) Info() sensor.Info { return d.cam.Info.Clone() }
+
+// String names the device, e.g. "Intel RealSense D435I (2-1)".
+func (d *Device) String() string {
+	return fmt.Sprintf("%s (%s)", d.cam.Info[sensor.CameraInfoName], d.cam.Desc.PortPath())
+}
+
+// Sensors returns the Stereo Module, the RGB Camera and (D435i, D455) the
+// Motion Module, as the descriptors advertise them.
+func (d *Device) Sensors() []sensor.Sensor { return append([]sensor.Sensor(nil), d.sensors...) }
+
+// Extrinsics returns the identity for a profile to itself; the factory
+// calibration is not read, so other pairs report device.ErrNoExtrinsics.
+func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, error) {
+	if from != nil && to != nil && from.Stream == to.Stream && from.Index == to.Index {
+		return sensor.Extrinsics{Rotation: [9]float32{1, 0, 0, 0, 1, 0, 0, 0, 1}}, nil
+	}
+	return sensor.Extrinsics{}, device.ErrNoExtrinsics
+}
+
+// Close stops and closes every sensor, then the USB device (and the
+// transport when Open created it). It is idempotent.
+func (d *Device) Close() error {
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return nil
+	}
+	d.closed = true
+	d.mu.Unlock()
+	var errs []error
+	for _, s := range d.sensors {
+		if err := s.Close(); err != nil && !errors.Is(err, device.ErrDisconnected) {
+			errs = append(errs, err)
+		}
+		switch v := s.(type) {
+		case *Sensor:
+			v.mu.Lock()
+			v.closed = true
+			v.mu.Unlock()
+		case *MotionSensor:
+			v.mu.Lock()
+			v.closed = true
+			v.mu.Unlock()
+		}
+	}
+	if err := d.h.Close(); err != nil {
+		errs = append(errs, fmt.Errorf("usb %s: close: %w", d.cam.Desc, err))
+	}
+	if d.owned {
+		if err := d.opts.Transport.Close(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

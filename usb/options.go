@@ -1,0 +1,278 @@
+package usb
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// DepthXU is the GUID of the D400 depth extension unit (librealsense's
+// public src/ds/ds-private.h, depth_xu: C9606CCB-594C-4D25-AF47-CCC496435995).
+var DepthXU = GUID{0xCB, 0x6C, 0x60, 0xC9, 0x4C, 0x59, 0x25, 0x4D, 0xAF, 0x47, 0xCC, 0xC4, 0x96, 0x43, 0x59, 0x95}
+
+// control is an option backed by a UVC control of a unit.
+type control struct {
+	opt      sensor.Option
+	unitType int   // vcProcessingUnit, vcExtensionUnit, vcInputTerminal
+	xu       *GUID // extension units only
+	selector uint8 // control selector
+	bit      int   // bit in the unit's bmControls
+	size     int   // bytes of the control value
+	signed   bool
+	desc     string
+}
+
+// depthControls are the D400 depth sensor options. Extension-unit control
+// selectors from librealsense's src/ds/ds-private.h (DS5_DEPTH_EMITTER_ENABLED
+// 2, DS5_EXPOSURE 3, DS5_LASER_POWER 4, DS5_ENABLE_AUTO_EXPOSURE 0xB); an XU
+// control with selector n is bit n-1 of bmControls (UVC 1.5 Table 3-14). Gain
+// is the processing unit's PU_GAIN_CONTROL (selector 0x04, bmControls bit 9;
+// UVC 1.5 Tables A-13 and 3-8).
+var depthControls = []control{
+	{sensor.OptionExposure, vcExtensionUnit, &DepthXU, 3, 2, 4, false, "Depth Exposure (usec)"},
+	{sensor.OptionGain, vcProcessingUnit, nil, 0x04, 9, 2, false, "UVC image gain"},
+	{sensor.OptionEnableAutoExposure, vcExtensionUnit, &DepthXU, 0x0B, 10, 1, false, "Enable Auto Exposure"},
+	{sensor.OptionLaserPower, vcExtensionUnit, &DepthXU, 4, 3, 2, false, "Manual laser power in mw. applicable only when laser power mode is set to Manual"},
+	{sensor.OptionEmitterEnabled, vcExtensionUnit, &DepthXU, 2, 1, 1, false, "Emitter select, 0-disable all emitters, 1-enable laser"},
+}
+
+// colorControls are processing-unit controls of the RGB camera (selectors
+// UVC 1.5 Table A-13, bmControls bits Table 3-8).
+var colorControls = []control{
+	{sensor.OptionBacklightCompensation, vcProcessingUnit, nil, 0x01, 8, 2, false, "Enable / disable backlight compensation"},
+	{sensor.OptionBrightness, vcProcessingUnit, nil, 0x02, 0, 2, true, "UVC image brightness"},
+	{sensor.OptionContrast, vcProcessingUnit, nil, 0x03, 1, 2, false, "UVC image contrast"},
+	{sensor.OptionGain, vcProcessingUnit, nil, 0x04, 9, 2, false, "UVC image gain"},
+	{sensor.OptionPowerLineFrequency, vcProcessingUnit, nil, 0x05, 10, 1, false, "Power Line Frequency"},
+	{sensor.OptionHue, vcProcessingUnit, nil, 0x06, 2, 2, true, "UVC image hue"},
+	{sensor.OptionSaturation, vcProcessingUnit, nil, 0x07, 3, 2, false, "UVC image saturation setting"},
+	{sensor.OptionSharpness, vcProcessingUnit, nil, 0x08, 4, 2, false, "UVC image sharpness setting"},
+	{sensor.OptionGamma, vcProcessingUnit, nil, 0x09, 5, 2, false, "UVC image gamma setting"},
+	{sensor.OptionWhiteBalance, vcProcessingUnit, nil, 0x0A, 6, 2, false, "Controls white balance of color image"},
+	{sensor.OptionEnableAutoWhiteBalance, vcProcessingUnit, nil, 0x0B, 12, 1, false, "Enable / disable auto-white-balance"},
+}
+
+// boundControl is a control whose unit was found in the descriptors.
+type boundControl struct {
+	control
+	unit   int
+	rng    *extensions.Range
+	rngErr error
+}
+
+// options implements extensions.Options over UVC unit controls.
+type options struct {
+	dev     *Device
+	vcIntf  int
+	name    string
+	mu      sync.Mutex
+	byOpt   map[sensor.Option]*boundControl
+	cbs     map[int]func(extensions.OptionChange)
+	nextCB  int
+	timeout time.Duration
+}
+
+// bindOptions keeps the controls whose unit exists and whose bmControls bit
+// is set.
+func bindOptions(dev *Device, name string, vc *ControlInterface, table []control) *options {
+	o := &options{dev: dev, vcIntf: vc.Interface, name: name, byOpt: map[sensor.Option]*boundControl{}, cbs: map[int]func(extensions.OptionChange){}}
+	for _, c := range table {
+		u, ok := vc.Unit(c.unitType, c.xu)
+		if !ok || c.bit/8 >= len(u.Controls) || u.Controls[c.bit/8]&(1<<uint(c.bit%8)) == 0 {
+			continue
+		}
+		o.byOpt[c.opt] = &boundControl{control: c, unit: u.ID}
+	}
+	return o
+}
+
+func (o *options) lookup(opt sensor.Option) (*boundControl, error) {
+	c, ok := o.byOpt[opt]
+	if !ok {
+		return nil, fmt.Errorf("usb %s: option %v: %w", o.name, opt, extensions.ErrUnsupportedOption)
+	}
+	return c, nil
+}
+
+// query performs a GET_* request for c (UVC 1.5 §4.2: wValue is the control
+// selector in the high byte, wIndex the unit id in the high byte and the
+// VideoControl interface in the low byte).
+func (o *options) query(c *boundControl, req uint8) (float32, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), o.dev.opts.ControlTimeout)
+	defer cancel()
+	b := make([]byte, c.size)
+	n, err := o.dev.h.Control(ctx, Setup{rtClassIn, req, uint16(c.selector) << 8, uint16(c.unit)<<8 | uint16(o.vcIntf)}, b)
+	if err != nil {
+		return 0, fmt.Errorf("usb %s: option %v: request %#02x: %w", o.name, c.opt, req, err)
+	}
+	if n != c.size {
+		return 0, fmt.Errorf("usb %s: option %v: request %#02x returned %d bytes, want %d", o.name, c.opt, req, n, c.size)
+	}
+	return decodeControl(b, c.signed), nil
+}
+
+func decodeControl(b []byte, signed bool) float32 {
+	switch len(b) {
+	case 1:
+		if signed {
+			return float32(int8(b[0]))
+		}
+		return float32(b[0])
+	case 2:
+		v := binary.LittleEndian.Uint16(b)
+		if signed {
+			return float32(int16(v))
+		}
+		return float32(v)
+	default:
+		v := binary.LittleEndian.Uint32(b)
+		if signed {
+			return float32(int32(v))
+		}
+		return float32(v)
+	}
+}
+
+func encodeControl(v float32, size int) []byte {
+	b := make([]byte, size)
+	iv := uint32(int64(v))
+	switch size {
+	case 1:
+		b[0] = uint8(iv)
+	case 2:
+		binary.LittleEndian.PutUint16(b, uint16(iv))
+	default:
+		binary.LittleEndian.PutUint32(b, iv)
+	}
+	return b
+}
+
+// SupportedOptions lists the options in ascending enum order.
+func (o *options) SupportedOptions() []sensor.Option {
+	out := make([]sensor.Option, 0, len(o.byOpt))
+	for k := range o.byOpt {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// Option returns the current value (GET_CUR).
+func (o *options) Option(opt sensor.Option) (float32, error) {
+	c, err := o.lookup(opt)
+	if err != nil {
+		return 0, err
+	}
+	return o.query(c, reqGetCur)
+}
+
+// OptionRange returns GET_MIN, GET_MAX, GET_RES and GET_DEF, queried once.
+func (o *options) OptionRange(opt sensor.Option) (extensions.Range, error) {
+	c, err := o.lookup(opt)
+	if err != nil {
+		return extensions.Range{}, err
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if c.rng != nil {
+		return *c.rng, nil
+	}
+	var r extensions.Range
+	for _, q := range []struct {
+		req uint8
+		v   *float32
+	}{{reqGetMin, &r.Min}, {reqGetMax, &r.Max}, {reqGetRes, &r.Step}, {reqGetDef, &r.Default}} {
+		v, err := o.query(c, q.req)
+		if err != nil {
+			return extensions.Range{}, err
+		}
+		*q.v = v
+	}
+	c.rng = &r
+	return r, nil
+}
+
+// SetOption checks v against the range and sets it (SET_CUR).
+func (o *options) SetOption(opt sensor.Option, v float32) error {
+	c, err := o.lookup(opt)
+	if err != nil {
+		return err
+	}
+	r, err := o.OptionRange(opt)
+	if err != nil {
+		return err
+	}
+	if v < r.Min || v > r.Max {
+		return fmt.Errorf("usb %s: option %v: %v not in [%v, %v]: %w", o.name, opt, v, r.Min, r.Max, extensions.ErrOutOfRange)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), o.dev.opts.ControlTimeout)
+	defer cancel()
+	if _, err := o.dev.h.Control(ctx, Setup{rtClassOut, reqSetCur, uint16(c.selector) << 8, uint16(c.unit)<<8 | uint16(o.vcIntf)},
+		encodeControl(v, c.size)); err != nil {
+		return fmt.Errorf("usb %s: set option %v: %w", o.name, opt, err)
+	}
+	o.mu.Lock()
+	cbs := make([]func(extensions.OptionChange), 0, len(o.cbs))
+	for _, f := range o.cbs {
+		cbs = append(cbs, f)
+	}
+	o.mu.Unlock()
+	for _, f := range cbs {
+		f(extensions.OptionChange{Option: opt, Value: v})
+	}
+	return nil
+}
+
+// OptionDescription returns the option's description.
+func (o *options) OptionDescription(opt sensor.Option) string {
+	if c, ok := o.byOpt[opt]; ok {
+		return c.desc
+	}
+	return ""
+}
+
+// OptionReadOnly reports false: every UVC-backed option is writable.
+func (o *options) OptionReadOnly(opt sensor.Option) bool { return false }
+
+// OnOptionChange registers f for value changes made through SetOption.
+func (o *options) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	id := o.nextCB
+	o.nextCB++
+	o.cbs[id] = f
+	return func() {
+		o.mu.Lock()
+		delete(o.cbs, id)
+		o.mu.Unlock()
+	}
+}
+
+// SupportedOptions lists the sensor's options in ascending enum order.
+func (s *Sensor) SupportedOptions() []sensor.Option { return s.opts.SupportedOptions() }
+
+// Option returns the current value of o.
+func (s *Sensor) Option(o sensor.Option) (float32, error) { return s.opts.Option(o) }
+
+// SetOption sets o to v after checking its range.
+func (s *Sensor) SetOption(o sensor.Option, v float32) error { return s.opts.SetOption(o, v) }
+
+// OptionRange returns the range of o.
+func (s *Sensor) OptionRange(o sensor.Option) (extensions.Range, error) { return s.opts.OptionRange(o) }
+
+// OptionDescription describes o.
+func (s *Sensor) OptionDescription(o sensor.Option) string { return s.opts.OptionDescription(o) }
+
+// OptionReadOnly reports whether o is read-only.
+func (s *Sensor) OptionReadOnly(o sensor.Option) bool { return s.opts.OptionReadOnly(o) }
+
+// OnOptionChange registers f for option changes.
+func (s *Sensor) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
+	return s.opts.OnOptionChange(f)
+}

@@ -1,0 +1,115 @@
+package usb
+
+import (
+	"fmt"
+
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// IntelVID is Intel's USB vendor id (idVendor of every RealSense camera).
+const IntelVID = 0x8086
+
+// product is one D400-family product id. The ids and names are those of
+// librealsense's public source, src/ds/d400/d400-private.h (rs400_sku_pid,
+// rs400_sku_names, d400_hid_sensors_pid).
+type product struct {
+	name string
+	hid  bool // has an IMU reachable over HID
+}
+
+var d400Products = map[uint16]product{
+	0x0AD1: {"Intel RealSense D400", false},
+	0x0AD2: {"Intel RealSense D410", false},
+	0x0AD3: {"Intel RealSense D415", false},
+	0x0AD4: {"Intel RealSense D430", false},
+	0x0AD5: {"Intel RealSense D430 with Tracking Module", false},
+	0x0AD6: {"Intel RealSense USB2", false},
+	0x0AF2: {"Intel RealSense IMU", false},
+	0x0AF6: {"Intel RealSense D420", false},
+	0x1155: {"Intel RealSense D421", false},
+	0x0AFE: {"Intel RealSense D420 with Tracking Module", false},
+	0x0AFF: {"Intel RealSense D410 with Tracking Module", false},
+	0x0B00: {"Intel RealSense D400 with Tracking Module", false},
+	0x0B01: {"Intel RealSense D430 with Tracking and RGB Modules", false},
+	0x0B03: {"Intel RealSense D460", false},
+	0x0B07: {"Intel RealSense D435", false},
+	0x0B0C: {"Intel RealSense DS5U", false},
+	0x0B3A: {"Intel RealSense D435I", true},
+	0x0B49: {"Intel RealSense F416", false},
+	0x0B4B: {"Intel RealSense D430I", true},
+	0x0B52: {"Intel RealSense F416 with RGB Module", false},
+	0x0B5B: {"Intel RealSense D405", false},
+	0x0B5C: {"Intel RealSense D455", true},
+}
+
+// IsD400 reports whether vid:pid is a D400-family camera.
+func IsD400(vid, pid uint16) bool {
+	_, ok := d400Products[pid]
+	return vid == IntelVID && ok
+}
+
+// ProductName returns librealsense's name for a D400 product id.
+func ProductName(pid uint16) (string, bool) {
+	p, ok := d400Products[pid]
+	return p.name, ok
+}
+
+// usbType formats bcdUSB the way librealsense names USB types
+// (usb_spec_names: "2.0", "2.01", "2.1", "3.0", "3.1", "3.2").
+func usbType(bcd uint16) string {
+	major := bcd >> 8
+	minor := (bcd >> 4) & 0xF
+	sub := bcd & 0xF
+	if sub != 0 {
+		return fmt.Sprintf("%x.%x%x", major, minor, sub)
+	}
+	return fmt.Sprintf("%x.%x", major, minor)
+}
+
+// cameraInfo derives the device camera info from its descriptors.
+func cameraInfo(d DeviceDesc) sensor.Info {
+	name, _ := ProductName(d.Product)
+	info := sensor.Info{
+		sensor.CameraInfoName:              name,
+		sensor.CameraInfoPhysicalPort:      d.PortPath(),
+		sensor.CameraInfoProductId:         fmt.Sprintf("%04X", d.Product),
+		sensor.CameraInfoProductLine:       "D400",
+		sensor.CameraInfoUsbTypeDescriptor: usbType(d.BCDUSB),
+		sensor.CameraInfoConnectionType:    "USB",
+	}
+	if d.Serial != "" {
+		info[sensor.CameraInfoSerialNumber] = d.Serial
+	}
+	return info
+}
+
+// fourccFormat maps UVC fourccs to librealsense formats and streams for the
+// D400 depth sensor (ds5_depth_fourcc_to_rs2_format/_stream in librealsense's
+// src/ds/d400/d400-device.cpp) and color sensor (d400_color_fourcc_to_rs2_format
+// in src/ds/d400/d400-color.cpp).
+var depthFourCC = map[string]struct {
+	format sensor.Format
+	stream sensor.Stream
+	index  int
+}{
+	"Z16 ": {sensor.FormatZ16, sensor.StreamDepth, 0},
+	"GREY": {sensor.FormatY8, sensor.StreamInfrared, 1},
+	"Y8I ": {sensor.FormatY8I, sensor.StreamInfrared, 1},
+	"Y12I": {sensor.FormatY12I, sensor.StreamInfrared, 1},
+	"Y16 ": {sensor.FormatY16, sensor.StreamInfrared, 1},
+	"UYVY": {sensor.FormatUYVY, sensor.StreamInfrared, 1},
+	"YUY2": {sensor.FormatYUYV, sensor.StreamInfrared, 1},
+	"YUYV": {sensor.FormatYUYV, sensor.StreamInfrared, 1},
+	"W10 ": {sensor.FormatW10, sensor.StreamInfrared, 1},
+	"Z16H": {sensor.FormatZ16H, sensor.StreamDepth, 0},
+	"RGB2": {sensor.FormatBGR8, sensor.StreamInfrared, 1},
+}
+
+var colorFourCC = map[string]sensor.Format{
+	"YUY2": sensor.FormatYUYV,
+	"YUYV": sensor.FormatYUYV,
+	"UYVY": sensor.FormatUYVY,
+	"BYR2": sensor.FormatRAW16,
+	"M420": sensor.FormatM420,
+	"MJPG": sensor.FormatMJPEG,
+}

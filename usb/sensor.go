@@ -1,0 +1,428 @@
+package usb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// nextUID hands out stream-profile UIDs, unique within the process.
+var nextUID atomic.Int64
+
+func newUID() int { return int(nextUID.Add(1)) + 1000 }
+
+// timeNow is the clock for system timestamps (a test hook).
+var timeNow = time.Now
+
+func nowMs() float64 { return float64(timeNow().UnixNano()) / 1e6 }
+
+// mode is how to stream one profile: which VideoStreaming interface, format
+// and frame descriptor and interval.
+type mode struct {
+	vs       *StreamingInterface
+	format   int
+	frame    int
+	interval uint32
+	bpp      int
+	expect   int // bytes per frame, 0 if variable
+}
+
+// base holds what UVC and HID sensors share: info, life cycle state,
+// notification callbacks and the sticky error.
+type base struct {
+	dev  *Device
+	name string
+	info sensor.Info
+	kind []extensions.Kind
+
+	mu      sync.Mutex
+	opened  []*sensor.StreamProfile
+	started bool
+	closed  bool
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	err     error // sticky streaming error
+	stats   Stats
+
+	nmu       sync.Mutex
+	notifiers map[int]func(sensor.Notification)
+	nextN     int
+}
+
+// Info returns the sensor's camera info.
+func (b *base) Info() sensor.Info { return b.info.Clone() }
+
+// Kinds returns the sensor's kind extensions.
+func (b *base) Kinds() []extensions.Kind { return append([]extensions.Kind(nil), b.kind...) }
+
+// String returns the sensor name, e.g. "Stereo Module".
+func (b *base) String() string { return b.name }
+
+// OnNotification registers f for the sensor's notifications.
+func (b *base) OnNotification(f func(sensor.Notification)) (cancel func()) {
+	b.nmu.Lock()
+	defer b.nmu.Unlock()
+	if b.notifiers == nil {
+		b.notifiers = map[int]func(sensor.Notification){}
+	}
+	id := b.nextN
+	b.nextN++
+	b.notifiers[id] = f
+	return func() {
+		b.nmu.Lock()
+		delete(b.notifiers, id)
+		b.nmu.Unlock()
+	}
+}
+
+func (b *base) notify(cat sensor.NotificationCategory, sev sensor.Severity, desc string) {
+	b.nmu.Lock()
+	fs := make([]func(sensor.Notification), 0, len(b.notifiers))
+	for _, f := range b.notifiers {
+		fs = append(fs, f)
+	}
+	b.nmu.Unlock()
+	n := sensor.Notification{Category: cat, Severity: sev, Description: desc, TimestampMs: nowMs()}
+	for _, f := range fs {
+		f(n)
+	}
+}
+
+// fail records a streaming error once and reports it.
+func (b *base) fail(err error) {
+	b.mu.Lock()
+	first := b.err == nil
+	if first {
+		b.err = err
+	}
+	b.mu.Unlock()
+	if first {
+		cat := sensor.NotificationCategoryUnknownError
+		if errors.Is(err, device.ErrDisconnected) {
+			cat = sensor.NotificationCategoryHardwareError
+		}
+		b.notify(cat, sensor.SeverityError, err.Error())
+	}
+}
+
+// Stats returns the sensor's streaming counters.
+func (b *base) Stats() Stats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.stats
+}
+
+func (b *base) openProfiles(all []*sensor.StreamProfile, ps []*sensor.StreamProfile) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return sensor.ErrClosed
+	}
+	if b.opened != nil {
+		return sensor.ErrAlreadyOpen
+	}
+	if len(ps) == 0 {
+		return fmt.Errorf("usb %s: open: %w", b.name, sensor.ErrNoProfile)
+	}
+	for _, p := range ps {
+		found := false
+		for _, q := range all {
+			if p == q {
+				found = true
+			}
+		}
+		if !found {
+			return fmt.Errorf("usb %s: open %v: %w", b.name, p, sensor.ErrNoProfile)
+		}
+	}
+	b.opened = append([]*sensor.StreamProfile(nil), ps...)
+	return nil
+}
+
+// Sensor is a UVC sensor of a live camera: the Stereo Module (depth and
+// infrared) or the RGB Camera.
+type Sensor struct {
+	base
+	vc       ControlInterface
+	profiles []*sensor.StreamProfile
+	modes    map[*sensor.StreamProfile]mode
+	opts     *options
+	depth    bool
+	running  []*vsRun
+}
+
+var (
+	_ sensor.Sensor          = (*Sensor)(nil)
+	_ extensions.Options     = (*Sensor)(nil)
+	_ extensions.Notifier    = (*Sensor)(nil)
+	_ extensions.Kinded      = (*Sensor)(nil)
+	_ extensions.DepthSensor = (*Sensor)(nil)
+)
+
+// Profiles returns every profile the sensor's descriptors advertise.
+func (s *Sensor) Profiles() []*sensor.StreamProfile {
+	return append([]*sensor.StreamProfile(nil), s.profiles...)
+}
+
+// Open reserves profiles for streaming; at most one per VideoStreaming
+// interface.
+func (s *Sensor) Open(ps ...*sensor.StreamProfile) error {
+	seen := map[int]bool{}
+	for _, p := range ps {
+		m, ok := s.modes[p]
+		if !ok {
+			return fmt.Errorf("usb %s: open %v: %w", s.name, p, sensor.ErrNoProfile)
+		}
+		if seen[m.vs.Interface] {
+			return fmt.Errorf("usb %s: open: two profiles on VideoStreaming interface %d", s.name, m.vs.Interface)
+		}
+		seen[m.vs.Interface] = true
+	}
+	return s.openProfiles(s.profiles, ps)
+}
+
+// DepthUnits returns the meters per depth unit: 0.001, the D400 default
+// (librealsense registers RS2_OPTION_DEPTH_UNITS with default 0.001 for
+// D400 depth sensors). It is 0 for the RGB camera.
+func (s *Sensor) DepthUnits() float32 {
+	if s.depth {
+		return 0.001
+	}
+	return 0
+}
+
+// vsRun is one streaming VideoStreaming interface.
+type vsRun struct {
+	p      *sensor.StreamProfile
+	m      mode
+	probe  Probe
+	stream Stream
+	size   int
+	frames uint64
+}
+
+// Start negotiates every opened profile (probe/commit), starts its IN
+// stream and delivers frames to h.
+func (s *Sensor) Start(h sensor.Handler) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return sensor.ErrClosed
+	case s.opened == nil:
+		return sensor.ErrNotOpen
+	case s.started:
+		return sensor.ErrAlreadyStarted
+	case h == nil:
+		return fmt.Errorf("usb %s: start: nil handler", s.name)
+	}
+	o := s.dev.opts
+	ctx, cancel := context.WithCancel(context.Background())
+	var runs []*vsRun
+	undo := func() {
+		cancel()
+		for _, r := range runs {
+			if r.stream != nil {
+				r.stream.Close()
+			}
+			s.dev.h.Release(r.m.vs.Interface)
+		}
+	}
+	for _, p := range s.opened {
+		m := s.modes[p]
+		r := &vsRun{p: p, m: m}
+		runs = append(runs, r)
+		if err := s.dev.h.SetInterface(m.vs.Interface, 0); err != nil {
+			undo()
+			return fmt.Errorf("usb %s: claim interface %d: %w", s.name, m.vs.Interface, err)
+		}
+		pr, err := Negotiate(ctx, s.dev.h, m.vs.Interface, s.vc.UVCVersion,
+			Probe{FormatIndex: uint8(m.format), FrameIndex: uint8(m.frame), FrameInterval: m.interval})
+		if err != nil {
+			undo()
+			return fmt.Errorf("usb %s: %v: %w", s.name, p, err)
+		}
+		r.probe = pr
+		// One transfer holds a whole frame plus the payload header (at most
+		// 255 bytes, bHeaderLength is one byte), rounded to 1 KiB; the
+		// device's dwMaxPayloadTransferSize wins when larger.
+		r.size = (m.expect + 255 + 1023) &^ 1023
+		if m.expect == 0 && int(pr.MaxVideoFrameSize) > 0 {
+			r.size = (int(pr.MaxVideoFrameSize) + 255 + 1023) &^ 1023
+		}
+		if int(pr.MaxPayloadSize) > r.size {
+			r.size = int(pr.MaxPayloadSize)
+		}
+		r.stream, err = s.dev.h.InStream(m.vs.Interface, m.vs.Endpoint, r.size, o.Transfers)
+		if err != nil {
+			undo()
+			return fmt.Errorf("usb %s: stream endpoint %#02x: %w", s.name, m.vs.Endpoint, err)
+		}
+	}
+	s.cancel, s.started, s.err, s.running = cancel, true, nil, runs
+	for _, r := range runs {
+		s.wg.Add(1)
+		go s.read(ctx, r, h)
+	}
+	return nil
+}
+
+// read is the goroutine of one VideoStreaming interface: it reads
+// payloads, assembles frames and calls h. A read that sees no data for the
+// watchdog period, or a stall, resets the endpoint and restarts the stream.
+func (s *Sensor) read(ctx context.Context, r *vsRun, h sensor.Handler) {
+	defer s.wg.Done()
+	o := s.dev.opts
+	var local Stats
+	asm := &assembler{expect: r.m.expect, maxSize: r.size, stats: &local}
+	asm.emit = func(data []byte, hdr PayloadHeader, m *frameMeta) {
+		s.deliver(r, data, hdr, m, h)
+	}
+	buf := make([]byte, r.size)
+	publish := func() {
+		s.mu.Lock()
+		s.stats = addStats(s.stats, local)
+		s.mu.Unlock()
+		local = Stats{}
+	}
+	defer publish()
+	for {
+		rctx, cancel := context.WithTimeout(ctx, o.Watchdog)
+		n, err := r.stream.ReadContext(rctx, buf)
+		cancel()
+		if err == nil {
+			asm.push(buf[:n])
+			publish()
+			continue
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		if errors.Is(err, device.ErrDisconnected) {
+			s.fail(fmt.Errorf("usb %s: %v: %w", s.name, r.p, err))
+			return
+		}
+		// Watchdog: no payload in time, a stall, or a failed transfer.
+		s.notify(sensor.NotificationCategoryFramesTimeout, sensor.SeverityWarn,
+			fmt.Sprintf("%s: %v: resetting endpoint %#02x after: %v", s.name, r.p, r.m.vs.Endpoint, err))
+		local.Resets++
+		r.stream.Close()
+		r.stream = nil
+		if err := s.dev.h.ClearHalt(r.m.vs.Endpoint); err != nil {
+			s.fail(fmt.Errorf("usb %s: reset endpoint %#02x: %w", s.name, r.m.vs.Endpoint, err))
+			return
+		}
+		st, err := s.dev.h.InStream(r.m.vs.Interface, r.m.vs.Endpoint, r.size, o.Transfers)
+		if err != nil {
+			s.fail(fmt.Errorf("usb %s: restart endpoint %#02x: %w", s.name, r.m.vs.Endpoint, err))
+			return
+		}
+		r.stream = st
+		asm.active = false
+	}
+}
+
+func addStats(a, b Stats) Stats {
+	a.Frames += b.Frames
+	a.ErrorFrames += b.ErrorFrames
+	a.ShortFrames += b.ShortFrames
+	a.OversizedFrames += b.OversizedFrames
+	a.BadPayloads += b.BadPayloads
+	a.Resets += b.Resets
+	return a
+}
+
+// deliver builds the sensor.Frame for a complete payload set. Timestamps
+// follow librealsense's ds_timestamp_reader_from_metadata
+// (src/ds/ds-timestamp.cpp): with metadata, the UVC header timestamp in
+// microseconds on the hardware clock and the capture-timing frame counter;
+// without, the host clock (system time) and a running counter.
+func (s *Sensor) deliver(r *vsRun, data []byte, hdr PayloadHeader, m *frameMeta, h sensor.Handler) {
+	r.frames++
+	now := nowMs()
+	f := &sensor.Frame{
+		Profile:      r.p,
+		Number:       r.frames,
+		SystemTimeMs: now,
+		Metadata:     m.md,
+		Data:         data,
+		Width:        r.p.Width,
+		Height:       r.p.Height,
+		BPP:          r.m.bpp,
+		Stride:       r.p.Width * r.m.bpp / 8,
+	}
+	if s.depth && r.p.Stream == sensor.StreamDepth {
+		f.DepthUnits = s.DepthUnits()
+	}
+	if m.captureValid && hdr.HasPTS {
+		f.TimestampMs = float64(hdr.PTS) * 0.001
+		f.Domain = sensor.TimestampDomainHardwareClock
+		f.Metadata.Set(sensor.MetadataKeyFrameTimestamp, int64(hdr.PTS))
+	} else {
+		f.TimestampMs = now
+		f.Domain = sensor.TimestampDomainSystemTime
+	}
+	if m.hasCounter {
+		f.Number = uint64(m.counter)
+	}
+	f.Metadata.Set(sensor.MetadataKeyTimeOfArrival, int64(now))
+	f.Metadata.Set(sensor.MetadataKeyBackendTimestamp, int64(now))
+	h.HandleFrame(f)
+}
+
+// Stop stops streaming and waits for the reading goroutines; h is not
+// called after it returns. It returns the streaming error, if any (one that
+// wraps device.ErrDisconnected after an unplug).
+func (s *Sensor) Stop() error {
+	s.mu.Lock()
+	if !s.started {
+		s.mu.Unlock()
+		return sensor.ErrNotStarted
+	}
+	s.cancel()
+	s.mu.Unlock()
+	s.wg.Wait()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.started = false
+	streamErr := s.err
+	var errs []error
+	for _, r := range s.running {
+		if r.stream != nil {
+			r.stream.Close()
+		}
+		if streamErr != nil && errors.Is(streamErr, device.ErrDisconnected) {
+			continue
+		}
+		if err := s.dev.h.ClearHalt(r.m.vs.Endpoint); err != nil {
+			errs = append(errs, fmt.Errorf("usb %s: stop endpoint %#02x: %w", s.name, r.m.vs.Endpoint, err))
+		}
+		if err := s.dev.h.Release(r.m.vs.Interface); err != nil {
+			errs = append(errs, fmt.Errorf("usb %s: release interface %d: %w", s.name, r.m.vs.Interface, err))
+		}
+	}
+	s.running = nil
+	return errors.Join(append([]error{streamErr}, errs...)...)
+}
+
+// Close stops the sensor if needed and releases its profiles.
+func (s *Sensor) Close() error {
+	var err error
+	s.mu.Lock()
+	started := s.started
+	s.mu.Unlock()
+	if started {
+		err = s.Stop()
+	}
+	s.mu.Lock()
+	s.opened = nil
+	s.mu.Unlock()
+	return err
+}
