@@ -5,24 +5,8 @@ import (
 	"errors"
 
 	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/software"
 )
-
-// recorder is a record device writing a bag.
-type recorder interface {
-	// Device is the record device whose sensors are started.
-	Device() device.Device
-	// Stats returns the bytes written and frames dropped so far.
-	Stats() recStats
-	// Errors reports a write error that ends the recording (may be nil).
-	Errors() <-chan error
-	// Close finalizes the bag.
-	Close() error
-}
-
-type recStats struct {
-	Bytes int64
-	Drops uint64
-}
 
 var errNotBuilt = errors.New("not available in this build yet")
 
@@ -30,8 +14,39 @@ func openLiveCamera(ctx context.Context, c *recordConfig) (device.Device, error)
 	return nil, device.ErrNotFound
 }
 
-func openSynthetic(c *recordConfig) (device.Device, error) { return nil, errNotBuilt }
+// preparedFrames is the number of frames per video stream the synthetic
+// camera renders in advance and then hands out again, so that recording
+// measures the recorder, not the renderer.
+const preparedFrames = 30
 
-func newRecorder(dev device.Device, c *recordConfig) (recorder, error) { return nil, errNotBuilt }
+// openSynthetic builds the synthetic camera with the requested streams.
+func openSynthetic(c *recordConfig) (device.Device, error) {
+	video := func(s streamSpec) *software.Video {
+		if !s.enabled() {
+			return nil
+		}
+		return &software.Video{Width: s.Width, Height: s.Height, FPS: s.FPS, Format: s.Format}
+	}
+	cfg := software.SyntheticConfig{
+		Depth:          video(c.depth),
+		Color:          video(c.color),
+		Infrared:       video(c.ir),
+		InfraredCount:  c.irCount,
+		AccelFPS:       c.accel,
+		GyroFPS:        c.gyro,
+		PoseFPS:        c.pose,
+		Speed:          c.speed,
+		PreparedFrames: preparedFrames,
+	}
+	switch c.metadata {
+	case "none":
+		cfg.Metadata = software.MetadataNone
+	case "rich":
+		cfg.Metadata = software.MetadataRich
+	default:
+		cfg.Metadata = software.MetadataBasic
+	}
+	return software.NewSynthetic(cfg)
+}
 
 func openPlayback(path string) (device.Device, error) { return nil, errNotBuilt }

@@ -333,7 +333,10 @@ func frameTopic(topic string) (streamID, bool) {
 
 func (rep *infoReport) writeText(w io.Writer) {
 	p := func(label, format string, args ...any) {
-		fmt.Fprintf(w, "%-13s %s\n", label+":", fmt.Sprintf(format, args...))
+		if label != "" {
+			label += ":"
+		}
+		fmt.Fprintf(w, "%-13s %s\n", label, fmt.Sprintf(format, args...))
 	}
 	p("path", "%s", rep.Path)
 	p("version", "%s", rep.Version)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -126,13 +126,22 @@ func runRecord(e *env, args []string) error {
 		return err
 	}
 	defer dev.Close()
-	_ = synthetic
 
-	rec, err := newRecorder(dev, c)
+	opts := &record.Options{
+		Compression:    record.CompressionLZ4,
+		ChunkThreshold: int(c.chunkSize),
+		// A synthetic camera running as fast as possible is not real time:
+		// the recorder waits for the disk instead of dropping frames.
+		Lossless: synthetic && c.speed == 0,
+	}
+	if !c.compress {
+		opts.Compression = record.CompressionNone
+	}
+	rec, err := record.New(dev, c.file, opts)
 	if err != nil {
 		return fileError(c.file, err)
 	}
-	st, err := startStreams(rec.Device(), c)
+	st, err := startStreams(rec, c)
 	if err != nil {
 		rec.Close()
 		return fileError(c.file, err)
@@ -149,13 +158,6 @@ func runRecord(e *env, args []string) error {
 	defer tick.Stop()
 	line := &liveLine{w: e.stdout}
 	prev := &snapshot{}
-	snap := func() *snapshot {
-		s := st.snapshot(time.Since(started))
-		rs := rec.Stats()
-		s.Bytes, s.Drops = rs.Bytes, rs.Drops
-		return s
-	}
-	var runErr error
 loop:
 	for {
 		select {
@@ -165,32 +167,48 @@ loop:
 			break loop
 		case <-st.done:
 			break loop
-		case err := <-rec.Errors():
-			runErr = err
-			break loop
 		case <-tick.C:
+			rs := rec.Stats()
+			if rs.Err != nil {
+				break loop
+			}
 			if e.stdoutTTY {
-				cur := snap()
+				cur := st.snapshot(time.Since(started))
+				cur.Bytes, cur.Drops = rs.FileSize, rs.Dropped
 				line.show(progressLine(prev, cur))
 				prev = cur
 			}
 		}
 	}
+	stop() // a second Ctrl-C from here on kills the process
 	elapsed := time.Since(started)
 	stopErr := st.stop()
-	final := st.snapshot(elapsed)
-	closeErr := rec.Close() // finalizes the index
-	rs := rec.Stats()
-	final.Bytes, final.Drops = rs.Bytes, rs.Drops
-	if fi, err := os.Stat(c.file); err == nil {
-		final.Bytes = fi.Size()
-	}
+	closeErr := rec.Close() // writes the queued frames and the index
 	line.clear()
-	if err := errors.Join(runErr, stopErr, closeErr); err != nil {
+	if err := errors.Join(stopErr, closeErr); err != nil {
 		return fileError(c.file, err)
 	}
-	fmt.Fprintln(e.stdout, summaryLine("recorded", c.file, final))
+	fmt.Fprintln(e.stdout, summaryLine("recorded", c.file, recordSummary(st, rec.Stats(), elapsed, c.file)))
 	return nil
+}
+
+// recordSummary is the final snapshot: frames written per stream (in the
+// order the streams were requested), frames dropped, and the file size.
+func recordSummary(st *streams, rs record.Stats, elapsed time.Duration, path string) *snapshot {
+	s := &snapshot{Elapsed: elapsed, Streams: make([]streamStat, len(st.names)), Bytes: rs.FileSize, Drops: rs.Dropped}
+	for i, n := range st.names {
+		s.Streams[i].Name = n
+	}
+	for _, ss := range rs.Streams {
+		if i, ok := st.keys[streamKey{ss.Stream, ss.Index}]; ok {
+			s.Streams[i].Frames = ss.Frames
+			s.Streams[i].Drops = ss.Dropped
+		}
+	}
+	if fi, err := os.Stat(path); err == nil {
+		s.Bytes = fi.Size()
+	}
+	return s
 }
 
 // openRecordDevice opens the first live camera, or the synthetic camera when
@@ -408,5 +426,3 @@ func flagOf(s sensor.Stream) string {
 		return strings.ToLower(s.String())
 	}
 }
-
-var _ = flag.ErrHelp
