@@ -1,0 +1,1089 @@
+package playback
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/rosbag"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// Options configures a playback device. The zero value (or nil) plays in
+// real time at speed 1 from a wall clock, once.
+type Options struct {
+	// NonRealTime starts the device in non-real-time (lossless,
+	// deterministic) mode; see the package documentation.
+	NonRealTime bool
+	// Speed is the initial real-time speed factor (0 means 1).
+	Speed float64
+	// Repeat plays the bag in a loop instead of stopping at its end.
+	Repeat bool
+	// Clock paces real-time playback (default: the wall clock).
+	Clock Clock
+	// Reader is passed to rosbag.Open.
+	Reader *rosbag.ReaderOptions
+}
+
+// Errors of the playback device.
+var (
+	// ErrClosed is returned by every method of a closed device.
+	ErrClosed = errors.New("playback: device closed")
+	// ErrOutOfRange reports a seek target outside [0, Duration].
+	ErrOutOfRange = errors.New("playback: requested time is out of playback length")
+	// ErrNotPaused is returned by Step when the device is not paused and started.
+	ErrNotPaused = errors.New("playback: not paused")
+	// ErrEOF is returned by Step at the end of the file.
+	ErrEOF = errors.New("playback: end of file")
+)
+
+// StreamStats counts the frames of one stream.
+type StreamStats struct {
+	Profile   *sensor.StreamProfile
+	Delivered uint64 // handler calls
+	Dropped   uint64 // frames evicted (real time) or discarded by a seek, pause or stop
+}
+
+type request struct {
+	f     func() error
+	reply chan error
+}
+
+// Device is a playback device. It implements device.Device and
+// extensions.Playback.
+type Device struct {
+	path     string
+	bag      *rosbag.Reader
+	recovery *rosbag.Recovery
+	desc     *description
+	info     sensor.Info
+	sensors  []*Sensor
+	ifaces   []sensor.Sensor
+	streams  []*stream // uid order
+	extr     map[profilePair]sensor.Extrinsics
+	duration time.Duration
+	clock    Clock
+	repeat   bool
+	allOpts  []*optionState
+	optConns []uint32
+	ntfConns []uint32
+	routes   map[uint32]route
+	depthOpt *optionState // Depth Units of the last depth sensor (§5.9)
+
+	reqs         chan request
+	done         chan struct{}
+	readerExited chan struct{}
+	closeOnce    sync.Once
+	ev           *events
+
+	status   atomic.Int32
+	position atomic.Int64
+	lastErr  atomic.Pointer[error]
+	statusMu sync.Mutex
+	statusCb func(extensions.PlaybackStatus)
+
+	rs readerState // owned by the reader goroutine
+}
+
+type route struct {
+	kind  topicKind
+	st    *stream
+	sens  *Sensor
+	opt   *optionState
+	md5   string
+	type_ string
+	topic string
+}
+
+type readerState struct {
+	active   int // started sensors
+	paused   bool
+	realTime bool
+	speed    float64
+	it       *rosbag.Iterator
+	pending  *rosbag.Message
+	group    *group
+	next     rosbag.Time // where the next read starts
+	startAt  rosbag.Time // set by a seek while stopped
+	baseSet  bool
+	base     time.Time
+	baseBag  rosbag.Time
+}
+
+// Open opens the bag at path as a playback device. The device is stopped
+// until a sensor is opened and started.
+func Open(path string, opts *Options) (*Device, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	speed := opts.Speed
+	if speed == 0 {
+		speed = 1
+	}
+	if !(speed > 0) || math.IsInf(speed, 0) {
+		return nil, fmt.Errorf("playback: %s: speed %v must be > 0", path, opts.Speed)
+	}
+	bag, err := rosbag.Open(path, opts.Reader)
+	var recovery *rosbag.Recovery
+	if err != nil {
+		if bag == nil || !errors.Is(err, rosbag.ErrUnindexed) {
+			if bag != nil {
+				bag.Close()
+			}
+			return nil, fmt.Errorf("playback: %s: %w", path, err)
+		}
+		recovery = bag.Info().Recovery
+	}
+	desc, err := readDescription(path, bag)
+	if err != nil {
+		bag.Close()
+		return nil, err
+	}
+	d := &Device{path: path, bag: bag, recovery: recovery, desc: desc, info: desc.info, clock: opts.Clock,
+		repeat: opts.Repeat, reqs: make(chan request), done: make(chan struct{}), readerExited: make(chan struct{}),
+		routes: map[uint32]route{}}
+	if d.clock == nil {
+		d.clock = wallClock{}
+	}
+	if desc.hasFrame {
+		d.duration = time.Duration(desc.last - desc.first)
+	}
+	d.build()
+	d.rs = readerState{realTime: !opts.NonRealTime, speed: speed, next: samplesFrom}
+	d.status.Store(int32(extensions.StatusStopped))
+	d.ev = newEvents()
+	go d.run()
+	return d, nil
+}
+
+// build creates the sensors, streams and routes from the description.
+func (d *Device) build() {
+	var all []*recStream
+	byKey := map[streamKey]*stream{}
+	for _, rs := range d.desc.sensors {
+		s := &Sensor{dev: d, index: rs.index, info: rs.info, byOption: map[sensor.Option]*optionState{},
+			filters: rs.filters}
+		if s.filters == nil {
+			s.filters = []string{}
+		}
+		var opts []sensor.Option
+		for o := range rs.options {
+			opts = append(opts, o)
+		}
+		sort.Slice(opts, func(a, b int) bool { return opts[a] < opts[b] })
+		for _, o := range opts {
+			st := &optionState{desc: rs.options[o]}
+			st.set(st.desc.static)
+			s.options = append(s.options, st)
+			s.byOption[o] = st
+			d.allOpts = append(d.allOpts, st)
+		}
+		_, depth := s.byOption[sensor.OptionDepthUnits]
+		_, stereo := s.byOption[sensor.OptionStereoBaseline]
+		if depth {
+			s.kinds = append(s.kinds, extensions.KindDepthSensor)
+			d.depthOpt = s.byOption[sensor.OptionDepthUnits]
+			if stereo {
+				s.kinds = append(s.kinds, extensions.KindDepthStereoSensor)
+			}
+		}
+		switch rs.info[sensor.CameraInfoName] {
+		case nameRGB:
+			s.kinds = append(s.kinds, extensions.KindColorSensor)
+		case nameMotion:
+			s.kinds = append(s.kinds, extensions.KindMotionSensor)
+		case nameFisheye:
+			s.kinds = append(s.kinds, extensions.KindFisheyeSensor)
+		}
+		for _, r := range rs.streams {
+			st := &stream{rec: r, profile: r.profile, sens: s}
+			switch r.profile.Kind {
+			case sensor.KindVideo:
+				st.kind = topicImageData
+			case sensor.KindMotion:
+				st.kind = topicImuData
+			default:
+				st.kind = topicPoseTransform
+			}
+			s.streams = append(s.streams, st)
+			s.profiles = append(s.profiles, r.profile)
+			d.streams = append(d.streams, st)
+			byKey[r.key] = st
+			all = append(all, r)
+		}
+		d.sensors = append(d.sensors, s)
+		switch {
+		case depth && stereo:
+			d.ifaces = append(d.ifaces, stereoSensor{depthSensor{s}})
+		case depth:
+			d.ifaces = append(d.ifaces, depthSensor{s})
+		default:
+			d.ifaces = append(d.ifaces, s)
+		}
+	}
+	d.extr = deriveExtrinsics(all)
+	for _, c := range d.bag.Connections() {
+		ti := parseTopic(c.Topic)
+		r := route{kind: ti.kind, md5: c.MD5Sum, type_: c.Type, topic: c.Topic}
+		switch ti.kind {
+		case topicImageData, topicImuData, topicPoseTransform, topicMetadata, topicPoseAccel, topicPoseTwist:
+			st := byKey[ti.key()]
+			if st == nil {
+				continue
+			}
+			if ti.kind.isFrame() && ti.kind != st.kind {
+				continue
+			}
+			if ti.kind == topicMetadata && ti.kindEl != kindElement(st.kind) {
+				continue
+			}
+			if (ti.kind == topicPoseAccel || ti.kind == topicPoseTwist) && st.kind != topicPoseTransform {
+				continue
+			}
+			r.st, r.sens = st, st.sens
+			st.conns = append(st.conns, c.ID)
+			if ti.kind.isFrame() {
+				st.data = append(st.data, c.ID)
+			}
+		case topicOptionValue:
+			if d.desc.version < optionsVersion || ti.sensor >= len(d.sensors) {
+				continue
+			}
+			s := d.sensors[ti.sensor]
+			o, ok := sensor.ParseOption(ti.name)
+			if !ok || s.byOption[o] == nil {
+				continue
+			}
+			r.sens, r.opt = s, s.byOption[o]
+			d.optConns = append(d.optConns, c.ID)
+		case topicNotification:
+			if ti.sensor >= len(d.sensors) {
+				continue
+			}
+			r.sens = d.sensors[ti.sensor]
+			d.ntfConns = append(d.ntfConns, c.ID)
+		default:
+			continue
+		}
+		d.routes[c.ID] = r
+	}
+}
+
+func kindElement(k topicKind) string {
+	switch k {
+	case topicImageData:
+		return "image"
+	case topicImuData:
+		return "imu"
+	}
+	return "pose"
+}
+
+// Info returns the recorded device info.
+func (d *Device) Info() sensor.Info { return d.info.Clone() }
+
+// Sensors returns the recorded sensors in index order.
+func (d *Device) Sensors() []sensor.Sensor { return append([]sensor.Sensor(nil), d.ifaces...) }
+
+// Extrinsics returns the transform between two recorded streams of the same
+// extrinsics group, derived as librealsense does.
+func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, error) {
+	if e, ok := d.extr[profilePair{from, to}]; ok {
+		return e, nil
+	}
+	return sensor.Extrinsics{}, fmt.Errorf("playback: %s: %v → %v: %w", d.path, from, to, device.ErrNoExtrinsics)
+}
+
+// Filename returns the path of the bag.
+func (d *Device) Filename() string { return d.path }
+
+// FileVersion returns the bag's /file_version.
+func (d *Device) FileVersion() int { return int(d.desc.version) }
+
+// Recovery describes what was lost when the bag was unindexed or truncated
+// and opened by a linear scan; nil for a healthy bag.
+func (d *Device) Recovery() *rosbag.Recovery { return d.recovery }
+
+// Duration returns the time between the first and the last frame.
+func (d *Device) Duration() time.Duration { return d.duration }
+
+// Position returns the bag time of the last message read (0 when stopped,
+// the target right after a seek).
+func (d *Device) Position() time.Duration { return time.Duration(d.position.Load()) }
+
+// Status returns Stopped, Paused or Playing.
+func (d *Device) Status() extensions.PlaybackStatus {
+	return extensions.PlaybackStatus(d.status.Load())
+}
+
+// OnStatusChange registers f, replacing any previous function. It is called
+// in order on a goroutine of the device, never with a lock held.
+func (d *Device) OnStatusChange(f func(extensions.PlaybackStatus)) {
+	d.statusMu.Lock()
+	d.statusCb = f
+	d.statusMu.Unlock()
+}
+
+// Err returns the error that stopped playback last (a bad message or a read
+// error), or nil.
+func (d *Device) Err() error {
+	if p := d.lastErr.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// Stats returns the frame counters of every stream, in uid order.
+func (d *Device) Stats() []StreamStats {
+	out := make([]StreamStats, len(d.streams))
+	for i, st := range d.streams {
+		out[i] = StreamStats{Profile: st.profile, Delivered: st.delivered.Load(), Dropped: st.dropped.Load()}
+	}
+	return out
+}
+
+// Seek moves playback to bag time t: the next frames are the first ones at
+// or after t, and no frame read before the seek is delivered after Seek
+// returns. Seeking while stopped sets where the next start begins. t must be
+// within [0, Duration].
+func (d *Device) Seek(t time.Duration) error {
+	if t < 0 || t > d.duration {
+		return fmt.Errorf("playback: %s: seek to %d ns (duration %d ns): %w", d.path, int64(t), int64(d.duration), ErrOutOfRange)
+	}
+	return d.do(func() error { d.seek(rosbag.Time(t)); return nil })
+}
+
+// SeekFrame seeks to the n-th frame (0-based) of the stream of profile p.
+func (d *Device) SeekFrame(p *sensor.StreamProfile, n int) error {
+	var st *stream
+	for _, s := range d.streams {
+		if p != nil && s.profile.UID == p.UID {
+			st = s
+		}
+	}
+	if st == nil {
+		return fmt.Errorf("playback: %s: seek frame: profile %v: %w", d.path, p, sensor.ErrNoProfile)
+	}
+	if n < 0 || len(st.data) == 0 {
+		return fmt.Errorf("playback: %s: seek frame %d of %v: %w", d.path, n, p, ErrOutOfRange)
+	}
+	it := d.bag.Messages(&rosbag.Query{Connections: st.data, Start: samplesFrom})
+	i := 0
+	for it.Next() {
+		if i == n {
+			t := it.Message().Time
+			return d.do(func() error { d.seek(t); return nil })
+		}
+		i++
+	}
+	if err := it.Err(); err != nil {
+		return fmt.Errorf("playback: %s: seek frame: %w", d.path, err)
+	}
+	return fmt.Errorf("playback: %s: seek frame %d of %v (stream has %d frames): %w", d.path, n, p, i, ErrOutOfRange)
+}
+
+// Pause stops reading; frames queued for delivery are dropped. Pausing a
+// stopped device makes the next start wait for Resume.
+func (d *Device) Pause() error { return d.do(func() error { d.pause(); return nil }) }
+
+// Resume continues from the first message not yet delivered.
+func (d *Device) Resume() error { return d.do(func() error { d.resume(); return nil }) }
+
+// Step delivers the frames of the next bag time that has a frame of a
+// started stream while paused, and returns after their handlers returned.
+func (d *Device) Step() error { return d.do(d.step) }
+
+// SetSpeed sets the real-time speed factor x > 0.
+func (d *Device) SetSpeed(x float64) error {
+	if !(x > 0) || math.IsInf(x, 0) {
+		return fmt.Errorf("playback: %s: speed %v must be > 0", d.path, x)
+	}
+	return d.do(func() error {
+		d.rs.speed = x
+		if d.rs.baseSet {
+			d.rs.base, d.rs.baseBag = d.clock.Now(), rosbag.Time(d.position.Load())
+		}
+		return nil
+	})
+}
+
+// SetRealTime switches between real-time (paced, drop-oldest) and
+// non-real-time (lossless, deterministic) playback.
+func (d *Device) SetRealTime(on bool) error {
+	return d.do(func() error { d.rs.realTime = on; d.rs.baseSet = false; return nil })
+}
+
+// RealTime reports whether the device plays in real time.
+func (d *Device) RealTime() bool {
+	var on bool
+	if d.do(func() error { on = d.rs.realTime; return nil }) != nil {
+		return false
+	}
+	return on
+}
+
+// Close stops every sensor and returns after every goroutine of the device
+// has ended. It is idempotent. It must not be called from a handler.
+func (d *Device) Close() error {
+	var err error
+	d.closeOnce.Do(func() {
+		close(d.done)
+		<-d.readerExited
+		d.ev.close()
+		err = d.bag.Close()
+	})
+	return err
+}
+
+var (
+	_ device.Device       = (*Device)(nil)
+	_ extensions.Playback = (*Device)(nil)
+)
+
+// do runs f on the reader goroutine and returns its result.
+func (d *Device) do(f func() error) error {
+	r := request{f: f, reply: make(chan error, 1)}
+	select {
+	case d.reqs <- r:
+	case <-d.done:
+		return ErrClosed
+	}
+	select {
+	case err := <-r.reply:
+		return err
+	case <-d.readerExited:
+		return ErrClosed
+	}
+}
+
+// ---- reader goroutine ----
+
+func (d *Device) setStatus(s extensions.PlaybackStatus) {
+	d.status.Store(int32(s))
+	d.ev.post(func() {
+		d.statusMu.Lock()
+		f := d.statusCb
+		d.statusMu.Unlock()
+		if f != nil {
+			f(s)
+		}
+	})
+}
+
+func (d *Device) playing() bool { return d.rs.active > 0 && !d.rs.paused }
+
+func (d *Device) run() {
+	defer close(d.readerExited)
+	defer d.shutdown()
+	for {
+		if !d.playing() {
+			select {
+			case r := <-d.reqs:
+				r.reply <- r.f()
+			case <-d.done:
+				return
+			}
+			continue
+		}
+		select {
+		case r := <-d.reqs:
+			r.reply <- r.f()
+			continue
+		case <-d.done:
+			return
+		default:
+		}
+		if d.rs.group == nil {
+			g, err := d.readGroup()
+			if err != nil {
+				d.stopAtEnd(err)
+				continue
+			}
+			if g == nil {
+				if d.repeat {
+					d.invalidate()
+					d.rs.next, d.rs.baseSet = samplesFrom, false
+					d.position.Store(0)
+					continue
+				}
+				d.stopAtEnd(nil)
+				continue
+			}
+			d.rs.group = g
+		}
+		if d.rs.realTime && d.rs.group.hasFrame {
+			now := d.clock.Now()
+			if !d.rs.baseSet {
+				d.rs.base, d.rs.baseBag, d.rs.baseSet = now, d.rs.group.t, true
+			}
+			var due time.Time
+			if d.rs.group.t > d.rs.baseBag {
+				due = d.rs.base.Add(time.Duration(float64(d.rs.group.t-d.rs.baseBag) / d.rs.speed))
+			} else {
+				due = d.rs.base
+			}
+			if wait := due.Sub(now); wait > 0 {
+				select {
+				case <-d.clock.After(wait):
+				case r := <-d.reqs:
+					r.reply <- r.f()
+					continue
+				case <-d.done:
+					return
+				}
+			}
+		}
+		if !d.dispatchGroup(d.rs.group, false) {
+			return
+		}
+	}
+}
+
+// shutdown stops every dispatcher when the device closes.
+func (d *Device) shutdown() {
+	for _, s := range d.sensors {
+		for _, st := range s.opened {
+			if st.disp != nil {
+				st.disp.stop()
+				st.disp = nil
+			}
+		}
+		s.started = false
+	}
+	if d.rs.active > 0 {
+		d.rs.active = 0
+		d.setStatus(extensions.StatusStopped)
+	}
+}
+
+// invalidate drops the iterator and anything read ahead; reading restarts at
+// rs.next (or at the undelivered group).
+func (d *Device) invalidate() {
+	d.rs.it = nil
+	d.rs.pending = nil
+	if d.rs.group != nil {
+		d.rs.next = d.rs.group.t
+		d.rs.group = nil
+	}
+}
+
+func (d *Device) queryConns() []uint32 {
+	var conns []uint32
+	for _, s := range d.sensors {
+		for _, st := range s.opened {
+			conns = append(conns, st.conns...)
+		}
+	}
+	if len(conns) == 0 {
+		return nil
+	}
+	conns = append(conns, d.optConns...)
+	return append(conns, d.ntfConns...)
+}
+
+func (d *Device) flushAll(k ctlKind) {
+	for _, s := range d.sensors {
+		for _, st := range s.opened {
+			if st.disp != nil {
+				st.disp.control(k)
+			}
+		}
+	}
+}
+
+func (d *Device) openSensor(s *Sensor, sel []*stream) error {
+	if len(s.opened) > 0 {
+		return fmt.Errorf("playback: sensor %d: %w", s.index, sensor.ErrAlreadyOpen)
+	}
+	s.opened = sel
+	d.invalidate()
+	return nil
+}
+
+func (d *Device) closeSensor(s *Sensor) error {
+	if len(s.opened) == 0 {
+		return fmt.Errorf("playback: sensor %d: %w", s.index, sensor.ErrNotOpen)
+	}
+	d.stopSensor(s, false)
+	s.opened = nil
+	d.invalidate()
+	return nil
+}
+
+func (d *Device) startSensor(s *Sensor, h sensor.Handler) error {
+	if len(s.opened) == 0 {
+		return fmt.Errorf("playback: sensor %d: %w", s.index, sensor.ErrNotOpen)
+	}
+	if s.started {
+		return fmt.Errorf("playback: sensor %d: %w", s.index, sensor.ErrAlreadyStarted)
+	}
+	for _, st := range s.opened {
+		st.disp = startDispatcher(st, h)
+	}
+	s.started = true
+	d.rs.active++
+	if d.rs.active == 1 {
+		d.lastErr.Store(nil)
+		if d.rs.startAt != 0 {
+			d.invalidate()
+			d.rs.next, d.rs.startAt = d.rs.startAt, 0
+		}
+		d.rs.baseSet = false
+		if d.rs.paused {
+			d.status.Store(int32(extensions.StatusPaused))
+		} else {
+			d.setStatus(extensions.StatusPlaying)
+		}
+	}
+	return nil
+}
+
+// stopSensor stops s's dispatchers (delivering their queued frames first
+// when drain is set); the device stops with its last sensor.
+func (d *Device) stopSensor(s *Sensor, drain bool) {
+	if !s.started {
+		return
+	}
+	for _, st := range s.opened {
+		if st.disp != nil {
+			if drain {
+				st.disp.control(ctlDrain)
+			}
+			st.disp.stop()
+			st.disp = nil
+		}
+	}
+	s.started = false
+	d.rs.active--
+	if d.rs.active == 0 {
+		d.stopDevice()
+	}
+}
+
+// stopDevice rewinds: position 0, Stopped.
+func (d *Device) stopDevice() {
+	d.rs.it, d.rs.pending, d.rs.group = nil, nil, nil
+	d.rs.next, d.rs.startAt, d.rs.baseSet = samplesFrom, 0, false
+	d.position.Store(0)
+	d.resetOptions(staticTime)
+	d.setStatus(extensions.StatusStopped)
+}
+
+// stopAtEnd handles the end of the file or a read error (P.38): queued
+// frames are delivered, every sensor stops (stays open), Stopped.
+func (d *Device) stopAtEnd(err error) {
+	if err != nil {
+		d.lastErr.Store(&err)
+		n := sensor.Notification{Category: sensor.NotificationCategoryUnknownError, Severity: sensor.SeverityError,
+			Description: err.Error()}
+		for _, s := range d.sensors {
+			if s.started {
+				s := s
+				d.ev.post(func() { s.raiseNotification(n) })
+			}
+		}
+	}
+	for _, s := range d.sensors {
+		if s.started {
+			d.stopSensor(s, true)
+		}
+	}
+}
+
+func (d *Device) resetOptions(t rosbag.Time) {
+	for _, s := range d.sensors {
+		for _, o := range s.options {
+			v := o.desc.valueAt(t)
+			if v != o.value() {
+				o.set(v)
+				s, c := s, extensions.OptionChange{Option: o.desc.opt, Value: v}
+				d.ev.post(func() { s.raiseOptionChange(c) })
+			}
+		}
+	}
+}
+
+func (d *Device) seek(t rosbag.Time) {
+	d.flushAll(ctlFlush)
+	d.invalidate()
+	d.rs.group = nil
+	if t < samplesFrom {
+		t = samplesFrom
+	}
+	d.rs.next, d.rs.baseSet = t, false
+	if d.rs.active == 0 {
+		d.rs.startAt = t
+	}
+	d.resetOptions(t)
+	d.position.Store(bagNs(t))
+}
+
+func (d *Device) pause() {
+	if d.rs.paused {
+		return
+	}
+	d.rs.paused = true
+	d.flushAll(ctlFlush)
+	if d.rs.active > 0 {
+		d.setStatus(extensions.StatusPaused)
+	} else {
+		// P.25: raised even when stopped; the status stays Stopped.
+		d.ev.post(func() {
+			d.statusMu.Lock()
+			f := d.statusCb
+			d.statusMu.Unlock()
+			if f != nil {
+				f(extensions.StatusPaused)
+			}
+		})
+	}
+}
+
+func (d *Device) resume() {
+	if !d.rs.paused {
+		return
+	}
+	d.rs.paused = false
+	d.rs.baseSet = false
+	if d.rs.active > 0 {
+		d.setStatus(extensions.StatusPlaying)
+	}
+}
+
+func (d *Device) step() error {
+	if !d.rs.paused || d.rs.active == 0 {
+		return fmt.Errorf("playback: %s: step: %w", d.path, ErrNotPaused)
+	}
+	for {
+		g := d.rs.group
+		if g == nil {
+			var err error
+			g, err = d.readGroup()
+			if err != nil {
+				d.stopAtEnd(err)
+				return err
+			}
+			if g == nil {
+				return fmt.Errorf("playback: %s: step: %w", d.path, ErrEOF)
+			}
+			d.rs.group = g
+		}
+		n := g.deliverable()
+		if !d.dispatchGroup(g, true) {
+			return ErrClosed
+		}
+		if n > 0 {
+			return nil
+		}
+	}
+}
+
+// ---- reading and dispatching ----
+
+type gitem struct {
+	kind  topicKind
+	st    *stream
+	f     *sensor.Frame
+	sens  *Sensor
+	opt   *optionState
+	value float32
+	ntf   sensor.Notification
+}
+
+type kv struct{ k, v string }
+
+// group is every selected message at one bag time.
+type group struct {
+	t        rosbag.Time
+	items    []gitem
+	meta     map[*stream][]kv
+	accel    map[*stream][2][3]float64
+	twist    map[*stream][2][3]float64
+	hasFrame bool
+}
+
+func (g *group) deliverable() int {
+	n := 0
+	for _, it := range g.items {
+		if it.f != nil && it.st.sens.started {
+			n++
+		}
+	}
+	return n
+}
+
+// readGroup reads the next bag time's messages; nil, nil at the end.
+func (d *Device) readGroup() (*group, error) {
+	if d.rs.it == nil {
+		conns := d.queryConns()
+		if len(conns) == 0 {
+			return nil, nil
+		}
+		d.rs.it = d.bag.Messages(&rosbag.Query{Connections: conns, Start: d.rs.next})
+		d.rs.pending = nil
+	}
+	var g *group
+	for {
+		var m rosbag.Message
+		if d.rs.pending != nil {
+			m = *d.rs.pending
+			d.rs.pending = nil
+		} else {
+			if !d.rs.it.Next() {
+				if err := d.rs.it.Err(); err != nil {
+					return nil, fmt.Errorf("playback: %s: reading at %v: %w", d.path, d.rs.next, err)
+				}
+				if g != nil {
+					d.rs.next = g.t + 1
+				}
+				return g, nil
+			}
+			m = d.rs.it.Message()
+		}
+		if g != nil && m.Time != g.t {
+			d.rs.pending = &m
+			d.rs.next = g.t + 1
+			return g, nil
+		}
+		if g == nil {
+			g = &group{t: m.Time}
+		}
+		if err := d.addMessage(g, &m); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (d *Device) addMessage(g *group, m *rosbag.Message) error {
+	r, ok := d.routes[m.Conn.ID]
+	if !ok {
+		return nil
+	}
+	wrong := func(want string) error {
+		return fmt.Errorf("playback: %s: topic %q at bag time %v: message type %s, want %s", d.path, r.topic, m.Time, r.type_, want)
+	}
+	bad := func(what string, err error) error {
+		return fmt.Errorf("playback: %s: topic %q at bag time %v: decoding %s: %w", d.path, r.topic, m.Time, what, err)
+	}
+	switch r.kind {
+	case topicImageData:
+		if r.md5 != md5Image {
+			return wrong("sensor_msgs/Image")
+		}
+		im, err := decodeImage(m.Data)
+		if err != nil {
+			return bad("sensor_msgs/Image", err)
+		}
+		f := &sensor.Frame{Profile: r.st.profile, Number: uint64(im.Header.Seq),
+			TimestampMs: stampMs(im.Header.Sec, im.Header.Nsec), Width: int(im.Width), Height: int(im.Height),
+			Stride: int(im.Step), Data: append([]byte(nil), im.Data...)}
+		if im.Width > 0 {
+			f.BPP = int(im.Step/im.Width) * 8
+		}
+		if r.st.profile.Stream == sensor.StreamDepth {
+			if im.HasDepthUnits && im.DepthUnits != 0 {
+				f.DepthUnits = im.DepthUnits
+			} else if d.depthOpt != nil {
+				f.DepthUnits = d.depthOpt.value()
+			}
+		}
+		g.items = append(g.items, gitem{kind: r.kind, st: r.st, f: f})
+		g.hasFrame = true
+	case topicImuData:
+		if r.md5 != md5Imu {
+			return wrong("sensor_msgs/Imu")
+		}
+		im, err := decodeImu(m.Data)
+		if err != nil {
+			return bad("sensor_msgs/Imu", err)
+		}
+		v := im.AngularVelocity
+		if r.st.profile.Stream == sensor.StreamAccel {
+			v = im.LinearAcceleration
+		}
+		mv := [3]float32{float32(v[0]), float32(v[1]), float32(v[2])}
+		f := &sensor.Frame{Profile: r.st.profile, Number: uint64(im.Header.Seq),
+			TimestampMs: stampMs(im.Header.Sec, im.Header.Nsec), Motion: mv, Data: sensor.AppendMotion(nil, mv)}
+		g.items = append(g.items, gitem{kind: r.kind, st: r.st, f: f})
+		g.hasFrame = true
+	case topicPoseTransform:
+		if r.md5 != md5Transform {
+			return wrong("geometry_msgs/Transform")
+		}
+		tf, err := decodeTransform(m.Data)
+		if err != nil {
+			return bad("geometry_msgs/Transform", err)
+		}
+		f := &sensor.Frame{Profile: r.st.profile}
+		for i := 0; i < 3; i++ {
+			f.Pose.Translation[i] = float32(tf.Translation[i])
+		}
+		for i := 0; i < 4; i++ {
+			f.Pose.Rotation[i] = float32(tf.Rotation[i])
+		}
+		g.items = append(g.items, gitem{kind: r.kind, st: r.st, f: f})
+		g.hasFrame = true
+	case topicMetadata:
+		if r.md5 != md5KeyValue {
+			return nil
+		}
+		k, v, err := decodeKeyValue(m.Data)
+		if err != nil {
+			return bad("diagnostic_msgs/KeyValue", err)
+		}
+		if g.meta == nil {
+			g.meta = map[*stream][]kv{}
+		}
+		g.meta[r.st] = append(g.meta[r.st], kv{k, v})
+	case topicPoseAccel, topicPoseTwist:
+		if r.md5 != md5AccelTwist {
+			return nil
+		}
+		lin, ang, err := decodeVec6(m.Data)
+		if err != nil {
+			return bad("geometry_msgs/Accel", err)
+		}
+		mp := &g.accel
+		if r.kind == topicPoseTwist {
+			mp = &g.twist
+		}
+		if *mp == nil {
+			*mp = map[*stream][2][3]float64{}
+		}
+		(*mp)[r.st] = [2][3]float64{lin, ang}
+	case topicOptionValue:
+		if r.md5 != md5Float32 {
+			return wrong("std_msgs/Float32")
+		}
+		v, err := decodeFloat32(m.Data)
+		if err != nil {
+			return bad("std_msgs/Float32", err)
+		}
+		g.items = append(g.items, gitem{kind: r.kind, sens: r.sens, opt: r.opt, value: v})
+	case topicNotification:
+		if r.md5 != md5Notification {
+			return wrong("realsense_msgs/Notification")
+		}
+		n, err := decodeNotification(m.Data)
+		if err != nil {
+			return bad("realsense_msgs/Notification", err)
+		}
+		cat, ok := sensor.ParseNotificationCategory(n.Category)
+		if !ok {
+			cat = sensor.NotificationCategoryUnknownError
+		}
+		sev, _ := sensor.ParseSeverity(n.Severity)
+		g.items = append(g.items, gitem{kind: r.kind, sens: r.sens, ntf: sensor.Notification{Category: cat,
+			Severity: sev, Description: n.Description, SerializedData: n.SerializedData,
+			TimestampMs: float64(uint64(n.Sec)*1_000_000_000 + uint64(n.Nsec))}})
+	}
+	return nil
+}
+
+// finish completes a frame with its metadata and pose parts.
+func (g *group) finish(it *gitem) {
+	f := it.f
+	pose := it.st.kind == topicPoseTransform
+	for _, e := range g.meta[it.st] {
+		switch e.k {
+		case "system_time":
+			if v, err := strconv.ParseFloat(e.v, 64); err == nil {
+				f.SystemTimeMs = v
+			}
+			continue
+		case "timestamp_domain":
+			if v, ok := sensor.ParseTimestampDomain(e.v); ok {
+				f.Domain = v
+			}
+			continue
+		}
+		if pose {
+			switch e.k {
+			case "Tracker Confidence":
+				if v, err := strconv.ParseUint(e.v, 10, 32); err == nil {
+					f.Pose.TrackerConfidence = uint32(v)
+				}
+				continue
+			case "Mapper Confidence":
+				if v, err := strconv.ParseUint(e.v, 10, 32); err == nil {
+					f.Pose.MapperConfidence = uint32(v)
+				}
+				continue
+			case "frame_timestamp":
+				if v, err := strconv.ParseFloat(e.v, 64); err == nil {
+					f.TimestampMs = v
+				}
+				continue
+			case "Frame number":
+				if v, err := strconv.ParseUint(e.v, 10, 64); err == nil {
+					f.Number = v
+				}
+				continue
+			}
+		}
+		if k, ok := sensor.ParseMetadataKey(e.k); ok {
+			if v, err := strconv.ParseInt(e.v, 10, 64); err == nil {
+				f.Metadata.Set(k, v)
+			}
+		}
+	}
+	if pose {
+		if a, ok := g.accel[it.st]; ok {
+			f.Pose.Acceleration = f32x3(a[0])
+			f.Pose.AngularAcceleration = f32x3(a[1])
+		}
+		if t, ok := g.twist[it.st]; ok {
+			f.Pose.Velocity = f32x3(t[0])
+			f.Pose.AngularVelocity = f32x3(t[1])
+		}
+		f.Data = sensor.AppendPose(make([]byte, 0, sensor.PoseSize), &f.Pose)
+	}
+}
+
+func f32x3(v [3]float64) [3]float32 { return [3]float32{float32(v[0]), float32(v[1]), float32(v[2])} }
+
+// dispatchGroup hands the group's items out; blocking forces the
+// non-real-time handoff. It reports false when the device closed.
+func (d *Device) dispatchGroup(g *group, blocking bool) bool {
+	d.position.Store(bagNs(g.t))
+	for i := range g.items {
+		it := &g.items[i]
+		switch it.kind {
+		case topicOptionValue:
+			if it.opt.value() != it.value {
+				it.opt.set(it.value)
+				s, c := it.sens, extensions.OptionChange{Option: it.opt.desc.opt, Value: it.value}
+				d.ev.post(func() { s.raiseOptionChange(c) })
+			}
+		case topicNotification:
+			s, n := it.sens, it.ntf
+			d.ev.post(func() { s.raiseNotification(n) })
+		default:
+			disp := it.st.disp
+			if disp == nil || !it.st.sens.started {
+				continue
+			}
+			g.finish(it)
+			if d.rs.realTime && !blocking {
+				disp.pushLatest(it.f)
+				continue
+			}
+			disp.slot <- item{f: it.f, ack: true}
+			select {
+			case <-disp.ack:
+			case <-d.done:
+				return false
+			}
+		}
+	}
+	d.rs.group = nil
+	d.rs.next = g.t + 1
+	return true
+}

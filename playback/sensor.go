@@ -1,0 +1,250 @@
+package playback
+
+import (
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// optionState is a read-only option whose value follows the recording.
+type optionState struct {
+	desc *optionDesc
+	cur  atomic.Uint32 // float32 bits
+}
+
+func (o *optionState) value() float32 { return math.Float32frombits(o.cur.Load()) }
+
+func (o *optionState) set(v float32) { o.cur.Store(math.Float32bits(v)) }
+
+// stream is a recorded stream with its connections and delivery state.
+type stream struct {
+	streamCounters
+	rec     *recStream
+	profile *sensor.StreamProfile
+	sens    *Sensor
+	kind    topicKind // topicImageData, topicImuData or topicPoseTransform
+	conns   []uint32  // data, metadata and pose sibling connections
+	data    []uint32  // data connections only
+	disp    *dispatcher
+}
+
+// Sensor is a playback sensor. It implements sensor.Sensor and the
+// extensions Options (read-only), Notifier, Kinded and RecommendedFilters;
+// a sensor with a Depth Units option is returned by Device.Sensors wrapped
+// so that it also implements DepthSensor (and DepthStereoSensor with a
+// Stereo Baseline option).
+type Sensor struct {
+	dev      *Device
+	index    int
+	info     sensor.Info
+	profiles []*sensor.StreamProfile
+	streams  []*stream
+	options  []*optionState
+	byOption map[sensor.Option]*optionState
+	kinds    []extensions.Kind
+	filters  []string
+
+	cbMu     sync.Mutex
+	cbNext   int
+	optCbs   map[int]func(extensions.OptionChange)
+	notifCbs map[int]func(sensor.Notification)
+
+	// Owned by the device's reader goroutine.
+	opened  []*stream
+	started bool
+}
+
+// Index returns the sensor's index in the recorded device.
+func (s *Sensor) Index() int { return s.index }
+
+// Info returns the recorded sensor info.
+func (s *Sensor) Info() sensor.Info { return s.info.Clone() }
+
+// Profiles returns the recorded stream profiles, every one tagged default.
+func (s *Sensor) Profiles() []*sensor.StreamProfile {
+	return append([]*sensor.StreamProfile(nil), s.profiles...)
+}
+
+// Open reserves profiles for streaming; each must be one of Profiles.
+func (s *Sensor) Open(profiles ...*sensor.StreamProfile) error {
+	if len(profiles) == 0 {
+		return fmt.Errorf("playback: sensor %d: open: no profile given: %w", s.index, sensor.ErrNoProfile)
+	}
+	var sel []*stream
+	for _, p := range profiles {
+		var found *stream
+		for _, st := range s.streams {
+			if p != nil && st.profile.UID == p.UID {
+				found = st
+			}
+		}
+		if found == nil {
+			return fmt.Errorf("playback: sensor %d: failed to open sensor, requested profile %v is not available: %w",
+				s.index, p, sensor.ErrNoProfile)
+		}
+		sel = append(sel, found)
+	}
+	return s.dev.do(func() error { return s.dev.openSensor(s, sel) })
+}
+
+// Start begins delivering the opened streams' frames to h, one goroutine
+// per stream.
+func (s *Sensor) Start(h sensor.Handler) error {
+	if h == nil {
+		return fmt.Errorf("playback: sensor %d: start: nil handler", s.index)
+	}
+	return s.dev.do(func() error { return s.dev.startSensor(s, h) })
+}
+
+// Stop stops delivery; queued frames are dropped. It returns after the
+// handler returned for the last time. Stopping a sensor that is not
+// started does nothing. Stop must not be called from the sensor's handler.
+func (s *Sensor) Stop() error {
+	return s.dev.do(func() error { s.dev.stopSensor(s, false); return nil })
+}
+
+// Close stops the sensor if needed and releases its profiles.
+func (s *Sensor) Close() error {
+	return s.dev.do(func() error { return s.dev.closeSensor(s) })
+}
+
+// SupportedOptions lists the recorded options in ascending enum order.
+func (s *Sensor) SupportedOptions() []sensor.Option {
+	out := make([]sensor.Option, len(s.options))
+	for i, o := range s.options {
+		out[i] = o.desc.opt
+	}
+	return out
+}
+
+func (s *Sensor) option(o sensor.Option) (*optionState, error) {
+	st := s.byOption[o]
+	if st == nil {
+		return nil, fmt.Errorf("playback: sensor %d: option %v: %w", s.index, o, extensions.ErrUnsupportedOption)
+	}
+	return st, nil
+}
+
+// Option returns the recorded value in effect at the playback position.
+func (s *Sensor) Option(o sensor.Option) (float32, error) {
+	st, err := s.option(o)
+	if err != nil {
+		return 0, err
+	}
+	return st.value(), nil
+}
+
+// SetOption always fails: playback options are read-only.
+func (s *Sensor) SetOption(o sensor.Option, v float32) error {
+	if _, err := s.option(o); err != nil {
+		return err
+	}
+	return fmt.Errorf("playback: sensor %d: option %v: %w", s.index, o, extensions.ErrReadOnly)
+}
+
+// OptionRange returns {v, v, 0, v} for the current value v.
+func (s *Sensor) OptionRange(o sensor.Option) (extensions.Range, error) {
+	v, err := s.Option(o)
+	if err != nil {
+		return extensions.Range{}, err
+	}
+	return extensions.Range{Min: v, Max: v, Step: 0, Default: v}, nil
+}
+
+// OptionDescription returns the recorded description.
+func (s *Sensor) OptionDescription(o sensor.Option) string {
+	if st := s.byOption[o]; st != nil {
+		return st.desc.desc
+	}
+	return ""
+}
+
+// OptionReadOnly reports true for every option.
+func (s *Sensor) OptionReadOnly(o sensor.Option) bool { return true }
+
+// OnOptionChange registers f for recorded option changes met during
+// playback (and value changes caused by a seek).
+func (s *Sensor) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
+	s.cbMu.Lock()
+	defer s.cbMu.Unlock()
+	id := s.cbNext
+	s.cbNext++
+	if s.optCbs == nil {
+		s.optCbs = map[int]func(extensions.OptionChange){}
+	}
+	s.optCbs[id] = f
+	return func() { s.cbMu.Lock(); delete(s.optCbs, id); s.cbMu.Unlock() }
+}
+
+// OnNotification registers f for recorded notifications and playback
+// errors.
+func (s *Sensor) OnNotification(f func(sensor.Notification)) (cancel func()) {
+	s.cbMu.Lock()
+	defer s.cbMu.Unlock()
+	id := s.cbNext
+	s.cbNext++
+	if s.notifCbs == nil {
+		s.notifCbs = map[int]func(sensor.Notification){}
+	}
+	s.notifCbs[id] = f
+	return func() { s.cbMu.Lock(); delete(s.notifCbs, id); s.cbMu.Unlock() }
+}
+
+// Kinds returns the sensor's kind extensions (spec §6.2).
+func (s *Sensor) Kinds() []extensions.Kind { return append([]extensions.Kind(nil), s.kinds...) }
+
+// RecommendedFilters returns the recommended processing block names.
+func (s *Sensor) RecommendedFilters() []string { return append([]string(nil), s.filters...) }
+
+func (s *Sensor) raiseOptionChange(c extensions.OptionChange) {
+	s.cbMu.Lock()
+	fs := make([]func(extensions.OptionChange), 0, len(s.optCbs))
+	for _, f := range s.optCbs {
+		fs = append(fs, f)
+	}
+	s.cbMu.Unlock()
+	for _, f := range fs {
+		f(c)
+	}
+}
+
+func (s *Sensor) raiseNotification(n sensor.Notification) {
+	s.cbMu.Lock()
+	fs := make([]func(sensor.Notification), 0, len(s.notifCbs))
+	for _, f := range s.notifCbs {
+		fs = append(fs, f)
+	}
+	s.cbMu.Unlock()
+	for _, f := range fs {
+		f(n)
+	}
+}
+
+// depthSensor adds the DepthSensor extension.
+type depthSensor struct{ *Sensor }
+
+// DepthUnits returns the Depth Units option value.
+func (s depthSensor) DepthUnits() float32 { v, _ := s.Option(sensor.OptionDepthUnits); return v }
+
+// stereoSensor adds the DepthStereoSensor extension.
+type stereoSensor struct{ depthSensor }
+
+// StereoBaselineMM returns the Stereo Baseline option value.
+func (s stereoSensor) StereoBaselineMM() float32 {
+	v, _ := s.Option(sensor.OptionStereoBaseline)
+	return v
+}
+
+var (
+	_ sensor.Sensor                 = (*Sensor)(nil)
+	_ extensions.Options            = (*Sensor)(nil)
+	_ extensions.Notifier           = (*Sensor)(nil)
+	_ extensions.Kinded             = (*Sensor)(nil)
+	_ extensions.RecommendedFilters = (*Sensor)(nil)
+	_ extensions.DepthSensor        = depthSensor{}
+	_ extensions.DepthStereoSensor  = stereoSensor{}
+)
