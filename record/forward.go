@@ -5,7 +5,7 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 )
 
-//go:generate go run ./internal/genwrap wrappers_gen.go
+//go:generate go run ./internal/genwrap wrappers_gen.go wrappers_gen_test.go
 
 // The forwarders below are embedded by the generated record-sensor types of
 // wrappers_gen.go; each forwards one extension to the inner sensor.

@@ -1,0 +1,199 @@
+package record
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/msgs"
+	"github.com/rsbag/rsbag/rosbag"
+	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/software"
+)
+
+// vclock is a virtual clock for Options.Now.
+type vclock struct{ ns atomic.Int64 }
+
+func (c *vclock) Now() time.Time          { return time.Unix(1_700_000_000, c.ns.Load()) }
+func (c *vclock) Add(d time.Duration)     { c.ns.Add(int64(d)) }
+func (c *vclock) Set(d time.Duration)     { c.ns.Store(int64(d)) }
+func (c *vclock) Since0() time.Duration   { return time.Duration(c.ns.Load()) }
+func newClock() *vclock                   { return &vclock{} }
+func (c *vclock) opts(o Options) *Options { o.Now = c.Now; return &o }
+
+// bagMsg is one message read back from a bag.
+type bagMsg struct {
+	Topic string
+	Type  string
+	MD5   string
+	Time  rosbag.Time
+	Data  []byte
+}
+
+// readBag returns every message of a bag in time order (equal times in file
+// order) and the reader's open error (nil, or one wrapping ErrUnindexed).
+func readBag(t testing.TB, path string) ([]bagMsg, rosbag.Info, error) {
+	t.Helper()
+	r, err := rosbag.Open(path, nil)
+	if r == nil {
+		t.Fatalf("open %s: %v", path, err)
+	}
+	defer r.Close()
+	var out []bagMsg
+	it := r.Messages(nil)
+	for it.Next() {
+		m := it.Message()
+		out = append(out, bagMsg{m.Conn.Topic, m.Conn.Type, m.Conn.MD5Sum, m.Time, append([]byte(nil), m.Data...)})
+	}
+	if it.Err() != nil {
+		t.Fatalf("read %s: %v", path, it.Err())
+	}
+	return out, r.Info(), err
+}
+
+// byTopic groups messages per topic, keeping order.
+func byTopic(ms []bagMsg) map[string][]bagMsg {
+	m := map[string][]bagMsg{}
+	for _, x := range ms {
+		m[x.Topic] = append(m[x.Topic], x)
+	}
+	return m
+}
+
+func kv(t testing.TB, b []byte) msgs.KeyValue {
+	t.Helper()
+	var k msgs.KeyValue
+	if err := k.Unmarshal(b); err != nil {
+		t.Fatalf("KeyValue: %v", err)
+	}
+	return k
+}
+
+// testDevice is a small software device: a depth sensor (Depth/0 Z16,
+// Infrared/1 Y8) with options and a color sensor (Color/0 RGB8), extrinsics
+// depth→color and depth→infrared.
+type testDevice struct {
+	dev              *software.Device
+	depthS, colorS   *software.Sensor
+	depth, ir, color *sensor.StreamProfile
+	w, h             int
+	numbers          map[*sensor.StreamProfile]uint64
+}
+
+func newTestDevice(t testing.TB, w, h int) *testDevice {
+	t.Helper()
+	td := &testDevice{w: w, h: h, numbers: map[*sensor.StreamProfile]uint64{}}
+	td.dev = software.New(sensor.Info{sensor.CameraInfoName: "Test Camera", sensor.CameraInfoSerialNumber: "42"})
+	td.depthS = td.dev.AddSensor("Stereo Module")
+	td.colorS = td.dev.AddSensor("RGB Camera")
+	in := sensor.Intrinsics{Width: w, Height: h, PPX: float32(w) / 2, PPY: float32(h) / 2, FX: 100, FY: 101, Model: sensor.DistortionBrownConrady}
+	td.depth = td.depthS.AddVideoStream(software.VideoStream{Stream: sensor.StreamDepth, Format: sensor.FormatZ16, Width: w, Height: h, FPS: 30, Intrinsics: in, Default: true})
+	td.ir = td.depthS.AddVideoStream(software.VideoStream{Stream: sensor.StreamInfrared, Index: 1, Format: sensor.FormatY8, Width: w, Height: h, FPS: 30, Intrinsics: in})
+	td.color = td.colorS.AddVideoStream(software.VideoStream{Stream: sensor.StreamColor, Format: sensor.FormatRGB8, Width: w, Height: h, FPS: 30, Intrinsics: in, Default: true})
+	td.depthS.AddOption(sensor.OptionExposure, 8500, extensions.Range{Min: 1, Max: 200000, Step: 1, Default: 8500}, true)
+	td.depthS.AddOption(sensor.OptionDepthUnits, 0.001, extensions.Range{Min: 0.0001, Max: 0.01, Step: 0.0001, Default: 0.001}, true)
+	td.depthS.AddReadOnlyOption(sensor.OptionAsicTemperature, 36.5)
+	td.colorS.AddOption(sensor.OptionBrightness, 0, extensions.Range{Min: -64, Max: 64, Step: 1}, true)
+	rot := sensor.Extrinsics{Rotation: [9]float32{0.99995, 0, -0.009999833, 0, 1, 0, 0.009999833, 0, 0.99995}, Translation: [3]float32{0.0147, 0.0001, 0.0003}}
+	if err := td.dev.RegisterExtrinsics(td.depth, td.color, rot); err != nil {
+		t.Fatal(err)
+	}
+	if err := td.dev.RegisterExtrinsics(td.depth, td.ir, extensions.IdentityExtrinsics()); err != nil {
+		t.Fatal(err)
+	}
+	return td
+}
+
+// frame makes the next frame of p with deterministic content.
+func (td *testDevice) frame(p *sensor.StreamProfile) *sensor.Frame {
+	td.numbers[p]++
+	n := td.numbers[p]
+	bpp := p.Format.BitsPerPixel() / 8
+	data := make([]byte, p.Width*p.Height*bpp)
+	for i := range data {
+		data[i] = byte(i*7 + int(n)*13 + int(p.Stream))
+	}
+	f := &sensor.Frame{Profile: p, Number: n, TimestampMs: 1000 + float64(n)*33.3, Domain: sensor.TimestampDomainHardwareClock, Data: data}
+	f.Metadata.Set(sensor.MetadataKeyFrameCounter, int64(n))
+	f.Metadata.Set(sensor.MetadataKeyFrameTimestamp, int64(n)*33300)
+	return f
+}
+
+// handlerLog collects delivered frames.
+type handlerLog struct {
+	mu     sync.Mutex
+	frames []*sensor.Frame
+}
+
+func (h *handlerLog) HandleFrame(f *sensor.Frame) {
+	h.mu.Lock()
+	h.frames = append(h.frames, f)
+	h.mu.Unlock()
+}
+
+func (h *handlerLog) count() int { h.mu.Lock(); defer h.mu.Unlock(); return len(h.frames) }
+
+// moduleRoot returns the directory holding go.mod.
+func moduleRoot(t testing.TB) string {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err == nil {
+		if p := strings.TrimSpace(string(out)); p != "" && p != os.DevNull {
+			return filepath.Dir(p)
+		}
+	}
+	dir, _ := os.Getwd()
+	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+	}
+	t.Fatal("go.mod not found")
+	return ""
+}
+
+// checkConformance runs the strict bag checkers on path when installed.
+func checkConformance(t *testing.T, path string) {
+	t.Helper()
+	root := moduleRoot(t)
+	for _, name := range []string{"bagcheck-ros", "bagcheck-js"} {
+		tool := filepath.Join(root, "..", "shared", "conformance", name)
+		if _, err := os.Stat(tool); err != nil {
+			t.Logf("%s not installed: skipped", name)
+			continue
+		}
+		out, err := exec.Command(tool, "--json", path).CombinedOutput()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == 2 {
+			t.Logf("%s unavailable (exit 2): skipped: %s", name, firstLine(out))
+			continue
+		}
+		if err != nil {
+			var js any
+			_ = json.Unmarshal(out, &js)
+			t.Errorf("%s %s: %v\n%s", name, filepath.Base(path), err, truncate(out, 3000))
+		}
+	}
+}
+
+func firstLine(b []byte) string {
+	s := string(b)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func truncate(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "…"
+	}
+	return string(b)
+}

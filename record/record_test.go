@@ -1,0 +1,256 @@
+package record
+
+import (
+	"bytes"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/msgs"
+	"github.com/rsbag/rsbag/rosbag"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// recordTestDevice records n frames of every stream of a testDevice.
+func recordTestDevice(t *testing.T, path string, o Options, n int) (*testDevice, *handlerLog) {
+	t.Helper()
+	td := newTestDevice(t, 16, 8)
+	clk := newClock()
+	o.Lossless = true
+	rec, err := New(td.dev, path, clk.opts(o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := rec.Sensors()
+	if len(ss) != 2 {
+		t.Fatalf("%d record sensors, want 2", len(ss))
+	}
+	var log handlerLog
+	if err := ss[0].Open(td.depth, td.ir); err != nil {
+		t.Fatal(err)
+	}
+	if err := ss[1].Open(td.color); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range ss {
+		if err := s.Start(&log); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < n; i++ {
+		clk.Add(33 * 1e6)
+		for _, p := range []*sensor.StreamProfile{td.depth, td.ir} {
+			if err := td.depthS.Inject(td.frame(p)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := td.colorS.Inject(td.frame(td.color)); err != nil {
+			t.Fatal(err)
+		}
+		td.depthS.Flush()
+		td.colorS.Flush()
+	}
+	for _, s := range ss {
+		if err := s.Stop(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return td, &log
+}
+
+func TestRecordBasic(t *testing.T) {
+	for _, comp := range []string{CompressionLZ4, CompressionNone} {
+		t.Run(comp, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "basic.bag")
+			td, log := recordTestDevice(t, path, Options{Compression: comp}, 5)
+			if log.count() != 15 {
+				t.Fatalf("handler got %d frames, want 15", log.count())
+			}
+			ms, info, err := readBag(t, path)
+			if err != nil {
+				t.Fatalf("open: %v", err)
+			}
+			if !info.Indexed {
+				t.Error("bag is not indexed")
+			}
+			if len(info.Compression) != 1 || info.Compression[0] != comp {
+				t.Errorf("compression %v, want %s", info.Compression, comp)
+			}
+			top := byTopic(ms)
+			fv := top["/file_version"]
+			if len(fv) != 1 || fv[0].Time != rosbag.MinTime || !bytes.Equal(fv[0].Data, []byte{3, 0, 0, 0}) {
+				t.Errorf("/file_version = %+v", fv)
+			}
+			for topic, want := range map[string]int{
+				"/device_0/info":                                   2,
+				"/device_0/sensor_0/info":                          1,
+				"/device_0/sensor_1/info":                          1,
+				"/device_0/sensor_0/Depth_0/info":                  1,
+				"/device_0/sensor_0/Depth_0/info/camera_info":      1,
+				"/device_0/sensor_0/Infrared_1/info":               1,
+				"/device_0/sensor_1/Color_0/info/camera_info":      1,
+				"/device_0/sensor_0/option/Exposure/value":         1,
+				"/device_0/sensor_0/option/Exposure/description":   1,
+				"/device_0/sensor_0/option/Depth_Units/value":      1,
+				"/device_0/sensor_0/option/Asic_Temperature/value": 1,
+				"/device_0/sensor_1/option/Brightness/value":       1,
+				"/device_0/sensor_0/Depth_0/image/data":            5,
+				"/device_0/sensor_0/Depth_0/image/metadata":        5 * 4,
+				"/device_0/sensor_0/Infrared_1/image/data":         5,
+				"/device_0/sensor_1/Color_0/image/data":            5,
+				"/device_0/sensor_0/Depth_0/tf/1":                  1,
+				"/device_0/sensor_0/Infrared_1/tf/1":               1,
+				"/device_0/sensor_1/Color_0/tf/1":                  1,
+			} {
+				if got := len(top[topic]); got != want {
+					t.Errorf("%s: %d messages, want %d", topic, got, want)
+				}
+			}
+			for topic, list := range top {
+				static := !bytes.Contains([]byte(topic), []byte("/image/"))
+				for _, m := range list {
+					if static != (m.Time == rosbag.MinTime) {
+						t.Errorf("%s at %v (static %v)", topic, m.Time, static)
+					}
+				}
+			}
+			// Frames: frame_id "0", no trailing bytes, data as delivered.
+			for i, m := range top["/device_0/sensor_0/Depth_0/image/data"] {
+				var img msgs.Image
+				if err := img.Unmarshal(m.Data); err != nil {
+					t.Fatalf("image %d: %v", i, err)
+				}
+				want := log.frames[3*i]
+				if img.Header.FrameID != "0" || img.Header.Seq != uint32(want.Number) || img.Encoding != "mono16" ||
+					img.Step != 32 || img.Width != 16 || img.Height != 8 || !bytes.Equal(img.Data, want.Data) {
+					t.Errorf("image %d: header %+v enc %s step %d", i, img.Header, img.Encoding, img.Step)
+				}
+				if i > 0 && m.Time <= top["/device_0/sensor_0/Depth_0/image/data"][i-1].Time {
+					t.Errorf("image %d: time %v not after previous", i, m.Time)
+				}
+			}
+			md := top["/device_0/sensor_0/Depth_0/image/metadata"]
+			var keys []string
+			for _, m := range md[:4] {
+				k := kv(t, m.Data)
+				keys = append(keys, k.Key+"="+k.Value)
+			}
+			wantKeys := []string{"system_time=0.000000", "timestamp_domain=Hardware Clock", "Frame Counter=1", "Frame Timestamp=33300"}
+			for i := range wantKeys {
+				if keys[i] != wantKeys[i] {
+					t.Errorf("metadata %d = %q, want %q", i, keys[i], wantKeys[i])
+				}
+			}
+			var si msgs.StreamInfo
+			if err := si.Unmarshal(top["/device_0/sensor_0/Depth_0/info"][0].Data); err != nil || si.IsRecommended != 1 || si.Fps != 30 || si.Encoding != "mono16" {
+				t.Errorf("depth stream info %+v %v", si, err)
+			}
+			if err := si.Unmarshal(top["/device_0/sensor_0/Infrared_1/info"][0].Data); err != nil || si.IsRecommended != 0 || si.Encoding != "8UC1" {
+				t.Errorf("ir stream info %+v %v", si, err)
+			}
+			var tf msgs.Transform
+			if err := tf.Unmarshal(top["/device_0/sensor_0/Depth_0/tf/1"][0].Data); err != nil || tf.Rotation != (msgs.Quaternion{W: -1}) {
+				t.Errorf("depth tf %+v %v", tf, err)
+			}
+			_ = td
+			checkConformance(t, path)
+		})
+	}
+}
+
+func TestQuaternion(t *testing.T) {
+	// Identity is written as (0, 0, 0, -1) (spec §5.8, quirk 5).
+	if q := quaternion([9]float32{1, 0, 0, 0, 1, 0, 0, 0, 1}); q != (msgs.Quaternion{W: -1}) {
+		t.Errorf("identity → %+v", q)
+	}
+	// The reference color extrinsics: rotation by 0.01 rad about Y; from
+	// options_pause_notify.bag's Color_0/tf/1.
+	r := [9]float32{0.99995, 0, -0.009999833, 0, 1, 0, 0.009999833, 0, 0.99995}
+	q := quaternion(r)
+	want := msgs.Quaternion{X: 0, Y: float64(float32(-0.004999979)), Z: 0, W: float64(float32(-0.9999875))}
+	if math.Abs(q.Y-want.Y) > 1e-9 || math.Abs(q.W-want.W) > 1e-7 || q.X != 0 || q.Z != 0 {
+		t.Errorf("rotation → %+v, want ≈ %+v", q, want)
+	}
+}
+
+func TestBagTime(t *testing.T) {
+	for _, c := range []struct {
+		ns   int64
+		want rosbag.Time
+	}{
+		{0, rosbag.MinTime}, {-5, rosbag.MinTime}, {1500, 1500}, {54424400, 54424400}, {1_000_000_000, 1_000_000_000},
+	} {
+		if got := bagTime(c.ns); got != c.want {
+			t.Errorf("bagTime(%d) = %v, want %v", c.ns, got, c.want)
+		}
+	}
+	// Frame timestamp: 360815.089 ms → (360, 815089000) (spec §3.2).
+	if s := stamp(360815.089); s != (msgs.Time{Sec: 360, Nsec: 815089000}) {
+		t.Errorf("stamp = %+v", s)
+	}
+	// Notification quirk: 1795239705530 ms → (1795, 239705530) (§5.13).
+	if s, n := rosTime(1795239705530 / 1e9); s != 1795 || n != 239705530 {
+		t.Errorf("notification time = %d, %d", s, n)
+	}
+}
+
+// TestExtensionsForwarded checks that a record sensor implements exactly the
+// extensions of its inner sensor (plus Notifier and Unwrapper).
+func TestExtensionsForwarded(t *testing.T) {
+	td := newTestDevice(t, 4, 4)
+	rec, err := NewWriter(td.dev, &memFile{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	for i, s := range rec.Sensors() {
+		in := td.dev.Sensors()[i]
+		check := func(name string, inHas, recHas bool) {
+			if inHas != recHas {
+				t.Errorf("sensor %d: %s: inner %v, record %v", i, name, inHas, recHas)
+			}
+		}
+		_, a := in.(extensions.Options)
+		_, b := s.(extensions.Options)
+		check("Options", a, b)
+		_, a = in.(extensions.DepthSensor)
+		_, b = s.(extensions.DepthSensor)
+		check("DepthSensor", a, b)
+		_, a = in.(extensions.DepthStereoSensor)
+		_, b = s.(extensions.DepthStereoSensor)
+		check("DepthStereoSensor", a, b)
+		_, a = in.(extensions.Kinded)
+		_, b = s.(extensions.Kinded)
+		check("Kinded", a, b)
+		_, a = in.(extensions.RecommendedFilters)
+		_, b = s.(extensions.RecommendedFilters)
+		check("RecommendedFilters", a, b)
+		if u, ok := s.(Unwrapper); !ok || u.Unwrap() != in {
+			t.Errorf("sensor %d: Unwrap", i)
+		}
+		if _, ok := s.(extensions.Notifier); !ok {
+			t.Errorf("sensor %d: not a Notifier", i)
+		}
+	}
+	// Every generated combination.
+	for _, c := range wrapperCombos() {
+		w := wrap(&Sensor{inner: c})
+		_, a := c.(extensions.Options)
+		_, b := w.(extensions.Options)
+		_, d1 := c.(extensions.DepthSensor)
+		_, d2 := w.(extensions.DepthSensor)
+		_, s1 := c.(extensions.DepthStereoSensor)
+		_, s2 := w.(extensions.DepthStereoSensor)
+		_, k1 := c.(extensions.Kinded)
+		_, k2 := w.(extensions.Kinded)
+		_, f1 := c.(extensions.RecommendedFilters)
+		_, f2 := w.(extensions.RecommendedFilters)
+		if a != b || d1 != d2 || s1 != s2 || k1 != k2 || f1 != f2 {
+			t.Errorf("%T wrapped as %T", c, w)
+		}
+	}
+}
