@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -31,12 +32,12 @@ type infoReport struct {
 	Topics        []topicInfo   `json:"topics"`
 
 	// RealSense view.
-	FileVersion int          `json:"file_version"`
-	DurationNs  uint64       `json:"duration_ns"` // between the first and last frame
-	Device      []infoField  `json:"device"`
-	Sensors     []sensorInfo `json:"sensors"`
-	Streams     []streamInfo `json:"streams"`
-	Problems    []string     `json:"problems,omitempty"` // what the RealSense view could not read
+	FileVersion int           `json:"file_version"`
+	DurationNs  uint64        `json:"duration_ns"` // between the first and last frame
+	Device      []infoField   `json:"device"`
+	Sensors     []*sensorInfo `json:"sensors"`
+	Streams     []streamInfo  `json:"streams"`
+	Problems    []string      `json:"problems,omitempty"` // what the RealSense view could not read
 
 	streamIndex map[streamID]int
 }
@@ -72,16 +73,17 @@ type infoField struct {
 
 type optionInfo struct {
 	Name        string  `json:"name"`
-	Value       float32 `json:"value"`
+	Value       float32 `json:"value"` // at the start of the recording
+	Changes     int     `json:"changes,omitempty"`
 	Description string  `json:"description,omitempty"`
-	ReadOnly    bool    `json:"read_only"`
+	seen        bool
 }
 
 type sensorInfo struct {
-	Index   int          `json:"index"`
-	Name    string       `json:"name"`
-	Info    []infoField  `json:"info"`
-	Options []optionInfo `json:"options"`
+	Index   int           `json:"index"`
+	Name    string        `json:"name"`
+	Info    []infoField   `json:"info"`
+	Options []*optionInfo `json:"options"`
 }
 
 type streamInfo struct {
@@ -187,7 +189,6 @@ func inspect(path string) (*infoReport, error) {
 	if err := rep.readMessages(r); err != nil {
 		return nil, err
 	}
-	rep.realsenseView(path)
 	return rep, nil
 }
 
@@ -239,18 +240,23 @@ func (rep *infoReport) readMessages(r *rosbag.Reader) error {
 	}
 	var first, last uint64
 	var total uint64
+	dec := decoders{}
 	it := r.Messages(nil)
 	for it.Next() {
 		m := it.Message()
 		total++
 		topics[m.Conn.Topic].n++
-		if err := checkMessage(m); err != nil {
+		v, err := dec.decode(m)
+		if err != nil {
 			return err
 		}
 		if m.Conn.Topic == fileVersionTopic || m.Conn.Topic == legacyVersionTopic {
-			if v, ok := decodeFileVersion(m.Data); ok {
-				rep.FileVersion = v
+			if u, ok := v.(*msgs.UInt32); ok {
+				rep.FileVersion = int(u.Data)
 			}
+		}
+		if v != nil && !strings.HasSuffix(m.Conn.Topic, "/data") && !strings.HasSuffix(m.Conn.Topic, "/metadata") {
+			rep.collect(m.Conn.Topic, v)
 		}
 		if id, ok := frameTopic(m.Conn.Topic); ok {
 			t := uint64(m.Time)
@@ -402,11 +408,11 @@ func (rep *infoReport) writeText(w io.Writer) {
 	for _, s := range rep.Sensors {
 		fmt.Fprintf(w, "sensor %d:     %s\n", s.Index, s.Name)
 		for _, o := range s.Options {
-			ro := ""
-			if o.ReadOnly {
-				ro = " (read-only)"
+			ch := ""
+			if o.Changes > 0 {
+				ch = fmt.Sprintf(" (changed %d times)", o.Changes)
 			}
-			fmt.Fprintf(w, "  option      %s = %v%s\n", o.Name, o.Value, ro)
+			fmt.Fprintf(w, "  option      %s = %v%s\n", o.Name, o.Value, ch)
 		}
 		for _, st := range rep.Streams {
 			if st.Sensor == s.Index {
@@ -430,11 +436,11 @@ func (s *streamInfo) describe() string {
 	if s.Format != "" {
 		fmt.Fprintf(&b, " %s", s.Format)
 	}
-	if s.Width > 0 {
-		fmt.Fprintf(&b, " %dx%d", s.Width, s.Height)
-	}
-	if s.FPS > 0 {
-		fmt.Fprintf(&b, " @%d", s.FPS)
+	switch {
+	case s.Width > 0:
+		fmt.Fprintf(&b, " %dx%d@%d", s.Width, s.Height, s.FPS)
+	case s.FPS > 0:
+		fmt.Fprintf(&b, " %d Hz", s.FPS)
 	}
 	fmt.Fprintf(&b, ": %d frames", s.Frames)
 	if s.Frames > 1 && s.LastNs > s.FirstNs {
