@@ -193,19 +193,18 @@ func inspect(path string) (*infoReport, error) {
 }
 
 func damaged(info rosbag.Info, err error) error {
-	msg := fmt.Sprintf("damaged bag: its index (at offset %d of %d bytes) cannot be read", info.IndexPos, info.Size)
+	msg := "damaged bag (truncated, or its index overwritten)"
 	if rc := info.Recovery; rc != nil {
 		if rc.Reason != "" {
 			msg += ": " + rc.Reason
 		}
-		if rc.Err != nil && (err == nil || !strings.Contains(err.Error(), rc.Err.Error())) {
+		if rc.Err != nil && !strings.Contains(msg, rc.Err.Error()) {
 			msg += ": " + rc.Err.Error()
 		}
-		msg += fmt.Sprintf(" (a scan finds %d messages in %d chunks", rc.Messages, rc.Chunks)
+		msg += fmt.Sprintf("; a scan finds %d messages in %d chunks", rc.Messages, rc.Chunks)
 		if rc.LostBytes > 0 {
-			msg += fmt.Sprintf("; %d bytes at the end are unreadable", rc.LostBytes)
+			msg += fmt.Sprintf(", and %d bytes at the end are unreadable", rc.LostBytes)
 		}
-		msg += ")"
 	} else if err != nil {
 		msg += ": " + err.Error()
 	}
@@ -385,7 +384,10 @@ func (rep *infoReport) writeText(w io.Writer) {
 		p("indexed", "yes")
 	} else if rc := rep.Recovery; rc != nil {
 		p("indexed", "no: recovered %d messages in %d chunks (%s)", rc.RecoveredMessages, rc.RecoveredChunks, rc.Reason)
-		lost := fmt.Sprintf("%d bytes at the end", rc.LostBytes)
+		lost := "nothing after the last complete chunk"
+		if rc.LostBytes > 0 {
+			lost = fmt.Sprintf("%d bytes at the end", rc.LostBytes)
+		}
 		if rc.LostMessages > 0 {
 			lost += fmt.Sprintf(", about %d messages", rc.LostMessages)
 		}

@@ -147,13 +147,27 @@ func oneLine(s string) string {
 	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ")
 }
 
-// fileError names path in err unless the message already does.
+// fileError puts path at the front of err's message (and removes the
+// copies of it that the packages below put inside), keeping err for
+// errors.Is/As.
 func fileError(path string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if strings.Contains(err.Error(), path) {
-		return err
-	}
-	return fmt.Errorf("%s: %w", path, err)
+	return &pathError{path: path, err: err}
 }
+
+type pathError struct {
+	path string
+	err  error
+}
+
+func (e *pathError) Error() string {
+	msg := e.err.Error()
+	for _, p := range []string{"rosbag: " + e.path + ": ", "record " + e.path + ": ", e.path + ": "} {
+		msg = strings.ReplaceAll(msg, p, "")
+	}
+	return e.path + ": " + msg
+}
+
+func (e *pathError) Unwrap() error { return e.err }
