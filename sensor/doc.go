@@ -13,3 +13,5 @@
 // Frame.Data after handing a frame out, so a handler may keep a frame (or
 // hand it to another goroutine) without copying it.
 package sensor
+
+//go:generate go run ./internal/genenums -spec ../testdata/spec/realsense-bag-format.md -out enums.go
