@@ -1,0 +1,551 @@
+package usb_test
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/usb"
+	"github.com/rsbag/rsbag/usb/usbtest"
+)
+
+func mouse() *usbtest.Device {
+	return usbtest.NewDevice(usb.DeviceDesc{Bus: 1, Address: 2, Path: []int{3}, Vendor: 0x046D, Product: 0xC077, BCDUSB: 0x0200}, nil)
+}
+
+func otherIntel() *usbtest.Device {
+	return usbtest.NewDevice(usb.DeviceDesc{Bus: 1, Address: 4, Path: []int{4}, Vendor: usb.IntelVID, Product: 0x0001, BCDUSB: 0x0200}, nil)
+}
+
+func d435i(t testing.TB, ops ...usbtest.IO) *usbtest.Device {
+	return usbtest.NewDevice(usbtest.D435iDesc(), loadD435i(t), ops...)
+}
+
+func TestEnumerate(t *testing.T) {
+	cams, err := usb.Enumerate(context.Background(), usbtest.New(mouse(), d435i(t), otherIntel()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cams) != 1 {
+		t.Fatalf("got %d cameras, want 1", len(cams))
+	}
+	want := sensor.Info{
+		sensor.CameraInfoName:              "Intel RealSense D435I",
+		sensor.CameraInfoSerialNumber:      "012345678901",
+		sensor.CameraInfoPhysicalPort:      "2-1",
+		sensor.CameraInfoProductId:         "0B3A",
+		sensor.CameraInfoProductLine:       "D400",
+		sensor.CameraInfoUsbTypeDescriptor: "3.2",
+		sensor.CameraInfoConnectionType:    "USB",
+	}
+	for k, v := range want {
+		if got := cams[0].Info[k]; got != v {
+			t.Errorf("%v = %q, want %q", k, got, v)
+		}
+	}
+	var classes []uint8
+	for _, in := range cams[0].Desc.Interfaces {
+		classes = append(classes, in.Alts[0].Class)
+	}
+	if want := []uint8{0x0E, 0x0E, 0x0E, 0x0E, 0x0E, 0x03, 0xFF}; string(classes) != string(want) {
+		t.Errorf("interface classes % x, want % x", classes, want)
+	}
+
+	// Only non-RealSense devices: not found.
+	if _, err := usb.Enumerate(context.Background(), usbtest.New(mouse(), otherIntel())); !errors.Is(err, device.ErrNotFound) {
+		t.Errorf("non-RealSense only: %v, want ErrNotFound", err)
+	}
+	if _, err := usb.Open(context.Background(), &usb.Options{Transport: usbtest.New(mouse())}); !errors.Is(err, device.ErrNotFound) ||
+		err.Error() != "no RealSense device found" {
+		t.Errorf("Open: %v", err)
+	}
+}
+
+func TestUSBTypeAndProducts(t *testing.T) {
+	for pid, name := range map[uint16]string{0x0AD3: "Intel RealSense D415", 0x0B07: "Intel RealSense D435",
+		0x0B3A: "Intel RealSense D435I", 0x0B5C: "Intel RealSense D455", 0x0B5B: "Intel RealSense D405"} {
+		if got, ok := usb.ProductName(pid); !ok || got != name {
+			t.Errorf("ProductName(%#04x) = %q", pid, got)
+		}
+	}
+	if usb.IsD400(0x046D, 0x0B07) {
+		t.Error("IsD400 accepts a foreign vendor")
+	}
+}
+
+func openD435i(t testing.TB, ops ...usbtest.IO) (*usb.Device, *usbtest.Device, *usbtest.Transport) {
+	t.Helper()
+	fake := d435i(t, ops...)
+	tr := usbtest.New(fake)
+	d, err := usb.Open(context.Background(), &usb.Options{Transport: tr, Watchdog: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, fake, tr
+}
+
+func byName(d *usb.Device, name string) sensor.Sensor {
+	for _, s := range d.Sensors() {
+		if s.Info()[sensor.CameraInfoName] == name {
+			return s
+		}
+	}
+	return nil
+}
+
+func find(s sensor.Sensor, st sensor.Stream, f sensor.Format, w, h, fps int) *sensor.StreamProfile {
+	for _, p := range s.Profiles() {
+		if p.Stream == st && p.Format == f && p.Width == w && p.Height == h && p.FPS == fps {
+			return p
+		}
+	}
+	return nil
+}
+
+func TestProfiles(t *testing.T) {
+	d, _, _ := openD435i(t)
+	defer d.Close()
+	if n := len(d.Sensors()); n != 3 {
+		t.Fatalf("%d sensors, want 3", n)
+	}
+	count := func(s sensor.Sensor) map[sensor.Format]int {
+		m := map[sensor.Format]int{}
+		for _, p := range s.Profiles() {
+			m[p.Format]++
+		}
+		return m
+	}
+	depth, color := byName(d, "Stereo Module"), byName(d, "RGB Camera")
+	if got := count(depth); got[sensor.FormatZ16] != 28 || got[sensor.FormatY8] != 28 || got[sensor.FormatY8I] != 28 || got[sensor.FormatY12I] != 2 {
+		t.Errorf("depth profiles %v", got)
+	}
+	if got := count(color); got[sensor.FormatYUYV] != 32 || len(got) != 1 {
+		t.Errorf("color profiles %v", got)
+	}
+	for _, c := range []struct {
+		s       sensor.Sensor
+		st      sensor.Stream
+		f       sensor.Format
+		w, h, r int
+		def     bool
+	}{
+		{depth, sensor.StreamDepth, sensor.FormatZ16, 848, 480, 30, true},
+		{depth, sensor.StreamDepth, sensor.FormatZ16, 848, 480, 90, false},
+		{depth, sensor.StreamDepth, sensor.FormatZ16, 1280, 720, 6, false},
+		{depth, sensor.StreamInfrared, sensor.FormatY8, 848, 480, 30, true},
+		{depth, sensor.StreamInfrared, sensor.FormatY12I, 1280, 800, 25, false},
+		{color, sensor.StreamColor, sensor.FormatYUYV, 1280, 720, 30, true},
+		{color, sensor.StreamColor, sensor.FormatYUYV, 1920, 1080, 30, false},
+	} {
+		p := find(c.s, c.st, c.f, c.w, c.h, c.r)
+		if p == nil {
+			t.Errorf("missing %v %v %dx%d@%d", c.st, c.f, c.w, c.h, c.r)
+			continue
+		}
+		if p.Default != c.def {
+			t.Errorf("%v Default = %v", p, p.Default)
+		}
+	}
+	if find(color, sensor.StreamColor, sensor.FormatYUYV, 1920, 1080, 60) != nil {
+		t.Error("1920x1080@60 advertised")
+	}
+	motion := byName(d, "Motion Module")
+	if motion == nil || len(motion.Profiles()) != 4 {
+		t.Fatalf("motion sensor %v", motion)
+	}
+	if k := depth.(extensions.Kinded).Kinds(); len(k) == 0 || k[0] != extensions.KindDepthSensor {
+		t.Errorf("depth kinds %v", k)
+	}
+}
+
+func TestParseUVCControls(t *testing.T) {
+	vcs, err := usb.ParseUVC(loadD435i(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vcs) != 2 || vcs[0].UVCVersion != 0x0110 || len(vcs[0].Streams) != 2 || vcs[0].Streams[0].Endpoint != 0x82 {
+		t.Fatalf("vcs %+v", vcs)
+	}
+	xu, ok := vcs[0].Unit(6, &usb.DepthXU)
+	if !ok || xu.ID != 3 {
+		t.Fatalf("depth XU %+v %v", xu, ok)
+	}
+	if got := usb.DepthXU.String(); got != "C9606CCB-594C-4D25-AF47-CCC496435995" {
+		t.Errorf("GUID %s", got)
+	}
+	// Corrupt lengths are errors, never panics.
+	raw := loadD435i(t)
+	for i := 9; i < len(raw); i += 7 {
+		bad := append([]byte(nil), raw...)
+		bad[i] = 0xFF
+		usb.ParseUVC(bad)
+		usb.ParseUVC(bad[:i])
+	}
+}
+
+// probeOps is the probe/commit sequence for Start on interface intf.
+func probeOps(intf int, bcd uint16, format, frame uint8, interval uint32, maxFrame uint32) []usbtest.IO {
+	n := usb.ProbeControlSize(bcd)
+	want := usb.Probe{Hint: 1, FormatIndex: format, FrameIndex: frame, FrameInterval: interval}.Marshal(n)
+	reply := usb.Probe{Hint: 1, FormatIndex: format, FrameIndex: frame, FrameInterval: interval, MaxVideoFrameSize: maxFrame,
+		MaxPayloadSize: maxFrame + 512, ClockFrequency: 15000000}.Marshal(n)
+	idx := uint16(intf)
+	return []usbtest.IO{
+		{Op: usbtest.OpSetInterface, Setup: usb.Setup{Index: idx}},
+		{Op: usbtest.OpControl, Setup: usb.Setup{RequestType: 0xA1, Request: 0x83, Value: 0x0100, Index: idx}, R: reply},
+		{Op: usbtest.OpControl, Setup: usb.Setup{RequestType: 0x21, Request: 0x01, Value: 0x0100, Index: idx}, W: want},
+		{Op: usbtest.OpControl, Setup: usb.Setup{RequestType: 0xA1, Request: 0x81, Value: 0x0100, Index: idx}, R: reply},
+		{Op: usbtest.OpControl, Setup: usb.Setup{RequestType: 0x21, Request: 0x01, Value: 0x0200, Index: idx}, W: reply},
+	}
+}
+
+func stopOps(intf int, ep uint8) []usbtest.IO {
+	return []usbtest.IO{{Op: usbtest.OpClearHalt, EP: ep}, {Op: usbtest.OpRelease, Setup: usb.Setup{Index: uint16(intf)}}}
+}
+
+func TestProbeControlSizes(t *testing.T) {
+	for bcd, n := range map[uint16]int{0x0100: 26, 0x0110: 34, 0x0150: 48} {
+		if got := usb.ProbeControlSize(bcd); got != n {
+			t.Errorf("ProbeControlSize(%#04x) = %d, want %d", bcd, got, n)
+		}
+	}
+	b := usb.Probe{Hint: 1, FormatIndex: 1, FrameIndex: 2, FrameInterval: 333333}.Marshal(34)
+	want := []byte{0x01, 0x00, 0x01, 0x02, 0x15, 0x16, 0x05, 0x00}
+	if string(b[:8]) != string(want) || len(b) != 34 {
+		t.Errorf("probe bytes % x", b)
+	}
+}
+
+// collector gathers frames.
+type collector struct {
+	mu sync.Mutex
+	fs []*sensor.Frame
+	ch chan struct{}
+}
+
+func newCollector() *collector { return &collector{ch: make(chan struct{}, 1024)} }
+
+func (c *collector) HandleFrame(f *sensor.Frame) {
+	c.mu.Lock()
+	c.fs = append(c.fs, f)
+	c.mu.Unlock()
+	c.ch <- struct{}{}
+}
+
+func (c *collector) wait(t testing.TB, n int) []*sensor.Frame {
+	t.Helper()
+	for {
+		c.mu.Lock()
+		got := len(c.fs)
+		c.mu.Unlock()
+		if got >= n {
+			break
+		}
+		select {
+		case <-c.ch:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("got %d frames, want %d", got, n)
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]*sensor.Frame(nil), c.fs...)
+}
+
+func image(n int, seed byte) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = seed + byte(i)
+	}
+	return b
+}
+
+func TestStreamPayloads(t *testing.T) {
+	const w, h = 424, 240
+	size := w * h * 2
+	ops := append(probeOps(1, 0x0110, 1, 6, 333333, uint32(size)), stopOps(1, 0x82)...)
+	d, fake, _ := openD435i(t, ops...)
+	depth := byName(d, "Stereo Module")
+	p := find(depth, sensor.StreamDepth, sensor.FormatZ16, w, h, 30)
+	if err := depth.Open(p); err != nil {
+		t.Fatal(err)
+	}
+	col := newCollector()
+	if err := depth.Start(col); err != nil {
+		t.Fatal(err)
+	}
+	s := fake.Stream(0x82)
+	img := image(size, 1)
+	meta := append(usbtest.CaptureTiming(41, 5000, 8000),
+		usbtest.Block(usbtest.MDDepthControl, 1<<0|1<<1|1<<2|1<<7, 16, 8000, 150, 1, 0, 0, 0, 0, 0, 0, 1, 0)...)
+	// 1: one payload, FID 0, EOF, metadata.
+	s.Send(usbtest.Payload(usbtest.EOF, 1000000, meta, img))
+	// 2: two payloads, FID 1, ended by EOF.
+	s.Send(usbtest.Payload(usbtest.FID, 1033333, nil, img[:size/2]))
+	s.Send(usbtest.Payload(usbtest.FID|usbtest.EOF, 1033333, nil, img[size/2:]))
+	// dropped: error bit.
+	s.Send(usbtest.Payload(usbtest.ERR|usbtest.EOF, 1066666, nil, img))
+	// dropped: truncated (short), ended by the FID toggle of the next frame.
+	s.Send(usbtest.Payload(usbtest.FID, 1100000, nil, img[:size-10]))
+	// 3: no EOF, ended by the FID toggle.
+	s.Send(usbtest.Payload(0, 1133333, nil, img))
+	// dropped: oversized.
+	s.Send(usbtest.Payload(usbtest.FID, 1166666, nil, img))
+	s.Send(usbtest.Payload(usbtest.FID|usbtest.EOF, 1166666, nil, img[:100]))
+	// dropped: bad header.
+	s.Send([]byte{0x40, 0x00})
+	// 4: completes frame 3's successor.
+	s.Send(usbtest.Payload(usbtest.EOF, 1200000, usbtest.CaptureTiming(45, 6000, 8000), img))
+	fs := col.wait(t, 4)
+	if err := depth.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 4 {
+		t.Fatalf("%d frames, want 4", len(fs))
+	}
+	f := fs[0]
+	if f.TimestampMs != 1000 || f.Domain != sensor.TimestampDomainHardwareClock || f.Number != 41 {
+		t.Errorf("frame 1: ts %v %v number %d", f.TimestampMs, f.Domain, f.Number)
+	}
+	for k, v := range map[sensor.MetadataKey]int64{sensor.MetadataKeyFrameCounter: 41, sensor.MetadataKeySensorTimestamp: 5000,
+		sensor.MetadataKeyGainLevel: 16, sensor.MetadataKeyActualExposure: 8000, sensor.MetadataKeyFrameLaserPower: 150,
+		sensor.MetadataKeyFrameEmitterMode: 1, sensor.MetadataKeyFrameLaserPowerMode: 1, sensor.MetadataKeyFrameTimestamp: 1000000} {
+		if got, ok := f.Metadata.Get(k); !ok || got != v {
+			t.Errorf("metadata %v = %d %v, want %d", k, got, ok, v)
+		}
+	}
+	if f.Metadata.Has(sensor.MetadataKeyAutoExposure) {
+		t.Error("auto exposure set although its flag is clear")
+	}
+	if fs[1].Domain != sensor.TimestampDomainSystemTime || fs[2].Domain != sensor.TimestampDomainSystemTime || fs[3].Number != 45 {
+		t.Errorf("frames 2-4: %v %v %d", fs[1].Domain, fs[2].Domain, fs[3].Number)
+	}
+	for i, f := range fs {
+		if string(f.Data) != string(img) || f.Width != w || f.Stride != 2*w || f.BPP != 16 || f.DepthUnits != 0.001 {
+			t.Errorf("frame %d: %d bytes stride %d", i, len(f.Data), f.Stride)
+		}
+	}
+	st := depth.(*usb.Sensor).Stats()
+	if st.Frames != 4 || st.ErrorFrames != 1 || st.ShortFrames != 1 || st.OversizedFrames != 1 || st.BadPayloads != 1 {
+		t.Errorf("stats %+v", st)
+	}
+	if err := fake.Err(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestWatchdogAndUnplug(t *testing.T) {
+	base := runtime.NumGoroutine()
+	const w, h = 424, 240
+	size := w * h * 2
+	ops := append(probeOps(1, 0x0110, 1, 6, 333333, uint32(size)), usbtest.IO{Op: usbtest.OpClearHalt, EP: 0x82})
+	d, fake, tr := openD435i(t, ops...)
+	depth := byName(d, "Stereo Module")
+	if err := depth.Open(find(depth, sensor.StreamDepth, sensor.FormatZ16, w, h, 30)); err != nil {
+		t.Fatal(err)
+	}
+	var nmu sync.Mutex
+	var notes []sensor.Notification
+	depth.(extensions.Notifier).OnNotification(func(n sensor.Notification) {
+		nmu.Lock()
+		notes = append(notes, n)
+		nmu.Unlock()
+	})
+	col := newCollector()
+	if err := depth.Start(col); err != nil {
+		t.Fatal(err)
+	}
+	s := fake.Stream(0x82)
+	img := image(size, 7)
+	s.Send(usbtest.Payload(usbtest.EOF, 1, nil, img))
+	col.wait(t, 1)
+	// Silence: the watchdog resets the endpoint (the clear-halt op), then
+	// frames flow again.
+	deadline := time.Now().Add(5 * time.Second)
+	for fake.Remaining() > 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	s.Send(usbtest.Payload(usbtest.FID|usbtest.EOF, 2, nil, img))
+	col.wait(t, 2)
+	if st := depth.(*usb.Sensor).Stats(); st.Resets < 1 {
+		t.Errorf("resets %d", st.Resets)
+	}
+	// Unplug mid-stream.
+	fake.Unplug()
+	deadline = time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		nmu.Lock()
+		n := len(notes)
+		last := sensor.Notification{}
+		if n > 0 {
+			last = notes[n-1]
+		}
+		nmu.Unlock()
+		if last.Category == sensor.NotificationCategoryHardwareError {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	err := depth.Stop()
+	if !errors.Is(err, device.ErrDisconnected) {
+		t.Errorf("Stop after unplug: %v", err)
+	}
+	nmu.Lock()
+	if len(notes) == 0 || notes[len(notes)-1].Category != sensor.NotificationCategoryHardwareError {
+		t.Errorf("notifications %+v", notes)
+	}
+	if notes[0].Category != sensor.NotificationCategoryFramesTimeout {
+		t.Errorf("first notification %+v", notes[0])
+	}
+	nmu.Unlock()
+	d.Close()
+	if tr.OpenHandles() != 0 {
+		t.Error("handle left open")
+	}
+	for i := 0; i < 100 && runtime.NumGoroutine() > base; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if g := runtime.NumGoroutine(); g > base {
+		t.Errorf("goroutines %d > baseline %d", g, base)
+	}
+}
+
+func ctl(rt, req uint8, sel uint8, unit, intf int, w, r []byte) usbtest.IO {
+	return usbtest.IO{Op: usbtest.OpControl, Setup: usb.Setup{RequestType: rt, Request: req, Value: uint16(sel) << 8,
+		Index: uint16(unit)<<8 | uint16(intf)}, W: w, R: r}
+}
+
+func u16(v uint16) []byte { return binary.LittleEndian.AppendUint16(nil, v) }
+
+func TestOptions(t *testing.T) {
+	// Laser power: XU unit 3 selector 4 on VC interface 0, 2 bytes.
+	ops := []usbtest.IO{
+		ctl(0xA1, 0x81, 4, 3, 0, nil, u16(150)),
+		ctl(0xA1, 0x82, 4, 3, 0, nil, u16(0)),
+		ctl(0xA1, 0x83, 4, 3, 0, nil, u16(360)),
+		ctl(0xA1, 0x84, 4, 3, 0, nil, u16(30)),
+		ctl(0xA1, 0x87, 4, 3, 0, nil, u16(150)),
+		ctl(0x21, 0x01, 4, 3, 0, u16(240), nil),
+		// Brightness: PU unit 2 selector 2 on VC interface 3, signed.
+		ctl(0xA1, 0x81, 2, 2, 3, nil, u16(uint16(0xFFF6))),
+	}
+	d, fake, _ := openD435i(t, ops...)
+	defer d.Close()
+	depth := byName(d, "Stereo Module").(extensions.Options)
+	got := depth.SupportedOptions()
+	want := []sensor.Option{sensor.OptionExposure, sensor.OptionGain, sensor.OptionEnableAutoExposure, sensor.OptionLaserPower, sensor.OptionEmitterEnabled}
+	if len(got) != len(want) {
+		t.Fatalf("options %v", got)
+	}
+	if v, err := depth.Option(sensor.OptionLaserPower); err != nil || v != 150 {
+		t.Fatalf("laser power %v %v", v, err)
+	}
+	r, err := depth.OptionRange(sensor.OptionLaserPower)
+	if err != nil || r != (extensions.Range{Min: 0, Max: 360, Step: 30, Default: 150}) {
+		t.Fatalf("range %+v %v", r, err)
+	}
+	var changes []extensions.OptionChange
+	cancel := depth.OnOptionChange(func(c extensions.OptionChange) { changes = append(changes, c) })
+	if err := depth.SetOption(sensor.OptionLaserPower, 400); !errors.Is(err, extensions.ErrOutOfRange) {
+		t.Errorf("set 400: %v", err)
+	}
+	if err := depth.SetOption(sensor.OptionLaserPower, 240); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if len(changes) != 1 || changes[0].Value != 240 {
+		t.Errorf("changes %v", changes)
+	}
+	if _, err := depth.Option(sensor.OptionHue); !errors.Is(err, extensions.ErrUnsupportedOption) {
+		t.Errorf("hue: %v", err)
+	}
+	color := byName(d, "RGB Camera").(extensions.Options)
+	if v, err := color.Option(sensor.OptionBrightness); err != nil || v != -10 {
+		t.Errorf("brightness %v %v", v, err)
+	}
+	if err := fake.Err(); err != nil {
+		t.Error(err)
+	}
+}
+
+func feature(id, power uint8, report uint16) []byte {
+	b := []byte{id, 0, 0, power, 0, 0, 0, 0, 0}
+	binary.LittleEndian.PutUint16(b[5:], report)
+	return b
+}
+
+func hidPowerOps(intf int, id, power uint8, fps int, before []byte) []usbtest.IO {
+	val := uint16(3)<<8 | uint16(id)
+	after := append([]byte(nil), before...)
+	after[3] = power
+	if fps > 0 {
+		binary.LittleEndian.PutUint16(after[5:], uint16(1000/fps))
+	}
+	return []usbtest.IO{
+		{Op: usbtest.OpControl, Setup: usb.Setup{RequestType: 0xA1, Request: 0x01, Value: val, Index: uint16(intf)}, R: before},
+		{Op: usbtest.OpControl, Setup: usb.Setup{RequestType: 0x21, Request: 0x09, Value: val, Index: uint16(intf)}, W: after},
+		{Op: usbtest.OpControl, Setup: usb.Setup{RequestType: 0xA1, Request: 0x01, Value: val, Index: uint16(intf)}, R: after},
+	}
+}
+
+func TestHIDMotion(t *testing.T) {
+	var ops []usbtest.IO
+	ops = append(ops, usbtest.IO{Op: usbtest.OpSetInterface, Setup: usb.Setup{Index: 5}})
+	ops = append(ops, hidPowerOps(5, 1, 2, 250, feature(1, 6, 16))...)
+	ops = append(ops, hidPowerOps(5, 2, 2, 400, feature(2, 6, 5))...)
+	ops = append(ops, hidPowerOps(5, 1, 6, 0, feature(1, 2, 4))...)
+	ops = append(ops, hidPowerOps(5, 2, 6, 0, feature(2, 2, 2))...)
+	ops = append(ops, usbtest.IO{Op: usbtest.OpRelease, Setup: usb.Setup{Index: 5}})
+	d, fake, _ := openD435i(t, ops...)
+	m := byName(d, "Motion Module")
+	var accel, gyro *sensor.StreamProfile
+	for _, p := range m.Profiles() {
+		if p.Stream == sensor.StreamAccel && p.FPS == 250 {
+			accel = p
+		}
+		if p.Stream == sensor.StreamGyro && p.FPS == 400 {
+			gyro = p
+		}
+	}
+	if err := m.Open(accel, gyro); err != nil {
+		t.Fatal(err)
+	}
+	col := newCollector()
+	if err := m.Start(col); err != nil {
+		t.Fatal(err)
+	}
+	s := fake.Stream(0x85)
+	s.Send(usbtest.HIDReport(1, 1_000_000, 0, 0, 1000)) // 1 g on z
+	s.Send(usbtest.HIDReport(2, 1_002_500, 900, 0, -900))
+	s.Send(usbtest.HIDReport(3, 1_003_000, 1, 2, 3)) // custom report: ignored
+	fs := col.wait(t, 2)
+	if err := m.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a, g := fs[0], fs[1]
+	if a.Profile != accel || a.Motion[2] < 9.80 || a.Motion[2] > 9.81 || a.TimestampMs != 1000 || a.Domain != sensor.TimestampDomainHardwareClock {
+		t.Errorf("accel %+v", a.Motion)
+	}
+	if g.Profile != gyro || g.Motion[0] < 1.5707 || g.Motion[0] > 1.5709 || g.Motion[2] > -1.5707 || len(g.Data) != 12 {
+		t.Errorf("gyro %+v", g.Motion)
+	}
+	if len(fs) != 2 {
+		t.Errorf("%d frames", len(fs))
+	}
+	if err := fake.Err(); err != nil {
+		t.Error(err)
+	}
+}
