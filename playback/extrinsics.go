@@ -57,20 +57,20 @@ func inverse(a rigid) rigid {
 }
 
 // fromTransform converts a recorded tf (translation + quaternion) to a
-// rigid transform with the standard quaternion→matrix formula in float32
-// (spec §5.8).
+// rigid transform with the standard quaternion→matrix formula of spec §5.8,
+// evaluated in float64 and rounded to float32 (this reproduces librealsense's
+// reported extrinsics bit for bit, TestGolden).
 func fromTransform(tf *transformMsg) rigid {
-	x, y, z, w := float32(tf.Rotation[0]), float32(tf.Rotation[1]), float32(tf.Rotation[2]), float32(tf.Rotation[3])
+	x, y, z, w := tf.Rotation[0], tf.Rotation[1], tf.Rotation[2], tf.Rotation[3]
+	m := [9]float64{
+		1 - 2*y*y - 2*z*z, 2*x*y + 2*z*w, 2*x*z - 2*y*w,
+		2*x*y - 2*z*w, 1 - 2*x*x - 2*z*z, 2*y*z + 2*x*w,
+		2*x*z + 2*y*w, 2*y*z - 2*x*w, 1 - 2*x*x - 2*y*y,
+	}
 	var r rigid
-	r.Rotation[0] = 1 - 2*y*y - 2*z*z
-	r.Rotation[3] = 2*x*y - 2*z*w
-	r.Rotation[6] = 2*x*z + 2*y*w
-	r.Rotation[1] = 2*x*y + 2*z*w
-	r.Rotation[4] = 1 - 2*x*x - 2*z*z
-	r.Rotation[7] = 2*y*z - 2*x*w
-	r.Rotation[2] = 2*x*z - 2*y*w
-	r.Rotation[5] = 2*y*z + 2*x*w
-	r.Rotation[8] = 1 - 2*x*x - 2*y*y
+	for i := range m {
+		r.Rotation[i] = float32(m[i])
+	}
 	for i := range r.Translation {
 		r.Translation[i] = float32(tf.Translation[i])
 	}

@@ -1,0 +1,430 @@
+// Package rsdump prints what a playback device reports about a bag as JSON
+// lines, in the schema of testdata/librealsense/README.md ("rsdump output
+// format"): topology, then every frame in delivery order (non-real-time),
+// notifications and a summary. `rs-record dump` is a thin wrapper around Run.
+package rsdump
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// Options selects what Run plays.
+type Options struct {
+	// Seek, when non-nil, seeks to this bag time (ns) after opening the
+	// sensors and before starting them.
+	Seek *int64
+	// Limit stops after this many frames (0: no limit).
+	Limit int
+	// Timeout bounds the playback (0: none).
+	Timeout time.Duration
+}
+
+// Reader is the value of the file line's "librealsense" field.
+const Reader = "rsbag"
+
+// extrinsicsUnavailable is librealsense's message for a missing transform.
+const extrinsicsUnavailable = "Requested extrinsics are not available!"
+
+type dumper struct {
+	w   io.Writer
+	err error
+	uid map[int]int
+}
+
+func (d *dumper) emit(l *line) {
+	if d.err == nil {
+		_, d.err = d.w.Write(l.bytes())
+	}
+}
+
+func (d *dumper) fail(stage string, err error) error {
+	l := newLine("error")
+	l.str("stage", stage)
+	l.str("message", err.Error())
+	d.emit(l)
+	return fmt.Errorf("rsdump: %s: %w", stage, err)
+}
+
+// Run plays the bag at path in non-real-time mode and writes the dump to w.
+// It returns an error (after printing an error line) when the bag cannot be
+// played.
+func Run(w io.Writer, path string, opts Options) error {
+	d := &dumper{w: w, uid: map[int]int{}}
+	l := newLine("file")
+	l.str("name", filepath.Base(path))
+	l.str("librealsense", Reader)
+	d.emit(l)
+
+	dev, err := playback.Open(path, &playback.Options{NonRealTime: true})
+	if err != nil {
+		return d.fail("load_device", err)
+	}
+	defer dev.Close()
+
+	l = newLine("device")
+	writeInfo(l, "info", dev.Info())
+	d.emit(l)
+	l = newLine("playback")
+	l.int("duration_ns", int64(dev.Duration()))
+	l.bool("real_time", false)
+	d.emit(l)
+
+	sensors := dev.Sensors()
+	var profiles []*sensor.StreamProfile
+	sensorOf := map[int]int{}
+	for i, s := range sensors {
+		d.sensorLines(i, s)
+		for _, p := range s.Profiles() {
+			d.uid[p.UID] = len(profiles)
+			sensorOf[p.UID] = i
+			profiles = append(profiles, p)
+			d.profileLine(i, p)
+		}
+	}
+	for _, from := range profiles {
+		for _, to := range profiles {
+			if from == to {
+				continue
+			}
+			l := newLine("extrinsics")
+			l.str("from", from.Name())
+			l.str("to", to.Name())
+			l.int("from_uid", int64(d.uid[from.UID]))
+			l.int("to_uid", int64(d.uid[to.UID]))
+			e, err := dev.Extrinsics(from, to)
+			l.bool("available", err == nil)
+			if err == nil {
+				l.f32s("rotation", e.Rotation[:])
+				l.f32s("translation", e.Translation[:])
+			} else {
+				msg := err.Error()
+				if errors.Is(err, device.ErrNoExtrinsics) {
+					msg = extrinsicsUnavailable
+				}
+				l.str("error", msg)
+			}
+			d.emit(l)
+		}
+	}
+
+	// Playback.
+	var (
+		mu       sync.Mutex
+		seq      int
+		perSt    = map[string]int{}
+		limitHit bool
+		notifs   []*line
+		lastOpt  = map[[2]int]float32{}
+	)
+	stopped := make(chan struct{})
+	var stopOnce sync.Once
+	dev.OnStatusChange(func(s extensions.PlaybackStatus) {
+		if s == extensions.StatusStopped {
+			stopOnce.Do(func() { close(stopped) })
+		}
+	})
+	for i, s := range sensors {
+		if n, ok := s.(extensions.Notifier); ok {
+			i := i
+			n.OnNotification(func(n sensor.Notification) {
+				l := newLine("notification")
+				l.int("sensor", int64(i))
+				l.str("category", n.Category.String())
+				l.str("severity", n.Severity.String())
+				l.str("description", n.Description)
+				l.f64("timestamp", n.TimestampMs)
+				l.str("serialized_data", n.SerializedData)
+				mu.Lock()
+				notifs = append(notifs, l)
+				mu.Unlock()
+			})
+		}
+		if o, ok := s.(extensions.Options); ok {
+			for _, opt := range o.SupportedOptions() {
+				v, _ := o.Option(opt)
+				lastOpt[[2]int{i, int(opt)}] = v
+			}
+		}
+	}
+	var opened []sensor.Sensor
+	for _, s := range sensors {
+		ps := s.Profiles()
+		if len(ps) == 0 {
+			continue
+		}
+		if err := s.Open(ps...); err != nil {
+			return d.fail("open", err)
+		}
+		opened = append(opened, s)
+	}
+	if opts.Seek != nil {
+		if err := dev.Seek(time.Duration(*opts.Seek)); err != nil {
+			return d.fail("seek", err)
+		}
+		l := newLine("seek")
+		l.int("target_ns", *opts.Seek)
+		l.int("position_ns", int64(dev.Position()))
+		d.emit(l)
+	}
+	limitReached := make(chan struct{})
+	handler := sensor.HandlerFunc(func(f *sensor.Frame) {
+		mu.Lock()
+		defer mu.Unlock()
+		if limitHit {
+			return
+		}
+		pos := int64(dev.Position())
+		for i, s := range sensors {
+			o, ok := s.(extensions.Options)
+			if !ok {
+				continue
+			}
+			for _, opt := range o.SupportedOptions() {
+				v, _ := o.Option(opt)
+				k := [2]int{i, int(opt)}
+				if prev := lastOpt[k]; prev != v {
+					l := newLine("option_change")
+					l.int("sensor", int64(i))
+					l.int("id", int64(opt))
+					l.str("name", opt.String())
+					l.f32("value", v)
+					l.f32("previous", prev)
+					l.int("position_ns", pos)
+					d.emit(l)
+					lastOpt[k] = v
+				}
+			}
+		}
+		d.frameLine(seq, sensorOf[f.Profile.UID], f, pos)
+		seq++
+		perSt[f.Profile.Name()]++
+		if opts.Limit > 0 && seq >= opts.Limit {
+			limitHit = true
+			close(limitReached)
+		}
+	})
+	// Start every sensor while paused so that reading begins with all of
+	// them started (the deterministic start of the playback package).
+	if err := dev.Pause(); err != nil {
+		return d.fail("start", err)
+	}
+	for _, s := range opened {
+		if err := s.Start(handler); err != nil {
+			return d.fail("start", err)
+		}
+	}
+	if err := dev.Resume(); err != nil {
+		return d.fail("start", err)
+	}
+	status := "ok"
+	var timeout <-chan time.Time
+	if opts.Timeout > 0 {
+		timeout = time.After(opts.Timeout)
+	}
+	if len(opened) > 0 {
+		select {
+		case <-stopped:
+		case <-limitReached:
+			status = "limit"
+		case <-timeout:
+			status = "timeout"
+		}
+	}
+	for _, s := range opened {
+		s.Stop()
+	}
+	for _, s := range opened {
+		s.Close()
+	}
+	playErr := dev.Err()
+	dev.Close() // runs the queued callbacks
+	mu.Lock()
+	limitHit = true
+	for _, l := range notifs {
+		d.emit(l)
+	}
+	mu.Unlock()
+	if playErr != nil && status == "ok" {
+		status = "error"
+	}
+	l = newLine("summary")
+	l.str("status", status)
+	l.int("frames", int64(seq))
+	l.object("frames_per_stream")
+	names := make([]string, 0, len(perSt))
+	for n := range perSt {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		l.int(n, int64(perSt[n]))
+	}
+	l.end()
+	l.int("duration_ns", int64(dev.Duration()))
+	d.emit(l)
+	if playErr != nil {
+		return d.fail("playback", playErr)
+	}
+	return d.err
+}
+
+func writeInfo(l *line, key string, info sensor.Info) {
+	l.object(key)
+	for _, k := range info.Keys() {
+		l.str(k.String(), info[k])
+	}
+	l.end()
+}
+
+func (d *dumper) sensorLines(i int, s sensor.Sensor) {
+	l := newLine("sensor")
+	l.int("index", int64(i))
+	writeInfo(l, "info", s.Info())
+	var kinds []string
+	if k, ok := s.(extensions.Kinded); ok {
+		for _, x := range k.Kinds() {
+			kinds = append(kinds, x.String())
+		}
+	}
+	l.strs("extensions", kinds)
+	if ds, ok := s.(extensions.DepthSensor); ok {
+		l.f32("depth_scale", ds.DepthUnits())
+	}
+	if ss, ok := s.(extensions.DepthStereoSensor); ok {
+		l.f32("stereo_baseline_mm", ss.StereoBaselineMM())
+	}
+	var filters []string
+	if rf, ok := s.(extensions.RecommendedFilters); ok {
+		filters = rf.RecommendedFilters()
+	}
+	l.strs("recommended_filters", filters)
+	d.emit(l)
+	o, ok := s.(extensions.Options)
+	if !ok {
+		return
+	}
+	for _, opt := range o.SupportedOptions() {
+		v, _ := o.Option(opt)
+		l := newLine("option")
+		l.int("sensor", int64(i))
+		l.int("id", int64(opt))
+		l.str("name", opt.String())
+		l.f32("value", v)
+		l.str("description", o.OptionDescription(opt))
+		l.bool("read_only", o.OptionReadOnly(opt))
+		d.emit(l)
+	}
+}
+
+func (d *dumper) profileLine(i int, p *sensor.StreamProfile) {
+	l := newLine("stream_profile")
+	l.int("sensor", int64(i))
+	l.str("stream", p.Stream.String())
+	l.int("stream_type", int64(p.Stream))
+	l.int("index", int64(p.Index))
+	l.int("uid", int64(d.uid[p.UID]))
+	l.str("format", p.Format.String())
+	l.int("format_id", int64(p.Format))
+	l.int("fps", int64(p.FPS))
+	l.bool("default", p.Default)
+	switch p.Kind {
+	case sensor.KindVideo:
+		in := p.Intrinsics
+		l.int("width", int64(p.Width))
+		l.int("height", int64(p.Height))
+		l.object("intrinsics")
+		l.int("width", int64(in.Width))
+		l.int("height", int64(in.Height))
+		l.f32("ppx", in.PPX)
+		l.f32("ppy", in.PPY)
+		l.f32("fx", in.FX)
+		l.f32("fy", in.FY)
+		l.str("model", in.Model.String())
+		l.int("model_id", int64(in.Model))
+		l.f32s("coeffs", in.Coeffs[:])
+		l.end()
+	case sensor.KindMotion:
+		mi := p.MotionIntrinsics
+		l.object("motion_intrinsics")
+		l.array("data")
+		for r := range mi.Data {
+			l.sep()
+			l.open('[')
+			for _, x := range mi.Data[r] {
+				l.sep()
+				l.b = appendFloat(l.b, float64(x), 32)
+			}
+			l.close(']')
+		}
+		l.endArray()
+		l.f32s("noise_variances", mi.NoiseVariances[:])
+		l.f32s("bias_variances", mi.BiasVariances[:])
+		l.end()
+	case sensor.KindPose:
+		l.str("profile_kind", "pose")
+	}
+	d.emit(l)
+}
+
+func (d *dumper) frameLine(seq, sens int, f *sensor.Frame, pos int64) {
+	p := f.Profile
+	l := newLine("frame")
+	l.int("seq", int64(seq))
+	l.int("sensor", int64(sens))
+	l.str("stream", p.Stream.String())
+	l.int("index", int64(p.Index))
+	l.int("uid", int64(d.uid[p.UID]))
+	l.str("format", p.Format.String())
+	l.uint("frame_number", f.Number)
+	l.f64("timestamp", f.TimestampMs)
+	l.str("domain", f.Domain.String())
+	l.int("position_ns", pos)
+	l.object("metadata")
+	f.Metadata.Range(func(k sensor.MetadataKey, v int64) bool {
+		l.int(k.String(), v)
+		return true
+	})
+	l.end()
+	l.int("size", int64(len(f.Data)))
+	h := fnv.New64a()
+	h.Write(f.Data)
+	l.str("fnv1a64", fmt.Sprintf("%016x", h.Sum64()))
+	switch p.Kind {
+	case sensor.KindVideo:
+		l.int("width", int64(f.Width))
+		l.int("height", int64(f.Height))
+		l.int("stride", int64(f.Stride))
+		l.int("bpp", int64(f.BPP))
+		if p.Stream == sensor.StreamDepth {
+			l.f32("depth_units", f.DepthUnits)
+		}
+	case sensor.KindMotion:
+		l.f32s("motion_data", f.Motion[:])
+	case sensor.KindPose:
+		ps := &f.Pose
+		l.object("pose")
+		l.f32s("translation", ps.Translation[:])
+		l.f32s("velocity", ps.Velocity[:])
+		l.f32s("acceleration", ps.Acceleration[:])
+		l.f32s("rotation", ps.Rotation[:])
+		l.f32s("angular_velocity", ps.AngularVelocity[:])
+		l.f32s("angular_acceleration", ps.AngularAcceleration[:])
+		l.uint("tracker_confidence", uint64(ps.TrackerConfidence))
+		l.uint("mapper_confidence", uint64(ps.MapperConfidence))
+		l.end()
+	}
+	d.emit(l)
+}
+
