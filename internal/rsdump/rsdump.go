@@ -427,4 +427,3 @@ func (d *dumper) frameLine(seq, sens int, f *sensor.Frame, pos int64) {
 	}
 	d.emit(l)
 }
-

@@ -1,0 +1,60 @@
+// Package playback plays a RealSense bag (file versions 2, 3 and 4) as a
+// device: Open rebuilds the recorded topology — device info, sensors with
+// their extensions (read-only options, depth units, stereo baseline, sensor
+// kinds, recommended filters, notifications), stream profiles with their
+// intrinsics, and the extrinsics librealsense derives — and the sensors
+// deliver the recorded frames through the sensor.Sensor interface like a
+// live camera (spec/realsense-playback-semantics.md part P).
+//
+// # Goroutines
+//
+// A Device owns one reader goroutine, which reads the bag in bag-time order,
+// and one dispatcher goroutine per started stream, which calls the
+// handler. Seek, Pause, Resume, Step, SetSpeed, SetRealTime and the sensors'
+// Open/Start/Stop/Close are requests answered by the reader goroutine: they
+// are synchronous and take no lock that user code could hold. Status,
+// notification and option-change callbacks run in order on a separate
+// goroutine. Close returns after every goroutine of the device has ended.
+// Stop, Close, Seek, Pause and Step wait for the handlers in progress, so a
+// frame handler must not call them (it may hand the work to another
+// goroutine).
+//
+// # Real time
+//
+// By default frames leave at their recorded bag-time spacing divided by the
+// speed factor (SetSpeed, > 0), timed by Options.Clock. Each stream has a
+// queue of one frame: a newer frame evicts an undelivered one (Stats counts
+// it as dropped), so a slow handler sees fewer frames and never slows the
+// playback or the other streams, as with a live camera.
+//
+// # Non-real time: deterministic playback
+//
+// With Options.NonRealTime or SetRealTime(false) playback is lossless: the
+// reader hands each frame to its stream's dispatcher and waits until the
+// handler has returned before reading on. Frames of all streams are
+// therefore delivered one at a time in bag order (equal bag times in file
+// order), and the guarantee is: every run over the same bag, with the same
+// sensors opened and started before reading begins (start them while the
+// device is paused, or start a single sensor) and the same seeks, delivers
+// the same frames in the same order to the same handlers, whatever the
+// machine load or the speed of the handlers.
+//
+// # Position, seek and end of file
+//
+// Positions are bag times (the first frame's position is its capture time,
+// not 0). Seek(t) accepts 0 ≤ t ≤ Duration; the next frames are those at or
+// after t, and no frame read before the seek is delivered after Seek
+// returns. Seeking while stopped sets where the next start begins. Seeking
+// while paused delivers nothing until Resume or Step. At the end of the file
+// the queued frames are delivered, every sensor stops (staying open) and
+// the status becomes Stopped; starting again plays from the beginning.
+// Options.Repeat loops instead. A malformed frame message or a read error
+// also stops playback: Err returns the error and every started sensor gets
+// an "Unknown Error" notification.
+//
+// Deliberate differences from librealsense: the speed must be > 0; resuming
+// does not skip a frame; a seek never stalls real-time playback; restarting
+// after the end of the file plays again; a seek beyond the duration is an
+// error instead of being ignored; legacy version-1 files are refused with an
+// error naming the version.
+package playback
