@@ -231,3 +231,5 @@ func xxh32(b []byte, seed uint32) uint32 {
 	h ^= h >> 16
 	return h
 }
+
+func lz4UncompressBlock(src, dst []byte) (int, error) { return lz4.UncompressBlock(src, dst) }

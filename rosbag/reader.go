@@ -110,6 +110,13 @@ func (r *Reader) Connections() []*Connection { return r.conns }
 // Info returns a summary of the bag.
 func (r *Reader) Info() Info { return r.info }
 
+func (r *Reader) pfx() string {
+	if r.path == "" {
+		return ""
+	}
+	return r.path + ": "
+}
+
 func (r *Reader) ferr(off int64, record, reason string) error {
 	return &FormatError{Path: r.path, Offset: off, Record: record, Reason: reason}
 }
@@ -126,7 +133,7 @@ func (r *Reader) readAt(b []byte, off int64, record string) error {
 	if err == io.EOF || err == nil {
 		return truncated(r.path, off, record, fmt.Sprintf("%d bytes, read %d", len(b), n))
 	}
-	return fmt.Errorf("rosbag: %s: read %s at offset %d: %w", r.path, record, off, err)
+	return fmt.Errorf("rosbag: %sread %s at offset %d: %w", r.pfx(), record, off, err)
 }
 
 // record is a record's header and the location of its data.
@@ -245,7 +252,7 @@ func (r *Reader) open() error {
 
 func (r *Reader) recoveredErr() error {
 	rc := r.recovery
-	msg := fmt.Sprintf("rosbag: %s: %s; recovered %d chunks, %d messages by a linear scan", r.path, rc.Reason, rc.Chunks, rc.Messages)
+	msg := fmt.Sprintf("rosbag: %s%s; recovered %d chunks, %d messages by a linear scan", r.pfx(), rc.Reason, rc.Chunks, rc.Messages)
 	if rc.LostBytes > 0 {
 		msg += fmt.Sprintf("; lost %d bytes from offset %d", rc.LostBytes, rc.LostFrom)
 	}

@@ -281,14 +281,7 @@ func parseConnection(h header, d []byte) (*Connection, string) {
 		return nil, "missing field topic"
 	}
 	c := &Connection{ID: id, Topic: string(topic)}
-	if len(d) < 4 {
-		return nil, "connection header block cut short"
-	}
-	n := binary.LittleEndian.Uint32(d)
-	if uint64(n) != uint64(len(d)-4) {
-		return nil, fmt.Sprintf("connection header block length %d, want %d (data length - 4)", n, len(d)-4)
-	}
-	bad = header(d[4:]).each(func(name, v []byte) bool {
+	bad = header(d).each(func(name, v []byte) bool {
 		switch string(name) {
 		case "type":
 			c.Type = string(v)
