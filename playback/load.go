@@ -27,10 +27,11 @@ func bagNs(t rosbag.Time) int64 {
 	return int64(t)
 }
 
-// Supported file versions (spec §0): 2 to 4 on /file_version; larger values
-// are read as 4, like librealsense does.
+// Supported file versions (spec §0): 2 to 4 on /file_version. librealsense
+// reads larger values as 4; we refuse them with an error naming the version.
 const (
 	minFileVersion = 2
+	maxFileVersion = 4
 	optionsVersion = 3 // options as option/<name>/value topics
 	filtersVersion = 4 // recorded post_processing lists
 )
@@ -357,7 +358,7 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 		return nil, loadError(path, "%d messages on %q, want exactly one", len(versions), fileVersionTopic)
 	}
 	d.version = versions[0]
-	if d.version < minFileVersion {
+	if d.version < minFileVersion || d.version > maxFileVersion {
 		return nil, loadError(path, "file version %d is not supported, want 2, 3 or 4", d.version)
 	}
 
