@@ -505,12 +505,8 @@ func (w *writer) writeTF(s *Sensor, p *sensor.StreamProfile, o *streamOut) {
 		return
 	}
 	o.tfNext = now.Add(tfRetryInterval)
-	pi, ok := w.pinFor(s.index, p)
+	group, ext, ok := w.tfOf(s.index, p)
 	if !ok {
-		return
-	}
-	ext, err := w.d.inner.Extrinsics(pi.pin, p)
-	if err != nil {
 		return
 	}
 	o.tfDone = true
@@ -518,13 +514,42 @@ func (w *writer) writeTF(s *Sensor, p *sensor.StreamProfile, o *streamOut) {
 		Translation: msgs.Vector3{X: float64(ext.Translation[0]), Y: float64(ext.Translation[1]), Z: float64(ext.Translation[2])},
 		Rotation:    quaternion(ext.Rotation),
 	}
-	w.put(o.prefix+"/tf/"+strconv.Itoa(pi.group), &msgs.TransformType, rosbag.MinTime, tr)
+	w.put(o.prefix+"/tf/"+strconv.Itoa(group), &msgs.TransformType, rosbag.MinTime, tr)
 }
 
-// pinFor finds the reference ("pin") stream of p's extrinsics group: the
-// first stream of the device, depth streams first, then in sensor and
-// profile order, that has extrinsics to p. Groups are numbered from 1 in the
-// order their pins are first used.
+// pinnedSource is implemented by devices that know their extrinsics in the
+// pin→stream form bags store (software and playback devices): their groups
+// and transforms are written as they are, bit for bit.
+type pinnedSource interface {
+	PinnedExtrinsics() []extensions.PinnedExtrinsics
+}
+
+// tfOf returns the group and pin→stream transform of p (§5.8).
+func (w *writer) tfOf(si int, p *sensor.StreamProfile) (group int, e sensor.Extrinsics, ok bool) {
+	if src, isSrc := w.d.inner.(pinnedSource); isSrc {
+		for _, pe := range src.PinnedExtrinsics() {
+			if pe.Key.Sensor == si && pe.Key.Stream == p.Stream && pe.Key.Index == p.Index {
+				return int(pe.Group), pe.FromPin, true
+			}
+		}
+		return 0, e, false
+	}
+	pi, ok := w.pinFor(si, p)
+	if !ok {
+		return 0, e, false
+	}
+	e, err := w.d.inner.Extrinsics(pi.pin, p)
+	if err != nil {
+		return 0, e, false
+	}
+	return pi.group, e, true
+}
+
+// pinFor finds the reference ("pin") stream of p's extrinsics group on a
+// device that only answers pairwise queries: the first stream of the
+// device, depth streams first, then in sensor and profile order, that has
+// extrinsics to p. Groups are numbered from 1 in the order their pins are
+// first used.
 func (w *writer) pinFor(si int, p *sensor.StreamProfile) (pinInfo, bool) {
 	key := [3]int{si, int(p.Stream), p.Index}
 	if pi, ok := w.pins[key]; ok {
