@@ -587,6 +587,8 @@ func (y *Synthetic) sensorStarted(*Sensor) {
 	}
 	if y.gen != nil {
 		select {
+		case <-y.gen.quit:
+			<-y.gen.done // stopping: wait, then start a new timeline
 		case <-y.gen.done:
 		default:
 			return // running: the sensor joins it
@@ -606,11 +608,7 @@ func (y *Synthetic) sensorStarted(*Sensor) {
 		return
 	}
 	if y.gen != nil {
-		select {
-		case <-y.doneCh:
-			y.doneCh = make(chan struct{})
-		default:
-		}
+		y.doneCh = make(chan struct{}) // the last timeline closes its own
 	}
 	g := &timeline{quit: make(chan struct{}), done: make(chan struct{})}
 	y.gen = g
@@ -618,14 +616,14 @@ func (y *Synthetic) sensorStarted(*Sensor) {
 }
 
 func (y *Synthetic) sensorStopped(*Sensor) {
+	y.mu.Lock()
+	defer y.mu.Unlock()
 	for _, s := range y.SoftwareSensors() {
 		if s.started() {
 			return
 		}
 	}
-	y.mu.Lock()
 	g := y.gen
-	y.mu.Unlock()
 	if g != nil {
 		g.once.Do(func() { close(g.quit) })
 	}

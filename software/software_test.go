@@ -1,0 +1,267 @@
+package software
+
+import (
+	"errors"
+	"math/rand"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+func waitGoroutines(t *testing.T, base int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > base {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("%d goroutines, baseline %d:\n%s", runtime.NumGoroutine(), base, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestSoftwareDeviceLifecycle(t *testing.T) {
+	base := runtime.NumGoroutine()
+	d := New(sensor.Info{sensor.CameraInfoName: "dev"})
+	s := d.AddSensor("RGB Camera")
+	p := s.AddVideoStream(VideoStream{Stream: sensor.StreamColor, Format: sensor.FormatRGB8, Width: 2, Height: 2, FPS: 30})
+	h := sensor.HandlerFunc(func(*sensor.Frame) {})
+	if err := s.Start(h); !errors.Is(err, sensor.ErrNotOpen) {
+		t.Errorf("start unopened: %v", err)
+	}
+	if err := s.Open(&sensor.StreamProfile{}); !errors.Is(err, sensor.ErrNoProfile) {
+		t.Errorf("open foreign profile: %v", err)
+	}
+	if err := s.Open(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Open(p); !errors.Is(err, sensor.ErrAlreadyOpen) {
+		t.Errorf("open twice: %v", err)
+	}
+	if err := s.Inject(&sensor.Frame{Profile: p}); !errors.Is(err, sensor.ErrNotStarted) {
+		t.Errorf("inject stopped: %v", err)
+	}
+	var got []*sensor.Frame
+	if err := s.Start(sensor.HandlerFunc(func(f *sensor.Frame) { got = append(got, f) })); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(h); !errors.Is(err, sensor.ErrAlreadyStarted) {
+		t.Errorf("start twice: %v", err)
+	}
+	if v, _ := s.Option(sensor.OptionFramesQueueSize); v != 0 {
+		t.Errorf("Frames Queue Size while streaming = %v, want 0", v)
+	}
+	for i := 1; i <= 3; i++ {
+		if err := s.Inject(&sensor.Frame{Profile: p, Number: uint64(i), Data: make([]byte, 12)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Flush()
+	if len(got) != 3 || got[2].Number != 3 || got[0].Stride != 6 || got[0].BPP != 24 || got[0].Width != 2 {
+		t.Fatalf("delivered %d frames: %+v", len(got), got)
+	}
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Stop(); !errors.Is(err, sensor.ErrNotStarted) {
+		t.Errorf("stop twice: %v", err)
+	}
+	if v, _ := s.Option(sensor.OptionFramesQueueSize); v != 16 {
+		t.Errorf("Frames Queue Size stopped = %v, want 16", v)
+	}
+	if k := s.Kinds(); len(k) != 1 || k[0] != extensions.KindColorSensor {
+		t.Errorf("kinds %v", k)
+	}
+	var notes []sensor.Notification
+	cancel := s.OnNotification(func(n sensor.Notification) { notes = append(notes, n) })
+	s.Notify(sensor.Notification{Description: "x"})
+	cancel()
+	s.Notify(sensor.Notification{Description: "y"})
+	if len(notes) != 1 || notes[0].Description != "x" {
+		t.Errorf("notifications %v", notes)
+	}
+	if _, err := d.Extrinsics(p, p); !errors.Is(err, device.ErrNoExtrinsics) {
+		t.Errorf("extrinsics without registration: %v", err)
+	}
+	if err := s.Start(h); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Open(p); !errors.Is(err, sensor.ErrClosed) {
+		t.Errorf("open after close: %v", err)
+	}
+	waitGoroutines(t, base)
+}
+
+// TestConcurrentStartStopClose starts, stops and closes the sensors of a
+// streaming synthetic camera from several goroutines; run with -race.
+func TestConcurrentStartStopClose(t *testing.T) {
+	base := runtime.NumGoroutine()
+	for round := 0; round < 4; round++ {
+		cam, err := NewSynthetic(SyntheticConfig{
+			Depth: &Video{Width: 64, Height: 48, FPS: 30}, Color: &Video{Width: 64, Height: 48, FPS: 30},
+			AccelFPS: 200, Metadata: MetadataBasic,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var frames atomic.Int64
+		h := sensor.HandlerFunc(func(f *sensor.Frame) {
+			frames.Add(1)
+			_, _ = cam.Extrinsics(f.Profile, f.Profile)
+		})
+		sensors := cam.Sensors()
+		var wg sync.WaitGroup
+		for g := 0; g < 6; g++ {
+			wg.Add(1)
+			go func(g int) {
+				defer wg.Done()
+				r := rand.New(rand.NewSource(int64(g + 10*round)))
+				for i := 0; i < 40; i++ {
+					s := sensors[r.Intn(len(sensors))]
+					switch r.Intn(5) {
+					case 0:
+						_ = s.Open(s.Profiles()...)
+					case 1, 2:
+						_ = s.Start(h)
+					case 3:
+						_ = s.Stop()
+					case 4:
+						if r.Intn(4) == 0 {
+							_ = s.Close()
+						}
+					}
+					if _, err := device.Capture(cam); err != nil {
+						t.Error(err)
+					}
+				}
+			}(g)
+		}
+		if round%2 == 1 {
+			// Close the device while the others are still at work.
+			time.Sleep(time.Millisecond)
+			if err := cam.Close(); err != nil {
+				t.Error(err)
+			}
+		}
+		wg.Wait()
+		if err := cam.Close(); err != nil {
+			t.Error(err)
+		}
+		n := frames.Load()
+		for _, s := range sensors {
+			if err := s.Start(h); err == nil {
+				t.Error("start after device close succeeded")
+			}
+		}
+		if frames.Load() != n {
+			t.Error("frames delivered after Close")
+		}
+	}
+	waitGoroutines(t, base)
+}
+
+// virtualClock advances only when slept on.
+type virtualClock struct {
+	mu    sync.Mutex
+	now   time.Time
+	slept time.Duration
+}
+
+func (c *virtualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *virtualClock) Sleep(d time.Duration, done <-chan struct{}) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	c.slept += d
+	return true
+}
+
+func TestPacingVirtualTime(t *testing.T) {
+	for _, speed := range []float64{1, 2, 0.5} {
+		clk := &virtualClock{now: time.Unix(1700000000, 0)}
+		cam, err := NewSynthetic(SyntheticConfig{Depth: &Video{Width: 8, Height: 8, FPS: 30}, Frames: 31, Speed: speed, Clock: clk,
+			Notifications: []NotificationAt{{At: 500 * time.Millisecond, Sensor: "depth", Description: "n"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := cam.SoftwareSensors()[0]
+		var arrivals []float64
+		var noteAt float64
+		s.OnNotification(func(n sensor.Notification) { noteAt = n.TimestampMs })
+		_ = s.Open(s.Profiles()...)
+		_ = s.Start(sensor.HandlerFunc(func(f *sensor.Frame) { arrivals = append(arrivals, f.SystemTimeMs) }))
+		<-cam.Done()
+		cam.Close()
+		want := time.Duration(float64(time.Second) / speed)
+		if d := clk.slept - want; d < -time.Millisecond || d > time.Millisecond {
+			t.Errorf("speed %v: slept %v, want %v", speed, clk.slept, want)
+		}
+		if len(arrivals) != 31 {
+			t.Fatalf("speed %v: %d frames", speed, len(arrivals))
+		}
+		if got := arrivals[30] - arrivals[0]; got < 1000/speed-1 || got > 1000/speed+1 {
+			t.Errorf("speed %v: first to last arrival %v ms", speed, got)
+		}
+		if got := noteAt - arrivals[0]; got < 500/speed-1 || got > 500/speed+1 {
+			t.Errorf("speed %v: notification at %v ms", speed, got)
+		}
+	}
+}
+
+func TestSyntheticFormats(t *testing.T) {
+	for _, f := range []sensor.Format{sensor.FormatRGB8, sensor.FormatBGR8, sensor.FormatRGBA8, sensor.FormatBGRA8, sensor.FormatYUYV} {
+		for _, ir := range []sensor.Format{sensor.FormatY8, sensor.FormatY16} {
+			cam, err := NewSynthetic(SyntheticConfig{Color: &Video{Width: 13, Height: 7, FPS: 60, Format: f},
+				Infrared: &Video{Width: 11, Height: 9, FPS: 60, Format: ir}, InfraredCount: 2, Frames: 300, PreparedFrames: 0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mu sync.Mutex
+			bad := 0
+			h := sensor.HandlerFunc(func(fr *sensor.Frame) {
+				seed := 2
+				if fr.Profile.Stream == sensor.StreamInfrared {
+					seed = 10 + fr.Profile.Index
+				}
+				want := SyntheticPixels(fr.Profile.Format, fr.Width, fr.Height, seed, fr.Number)
+				if string(want) != string(fr.Data) || fr.Stride*fr.Height != len(fr.Data) {
+					mu.Lock()
+					bad++
+					mu.Unlock()
+				}
+			})
+			for _, s := range cam.Sensors() {
+				_ = s.Open(s.Profiles()...)
+				_ = s.Start(h)
+			}
+			<-cam.Done()
+			cam.Close()
+			if bad > 0 {
+				t.Errorf("%s/%s: %d frames differ from the formula", f, ir, bad)
+			}
+		}
+	}
+	if _, err := NewSynthetic(SyntheticConfig{Color: &Video{Width: 2, Height: 2, FPS: 1, Format: sensor.FormatZ16}}); err == nil {
+		t.Error("Z16 color accepted")
+	}
+	if _, err := NewSynthetic(SyntheticConfig{}); err == nil {
+		t.Error("no streams accepted")
+	}
+}
