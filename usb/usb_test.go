@@ -91,7 +91,7 @@ func openD435i(t testing.TB, ops ...usbtest.IO) (*usb.Device, *usbtest.Device, *
 	return d, fake, tr
 }
 
-func byName(d *usb.Device, name string) sensor.Sensor {
+func byName(d device.Device, name string) sensor.Sensor {
 	for _, s := range d.Sensors() {
 		if s.Info()[sensor.CameraInfoName] == name {
 			return s

@@ -1,0 +1,98 @@
+package usb_test
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/record"
+	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/usb"
+	"github.com/rsbag/rsbag/usb/usbtest"
+)
+
+// The scripted camera recorded with the record device plays back with
+// identical frames.
+func TestRecordPlayback(t *testing.T) {
+	const w, h = 424, 240
+	size := w * h * 2
+	fake := d435i(t, append(probeOps(1, 0x0110, 1, 6, 333333, uint32(size)), stopOps(1, 0x82)...)...)
+	live, err := usb.Open(context.Background(), &usb.Options{Transport: usbtest.New(fake)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	path := filepath.Join(t.TempDir(), "live.bag")
+	rec, err := record.New(live, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	depth := byName(rec, "Stereo Module")
+	p := find(depth, sensor.StreamDepth, sensor.FormatZ16, w, h, 30)
+	if err := depth.Open(p); err != nil {
+		t.Fatal(err)
+	}
+	col := newCollector()
+	if err := depth.Start(col); err != nil {
+		t.Fatal(err)
+	}
+	s := fake.Stream(0x82)
+	const n = 3
+	for i := 0; i < n; i++ {
+		fid := uint8(i & 1)
+		s.Send(usbtest.Payload(fid|usbtest.EOF, uint32(1_000_000+33_333*i), usbtest.CaptureTiming(uint32(10+i), uint32(5000+i), 8000), image(size, byte(i))))
+	}
+	want := col.wait(t, n)
+	if err := depth.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	depth.Close()
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	pb, err := playback.Open(path, &playback.Options{NonRealTime: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pb.Close()
+	var ps sensor.Sensor
+	var pp *sensor.StreamProfile
+	for _, s := range pb.Sensors() {
+		for _, q := range s.Profiles() {
+			if q.Stream == sensor.StreamDepth && q.Width == w && q.FPS == 30 {
+				ps, pp = s, q
+			}
+		}
+	}
+	if ps == nil {
+		t.Fatal("no depth stream in the recording")
+	}
+	if err := ps.Open(pp); err != nil {
+		t.Fatal(err)
+	}
+	got := newCollector()
+	if err := ps.Start(got); err != nil {
+		t.Fatal(err)
+	}
+	fs := got.wait(t, n)
+	time.Sleep(50 * time.Millisecond)
+	ps.Stop()
+	ps.Close()
+	if len(fs) != n {
+		t.Fatalf("played %d frames, want %d", len(fs), n)
+	}
+	for i := range fs {
+		if string(fs[i].Data) != string(want[i].Data) || fs[i].Number != want[i].Number || math.Abs(fs[i].TimestampMs-want[i].TimestampMs) > 1e-6 ||
+			fs[i].Domain != want[i].Domain {
+			t.Errorf("frame %d: number %d/%d ts %v/%v domain %v/%v", i, fs[i].Number, want[i].Number,
+				fs[i].TimestampMs, want[i].TimestampMs, fs[i].Domain, want[i].Domain)
+		}
+		if v, ok := fs[i].Metadata.Get(sensor.MetadataKeyFrameCounter); !ok || v != int64(10+i) {
+			t.Errorf("frame %d: frame counter %d %v", i, v, ok)
+		}
+	}
+}
