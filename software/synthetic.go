@@ -990,18 +990,33 @@ func (st *synthStream) renderExact(n uint64) []byte {
 	for w := 0; w < st.period; w++ {
 		add[w] = mulLanes(st.pattern[w], n, st.wide)
 	}
-	nw := len(out) / 8
 	b := st.base
-	pw := 0
-	for i := 0; i < nw; i++ {
-		x := binary.LittleEndian.Uint64(b[i*8:])
-		y := add[pw]
-		binary.LittleEndian.PutUint64(out[i*8:], ((x&^hi)+(y&^hi))^((x^y)&hi))
-		pw++
-		if pw == st.period {
-			pw = 0
+	step := 8 * st.period
+	nw := (len(out) / step) * step / 8 // whole periods
+	switch st.period {
+	case 1:
+		y := add[0]
+		for i := 0; i+8 <= nw*8; i += 8 {
+			x := binary.LittleEndian.Uint64(b[i : i+8])
+			binary.LittleEndian.PutUint64(out[i:i+8], ((x&^hi)+(y&^hi))^((x^y)&hi))
+		}
+	default:
+		for i := 0; i+step <= nw*8; i += step {
+			for w := 0; w < st.period; w++ {
+				j := i + 8*w
+				x := binary.LittleEndian.Uint64(b[j : j+8])
+				y := add[w]
+				binary.LittleEndian.PutUint64(out[j:j+8], ((x&^hi)+(y&^hi))^((x^y)&hi))
+			}
 		}
 	}
+	// Remaining whole words.
+	for i := nw; i < len(out)/8; i++ {
+		x := binary.LittleEndian.Uint64(b[i*8:])
+		y := add[i%st.period]
+		binary.LittleEndian.PutUint64(out[i*8:], ((x&^hi)+(y&^hi))^((x^y)&hi))
+	}
+	nw = len(out) / 8
 	// Tail bytes.
 	for j := nw * 8; j < len(out); j++ {
 		if st.wide {
