@@ -241,6 +241,15 @@ func (d *Device) onFrame(s *Sensor, f *sensor.Frame) {
 	t := d.captureLocked(now)
 	if t < minFrameTime {
 		t = minFrameTime
+	}
+	// Frames of one stream get strictly increasing bag times: playback
+	// finds a frame's metadata (and a pose's accel and twist) by equal
+	// bag time on the sibling topics.
+	if t <= st.lastT {
+		t = st.lastT + 1
+	}
+	st.lastT = t
+	if t > d.lastT {
 		d.lastT = t
 	}
 	e := event{kind: evFrame, t: t, sensor: s, stream: st, frame: f}
@@ -409,6 +418,8 @@ type streamState struct {
 	key    streamKey
 
 	frames, bytes, dropped, droppedBytes, paused atomic.Uint64
+
+	lastT int64 // capture time of the last frame (guarded by Device.mu)
 
 	// Owned by the writer goroutine.
 	reported uint64 // drops already notified

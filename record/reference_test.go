@@ -122,11 +122,10 @@ func recordSynthetic(t *testing.T, name, path string) (Stats, []*sensor.Frame) {
 			t.Fatal(err)
 		}
 	}
-	st := rec.Stats()
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return st, got
+	return rec.Stats(), got
 }
 
 // TestReferenceBags records the synthetic camera configured like each
