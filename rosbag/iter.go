@@ -350,6 +350,12 @@ func (it *Iterator) chunk(ci int) (*chunkBuf, error) {
 		cb.chunk = -1
 		return nil, fmt.Errorf("chunk %d: %w", ci, err)
 	}
+	// Check the record framing of the whole payload once per load, so a
+	// corrupt chunk is reported even where the index skips over it.
+	if off, bad := walkChunk(cb.data, noConn, noMsg); bad != "" {
+		cb.chunk = -1
+		return nil, it.r.ferr(it.r.chunks[ci].pos, fmt.Sprintf("chunk %d payload offset %d", ci, off), bad)
+	}
 	cb.chunk, cb.used = ci, it.tick
 	return cb, nil
 }
@@ -388,3 +394,6 @@ func (it *Iterator) decode(cb *chunkBuf, ci int, e indexEntry) bool {
 	it.err = r.ferr(r.chunks[ci].pos, fmt.Sprintf("chunk %d message at payload offset %d", ci, e.off), bad)
 	return false
 }
+
+func noConn(int, *Connection) string { return "" }
+func noMsg(int, uint32, Time) string { return "" }

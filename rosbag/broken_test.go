@@ -1,0 +1,233 @@
+package rosbag
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// readAll opens b and iterates every message; it returns the open error, the
+// iteration error and the message count.
+func readAll(b []byte) (r *Reader, openErr, iterErr error, n int) {
+	r, openErr = NewReader(bytes.NewReader(b), int64(len(b)), nil)
+	if r == nil {
+		return nil, openErr, nil, 0
+	}
+	it := r.Messages(nil)
+	for it.Next() {
+		n++
+	}
+	return r, openErr, it.Err(), n
+}
+
+// TestBrokenBags: every make-broken-bags variant gives a clear error or a
+// reported recovery.
+func TestBrokenBags(t *testing.T) {
+	const lz4All, noneAll = 2616, 301
+	tests := []struct {
+		file      string
+		unindexed bool // open returns ErrUnindexed with a Recovery
+		eof       bool // ... and the scan hit the end of the file
+		iterErr   bool // iteration stops with a *FormatError
+		msgs      int  // messages read
+	}{
+		{"lz4/truncated.bag", true, true, false, 0}, // the bag has one chunk, cut in its middle
+		{"lz4/flipped-byte-in-chunk.bag", false, false, true, 0},
+		{"lz4/wrong-md5sum.bag", false, false, false, lz4All}, // md5 is checked against msgs types above rosbag
+		{"lz4/index-pos-past-eof.bag", true, false, false, lz4All},
+		{"lz4/short-message.bag", false, false, false, lz4All}, // message bodies are msgs' concern
+		{"lz4/unindexed.bag", true, false, false, lz4All},
+		{"lz4/message-trailing-bytes.bag", false, false, false, lz4All},
+		{"none/truncated.bag", true, true, false, 170},
+		{"none/flipped-byte-in-chunk.bag", false, false, true, 0},
+		{"none/wrong-md5sum.bag", false, false, false, noneAll},
+		{"none/index-pos-past-eof.bag", true, false, false, noneAll},
+		{"none/short-message.bag", false, false, false, noneAll},
+		{"none/unindexed.bag", true, false, false, noneAll},
+		{"none/message-trailing-bytes.bag", false, false, false, noneAll},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata", "broken", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, openErr, iterErr, n := readAll(b)
+			if r == nil {
+				t.Fatalf("no reader: %v", openErr)
+			}
+			if got := errors.Is(openErr, ErrUnindexed); got != tc.unindexed {
+				t.Errorf("open error %v, want ErrUnindexed=%v", openErr, tc.unindexed)
+			}
+			if tc.unindexed && r.Info().Recovery == nil {
+				t.Error("no Recovery report")
+			}
+			if got := errors.Is(openErr, io.ErrUnexpectedEOF); got != tc.eof {
+				t.Errorf("open error %v, want io.ErrUnexpectedEOF=%v", openErr, tc.eof)
+			}
+			var fe *FormatError
+			if got := errors.As(iterErr, &fe); got != tc.iterErr {
+				t.Errorf("iteration error %v, want FormatError=%v", iterErr, tc.iterErr)
+			}
+			if n != tc.msgs {
+				t.Errorf("%d messages, want %d", n, tc.msgs)
+			}
+			if rc := r.Info().Recovery; rc != nil {
+				t.Logf("recovery: %+v", *rc)
+			}
+			if openErr != nil {
+				t.Logf("open: %v", openErr)
+			}
+			if iterErr != nil {
+				t.Logf("iterate: %v", iterErr)
+			}
+		})
+	}
+}
+
+// messWith returns a copy of b changed by fn.
+func messWith(b []byte, fn func(b []byte) []byte) []byte {
+	return fn(bytes.Clone(b))
+}
+
+// TestCorruption is a messWith table over a small multi-chunk bag.
+func TestCorruption(t *testing.T) {
+	for _, comp := range []string{"lz4", "none"} {
+		t.Run(comp, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "good.bag")
+			smallBag(t, path, &WriterOptions{Compression: comp, ChunkThreshold: 2048, FlushInterval: -1}, 200)
+			good, _ := os.ReadFile(path)
+			gr, err := NewReader(bytes.NewReader(good), int64(len(good)), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			total := int(gr.Info().Messages)
+			// Top-level record boundaries and messages complete before each.
+			type boundary struct {
+				off  int64
+				msgs int
+			}
+			var bounds []boundary
+			off, msgs := firstRecordPos, 0
+			ci := 0
+			for off < int64(len(good)) {
+				rec, _, err := gr.readRecord(off, "record", nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				bounds = append(bounds, boundary{off, msgs})
+				if ci < len(gr.chunks) && gr.chunks[ci].pos == off {
+					for _, cc := range gr.chunks[ci].counts {
+						msgs += int(cc.count)
+					}
+					ci++
+				}
+				off = rec.end()
+			}
+			for _, bd := range bounds {
+				for _, cut := range []int64{bd.off, bd.off + 3, bd.off + 20} {
+					r, openErr, iterErr, n := readAll(good[:cut])
+					if r == nil || !errors.Is(openErr, ErrUnindexed) || iterErr != nil {
+						t.Fatalf("cut at %d: open %v, iterate %v", cut, openErr, iterErr)
+					}
+					if n != bd.msgs {
+						t.Errorf("cut at %d: %d messages, want %d", cut, n, bd.msgs)
+					}
+				}
+			}
+			chunk1 := gr.chunks[1].pos
+			rec1, _, _ := gr.readRecord(chunk1, "chunk", nil)
+			c0 := 0
+			for _, cc := range gr.chunks[0].counts {
+				c0 += int(cc.count)
+			}
+			zeroIndexPos := func(b []byte) []byte {
+				// index_pos field value: after "index_pos=" in the bag header
+				i := bytes.Index(b[:200], []byte("index_pos="))
+				binary.LittleEndian.PutUint64(b[i+10:], 0)
+				return b
+			}
+			breakLen := func(b []byte) []byte {
+				binary.LittleEndian.PutUint32(b[rec1.dataOff-4:], 0x7fffff00)
+				return b
+			}
+			breakSum := func(b []byte) []byte {
+				rec0, _, _ := gr.readRecord(gr.chunks[0].pos, "chunk", nil)
+				b[rec0.end()-1] ^= 0xff // content checksum (lz4) / last payload byte (none)
+				return b
+			}
+			cases := []struct {
+				name      string
+				mess      func([]byte) []byte
+				unindexed bool
+				iterErr   bool
+				msgs      int
+			}{
+				{"zero index_pos", zeroIndexPos, true, false, total},
+				{"chunk length", breakLen, false, true, -1},
+				{"chunk length unindexed", func(b []byte) []byte { return breakLen(zeroIndexPos(b)) }, true, false, c0},
+				{"bad header length in index", func(b []byte) []byte {
+					binary.LittleEndian.PutUint32(b[gr.info.IndexPos:], 0xfffffff0)
+					return b
+				}, true, false, total},
+			}
+			if comp == "lz4" {
+				cases = append(cases, struct {
+					name      string
+					mess      func([]byte) []byte
+					unindexed bool
+					iterErr   bool
+					msgs      int
+				}{"lz4 checksum", breakSum, false, true, -1})
+			}
+			for _, tc := range cases {
+				r, openErr, iterErr, n := readAll(messWith(good, tc.mess))
+				if r == nil {
+					t.Fatalf("%s: %v", tc.name, openErr)
+				}
+				if errors.Is(openErr, ErrUnindexed) != tc.unindexed || (iterErr != nil) != tc.iterErr {
+					t.Errorf("%s: open %v, iterate %v", tc.name, openErr, iterErr)
+				}
+				var fe *FormatError
+				if tc.iterErr && !errors.As(iterErr, &fe) {
+					t.Errorf("%s: %v, want *FormatError", tc.name, iterErr)
+				}
+				if tc.msgs >= 0 && n != tc.msgs {
+					t.Errorf("%s: %d messages, want %d", tc.name, n, tc.msgs)
+				}
+				t.Logf("%s: open %v; iterate %v", tc.name, openErr, iterErr)
+			}
+		})
+	}
+}
+
+// FuzzReader: NewReader plus a full iteration never panics and never
+// allocates beyond the input's bounds.
+func FuzzReader(f *testing.F) {
+	for _, p := range []string{"testdata/broken/lz4/*.bag", "testdata/broken/none/truncated.bag", "testdata/broken/none/unindexed.bag", "testdata/fuzzseed/*.bag"} {
+		m, _ := filepath.Glob(p)
+		for _, name := range m {
+			if b, err := os.ReadFile(name); err == nil {
+				f.Add(b)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, _ := NewReader(bytes.NewReader(b), int64(len(b)), &ReaderOptions{MaxRecordSize: 64 << 20})
+		if r == nil {
+			return
+		}
+		it := r.Messages(nil)
+		for it.Next() {
+			_ = it.Message()
+		}
+		it2 := r.Messages(&Query{Start: r.Info().Start + 1, End: r.Info().End})
+		it2.Seek(r.Info().End / 2)
+		for it2.Next() {
+		}
+	})
+}
