@@ -12,6 +12,8 @@
 // stays valid for as long as anybody holds it: producers never reuse
 // Frame.Data after handing a frame out, so a handler may keep a frame (or
 // hand it to another goroutine) without copying it.
+// A producer may hand the same immutable buffer to several frames (the
+// synthetic camera's prepared contents do); nobody ever writes to it.
 package sensor
 
 //go:generate go run ./internal/genenums -spec ../testdata/spec/realsense-bag-format.md -out enums.go

@@ -31,6 +31,18 @@
 // reference bags in testdata/librealsense/README.md; see SyntheticConfig and
 // ReferenceConfig.
 //
+// Options: every sensor gets librealsense's Frames Queue Size option
+// (default 16), which reports 0 while the sensor streams, as librealsense
+// does in the reference bags (0 for sensors streaming when recording began, 16
+// for a sensor started later). The synthetic camera's option ranges are not
+// recorded in any bag; DefaultRange gives the ones it uses.
+//
+// Pose rotations use float32(math.Sin(float64(x))) and math.Cos likewise;
+// the reference pose.bag was made with glibc's sinf/cosf, which differ by
+// one float32 step for n = 19, 93, 99, 109, 136 (sin) and 169, 197, 199
+// (cos). No generic rule reproduces those steps, so the synthetic camera does
+// not copy them; the tests pin exactly that set of differences.
+//
 // # Frame buffers
 //
 // Frames are never pooled or reused: a frame's Data is immutable once the
