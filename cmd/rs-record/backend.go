@@ -17,7 +17,7 @@ func openLiveCamera(ctx context.Context, c *recordConfig) (device.Device, error)
 // preparedFrames is the number of frames per video stream the synthetic
 // camera renders in advance and then hands out again, so that recording
 // measures the recorder, not the renderer.
-const preparedFrames = 30
+const preparedFrames = 4
 
 // openSynthetic builds the synthetic camera with the requested streams.
 func openSynthetic(c *recordConfig) (device.Device, error) {
