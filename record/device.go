@@ -46,6 +46,10 @@ type Device struct {
 	stopped     bool  // closed or failed: nothing more is recorded
 	failErr     error // the write error that stopped recording
 	closed      bool
+	optSeq      uint64 // option changes so far
+
+	descMu     sync.Mutex // serializes taking the description snapshot
+	descQueued atomic.Bool
 
 	statsMu sync.Mutex
 	streams []*streamState // in order of first frame or open
@@ -224,6 +228,9 @@ func (d *Device) onFrame(s *Sensor, f *sensor.Frame) {
 		return
 	}
 	st := s.stream(f.Profile.Stream, f.Profile.Index)
+	if !d.descQueued.Load() {
+		d.queueDescription()
+	}
 	d.mu.Lock()
 	if d.stopped {
 		d.mu.Unlock()
@@ -281,7 +288,76 @@ func (d *Device) pushControl(e event) {
 }
 
 func (d *Device) onOption(s *Sensor, c extensions.OptionChange) {
-	d.pushControl(event{kind: evOption, sensor: s, option: c})
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.stopped {
+		return
+	}
+	d.optSeq++
+	d.q.push(event{kind: evOption, sensor: s, option: c, seq: d.optSeq, t: d.captureLocked(d.opts.Now())})
+}
+
+// queueDescription snapshots the device description (R.9) when the first
+// frame to be recorded arrives, so that it holds the option values of that
+// moment, and queues it ahead of the frame. Option changes made while the
+// snapshot is taken are written after it (see writer.writeDescription).
+func (d *Device) queueDescription() {
+	d.descMu.Lock()
+	defer d.descMu.Unlock()
+	if d.descQueued.Load() {
+		return
+	}
+	d.mu.Lock()
+	seq, skip := d.optSeq, d.stopped || d.paused
+	d.mu.Unlock()
+	if skip {
+		return
+	}
+	desc := d.snapshot()
+	desc.seq = seq
+	d.mu.Lock()
+	if !d.stopped {
+		d.q.push(event{kind: evDescription, desc: desc})
+		d.descQueued.Store(true)
+	}
+	d.mu.Unlock()
+}
+
+// description is the device description a bag starts with.
+type description struct {
+	info    sensor.Info
+	sensors []sensorDescription
+	seq     uint64 // option changes up to this one are in the snapshot
+}
+
+type sensorDescription struct {
+	info    sensor.Info
+	options []optionValue
+}
+
+type optionValue struct {
+	option      sensor.Option
+	value       float32
+	description string
+}
+
+// snapshot reads the description from the wrapped device.
+func (d *Device) snapshot() *description {
+	desc := &description{info: d.inner.Info()}
+	for _, s := range d.sensors {
+		sd := sensorDescription{info: s.inner.Info()}
+		if o, ok := s.inner.(extensions.Options); ok {
+			for _, opt := range o.SupportedOptions() {
+				v, err := o.Option(opt)
+				if err != nil {
+					continue // options whose value cannot be read are skipped (§5.6)
+				}
+				sd.options = append(sd.options, optionValue{opt, v, o.OptionDescription(opt)})
+			}
+		}
+		desc.sensors = append(desc.sensors, sd)
+	}
+	return desc
 }
 
 func (d *Device) onNotification(s *Sensor, n sensor.Notification) {

@@ -15,6 +15,7 @@ const (
 	evOption                        // an option changed
 	evNotification                  // a notification was raised
 	evBarrier                       // closes done once everything before it is written
+	evDescription                   // the device description, snapshot at the first frame
 )
 
 // event is one unit of work for the writer goroutine. Capture time t is in
@@ -28,6 +29,8 @@ type event struct {
 	profiles []*sensor.StreamProfile
 	option   extensions.OptionChange
 	note     sensor.Notification
+	seq      uint64 // option changes: order of the change; description: last change it may miss
+	desc     *description
 	done     chan struct{}
 }
 

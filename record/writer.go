@@ -58,6 +58,7 @@ type writer struct {
 	batch []event
 
 	descDone bool
+	pending  []event // option changes queued before the description
 	optDesc  map[optKey]bool
 	pins     map[[3]int]pinInfo
 	groups   map[[3]int]int // pin identity → group index
@@ -135,6 +136,8 @@ func (w *writer) handle(e *event) {
 		w.writeOptionChange(e)
 	case evNotification:
 		w.writeNotification(e)
+	case evDescription:
+		w.writeDescription(e.desc)
 	case evBarrier:
 		if w.err == nil {
 			w.setErr(w.bag.Flush())
@@ -182,7 +185,14 @@ func (w *writer) reportDrops() {
 // finish completes the bag after the goroutine has ended (Close).
 func (w *writer) finish() error {
 	if w.err == nil && !w.descDone {
-		w.writeDescription()
+		// No frame was recorded: the description of now, which holds every
+		// option change made so far.
+		w.d.mu.Lock()
+		seq := w.d.optSeq
+		w.d.mu.Unlock()
+		desc := w.d.snapshot()
+		desc.seq = seq
+		w.writeDescription(desc)
 	}
 	w.reportDrops()
 	err := w.bag.Close()
@@ -244,37 +254,36 @@ func (w *writer) putKV(c uint32, t rosbag.Time, k, v string) {
 }
 
 // writeDescription writes the device description at static time (R.9):
-// device info, then per sensor its info and options.
-func (w *writer) writeDescription() {
+// device info, then per sensor its info and options; then the option
+// changes queued before it that the snapshot may not hold.
+func (w *writer) writeDescription(desc *description) {
+	if w.descDone {
+		return
+	}
 	w.descDone = true
-	d := w.d
-	info := d.inner.Info()
-	for _, k := range info.Keys() {
-		w.put(topicDeviceInfo, &msgs.KeyValueType, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: info[k]})
+	for _, k := range desc.info.Keys() {
+		w.put(topicDeviceInfo, &msgs.KeyValueType, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: desc.info[k]})
 	}
-	for _, s := range d.sensors {
-		si := s.inner.Info()
-		topic := sensorPrefix(s.index) + "/info"
-		for _, k := range si.Keys() {
-			w.put(topic, &msgs.KeyValueType, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: si[k]})
+	for i, sd := range desc.sensors {
+		topic := sensorPrefix(i) + "/info"
+		for _, k := range sd.info.Keys() {
+			w.put(topic, &msgs.KeyValueType, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: sd.info[k]})
 		}
-		o, ok := s.inner.(extensions.Options)
-		if !ok {
-			continue
-		}
-		for _, opt := range o.SupportedOptions() {
-			v, err := o.Option(opt)
-			if err != nil {
-				continue // options whose value cannot be read are skipped (§5.6)
-			}
-			w.writeOption(s.index, o, opt, v, rosbag.MinTime)
+		for _, ov := range sd.options {
+			w.writeOption(i, ov.option, ov.value, ov.description, rosbag.MinTime)
 		}
 	}
+	for i := range w.pending {
+		if e := &w.pending[i]; e.seq > desc.seq {
+			w.writeOptionChange(e)
+		}
+	}
+	w.pending = nil
 }
 
 // writeOption writes an option value and, the first time for that (sensor,
 // option), its description at static time (§5.6).
-func (w *writer) writeOption(si int, o extensions.Options, opt sensor.Option, v float32, t rosbag.Time) {
+func (w *writer) writeOption(si int, opt sensor.Option, v float32, desc string, t rosbag.Time) {
 	base := sensorPrefix(si) + "/option/" + optionTopicName(opt) + "/"
 	w.put(base+"value", &msgs.Float32Type, t, &msgs.Float32{Data: v})
 	k := optKey{si, opt}
@@ -282,7 +291,6 @@ func (w *writer) writeOption(si int, o extensions.Options, opt sensor.Option, v 
 		return
 	}
 	w.optDesc[k] = true
-	desc := o.OptionDescription(opt)
 	if desc == "" {
 		desc = "Read only option of " + opt.String()
 	}
@@ -290,16 +298,18 @@ func (w *writer) writeOption(si int, o extensions.Options, opt sensor.Option, v 
 }
 
 func (w *writer) writeOptionChange(e *event) {
-	if w.err != nil || !w.descDone {
-		// Before the description is written, the description's snapshot
-		// (taken later, in queue order) holds the new value.
+	if w.err != nil {
 		return
 	}
-	o, ok := e.sensor.inner.(extensions.Options)
-	if !ok {
+	if !w.descDone {
+		w.pending = append(w.pending, *e)
 		return
 	}
-	w.writeOption(e.sensor.index, o, e.option.Option, e.option.Value, bagTime(e.t))
+	desc := ""
+	if o, ok := e.sensor.inner.(extensions.Options); ok {
+		desc = o.OptionDescription(e.option.Option)
+	}
+	w.writeOption(e.sensor.index, e.option.Option, e.option.Value, desc, bagTime(e.t))
 }
 
 func (w *writer) writeNotification(e *event) {
@@ -393,7 +403,7 @@ func vec3(v [3]float32) msgs.Vector3 {
 // stream, its extrinsics (R.12, §5.8–§5.12).
 func (w *writer) writeFrame(e *event) {
 	if !w.descDone {
-		w.writeDescription()
+		w.writeDescription(w.d.snapshot()) // not reached: queued ahead of the first frame
 	}
 	f, st := e.frame, e.stream
 	o, ok := w.out(e.sensor.index, st)

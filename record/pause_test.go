@@ -1,0 +1,275 @@
+package record
+
+import (
+	"errors"
+	"io"
+	"strconv"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rsbag/rsbag/msgs"
+	"github.com/rsbag/rsbag/rosbag"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// TestPauseOptionsNotifications records with a virtual clock: frames every
+// 10 ms, an option change and a notification before, during and after a
+// pause, and checks every value and bag time.
+func TestPauseOptionsNotifications(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pause.bag")
+	td := newTestDevice(t, 8, 4)
+	clk := newClock()
+	rec, err := New(td.dev, path, clk.opts(Options{Lossless: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := rec.Sensors()
+	var notes []sensor.Notification
+	var nmu sync.Mutex
+	ss[0].(interface {
+		OnNotification(func(sensor.Notification)) func()
+	}).OnNotification(func(n sensor.Notification) {
+		nmu.Lock()
+		notes = append(notes, n)
+		nmu.Unlock()
+	})
+	if err := ss[0].Open(td.depth); err != nil {
+		t.Fatal(err)
+	}
+	var log handlerLog
+	if err := ss[0].Start(&log); err != nil {
+		t.Fatal(err)
+	}
+	ms := time.Millisecond
+	frame := func() {
+		if err := td.depthS.Inject(td.frame(td.depth)); err != nil {
+			t.Fatal(err)
+		}
+		td.depthS.Flush()
+	}
+	notify := func(text string) {
+		td.depthS.Notify(sensor.Notification{Category: sensor.NotificationCategoryHardwareEvent, Severity: sensor.SeverityInfo,
+			Description: text, TimestampMs: 1700000000123, SerializedData: `{"x":1}`})
+	}
+	setExposure := func(v float32) {
+		if err := ss[0].(interface {
+			SetOption(sensor.Option, float32) error
+		}).SetOption(sensor.OptionExposure, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Before the first frame: the change is covered by the description.
+	setExposure(9000)
+	frame() // t = 0 → base; frame #1 at 2 ns
+	for i := 0; i < 4; i++ {
+		clk.Add(10 * ms)
+		frame() // #2..#5 at 10..40 ms
+	}
+	clk.Add(5 * ms)
+	setExposure(10000) // 45 ms
+	notify("before pause")
+	clk.Add(5 * ms)
+	if err := rec.Pause(); err != nil { // 50 ms
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		clk.Add(10 * ms)
+		frame() // #6..#8 while paused: not recorded
+	}
+	setExposure(11000) // during the pause: at the pause's bag time 50 ms
+	notify("during pause")
+	clk.Add(1000 * ms)
+	if err := rec.Resume(); err != nil { // 1080 ms wall, 50 ms bag
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		clk.Add(10 * ms)
+		frame() // #9..#11 at 60, 70, 80 ms
+	}
+	setExposure(12000) // 80 ms
+	if err := ss[0].Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if log.count() != 11 {
+		t.Errorf("handler got %d frames, want 11", log.count())
+	}
+	st := rec.Stats()
+	if st.Frames != 8 || st.Streams[0].Paused != 3 || st.Dropped != 0 {
+		t.Errorf("stats %+v", st)
+	}
+
+	msgsOut, _, err := readBag(t, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := byTopic(msgsOut)
+	type tv struct {
+		t rosbag.Time
+		v string
+	}
+	var frames []tv
+	for _, m := range top["/device_0/sensor_0/Depth_0/image/data"] {
+		var img msgs.Image
+		if err := img.Unmarshal(m.Data); err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, tv{m.Time, string(rune('0' + img.Header.Seq))})
+	}
+	wantFrames := []tv{{2, "1"}, {10e6, "2"}, {20e6, "3"}, {30e6, "4"}, {40e6, "5"}, {60e6, "9"}, {70e6, ":"}, {80e6, ";"}}
+	if len(frames) != len(wantFrames) {
+		t.Fatalf("frames %v, want %v", frames, wantFrames)
+	}
+	for i := range frames {
+		if frames[i] != wantFrames[i] {
+			t.Errorf("frame %d: %v, want %v", i, frames[i], wantFrames[i])
+		}
+	}
+	var opts []tv
+	for _, m := range top["/device_0/sensor_0/option/Exposure/value"] {
+		var f msgs.Float32
+		if err := f.Unmarshal(m.Data); err != nil {
+			t.Fatal(err)
+		}
+		opts = append(opts, tv{m.Time, strconv.FormatFloat(float64(f.Data), 'f', -1, 32)})
+	}
+	wantOpts := []tv{{rosbag.MinTime, "9000"}, {45e6, "10000"}, {50e6, "11000"}, {80e6, "12000"}}
+	if len(opts) != len(wantOpts) {
+		t.Fatalf("option values %v, want %v", opts, wantOpts)
+	}
+	for i := range opts {
+		if opts[i] != wantOpts[i] {
+			t.Errorf("option value %d: %v, want %v", i, opts[i], wantOpts[i])
+		}
+	}
+	if n := len(top["/device_0/sensor_0/option/Exposure/description"]); n != 1 {
+		t.Errorf("%d Exposure descriptions, want 1", n)
+	}
+	ns := top["/device_0/sensor_0/notification/Hardware Event"]
+	wantNotes := []tv{{45e6, "before pause"}, {50e6, "during pause"}}
+	if len(ns) != len(wantNotes) {
+		t.Fatalf("%d notifications, want 2", len(ns))
+	}
+	for i, m := range ns {
+		var n msgs.Notification
+		if err := n.Unmarshal(m.Data); err != nil {
+			t.Fatal(err)
+		}
+		if m.Time != wantNotes[i].t || n.Description != wantNotes[i].v || n.Category != "Hardware Event" ||
+			n.Severity != "Info" || n.SerializedData != `{"x":1}` || n.Timestamp != (msgs.Time{Sec: 1700, Nsec: 123}) {
+			t.Errorf("notification %d at %v: %+v", i, m.Time, n)
+		}
+	}
+	// Bag time never goes backwards in file order of a topic.
+	for topic, list := range top {
+		for i := 1; i < len(list); i++ {
+			if list[i].Time < list[i-1].Time {
+				t.Errorf("%s: time goes back at %d", topic, i)
+			}
+		}
+	}
+	nmu.Lock()
+	if len(notes) != 2 {
+		t.Errorf("user got %d notifications, want the 2 forwarded", len(notes))
+	}
+	nmu.Unlock()
+	checkConformance(t, path)
+}
+
+// TestDiskFull records into a writer that fails after N bytes: the error
+// stops recording (streaming continues), is notified, comes back from Close,
+// and what was written before is readable.
+func TestDiskFull(t *testing.T) {
+	td := newTestDevice(t, 64, 48)
+	mf := &memFile{limit: 60_000}
+	clk := newClock()
+	rec, err := NewWriter(td.dev, mf, clk.opts(Options{Compression: CompressionNone, ChunkThreshold: 8 << 10, Lossless: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := rec.Sensors()
+	var notes []sensor.Notification
+	var nmu sync.Mutex
+	ss[0].(interface {
+		OnNotification(func(sensor.Notification)) func()
+	}).OnNotification(func(n sensor.Notification) {
+		nmu.Lock()
+		notes = append(notes, n)
+		nmu.Unlock()
+	})
+	if err := ss[0].Open(td.depth); err != nil {
+		t.Fatal(err)
+	}
+	var log handlerLog
+	if err := ss[0].Start(&log); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 40; i++ {
+		clk.Add(33 * time.Millisecond)
+		if err := td.depthS.Inject(td.frame(td.depth)); err != nil {
+			t.Fatal(err)
+		}
+		td.depthS.Flush()
+		if i%8 == 7 {
+			_ = rec.Flush()
+		}
+	}
+	if err := ss[0].Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if log.count() != 40 {
+		t.Errorf("streaming stopped: handler got %d frames", log.count())
+	}
+	err = rec.Close()
+	if !errors.Is(err, errDiskFull) {
+		t.Fatalf("Close = %v, want the disk-full error", err)
+	}
+	if rec.Err() == nil || rec.Stats().Err == nil {
+		t.Error("Err/Stats.Err is nil")
+	}
+	nmu.Lock()
+	found := false
+	for _, n := range notes {
+		if n.Category == sensor.NotificationCategoryUnknownError && n.Severity == sensor.SeverityError &&
+			strings.HasPrefix(n.Description, "Stopping recording for sensor (streaming will continue). (Error: ") {
+			found = true
+		}
+	}
+	nmu.Unlock()
+	if !found {
+		t.Errorf("no R.16 notification among %+v", notes)
+	}
+	b := mf.bytes()
+	r, err := rosbag.NewReader(bytesReaderAt(b), int64(len(b)), nil)
+	if r == nil {
+		t.Fatalf("bag not readable: %v", err)
+	}
+	defer r.Close()
+	n := 0
+	it := r.Messages(&rosbag.Query{Topics: []string{"/device_0/sensor_0/Depth_0/image/data"}})
+	for it.Next() {
+		n++
+	}
+	if n == 0 {
+		t.Errorf("no frame readable (open error %v, iter %v)", err, it.Err())
+	}
+	t.Logf("readable frames after disk full at %d bytes: %d of %d (open: %v)", mf.limit, n, rec.Stats().Frames, err)
+}
+
+type bytesReaderAt []byte
+
+func (b bytesReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if off >= int64(len(b)) {
+		return 0, io.EOF
+	}
+	n := copy(p, b[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
