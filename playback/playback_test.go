@@ -1,0 +1,820 @@
+package playback
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"math/rand"
+	"os"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+const (
+	refBag       = "../testdata/spec/ref-head-v4-softdevice.bag"
+	refDump      = "../testdata/spec/ref-head-v4-softdevice.dump.txt"
+	depthColor   = "../testdata/librealsense/depth_color.bag"
+	irBag        = "../testdata/librealsense/depth_color_ir2_uncompressed.bag"
+	poseBag      = "../testdata/librealsense/pose.bag"
+	motionBag    = "../testdata/librealsense/motion_accel_gyro.bag"
+	optionsBag   = "../testdata/librealsense/options_pause_notify.bag"
+	realBag      = "../testdata/librealsense/real/single_depth_color_640x480.bag"
+	waitDeadline = 20 * time.Second
+)
+
+// rec is one delivered frame.
+type rec struct {
+	stream string
+	number uint64
+	pos    int64
+}
+
+func (r rec) String() string { return fmt.Sprintf("%s#%d@%d", r.stream, r.number, r.pos) }
+
+// collector records frames and status changes.
+type collector struct {
+	mu      sync.Mutex
+	frames  []rec
+	dev     *Device
+	delay   func()
+	stopped chan struct{}
+	once    sync.Once
+}
+
+func newCollector(d *Device) *collector {
+	c := &collector{dev: d, stopped: make(chan struct{})}
+	d.OnStatusChange(func(s extensions.PlaybackStatus) {
+		if s == extensions.StatusStopped {
+			c.once.Do(func() { close(c.stopped) })
+		}
+	})
+	return c
+}
+
+func (c *collector) HandleFrame(f *sensor.Frame) {
+	pos := int64(c.dev.Position())
+	if c.delay != nil {
+		c.delay()
+	}
+	c.mu.Lock()
+	c.frames = append(c.frames, rec{f.Profile.Name(), f.Number, pos})
+	c.mu.Unlock()
+}
+
+func (c *collector) snapshot() []rec {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]rec(nil), c.frames...)
+}
+
+func (c *collector) waitStopped(t *testing.T) {
+	t.Helper()
+	select {
+	case <-c.stopped:
+	case <-time.After(waitDeadline):
+		t.Fatalf("playback did not stop; status %v", c.dev.Status())
+	}
+}
+
+func open(t testing.TB, path string, opts *Options) *Device {
+	t.Helper()
+	d, err := Open(path, opts)
+	if err != nil {
+		t.Fatalf("Open(%s): %v", path, err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// startAll opens every sensor with all profiles and starts them while
+// paused, so that reading begins with every sensor started.
+func startAll(t testing.TB, d *Device, h sensor.Handler) {
+	t.Helper()
+	if err := d.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range d.Sensors() {
+		if len(s.Profiles()) == 0 {
+			continue
+		}
+		if err := s.Open(s.Profiles()...); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Start(h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.Resume(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func playAll(t *testing.T, path string) []rec {
+	t.Helper()
+	d := open(t, path, &Options{NonRealTime: true})
+	c := newCollector(d)
+	startAll(t, d, c)
+	c.waitStopped(t)
+	return c.snapshot()
+}
+
+func TestMD5Constants(t *testing.T) {
+	b, err := os.ReadFile("../testdata/spec/realsense-msgdefs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for typ, md5 := range map[string]string{
+		"std_msgs/UInt32": md5UInt32, "diagnostic_msgs/KeyValue": md5KeyValue, "std_msgs/Float32": md5Float32,
+		"std_msgs/String": md5String, "realsense_msgs/StreamInfo": md5StreamInfo,
+		"sensor_msgs/CameraInfo": md5CameraInfo, "realsense_msgs/ImuIntrinsic": md5ImuIntrinsic,
+		"geometry_msgs/Transform": md5Transform, "geometry_msgs/Accel": md5AccelTwist,
+		"geometry_msgs/Twist": md5AccelTwist, "sensor_msgs/Image": md5Image, "sensor_msgs/Imu": md5Imu,
+		"realsense_msgs/Notification": md5Notification,
+	} {
+		re := regexp.MustCompile(`"` + regexp.QuoteMeta(typ) + `"\s*:\s*\{\s*"md5sum"\s*:\s*"([0-9a-f]{32})"`)
+		m := re.FindStringSubmatch(s)
+		if m == nil || m[1] != md5 {
+			t.Errorf("%s: md5 %q in msgdefs, constant %s", typ, m, md5)
+		}
+	}
+}
+
+func TestParseTopic(t *testing.T) {
+	for _, c := range []struct {
+		topic string
+		want  topicInfo
+	}{
+		{"/file_version", topicInfo{kind: topicFileVersion}},
+		{"/device_0/sensor_1/Color_0/image/data", topicInfo{kind: topicImageData, sensor: 1, stream: sensor.StreamColor}},
+		{"/device_0/sensor_0/Infrared_2/tf/1", topicInfo{kind: topicTF, stream: sensor.StreamInfrared, index: 2, group: 1}},
+		{"/device_0/sensor_0/option/Laser_Power/value", topicInfo{kind: topicOptionValue, name: "Laser Power"}},
+		{"/device_0/sensor_0/option/Laser Power/description", topicInfo{kind: topicOptionDescription, name: "Laser Power"}},
+		{"/device_0/sensor_3/Pose_0/pose/metadata", topicInfo{kind: topicMetadata, sensor: 3, stream: sensor.StreamPose, kindEl: "pose"}},
+		{"/device_0/sensor_0/notification/Hardware Event", topicInfo{kind: topicNotification, name: "Hardware Event"}},
+		{"/device_0/sensor_0/Depth_0/image/data_extra", topicInfo{}},
+		{"/device_1/sensor_0/Depth_0/image/data", topicInfo{}},
+		{"/device_0/sensor_x/info", topicInfo{}},
+	} {
+		if got := parseTopic(c.topic); got != c.want {
+			t.Errorf("parseTopic(%q) = %+v, want %+v", c.topic, got, c.want)
+		}
+	}
+}
+
+var dumpFrame = regexp.MustCompile(`^(\d+)\.(\d{9}) /device_0/sensor_(\d+)/(\w+)_(\d+)/(image/data|imu/data|pose/transform/data|pose/metadata) (.*)$`)
+var dumpSeq = regexp.MustCompile(`'seq': (\d+)`)
+var dumpFrameNumber = regexp.MustCompile(`'key': 'Frame number', 'value': '(\d+)'`)
+
+// TestRefHeadSoftDevice plays the spec's reference bag and checks the
+// topology and frames its decoded listing shows.
+func TestRefHeadSoftDevice(t *testing.T) {
+	f, err := os.Open(refDump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var want []rec
+	poseAt := map[int64]int{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		m := dumpFrame.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		sec, _ := strconv.ParseInt(m[1], 10, 64)
+		ns, _ := strconv.ParseInt(m[2], 10, 64)
+		pos := sec*1e9 + ns
+		name := m[4] + "/" + m[5]
+		switch m[6] {
+		case "image/data", "imu/data":
+			seq, _ := strconv.ParseUint(dumpSeq.FindStringSubmatch(m[7])[1], 10, 64)
+			want = append(want, rec{name, seq, pos})
+		case "pose/transform/data":
+			poseAt[pos] = len(want)
+			want = append(want, rec{name, 0, pos})
+		case "pose/metadata":
+			if fm := dumpFrameNumber.FindStringSubmatch(m[7]); fm != nil {
+				n, _ := strconv.ParseUint(fm[1], 10, 64)
+				want[poseAt[pos]].number = n
+			}
+		}
+	}
+	if len(want) != 36 {
+		t.Fatalf("listing has %d frames, want 36 (6 per stream)", len(want))
+	}
+
+	d := open(t, refBag, &Options{NonRealTime: true})
+	if d.FileVersion() != 4 {
+		t.Errorf("file version %d, want 4", d.FileVersion())
+	}
+	names := []string{"Stereo Module", "RGB Camera", "Motion Module", "Tracking Module"}
+	streams := [][]string{{"Infrared/1", "Depth/0"}, {"Color/0"}, {"Gyro/0", "Accel/0"}, {"Pose/0"}}
+	kinds := [][]extensions.Kind{{extensions.KindDepthSensor, extensions.KindDepthStereoSensor},
+		{extensions.KindColorSensor}, {extensions.KindMotionSensor}, nil}
+	ss := d.Sensors()
+	if len(ss) != len(names) {
+		t.Fatalf("%d sensors, want %d", len(ss), len(names))
+	}
+	var all []*sensor.StreamProfile
+	for i, s := range ss {
+		if got := s.Info()[sensor.CameraInfoName]; got != names[i] {
+			t.Errorf("sensor %d name %q, want %q", i, got, names[i])
+		}
+		var got []string
+		for _, p := range s.Profiles() {
+			got = append(got, p.Name())
+			if !p.Default {
+				t.Errorf("%v not default", p)
+			}
+			all = append(all, p)
+		}
+		if strings.Join(got, ",") != strings.Join(streams[i], ",") {
+			t.Errorf("sensor %d streams %v, want %v", i, got, streams[i])
+		}
+		if k := s.(extensions.Kinded).Kinds(); fmt.Sprint(k) != fmt.Sprint(kinds[i]) {
+			t.Errorf("sensor %d kinds %v, want %v", i, k, kinds[i])
+		}
+	}
+	if _, ok := ss[0].(extensions.DepthStereoSensor); !ok {
+		t.Error("Stereo Module is not a DepthStereoSensor")
+	}
+	if _, ok := ss[1].(extensions.DepthSensor); ok {
+		t.Error("RGB Camera is a DepthSensor")
+	}
+	// Extrinsics: group 1 holds Depth, Infrared and Color only.
+	video := map[string]bool{"Depth/0": true, "Infrared/1": true, "Color/0": true}
+	for _, a := range all {
+		for _, b := range all {
+			if a == b {
+				continue
+			}
+			_, err := d.Extrinsics(a, b)
+			if want := video[a.Name()] && video[b.Name()]; (err == nil) != want {
+				t.Errorf("extrinsics %v→%v: err %v, want available %v", a.Name(), b.Name(), err, want)
+			} else if err != nil && !errors.Is(err, device.ErrNoExtrinsics) {
+				t.Errorf("extrinsics error %v does not wrap ErrNoExtrinsics", err)
+			}
+		}
+	}
+	var notes []sensor.Notification
+	var nmu sync.Mutex
+	ss[0].(extensions.Notifier).OnNotification(func(n sensor.Notification) {
+		nmu.Lock()
+		notes = append(notes, n)
+		nmu.Unlock()
+	})
+	c := newCollector(d)
+	startAll(t, d, c)
+	c.waitStopped(t)
+	got := c.snapshot()
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("frames\n got %v\nwant %v", got, want)
+	}
+	d.Close()
+	if len(notes) != 1 || notes[0].Category != sensor.NotificationCategoryHardwareEvent {
+		t.Errorf("notifications %+v, want one Hardware Event", notes)
+	}
+	if d.Position() != 0 || d.Status() != extensions.StatusStopped {
+		t.Errorf("after EOF: position %v status %v, want 0 Stopped", d.Position(), d.Status())
+	}
+}
+
+// TestDeterminism: non-real-time runs with a randomly slow consumer deliver
+// the same frames in the same order.
+func TestDeterminism(t *testing.T) {
+	var first []rec
+	for run := 0; run < 20; run++ {
+		d := open(t, refBag, &Options{NonRealTime: true})
+		c := newCollector(d)
+		rng := rand.New(rand.NewSource(int64(run)))
+		var rmu sync.Mutex
+		c.delay = func() {
+			rmu.Lock()
+			n := rng.Intn(4)
+			rmu.Unlock()
+			if n == 0 {
+				time.Sleep(time.Duration(rng.Intn(300)) * time.Microsecond)
+			} else if n == 1 {
+				runtime.Gosched()
+			}
+		}
+		startAll(t, d, c)
+		c.waitStopped(t)
+		got := c.snapshot()
+		d.Close()
+		if run == 0 {
+			first = got
+			if len(first) != 36 {
+				t.Fatalf("run 0 delivered %d frames, want 36", len(first))
+			}
+			continue
+		}
+		if fmt.Sprint(got) != fmt.Sprint(first) {
+			t.Fatalf("run %d differs:\n got %v\nwant %v", run, got, first)
+		}
+	}
+}
+
+func fdCount(t *testing.T) int {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd")
+	}
+	return len(ents)
+}
+
+// settle waits for the goroutine count to drop to at most n.
+func settle(n int) int {
+	var g int
+	for i := 0; i < 200; i++ {
+		if g = runtime.NumGoroutine(); g <= n {
+			return g
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return g
+}
+
+func TestStressOpenPlayClose(t *testing.T) {
+	cycles := 250
+	if testing.Short() {
+		cycles = 50
+	}
+	baseG, baseFD := runtime.NumGoroutine(), fdCount(t)
+	paths := []string{poseBag, motionBag, depthColor, refBag}
+	for i := 0; i < cycles; i++ {
+		p := paths[i%len(paths)]
+		d, err := Open(p, &Options{NonRealTime: i%2 == 0, Speed: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan struct{}, 1)
+		h := sensor.HandlerFunc(func(*sensor.Frame) {
+			select {
+			case got <- struct{}{}:
+			default:
+			}
+		})
+		for _, s := range d.Sensors() {
+			if len(s.Profiles()) > 0 {
+				if err := s.Open(s.Profiles()...); err != nil {
+					t.Fatal(err)
+				}
+				if err := s.Start(h); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		select {
+		case <-got:
+		case <-time.After(waitDeadline):
+			t.Fatalf("cycle %d: no frame", i)
+		}
+		switch i % 3 {
+		case 0: // close while playing
+		case 1: // stop and close the sensors first
+			for _, s := range d.Sensors() {
+				s.Stop()
+				s.Close()
+			}
+		case 2:
+			d.Seek(d.Duration() / 2)
+			d.Pause()
+		}
+		if err := d.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Pause(); !errors.Is(err, ErrClosed) {
+			t.Fatalf("Pause after Close: %v, want ErrClosed", err)
+		}
+	}
+	if g := settle(baseG); g > baseG {
+		buf := make([]byte, 1<<16)
+		t.Fatalf("goroutines: %d before, %d after\n%s", baseG, g, buf[:runtime.Stack(buf, true)])
+	}
+	if fd := fdCount(t); fd > baseFD {
+		t.Fatalf("file descriptors: %d before, %d after", baseFD, fd)
+	}
+}
+
+// TestConcurrentControl calls Seek/Pause/Resume/SetSpeed from several
+// goroutines during real-time playback (run with -race).
+func TestConcurrentControl(t *testing.T) {
+	d := open(t, depthColor, &Options{Speed: 4, Repeat: true})
+	var n sync.WaitGroup
+	var frames sync.Map
+	startAll(t, d, sensor.HandlerFunc(func(f *sensor.Frame) { frames.Store(f.Profile.UID, f.Number) }))
+	stop := make(chan struct{})
+	for g := 0; g < 4; g++ {
+		n.Add(1)
+		go func(g int) {
+			defer n.Done()
+			rng := rand.New(rand.NewSource(int64(g)))
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				var err error
+				switch rng.Intn(5) {
+				case 0:
+					err = d.Seek(time.Duration(rng.Int63n(int64(d.Duration()) + 1)))
+				case 1:
+					err = d.Pause()
+				case 2:
+					err = d.Resume()
+				case 3:
+					err = d.SetSpeed(0.5 + 8*rng.Float64())
+				case 4:
+					_ = d.Position()
+					_ = d.Status()
+					_ = d.Stats()
+				}
+				if err != nil {
+					t.Errorf("control: %v", err)
+					return
+				}
+				time.Sleep(time.Duration(rng.Intn(3)) * time.Millisecond)
+			}
+		}(g)
+	}
+	time.Sleep(700 * time.Millisecond)
+	close(stop)
+	n.Wait()
+	if err := d.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SetSpeed(0); err == nil {
+		t.Error("SetSpeed(0) succeeded")
+	}
+	if err := d.SetSpeed(-1); err == nil {
+		t.Error("SetSpeed(-1) succeeded")
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fakeClock is a virtual clock: After records the requested sleep, and the
+// time advances only when the test releases it.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	sleeps chan sleepReq
+}
+
+type sleepReq struct {
+	d  time.Duration
+	ch chan time.Time
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{now: time.Unix(1000, 0), sleeps: make(chan sleepReq, 16)}
+}
+
+func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+
+func (c *fakeClock) After(d time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	c.sleeps <- sleepReq{d, ch}
+	return ch
+}
+
+func (c *fakeClock) advance(r sleepReq) {
+	c.mu.Lock()
+	c.now = c.now.Add(r.d)
+	now := c.now
+	c.mu.Unlock()
+	r.ch <- now
+}
+
+// TestPacingVirtualTime checks in virtual time that frames leave at their
+// recorded spacing divided by the speed.
+func TestPacingVirtualTime(t *testing.T) {
+	for _, speed := range []float64{1, 2.5} {
+		t.Run(fmt.Sprint(speed), func(t *testing.T) {
+			clk := newFakeClock()
+			d := open(t, poseBag, &Options{Clock: clk, Speed: speed})
+			type del struct {
+				pos int64
+				at  time.Time
+			}
+			ch := make(chan del, 1024)
+			s := d.Sensors()[0]
+			if err := s.Open(s.Profiles()...); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
+				ch <- del{int64(d.Position()), clk.Now()}
+			})); err != nil {
+				t.Fatal(err)
+			}
+			next := func() del {
+				select {
+				case x := <-ch:
+					return x
+				case <-time.After(waitDeadline):
+					t.Fatal("timeout waiting for a frame")
+				}
+				return del{}
+			}
+			first := next() // the first frame leaves at once
+			prev := first.at
+			for k := 1; k < 50; k++ {
+				var r sleepReq
+				select {
+				case r = <-clk.sleeps:
+				case <-time.After(waitDeadline):
+					t.Fatal("timeout waiting for a sleep")
+				}
+				clk.advance(r)
+				x := next()
+				due := first.at.Add(time.Duration(float64(x.pos-first.pos) / speed))
+				if !x.at.Equal(due) || r.d != due.Sub(prev) {
+					t.Fatalf("frame %d (bag %d): slept %v, delivered at %v; want sleep %v, delivery at %v",
+						k, x.pos, r.d, x.at.Sub(first.at), due.Sub(prev), due.Sub(first.at))
+				}
+				prev = x.at
+			}
+			go func() {
+				for r := range clk.sleeps {
+					r.ch <- clk.Now()
+				}
+			}()
+			d.Close()
+		})
+	}
+}
+
+func firstAtOrAfter(all []rec, t int64) rec {
+	for _, r := range all {
+		if r.pos >= t {
+			return r
+		}
+	}
+	return rec{}
+}
+
+func TestSeek(t *testing.T) {
+	all := playAll(t, depthColor)
+	if len(all) != 60 {
+		t.Fatalf("%d frames, want 60", len(all))
+	}
+	target := time.Duration(500_000_000)
+
+	t.Run("stopped", func(t *testing.T) {
+		d := open(t, depthColor, &Options{NonRealTime: true})
+		c := newCollector(d)
+		if err := d.Seek(target); err != nil {
+			t.Fatal(err)
+		}
+		if d.Position() != target {
+			t.Errorf("position %v after seek, want %v", d.Position(), target)
+		}
+		startAll(t, d, c)
+		c.waitStopped(t)
+		got := c.snapshot()
+		if len(got) == 0 || got[0] != firstAtOrAfter(all, int64(target)) {
+			t.Fatalf("first frame after seek while stopped: %v, want %v", got, firstAtOrAfter(all, int64(target)))
+		}
+		for _, r := range got {
+			if r.pos < int64(target) {
+				t.Errorf("frame %v before the seek target", r)
+			}
+		}
+	})
+
+	t.Run("paused", func(t *testing.T) {
+		d := open(t, depthColor, &Options{NonRealTime: true})
+		c := newCollector(d)
+		startAll(t, d, c)
+		d.Pause()
+		n := len(c.snapshot())
+		if err := d.Seek(target); err != nil {
+			t.Fatal(err)
+		}
+		if len(c.snapshot()) != n {
+			t.Error("frames delivered by a seek while paused")
+		}
+		d.Resume()
+		c.waitStopped(t)
+		got := c.snapshot()[n:]
+		if len(got) == 0 || got[0] != firstAtOrAfter(all, int64(target)) {
+			t.Fatalf("first frame after seek while paused: %v, want %v", got, firstAtOrAfter(all, int64(target)))
+		}
+	})
+
+	for _, rt := range []bool{false, true} {
+		t.Run(fmt.Sprintf("playing/realtime=%v", rt), func(t *testing.T) {
+			d := open(t, depthColor, &Options{NonRealTime: !rt, Speed: 0.5})
+			c := newCollector(d)
+			c.delay = func() { time.Sleep(time.Millisecond) }
+			startAll(t, d, c)
+			for len(c.snapshot()) < 3 {
+				time.Sleep(time.Millisecond)
+			}
+			back := time.Duration(100_000_000)
+			if err := d.Seek(back); err != nil {
+				t.Fatal(err)
+			}
+			n := len(c.snapshot())
+			start := time.Now()
+			for len(c.snapshot()) == n {
+				if time.Since(start) > waitDeadline {
+					t.Fatal("no frame after seek: stall")
+				}
+				time.Sleep(time.Millisecond)
+			}
+			if stall := time.Since(start); stall > 500*time.Millisecond {
+				t.Errorf("first frame after the seek took %v", stall)
+			}
+			got := c.snapshot()[n]
+			if got.pos < int64(back) {
+				t.Fatalf("stale frame %v after seek to %v", got, back)
+			}
+			if !rt && got != firstAtOrAfter(all, int64(back)) {
+				t.Errorf("first frame after seek %v, want %v", got, firstAtOrAfter(all, int64(back)))
+			}
+		})
+	}
+
+	t.Run("range", func(t *testing.T) {
+		d := open(t, depthColor, nil)
+		for _, bad := range []time.Duration{-1, d.Duration() + 1} {
+			if err := d.Seek(bad); !errors.Is(err, ErrOutOfRange) {
+				t.Errorf("Seek(%v) = %v, want ErrOutOfRange", bad, err)
+			}
+		}
+		if err := d.Seek(d.Duration()); err != nil {
+			t.Errorf("Seek(duration) = %v", err)
+		}
+	})
+
+	t.Run("frame", func(t *testing.T) {
+		d := open(t, depthColor, &Options{NonRealTime: true})
+		var color *sensor.StreamProfile
+		for _, s := range d.Sensors() {
+			for _, p := range s.Profiles() {
+				if p.Stream == sensor.StreamColor {
+					color = p
+				}
+			}
+		}
+		if err := d.SeekFrame(color, 10); err != nil {
+			t.Fatal(err)
+		}
+		c := newCollector(d)
+		startAll(t, d, c)
+		c.waitStopped(t)
+		if got := c.snapshot(); len(got) == 0 || got[0].stream != "Color/0" || got[0].number != 11 {
+			t.Errorf("after SeekFrame(color, 10): %v, want Color/0#11 first", got)
+		}
+		if err := d.SeekFrame(color, 30); !errors.Is(err, ErrOutOfRange) {
+			t.Errorf("SeekFrame(color, 30) = %v, want ErrOutOfRange", err)
+		}
+	})
+}
+
+// TestPauseResumeStep: pausing, stepping and resuming neither skips nor
+// repeats a frame.
+func TestPauseResumeStep(t *testing.T) {
+	all := playAll(t, depthColor)
+	d := open(t, depthColor, &Options{NonRealTime: true})
+	c := newCollector(d)
+	var statuses []extensions.PlaybackStatus
+	var smu sync.Mutex
+	d.OnStatusChange(func(s extensions.PlaybackStatus) {
+		smu.Lock()
+		statuses = append(statuses, s)
+		smu.Unlock()
+		if s == extensions.StatusStopped {
+			c.once.Do(func() { close(c.stopped) })
+		}
+	})
+	if err := d.Step(); !errors.Is(err, ErrNotPaused) {
+		t.Errorf("Step while stopped = %v, want ErrNotPaused", err)
+	}
+	startAll(t, d, c)
+	for len(c.snapshot()) < 5 {
+		time.Sleep(100 * time.Microsecond)
+	}
+	d.Pause()
+	if d.Status() != extensions.StatusPaused {
+		t.Errorf("status %v, want Paused", d.Status())
+	}
+	n := len(c.snapshot())
+	time.Sleep(5 * time.Millisecond)
+	if len(c.snapshot()) != n {
+		t.Fatal("frames delivered while paused")
+	}
+	for i := 0; i < 3; i++ {
+		if err := d.Step(); err != nil {
+			t.Fatal(err)
+		}
+		if got := len(c.snapshot()); got != n+i+1 {
+			t.Fatalf("step %d: %d frames, want %d", i, got, n+i+1)
+		}
+	}
+	d.Resume()
+	c.waitStopped(t)
+	if got := c.snapshot(); fmt.Sprint(got) != fmt.Sprint(all) {
+		t.Errorf("with pause/step/resume:\n got %v\nwant %v", got, all)
+	}
+	d.ev.flush()
+	smu.Lock()
+	want := []extensions.PlaybackStatus{extensions.StatusPaused, extensions.StatusPlaying,
+		extensions.StatusPaused, extensions.StatusPlaying, extensions.StatusStopped}
+	if fmt.Sprint(statuses) != fmt.Sprint(want) {
+		t.Errorf("statuses %v, want %v", statuses, want)
+	}
+	smu.Unlock()
+
+	// Restart after EOF plays again from the start.
+	c2 := newCollector(d)
+	for _, s := range d.Sensors() {
+		if err := s.Start(c2); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c2.waitStopped(t)
+	if got := c2.snapshot(); len(got) < 59 {
+		t.Errorf("restart after EOF delivered %d frames", len(got))
+	}
+}
+
+func TestRepeat(t *testing.T) {
+	d := open(t, poseBag, &Options{NonRealTime: true, Repeat: true})
+	var n sync.WaitGroup
+	n.Add(450)
+	var cnt int
+	var mu sync.Mutex
+	s := d.Sensors()[0]
+	s.Open(s.Profiles()...)
+	s.Start(sensor.HandlerFunc(func(*sensor.Frame) {
+		mu.Lock()
+		cnt++
+		if cnt <= 450 {
+			n.Done()
+		}
+		mu.Unlock()
+	}))
+	n.Wait()
+	if d.Status() != extensions.StatusPlaying {
+		t.Errorf("status %v while repeating", d.Status())
+	}
+}
+
+// TestRealTimeDrops: a slow handler loses frames in real time, and the loss
+// is counted.
+func TestRealTimeDrops(t *testing.T) {
+	d := open(t, motionBag, &Options{Speed: 4})
+	c := newCollector(d)
+	c.delay = func() { time.Sleep(5 * time.Millisecond) }
+	startAll(t, d, c)
+	c.waitStopped(t)
+	var delivered, dropped uint64
+	for _, st := range d.Stats() {
+		delivered += st.Delivered
+		dropped += st.Dropped
+	}
+	if dropped == 0 || delivered+dropped != 675 || int(delivered) != len(c.snapshot()) {
+		t.Errorf("delivered %d (handler saw %d) dropped %d, want drops and a total of 675", delivered, len(c.snapshot()), dropped)
+	}
+}
+
+func TestOptionsAndFilters(t *testing.T) {
+	d := open(t, realBag, nil)
+	ss := d.Sensors()
+	ds := ss[0].(extensions.DepthStereoSensor)
+	if ds.DepthUnits() != 0.001 || ds.StereoBaselineMM() != float32(50.170666) {
+		t.Errorf("depth units %v baseline %v", ds.DepthUnits(), ds.StereoBaselineMM())
+	}
+	o := ss[0].(extensions.Options)
+	if err := o.SetOption(sensor.OptionExposure, 1); !errors.Is(err, extensions.ErrReadOnly) {
+		t.Errorf("SetOption = %v, want ErrReadOnly", err)
+	}
+	if v, _ := o.Option(sensor.OptionExposure); v != 8500 {
+		t.Errorf("Exposure %v, want 8500", v)
+	}
+	if r, _ := o.OptionRange(sensor.OptionExposure); r.Min != 8500 || r.Max != 8500 || r.Step != 0 {
+		t.Errorf("range %+v", r)
+	}
+	if _, err := o.Option(sensor.OptionHue); !errors.Is(err, extensions.ErrUnsupportedOption) {
+		t.Errorf("Option(Hue) on depth = %v", err)
+	}
+	if f := ss[1].(extensions.RecommendedFilters).RecommendedFilters(); strings.Join(f, ",") != "Decimation Filter,Rotation Filter" {
+		t.Errorf("v3 color filters %v", f)
+	}
+}
