@@ -264,7 +264,7 @@ func (r *Reader) recoveredErr() error {
 
 // readIndex reads the connection and chunk info records at index_pos.
 func (r *Reader) readIndex(dataStart int64, indexPos uint64, connCount, chunkCount uint32) error {
-	if indexPos < uint64(dataStart) || indexPos >= uint64(r.size) {
+	if indexPos < uint64(dataStart) || indexPos > uint64(r.size) || indexPos == uint64(r.size) && connCount+chunkCount > 0 {
 		return r.ferr(bagHeaderPos, "bag header", fmt.Sprintf("index_pos %d outside the file's records [%d, %d)", indexPos, dataStart, r.size))
 	}
 	left := uint64(r.size) - indexPos
