@@ -48,5 +48,3 @@ func openSynthetic(c *recordConfig) (device.Device, error) {
 	}
 	return software.NewSynthetic(cfg)
 }
-
-func openPlayback(path string) (device.Device, error) { return nil, errNotBuilt }

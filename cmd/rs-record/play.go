@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -104,29 +104,19 @@ func runPlay(e *env, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	dev, err := openPlayback(c.path)
+	dev, err := playback.Open(c.path, &playback.Options{NonRealTime: !c.realtime, Speed: c.rate, Repeat: c.loop})
 	if err != nil {
 		return fileError(c.path, err)
 	}
 	defer dev.Close()
-	pb, ok := dev.(extensions.Playback)
-	if !ok {
-		return fileError(c.path, errors.New("the playback device has no playback controls"))
-	}
-	if err := pb.SetRealTime(c.realtime); err != nil {
-		return fileError(c.path, err)
-	}
-	if err := pb.SetSpeed(c.rate); err != nil {
-		return fileError(c.path, err)
-	}
 	startAt := time.Duration(c.start * float64(time.Second))
 	if startAt > 0 {
-		if err := pb.Seek(startAt); err != nil {
+		if err := dev.Seek(startAt); err != nil {
 			return fileError(c.path, fmt.Errorf("--start %g s: %w", c.start, err))
 		}
 	}
 	ended := make(chan struct{}, 1)
-	pb.OnStatusChange(func(s extensions.PlaybackStatus) {
+	dev.OnStatusChange(func(s extensions.PlaybackStatus) {
 		if s == extensions.StatusStopped {
 			select {
 			case ended <- struct{}{}:
@@ -138,6 +128,7 @@ func runPlay(e *env, args []string) error {
 	if err != nil {
 		return fileError(c.path, err)
 	}
+	pb := extensions.Playback(dev)
 
 	keys := make(chan byte, 8)
 	done := make(chan struct{})
@@ -173,13 +164,7 @@ loop:
 		case <-ctx.Done():
 			break loop
 		case <-ended:
-			if !c.loop {
-				break loop
-			}
-			if err := restartPlay(pb, st, startAt); err != nil {
-				runErr = err
-				break loop
-			}
+			break loop
 		case k := <-keys:
 			switch k {
 			case 'q':
@@ -214,7 +199,7 @@ loop:
 				}
 			}
 			if e.stdoutTTY && time.Since(lastShow) >= 500*time.Millisecond {
-				cur := st.snapshot(time.Since(started), pb)
+				cur := st.snapshot(time.Since(started), dev)
 				s := progressLine(prev, cur)
 				s = fmt.Sprintf("%s / %s  %s", fmtSecs(pb.Position()), fmtSecs(pb.Duration()), pb.Status()) + s[strings.IndexByte(s, 's')+1:]
 				line.show(s)
@@ -224,9 +209,9 @@ loop:
 	}
 	elapsed := time.Since(started)
 	stopErr := st.stop()
-	final := st.snapshot(elapsed, pb)
+	final := st.snapshot(elapsed, dev)
 	line.clear()
-	if err := errors.Join(runErr, stopErr); err != nil {
+	if err := errors.Join(runErr, stopErr, dev.Err()); err != nil {
 		return fileError(c.path, err)
 	}
 	for _, s := range final.Streams {
@@ -245,49 +230,39 @@ func fmtSecs(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds())
 // playStreams counts the frames of the played streams.
 type playStreams struct {
 	streams
-	profiles []*sensor.StreamProfile
-	bytes    atomic.Int64
-	lastNum  []atomic.Uint64 // last frame number per stream, for gaps
-	gaps     []atomic.Uint64
+	bytes atomic.Int64
 }
 
 func (p *playStreams) handle(f *sensor.Frame) {
 	if f.Profile == nil {
 		return
 	}
-	i, ok := p.keys[streamKey{f.Profile.Stream, f.Profile.Index}]
-	if !ok {
-		return
-	}
-	p.counts[i].Add(1)
-	p.bytes.Add(int64(len(f.Data)))
-	if last := p.lastNum[i].Swap(f.Number); last != 0 && f.Number > last+1 {
-		p.gaps[i].Add(f.Number - last - 1)
+	if i, ok := p.keys[streamKey{f.Profile.Stream, f.Profile.Index}]; ok {
+		p.counts[i].Add(1)
+		p.bytes.Add(int64(len(f.Data)))
 	}
 }
 
-// dropCounter is implemented by playback devices that count the frames a
-// slow consumer lost in real-time mode.
-type dropCounter interface {
-	Drops(p *sensor.StreamProfile) uint64
-}
-
-func (p *playStreams) snapshot(elapsed time.Duration, pb extensions.Playback) *snapshot {
+// snapshot adds the bytes delivered and the frames the playback device
+// dropped (real time: a slow handler; any mode: a seek or pause).
+func (p *playStreams) snapshot(elapsed time.Duration, dev *playback.Device) *snapshot {
 	s := p.streams.snapshot(elapsed)
 	s.Bytes = p.bytes.Load()
-	dc, hasDrops := pb.(dropCounter)
-	for i := range s.Streams {
-		if hasDrops {
-			s.Streams[i].Drops = dc.Drops(p.profiles[i])
-		} else {
-			s.Streams[i].Drops = p.gaps[i].Load()
+	for _, ps := range dev.Stats() {
+		if ps.Profile == nil {
+			continue
 		}
-		s.Drops += s.Streams[i].Drops
+		if i, ok := p.keys[streamKey{ps.Profile.Stream, ps.Profile.Index}]; ok {
+			s.Streams[i].Drops = ps.Dropped
+			s.Drops += ps.Dropped
+		}
 	}
 	return s
 }
 
-func startPlayStreams(dev device.Device, c *playConfig) (*playStreams, error) {
+// startPlayStreams opens the selected streams and starts their sensors while
+// playback is paused, so that non-real-time playback is deterministic.
+func startPlayStreams(dev *playback.Device, c *playConfig) (*playStreams, error) {
 	p := &playStreams{streams: streams{keys: map[streamKey]int{}, done: make(chan struct{})}}
 	for _, s := range dev.Sensors() {
 		var open []*sensor.StreamProfile
@@ -296,7 +271,6 @@ func startPlayStreams(dev device.Device, c *playConfig) (*playStreams, error) {
 				open = append(open, pr)
 				p.keys[streamKey{pr.Stream, pr.Index}] = len(p.names)
 				p.names = append(p.names, pr.Name())
-				p.profiles = append(p.profiles, pr)
 			}
 		}
 		if len(open) == 0 {
@@ -315,42 +289,25 @@ func startPlayStreams(dev device.Device, c *playConfig) (*playStreams, error) {
 		return nil, errors.New("the bag has no streams")
 	}
 	p.counts = make([]atomic.Uint64, len(p.names))
-	p.lastNum = make([]atomic.Uint64, len(p.names))
-	p.gaps = make([]atomic.Uint64, len(p.names))
-	if err := p.start(); err != nil {
+	if err := dev.Pause(); err != nil {
 		closeSensors(p.sensors)
 		return nil, err
 	}
-	return p, nil
-}
-
-func (p *playStreams) start() error {
 	h := sensor.HandlerFunc(p.handle)
 	for i, s := range p.sensors {
 		if err := s.Start(h); err != nil {
 			for _, t := range p.sensors[:i] {
 				t.Stop()
 			}
-			return fmt.Errorf("start %s: %w", sensorName(s), err)
+			closeSensors(p.sensors)
+			return nil, fmt.Errorf("start %s: %w", sensorName(s), err)
 		}
 	}
-	return nil
-}
-
-// restartPlay starts playback again at startAt after the end of the file.
-func restartPlay(pb extensions.Playback, p *playStreams, startAt time.Duration) error {
-	for _, s := range p.sensors {
-		if err := s.Stop(); err != nil && !errors.Is(err, sensor.ErrNotStarted) {
-			return err
-		}
+	if err := dev.Resume(); err != nil {
+		p.stop()
+		return nil, err
 	}
-	if err := pb.Seek(startAt); err != nil {
-		return err
-	}
-	for i := range p.lastNum {
-		p.lastNum[i].Store(0)
-	}
-	return p.start()
+	return p, nil
 }
 
 // Keys, as readKeys reports them.
