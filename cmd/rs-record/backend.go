@@ -3,15 +3,50 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
+	"strings"
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/software"
+	"github.com/rsbag/rsbag/usb"
+	"github.com/rsbag/rsbag/usb/usbtest"
 )
 
-var errNotBuilt = errors.New("not available in this build yet")
-
+// openLiveCamera opens the first RealSense camera through libusb. With
+// --record-usb every USB exchange with the camera is also captured and
+// written to that file when the device is closed (fixtures for usb tests).
 func openLiveCamera(ctx context.Context, c *recordConfig) (device.Device, error) {
-	return nil, device.ErrNotFound
+	if c.recordUSB == "" {
+		return usb.Open(ctx, nil)
+	}
+	t, err := usb.DefaultTransport()
+	if err != nil {
+		return nil, err
+	}
+	rec := &usbtest.Record{T: t}
+	dev, err := usb.Open(ctx, &usb.Options{Transport: rec})
+	if err != nil {
+		rec.Close()
+		return nil, err
+	}
+	return &capturingDevice{Device: dev, rec: rec, path: c.recordUSB}, nil
+}
+
+// capturingDevice writes the captured USB exchange when it is closed.
+type capturingDevice struct {
+	*usb.Device
+	rec  *usbtest.Record
+	path string
+}
+
+func (d *capturingDevice) Close() error {
+	err := d.Device.Close()
+	var b strings.Builder
+	for _, op := range d.rec.Snapshot() {
+		b.WriteString(op.String())
+		b.WriteByte('\n')
+	}
+	return errors.Join(err, d.rec.Close(), os.WriteFile(d.path, []byte(b.String()), 0o644))
 }
 
 // preparedFrames is the number of frames per video stream the synthetic

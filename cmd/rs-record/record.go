@@ -101,6 +101,8 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		return nil, usageErrorf("record", "--ir-count: %d is not 1 or 2", c.irCount)
 	case c.accel < 0 || c.gyro < 0 || c.pose < 0:
 		return nil, usageErrorf("record", "--accel, --gyro and --pose take a rate >= 0")
+	case c.recordUSB != "" && c.synthetic:
+		return nil, usageErrorf("record", "--record-usb captures a live camera: it cannot be used with --synthetic")
 	case c.speed < 0:
 		return nil, usageErrorf("record", "--speed: %g is negative", c.speed)
 	}
@@ -219,7 +221,7 @@ func openRecordDevice(ctx context.Context, e *env, c *recordConfig) (device.Devi
 		if err == nil {
 			return dev, false, nil
 		}
-		if !errors.Is(err, device.ErrNotFound) {
+		if !errors.Is(err, device.ErrNotFound) || c.recordUSB != "" {
 			return nil, false, fmt.Errorf("open camera: %w (use --synthetic to record the synthetic camera)", err)
 		}
 		fmt.Fprintf(e.stderr, "%s: no RealSense camera found; recording the synthetic camera\n", progName)
