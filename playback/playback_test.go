@@ -31,6 +31,9 @@ const (
 	waitDeadline = 20 * time.Second
 )
 
+// raceEnabled is set by race_test.go under -race.
+var raceEnabled bool
+
 // rec is one delivered frame.
 type rec struct {
 	stream string
@@ -348,8 +351,8 @@ func settle(n int) int {
 
 func TestStressOpenPlayClose(t *testing.T) {
 	cycles := 250
-	if testing.Short() {
-		cycles = 50
+	if testing.Short() || raceEnabled {
+		cycles = 60 // keeps -race runs short; the default run does 250
 	}
 	baseG, baseFD := runtime.NumGoroutine(), fdCount(t)
 	paths := []string{poseBag, motionBag, depthColor, refBag}

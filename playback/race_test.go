@@ -1,0 +1,5 @@
+//go:build race
+
+package playback
+
+func init() { raceEnabled = true }
