@@ -1,0 +1,52 @@
+package playback_test
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// Example plays a recording in non-real-time (lossless, deterministic)
+// mode and counts the frames of each stream.
+func Example() {
+	dev, err := playback.Open("../testdata/librealsense/depth_color.bag", &playback.Options{NonRealTime: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer dev.Close()
+	fmt.Println(dev.Info()[sensor.CameraInfoName], dev.Duration())
+
+	done := make(chan struct{})
+	dev.OnStatusChange(func(s extensions.PlaybackStatus) {
+		if s == extensions.StatusStopped {
+			close(done)
+		}
+	})
+	var mu sync.Mutex
+	counts := map[string]int{}
+	handler := sensor.HandlerFunc(func(f *sensor.Frame) {
+		mu.Lock()
+		counts[f.Profile.Name()]++
+		mu.Unlock()
+	})
+	// Start every sensor while paused so that reading begins with all of
+	// them started.
+	dev.Pause()
+	for _, s := range dev.Sensors() {
+		fmt.Println(s.Info()[sensor.CameraInfoName], s.Profiles()[0])
+		s.Open(s.Profiles()...)
+		s.Start(handler)
+	}
+	dev.Resume()
+	<-done
+	fmt.Println(counts)
+	// Output:
+	// Intel RealSense D435I 967.075452ms
+	// Stereo Module Depth/0 Z16 424x240@30
+	// RGB Camera Color/0 RGB8 424x240@30
+	// map[Color/0:30 Depth/0:30]
+}
