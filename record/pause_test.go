@@ -3,8 +3,8 @@ package record
 import (
 	"errors"
 	"io"
-	"strconv"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
