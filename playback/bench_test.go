@@ -1,0 +1,306 @@
+package playback
+
+import (
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/rosbag"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// ROS1 encoders for the synthetic benchmark bags.
+func putStr(b []byte, s string) []byte {
+	return append(binary.LittleEndian.AppendUint32(b, uint32(len(s))), s...)
+}
+
+func putF64(b []byte, v ...float64) []byte {
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+	}
+	return b
+}
+
+func kvMsg(k, v string) []byte { return putStr(putStr(nil, k), v) }
+
+func encImage(seq uint32, stampNs int64, w, h, bpp int, enc string, data []byte) []byte {
+	b := binary.LittleEndian.AppendUint32(nil, seq)
+	b = binary.LittleEndian.AppendUint32(b, uint32(stampNs/1e9))
+	b = binary.LittleEndian.AppendUint32(b, uint32(stampNs%1e9))
+	b = putStr(b, "1")
+	b = binary.LittleEndian.AppendUint32(b, uint32(h))
+	b = binary.LittleEndian.AppendUint32(b, uint32(w))
+	b = putStr(b, enc)
+	b = append(b, 0)
+	b = binary.LittleEndian.AppendUint32(b, uint32(w*bpp))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(data)))
+	b = append(b, data...)
+	return binary.LittleEndian.AppendUint32(b, math.Float32bits(0.001))
+}
+
+func encCameraInfo(w, h int) []byte {
+	b := make([]byte, 12)
+	b = putStr(b, "")
+	b = binary.LittleEndian.AppendUint32(b, uint32(h))
+	b = binary.LittleEndian.AppendUint32(b, uint32(w))
+	b = putStr(b, "Brown Conrady")
+	b = binary.LittleEndian.AppendUint32(b, 5)
+	b = putF64(b, 0, 0, 0, 0, 0)
+	b = putF64(b, 600, 0, float64(w)/2, 0, 600, float64(h)/2, 0, 0, 1)
+	b = putF64(b, make([]float64, 9+12)...)
+	return append(b, make([]byte, 4*6+1)...)
+}
+
+// makeBenchBag writes a bag of 1280x720 Z16 depth + RGB8 color frames at
+// 30 fps holding at least size bytes of frame data; it returns the path and
+// the frame bytes.
+func makeBenchBag(tb testing.TB, dir, compression string, size int64) (string, int64) {
+	path := filepath.Join(dir, fmt.Sprintf("bench-%s-%d.bag", compression, size))
+	w, err := rosbag.Create(path, &rosbag.WriterOptions{Compression: compression})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	conn := func(topic, typ, md5 string) uint32 {
+		id, err := w.AddConnection(topic, typ, md5, "")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return id
+	}
+	write := func(c uint32, t rosbag.Time, data []byte) {
+		if err := w.WriteMessage(c, t, data); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	write(conn(fileVersionTopic, "std_msgs/UInt32", md5UInt32), staticTime, binary.LittleEndian.AppendUint32(nil, 4))
+	write(conn(deviceInfoTopic, "diagnostic_msgs/KeyValue", md5KeyValue), staticTime, kvMsg("Name", "bench"))
+	type st struct {
+		sensor      int
+		name, enc   string
+		bpp         int
+		data, meta  uint32
+		payload     []byte
+		streamTopic string
+	}
+	const w1, h1 = 1280, 720
+	streams := []*st{{sensor: 0, name: "Depth_0", enc: "mono16", bpp: 2}, {sensor: 1, name: "Color_0", enc: "rgb8", bpp: 3}}
+	for i, s := range streams {
+		si := conn(fmt.Sprintf("/device_0/sensor_%d/info", s.sensor), "diagnostic_msgs/KeyValue", md5KeyValue)
+		write(si, staticTime, kvMsg("Name", []string{"Stereo Module", "RGB Camera"}[i]))
+		pre := fmt.Sprintf("/device_0/sensor_%d/%s", s.sensor, s.name)
+		info := binary.LittleEndian.AppendUint32(nil, 30)
+		info = append(putStr(info, s.enc), 2)
+		write(conn(pre+"/info", "realsense_msgs/StreamInfo", md5StreamInfo), staticTime, info)
+		write(conn(pre+"/info/camera_info", "sensor_msgs/CameraInfo", md5CameraInfo), staticTime, encCameraInfo(w1, h1))
+		s.data = conn(pre+"/image/data", "sensor_msgs/Image", md5Image)
+		s.meta = conn(pre+"/image/metadata", "diagnostic_msgs/KeyValue", md5KeyValue)
+		s.payload = make([]byte, w1*h1*s.bpp)
+		for j := range s.payload {
+			x, y := (j/s.bpp)%w1, (j/s.bpp)/w1
+			s.payload[j] = byte(x/8*(i+3) + y/8*5 + j%s.bpp*50)
+		}
+	}
+	var total int64
+	for n := 0; total < size; n++ {
+		for i, s := range streams {
+			t := rosbag.Time(1000 + int64(n)*33_333_333 + int64(i)*400_000)
+			binary.LittleEndian.PutUint32(s.payload, uint32(n)) // frames differ
+			write(s.data, t, encImage(uint32(n+1), 12_345_678_000+int64(n)*33_333_333, w1, h1, s.bpp, s.enc, s.payload))
+			write(s.meta, t, kvMsg("timestamp_domain", "Hardware Clock"))
+			write(s.meta, t, kvMsg("Frame Counter", fmt.Sprint(n+1)))
+			total += int64(len(s.payload))
+		}
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return path, total
+}
+
+var benchBags struct {
+	sync.Mutex
+	dir   string
+	paths map[string]string
+	bytes map[string]int64
+}
+
+func benchBag(b *testing.B, compression string, size int64) (string, int64) {
+	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
+		b.Skip("builds large bags: run with -bench")
+	}
+	benchBags.Lock()
+	defer benchBags.Unlock()
+	key := fmt.Sprint(compression, size)
+	if p, ok := benchBags.paths[key]; ok {
+		return p, benchBags.bytes[key]
+	}
+	if benchBags.dir == "" {
+		dir, err := os.MkdirTemp("", "playback-bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchBags.dir = dir
+		benchBags.paths, benchBags.bytes = map[string]string{}, map[string]int64{}
+	}
+	p, n := makeBenchBag(b, benchBags.dir, compression, size)
+	benchBags.paths[key], benchBags.bytes[key] = p, n
+	return p, n
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchBags.dir != "" {
+		os.RemoveAll(benchBags.dir)
+	}
+	os.Exit(code)
+}
+
+const gb = 1 << 30
+
+// playOnce plays the whole bag non-real-time with h and returns the frames.
+func playOnce(b *testing.B, path string, h func(f *sensor.Frame)) int {
+	d, err := Open(path, &Options{NonRealTime: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	done := make(chan struct{})
+	d.OnStatusChange(func(s extensions.PlaybackStatus) {
+		if s == extensions.StatusStopped {
+			close(done)
+		}
+	})
+	var n int
+	startAll(b, d, sensor.HandlerFunc(func(f *sensor.Frame) { n++; h(f) }))
+	<-done
+	return n
+}
+
+// BenchmarkPlaybackDispatch measures non-real-time playback of a ≥ 1 GB bag
+// of 1280x720 depth+color frames with a no-op handler (MB/s of frame data).
+func BenchmarkPlaybackDispatch(b *testing.B) {
+	for _, comp := range []string{"none", "lz4"} {
+		b.Run(comp, func(b *testing.B) {
+			path, bytes := benchBag(b, comp, gb)
+			b.SetBytes(bytes)
+			b.ReportAllocs()
+			b.ResetTimer()
+			frames := 0
+			for i := 0; i < b.N; i++ {
+				frames += playOnce(b, path, func(*sensor.Frame) {})
+			}
+			b.ReportMetric(float64(frames)/b.Elapsed().Seconds(), "frames/s")
+		})
+	}
+}
+
+// BenchmarkSeek measures Seek latency on the 1 GB bag while paused.
+func BenchmarkSeek(b *testing.B) {
+	path, _ := benchBag(b, "lz4", gb)
+	d, err := Open(path, &Options{NonRealTime: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	startAll(b, d, sensor.HandlerFunc(func(*sensor.Frame) {}))
+	d.Pause()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t := time.Duration(uint64(i) * 7919 * 1_000_003 % uint64(d.Duration()))
+		if err := d.Seek(t); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPlaybackHeap reports the largest heap in use while playing a
+// 10 MB and a 1 GB bag: it must not grow with the bag.
+func BenchmarkPlaybackHeap(b *testing.B) {
+	for _, size := range []int64{10 << 20, gb} {
+		b.Run(fmt.Sprintf("%dMB", size>>20), func(b *testing.B) {
+			path, bytes := benchBag(b, "lz4", size)
+			b.SetBytes(bytes)
+			var peak uint64
+			for i := 0; i < b.N; i++ {
+				n := 0
+				playOnce(b, path, func(*sensor.Frame) {
+					if n++; n%16 == 0 {
+						var ms runtime.MemStats
+						runtime.ReadMemStats(&ms)
+						if ms.HeapInuse > peak {
+							peak = ms.HeapInuse
+						}
+					}
+				})
+			}
+			b.ReportMetric(float64(peak)/(1<<20), "MB-heap-peak")
+		})
+	}
+}
+
+// BenchmarkPacing reports the real-time pacing error at 1x (delivery time
+// minus the recorded spacing from the first frame) on depth_color.bag.
+func BenchmarkPacing(b *testing.B) {
+	// Bag time of every frame, from a non-real-time pass.
+	type key struct {
+		name string
+		n    uint64
+	}
+	bagTime := map[key]int64{}
+	d0, err := Open(depthColor, &Options{NonRealTime: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := newCollector(d0)
+	startAll(b, d0, c)
+	<-c.stopped
+	for _, r := range c.snapshot() {
+		bagTime[key{r.stream, r.number}] = r.pos
+	}
+	d0.Close()
+	b.ResetTimer()
+	var errs []float64
+	for i := 0; i < b.N; i++ {
+		d, err := Open(depthColor, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		done := make(chan struct{})
+		d.OnStatusChange(func(s extensions.PlaybackStatus) {
+			if s == extensions.StatusStopped {
+				close(done)
+			}
+		})
+		var mu sync.Mutex
+		var t0 time.Time
+		var p0 int64
+		startAll(b, d, sensor.HandlerFunc(func(f *sensor.Frame) {
+			now := time.Now()
+			pos := bagTime[key{f.Profile.Name(), f.Number}]
+			mu.Lock()
+			defer mu.Unlock()
+			if t0.IsZero() {
+				t0, p0 = now, pos
+				return
+			}
+			want := t0.Add(time.Duration(pos - p0))
+			errs = append(errs, math.Abs(float64(now.Sub(want))))
+		}))
+		<-done
+		d.Close()
+	}
+	sort.Float64s(errs)
+	if len(errs) > 0 {
+		b.ReportMetric(errs[len(errs)/2]/1e3, "p50-µs")
+		b.ReportMetric(errs[len(errs)*99/100]/1e3, "p99-µs")
+	}
+}
