@@ -25,7 +25,16 @@ func FuzzParse(f *testing.F) {
 		"/device_0/sensor_0/notification/a/b", "/FILE_VERSION", "/device_0/sensor_0/Depth_0/pose/accel/data"} {
 		f.Add(s)
 	}
+	f.Add("/camera/INFRARED2/image_raw/0")
+	f.Add("/imu/GYROMETER/rs_frame_info_ext/1")
 	f.Fuzz(func(t *testing.T, s string) {
+		if lt := ParseLegacy(s); lt.Kind != KindUnknown {
+			if again := ParseLegacy(lt.String()); again != lt {
+				t.Fatalf("legacy %q → %+v → %q → %+v", s, lt, lt.String(), again)
+			}
+		} else if lt != (Topic{}) {
+			t.Fatalf("unknown legacy topic with fields: %+v", lt)
+		}
 		tp := Parse(s)
 		if tp.Kind == KindUnknown {
 			if tp != (Topic{}) {

@@ -191,7 +191,7 @@ func TestStringParseRoundTrip(t *testing.T) {
 			t.Errorf("kind %d has no name", k)
 		}
 	}
-	if KindUnknown.Type() != nil || kindCount.String() != "Kind(22)" {
+	if KindUnknown.Type() != nil || Kind(99).String() != "Kind(99)" || Kind(99).Type() != nil || (Topic{Kind: 99}).String() != "" {
 		t.Error("unknown kind")
 	}
 }

@@ -51,6 +51,9 @@ func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
 	}
+	if k >= kindCount && k < legacyKindEnd {
+		return legacyKindNames[k-kindCount]
+	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
 
@@ -85,7 +88,7 @@ func (k Kind) Type() *msgs.Type {
 	case KindNotification:
 		return &msgs.NotificationType
 	}
-	return nil
+	return legacyType(k)
 }
 
 // InVersion reports whether librealsense writes topics of this kind in files
@@ -93,7 +96,7 @@ func (k Kind) Type() *msgs.Type {
 // KindLegacyFileVersion.
 func (k Kind) InVersion(v uint32) bool {
 	switch {
-	case k == KindLegacyFileVersion:
+	case k == KindLegacyFileVersion || (k >= kindCount && k < legacyKindEnd):
 		return v == VersionLegacy
 	case k == KindUnknown || v < VersionMin:
 		return false
@@ -109,7 +112,8 @@ func (k Kind) InVersion(v uint32) bool {
 }
 
 // IsFrameData reports whether k carries frames: image data, imu data or
-// pose transforms (the topics the playback duration and samples view use).
+// pose transforms (the topics the playback duration and samples view use;
+// version-1 frame kinds are not included).
 func (k Kind) IsFrameData() bool {
 	return k == KindImageData || k == KindImuData || k == KindPoseTransform
 }
@@ -119,11 +123,22 @@ func (k Kind) IsMetadata() bool {
 	return k == KindImageMetadata || k == KindImuMetadata || k == KindPoseMetadata
 }
 
-// HasStream reports whether topics of kind k name a stream (<Stream>_<i>).
-func (k Kind) HasStream() bool { return k >= KindStreamInfo && k <= KindPoseMetadata }
+// HasStream reports whether topics of kind k name a stream (<Stream>_<i>,
+// or a version-1 stream name).
+func (k Kind) HasStream() bool {
+	return (k >= KindStreamInfo && k <= KindPoseMetadata) || (k >= KindLegacyImageData && k <= KindLegacyFrameInfo)
+}
 
-// HasSensor reports whether topics of kind k name a sensor (sensor_<s>).
-func (k Kind) HasSensor() bool { return k >= KindSensorInfo && k <= KindNotification }
+// HasSensor reports whether topics of kind k name a sensor (sensor_<s>, or
+// the sensor number of a version-1 topic).
+func (k Kind) HasSensor() bool {
+	return (k >= KindSensorInfo && k <= KindNotification) || (k >= KindLegacySensorInfo && k < legacyKindEnd)
+}
+
+// IsLegacy reports whether k is a kind of file version 1 (ParseLegacy).
+func (k Kind) IsLegacy() bool {
+	return k == KindLegacyFileVersion || (k >= kindCount && k < legacyKindEnd)
+}
 
 // Topic is a parsed RealSense topic name. Which fields are meaningful
 // depends on Kind (see HasSensor, HasStream).
@@ -169,6 +184,12 @@ func (t Topic) String() string {
 		return FileVersionTopic
 	case KindLegacyFileVersion:
 		return LegacyFileVersionTopic
+	}
+	if t.Kind.IsLegacy() {
+		return t.legacyString()
+	}
+	if t.Kind >= kindCount {
+		return ""
 	}
 	b = append(b, "/device_"...)
 	b = strconv.AppendInt(b, int64(t.Device), 10)
