@@ -1075,7 +1075,11 @@ func (d *Device) dispatchGroup(g *group, blocking bool) bool {
 				disp.pushLatest(it.f)
 				continue
 			}
-			disp.slot <- item{f: it.f, ack: true}
+			select {
+			case disp.slot <- item{f: it.f, ack: true}:
+			case <-d.done:
+				return false
+			}
 			select {
 			case <-disp.ack:
 			case <-d.done:
