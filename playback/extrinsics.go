@@ -3,6 +3,8 @@ package playback
 import (
 	"sync/atomic"
 
+	"github.com/rsbag/rsbag/extensions"
+
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -13,48 +15,6 @@ func nextUID() int { return int(uidCounter.Add(1)) }
 
 // rigid is a float32 rigid transform in the rs2_extrinsics layout.
 type rigid = sensor.Extrinsics
-
-// mulVec computes M·x = (col0·x0 + col1·x1) + col2·x2 in float32, the
-// operation order librealsense uses (README "Extrinsics").
-func mulVec(r *[9]float32, x [3]float32) [3]float32 {
-	var out [3]float32
-	for i := 0; i < 3; i++ {
-		a := r[i] * x[0]
-		b := r[3+i] * x[1]
-		c := r[6+i] * x[2]
-		out[i] = (a + b) + c
-	}
-	return out
-}
-
-// compose returns (R1, t1)·(R2, t2) = (R1·R2, R1·t2 + t1).
-func compose(a, b rigid) rigid {
-	var out rigid
-	for j := 0; j < 3; j++ {
-		col := mulVec(&a.Rotation, [3]float32{b.Rotation[3*j], b.Rotation[3*j+1], b.Rotation[3*j+2]})
-		copy(out.Rotation[3*j:], col[:])
-	}
-	t := mulVec(&a.Rotation, b.Translation)
-	for i := range t {
-		out.Translation[i] = t[i] + a.Translation[i]
-	}
-	return out
-}
-
-// inverse returns (R, t)⁻¹ = (Rᵀ, (Rᵀ·t)·(-1)).
-func inverse(a rigid) rigid {
-	var out rigid
-	for i := 0; i < 3; i++ {
-		for j := 0; j < 3; j++ {
-			out.Rotation[3*j+i] = a.Rotation[3*i+j]
-		}
-	}
-	t := mulVec(&out.Rotation, a.Translation)
-	for i := range t {
-		out.Translation[i] = t[i] * -1
-	}
-	return out
-}
 
 // fromTransform converts a recorded tf (translation + quaternion) to a
 // rigid transform with the standard quaternion→matrix formula of spec §5.8,
@@ -77,41 +37,33 @@ func fromTransform(tf *transformMsg) rigid {
 	return r
 }
 
-// streamLess orders streams by (sensor index, stream type, stream index).
-func streamLess(a, b streamKey) bool {
-	if a.sensor != b.sensor {
-		return a.sensor < b.sensor
-	}
-	if a.stream != b.stream {
-		return a.stream < b.stream
-	}
-	return a.index < b.index
-}
-
 type profilePair struct{ from, to *sensor.StreamProfile }
 
-// deriveExtrinsics registers the extrinsics between every pair of streams
-// of the same tf group (spec §5.8): of each unordered pair only the
-// direction from the later stream to the earlier one is computed, as
-// pose(earlier)·pose(later)⁻¹; the other direction is its inverse.
+// deriveExtrinsics registers the extrinsics between every ordered pair of
+// streams of the same tf group, derived by extensions.ExtrinsicsGraph from
+// the recorded pin→stream transforms (spec §5.8, README "Extrinsics").
 func deriveExtrinsics(streams []*recStream) map[profilePair]sensor.Extrinsics {
-	out := map[profilePair]sensor.Extrinsics{}
-	for i, a := range streams {
-		if a.tf == nil || a.profile == nil {
-			continue
+	var pinned []extensions.PinnedExtrinsics
+	for _, s := range streams {
+		if s.tf != nil && s.profile != nil {
+			pinned = append(pinned, extensions.PinnedExtrinsics{Key: extKey(s.key), Group: s.tfGroup, FromPin: fromTransform(s.tf)})
 		}
-		for _, b := range streams[i+1:] {
-			if b.tf == nil || b.profile == nil || b.tfGroup != a.tfGroup {
+	}
+	g := extensions.NewExtrinsicsGraph(pinned)
+	out := map[profilePair]sensor.Extrinsics{}
+	for _, a := range streams {
+		for _, b := range streams {
+			if a == b || a.profile == nil || b.profile == nil {
 				continue
 			}
-			later, earlier := a, b
-			if streamLess(a.key, b.key) {
-				later, earlier = b, a
+			if e, ok := g.Extrinsics(extKey(a.key), extKey(b.key)); ok {
+				out[profilePair{a.profile, b.profile}] = e
 			}
-			e := compose(fromTransform(earlier.tf), inverse(fromTransform(later.tf)))
-			out[profilePair{later.profile, earlier.profile}] = e
-			out[profilePair{earlier.profile, later.profile}] = inverse(e)
 		}
 	}
 	return out
+}
+
+func extKey(k streamKey) extensions.StreamKey {
+	return extensions.StreamKey{Sensor: k.sensor, Stream: k.stream, Index: k.index}
 }
