@@ -1,7 +1,6 @@
 package record
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -159,8 +158,8 @@ func moduleRoot(t testing.TB) string {
 	return ""
 }
 
-// checkConformance runs the strict bag checkers on path when installed.
-func checkConformance(t *testing.T, path string) {
+// checkConformance runs the strict bag checkers on the bags when installed.
+func checkConformance(t *testing.T, paths ...string) {
 	t.Helper()
 	root := moduleRoot(t)
 	for _, name := range []string{"bagcheck-ros", "bagcheck-js"} {
@@ -169,16 +168,14 @@ func checkConformance(t *testing.T, path string) {
 			t.Logf("%s not installed: skipped", name)
 			continue
 		}
-		out, err := exec.Command(tool, "--json", path).CombinedOutput()
+		out, err := exec.Command(tool, append([]string{"-q"}, paths...)...).CombinedOutput()
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && ee.ExitCode() == 2 {
 			t.Logf("%s unavailable (exit 2): skipped: %s", name, firstLine(out))
 			continue
 		}
 		if err != nil {
-			var js any
-			_ = json.Unmarshal(out, &js)
-			t.Errorf("%s %s: %v\n%s", name, filepath.Base(path), err, truncate(out, 3000))
+			t.Errorf("%s: %v\n%s", name, err, truncate(out, 3000))
 		}
 	}
 }
