@@ -87,4 +87,3 @@ func TestReadGoRosbag(t *testing.T) {
 		}
 	}
 }
-

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
 )
 
 // Real connection constants from spec/realsense-msgdefs.json (pinned by the
