@@ -70,6 +70,7 @@ func openSynthetic(c *recordConfig) (device.Device, error) {
 		AccelFPS:       c.accel,
 		GyroFPS:        c.gyro,
 		PoseFPS:        c.pose,
+		Frames:         c.frames, // exactly N frames per stream
 		Speed:          c.speed,
 		PreparedFrames: preparedFrames,
 	}
