@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/rsbag/rsbag/sensor"
@@ -26,7 +27,7 @@ func StreamKind(s sensor.Stream) (sensor.ProfileKind, bool) {
 }
 
 // ErrNoFrameTopic is returned for streams whose frames have no topic.
-var ErrNoFrameTopic = fmt.Errorf("layout: stream type has no frame topic")
+var ErrNoFrameTopic = errors.New("layout: stream type has no frame topic")
 
 // DeviceInfoTopic returns "/device_0/info".
 func DeviceInfoTopic() string { return Topic{Kind: KindDeviceInfo}.String() }
