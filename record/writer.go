@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
@@ -30,7 +31,6 @@ const frameIDNoDepthUnits = "0"
 // streamOut holds the topics and connections of one stream (writer-owned).
 type streamOut struct {
 	kind   payloadKind
-	prefix string
 	data   uint32 // image/data, imu/data or pose/transform/data
 	accel  uint32 // pose/accel/data
 	twist  uint32 // pose/twist/data
@@ -265,7 +265,7 @@ func (w *writer) writeDescription(desc *description) {
 		w.put(topicDeviceInfo, &msgs.KeyValueType, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: desc.info[k]})
 	}
 	for i, sd := range desc.sensors {
-		topic := sensorPrefix(i) + "/info"
+		topic := layout.SensorInfoTopic(i)
 		for _, k := range sd.info.Keys() {
 			w.put(topic, &msgs.KeyValueType, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: sd.info[k]})
 		}
@@ -284,17 +284,16 @@ func (w *writer) writeDescription(desc *description) {
 // writeOption writes an option value and, the first time for that (sensor,
 // option), its description at static time (§5.6).
 func (w *writer) writeOption(si int, opt sensor.Option, v float32, desc string, t rosbag.Time) {
-	base := sensorPrefix(si) + "/option/" + optionTopicName(opt) + "/"
-	w.put(base+"value", &msgs.Float32Type, t, &msgs.Float32{Data: v})
+	w.put(layout.OptionValueTopic(si, opt), &msgs.Float32Type, t, &msgs.Float32{Data: v})
 	k := optKey{si, opt}
 	if w.optDesc[k] {
 		return
 	}
 	w.optDesc[k] = true
 	if desc == "" {
-		desc = "Read only option of " + opt.String()
+		desc = layout.ReadOnlyOptionDescription(opt.String())
 	}
-	w.put(base+"description", &msgs.StringType, rosbag.MinTime, &msgs.String{Data: desc})
+	w.put(layout.OptionDescriptionTopic(si, opt), &msgs.StringType, rosbag.MinTime, &msgs.String{Data: desc})
 }
 
 func (w *writer) writeOptionChange(e *event) {
@@ -314,10 +313,8 @@ func (w *writer) writeOptionChange(e *event) {
 
 func (w *writer) writeNotification(e *event) {
 	n := e.note
-	sec, nsec := rosTime(n.TimestampMs / 1e9) // the ms-as-seconds quirk (§5.13)
-	topic := sensorPrefix(e.sensor.index) + "/notification/" + n.Category.String()
-	w.put(topic, &msgs.NotificationType, bagTime(e.t), &msgs.Notification{
-		Timestamp:      msgs.Time{Sec: sec, Nsec: nsec},
+	w.put(layout.NotificationTopic(e.sensor.index, n.Category), &msgs.NotificationType, bagTime(e.t), &msgs.Notification{
+		Timestamp:      layout.NotificationStamp(n.TimestampMs), // the ms-as-seconds quirk (§5.13)
 		Category:       n.Category.String(),
 		Severity:       n.Severity.String(),
 		Description:    n.Description,
@@ -329,9 +326,9 @@ func (w *writer) writeNotification(e *event) {
 func (w *writer) writeStreamInfo(e *event) {
 	t := bagTime(e.t)
 	for _, p := range e.profiles {
-		prefix := streamPrefix(e.sensor.index, p.Stream, p.Index)
-		w.put(prefix+"/info", &msgs.StreamInfoType, t, &msgs.StreamInfo{
-			Fps: uint32(p.FPS), Encoding: encoding(p.Format), IsRecommended: msgs.BoolOf(p.Default),
+		si := e.sensor.index
+		w.put(layout.StreamInfoTopic(si, p.Stream, p.Index), &msgs.StreamInfoType, t, &msgs.StreamInfo{
+			Fps: uint32(p.FPS), Encoding: layout.Encoding(p.Format), IsRecommended: msgs.BoolOf(p.Default),
 		})
 		switch p.Kind {
 		case sensor.KindVideo:
@@ -346,14 +343,14 @@ func (w *writer) writeStreamInfo(e *event) {
 				ci.D[i] = float64(c)
 			}
 			ci.K = [9]float64{float64(in.FX), 0, float64(in.PPX), 0, float64(in.FY), float64(in.PPY), 0, 0, 1}
-			w.put(prefix+"/info/camera_info", &msgs.CameraInfoType, t, ci)
+			w.put(layout.CameraInfoTopic(si, p.Stream, p.Index), &msgs.CameraInfoType, t, ci)
 		case sensor.KindMotion:
 			mi := p.MotionIntrinsics
 			ii := &msgs.ImuIntrinsic{NoiseVariances: mi.NoiseVariances, BiasVariances: mi.BiasVariances}
 			for r := 0; r < 3; r++ {
 				copy(ii.Data[r*4:r*4+4], mi.Data[r][:])
 			}
-			w.put(prefix+"/imu_intrinsic", &msgs.ImuIntrinsicType, t, ii)
+			w.put(layout.ImuIntrinsicTopic(si, p.Stream, p.Index), &msgs.ImuIntrinsicType, t, ii)
 		}
 	}
 }
@@ -363,22 +360,24 @@ func (w *writer) out(si int, st *streamState) (*streamOut, bool) {
 	if st.out != nil {
 		return st.out, true
 	}
-	o := &streamOut{kind: streamKind(st.key.stream), prefix: streamPrefix(si, st.key.stream, st.key.index)}
+	stream, idx := st.key.stream, st.key.index
+	o := &streamOut{kind: streamKind(stream)}
 	var ok1, ok2, ok3, ok4 bool
 	switch o.kind {
 	case kindImage:
-		o.data, ok1 = w.conn(o.prefix+"/image/data", &msgs.ImageType)
-		o.meta, ok2 = w.conn(o.prefix+"/image/metadata", &msgs.KeyValueType)
+		o.data, ok1 = w.conn(layout.StreamTopic(layout.KindImageData, si, stream, idx), &msgs.ImageType)
+		o.meta, ok2 = w.conn(layout.StreamTopic(layout.KindImageMetadata, si, stream, idx), &msgs.KeyValueType)
 		ok3, ok4 = true, true
 	case kindImu:
-		o.data, ok1 = w.conn(o.prefix+"/imu/data", &msgs.ImuType)
-		o.meta, ok2 = w.conn(o.prefix+"/imu/metadata", &msgs.KeyValueType)
+		o.data, ok1 = w.conn(layout.StreamTopic(layout.KindImuData, si, stream, idx), &msgs.ImuType)
+		o.meta, ok2 = w.conn(layout.StreamTopic(layout.KindImuMetadata, si, stream, idx), &msgs.KeyValueType)
 		ok3, ok4 = true, true
 	case kindPose:
-		o.data, ok1 = w.conn(o.prefix+"/pose/transform/data", &msgs.TransformType)
-		o.accel, ok2 = w.conn(o.prefix+"/pose/accel/data", &msgs.AccelType)
-		o.twist, ok3 = w.conn(o.prefix+"/pose/twist/data", &msgs.TwistType)
-		o.meta, ok4 = w.conn(o.prefix+"/pose/metadata", &msgs.KeyValueType)
+		tr, ac, tw := layout.PoseTopics(si, stream, idx)
+		o.data, ok1 = w.conn(tr, &msgs.TransformType)
+		o.accel, ok2 = w.conn(ac, &msgs.AccelType)
+		o.twist, ok3 = w.conn(tw, &msgs.TwistType)
+		o.meta, ok4 = w.conn(layout.StreamTopic(layout.KindPoseMetadata, si, stream, idx), &msgs.KeyValueType)
 	default:
 		w.setErr(fmt.Errorf("record: sensor %d: frames of stream %s/%d cannot be written to a bag", si, st.key.stream, st.key.index))
 		return nil, false
@@ -388,11 +387,6 @@ func (w *writer) out(si int, st *streamState) (*streamOut, bool) {
 	}
 	st.out = o
 	return o, true
-}
-
-func stamp(ms float64) msgs.Time {
-	sec, nsec := rosTime(ms / 1000)
-	return msgs.Time{Sec: sec, Nsec: nsec}
 }
 
 func vec3(v [3]float32) msgs.Vector3 {
@@ -416,7 +410,7 @@ func (w *writer) writeFrame(e *event) {
 		img := &w.img
 		img.Header = msgs.Header{Seq: uint32(f.Number), Stamp: stamp(f.TimestampMs), FrameID: frameIDNoDepthUnits}
 		img.Height, img.Width = uint32(f.Height), uint32(f.Width)
-		img.Encoding = encoding(f.Profile.Format)
+		img.Encoding = layout.Encoding(f.Profile.Format)
 		img.IsBigendian = 0
 		img.Step = uint32(f.Stride)
 		img.Data = f.Data
@@ -450,10 +444,10 @@ func (w *writer) writeFrame(e *event) {
 		})
 		w.write(o.accel, t, &msgs.Accel{Linear: vec3(p.Acceleration), Angular: vec3(p.AngularAcceleration)})
 		w.write(o.twist, t, &msgs.Twist{Linear: vec3(p.Velocity), Angular: vec3(p.AngularVelocity)})
-		w.putKV(o.meta, t, "Tracker Confidence", strconv.FormatUint(uint64(p.TrackerConfidence), 10))
-		w.putKV(o.meta, t, "Mapper Confidence", strconv.FormatUint(uint64(p.MapperConfidence), 10))
-		w.putKV(o.meta, t, "frame_timestamp", strconv.FormatFloat(f.TimestampMs, 'f', 6, 64))
-		w.putKV(o.meta, t, "Frame number", strconv.FormatUint(f.Number, 10))
+		w.putKV(o.meta, t, layout.KeyTrackerConfidence, strconv.FormatUint(uint64(p.TrackerConfidence), 10))
+		w.putKV(o.meta, t, layout.KeyMapperConfidence, strconv.FormatUint(uint64(p.MapperConfidence), 10))
+		w.putKV(o.meta, t, layout.KeyFrameTimestamp, layout.FormatFixed(f.TimestampMs))
+		w.putKV(o.meta, t, layout.KeyFrameNumber, strconv.FormatUint(f.Number, 10))
 		w.writeMetadata(o.meta, t, f)
 	}
 	if w.err != nil {
@@ -497,9 +491,9 @@ func combinedMotion(imu *msgs.Imu, b []byte) {
 // writeMetadata writes system_time, timestamp_domain and the frame's
 // metadata in key order (§5.10).
 func (w *writer) writeMetadata(c uint32, t rosbag.Time, f *sensor.Frame) {
-	w.scratchMeta = strconv.AppendFloat(w.scratchMeta[:0], f.SystemTimeMs, 'f', 6, 64)
-	w.putKV(c, t, "system_time", string(w.scratchMeta))
-	w.putKV(c, t, "timestamp_domain", f.Domain.String())
+	w.scratchMeta = layout.AppendFixed(w.scratchMeta[:0], f.SystemTimeMs)
+	w.putKV(c, t, layout.KeySystemTime, string(w.scratchMeta))
+	w.putKV(c, t, layout.KeyTimestampDomain, f.Domain.String())
 	f.Metadata.Range(func(k sensor.MetadataKey, v int64) bool {
 		w.putKV(c, t, k.String(), strconv.FormatInt(v, 10))
 		return w.err == nil
@@ -519,12 +513,13 @@ func (w *writer) writeTF(s *Sensor, p *sensor.StreamProfile, o *streamOut) {
 	if !ok {
 		return
 	}
+	tfTopic := layout.ExtrinsicsTopic(s.index, p.Stream, p.Index, uint32(group))
 	o.tfDone = true
 	tr := &msgs.Transform{
 		Translation: msgs.Vector3{X: float64(ext.Translation[0]), Y: float64(ext.Translation[1]), Z: float64(ext.Translation[2])},
 		Rotation:    quaternion(ext.Rotation),
 	}
-	w.put(o.prefix+"/tf/"+strconv.Itoa(group), &msgs.TransformType, rosbag.MinTime, tr)
+	w.put(tfTopic, &msgs.TransformType, rosbag.MinTime, tr)
 }
 
 // pinnedSource is implemented by devices that know their extrinsics in the
