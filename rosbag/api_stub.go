@@ -12,8 +12,9 @@ type Connection struct {
 	Type              string // e.g. "sensor_msgs/Image"
 	MD5Sum            string // 32 lowercase hex digits
 	MessageDefinition string
-	// Extra holds connection header fields other than topic, type, md5sum and
-	// message_definition (e.g. "callerid", "latching"), or nil.
+	// Extra holds the connection header fields other than type, md5sum and
+	// message_definition (e.g. "callerid", "latching", and "topic" as ROS
+	// writes it), or nil. Reindex writes them back in sorted order.
 	Extra map[string]string
 }
 

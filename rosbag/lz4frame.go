@@ -206,10 +206,11 @@ func xxh32(b []byte, seed uint32) uint32 {
 		v3 := seed
 		v4 := seed - prime32_1
 		for len(b) >= 16 {
-			v1 = bits.RotateLeft32(v1+binary.LittleEndian.Uint32(b[0:])*prime32_2, 13) * prime32_1
-			v2 = bits.RotateLeft32(v2+binary.LittleEndian.Uint32(b[4:])*prime32_2, 13) * prime32_1
-			v3 = bits.RotateLeft32(v3+binary.LittleEndian.Uint32(b[8:])*prime32_2, 13) * prime32_1
-			v4 = bits.RotateLeft32(v4+binary.LittleEndian.Uint32(b[12:])*prime32_2, 13) * prime32_1
+			s := (*[16]byte)(b)
+			v1 = bits.RotateLeft32(v1+(uint32(s[0])|uint32(s[1])<<8|uint32(s[2])<<16|uint32(s[3])<<24)*prime32_2, 13) * prime32_1
+			v2 = bits.RotateLeft32(v2+(uint32(s[4])|uint32(s[5])<<8|uint32(s[6])<<16|uint32(s[7])<<24)*prime32_2, 13) * prime32_1
+			v3 = bits.RotateLeft32(v3+(uint32(s[8])|uint32(s[9])<<8|uint32(s[10])<<16|uint32(s[11])<<24)*prime32_2, 13) * prime32_1
+			v4 = bits.RotateLeft32(v4+(uint32(s[12])|uint32(s[13])<<8|uint32(s[14])<<16|uint32(s[15])<<24)*prime32_2, 13) * prime32_1
 			b = b[16:]
 		}
 		h = bits.RotateLeft32(v1, 1) + bits.RotateLeft32(v2, 7) + bits.RotateLeft32(v3, 12) + bits.RotateLeft32(v4, 18)

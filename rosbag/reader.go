@@ -123,17 +123,22 @@ func (r *Reader) ferr(off int64, record, reason string) error {
 
 // readAt reads len(b) bytes at off; a read past the end is a truncation.
 func (r *Reader) readAt(b []byte, off int64, record string) error {
+	return r.readAt2(b, off, record, "")
+}
+
+// readAt2 is readAt for the record name record+suffix, built only on error.
+func (r *Reader) readAt2(b []byte, off int64, record, suffix string) error {
 	if off < 0 || off > r.size || int64(len(b)) > r.size-off {
-		return truncated(r.path, off, record, fmt.Sprintf("%d bytes, file has %d", len(b), r.size))
+		return truncated(r.path, off, record+suffix, fmt.Sprintf("%d bytes, file has %d", len(b), r.size))
 	}
 	n, err := r.ra.ReadAt(b, off)
 	if n == len(b) {
 		return nil
 	}
 	if err == io.EOF || err == nil {
-		return truncated(r.path, off, record, fmt.Sprintf("%d bytes, read %d", len(b), n))
+		return truncated(r.path, off, record+suffix, fmt.Sprintf("%d bytes, read %d", len(b), n))
 	}
-	return fmt.Errorf("rosbag: %sread %s at offset %d: %w", r.pfx(), record, off, err)
+	return fmt.Errorf("rosbag: %sread %s at offset %d: %w", r.pfx(), record+suffix, off, err)
 }
 
 // record is a record's header and the location of its data.
@@ -149,11 +154,14 @@ func (rec *record) end() int64 { return rec.dataOff + rec.dataLen }
 // readRecord reads the header of the record at off into buf (reused) and
 // checks the lengths against the file size and MaxRecordSize.
 func (r *Reader) readRecord(off int64, what string, buf []byte) (record, []byte, error) {
-	var lb [4]byte
-	if err := r.readAt(lb[:], off, what+" header length"); err != nil {
+	if cap(buf) < 256 {
+		buf = make([]byte, 256)
+	}
+	lb := buf[:4]
+	if err := r.readAt2(lb, off, what, " header length"); err != nil {
 		return record{}, buf, err
 	}
-	hl := int64(binary.LittleEndian.Uint32(lb[:]))
+	hl := int64(binary.LittleEndian.Uint32(lb))
 	if hl > r.maxRec {
 		return record{}, buf, r.ferr(off, what, fmt.Sprintf("header length %d exceeds the limit %d", hl, r.maxRec))
 	}
@@ -164,7 +172,7 @@ func (r *Reader) readRecord(off int64, what string, buf []byte) (record, []byte,
 		buf = make([]byte, int(hl)+4)
 	}
 	buf = buf[:hl+4]
-	if err := r.readAt(buf, off+4, what+" header"); err != nil {
+	if err := r.readAt2(buf, off+4, what, " header"); err != nil {
 		return record{}, buf, err
 	}
 	dl := int64(binary.LittleEndian.Uint32(buf[hl:]))

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"maps"
+	"slices"
 )
 
 // Record op codes (spec §1.3).
@@ -103,9 +105,21 @@ func appendConnectionRecord(b []byte, c *Connection) []byte {
 	b = appendFieldString(b, "topic", c.Topic)
 	endLen(b, h)
 	b, d := beginLen(b)
-	b = appendFieldString(b, "md5sum", c.MD5Sum)
-	b = appendFieldString(b, "message_definition", c.MessageDefinition)
-	b = appendFieldString(b, "type", c.Type)
+	if len(c.Extra) == 0 {
+		b = appendFieldString(b, "md5sum", c.MD5Sum)
+		b = appendFieldString(b, "message_definition", c.MessageDefinition)
+		b = appendFieldString(b, "type", c.Type)
+	} else {
+		f := map[string]string{"md5sum": c.MD5Sum, "message_definition": c.MessageDefinition, "type": c.Type}
+		for k, v := range c.Extra {
+			if _, std := f[k]; !std {
+				f[k] = v
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(f)) {
+			b = appendFieldString(b, k, f[k])
+		}
+	}
 	endLen(b, d)
 	return b
 }
@@ -160,18 +174,27 @@ func truncStr(b []byte) string {
 	return string(b)
 }
 
-// lookup returns the value of field name.
+// lookup returns the value of field name (without allocating).
 func (h header) lookup(name string) ([]byte, bool, string) {
-	var v []byte
-	found := false
-	bad := h.each(func(n, val []byte) bool {
-		if string(n) == name {
-			v, found = val, true
-			return false
+	for len(h) > 0 {
+		if len(h) < 4 {
+			return nil, false, "field length cut short"
 		}
-		return true
-	})
-	return v, found, bad
+		n := binary.LittleEndian.Uint32(h)
+		if uint64(n) > uint64(len(h)-4) {
+			return nil, false, fmt.Sprintf("field length %d exceeds the %d header bytes left", n, len(h)-4)
+		}
+		f := h[4 : 4+n]
+		h = h[4+n:]
+		i := bytes.IndexByte(f, '=')
+		if i < 0 {
+			return nil, false, fmt.Sprintf("field %q has no '='", truncStr(f))
+		}
+		if string(f[:i]) == name {
+			return f[i+1:], true, ""
+		}
+	}
+	return nil, false, ""
 }
 
 // msgHeader parses the header of a message data record (the hot path) with
@@ -289,9 +312,7 @@ func parseConnection(h header, d []byte) (*Connection, string) {
 			c.MD5Sum = string(v)
 		case "message_definition":
 			c.MessageDefinition = string(v)
-		case "topic":
-			// the record header's topic wins (ROS does the same)
-		default:
+		default: // "topic" here too: the record header's topic wins, as in ROS
 			if c.Extra == nil {
 				c.Extra = make(map[string]string)
 			}
