@@ -187,7 +187,8 @@ loop:
 			}
 		}
 	}
-	stop() // a second Ctrl-C from here on kills the process
+	// Signals stay caught until the bag is finalized: a second Ctrl-C does
+	// not cost the index.
 	elapsed := time.Since(started)
 	stopErr := st.stop()
 	closeErr := rec.Close() // writes the queued frames and the index
