@@ -70,8 +70,7 @@ func parseArgs(fs *flag.FlagSet, cmd string, args []string) ([]string, error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fs.Usage()
-				return nil, err
+				return nil, err // the flag package has printed the usage
 			}
 			return nil, usageErrorf(cmd, "%v", err)
 		}

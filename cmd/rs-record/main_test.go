@@ -209,6 +209,9 @@ func TestUsage(t *testing.T) {
 			if !strings.Contains(out, tt.out) {
 				t.Errorf("output does not contain %q:\n%s", tt.out, out)
 			}
+			if tt.code == 0 && strings.Count(out, "Usage:") != 1 {
+				t.Errorf("usage printed %d times", strings.Count(out, "Usage:"))
+			}
 			if tt.code == 1 && strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
 				t.Errorf("error is not one line:\n%s", r.stderr)
 			}
