@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
@@ -240,6 +240,11 @@ func (rep *infoReport) readMessages(r *rosbag.Reader) error {
 	var first, last uint64
 	var total uint64
 	dec := decoders{}
+	parsed := make(map[uint32]*layout.Topic, len(conns))
+	for _, c := range conns {
+		t := layout.Parse(c.Topic)
+		parsed[c.ID] = &t
+	}
 	it := r.Messages(nil)
 	for it.Next() {
 		m := it.Message()
@@ -249,30 +254,35 @@ func (rep *infoReport) readMessages(r *rosbag.Reader) error {
 		if err != nil {
 			return err
 		}
-		if m.Conn.Topic == fileVersionTopic || m.Conn.Topic == legacyVersionTopic {
+		t := parsed[m.Conn.ID]
+		if t == nil { // a connection the index did not list
+			p := layout.Parse(m.Conn.Topic)
+			t = &p
+		}
+		if t.Kind == layout.KindFileVersion || t.Kind == layout.KindLegacyFileVersion {
 			if u, ok := v.(*msgs.UInt32); ok {
 				rep.FileVersion = int(u.Data)
 			}
 		}
-		if v != nil && !strings.HasSuffix(m.Conn.Topic, "/data") && !strings.HasSuffix(m.Conn.Topic, "/metadata") {
-			rep.collect(m.Conn.Topic, v)
-		}
-		if id, ok := frameTopic(m.Conn.Topic); ok {
-			t := uint64(m.Time)
+		if isFrame(t) {
+			id := streamID{sensor: t.Sensor, stream: t.Stream, index: t.Index}
+			ns := uint64(m.Time)
 			s := rep.stream(id)
 			s.Frames++
-			if s.FirstNs == 0 || t < s.FirstNs {
-				s.FirstNs = t
+			if s.FirstNs == 0 || ns < s.FirstNs {
+				s.FirstNs = ns
 			}
-			if t > s.LastNs {
-				s.LastNs = t
+			if ns > s.LastNs {
+				s.LastNs = ns
 			}
-			if first == 0 || t < first {
-				first = t
+			if first == 0 || ns < first {
+				first = ns
 			}
-			if t > last {
-				last = t
+			if ns > last {
+				last = ns
 			}
+		} else if v != nil {
+			rep.collect(t, v)
 		}
 	}
 	if err := it.Err(); err != nil {
@@ -304,36 +314,6 @@ func (rep *infoReport) stream(id streamID) *streamInfo {
 		rep.Streams = append(rep.Streams, streamInfo{Sensor: id.sensor, Stream: id.stream.String(), Index: id.index})
 	}
 	return &rep.Streams[i]
-}
-
-// Topic grammar of spec §4.1.
-const (
-	fileVersionTopic   = "/file_version"
-	legacyVersionTopic = "/FILE_VERSION"
-)
-
-// frameTopic parses a frame data topic
-// /device_<d>/sensor_<s>/<Stream>_<i>/(image|imu|pose/transform)/data.
-func frameTopic(topic string) (streamID, bool) {
-	el := strings.Split(topic, "/")
-	if len(el) < 6 || el[0] != "" || !strings.HasPrefix(el[1], "device_") || !strings.HasPrefix(el[2], "sensor_") {
-		return streamID{}, false
-	}
-	tail := strings.Join(el[4:], "/")
-	if tail != "image/data" && tail != "imu/data" && tail != "pose/transform/data" {
-		return streamID{}, false
-	}
-	s, err := strconv.Atoi(strings.TrimPrefix(el[2], "sensor_"))
-	if err != nil {
-		return streamID{}, false
-	}
-	name, idx, ok := strings.Cut(el[3], "_")
-	st, ok2 := sensor.ParseStream(name)
-	i, err := strconv.Atoi(idx)
-	if !ok || !ok2 || err != nil {
-		return streamID{}, false
-	}
-	return streamID{sensor: s, stream: st, index: i}, true
 }
 
 func (rep *infoReport) writeText(w io.Writer) {

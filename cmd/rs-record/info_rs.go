@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"strings"
 
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
@@ -45,89 +45,55 @@ func (d decoders) decode(m rosbag.Message) (msgs.Message, error) {
 
 // collect adds what a message of the RealSense topic grammar (spec §4.1)
 // says about the device, its sensors, options and streams.
-func (rep *infoReport) collect(topic string, v msgs.Message) {
-	el := strings.Split(topic, "/")
-	if len(el) < 3 || el[0] != "" || !strings.HasPrefix(el[1], "device_") {
-		return
-	}
-	if len(el) == 3 && el[2] == "info" { // /device_0/info
+func (rep *infoReport) collect(t *layout.Topic, v msgs.Message) {
+	switch t.Kind {
+	case layout.KindDeviceInfo:
 		if kv, ok := v.(*msgs.KeyValue); ok {
 			rep.Device = append(rep.Device, infoField{kv.Key, kv.Value})
 		}
-		return
-	}
-	si, err := strconv.Atoi(strings.TrimPrefix(el[2], "sensor_"))
-	if err != nil || !strings.HasPrefix(el[2], "sensor_") {
-		return
-	}
-	switch {
-	case len(el) == 4 && el[3] == "info": // /device_0/sensor_<s>/info
+	case layout.KindSensorInfo:
 		if kv, ok := v.(*msgs.KeyValue); ok {
-			s := rep.sensor(si)
+			s := rep.sensor(t.Sensor)
 			s.Info = append(s.Info, infoField{kv.Key, kv.Value})
 			if kv.Key == sensor.CameraInfoName.String() {
 				s.Name = kv.Value
 			}
 		}
-	case len(el) == 4 && el[3] == "property": // file version 2 options
+	case layout.KindProperty: // file version 2 options
 		if kv, ok := v.(*msgs.KeyValue); ok {
 			if f, err := strconv.ParseFloat(kv.Value, 32); err == nil {
-				rep.sensor(si).option(kv.Key).setValue(float32(f))
+				rep.sensor(t.Sensor).option(kv.Key).setValue(float32(f))
 			}
 		}
-	case len(el) == 6 && el[3] == "option": // /device_0/sensor_<s>/option/<Name>/{value,description}
-		o := rep.sensor(si).option(strings.ReplaceAll(el[4], "_", " "))
-		switch x := v.(type) {
-		case *msgs.Float32:
-			if el[5] == "value" {
-				o.setValue(x.Data)
-			}
-		case *msgs.String:
-			if el[5] == "description" {
-				o.Description = x.Data
+	case layout.KindOptionValue:
+		if x, ok := v.(*msgs.Float32); ok {
+			rep.sensor(t.Sensor).option(t.OptionName).setValue(x.Data)
+		}
+	case layout.KindOptionDescription:
+		if x, ok := v.(*msgs.String); ok {
+			rep.sensor(t.Sensor).option(t.OptionName).Description = x.Data
+		}
+	case layout.KindStreamInfo:
+		if x, ok := v.(*msgs.StreamInfo); ok {
+			s := rep.stream(streamID{sensor: t.Sensor, stream: t.Stream, index: t.Index})
+			s.FPS = int(x.Fps)
+			s.Format = x.Encoding
+			if f, err := layout.ParseEncoding(x.Encoding); err == nil {
+				s.Format = f.String()
 			}
 		}
-	case len(el) >= 5 && el[4] == "info": // .../<Stream>_<i>/info[/camera_info]
-		name, idx, ok := strings.Cut(el[3], "_")
-		st, ok2 := sensor.ParseStream(name)
-		i, err := strconv.Atoi(idx)
-		if !ok || !ok2 || err != nil {
-			return
-		}
-		s := rep.stream(streamID{sensor: si, stream: st, index: i})
-		switch x := v.(type) {
-		case *msgs.StreamInfo:
-			if len(el) == 5 {
-				s.FPS = int(x.Fps)
-				s.Format = formatOf(x.Encoding)
-			}
-		case *msgs.CameraInfo:
-			if len(el) == 6 && el[5] == "camera_info" {
-				s.Width, s.Height = int(x.Width), int(x.Height)
-			}
+	case layout.KindCameraInfo:
+		if x, ok := v.(*msgs.CameraInfo); ok {
+			s := rep.stream(streamID{sensor: t.Sensor, stream: t.Stream, index: t.Index})
+			s.Width, s.Height = int(x.Width), int(x.Height)
 		}
 	}
 }
 
-// formatOf maps a StreamInfo encoding to a format name as the librealsense
-// reader does (spec §5.14); an unknown encoding is shown as it is.
-func formatOf(enc string) string {
-	switch enc {
-	case "mono16":
-		return sensor.FormatZ16.String()
-	case "8UC1":
-		return sensor.FormatY8.String()
-	case "16UC1":
-		return sensor.FormatY16.String()
-	case "mono8":
-		return sensor.FormatRAW8.String()
-	case "yuv422":
-		return sensor.FormatUYVY.String()
-	}
-	if f, ok := sensor.ParseFormat(strings.ToUpper(enc)); ok {
-		return f.String()
-	}
-	return enc
+// isFrame reports whether t is the data topic of a frame (one message per
+// frame).
+func isFrame(t *layout.Topic) bool {
+	return t.Kind == layout.KindImageData || t.Kind == layout.KindImuData || t.Kind == layout.KindPoseTransform
 }
 
 func (rep *infoReport) sensor(i int) *sensorInfo {
