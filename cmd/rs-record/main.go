@@ -163,11 +163,15 @@ type pathError struct {
 }
 
 func (e *pathError) Error() string {
-	msg := e.err.Error()
-	for _, p := range []string{"rosbag: " + e.path + ": ", "record " + e.path + ": ", e.path + ": "} {
-		msg = strings.ReplaceAll(msg, p, "")
-	}
-	return e.path + ": " + msg
+	msg := strings.TrimPrefix(e.err.Error(), e.path+": ")
+	r := strings.NewReplacer(
+		"rosbag: "+e.path+": ", "rosbag: ",
+		"playback: "+e.path+": ", "playback: ",
+		"record "+e.path+": ", "record: ",
+		": "+e.path+": ", ": ",
+		" "+e.path+": ", ": ", // "open x.bag: no such file" → "open: no such file"
+	)
+	return e.path + ": " + r.Replace(msg)
 }
 
 func (e *pathError) Unwrap() error { return e.err }
