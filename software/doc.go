@@ -37,6 +37,11 @@
 // for a sensor started later). The synthetic camera's option ranges are not
 // recorded in any bag; DefaultRange gives the ones it uses.
 //
+// System time: like librealsense's software device, which leaves the system
+// time of injected frames at 0 (every reference bag holds system_time
+// 0.000000), synthetic frames carry Frame.SystemTimeMs 0 unless
+// SyntheticConfig.HostSystemTime asks for the arrival time on the clock.
+//
 // Pose rotations use float32(math.Sin(float64(x))) and math.Cos likewise;
 // the reference pose.bag was made with glibc's sinf/cosf, which differ by
 // one float32 step for n = 19, 93, 99, 109, 136 (sin) and 169, 197, 199

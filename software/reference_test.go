@@ -383,6 +383,9 @@ func checkFrames(t *testing.T, got *captured, exp []expLine) {
 			if ts != e.Timestamp {
 				t.Errorf("%s: timestamp %v (raw %v), want %v", ctx, ts, f.TimestampMs, e.Timestamp)
 			}
+			if f.SystemTimeMs != 0 {
+				t.Errorf("%s: system time %v, want 0 (the bags' system_time)", ctx, f.SystemTimeMs)
+			}
 			if f.Domain.String() != e.Domain {
 				t.Errorf("%s: domain %v, want %v", ctx, f.Domain, e.Domain)
 			}

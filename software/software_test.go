@@ -196,7 +196,7 @@ func (c *virtualClock) Sleep(d time.Duration, done <-chan struct{}) bool {
 func TestPacingVirtualTime(t *testing.T) {
 	for _, speed := range []float64{1, 2, 0.5} {
 		clk := &virtualClock{now: time.Unix(1700000000, 0)}
-		cam, err := NewSynthetic(SyntheticConfig{Depth: &Video{Width: 8, Height: 8, FPS: 30}, Frames: 31, Speed: speed, Clock: clk,
+		cam, err := NewSynthetic(SyntheticConfig{Depth: &Video{Width: 8, Height: 8, FPS: 30}, Frames: 31, Speed: speed, Clock: clk, HostSystemTime: true,
 			Notifications: []NotificationAt{{At: 500 * time.Millisecond, Sensor: "depth", Description: "n"}}})
 		if err != nil {
 			t.Fatal(err)

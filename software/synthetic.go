@@ -178,9 +178,16 @@ type SyntheticConfig struct {
 	// Speed paces the frames: stream time t is delivered at start + t/Speed
 	// of Clock. 0 delivers as fast as the handlers take them.
 	Speed float64
-	// Clock is the pacing clock and the source of notification and frame
-	// arrival times; RealClock when nil.
+	// Clock is the pacing clock and the source of notification times (and
+	// of frame arrival times with HostSystemTime); RealClock when nil.
 	Clock Clock
+	// HostSystemTime makes every frame carry its arrival time on Clock in
+	// Frame.SystemTimeMs, as a live camera does. By default SystemTimeMs is
+	// 0: librealsense's software device leaves the system time of injected
+	// frames at 0, so the reference bags hold system_time 0.000000 in every
+	// frame's metadata, and a recording of the synthetic camera reproduces
+	// them only with 0.
+	HostSystemTime bool
 	// PreparedFrames > 0 renders that many frames per video stream in
 	// advance (the contents of its first ticks) and then hands the same
 	// immutable buffers out cyclically: no per-frame pixel buffer, but
@@ -828,7 +835,9 @@ func (y *Synthetic) frame(st *synthStream, k int, t float64) *sensor.Frame {
 		base = systemBaseMs
 	}
 	f.TimestampMs = base + t
-	f.SystemTimeMs = float64(y.clock.Now().UnixNano()) / 1e6
+	if y.cfg.HostSystemTime {
+		f.SystemTimeMs = float64(y.clock.Now().UnixNano()) / 1e6
+	} // else 0, as librealsense's software device (SyntheticConfig.HostSystemTime)
 	p := st.p
 	fn := float32(n)
 	switch p.Kind {
