@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -43,7 +45,7 @@ func rewrite(t *testing.T, src string, edit func(topic string, n int, data []byt
 		if wt {
 			var ok bool
 			if id, ok = wrong[c.Topic]; !ok {
-				if id, err = w.AddConnection(c.Topic, "std_msgs/String", md5String, "string data\n"); err != nil {
+				if id, err = w.AddConnection(c.Topic, msgs.StringType.Name, msgs.StringType.MD5, msgs.StringType.Definition); err != nil {
 					t.Fatal(err)
 				}
 				wrong[c.Topic] = id
@@ -131,7 +133,7 @@ func TestBadFrameMessages(t *testing.T) {
 func TestFileVersions(t *testing.T) {
 	for _, v := range []uint32{0, 1, 5, 7} {
 		path := rewrite(t, poseBag, func(topic string, n int, data []byte) ([]byte, bool) {
-			if topic == fileVersionTopic {
+			if topic == layout.FileVersionTopic {
 				return binary.LittleEndian.AppendUint32(nil, v), false
 			}
 			return data, false
@@ -142,12 +144,12 @@ func TestFileVersions(t *testing.T) {
 		}
 	}
 	path := rewrite(t, poseBag, func(topic string, n int, data []byte) ([]byte, bool) {
-		if topic == fileVersionTopic {
+		if topic == layout.FileVersionTopic {
 			return nil, false
 		}
 		return data, false
 	})
-	if _, err := Open(path, nil); err == nil || !strings.Contains(err.Error(), fileVersionTopic) {
+	if _, err := Open(path, nil); err == nil || !strings.Contains(err.Error(), layout.FileVersionTopic) {
 		t.Errorf("no version topic: %v", err)
 	}
 	if _, err := Open(filepath.Join(t.TempDir(), "missing.bag"), nil); err == nil {

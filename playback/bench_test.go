@@ -15,95 +15,38 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
-
-// ROS1 encoders for the synthetic benchmark bags.
-func putStr(b []byte, s string) []byte {
-	return append(binary.LittleEndian.AppendUint32(b, uint32(len(s))), s...)
-}
-
-func putF64(b []byte, v ...float64) []byte {
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
-	}
-	return b
-}
-
-func kvMsg(k, v string) []byte { return putStr(putStr(nil, k), v) }
-
-func encImage(seq uint32, stampNs int64, w, h, bpp int, enc string, data []byte) []byte {
-	b := binary.LittleEndian.AppendUint32(nil, seq)
-	b = binary.LittleEndian.AppendUint32(b, uint32(stampNs/1e9))
-	b = binary.LittleEndian.AppendUint32(b, uint32(stampNs%1e9))
-	b = putStr(b, "1")
-	b = binary.LittleEndian.AppendUint32(b, uint32(h))
-	b = binary.LittleEndian.AppendUint32(b, uint32(w))
-	b = putStr(b, enc)
-	b = append(b, 0)
-	b = binary.LittleEndian.AppendUint32(b, uint32(w*bpp))
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(data)))
-	b = append(b, data...)
-	return binary.LittleEndian.AppendUint32(b, math.Float32bits(0.001))
-}
-
-func encCameraInfo(w, h int) []byte {
-	b := make([]byte, 12)
-	b = putStr(b, "")
-	b = binary.LittleEndian.AppendUint32(b, uint32(h))
-	b = binary.LittleEndian.AppendUint32(b, uint32(w))
-	b = putStr(b, "Brown Conrady")
-	b = binary.LittleEndian.AppendUint32(b, 5)
-	b = putF64(b, 0, 0, 0, 0, 0)
-	b = putF64(b, 600, 0, float64(w)/2, 0, 600, float64(h)/2, 0, 0, 1)
-	b = putF64(b, make([]float64, 9+12)...)
-	return append(b, make([]byte, 4*6+1)...)
-}
 
 // makeBenchBag writes a bag of 1280x720 Z16 depth + RGB8 color frames at
 // 30 fps holding at least size bytes of frame data; it returns the path and
 // the frame bytes.
 func makeBenchBag(tb testing.TB, dir, compression string, size int64) (string, int64) {
 	path := filepath.Join(dir, fmt.Sprintf("bench-%s-%d.bag", compression, size))
-	w, err := rosbag.Create(path, &rosbag.WriterOptions{Compression: compression})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	conn := func(topic, typ, md5 string) uint32 {
-		id, err := w.AddConnection(topic, typ, md5, "")
-		if err != nil {
-			tb.Fatal(err)
-		}
-		return id
-	}
-	write := func(c uint32, t rosbag.Time, data []byte) {
-		if err := w.WriteMessage(c, t, data); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	write(conn(fileVersionTopic, "std_msgs/UInt32", md5UInt32), staticTime, binary.LittleEndian.AppendUint32(nil, 4))
-	write(conn(deviceInfoTopic, "diagnostic_msgs/KeyValue", md5KeyValue), staticTime, kvMsg("Name", "bench"))
+	w := newBagWriter(tb, path, &rosbag.WriterOptions{Compression: compression})
+	w.write(layout.FileVersionTopic, staticTime, &msgs.UInt32{Data: layout.VersionLatest})
+	w.write(layout.DeviceInfoTopic(), staticTime, &msgs.KeyValue{Key: "Name", Value: "bench"})
 	type st struct {
-		sensor      int
-		name, enc   string
-		bpp         int
-		data, meta  uint32
-		payload     []byte
-		streamTopic string
+		sensor  int
+		stream  sensor.Stream
+		format  sensor.Format
+		bpp     int
+		payload []byte
 	}
 	const w1, h1 = 1280, 720
-	streams := []*st{{sensor: 0, name: "Depth_0", enc: "mono16", bpp: 2}, {sensor: 1, name: "Color_0", enc: "rgb8", bpp: 3}}
+	streams := []*st{{sensor: 0, stream: sensor.StreamDepth, format: sensor.FormatZ16, bpp: 2},
+		{sensor: 1, stream: sensor.StreamColor, format: sensor.FormatRGB8, bpp: 3}}
 	for i, s := range streams {
-		si := conn(fmt.Sprintf("/device_0/sensor_%d/info", s.sensor), "diagnostic_msgs/KeyValue", md5KeyValue)
-		write(si, staticTime, kvMsg("Name", []string{"Stereo Module", "RGB Camera"}[i]))
-		pre := fmt.Sprintf("/device_0/sensor_%d/%s", s.sensor, s.name)
-		info := binary.LittleEndian.AppendUint32(nil, 30)
-		info = append(putStr(info, s.enc), 2)
-		write(conn(pre+"/info", "realsense_msgs/StreamInfo", md5StreamInfo), staticTime, info)
-		write(conn(pre+"/info/camera_info", "sensor_msgs/CameraInfo", md5CameraInfo), staticTime, encCameraInfo(w1, h1))
-		s.data = conn(pre+"/image/data", "sensor_msgs/Image", md5Image)
-		s.meta = conn(pre+"/image/metadata", "diagnostic_msgs/KeyValue", md5KeyValue)
+		w.write(layout.SensorInfoTopic(s.sensor), staticTime,
+			&msgs.KeyValue{Key: "Name", Value: []string{"Stereo Module", "RGB Camera"}[i]})
+		w.write(layout.StreamInfoTopic(s.sensor, s.stream, 0), staticTime,
+			&msgs.StreamInfo{Fps: 30, Encoding: layout.Encoding(s.format), IsRecommended: msgs.BoolOf(true)})
+		w.write(layout.CameraInfoTopic(s.sensor, s.stream, 0), staticTime, &msgs.CameraInfo{Height: h1, Width: w1,
+			DistortionModel: "Brown Conrady", D: make([]float64, 5),
+			K: [9]float64{600, 0, w1 / 2, 0, 600, h1 / 2, 0, 0, 1}})
 		s.payload = make([]byte, w1*h1*s.bpp)
 		for j := range s.payload {
 			x, y := (j/s.bpp)%w1, (j/s.bpp)/w1
@@ -115,15 +58,18 @@ func makeBenchBag(tb testing.TB, dir, compression string, size int64) (string, i
 		for i, s := range streams {
 			t := rosbag.Time(1000 + int64(n)*33_333_333 + int64(i)*400_000)
 			binary.LittleEndian.PutUint32(s.payload, uint32(n)) // frames differ
-			write(s.data, t, encImage(uint32(n+1), 12_345_678_000+int64(n)*33_333_333, w1, h1, s.bpp, s.enc, s.payload))
-			write(s.meta, t, kvMsg("timestamp_domain", "Hardware Clock"))
-			write(s.meta, t, kvMsg("Frame Counter", fmt.Sprint(n+1)))
+			data, _ := layout.FrameDataTopic(s.sensor, s.stream, 0)
+			meta, _ := layout.FrameMetadataTopic(s.sensor, s.stream, 0)
+			w.write(data, t, &msgs.Image{Header: msgs.Header{Seq: uint32(n + 1),
+				Stamp: layout.FrameStamp(12_345_678 + float64(n)*33.333333), FrameID: msgs.DepthUnitsFrameID},
+				Height: h1, Width: w1, Encoding: layout.Encoding(s.format), Step: uint32(w1 * s.bpp), Data: s.payload,
+				DepthUnits: 0.001, HasDepthUnits: true})
+			w.write(meta, t, &msgs.KeyValue{Key: layout.KeyTimestampDomain, Value: "Hardware Clock"})
+			w.write(meta, t, &msgs.KeyValue{Key: "Frame Counter", Value: fmt.Sprint(n + 1)})
 			total += int64(len(s.payload))
 		}
 	}
-	if err := w.Close(); err != nil {
-		tb.Fatal(err)
-	}
+	w.close()
 	return path, total
 }
 

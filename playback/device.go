@@ -1,6 +1,7 @@
 package playback
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -93,13 +96,11 @@ type Device struct {
 }
 
 type route struct {
-	kind  topicKind
-	st    *stream
-	sens  *Sensor
-	opt   *optionState
-	md5   string
-	type_ string
-	topic string
+	kind layout.Kind
+	st   *stream
+	sens *Sensor
+	opt  *optionState
+	conn *rosbag.Connection
 }
 
 type readerState struct {
@@ -206,11 +207,11 @@ func (d *Device) build() {
 			st := &stream{rec: r, profile: r.profile, sens: s}
 			switch r.profile.Kind {
 			case sensor.KindVideo:
-				st.kind = topicImageData
+				st.kind = layout.KindImageData
 			case sensor.KindMotion:
-				st.kind = topicImuData
+				st.kind = layout.KindImuData
 			default:
-				st.kind = topicPoseTransform
+				st.kind = layout.KindPoseTransform
 			}
 			s.streams = append(s.streams, st)
 			s.profiles = append(s.profiles, r.profile)
@@ -230,60 +231,51 @@ func (d *Device) build() {
 	}
 	d.extr = deriveExtrinsics(all)
 	for _, c := range d.bag.Connections() {
-		ti := parseTopic(c.Topic)
-		r := route{kind: ti.kind, md5: c.MD5Sum, type_: c.Type, topic: c.Topic}
-		switch ti.kind {
-		case topicImageData, topicImuData, topicPoseTransform, topicMetadata, topicPoseAccel, topicPoseTwist:
-			st := byKey[ti.key()]
+		ti := topicOf(c.Topic)
+		r := route{kind: ti.Kind, conn: c}
+		switch ti.Kind {
+		case layout.KindImageData, layout.KindImuData, layout.KindPoseTransform, layout.KindImageMetadata,
+			layout.KindImuMetadata, layout.KindPoseMetadata, layout.KindPoseAccel, layout.KindPoseTwist:
+			st := byKey[keyOf(ti)]
 			if st == nil {
 				continue
 			}
-			if ti.kind.isFrame() && ti.kind != st.kind {
+			if ti.Kind.IsFrameData() && ti.Kind != st.kind {
 				continue
 			}
-			if ti.kind == topicMetadata && ti.kindEl != kindElement(st.kind) {
+			if ti.Kind.IsMetadata() && ti.Kind != metadataKind[st.kind] {
 				continue
 			}
-			if (ti.kind == topicPoseAccel || ti.kind == topicPoseTwist) && st.kind != topicPoseTransform {
+			if (ti.Kind == layout.KindPoseAccel || ti.Kind == layout.KindPoseTwist) && st.kind != layout.KindPoseTransform {
 				continue
 			}
 			r.st, r.sens = st, st.sens
 			st.conns = append(st.conns, c.ID)
-			if ti.kind.isFrame() {
+			if ti.Kind.IsFrameData() {
 				st.data = append(st.data, c.ID)
 			}
-		case topicOptionValue:
-			if d.desc.version < optionsVersion || ti.sensor >= len(d.sensors) {
+		case layout.KindOptionValue:
+			if !ti.Kind.InVersion(d.desc.version) || ti.Sensor >= len(d.sensors) {
 				continue
 			}
-			s := d.sensors[ti.sensor]
-			o, ok := sensor.ParseOption(ti.name)
+			s := d.sensors[ti.Sensor]
+			o, ok := ti.Option()
 			if !ok || s.byOption[o] == nil {
 				continue
 			}
 			r.sens, r.opt = s, s.byOption[o]
 			d.optConns = append(d.optConns, c.ID)
-		case topicNotification:
-			if ti.sensor >= len(d.sensors) {
+		case layout.KindNotification:
+			if ti.Sensor >= len(d.sensors) {
 				continue
 			}
-			r.sens = d.sensors[ti.sensor]
+			r.sens = d.sensors[ti.Sensor]
 			d.ntfConns = append(d.ntfConns, c.ID)
 		default:
 			continue
 		}
 		d.routes[c.ID] = r
 	}
-}
-
-func kindElement(k topicKind) string {
-	switch k {
-	case topicImageData:
-		return "image"
-	case topicImuData:
-		return "imu"
-	}
-	return "pose"
 }
 
 // Info returns the recorded device info.
@@ -788,7 +780,7 @@ func (d *Device) step() error {
 // ---- reading and dispatching ----
 
 type gitem struct {
-	kind  topicKind
+	kind  layout.Kind
 	st    *stream
 	f     *sensor.Frame
 	sens  *Sensor
@@ -797,15 +789,13 @@ type gitem struct {
 	ntf   sensor.Notification
 }
 
-type kv struct{ k, v string }
-
 // group is every selected message at one bag time.
 type group struct {
 	t        rosbag.Time
 	items    []gitem
-	meta     map[*stream][]kv
-	accel    map[*stream][2][3]float64
-	twist    map[*stream][2][3]float64
+	meta     map[*stream][]msgs.KeyValue
+	accel    map[*stream]msgs.Accel
+	twist    map[*stream]msgs.Accel
 	hasFrame bool
 }
 
@@ -866,114 +856,87 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 	if !ok {
 		return nil
 	}
-	wrong := func(want string) error {
-		return fmt.Errorf("playback: %s: topic %q at bag time %v: message type %s, want %s", d.path, r.topic, m.Time, r.type_, want)
+	if !hasType(r.conn, r.kind) {
+		if r.kind.IsMetadata() || r.kind == layout.KindPoseAccel || r.kind == layout.KindPoseTwist {
+			return nil // optional parts of a frame: skipped, as librealsense does
+		}
+		return fmt.Errorf("playback: %s: topic %q at bag time %v: message type %s, want %s",
+			d.path, r.conn.Topic, m.Time, r.conn.Type, r.kind.Type().Name)
 	}
-	bad := func(what string, err error) error {
-		return fmt.Errorf("playback: %s: topic %q at bag time %v: decoding %s: %w", d.path, r.topic, m.Time, what, err)
+	bad := func(typ string, err error) error {
+		return fmt.Errorf("playback: %s: topic %q at bag time %v: decoding %s: %w", d.path, r.conn.Topic, m.Time, typ, err)
+	}
+	decode := func(msg msgs.Message) error {
+		if err := unmarshal(msg, m.Data); err != nil {
+			return bad(msg.Type().Name, err)
+		}
+		return nil
 	}
 	switch r.kind {
-	case topicImageData:
-		if r.md5 != md5Image {
-			return wrong("sensor_msgs/Image")
+	case layout.KindImageData:
+		var im msgs.Image
+		if err := decode(&im); err != nil {
+			return err
 		}
-		im, err := decodeImage(m.Data)
-		if err != nil {
-			return bad("sensor_msgs/Image", err)
+		if im.Header.FrameID == msgs.DepthUnitsFrameID && !im.HasDepthUnits {
+			return bad(msgs.ImageType.Name, errNoDepthUnits)
 		}
-		f := &sensor.Frame{Profile: r.st.profile, Number: uint64(im.Header.Seq),
-			TimestampMs: stampMs(im.Header.Sec, im.Header.Nsec), Width: int(im.Width), Height: int(im.Height),
-			Stride: int(im.Step), Data: append([]byte(nil), im.Data...)}
-		if im.Width > 0 {
-			f.BPP = int(im.Step/im.Width) * 8
-		}
-		if r.st.profile.Stream == sensor.StreamDepth {
-			if im.HasDepthUnits && im.DepthUnits != 0 {
-				f.DepthUnits = im.DepthUnits
-			} else if d.depthOpt != nil {
-				f.DepthUnits = d.depthOpt.value()
-			}
-		}
-		g.items = append(g.items, gitem{kind: r.kind, st: r.st, f: f})
-		g.hasFrame = true
-	case topicImuData:
-		if r.md5 != md5Imu {
-			return wrong("sensor_msgs/Imu")
-		}
-		im, err := decodeImu(m.Data)
-		if err != nil {
-			return bad("sensor_msgs/Imu", err)
+		g.addFrame(r.st, d.imageFrame(r.st, &im))
+	case layout.KindImuData:
+		var im msgs.Imu
+		if err := decode(&im); err != nil {
+			return err
 		}
 		v := im.AngularVelocity
 		if r.st.profile.Stream == sensor.StreamAccel {
 			v = im.LinearAcceleration
 		}
-		mv := [3]float32{float32(v[0]), float32(v[1]), float32(v[2])}
-		f := &sensor.Frame{Profile: r.st.profile, Number: uint64(im.Header.Seq),
-			TimestampMs: stampMs(im.Header.Sec, im.Header.Nsec), Motion: mv, Data: sensor.AppendMotion(nil, mv)}
-		g.items = append(g.items, gitem{kind: r.kind, st: r.st, f: f})
-		g.hasFrame = true
-	case topicPoseTransform:
-		if r.md5 != md5Transform {
-			return wrong("geometry_msgs/Transform")
-		}
-		tf, err := decodeTransform(m.Data)
-		if err != nil {
-			return bad("geometry_msgs/Transform", err)
+		mv := [3]float32{float32(v.X), float32(v.Y), float32(v.Z)}
+		g.addFrame(r.st, &sensor.Frame{Profile: r.st.profile, Number: uint64(im.Header.Seq),
+			TimestampMs: layout.FrameTimestampMs(im.Header.Stamp), Motion: mv, Data: sensor.AppendMotion(nil, mv)})
+	case layout.KindPoseTransform:
+		var tf msgs.Transform
+		if err := decode(&tf); err != nil {
+			return err
 		}
 		f := &sensor.Frame{Profile: r.st.profile}
-		for i := 0; i < 3; i++ {
-			f.Pose.Translation[i] = float32(tf.Translation[i])
-		}
-		for i := 0; i < 4; i++ {
-			f.Pose.Rotation[i] = float32(tf.Rotation[i])
-		}
-		g.items = append(g.items, gitem{kind: r.kind, st: r.st, f: f})
-		g.hasFrame = true
-	case topicMetadata:
-		if r.md5 != md5KeyValue {
-			return nil
-		}
-		k, v, err := decodeKeyValue(m.Data)
-		if err != nil {
-			return bad("diagnostic_msgs/KeyValue", err)
+		f.Pose.Translation = f32x3(tf.Translation)
+		q := tf.Rotation
+		f.Pose.Rotation = [4]float32{float32(q.X), float32(q.Y), float32(q.Z), float32(q.W)}
+		g.addFrame(r.st, f)
+	case layout.KindImageMetadata, layout.KindImuMetadata, layout.KindPoseMetadata:
+		var kv msgs.KeyValue
+		if err := decode(&kv); err != nil {
+			return err
 		}
 		if g.meta == nil {
-			g.meta = map[*stream][]kv{}
+			g.meta = map[*stream][]msgs.KeyValue{}
 		}
-		g.meta[r.st] = append(g.meta[r.st], kv{k, v})
-	case topicPoseAccel, topicPoseTwist:
-		if r.md5 != md5AccelTwist {
-			return nil
-		}
-		lin, ang, err := decodeVec6(m.Data)
-		if err != nil {
-			return bad("geometry_msgs/Accel", err)
+		g.meta[r.st] = append(g.meta[r.st], kv)
+	case layout.KindPoseAccel, layout.KindPoseTwist:
+		// geometry_msgs/Accel and Twist have the same layout.
+		var v msgs.Accel
+		if err := decode(&v); err != nil {
+			return err
 		}
 		mp := &g.accel
-		if r.kind == topicPoseTwist {
+		if r.kind == layout.KindPoseTwist {
 			mp = &g.twist
 		}
 		if *mp == nil {
-			*mp = map[*stream][2][3]float64{}
+			*mp = map[*stream]msgs.Accel{}
 		}
-		(*mp)[r.st] = [2][3]float64{lin, ang}
-	case topicOptionValue:
-		if r.md5 != md5Float32 {
-			return wrong("std_msgs/Float32")
+		(*mp)[r.st] = v
+	case layout.KindOptionValue:
+		var v msgs.Float32
+		if err := decode(&v); err != nil {
+			return err
 		}
-		v, err := decodeFloat32(m.Data)
-		if err != nil {
-			return bad("std_msgs/Float32", err)
-		}
-		g.items = append(g.items, gitem{kind: r.kind, sens: r.sens, opt: r.opt, value: v})
-	case topicNotification:
-		if r.md5 != md5Notification {
-			return wrong("realsense_msgs/Notification")
-		}
-		n, err := decodeNotification(m.Data)
-		if err != nil {
-			return bad("realsense_msgs/Notification", err)
+		g.items = append(g.items, gitem{kind: r.kind, sens: r.sens, opt: r.opt, value: v.Data})
+	case layout.KindNotification:
+		var n msgs.Notification
+		if err := decode(&n); err != nil {
+			return err
 		}
 		cat, ok := sensor.ParseNotificationCategory(n.Category)
 		if !ok {
@@ -982,72 +945,100 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 		sev, _ := sensor.ParseSeverity(n.Severity)
 		g.items = append(g.items, gitem{kind: r.kind, sens: r.sens, ntf: sensor.Notification{Category: cat,
 			Severity: sev, Description: n.Description, SerializedData: n.SerializedData,
-			TimestampMs: float64(uint64(n.Sec)*1_000_000_000 + uint64(n.Nsec))}})
+			TimestampMs: layout.NotificationTimestampMs(n.Timestamp)}})
 	}
 	return nil
+}
+
+// errNoDepthUnits reports an Image with header.frame_id "1" that lacks the
+// depth_units float32 librealsense ≥ 2.49 appends (spec §2, §5.9).
+var errNoDepthUnits = errors.New(`header.frame_id is "1" but the trailing depth_units float32 is missing`)
+
+func (g *group) addFrame(st *stream, f *sensor.Frame) {
+	g.items = append(g.items, gitem{kind: st.kind, st: st, f: f})
+	g.hasFrame = true
+}
+
+// imageFrame builds the frame of a decoded Image; its pixels are copied out
+// of the iterator's chunk buffer.
+func (d *Device) imageFrame(st *stream, im *msgs.Image) *sensor.Frame {
+	f := &sensor.Frame{Profile: st.profile, Number: uint64(im.Header.Seq),
+		TimestampMs: layout.FrameTimestampMs(im.Header.Stamp), Width: int(im.Width), Height: int(im.Height),
+		Stride: int(im.Step), Data: bytes.Clone(im.Data)}
+	if im.Width > 0 {
+		f.BPP = int(im.Step/im.Width) * 8
+	}
+	if st.profile.Stream == sensor.StreamDepth {
+		if im.HasDepthUnits && im.DepthUnits != 0 {
+			f.DepthUnits = im.DepthUnits
+		} else if d.depthOpt != nil {
+			f.DepthUnits = d.depthOpt.value()
+		}
+	}
+	return f
 }
 
 // finish completes a frame with its metadata and pose parts.
 func (g *group) finish(it *gitem) {
 	f := it.f
-	pose := it.st.kind == topicPoseTransform
+	pose := it.st.kind == layout.KindPoseTransform
 	for _, e := range g.meta[it.st] {
-		switch e.k {
-		case "system_time":
-			if v, err := strconv.ParseFloat(e.v, 64); err == nil {
+		switch e.Key {
+		case layout.KeySystemTime:
+			if v, err := layout.ParseFixed(e.Value); err == nil {
 				f.SystemTimeMs = v
 			}
 			continue
-		case "timestamp_domain":
-			if v, ok := sensor.ParseTimestampDomain(e.v); ok {
+		case layout.KeyTimestampDomain:
+			if v, ok := sensor.ParseTimestampDomain(e.Value); ok {
 				f.Domain = v
 			}
 			continue
 		}
 		if pose {
-			switch e.k {
-			case "Tracker Confidence":
-				if v, err := strconv.ParseUint(e.v, 10, 32); err == nil {
+			switch e.Key {
+			case layout.KeyTrackerConfidence:
+				if v, err := strconv.ParseUint(e.Value, 10, 32); err == nil {
 					f.Pose.TrackerConfidence = uint32(v)
 				}
 				continue
-			case "Mapper Confidence":
-				if v, err := strconv.ParseUint(e.v, 10, 32); err == nil {
+			case layout.KeyMapperConfidence:
+				if v, err := strconv.ParseUint(e.Value, 10, 32); err == nil {
 					f.Pose.MapperConfidence = uint32(v)
 				}
 				continue
-			case "frame_timestamp":
-				if v, err := strconv.ParseFloat(e.v, 64); err == nil {
+			case layout.KeyFrameTimestamp:
+				if v, err := layout.ParseFixed(e.Value); err == nil {
 					f.TimestampMs = v
 				}
 				continue
-			case "Frame number":
-				if v, err := strconv.ParseUint(e.v, 10, 64); err == nil {
+			case layout.KeyFrameNumber:
+				if v, err := strconv.ParseUint(e.Value, 10, 64); err == nil {
 					f.Number = v
 				}
 				continue
 			}
 		}
-		if k, ok := sensor.ParseMetadataKey(e.k); ok {
-			if v, err := strconv.ParseInt(e.v, 10, 64); err == nil {
+		if k, ok := sensor.ParseMetadataKey(e.Key); ok {
+			if v, err := strconv.ParseInt(e.Value, 10, 64); err == nil {
 				f.Metadata.Set(k, v)
 			}
 		}
 	}
 	if pose {
 		if a, ok := g.accel[it.st]; ok {
-			f.Pose.Acceleration = f32x3(a[0])
-			f.Pose.AngularAcceleration = f32x3(a[1])
+			f.Pose.Acceleration = f32x3(a.Linear)
+			f.Pose.AngularAcceleration = f32x3(a.Angular)
 		}
 		if t, ok := g.twist[it.st]; ok {
-			f.Pose.Velocity = f32x3(t[0])
-			f.Pose.AngularVelocity = f32x3(t[1])
+			f.Pose.Velocity = f32x3(t.Linear)
+			f.Pose.AngularVelocity = f32x3(t.Angular)
 		}
 		f.Data = sensor.AppendPose(make([]byte, 0, sensor.PoseSize), &f.Pose)
 	}
 }
 
-func f32x3(v [3]float64) [3]float32 { return [3]float32{float32(v[0]), float32(v[1]), float32(v[2])} }
+func f32x3(v msgs.Vector3) [3]float32 { return [3]float32{float32(v.X), float32(v.Y), float32(v.Z)} }
 
 // dispatchGroup hands the group's items out; blocking forces the
 // non-real-time handoff. It reports false when the device closed.
@@ -1056,13 +1047,13 @@ func (d *Device) dispatchGroup(g *group, blocking bool) bool {
 	for i := range g.items {
 		it := &g.items[i]
 		switch it.kind {
-		case topicOptionValue:
+		case layout.KindOptionValue:
 			if it.opt.value() != it.value {
 				it.opt.set(it.value)
 				s, c := it.sens, extensions.OptionChange{Option: it.opt.desc.opt, Value: it.value}
 				d.ev.post(func() { s.raiseOptionChange(c) })
 			}
-		case topicNotification:
+		case layout.KindNotification:
 			s, n := it.sens, it.ntf
 			d.ev.post(func() { s.raiseNotification(n) })
 		default:

@@ -32,30 +32,29 @@ func (e *events) post(f func()) {
 func (e *events) run() {
 	defer close(e.exited)
 	for {
-		e.mu.Lock()
-		q := e.queue
-		e.queue = nil
-		e.mu.Unlock()
-		for _, f := range q {
-			f()
-		}
-		if len(q) > 0 {
+		if e.runQueued() {
 			continue
 		}
 		select {
 		case <-e.wake:
 		case <-e.done:
-			// Run what is left, then end.
-			e.mu.Lock()
-			q := e.queue
-			e.queue = nil
-			e.mu.Unlock()
-			for _, f := range q {
-				f()
-			}
+			e.runQueued() // what is left, then end
 			return
 		}
 	}
+}
+
+// runQueued runs the callbacks queued so far and reports whether there were
+// any.
+func (e *events) runQueued() bool {
+	e.mu.Lock()
+	q := e.queue
+	e.queue = nil
+	e.mu.Unlock()
+	for _, f := range q {
+		f()
+	}
+	return len(q) > 0
 }
 
 // close ends the goroutine after the queued callbacks ran, and waits.

@@ -4,7 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rsbag/rsbag/extensions"
-
+	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -20,8 +20,8 @@ type rigid = sensor.Extrinsics
 // rigid transform with the standard quaternion→matrix formula of spec §5.8,
 // evaluated in float64 and rounded to float32 (this reproduces librealsense's
 // reported extrinsics bit for bit, TestGolden).
-func fromTransform(tf *transformMsg) rigid {
-	x, y, z, w := tf.Rotation[0], tf.Rotation[1], tf.Rotation[2], tf.Rotation[3]
+func fromTransform(tf *msgs.Transform) rigid {
+	x, y, z, w := tf.Rotation.X, tf.Rotation.Y, tf.Rotation.Z, tf.Rotation.W
 	m := [9]float64{
 		1 - 2*y*y - 2*z*z, 2*x*y + 2*z*w, 2*x*z - 2*y*w,
 		2*x*y - 2*z*w, 1 - 2*x*x - 2*z*z, 2*y*z + 2*x*w,
@@ -31,9 +31,7 @@ func fromTransform(tf *transformMsg) rigid {
 	for i := range m {
 		r.Rotation[i] = float32(m[i])
 	}
-	for i := range r.Translation {
-		r.Translation[i] = float32(tf.Translation[i])
-	}
+	r.Translation = [3]float32{float32(tf.Translation.X), float32(tf.Translation.Y), float32(tf.Translation.Z)}
 	return r
 }
 

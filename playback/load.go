@@ -1,12 +1,13 @@
 package playback
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
-	"strings"
 
+	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -14,8 +15,8 @@ import (
 // staticTime is the bag time of librealsense's static messages, (0 s, 1 ns)
 // (spec §3.1); the samples view starts just after it (§6.3).
 const (
-	staticTime  = rosbag.MinTime
-	samplesFrom = rosbag.MinTime + 1
+	staticTime  = rosbag.Time(layout.StaticTimeNs)
+	samplesFrom = rosbag.Time(layout.SamplesStartNs)
 )
 
 // bagNs converts a bag time to the nanoseconds playback reports: the static
@@ -27,20 +28,47 @@ func bagNs(t rosbag.Time) int64 {
 	return int64(t)
 }
 
-// Supported file versions (spec §0): 2 to 4 on /file_version. librealsense
-// reads larger values as 4; we refuse them with an error naming the version.
-const (
-	minFileVersion = 2
-	maxFileVersion = 4
-	optionsVersion = 3 // options as option/<name>/value topics
-	filtersVersion = 4 // recorded post_processing lists
-)
+// topicOf parses a topic of a version 2–4 file (spec §4.2). Topics of a
+// device other than 0 are not part of the recording.
+func topicOf(name string) layout.Topic {
+	t := layout.Parse(name)
+	if t.Device != 0 {
+		return layout.Topic{}
+	}
+	return t
+}
 
-// Text of librealsense descriptions synthesized on playback (spec §5.6).
-const (
-	noDescription       = "N/A"
-	readOnlyDescription = "Read only option of "
-)
+// streamKey identifies a recorded stream.
+type streamKey struct {
+	sensor int
+	stream sensor.Stream
+	index  int
+}
+
+func keyOf(t layout.Topic) streamKey { return streamKey{t.Sensor, t.Stream, t.Index} }
+
+// metadataKind is the metadata topic kind of each frame data kind.
+var metadataKind = map[layout.Kind]layout.Kind{
+	layout.KindImageData:     layout.KindImageMetadata,
+	layout.KindImuData:       layout.KindImuMetadata,
+	layout.KindPoseTransform: layout.KindPoseMetadata,
+}
+
+// hasType reports whether c carries the message type of topic kind k: the
+// md5sum decides, as in librealsense (spec §1.6).
+func hasType(c *rosbag.Connection, k layout.Kind) bool {
+	t := k.Type()
+	return t != nil && c.MD5Sum == t.MD5
+}
+
+// unmarshal decodes data into m. Bytes after the message are accepted, as
+// librealsense's reader accepts them.
+func unmarshal(m msgs.Message, data []byte) error {
+	if err := m.Unmarshal(data); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
+		return err
+	}
+	return nil
+}
 
 // Recommended processing blocks synthesized for v2/v3 files (spec §5.7).
 var (
@@ -105,9 +133,9 @@ type recStream struct {
 	infoSeq  int
 	fps      uint32
 	format   sensor.Format
-	cam      *cameraInfoMsg
-	imu      *imuIntrinsicMsg
-	tf       *transformMsg
+	cam      *msgs.CameraInfo
+	imu      *msgs.ImuIntrinsic
+	tf       *msgs.Transform
 	tfGroup  uint32
 	profile  *sensor.StreamProfile
 }
@@ -132,8 +160,9 @@ type description struct {
 	hasFrame bool
 }
 
+// loadError returns an error naming the bag; format may wrap with %w.
 func loadError(path, format string, a ...any) error {
-	return fmt.Errorf("playback: %s: %s", path, fmt.Sprintf(format, a...))
+	return fmt.Errorf("playback: %s: "+format, append([]any{path}, a...)...)
 }
 
 // readDescription reads the static description of the bag r.
@@ -141,19 +170,20 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 	conns := r.Connections()
 	var want []uint32
 	var frameConns []uint32
-	parsed := make(map[uint32]topicInfo, len(conns))
+	parsed := make(map[uint32]layout.Topic, len(conns))
 	byID := make(map[uint32]*rosbag.Connection, len(conns))
 	legacy := false
 	for _, c := range conns {
-		ti := parseTopic(c.Topic)
+		ti := topicOf(c.Topic)
 		parsed[c.ID] = ti
 		byID[c.ID] = c
-		switch ti.kind {
-		case topicImageData, topicImuData, topicPoseTransform:
+		switch {
+		case ti.Kind.IsFrameData():
 			frameConns = append(frameConns, c.ID)
-		case topicMetadata, topicPoseAccel, topicPoseTwist, topicNotification, topicOther:
-		case topicLegacyVersion:
+		case ti.Kind == layout.KindLegacyFileVersion:
 			legacy = true
+		case ti.Kind == layout.KindUnknown, ti.Kind.IsMetadata(), ti.Kind == layout.KindPoseAccel,
+			ti.Kind == layout.KindPoseTwist, ti.Kind == layout.KindNotification:
 		default:
 			want = append(want, c.ID)
 		}
@@ -176,14 +206,18 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 		}
 		return s
 	}
+	getOption := func(sens int, o sensor.Option, desc string) *optionDesc {
+		s := getSensor(sens)
+		od := s.options[o]
+		if od == nil {
+			od = &optionDesc{opt: o, desc: desc}
+			s.options[o] = od
+		}
+		return od
+	}
 	hasSensorInfo := map[int]bool{}
 	var versions []uint32
-	type propVal struct {
-		sensor int
-		name   string
-		value  string
-	}
-	var props []propVal
+	var props []msgsProp
 	infoSeq := 0
 	if len(want) > 0 {
 		it := r.Messages(&rosbag.Query{Connections: want})
@@ -194,186 +228,155 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 				c = m.Conn
 			}
 			ti := parsed[m.Conn.ID]
-			md5 := c.MD5Sum
-			bad := func(what string, err error) error {
-				return loadError(path, "topic %q at %v: decoding %s: %v", c.Topic, m.Time, what, err)
+			if !hasType(c, ti.Kind) {
+				if ti.Kind == layout.KindFileVersion {
+					return nil, loadError(path, "topic %q has type %s, want %s", c.Topic, c.Type, msgs.UInt32Type.Name)
+				}
+				continue // librealsense skips a topic of an unexpected type
 			}
-			switch ti.kind {
-			case topicFileVersion:
-				if md5 != md5UInt32 {
-					return nil, loadError(path, "topic %q has type %s, want std_msgs/UInt32", c.Topic, c.Type)
+			decode := func(msg msgs.Message) error {
+				if err := unmarshal(msg, m.Data); err != nil {
+					return loadError(path, "topic %q at %v: decoding %s: %w", c.Topic, m.Time, msg.Type().Name, err)
 				}
-				v, err := decodeUInt32(m.Data)
-				if err != nil {
-					return nil, bad("std_msgs/UInt32", err)
+				return nil
+			}
+			switch ti.Kind {
+			case layout.KindFileVersion:
+				var v msgs.UInt32
+				if err := decode(&v); err != nil {
+					return nil, err
 				}
-				versions = append(versions, v)
-			case topicDeviceInfo, topicSensorInfo:
-				if md5 != md5KeyValue {
-					continue
+				versions = append(versions, v.Data)
+			case layout.KindDeviceInfo, layout.KindSensorInfo:
+				var kv msgs.KeyValue
+				if err := decode(&kv); err != nil {
+					return nil, err
 				}
-				k, v, err := decodeKeyValue(m.Data)
-				if err != nil {
-					return nil, bad("diagnostic_msgs/KeyValue", err)
-				}
-				ci, ok := sensor.ParseCameraInfo(k)
-				if ti.kind == topicDeviceInfo {
-					if ok {
-						d.info[ci] = v
+				info := d.info
+				if ti.Kind == layout.KindSensorInfo {
+					s := getSensor(ti.Sensor)
+					hasSensorInfo[ti.Sensor] = true
+					if s.info == nil {
+						s.info = sensor.Info{}
 					}
-					continue
+					info = s.info
 				}
-				s := getSensor(ti.sensor)
-				hasSensorInfo[ti.sensor] = true
-				if s.info == nil {
-					s.info = sensor.Info{}
+				if ci, ok := sensor.ParseCameraInfo(kv.Key); ok {
+					info[ci] = kv.Value
 				}
-				if ok {
-					s.info[ci] = v
+			case layout.KindStreamInfo:
+				var si msgs.StreamInfo
+				if err := decode(&si); err != nil {
+					return nil, err
 				}
-			case topicStreamInfo:
-				if md5 != md5StreamInfo {
-					continue
-				}
-				si, err := decodeStreamInfo(m.Data)
-				if err != nil {
-					return nil, bad("realsense_msgs/StreamInfo", err)
-				}
-				st := getStream(ti.key())
+				st := getStream(keyOf(ti))
 				if st.infoSeq >= 0 {
 					continue // first one wins
 				}
-				f, ok := parseEncoding(si.Encoding)
-				if !ok {
-					return nil, loadError(path, "topic %q: unknown encoding %q", c.Topic, si.Encoding)
-				}
-				st.fps, st.format, st.infoTime, st.infoSeq = si.FPS, f, m.Time, infoSeq
-				infoSeq++
-			case topicCameraInfo:
-				if md5 != md5CameraInfo {
-					continue
-				}
-				ci, err := decodeCameraInfo(m.Data)
+				f, err := layout.ParseEncoding(si.Encoding)
 				if err != nil {
-					return nil, bad("sensor_msgs/CameraInfo", err)
+					return nil, loadError(path, "topic %q: %w", c.Topic, err)
 				}
-				st := getStream(ti.key())
-				if st.cam == nil {
+				st.fps, st.format, st.infoTime, st.infoSeq = si.Fps, f, m.Time, infoSeq
+				infoSeq++
+			case layout.KindCameraInfo:
+				var ci msgs.CameraInfo
+				if err := decode(&ci); err != nil {
+					return nil, err
+				}
+				if st := getStream(keyOf(ti)); st.cam == nil {
 					st.cam = &ci
 				}
-			case topicImuIntrinsic:
-				if md5 != md5ImuIntrinsic {
-					continue
+			case layout.KindImuIntrinsic:
+				var ii msgs.ImuIntrinsic
+				if err := decode(&ii); err != nil {
+					return nil, err
 				}
-				ii, err := decodeImuIntrinsic(m.Data)
-				if err != nil {
-					return nil, bad("realsense_msgs/ImuIntrinsic", err)
-				}
-				st := getStream(ti.key())
-				if st.imu == nil {
+				if st := getStream(keyOf(ti)); st.imu == nil {
 					st.imu = &ii
 				}
-			case topicTF:
-				if md5 != md5Transform {
+			case layout.KindExtrinsics:
+				var tf msgs.Transform
+				if err := decode(&tf); err != nil {
+					return nil, err
+				}
+				if st := getStream(keyOf(ti)); st.tf == nil {
+					st.tf, st.tfGroup = &tf, ti.Group
+				}
+			case layout.KindOptionValue:
+				o, ok := ti.Option()
+				if !ok {
 					continue
 				}
-				tf, err := decodeTransform(m.Data)
-				if err != nil {
-					return nil, bad("geometry_msgs/Transform", err)
+				var v msgs.Float32
+				if err := decode(&v); err != nil {
+					return nil, err
 				}
-				st := getStream(ti.key())
-				if st.tf == nil {
-					st.tf = &tf
-					st.tfGroup = ti.group
-				}
-			case topicOptionValue:
-				o, ok := sensor.ParseOption(ti.name)
-				if !ok || md5 != md5Float32 {
-					continue
-				}
-				v, err := decodeFloat32(m.Data)
-				if err != nil {
-					return nil, bad("std_msgs/Float32", err)
-				}
-				s := getSensor(ti.sensor)
-				od := s.options[o]
-				if od == nil {
-					od = &optionDesc{opt: o, desc: noDescription}
-					s.options[o] = od
-				}
+				od := getOption(ti.Sensor, o, layout.MissingOptionDescription)
 				if m.Time <= staticTime {
-					od.static, od.hasStatic = v, true
+					od.static, od.hasStatic = v.Data, true
 				} else {
-					od.changes = append(od.changes, optVal{m.Time, v})
+					od.changes = append(od.changes, optVal{m.Time, v.Data})
 				}
-			case topicOptionDescription:
-				o, ok := sensor.ParseOption(ti.name)
-				if !ok || md5 != md5String {
+			case layout.KindOptionDescription:
+				o, ok := ti.Option()
+				if !ok {
 					continue
 				}
-				v, err := decodeString(m.Data)
-				if err != nil {
-					return nil, bad("std_msgs/String", err)
+				var v msgs.String
+				if err := decode(&v); err != nil {
+					return nil, err
 				}
-				s := getSensor(ti.sensor)
-				od := s.options[o]
-				if od == nil {
-					od = &optionDesc{opt: o}
-					s.options[o] = od
+				getOption(ti.Sensor, o, "").desc = v.Data
+			case layout.KindProperty:
+				var kv msgs.KeyValue
+				if err := decode(&kv); err != nil {
+					return nil, err
 				}
-				od.desc = v
-			case topicProperty:
-				if md5 != md5KeyValue {
-					continue
+				props = append(props, msgsProp{ti.Sensor, kv})
+			case layout.KindPostProcessing:
+				var v msgs.String
+				if err := decode(&v); err != nil {
+					return nil, err
 				}
-				k, v, err := decodeKeyValue(m.Data)
-				if err != nil {
-					return nil, bad("diagnostic_msgs/KeyValue", err)
-				}
-				props = append(props, propVal{ti.sensor, k, v})
-			case topicPostProcessing:
-				if md5 != md5String {
-					continue
-				}
-				v, err := decodeString(m.Data)
-				if err != nil {
-					return nil, bad("std_msgs/String", err)
-				}
-				s := getSensor(ti.sensor)
+				s := getSensor(ti.Sensor)
 				s.hasPP = true
-				s.filters = append(s.filters, v)
+				s.filters = append(s.filters, v.Data)
 			}
 		}
 		if err := it.Err(); err != nil {
-			return nil, fmt.Errorf("playback: %s: reading the device description: %w", path, err)
+			return nil, loadError(path, "reading the device description: %w", err)
 		}
 	}
 	if len(versions) == 0 {
 		if legacy {
-			return nil, loadError(path, "file version 1 (legacy /FILE_VERSION layout) is not supported; want /file_version 2, 3 or 4")
+			return nil, loadError(path, "file version 1 (legacy %s layout) is not supported; want %s 2, 3 or 4",
+				layout.LegacyFileVersionTopic, layout.FileVersionTopic)
 		}
-		return nil, loadError(path, "invalid file format: file does not contain topic %q nor %q", fileVersionTopic, legacyVersionTopic)
+		return nil, loadError(path, "invalid file format: file does not contain topic %q nor %q",
+			layout.FileVersionTopic, layout.LegacyFileVersionTopic)
 	}
 	if len(versions) > 1 {
-		return nil, loadError(path, "%d messages on %q, want exactly one", len(versions), fileVersionTopic)
+		return nil, loadError(path, "%d messages on %q, want exactly one", len(versions), layout.FileVersionTopic)
 	}
 	d.version = versions[0]
-	if d.version < minFileVersion || d.version > maxFileVersion {
-		return nil, loadError(path, "file version %d is not supported, want 2, 3 or 4", d.version)
+	if !layout.ReadableVersion(layout.KindFileVersion, d.version) || d.version > layout.VersionLatest {
+		return nil, loadError(path, "file version %d is not supported, want %d to %d", d.version,
+			layout.VersionMin, layout.VersionLatest)
 	}
 
-	// v2 options: property KeyValue with "%f" text.
-	if d.version < optionsVersion {
+	if !layout.KindOptionValue.InVersion(d.version) {
+		// v2 options: property KeyValue with "%f" text.
 		for _, p := range props {
-			o, ok := sensor.ParseOption(p.name)
+			o, ok := sensor.ParseOption(p.kv.Key)
 			if !ok {
 				continue
 			}
-			f, err := strconv.ParseFloat(strings.TrimSpace(p.value), 32)
+			f, err := layout.ParseFixed(p.kv.Value)
 			if err != nil {
-				return nil, loadError(path, "sensor %d property %q: value %q is not a number", p.sensor, p.name, p.value)
+				return nil, loadError(path, "sensor %d property %q: %w", p.sensor, p.kv.Key, err)
 			}
-			getSensor(p.sensor).options[o] = &optionDesc{opt: o, desc: readOnlyDescription + o.String(),
+			getSensor(p.sensor).options[o] = &optionDesc{opt: o, desc: layout.ReadOnlyOptionDescription(o.String()),
 				static: float32(f), hasStatic: true}
 		}
 	} else {
@@ -386,8 +389,27 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 			}
 		}
 	}
+	if err := d.build(path, sensors, hasSensorInfo); err != nil {
+		return nil, err
+	}
+	if err := d.recommendFilters(path); err != nil {
+		return nil, err
+	}
+	if err := d.readDuration(r, frameConns); err != nil {
+		return nil, loadError(path, "%w", err)
+	}
+	return d, nil
+}
 
-	// Sensors: those with an info message, indices 0..n-1.
+// msgsProp is a version-2 property of a sensor.
+type msgsProp struct {
+	sensor int
+	kv     msgs.KeyValue
+}
+
+// build lists the sensors (those with an info message, indices 0..n-1) and
+// their stream profiles in uid order.
+func (d *description) build(path string, sensors map[int]*recSensor, hasSensorInfo map[int]bool) error {
 	var idx []int
 	for i := range hasSensorInfo {
 		idx = append(idx, i)
@@ -395,7 +417,7 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 	sort.Ints(idx)
 	for n, i := range idx {
 		if n != i {
-			return nil, loadError(path, "sensor indices %v are not 0..%d", idx, len(idx)-1)
+			return loadError(path, "sensor indices %v are not 0..%d", idx, len(idx)-1)
 		}
 		d.sensors = append(d.sensors, sensors[i])
 	}
@@ -419,7 +441,7 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 			p.Kind = sensor.KindVideo
 			c := st.cam
 			p.Width, p.Height = int(c.Width), int(c.Height)
-			model, ok := sensor.ParseDistortion(c.Model)
+			model, ok := sensor.ParseDistortion(c.DistortionModel)
 			if !ok {
 				model = sensor.Distortion(0)
 			}
@@ -431,26 +453,37 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 			p.Intrinsics = in
 		case st.imu != nil:
 			p.Kind = sensor.KindMotion
-			var mi sensor.MotionIntrinsics
-			for r := 0; r < 3; r++ {
-				for c := 0; c < 4; c++ {
-					mi.Data[r][c] = st.imu.Data[r*4+c]
-				}
-			}
-			mi.NoiseVariances, mi.BiasVariances = st.imu.Noise, st.imu.Bias
-			p.MotionIntrinsics = mi
+			p.MotionIntrinsics = motionIntrinsics(st.imu.Data, st.imu.NoiseVariances, st.imu.BiasVariances)
 		case st.key.stream == sensor.StreamPose:
 			p.Kind = sensor.KindPose
 		default:
-			return nil, loadError(path, "stream %s/%d of sensor %d: every StreamInfo is expected to have a complementary video/imu message",
+			return loadError(path, "stream %s/%d of sensor %d: every StreamInfo is expected to have a complementary video/imu message",
 				st.key.stream, st.key.index, st.key.sensor)
 		}
 		st.profile = p
 		s := d.sensors[st.key.sensor]
 		s.streams = append(s.streams, st)
 	}
-	// uid order (README "uid order"): per sensor, static stream infos in
-	// reverse bag order, then later ones in bag order.
+	d.orderStreams()
+	return nil
+}
+
+// motionIntrinsics converts the recorded 3x4 row-major matrix and variances.
+func motionIntrinsics(data [12]float32, noise, bias [3]float32) sensor.MotionIntrinsics {
+	var mi sensor.MotionIntrinsics
+	for r := 0; r < 3; r++ {
+		for c := 0; c < 4; c++ {
+			mi.Data[r][c] = data[r*4+c]
+		}
+	}
+	mi.NoiseVariances, mi.BiasVariances = noise, bias
+	return mi
+}
+
+// orderStreams puts each sensor's streams in uid order (README "uid
+// order": per sensor, static stream infos in reverse bag order, then later
+// ones in bag order) and numbers them.
+func (d *description) orderStreams() {
 	for _, s := range d.sensors {
 		var static, later []*recStream
 		for _, st := range s.streams {
@@ -471,10 +504,13 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 			st.profile.UID = nextUID()
 		}
 	}
+}
 
-	// Recommended filters.
+// recommendFilters sets each sensor's recommended processing blocks: the
+// recorded ones (version 4) or those librealsense synthesizes for a D400.
+func (d *description) recommendFilters(path string) error {
 	for _, s := range d.sensors {
-		if d.version >= filtersVersion {
+		if layout.KindPostProcessing.InVersion(d.version) {
 			var out []string
 			disp := 0
 			for _, f := range s.filters {
@@ -504,29 +540,33 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 			s.filters = append([]string(nil), d400ColorFilters...)
 		case nameMotion:
 		default:
-			return nil, loadError(path, "sensor %d: unrecognized sensor name %q for a D400 device (file version %d)",
+			return loadError(path, "sensor %d: unrecognized sensor name %q for a D400 device (file version %d)",
 				s.index, s.info[sensor.CameraInfoName], d.version)
 		}
 	}
+	return nil
+}
 
-	// Duration over frame topics (spec §6.1).
-	if len(frameConns) > 0 {
-		it := r.Messages(&rosbag.Query{Connections: frameConns, Start: samplesFrom})
-		if it.Next() {
-			d.first, d.hasFrame = it.Message().Time, true
-		}
-		if err := it.Err(); err != nil {
-			return nil, fmt.Errorf("playback: %s: reading the first frame: %w", path, err)
-		}
-		if d.hasFrame {
-			last, err := lastTime(r, frameConns, d.first)
-			if err != nil {
-				return nil, fmt.Errorf("playback: %s: reading the last frame: %w", path, err)
-			}
-			d.last = last
-		}
+// readDuration finds the first and last frame times (spec §6.1).
+func (d *description) readDuration(r *rosbag.Reader, frameConns []uint32) error {
+	if len(frameConns) == 0 {
+		return nil
 	}
-	return d, nil
+	it := r.Messages(&rosbag.Query{Connections: frameConns, Start: samplesFrom})
+	if it.Next() {
+		d.first, d.hasFrame = it.Message().Time, true
+	}
+	if err := it.Err(); err != nil {
+		return fmt.Errorf("reading the first frame: %w", err)
+	}
+	if d.hasFrame {
+		last, err := lastTime(r, frameConns, d.first)
+		if err != nil {
+			return fmt.Errorf("reading the last frame: %w", err)
+		}
+		d.last = last
+	}
+	return nil
 }
 
 // lastTime finds the bag time of the last message of conns without reading

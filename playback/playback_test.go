@@ -16,6 +16,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -130,24 +131,40 @@ func playAll(t *testing.T, path string) []rec {
 	return c.snapshot()
 }
 
+// TestMD5Constants pins the md5sums by which playback recognises the
+// message type of each topic kind it reads (spec §1.6) against
+// realsense-msgdefs.json.
 func TestMD5Constants(t *testing.T) {
 	b, err := os.ReadFile("../testdata/spec/realsense-msgdefs.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(b)
-	for typ, md5 := range map[string]string{
-		"std_msgs/UInt32": md5UInt32, "diagnostic_msgs/KeyValue": md5KeyValue, "std_msgs/Float32": md5Float32,
-		"std_msgs/String": md5String, "realsense_msgs/StreamInfo": md5StreamInfo,
-		"sensor_msgs/CameraInfo": md5CameraInfo, "realsense_msgs/ImuIntrinsic": md5ImuIntrinsic,
-		"geometry_msgs/Transform": md5Transform, "geometry_msgs/Accel": md5AccelTwist,
-		"geometry_msgs/Twist": md5AccelTwist, "sensor_msgs/Image": md5Image, "sensor_msgs/Imu": md5Imu,
-		"realsense_msgs/Notification": md5Notification,
+	for _, c := range []struct {
+		kind     layout.Kind
+		typ, md5 string
+	}{
+		{layout.KindFileVersion, "std_msgs/UInt32", "304a39449588c7f8ce2df6e8001c5fce"},
+		{layout.KindDeviceInfo, "diagnostic_msgs/KeyValue", "cf57fdc6617a881a88c16e768132149c"},
+		{layout.KindOptionValue, "std_msgs/Float32", "73fcbf46b49191e672908e50842a83d4"},
+		{layout.KindOptionDescription, "std_msgs/String", "992ce8a1687cec8c8bd883ec73ca41d1"},
+		{layout.KindStreamInfo, "realsense_msgs/StreamInfo", "311d7e24eac31bb87271d041bf70ff7d"},
+		{layout.KindCameraInfo, "sensor_msgs/CameraInfo", "c9a58c1b0b154e0e6da7578cb991d214"},
+		{layout.KindImuIntrinsic, "realsense_msgs/ImuIntrinsic", "aebdc2f8f9726f1c3ca823ab56e47429"},
+		{layout.KindExtrinsics, "geometry_msgs/Transform", "ac9eff44abf714214112b05d54a3cf9b"},
+		{layout.KindPoseAccel, "geometry_msgs/Accel", "9f195f881246fdfa2798d1d3eebca84a"},
+		{layout.KindPoseTwist, "geometry_msgs/Twist", "9f195f881246fdfa2798d1d3eebca84a"},
+		{layout.KindImageData, "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743"},
+		{layout.KindImuData, "sensor_msgs/Imu", "6a62c6daae103f4ff57a132d6f95cec2"},
+		{layout.KindNotification, "realsense_msgs/Notification", "cdb7a97a510446301f8e6fb67d8cccb0"},
 	} {
-		re := regexp.MustCompile(`"` + regexp.QuoteMeta(typ) + `"\s*:\s*\{\s*"md5sum"\s*:\s*"([0-9a-f]{32})"`)
+		re := regexp.MustCompile(`"` + regexp.QuoteMeta(c.typ) + `"\s*:\s*\{\s*"md5sum"\s*:\s*"([0-9a-f]{32})"`)
 		m := re.FindStringSubmatch(s)
-		if m == nil || m[1] != md5 {
-			t.Errorf("%s: md5 %q in msgdefs, constant %s", typ, m, md5)
+		if m == nil || m[1] != c.md5 {
+			t.Errorf("%s: md5 %q in msgdefs, want %s", c.typ, m, c.md5)
+		}
+		if typ := c.kind.Type(); typ.Name != c.typ || typ.MD5 != c.md5 {
+			t.Errorf("%v: type %s %s, want %s %s", c.kind, typ.Name, typ.MD5, c.typ, c.md5)
 		}
 	}
 }
@@ -155,21 +172,21 @@ func TestMD5Constants(t *testing.T) {
 func TestParseTopic(t *testing.T) {
 	for _, c := range []struct {
 		topic string
-		want  topicInfo
+		want  layout.Topic
 	}{
-		{"/file_version", topicInfo{kind: topicFileVersion}},
-		{"/device_0/sensor_1/Color_0/image/data", topicInfo{kind: topicImageData, sensor: 1, stream: sensor.StreamColor}},
-		{"/device_0/sensor_0/Infrared_2/tf/1", topicInfo{kind: topicTF, stream: sensor.StreamInfrared, index: 2, group: 1}},
-		{"/device_0/sensor_0/option/Laser_Power/value", topicInfo{kind: topicOptionValue, name: "Laser Power"}},
-		{"/device_0/sensor_0/option/Laser Power/description", topicInfo{kind: topicOptionDescription, name: "Laser Power"}},
-		{"/device_0/sensor_3/Pose_0/pose/metadata", topicInfo{kind: topicMetadata, sensor: 3, stream: sensor.StreamPose, kindEl: "pose"}},
-		{"/device_0/sensor_0/notification/Hardware Event", topicInfo{kind: topicNotification, name: "Hardware Event"}},
-		{"/device_0/sensor_0/Depth_0/image/data_extra", topicInfo{}},
-		{"/device_1/sensor_0/Depth_0/image/data", topicInfo{}},
-		{"/device_0/sensor_x/info", topicInfo{}},
+		{"/file_version", layout.Topic{Kind: layout.KindFileVersion}},
+		{"/device_0/sensor_1/Color_0/image/data", layout.Topic{Kind: layout.KindImageData, Sensor: 1, Stream: sensor.StreamColor}},
+		{"/device_0/sensor_0/Infrared_2/tf/1", layout.Topic{Kind: layout.KindExtrinsics, Stream: sensor.StreamInfrared, Index: 2, Group: 1}},
+		{"/device_0/sensor_0/option/Laser_Power/value", layout.Topic{Kind: layout.KindOptionValue, OptionName: "Laser Power"}},
+		{"/device_0/sensor_0/option/Laser Power/description", layout.Topic{Kind: layout.KindOptionDescription, OptionName: "Laser Power"}},
+		{"/device_0/sensor_3/Pose_0/pose/metadata", layout.Topic{Kind: layout.KindPoseMetadata, Sensor: 3, Stream: sensor.StreamPose}},
+		{"/device_0/sensor_0/notification/Hardware Event", layout.Topic{Kind: layout.KindNotification, Category: "Hardware Event"}},
+		{"/device_0/sensor_0/Depth_0/image/data_extra", layout.Topic{}},
+		{"/device_1/sensor_0/Depth_0/image/data", layout.Topic{}},
+		{"/device_0/sensor_x/info", layout.Topic{}},
 	} {
-		if got := parseTopic(c.topic); got != c.want {
-			t.Errorf("parseTopic(%q) = %+v, want %+v", c.topic, got, c.want)
+		if got := topicOf(c.topic); got != c.want {
+			t.Errorf("topicOf(%q) = %+v, want %+v", c.topic, got, c.want)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -26,9 +27,9 @@ type stream struct {
 	rec     *recStream
 	profile *sensor.StreamProfile
 	sens    *Sensor
-	kind    topicKind // topicImageData, topicImuData or topicPoseTransform
-	conns   []uint32  // data, metadata and pose sibling connections
-	data    []uint32  // data connections only
+	kind    layout.Kind // KindImageData, KindImuData or KindPoseTransform
+	conns   []uint32    // data, metadata and pose sibling connections
+	data    []uint32    // data connections only
 	disp    *dispatcher
 }
 
@@ -48,10 +49,8 @@ type Sensor struct {
 	kinds    []extensions.Kind
 	filters  []string
 
-	cbMu     sync.Mutex
-	cbNext   int
-	optCbs   map[int]func(extensions.OptionChange)
-	notifCbs map[int]func(sensor.Notification)
+	optCbs   callbacks[extensions.OptionChange]
+	notifCbs callbacks[sensor.Notification]
 
 	// Owned by the device's reader goroutine.
 	opened  []*stream
@@ -169,29 +168,13 @@ func (s *Sensor) OptionReadOnly(o sensor.Option) bool { return true }
 // OnOptionChange registers f for recorded option changes met during
 // playback (and value changes caused by a seek).
 func (s *Sensor) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
-	s.cbMu.Lock()
-	defer s.cbMu.Unlock()
-	id := s.cbNext
-	s.cbNext++
-	if s.optCbs == nil {
-		s.optCbs = map[int]func(extensions.OptionChange){}
-	}
-	s.optCbs[id] = f
-	return func() { s.cbMu.Lock(); delete(s.optCbs, id); s.cbMu.Unlock() }
+	return s.optCbs.add(f)
 }
 
 // OnNotification registers f for recorded notifications and playback
 // errors.
 func (s *Sensor) OnNotification(f func(sensor.Notification)) (cancel func()) {
-	s.cbMu.Lock()
-	defer s.cbMu.Unlock()
-	id := s.cbNext
-	s.cbNext++
-	if s.notifCbs == nil {
-		s.notifCbs = map[int]func(sensor.Notification){}
-	}
-	s.notifCbs[id] = f
-	return func() { s.cbMu.Lock(); delete(s.notifCbs, id); s.cbMu.Unlock() }
+	return s.notifCbs.add(f)
 }
 
 // Kinds returns the sensor's kind extensions (spec §6.2).
@@ -200,27 +183,40 @@ func (s *Sensor) Kinds() []extensions.Kind { return append([]extensions.Kind(nil
 // RecommendedFilters returns the recommended processing block names.
 func (s *Sensor) RecommendedFilters() []string { return append([]string(nil), s.filters...) }
 
-func (s *Sensor) raiseOptionChange(c extensions.OptionChange) {
-	s.cbMu.Lock()
-	fs := make([]func(extensions.OptionChange), 0, len(s.optCbs))
-	for _, f := range s.optCbs {
-		fs = append(fs, f)
-	}
-	s.cbMu.Unlock()
-	for _, f := range fs {
-		f(c)
-	}
+func (s *Sensor) raiseOptionChange(c extensions.OptionChange) { s.optCbs.call(c) }
+
+func (s *Sensor) raiseNotification(n sensor.Notification) { s.notifCbs.call(n) }
+
+// callbacks is a set of registered functions of one event type.
+type callbacks[T any] struct {
+	mu   sync.Mutex
+	next int
+	fs   map[int]func(T)
 }
 
-func (s *Sensor) raiseNotification(n sensor.Notification) {
-	s.cbMu.Lock()
-	fs := make([]func(sensor.Notification), 0, len(s.notifCbs))
-	for _, f := range s.notifCbs {
+// add registers f and returns the function that removes it.
+func (c *callbacks[T]) add(f func(T)) (cancel func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	id := c.next
+	c.next++
+	if c.fs == nil {
+		c.fs = map[int]func(T){}
+	}
+	c.fs[id] = f
+	return func() { c.mu.Lock(); delete(c.fs, id); c.mu.Unlock() }
+}
+
+// call calls every registered function with v, without holding the lock.
+func (c *callbacks[T]) call(v T) {
+	c.mu.Lock()
+	fs := make([]func(T), 0, len(c.fs))
+	for _, f := range c.fs {
 		fs = append(fs, f)
 	}
-	s.cbMu.Unlock()
+	c.mu.Unlock()
 	for _, f := range fs {
-		f(n)
+		f(v)
 	}
 }
 
