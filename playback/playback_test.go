@@ -761,12 +761,19 @@ func TestPauseResumeStep(t *testing.T) {
 	}
 	smu.Unlock()
 
-	// Restart after EOF plays again from the start.
+	// Restart after EOF plays again from the start (every sensor started
+	// before reading begins, so that no early frame is missed).
 	c2 := newCollector(d)
+	if err := d.Pause(); err != nil {
+		t.Fatal(err)
+	}
 	for _, s := range d.Sensors() {
 		if err := s.Start(c2); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := d.Resume(); err != nil {
+		t.Fatal(err)
 	}
 	c2.waitStopped(t)
 	if got := c2.snapshot(); len(got) < 59 {
