@@ -144,13 +144,20 @@ func runRecord(e *env, args []string) error {
 	if !c.compress {
 		opts.Compression = record.CompressionNone
 	}
+	// Choose the profiles before the file is created: a request the camera
+	// cannot meet must not truncate an existing file.
+	picks, err := pickProfiles(dev, c)
+	if err != nil {
+		return err
+	}
 	rec, err := record.New(dev, c.file, opts)
 	if err != nil {
 		return fileError(c.file, err)
 	}
-	st, err := startStreams(rec, c)
+	st, err := startStreams(rec, picks, c)
 	if err != nil {
 		rec.Close()
+		os.Remove(c.file) // nothing was recorded
 		return fileError(c.file, err)
 	}
 
@@ -347,18 +354,20 @@ func (c *recordConfig) wanted() []wanted {
 	return ws
 }
 
-// startStreams picks a profile for each requested stream, opens the sensors
-// and starts them with a counting handler.
-func startStreams(dev device.Device, c *recordConfig) (*streams, error) {
-	type pick struct {
-		s sensor.Sensor
-		p *sensor.StreamProfile
-	}
+// pick is the profile chosen for a requested stream, on the sensor at index
+// sensor of the device.
+type pick struct {
+	sensor int
+	p      *sensor.StreamProfile
+}
+
+// pickProfiles chooses a profile of dev for each requested stream.
+func pickProfiles(dev device.Device, c *recordConfig) ([]pick, error) {
 	var picks []pick
 	for _, w := range c.wanted() {
 		var found *pick
 		var avail []string
-		for _, s := range dev.Sensors() {
+		for si, s := range dev.Sensors() {
 			ps := s.Profiles()
 			// Default profiles first, so that an unspecified format picks the camera's default.
 			sort.SliceStable(ps, func(i, j int) bool { return ps[i].Default && !ps[j].Default })
@@ -368,7 +377,7 @@ func startStreams(dev device.Device, c *recordConfig) (*streams, error) {
 				}
 				avail = append(avail, p.String())
 				if found == nil && w.matches(p) {
-					found = &pick{s, p}
+					found = &pick{si, p}
 				}
 			}
 		}
@@ -383,13 +392,22 @@ func startStreams(dev device.Device, c *recordConfig) (*streams, error) {
 		}
 		picks = append(picks, *found)
 	}
+	return picks, nil
+}
+
+// startStreams opens the picked profiles on the sensors of dev (the record
+// device, whose sensors wrap those of the device the profiles were picked
+// from, in the same order) and starts them with a counting handler.
+func startStreams(dev device.Device, picks []pick, c *recordConfig) (*streams, error) {
 	st := &streams{keys: map[streamKey]int{}, target: uint64(c.frames), done: make(chan struct{})}
 	bySensor := map[sensor.Sensor][]*sensor.StreamProfile{}
+	sensors := dev.Sensors()
 	for _, pk := range picks {
-		if _, ok := bySensor[pk.s]; !ok {
-			st.sensors = append(st.sensors, pk.s)
+		s := sensors[pk.sensor]
+		if _, ok := bySensor[s]; !ok {
+			st.sensors = append(st.sensors, s)
 		}
-		bySensor[pk.s] = append(bySensor[pk.s], pk.p)
+		bySensor[s] = append(bySensor[s], pk.p)
 		st.keys[streamKey{pk.p.Stream, pk.p.Index}] = len(st.names)
 		st.names = append(st.names, pk.p.Name())
 	}
