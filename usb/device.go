@@ -114,6 +114,8 @@ type Device struct {
 	cam     Camera
 	h       Handle
 	sensors []sensor.Sensor
+	fw      *firmware // nil when the camera has no firmware command channel
+	extr    streamExtrinsics
 
 	mu     sync.Mutex
 	closed bool
@@ -182,6 +184,9 @@ func (d *Device) build(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("usb %s: %w", d.cam.Desc, err)
 	}
+	if err := d.readFirmware(ctx, vcs); err != nil {
+		return fmt.Errorf("usb %s: %w", d.cam.Desc, err)
+	}
 	for i := range vcs {
 		vc := vcs[i]
 		if len(vc.Streams) == 0 {
@@ -194,6 +199,10 @@ func (d *Device) build(ctx context.Context) error {
 			s.name = "Stereo Module"
 			s.kind = []extensions.Kind{extensions.KindDepthSensor, extensions.KindDepthStereoSensor}
 			s.opts = bindOptions(d, s.name, &vc, depthControls)
+			s.opts.addFixed(sensor.OptionDepthUnits, s.DepthUnits(), "Number of meters represented by a single depth unit")
+			if d.fw != nil && d.fw.coeff != nil {
+				s.opts.addFixed(sensor.OptionStereoBaseline, s.StereoBaselineMM(), "Distance in mm between the stereo imagers")
+			}
 		} else {
 			s.name = "RGB Camera"
 			s.kind = []extensions.Kind{extensions.KindColorSensor}
@@ -225,6 +234,52 @@ func (d *Device) build(ctx context.Context) error {
 		return fmt.Errorf("usb %s: no video or motion interfaces: %w", d.cam.Desc, device.ErrNotFound)
 	}
 	return nil
+}
+
+// readFirmware opens the firmware command channel on the depth extension
+// unit (when its bmControls advertise DS5_HWMONITOR) and reads the firmware
+// details and calibration.
+func (d *Device) readFirmware(ctx context.Context, vcs []ControlInterface) error {
+	var ch *hwm
+	color := false
+	for i := range vcs {
+		if len(vcs[i].Streams) == 0 {
+			continue
+		}
+		u, ok := vcs[i].Unit(vcExtensionUnit, &DepthXU)
+		if !ok {
+			color = true
+			continue
+		}
+		if len(u.Controls) > 0 && u.Controls[0]&(1<<(hwmXUSelector-1)) != 0 {
+			ch = &hwm{h: d.h, intf: vcs[i].Interface, unit: u.ID}
+		}
+	}
+	d.fw = nil
+	if ch == nil {
+		return nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*d.opts.ControlTimeout)
+	defer cancel()
+	fw, err := readFirmware(cctx, ch, d.cam.Desc.Product, color)
+	if err != nil {
+		return err
+	}
+	d.fw = fw
+	d.extr = fw.extrinsics()
+	info := d.cam.Info.Clone()
+	fw.info(info)
+	d.cam.Info = info
+	return nil
+}
+
+// CalibrationError returns why the factory calibration could not be read
+// (intrinsics and extrinsics are then unknown), or nil.
+func (d *Device) CalibrationError() error {
+	if d.fw == nil {
+		return fmt.Errorf("usb %s: no firmware command channel: %w", d.cam.Desc, device.ErrNoExtrinsics)
+	}
+	return d.fw.calibErr
 }
 
 func d40xProduct(pid uint16) (product, bool) {
@@ -280,7 +335,7 @@ func buildProfiles(s *Sensor) {
 					}
 					p := &sensor.StreamProfile{Stream: stream, Index: index, UID: newUID(), Format: format,
 						FPS: int((uvcIntervalUnitsPerSec + iv/2) / iv), Kind: sensor.KindVideo, Width: fr.Width, Height: fr.Height}
-					p.Intrinsics.Width, p.Intrinsics.Height = fr.Width, fr.Height
+					p.Intrinsics = s.intrinsics(p)
 					p.Default = isDefault(p)
 					expect := 0
 					if !f.FrameBased || format != sensor.FormatMJPEG {
@@ -309,13 +364,26 @@ func (d *Device) String() string {
 // Motion Module, as the descriptors advertise them.
 func (d *Device) Sensors() []sensor.Sensor { return append([]sensor.Sensor(nil), d.sensors...) }
 
-// Extrinsics returns the identity for a profile to itself; the factory
-// calibration is not read, so other pairs report device.ErrNoExtrinsics.
+// Extrinsics returns the factory extrinsics between two video streams, as
+// librealsense reports them: Depth and Infrared/1 share one frame,
+// Depth→Infrared/2 is the stereo baseline along x and Color→Depth comes
+// from the RGB calibration; other pairs are composed through the depth
+// frame. A profile to itself is the identity. Pairs the calibration does
+// not cover (motion streams, or a camera whose tables could not be read)
+// report device.ErrNoExtrinsics.
 func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, error) {
-	if from != nil && to != nil && from.Stream == to.Stream && from.Index == to.Index {
+	if from == nil || to == nil {
+		return sensor.Extrinsics{}, device.ErrNoExtrinsics
+	}
+	if from.Stream == to.Stream && from.Index == to.Index {
 		return sensor.Extrinsics{Rotation: [9]float32{1, 0, 0, 0, 1, 0, 0, 0, 1}}, nil
 	}
-	return sensor.Extrinsics{}, device.ErrNoExtrinsics
+	if d.fw != nil {
+		if e, ok := d.extr.between(extrinsicsKey{from.Stream, from.Index}, extrinsicsKey{to.Stream, to.Index}); ok {
+			return e, nil
+		}
+	}
+	return sensor.Extrinsics{}, fmt.Errorf("usb %s: %s→%s: %w", d.cam.Desc, from.Name(), to.Name(), device.ErrNoExtrinsics)
 }
 
 // Close stops and closes every sensor, then the USB device (and the

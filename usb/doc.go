@@ -4,7 +4,15 @@
 // Everything above the small Transport seam is pure Go: enumeration by
 // vendor/product id, UVC descriptor parsing into stream profiles, probe/commit
 // negotiation, payload assembly with RealSense metadata, options through
-// processing- and extension-unit controls, and the HID IMU. Package usbtest
+// processing- and extension-unit controls, and the HID IMU.
+//
+// At open the driver talks to the firmware through the depth extension
+// unit's command channel (librealsense's "HW monitor"): GVD gives the
+// firmware version and the optic and ASIC serials, advanced mode gives the
+// depth units, and the calibration tables give the rectified depth and
+// infrared intrinsics per resolution, the color intrinsics and distortion,
+// the stereo baseline and the depth→color and depth→Infrared/2 extrinsics,
+// derived as librealsense derives them. Package usbtest
 // supplies a scripted fake transport and a recorder for fixtures.
 //
 // On a machine without libusb, a USB bus or a camera, Open and Devices

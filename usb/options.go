@@ -75,6 +75,7 @@ type options struct {
 	byOpt   map[sensor.Option]*boundControl
 	cbs     map[int]func(extensions.OptionChange)
 	nextCB  int
+	fixed   map[sensor.Option]fixedOption
 	timeout time.Duration
 }
 
@@ -90,6 +91,21 @@ func bindOptions(dev *Device, name string, vc *ControlInterface, table []control
 		o.byOpt[c.opt] = &boundControl{control: c, unit: u.ID}
 	}
 	return o
+}
+
+// fixedOption is a read-only option whose value was read at open (Depth
+// Units, Stereo Baseline); its range is {v, v, 0, v} as librealsense's
+// const_value_option reports it.
+type fixedOption struct {
+	value float32
+	desc  string
+}
+
+func (o *options) addFixed(opt sensor.Option, v float32, desc string) {
+	if o.fixed == nil {
+		o.fixed = map[sensor.Option]fixedOption{}
+	}
+	o.fixed[opt] = fixedOption{v, desc}
 }
 
 func (o *options) lookup(opt sensor.Option) (*boundControl, error) {
@@ -155,8 +171,11 @@ func encodeControl(v float32, size int) []byte {
 
 // SupportedOptions lists the options in ascending enum order.
 func (o *options) SupportedOptions() []sensor.Option {
-	out := make([]sensor.Option, 0, len(o.byOpt))
+	out := make([]sensor.Option, 0, len(o.byOpt)+len(o.fixed))
 	for k := range o.byOpt {
+		out = append(out, k)
+	}
+	for k := range o.fixed {
 		out = append(out, k)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
@@ -165,6 +184,9 @@ func (o *options) SupportedOptions() []sensor.Option {
 
 // Option returns the current value (GET_CUR).
 func (o *options) Option(opt sensor.Option) (float32, error) {
+	if f, ok := o.fixed[opt]; ok {
+		return f.value, nil
+	}
 	c, err := o.lookup(opt)
 	if err != nil {
 		return 0, err
@@ -174,6 +196,9 @@ func (o *options) Option(opt sensor.Option) (float32, error) {
 
 // OptionRange returns GET_MIN, GET_MAX, GET_RES and GET_DEF, queried once.
 func (o *options) OptionRange(opt sensor.Option) (extensions.Range, error) {
+	if f, ok := o.fixed[opt]; ok {
+		return extensions.Range{Min: f.value, Max: f.value, Default: f.value}, nil
+	}
 	c, err := o.lookup(opt)
 	if err != nil {
 		return extensions.Range{}, err
@@ -200,6 +225,9 @@ func (o *options) OptionRange(opt sensor.Option) (extensions.Range, error) {
 
 // SetOption checks v against the range and sets it (SET_CUR).
 func (o *options) SetOption(opt sensor.Option, v float32) error {
+	if _, ok := o.fixed[opt]; ok {
+		return fmt.Errorf("usb %s: option %v: %w", o.name, opt, extensions.ErrReadOnly)
+	}
 	c, err := o.lookup(opt)
 	if err != nil {
 		return err
@@ -231,14 +259,21 @@ func (o *options) SetOption(opt sensor.Option, v float32) error {
 
 // OptionDescription returns the option's description.
 func (o *options) OptionDescription(opt sensor.Option) string {
+	if f, ok := o.fixed[opt]; ok {
+		return f.desc
+	}
 	if c, ok := o.byOpt[opt]; ok {
 		return c.desc
 	}
 	return ""
 }
 
-// OptionReadOnly reports false: every UVC-backed option is writable.
-func (o *options) OptionReadOnly(opt sensor.Option) bool { return false }
+// OptionReadOnly reports true for the options read at open; every
+// UVC-backed option is writable.
+func (o *options) OptionReadOnly(opt sensor.Option) bool {
+	_, ok := o.fixed[opt]
+	return ok
+}
 
 // OnOptionChange registers f for value changes made through SetOption.
 func (o *options) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -159,11 +160,12 @@ type Sensor struct {
 }
 
 var (
-	_ sensor.Sensor          = (*Sensor)(nil)
-	_ extensions.Options     = (*Sensor)(nil)
-	_ extensions.Notifier    = (*Sensor)(nil)
-	_ extensions.Kinded      = (*Sensor)(nil)
-	_ extensions.DepthSensor = (*Sensor)(nil)
+	_ sensor.Sensor                = (*Sensor)(nil)
+	_ extensions.Options           = (*Sensor)(nil)
+	_ extensions.Notifier          = (*Sensor)(nil)
+	_ extensions.Kinded            = (*Sensor)(nil)
+	_ extensions.DepthSensor       = (*Sensor)(nil)
+	_ extensions.DepthStereoSensor = (*Sensor)(nil)
 )
 
 // Profiles returns every profile the sensor's descriptors advertise.
@@ -188,14 +190,50 @@ func (s *Sensor) Open(ps ...*sensor.StreamProfile) error {
 	return s.openProfiles(s.profiles, ps)
 }
 
-// DepthUnits returns the meters per depth unit: 0.001, the D400 default
-// (librealsense registers RS2_OPTION_DEPTH_UNITS with default 0.001 for
-// D400 depth sensors). It is 0 for the RGB camera.
+// DepthUnits returns the meters per depth unit of the Stereo Module: the
+// Depth Units option of advanced mode when the camera reports it (read at
+// open), else librealsense's default (0.001, 0.0001 on the D405). It is 0
+// for the RGB camera.
 func (s *Sensor) DepthUnits() float32 {
-	if s.depth {
-		return 0.001
+	switch {
+	case !s.depth:
+		return 0
+	case s.dev.fw != nil:
+		return s.dev.fw.depthUnits
+	case s.dev.cam.Desc.Product == pidD405:
+		return defaultDepthUnitsD405
 	}
-	return 0
+	return defaultDepthUnits
+}
+
+// StereoBaselineMM returns the distance between the stereo imagers in
+// millimeters, |baseline| of the depth coefficients table as librealsense
+// reports it; 0 when the table is unknown or for the RGB camera.
+func (s *Sensor) StereoBaselineMM() float32 {
+	if !s.depth || s.dev.fw == nil || s.dev.fw.coeff == nil {
+		return 0
+	}
+	return float32(math.Abs(float64(s.dev.fw.coeff.BaselineMM)))
+}
+
+// intrinsics returns the factory intrinsics of a video profile as
+// librealsense reports them: rectified depth/infrared intrinsics for every
+// depth-sensor format except Y16 (unrectified, none), color intrinsics from
+// the RGB table; only the size when the calibration is unknown.
+func (s *Sensor) intrinsics(p *sensor.StreamProfile) sensor.Intrinsics {
+	none := sensor.Intrinsics{Width: p.Width, Height: p.Height}
+	fw := s.dev.fw
+	switch {
+	case fw == nil:
+		return none
+	case s.depth && p.Format != sensor.FormatY16:
+		if in, ok := fw.depthIntrinsics(p.Width, p.Height); ok {
+			return in
+		}
+	case !s.depth && fw.rgb != nil:
+		return fw.rgb.Intrinsics(p.Width, p.Height)
+	}
+	return none
 }
 
 // vsRun is one streaming VideoStreaming interface.

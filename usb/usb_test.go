@@ -24,8 +24,10 @@ func otherIntel() *usbtest.Device {
 	return usbtest.NewDevice(usb.DeviceDesc{Bus: 1, Address: 4, Path: []int{4}, Vendor: usb.IntelVID, Product: 0x0001, BCDUSB: 0x0200}, nil)
 }
 
+// d435i is the scripted D435i with the default firmware: ops follow the
+// firmware commands Open issues.
 func d435i(t testing.TB, ops ...usbtest.IO) *usbtest.Device {
-	return usbtest.NewDevice(usbtest.D435iDesc(), loadD435i(t), ops...)
+	return usbtest.NewDevice(usbtest.D435iDesc(), loadD435i(t), append(usbtest.DefaultFirmware().OpenOps(true), ops...)...)
 }
 
 func TestEnumerate(t *testing.T) {
@@ -443,7 +445,8 @@ func TestOptions(t *testing.T) {
 	defer d.Close()
 	depth := byName(d, "Stereo Module").(extensions.Options)
 	got := depth.SupportedOptions()
-	want := []sensor.Option{sensor.OptionExposure, sensor.OptionGain, sensor.OptionEnableAutoExposure, sensor.OptionLaserPower, sensor.OptionEmitterEnabled}
+	want := []sensor.Option{sensor.OptionExposure, sensor.OptionGain, sensor.OptionEnableAutoExposure, sensor.OptionLaserPower,
+		sensor.OptionEmitterEnabled, sensor.OptionDepthUnits, sensor.OptionStereoBaseline}
 	if len(got) != len(want) {
 		t.Fatalf("options %v", got)
 	}

@@ -155,8 +155,10 @@ func vcInterface(num int, streams []int, puControls []byte, xu []byte, xuControl
 func d435Descriptors(imu bool) []desc {
 	depthXU := usb.DepthXU[:]
 	var ds []desc
-	// Processing unit of the depth VC: gain only (bmControls bit 9).
-	ds = append(ds, vcInterface(0, []int{1, 2}, []byte{0x00, 0x02, 0x00}, depthXU, []byte{0x0E, 0x04, 0x00}, 0x87)...)
+	// Processing unit of the depth VC: gain only (bmControls bit 9). Depth
+	// XU controls: HW monitor, emitter, exposure, laser power (selectors
+	// 1-4, bits 0-3) and auto exposure (selector 0xB, bit 10).
+	ds = append(ds, vcInterface(0, []int{1, 2}, []byte{0x00, 0x02, 0x00}, depthXU, []byte{0x0F, 0x04, 0x00}, 0x87)...)
 	ds = append(ds, vsInterface(1, 0x82, 4, []fmtSpec{{"Z16 ", 16, depthFrames}})...)
 	ds = append(ds, vsInterface(2, 0x83, 4, []fmtSpec{{"GREY", 8, depthFrames}, {"Y8I ", 16, depthFrames}, {"Y12I", 24, calibFrames}})...)
 	// Processing unit of the RGB VC: brightness..WB temperature (bits 0-6),

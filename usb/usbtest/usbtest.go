@@ -39,7 +39,15 @@ type IO struct {
 
 // String renders the IO for failure messages.
 func (io IO) String() string {
-	return fmt.Sprintf("%s ep=%#02x %v W=% x R=% x err=%v", io.Op, io.EP, io.Setup, io.W, io.R, io.Err)
+	return fmt.Sprintf("%s ep=%#02x %v W=%s R=%s err=%v", io.Op, io.EP, io.Setup, short(io.W), short(io.R), io.Err)
+}
+
+// short renders b in hex, eliding all but the first 32 bytes.
+func short(b []byte) string {
+	if len(b) <= 32 {
+		return fmt.Sprintf("% x", b)
+	}
+	return fmt.Sprintf("% x ...(%d bytes)", b[:32], len(b))
 }
 
 // Errorf returns an error that IsErr recognises as coming from the fake.
