@@ -304,14 +304,19 @@ func SyntheticMotionIntrinsics(v int) sensor.MotionIntrinsics {
 	return m
 }
 
-// colorExtrinsics is the depth → color transform of the synthetic camera.
-func colorExtrinsics() sensor.Extrinsics {
-	a := float32(0.01)
+// rotationY returns the extrinsics of a rotation by a radians about Y with
+// translation t, column-major (cosf a, 0, -sinf a, 0, 1, 0, sinf a, 0,
+// cosf a) in float32. Every synthetic extrinsics is one: color a = 0.01f,
+// infrared a = 0 (identity rotation, but with -sinf 0 = -0 in its third
+// element). That -0 is what the reference bags store: their infrared tf
+// rotations are (0, -0, 0, -1) as the recorder's quaternion of exactly this
+// matrix, where the plain identity gives (0, 0, 0, -1) (TestReferenceTF).
+func rotationY(a float32, t [3]float32) sensor.Extrinsics {
 	c := float32(math.Cos(float64(a)))
 	s := float32(math.Sin(float64(a)))
 	return sensor.Extrinsics{
 		Rotation:    [9]float32{c, 0, -s, 0, 1, 0, s, 0, c},
-		Translation: [3]float32{0.0147, 0.0001, 0.0003},
+		Translation: t,
 	}
 }
 
@@ -495,10 +500,11 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 			if p == nil || p == ref {
 				continue
 			}
-			e := extensions.IdentityExtrinsics()
+			// README: color rotates by 0.01f about Y, infrared by 0.
+			e := rotationY(0, [3]float32{})
 			switch {
 			case p == colorP:
-				e = colorExtrinsics()
+				e = rotationY(0.01, [3]float32{0.0147, 0.0001, 0.0003})
 			case p.Stream == sensor.StreamInfrared && p.Index == 2:
 				e.Translation = [3]float32{-0.05, 0, 0}
 			}
