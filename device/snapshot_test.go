@@ -89,3 +89,60 @@ func bitsEqual(a, b sensor.Extrinsics) bool {
 	}
 	return true
 }
+
+// numbered is plain plus the software device's group numbering.
+type numbered struct{ plain }
+
+func (n numbered) FirstExtrinsicsGroup() uint32 { return n.d.FirstExtrinsicsGroup() }
+
+// source reports fixed pinned extrinsics.
+type source struct {
+	plain
+	pinned []extensions.PinnedExtrinsics
+}
+
+func (s source) PinnedExtrinsics() []extensions.PinnedExtrinsics { return s.pinned }
+
+func TestCaptureGroups(t *testing.T) {
+	cfg, _ := software.ReferenceConfig("depth_color_ir2_uncompressed")
+	cam, err := software.NewSynthetic(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cam.Close()
+	groups := func(s *device.Snapshot) map[extensions.StreamKey]uint32 {
+		m := map[extensions.StreamKey]uint32{}
+		for _, p := range s.Pinned {
+			m[p.Key] = p.Group
+		}
+		return m
+	}
+	keep := []extensions.PinnedExtrinsics{{Key: extensions.StreamKey{Stream: sensor.StreamDepth}, Group: 7, FromPin: extensions.IdentityExtrinsics()}}
+	for _, tc := range []struct {
+		name string
+		d    device.Device
+		want uint32 // the group of every stream
+	}{
+		{"software device reports its groups", cam, device.FirstGroupSoftware},
+		{"generic live device", plain{cam.Device}, device.FirstGroupLive},
+		{"generic device numbering like software", numbered{plain{cam.Device}}, device.FirstGroupSoftware},
+		{"extrinsics source kept as is", source{plain{cam.Device}, keep}, 7},
+	} {
+		s, err := device.Capture(tc.d)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		g := groups(s)
+		if len(g) == 0 {
+			t.Errorf("%s: no extrinsics", tc.name)
+		}
+		for k, v := range g {
+			if v != tc.want {
+				t.Errorf("%s: %v in group %d, want %d", tc.name, k, v, tc.want)
+			}
+		}
+	}
+	if device.FirstExtrinsicsGroup(cam) != 1 || device.FirstExtrinsicsGroup(plain{cam.Device}) != 0 {
+		t.Error("FirstExtrinsicsGroup")
+	}
+}

@@ -40,6 +40,7 @@ type registration struct {
 var (
 	_ device.Device           = (*Device)(nil)
 	_ device.ExtrinsicsSource = (*Device)(nil)
+	_ device.GroupNumbering   = (*Device)(nil)
 )
 
 // New returns an empty software device with the given info (copied; nil for
@@ -148,7 +149,7 @@ func (d *Device) rebuild() {
 	}
 	done := map[extensions.StreamKey]bool{}
 	var pinned []extensions.PinnedExtrinsics
-	group := uint32(1)
+	group := device.FirstGroupSoftware
 	for _, r := range d.regs {
 		if done[r.from] {
 			continue
@@ -187,14 +188,19 @@ func (d *Device) rebuild() {
 
 // PinnedExtrinsics returns, for every stream with registered extrinsics, the
 // transform from its group's pin to it (what a recorder writes as tf), in
-// (sensor, stream, index) order. Groups are numbered from 1 in order of their
-// first registration, as in bags written from librealsense software devices.
+// (sensor, stream, index) order. Groups are numbered from
+// device.FirstGroupSoftware (1) in order of their first registration, as in
+// bags written from librealsense software devices.
 func (d *Device) PinnedExtrinsics() []extensions.PinnedExtrinsics {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.rebuild()
 	return append([]extensions.PinnedExtrinsics(nil), d.pinned...)
 }
+
+// FirstExtrinsicsGroup returns device.FirstGroupSoftware: librealsense
+// numbers the extrinsics groups of a software device from 1.
+func (d *Device) FirstExtrinsicsGroup() uint32 { return device.FirstGroupSoftware }
 
 // Extrinsics returns the transform between two profiles of the device, as
 // librealsense playback of a recording of it would report it.
