@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -109,13 +110,17 @@ type readerState struct {
 	realTime bool
 	speed    float64
 	it       *rosbag.Iterator
-	pending  *rosbag.Message
-	group    *group
-	next     rosbag.Time // where the next read starts
-	startAt  rosbag.Time // set by a seek while stopped
-	baseSet  bool
-	base     time.Time
-	baseBag  rosbag.Time
+	itConns  []uint32 // the connections it reads
+	// reposition makes the next read seek it to next (after a seek, a
+	// stop or a change of the opened streams).
+	reposition bool
+	pending    *rosbag.Message
+	group      *group
+	next       rosbag.Time // where the next read starts
+	startAt    rosbag.Time // set by a seek while stopped
+	baseSet    bool
+	base       time.Time
+	baseBag    rosbag.Time
 }
 
 // Open opens the bag at path as a playback device. The device is stopped
@@ -558,7 +563,7 @@ func (d *Device) shutdown() {
 // invalidate drops the iterator and anything read ahead; reading restarts at
 // rs.next (or at the undelivered group).
 func (d *Device) invalidate() {
-	d.rs.it = nil
+	d.rs.reposition = true
 	d.rs.pending = nil
 	if d.rs.group != nil {
 		d.rs.next = d.rs.group.t
@@ -661,7 +666,7 @@ func (d *Device) stopSensor(s *Sensor, drain bool) {
 
 // stopDevice rewinds: position 0, Stopped.
 func (d *Device) stopDevice() {
-	d.rs.it, d.rs.pending, d.rs.group = nil, nil, nil
+	d.rs.reposition, d.rs.pending, d.rs.group = true, nil, nil
 	d.rs.next, d.rs.startAt, d.rs.baseSet = samplesFrom, 0, false
 	d.position.Store(0)
 	d.resetOptions(staticTime)
@@ -811,13 +816,21 @@ func (g *group) deliverable() int {
 
 // readGroup reads the next bag time's messages; nil, nil at the end.
 func (d *Device) readGroup() (*group, error) {
-	if d.rs.it == nil {
+	if d.rs.it == nil || d.rs.reposition {
 		conns := d.queryConns()
 		if len(conns) == 0 {
 			return nil, nil
 		}
-		d.rs.it = d.bag.Messages(&rosbag.Query{Connections: conns, Start: d.rs.next})
-		d.rs.pending = nil
+		if d.rs.it == nil || !slices.Equal(conns, d.rs.itConns) {
+			// A new iterator allocates its chunk buffers: only when the
+			// selection changed; seeks reuse the iterator.
+			d.rs.it = d.bag.Messages(&rosbag.Query{Connections: conns, Start: samplesFrom})
+			d.rs.itConns = conns
+		}
+		if err := d.rs.it.Seek(d.rs.next); err != nil {
+			return nil, fmt.Errorf("playback: %s: seeking to %v: %w", d.path, d.rs.next, err)
+		}
+		d.rs.reposition, d.rs.pending = false, nil
 	}
 	var g *group
 	for {
@@ -959,8 +972,11 @@ func (g *group) addFrame(st *stream, f *sensor.Frame) {
 	g.hasFrame = true
 }
 
-// imageFrame builds the frame of a decoded Image; its pixels are copied out
-// of the iterator's chunk buffer.
+// imageFrame builds the frame of a decoded Image. Its pixels are copied
+// once, out of the iterator's chunk buffer: rosbag reuses that buffer at the
+// next Next, while a delivered frame must stay valid for as long as the
+// handler keeps it (package sensor). This copy is the only per-frame copy of
+// the pixels on the playback path.
 func (d *Device) imageFrame(st *stream, im *msgs.Image) *sensor.Frame {
 	f := &sensor.Frame{Profile: st.profile, Number: uint64(im.Header.Seq),
 		TimestampMs: layout.FrameTimestampMs(im.Header.Stamp), Width: int(im.Width), Height: int(im.Height),

@@ -560,7 +560,7 @@ func (d *description) readDuration(r *rosbag.Reader, frameConns []uint32) error 
 		return fmt.Errorf("reading the first frame: %w", err)
 	}
 	if d.hasFrame {
-		last, err := lastTime(r, frameConns, d.first)
+		last, err := lastTime(it, r.Info().End, d.first)
 		if err != nil {
 			return fmt.Errorf("reading the last frame: %w", err)
 		}
@@ -569,16 +569,17 @@ func (d *description) readDuration(r *rosbag.Reader, frameConns []uint32) error 
 	return nil
 }
 
-// lastTime finds the bag time of the last message of conns without reading
+// lastTime finds the bag time of the last message of it without reading
 // the whole bag: it reads windows of growing size before the bag's end.
-func lastTime(r *rosbag.Reader, conns []uint32, first rosbag.Time) (rosbag.Time, error) {
-	end := r.Info().End
+func lastTime(it *rosbag.Iterator, end, first rosbag.Time) (rosbag.Time, error) {
 	for w := rosbag.Time(50_000_000); ; w *= 4 {
 		start := first
 		if end > w && end-w > first {
 			start = end - w
 		}
-		it := r.Messages(&rosbag.Query{Connections: conns, Start: start})
+		if err := it.Seek(start); err != nil {
+			return 0, err
+		}
 		last, found := rosbag.Time(0), false
 		for it.Next() {
 			last, found = it.Message().Time, true
