@@ -193,7 +193,7 @@ func (d *Device) build(ctx context.Context) error {
 			continue
 		}
 		_, depth := vc.Unit(vcExtensionUnit, &DepthXU)
-		s := &Sensor{vc: vc, depth: depth, modes: map[*sensor.StreamProfile]mode{}}
+		s := &Sensor{vc: vc, depth: depth, modes: map[*sensor.StreamProfile]mode{}, ilv: map[*sensor.StreamProfile]mode{}}
 		s.dev = d
 		if depth {
 			s.name = "Stereo Module"
@@ -295,7 +295,7 @@ func isDefault(p *sensor.StreamProfile) bool {
 	switch {
 	case p.Stream == sensor.StreamDepth && p.Format == sensor.FormatZ16:
 		return p.Width == 848 && p.Height == 480 && p.FPS == 30
-	case p.Stream == sensor.StreamInfrared && p.Format == sensor.FormatY8:
+	case p.Stream == sensor.StreamInfrared && p.Index == 1 && p.Format == sensor.FormatY8:
 		return p.Width == 848 && p.Height == 480 && p.FPS == 30
 	case p.Stream == sensor.StreamColor && p.Format == sensor.FormatYUYV:
 		return p.Width == 1280 && p.Height == 720 && p.FPS == 30
@@ -303,8 +303,40 @@ func isDefault(p *sensor.StreamProfile) bool {
 	return false
 }
 
-// buildProfiles turns the streaming descriptors into stream profiles.
+// buildProfiles turns the streaming descriptors into stream profiles. As
+// librealsense does on the depth sensor, the interleaved Y8I and Y12I
+// formats are not offered as such: each becomes two infrared streams,
+// Infrared/1 (left) and Infrared/2 (right) in Y8 or Y16
+// (register_processing_block in src/ds/d400/d400-device.cpp), and an
+// Infrared/1 Y8 profile that both GREY and Y8I can produce is listed once.
 func buildProfiles(s *Sensor) {
+	type key struct {
+		st        sensor.Stream
+		idx       int
+		f         sensor.Format
+		w, h, fps int
+	}
+	seen := map[key]*sensor.StreamProfile{}
+	add := func(stream sensor.Stream, index int, format sensor.Format, fr FrameDesc, iv uint32, m mode) {
+		k := key{stream, index, format, fr.Width, fr.Height, int((uvcIntervalUnitsPerSec + iv/2) / iv)}
+		if p, ok := seen[k]; ok {
+			if m.split != 0 {
+				s.ilv[p] = m
+			}
+			return
+		}
+		p := &sensor.StreamProfile{Stream: stream, Index: index, UID: newUID(), Format: format,
+			FPS: k.fps, Kind: sensor.KindVideo, Width: fr.Width, Height: fr.Height}
+		p.Default = isDefault(p)
+		p.Intrinsics = s.intrinsics(p)
+		seen[k] = p
+		if m.split != 0 {
+			s.ilv[p] = m
+		} else {
+			s.modes[p] = m
+		}
+		s.profiles = append(s.profiles, p)
+	}
 	for i := range s.vc.Streams {
 		vs := &s.vc.Streams[i]
 		for _, f := range vs.Formats {
@@ -328,24 +360,29 @@ func buildProfiles(s *Sensor) {
 			if bpp == 0 {
 				bpp = f.BitsPerPixel
 			}
+			split, out := 0, format
+			switch format {
+			case sensor.FormatY8I:
+				split, out = splitY8I, sensor.FormatY8
+			case sensor.FormatY12I:
+				split, out = splitY12I, sensor.FormatY16
+			}
 			for _, fr := range f.Frames {
 				for _, iv := range fr.Intervals {
 					if iv == 0 {
 						continue
 					}
-					p := &sensor.StreamProfile{Stream: stream, Index: index, UID: newUID(), Format: format,
-						FPS: int((uvcIntervalUnitsPerSec + iv/2) / iv), Kind: sensor.KindVideo, Width: fr.Width, Height: fr.Height}
-					p.Intrinsics = s.intrinsics(p)
-					p.Default = isDefault(p)
-					expect := 0
-					if !f.FrameBased || format != sensor.FormatMJPEG {
-						expect = fr.Width * fr.Height * bpp / 8
-					}
+					expect := fr.Width * fr.Height * bpp / 8
 					if format == sensor.FormatMJPEG {
 						expect = 0
 					}
-					s.modes[p] = mode{vs: vs, format: f.Index, frame: fr.Index, interval: iv, bpp: bpp, expect: expect}
-					s.profiles = append(s.profiles, p)
+					m := mode{vs: vs, format: f.Index, frame: fr.Index, interval: iv, bpp: bpp, expect: expect, split: split}
+					if split == 0 {
+						add(stream, index, format, fr, iv, m)
+						continue
+					}
+					add(sensor.StreamInfrared, 1, out, fr, iv, m)
+					add(sensor.StreamInfrared, 2, out, fr, iv, m)
 				}
 			}
 		}

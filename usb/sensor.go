@@ -2,6 +2,7 @@ package usb
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -33,6 +34,33 @@ type mode struct {
 	interval uint32
 	bpp      int
 	expect   int // bytes per frame, 0 if variable
+	split    int // splitY8I or splitY12I for interleaved stereo formats, else 0
+}
+
+// Interleaved stereo formats: Y8I carries left and right 8-bit pixels in
+// two bytes; Y12I packs two 12-bit pixels in three bytes (librealsense
+// src/proc/y8i-to-y8y8.cpp and src/proc/y12i-to-y16y16.cpp).
+const (
+	splitY8I  = 1
+	splitY12I = 2
+)
+
+// plan is how one VideoStreaming interface streams the opened profiles: a
+// mode and the profiles it feeds (outs[0] for a plain format, outs[1] and
+// outs[2] for the left and right images of an interleaved one).
+type plan struct {
+	m    mode
+	outs [3]*sensor.StreamProfile
+}
+
+// first returns the first profile the plan feeds.
+func (p *plan) first() *sensor.StreamProfile {
+	for _, o := range p.outs {
+		if o != nil {
+			return o
+		}
+	}
+	return nil
 }
 
 // base holds what UVC and HID sensors share: info, life cycle state,
@@ -153,7 +181,9 @@ type Sensor struct {
 	base
 	vc       ControlInterface
 	profiles []*sensor.StreamProfile
-	modes    map[*sensor.StreamProfile]mode
+	modes    map[*sensor.StreamProfile]mode // plain formats
+	ilv      map[*sensor.StreamProfile]mode // infrared profiles an interleaved format can produce
+	plans    []*plan
 	opts     *options
 	depth    bool
 	running  []*vsRun
@@ -173,21 +203,73 @@ func (s *Sensor) Profiles() []*sensor.StreamProfile {
 	return append([]*sensor.StreamProfile(nil), s.profiles...)
 }
 
-// Open reserves profiles for streaming; at most one per VideoStreaming
-// interface.
+// Open reserves profiles for streaming: at most one per VideoStreaming
+// interface, except that Infrared/1 and Infrared/2 of the same format,
+// resolution and rate are streamed together as one interleaved format
+// (Y8I for Y8, Y12I for Y16) and split. Infrared/1 Y8 alone uses the plain
+// GREY format when the camera offers it.
 func (s *Sensor) Open(ps ...*sensor.StreamProfile) error {
-	seen := map[int]bool{}
-	for _, p := range ps {
-		m, ok := s.modes[p]
-		if !ok {
-			return fmt.Errorf("usb %s: open %v: %w", s.name, p, sensor.ErrNoProfile)
-		}
-		if seen[m.vs.Interface] {
-			return fmt.Errorf("usb %s: open: two profiles on VideoStreaming interface %d", s.name, m.vs.Interface)
-		}
-		seen[m.vs.Interface] = true
+	plans, err := s.resolve(ps)
+	if err != nil {
+		return err
 	}
-	return s.openProfiles(s.profiles, ps)
+	if err := s.openProfiles(s.profiles, ps); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.plans = plans
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *Sensor) resolve(ps []*sensor.StreamProfile) ([]*plan, error) {
+	var plans []*plan
+	byIntf := map[int]*plan{}
+	conflict := func(p *sensor.StreamProfile, intf int) error {
+		return fmt.Errorf("usb %s: open %v: VideoStreaming interface %d already streams %v", s.name, p, intf, byIntf[intf].first())
+	}
+	// Profiles only an interleaved format produces come first, so that an
+	// Infrared/1 Y8 request can join its Infrared/2 partner.
+	for pass := 0; pass < 2; pass++ {
+		for _, p := range ps {
+			m, plain := s.modes[p]
+			im, inter := s.ilv[p]
+			if !plain && !inter {
+				return nil, fmt.Errorf("usb %s: open %v: %w", s.name, p, sensor.ErrNoProfile)
+			}
+			if (pass == 0) != !plain {
+				continue
+			}
+			var intf int
+			if plain {
+				intf = m.vs.Interface
+			} else {
+				intf = im.vs.Interface
+			}
+			pl, busy := byIntf[intf]
+			switch {
+			case inter && busy && pl.m.split != 0:
+				if pl.m != im || pl.outs[p.Index] != nil {
+					return nil, fmt.Errorf("usb %s: open %v: Infrared/1 and Infrared/2 must share format, resolution and rate (have %v)",
+						s.name, p, pl.first())
+				}
+				pl.outs[p.Index] = p
+				continue
+			case busy:
+				return nil, conflict(p, intf)
+			}
+			pl = &plan{m: m}
+			if plain {
+				pl.outs[0] = p
+			} else {
+				pl.m = im
+				pl.outs[p.Index] = p
+			}
+			byIntf[intf] = pl
+			plans = append(plans, pl)
+		}
+	}
+	return plans, nil
 }
 
 // DepthUnits returns the meters per depth unit of the Stereo Module: the
@@ -238,7 +320,8 @@ func (s *Sensor) intrinsics(p *sensor.StreamProfile) sensor.Intrinsics {
 
 // vsRun is one streaming VideoStreaming interface.
 type vsRun struct {
-	p      *sensor.StreamProfile
+	p      *sensor.StreamProfile // first profile fed (names errors)
+	outs   [3]*sensor.StreamProfile
 	m      mode
 	probe  Probe
 	stream Stream
@@ -273,9 +356,9 @@ func (s *Sensor) Start(h sensor.Handler) error {
 			s.dev.h.Release(r.m.vs.Interface)
 		}
 	}
-	for _, p := range s.opened {
-		m := s.modes[p]
-		r := &vsRun{p: p, m: m}
+	for _, pl := range s.plans {
+		p, m := pl.first(), pl.m
+		r := &vsRun{p: p, outs: pl.outs, m: m}
 		runs = append(runs, r)
 		if err := s.dev.h.SetInterface(m.vs.Interface, 0); err != nil {
 			undo()
@@ -385,7 +468,7 @@ func addStats(a, b Stats) Stats {
 func (s *Sensor) deliver(r *vsRun, data []byte, hdr PayloadHeader, m *frameMeta, h sensor.Handler) {
 	r.frames++
 	now := nowMs()
-	f := &sensor.Frame{
+	f := sensor.Frame{
 		Profile:      r.p,
 		Number:       r.frames,
 		SystemTimeMs: now,
@@ -412,7 +495,68 @@ func (s *Sensor) deliver(r *vsRun, data []byte, hdr PayloadHeader, m *frameMeta,
 	}
 	f.Metadata.Set(sensor.MetadataKeyTimeOfArrival, int64(now))
 	f.Metadata.Set(sensor.MetadataKeyBackendTimestamp, int64(now))
-	h.HandleFrame(f)
+	if r.m.split == 0 {
+		h.HandleFrame(&f)
+		return
+	}
+	left, right := splitStereo(r.m.split, data, r.outs[1] != nil, r.outs[2] != nil)
+	for i, img := range [][]byte{nil, left, right} {
+		p := r.outs[i]
+		if p == nil {
+			continue
+		}
+		g := f
+		g.Profile, g.Data = p, img
+		g.BPP = p.Format.BitsPerPixel()
+		g.Stride = p.Width * g.BPP / 8
+		h.HandleFrame(&g)
+	}
+}
+
+// splitStereo splits an interleaved stereo frame into the left and right
+// images that are wanted: Y8I bytes alternate left, right; a Y12I pixel is
+// three bytes holding right bits 0-7, right bits 8-11 and left bits 0-3 (low
+// and high nibble), then left bits 4-11, and each 12-bit value v becomes
+// the 16-bit v<<6 | v>>4 (librealsense y12i_to_y16y16), little-endian.
+func splitStereo(kind int, src []byte, wantL, wantR bool) (left, right []byte) {
+	switch kind {
+	case splitY8I:
+		n := len(src) / 2
+		if wantL {
+			left = make([]byte, n)
+		}
+		if wantR {
+			right = make([]byte, n)
+		}
+		for i := 0; i < n; i++ {
+			if wantL {
+				left[i] = src[2*i]
+			}
+			if wantR {
+				right[i] = src[2*i+1]
+			}
+		}
+	case splitY12I:
+		n := len(src) / 3
+		if wantL {
+			left = make([]byte, 2*n)
+		}
+		if wantR {
+			right = make([]byte, 2*n)
+		}
+		for i := 0; i < n; i++ {
+			b0, b1, b2 := uint16(src[3*i]), uint16(src[3*i+1]), uint16(src[3*i+2])
+			if wantL {
+				l := b2<<4 | b1>>4
+				binary.LittleEndian.PutUint16(left[2*i:], l<<6|l>>4)
+			}
+			if wantR {
+				r := (b1&0x0F)<<8 | b0
+				binary.LittleEndian.PutUint16(right[2*i:], r<<6|r>>4)
+			}
+		}
+	}
+	return left, right
 }
 
 // Stop stops streaming and waits for the reading goroutines; h is not
@@ -460,7 +604,7 @@ func (s *Sensor) Close() error {
 		err = s.Stop()
 	}
 	s.mu.Lock()
-	s.opened = nil
+	s.opened, s.plans = nil, nil
 	s.mu.Unlock()
 	return err
 }

@@ -125,7 +125,9 @@ func TestProfiles(t *testing.T) {
 		return m
 	}
 	depth, color := byName(d, "Stereo Module"), byName(d, "RGB Camera")
-	if got := count(depth); got[sensor.FormatZ16] != 28 || got[sensor.FormatY8] != 28 || got[sensor.FormatY8I] != 28 || got[sensor.FormatY12I] != 2 {
+	// Y8I and Y12I become Infrared/1 and /2 in Y8 and Y16; Infrared/1 Y8
+	// from GREY and from Y8I is listed once.
+	if got := count(depth); got[sensor.FormatZ16] != 28 || got[sensor.FormatY8] != 56 || got[sensor.FormatY16] != 4 || len(got) != 3 {
 		t.Errorf("depth profiles %v", got)
 	}
 	if got := count(color); got[sensor.FormatYUYV] != 32 || len(got) != 1 {
@@ -142,7 +144,7 @@ func TestProfiles(t *testing.T) {
 		{depth, sensor.StreamDepth, sensor.FormatZ16, 848, 480, 90, false},
 		{depth, sensor.StreamDepth, sensor.FormatZ16, 1280, 720, 6, false},
 		{depth, sensor.StreamInfrared, sensor.FormatY8, 848, 480, 30, true},
-		{depth, sensor.StreamInfrared, sensor.FormatY12I, 1280, 800, 25, false},
+		{depth, sensor.StreamInfrared, sensor.FormatY16, 1280, 800, 25, false},
 		{color, sensor.StreamColor, sensor.FormatYUYV, 1280, 720, 30, true},
 		{color, sensor.StreamColor, sensor.FormatYUYV, 1920, 1080, 30, false},
 	} {
