@@ -12,8 +12,9 @@
 //     that sensor (one per started sensor in the software and synthetic
 //     devices, one per stream in playback), never on the goroutine that
 //     called Start, and never with a lock held, so a handler may call any
-//     method of the device except Stop/Close of its own sensor (which would
-//     wait for the handler to return).
+//     method of the device except Stop/Close of its own sensor and Close of
+//     the device, which would wait for the handler to return: they return
+//     an error wrapping sensor.ErrStopFromHandler instead.
 //   - Ordering: frames of one stream are delivered one at a time, in
 //     increasing frame order. Frames of different streams of one sensor are
 //     delivered in production order when the sensor has one delivery

@@ -8,7 +8,9 @@
 // A started sensor calls its Handler on goroutines the sensor owns. Frames of
 // one stream are delivered in order, one at a time; frames of different
 // streams may be delivered concurrently. Stop is synchronous: once it returns
-// the handler is never called again. A delivered *Frame is immutable and
+// the handler is never called again; that is why a handler cannot stop its
+// own sensor (Stop would wait for the handler itself): Stop and Close then
+// return ErrStopFromHandler. A delivered *Frame is immutable and
 // stays valid for as long as anybody holds it: producers never reuse
 // Frame.Data after handing a frame out, so a handler may keep a frame (or
 // hand it to another goroutine) without copying it.

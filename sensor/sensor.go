@@ -62,9 +62,13 @@ type Sensor interface {
 	Open(profiles ...*StreamProfile) error
 	// Start begins streaming the opened profiles to h.
 	Start(h Handler) error
-	// Stop ends streaming. It is synchronous: h is not called after it returns.
+	// Stop ends streaming. It is synchronous: h is not called after it
+	// returns. Called from the sensor's own handler, it cannot wait for that
+	// handler to return: it returns an error wrapping ErrStopFromHandler
+	// (and the sensor keeps streaming) instead of deadlocking.
 	Stop() error
-	// Close releases the opened profiles; it stops the sensor first if needed.
+	// Close releases the opened profiles; it stops the sensor first if
+	// needed, and fails like Stop from the sensor's own handler.
 	Close() error
 }
 
@@ -76,4 +80,10 @@ var (
 	ErrAlreadyStarted = errors.New("sensor: already started")
 	ErrClosed         = errors.New("sensor: closed")
 	ErrNoProfile      = errors.New("sensor: profile not available")
+	// ErrStopFromHandler reports a call made on the goroutine that runs a
+	// sensor's handler which would have to wait for that handler to return
+	// (Stop or Close of the sensor, Close of its device, and the like): the
+	// call fails instead of deadlocking. Stop the sensor from another
+	// goroutine instead.
+	ErrStopFromHandler = errors.New("sensor: called from the sensor's own handler, which it would wait for")
 )

@@ -29,6 +29,7 @@ type Device struct {
 	closed    bool
 	closeErr  error
 	onClose   []func() // run by Close after the sensors are closed
+	owners    []*owner // goroutines Close would wait for, besides deliveries
 	closeOnce sync.Once
 }
 
@@ -224,8 +225,14 @@ func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, 
 }
 
 // Close stops and closes every sensor. It is idempotent and returns the same
-// error every time.
+// error every time. Called from a handler of one of its sensors (or, on the
+// synthetic camera, from its timeline: hooks and notification callbacks), it
+// cannot wait for that goroutine: it returns an error wrapping
+// sensor.ErrStopFromHandler and closes nothing.
 func (d *Device) Close() error {
+	if d.calledFromOwnGoroutine() {
+		return fmt.Errorf("software device: close: %w", sensor.ErrStopFromHandler)
+	}
 	d.closeOnce.Do(func() {
 		d.mu.Lock()
 		d.closed = true
@@ -244,4 +251,28 @@ func (d *Device) Close() error {
 		d.closeErr = errors.Join(errs...)
 	})
 	return d.closeErr
+}
+
+// calledFromOwnGoroutine reports whether the caller runs on a goroutine Close
+// would wait for: a sensor's delivery goroutine or one of d.owners.
+func (d *Device) calledFromOwnGoroutine() bool {
+	me := goid()
+	d.mu.Lock()
+	sensors := d.sensors
+	owners := d.owners
+	d.mu.Unlock()
+	for _, o := range owners {
+		if o.is(me) {
+			return true
+		}
+	}
+	for _, s := range sensors {
+		s.mu.Lock()
+		r := s.run
+		s.mu.Unlock()
+		if r != nil && r.owner.is(me) {
+			return true
+		}
+	}
+	return false
 }

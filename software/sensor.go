@@ -54,9 +54,11 @@ type item struct {
 
 // delivery is one started period of a sensor: its goroutine and channels.
 type delivery struct {
-	in   chan item
-	stop chan struct{}
-	done chan struct{}
+	in    chan item
+	stop  chan struct{}
+	done  chan struct{}
+	owner owner       // the delivery goroutine
+	busy  atomic.Bool // the handler is running
 }
 
 var (
@@ -341,11 +343,15 @@ func (s *Sensor) Start(h sensor.Handler) error {
 
 func (r *delivery) loop(h sensor.Handler) {
 	defer close(r.done)
+	r.owner.enter()
+	defer r.owner.leave()
 	for {
 		select {
 		case it := <-r.in:
 			if it.f != nil {
+				r.busy.Store(true)
 				h.HandleFrame(it.f)
+				r.busy.Store(false)
 			}
 			if it.barrier != nil {
 				close(it.barrier)
@@ -357,16 +363,23 @@ func (r *delivery) loop(h sensor.Handler) {
 }
 
 // Stop stops delivery. It is synchronous: when it returns the handler is not
-// running and will not be called again. It must not be called from the
-// sensor's own handler.
+// running and will not be called again. Called from the sensor's own handler
+// (which it would wait for), it returns an error wrapping
+// sensor.ErrStopFromHandler and the sensor keeps streaming.
 func (s *Sensor) Stop() error {
+	me := goid()
 	s.mu.Lock()
+	name := s.info[sensor.CameraInfoName]
 	r := s.run
+	if r != nil && r.owner.is(me) {
+		s.mu.Unlock()
+		return fmt.Errorf("software sensor %q: stop: %w", name, sensor.ErrStopFromHandler)
+	}
 	s.run = nil
 	onStop := s.onStop
 	s.mu.Unlock()
 	if r == nil {
-		return fmt.Errorf("software sensor %q: stop: %w", s.String(), sensor.ErrNotStarted)
+		return fmt.Errorf("software sensor %q: stop: %w", name, sensor.ErrNotStarted)
 	}
 	close(r.stop)
 	<-r.done
@@ -377,7 +390,8 @@ func (s *Sensor) Stop() error {
 	return nil
 }
 
-// Close stops the sensor if needed and releases its opened profiles.
+// Close stops the sensor if needed and releases its opened profiles. From
+// the sensor's own handler it fails like Stop and changes nothing.
 func (s *Sensor) Close() error {
 	if s.started() {
 		if err := s.Stop(); err != nil && s.started() {
@@ -425,7 +439,9 @@ func (s *Sensor) Streaming() bool { return s.started() }
 // bytes per pixel) from the profile, and DepthUnits of Z16 frames from the
 // Depth Units option. The caller must not modify f or its Data afterwards.
 // It returns an error wrapping sensor.ErrNotStarted when the sensor is not
-// started (or is stopped while Inject waits).
+// started (or is stopped while Inject waits), and one wrapping
+// sensor.ErrStopFromHandler when called from the sensor's own handler while
+// it would have to wait for that handler.
 func (s *Sensor) Inject(f *sensor.Frame) error {
 	s.mu.Lock()
 	r := s.run
@@ -452,16 +468,35 @@ func (s *Sensor) Inject(f *sensor.Frame) error {
 			f.DepthUnits = s.DepthUnits()
 		}
 	}
+	if err := r.send(item{f: f}); err != nil {
+		return fmt.Errorf("software sensor %q: inject: %w", s.String(), err)
+	}
+	return nil
+}
+
+// send hands it to the delivery goroutine. Only when that has to wait for a
+// running handler does it check that it is not running in that handler
+// itself, which would never take it.
+func (r *delivery) send(it item) error {
 	select {
-	case r.in <- item{f: f}:
+	case r.in <- it:
+		return nil
+	default:
+	}
+	if r.busy.Load() && r.owner.is(goid()) {
+		return sensor.ErrStopFromHandler
+	}
+	select {
+	case r.in <- it:
 		return nil
 	case <-r.stop:
-		return fmt.Errorf("software sensor %q: inject: %w", s.String(), sensor.ErrNotStarted)
+		return sensor.ErrNotStarted
 	}
 }
 
 // Flush waits until every frame injected before it has been handled. It
-// returns at once when the sensor is not started.
+// returns at once when the sensor is not started, and when called from the
+// sensor's own handler (every earlier frame has then been handled).
 func (s *Sensor) Flush() {
 	s.mu.Lock()
 	r := s.run
@@ -470,9 +505,7 @@ func (s *Sensor) Flush() {
 		return
 	}
 	b := make(chan struct{})
-	select {
-	case r.in <- item{barrier: b}:
-	case <-r.stop:
+	if r.send(item{barrier: b}) != nil {
 		return
 	}
 	select {

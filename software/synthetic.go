@@ -92,7 +92,8 @@ type NotificationAt struct {
 
 // Hook runs Func on the synthetic camera's timeline goroutine at a stream
 // time, after every earlier frame has been handled and before frames at that
-// time. Func must not start, stop or close sensors of the camera.
+// time. Func must not start, stop or close sensors of the camera; closing the
+// camera from it fails with sensor.ErrStopFromHandler.
 type Hook struct {
 	At   time.Duration
 	Func func()
@@ -212,6 +213,7 @@ type Synthetic struct {
 	streams []*synthStream
 
 	mu      sync.Mutex
+	running owner     // the timeline goroutine
 	gen     *timeline // current or last timeline
 	doneCh  chan struct{}
 	closing bool
@@ -549,6 +551,7 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 	}
 	d.mu.Lock()
 	d.onClose = append(d.onClose, y.closeTimeline)
+	d.owners = append(d.owners, &y.running)
 	d.mu.Unlock()
 	y.doneCh = make(chan struct{})
 	return y, nil
@@ -755,6 +758,8 @@ func (y *Synthetic) limit(k, fps int) bool {
 func (y *Synthetic) run(g *timeline, done chan struct{}) {
 	defer close(done)
 	defer close(g.done)
+	y.running.enter()
+	defer y.running.leave() // before g.done: the next timeline enters after
 	evs := y.events()
 	ticks := make([]int, len(y.streams))
 	epoch := y.clock.Now()

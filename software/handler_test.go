@@ -1,0 +1,120 @@
+package software
+
+import (
+	"errors"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// within fails the test if f does not return within a few seconds (the
+// calls under test used to deadlock).
+func within(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); f() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		buf := make([]byte, 1<<16)
+		t.Fatalf("%s: still waiting after 5 s:\n%s", what, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// TestCallsFromOwnHandler: Stop, Close, device Close and Inject made from a
+// sensor's own handler fail with sensor.ErrStopFromHandler instead of
+// deadlocking, and Flush returns; the sensor keeps streaming and can still
+// be stopped from another goroutine.
+func TestCallsFromOwnHandler(t *testing.T) {
+	base := runtime.NumGoroutine()
+	d := New(nil)
+	s := d.AddSensor("RGB Camera")
+	p := s.AddVideoStream(VideoStream{Stream: sensor.StreamColor, Format: sensor.FormatRGB8, Width: 2, Height: 2, FPS: 30})
+	other := d.AddSensor("Stereo Module")
+	q := other.AddVideoStream(VideoStream{Stream: sensor.StreamDepth, Format: sensor.FormatZ16, Width: 2, Height: 2, FPS: 30})
+	if err := s.Open(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Open(q); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Start(sensor.HandlerFunc(func(*sensor.Frame) {})); err != nil {
+		t.Fatal(err)
+	}
+	type result struct{ stop, close, devClose, inject, stopOther error }
+	results := make(chan result, 1)
+	h := sensor.HandlerFunc(func(f *sensor.Frame) {
+		var r result
+		r.stop = s.Stop()
+		r.close = s.Close()
+		r.devClose = d.Close()
+		r.inject = s.Inject(&sensor.Frame{Profile: p, Data: make([]byte, 12)})
+		s.Flush()
+		r.stopOther = other.Stop() // another sensor's: allowed
+		results <- r
+	})
+	if err := s.Start(h); err != nil {
+		t.Fatal(err)
+	}
+	within(t, "inject", func() {
+		if err := s.Inject(&sensor.Frame{Profile: p, Data: make([]byte, 12)}); err != nil {
+			t.Error(err)
+		}
+	})
+	var r result
+	within(t, "handler", func() { r = <-results })
+	for what, err := range map[string]error{"Stop": r.stop, "Close": r.close, "device Close": r.devClose, "Inject": r.inject} {
+		if !errors.Is(err, sensor.ErrStopFromHandler) {
+			t.Errorf("%s from own handler: %v, want ErrStopFromHandler", what, err)
+		}
+	}
+	if r.stopOther != nil {
+		t.Errorf("Stop of another sensor from a handler: %v", r.stopOther)
+	}
+	if !s.Streaming() || !s.IsOpen(p) {
+		t.Error("failed calls changed the sensor")
+	}
+	within(t, "stop", func() {
+		if err := s.Stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	within(t, "close", func() {
+		if err := d.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	waitGoroutines(t, base)
+}
+
+// TestCloseFromTimeline: closing the synthetic camera from a hook (its
+// timeline goroutine) fails instead of deadlocking.
+func TestCloseFromTimeline(t *testing.T) {
+	base := runtime.NumGoroutine()
+	errs := make(chan error, 1)
+	var cam *Synthetic
+	cam, err := NewSynthetic(SyntheticConfig{Depth: &Video{Width: 4, Height: 4, FPS: 30}, Frames: 3,
+		Hooks: []Hook{{At: 10 * time.Millisecond, Func: func() { errs <- cam.Close() }}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := cam.SoftwareSensors()[0]
+	if err := s.Open(s.Profiles()...); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(sensor.HandlerFunc(func(*sensor.Frame) {})); err != nil {
+		t.Fatal(err)
+	}
+	within(t, "timeline", func() { <-cam.Done() })
+	if err := <-errs; !errors.Is(err, sensor.ErrStopFromHandler) {
+		t.Errorf("Close from a hook: %v, want ErrStopFromHandler", err)
+	}
+	within(t, "close", func() {
+		if err := cam.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	waitGoroutines(t, base)
+}
