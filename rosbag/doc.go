@@ -74,10 +74,9 @@
 // # Relation to github.com/foxglove/go-rosbag
 //
 // github.com/foxglove/go-rosbag v0.0.7 serves as a differential cross-check in
-// the tests (gorosbag_test.go, build tag gorosbag, because the module it pulls
-// in through testify is not yet in go.mod): it must read every bag this
-// package writes, and this package every "none" and "lz4" bag it writes. The reader and writer themselves are our
-// own because v0.0.7 lacks what the project needs: it trusts record lengths
+// the default test run (gorosbag_test.go): it must read every bag this
+// package writes, and this package every "none" and "lz4" bag it writes. The
+// reader and writer themselves are our own because v0.0.7 lacks what the project needs: it trusts record lengths
 // before allocating and some of its parsers panic on malformed headers; its
 // reader shares one io.ReadSeeker cursor between Info and iterators, cannot
 // seek to a time or filter, and only detects unindexed bags (its linear

@@ -127,6 +127,11 @@ func TestWriterLZ4SameRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	gm := fileOrder(t, g)
+	gotPath := filepath.Join(t.TempDir(), "lz4.bag")
+	if err := os.WriteFile(gotPath, got, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	crossCheck(t, gotPath, len(msgs))
 	if len(gm) != len(msgs) {
 		t.Fatalf("%d messages, want %d", len(gm), len(msgs))
 	}
