@@ -114,7 +114,8 @@ type Device struct {
 	cam     Camera
 	h       Handle
 	sensors []sensor.Sensor
-	fw      *firmware // nil when the camera has no firmware command channel
+	fw      *firmware   // nil when the camera has no firmware command channel
+	tk      *timeKeeper // global time; nil without a firmware command channel
 	extr    streamExtrinsics
 
 	mu     sync.Mutex
@@ -194,6 +195,7 @@ func (d *Device) build(ctx context.Context) error {
 		}
 		_, depth := vc.Unit(vcExtensionUnit, &DepthXU)
 		s := &Sensor{vc: vc, depth: depth, modes: map[*sensor.StreamProfile]mode{}, ilv: map[*sensor.StreamProfile]mode{}}
+		s.global.Store(true)
 		s.dev = d
 		if depth {
 			s.name = "Stereo Module"
@@ -207,6 +209,9 @@ func (d *Device) build(ctx context.Context) error {
 			s.name = "RGB Camera"
 			s.kind = []extensions.Kind{extensions.KindColorSensor}
 			s.opts = bindOptions(d, s.name, &vc, colorControls)
+		}
+		if d.tk != nil {
+			s.opts.global = &s.global
 		}
 		s.info = sensor.Info{sensor.CameraInfoName: s.name}
 		buildProfiles(s)
@@ -267,6 +272,7 @@ func (d *Device) readFirmware(ctx context.Context, vcs []ControlInterface) error
 	}
 	d.fw = fw
 	d.extr = fw.extrinsics()
+	d.tk = newTimeKeeper(deviceClock(ch), nowMs)
 	info := d.cam.Info.Clone()
 	fw.info(info)
 	d.cam.Info = info

@@ -12,7 +12,15 @@
 // depth units, and the calibration tables give the rectified depth and
 // infrared intrinsics per resolution, the color intrinsics and distortion,
 // the stereo baseline and the depth→color and depth→Infrared/2 extrinsics,
-// derived as librealsense derives them. Package usbtest
+// derived as librealsense derives them.
+//
+// Timestamps: frames with RealSense metadata carry the hardware clock of the
+// UVC header (microseconds). While a sensor streams, the device clock is
+// sampled through the command channel and, with the Global Time Enabled
+// option on (the default, as in librealsense for the D400), hardware
+// timestamps are mapped onto host time by librealsense's linear fit and
+// reported in the global-time domain. Frames without metadata use the host
+// clock (system-time domain). Package usbtest
 // supplies a scripted fake transport and a recorder for fixtures.
 //
 // On a machine without libusb, a USB bus or a camera, Open and Devices

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"sync"
 )
 
 // Firmware command channel ("HW monitor") of D400 cameras. Facts from
@@ -89,6 +90,7 @@ func ParseHWMReply(op uint8, b []byte) ([]byte, error) {
 // hwm is the firmware command channel of one camera: the depth extension
 // unit of a VideoControl interface.
 type hwm struct {
+	mu   sync.Mutex // one command at a time: SET_CUR and GET_CUR pair up
 	h    Handle
 	intf int // VideoControl interface
 	unit int // depth extension unit id
@@ -100,6 +102,8 @@ func (c *hwm) command(ctx context.Context, op uint8, p1, p2, p3, p4 uint32, data
 	if err != nil {
 		return nil, err
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	s := Setup{rtClassOut, reqSetCur, hwmXUSelector << 8, uint16(c.unit)<<8 | uint16(c.intf)}
 	if _, err := c.h.Control(ctx, s, out); err != nil {
 		return nil, fmt.Errorf("usb: firmware command %#02x: SET_CUR: %w", op, err)

@@ -3,6 +3,7 @@ package usb_test
 import (
 	"encoding/binary"
 	"testing"
+	"time"
 
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb/usbtest"
@@ -22,6 +23,7 @@ func findIR(s sensor.Sensor, idx int, f sensor.Format, w, h, fps int) *sensor.St
 func TestInfraredY8ISplit(t *testing.T) {
 	const w, h = 424, 240
 	ops := append(probeOps(2, 0x0110, 2, 6, 333333, uint32(w*h*2)), stopOps(2, 0x83)...)
+	created := float64(time.Now().UnixNano()) / 1e6
 	d, fake, _ := openD435i(t, ops...)
 	depth := byName(d, "Stereo Module")
 	ir1, ir2 := findIR(depth, 1, sensor.FormatY8, w, h, 30), findIR(depth, 2, sensor.FormatY8, w, h, 30)
@@ -44,12 +46,18 @@ func TestInfraredY8ISplit(t *testing.T) {
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
+	// Global time: the fake's clock read 1 s at creation, so device time
+	// 2 s (the PTS) maps to about one second after creation.
+	if dt := fs[0].TimestampMs - created; dt < 900 || dt > 1500 {
+		t.Errorf("global timestamp %v ms after creation, want about 1000", dt)
+	}
 	for i, f := range fs {
 		want := ir1
 		if i == 1 {
 			want = ir2
 		}
-		if f.Profile != want || f.Number != 7 || f.BPP != 8 || f.Stride != w || len(f.Data) != w*h || f.TimestampMs != 2000 {
+		if f.Profile != want || f.Number != 7 || f.BPP != 8 || f.Stride != w || len(f.Data) != w*h || f.TimestampMs != fs[0].TimestampMs ||
+			f.Domain != sensor.TimestampDomainGlobalTime {
 			t.Fatalf("frame %d: %v number %d bpp %d stride %d len %d", i, f.Profile, f.Number, f.BPP, f.Stride, len(f.Data))
 		}
 		for j := 0; j < len(f.Data); j += 997 {

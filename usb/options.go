@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
@@ -76,6 +77,7 @@ type options struct {
 	cbs     map[int]func(extensions.OptionChange)
 	nextCB  int
 	fixed   map[sensor.Option]fixedOption
+	global  *atomic.Bool // Global Time Enabled, nil when unsupported
 	timeout time.Duration
 }
 
@@ -178,6 +180,9 @@ func (o *options) SupportedOptions() []sensor.Option {
 	for k := range o.fixed {
 		out = append(out, k)
 	}
+	if o.global != nil {
+		out = append(out, sensor.OptionGlobalTimeEnabled)
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
@@ -186,6 +191,12 @@ func (o *options) SupportedOptions() []sensor.Option {
 func (o *options) Option(opt sensor.Option) (float32, error) {
 	if f, ok := o.fixed[opt]; ok {
 		return f.value, nil
+	}
+	if opt == sensor.OptionGlobalTimeEnabled && o.global != nil {
+		if o.global.Load() {
+			return 1, nil
+		}
+		return 0, nil
 	}
 	c, err := o.lookup(opt)
 	if err != nil {
@@ -198,6 +209,9 @@ func (o *options) Option(opt sensor.Option) (float32, error) {
 func (o *options) OptionRange(opt sensor.Option) (extensions.Range, error) {
 	if f, ok := o.fixed[opt]; ok {
 		return extensions.Range{Min: f.value, Max: f.value, Default: f.value}, nil
+	}
+	if opt == sensor.OptionGlobalTimeEnabled && o.global != nil {
+		return extensions.Range{Min: 0, Max: 1, Step: 1, Default: 1}, nil
 	}
 	c, err := o.lookup(opt)
 	if err != nil {
@@ -228,6 +242,14 @@ func (o *options) SetOption(opt sensor.Option, v float32) error {
 	if _, ok := o.fixed[opt]; ok {
 		return fmt.Errorf("usb %s: option %v: %w", o.name, opt, extensions.ErrReadOnly)
 	}
+	if opt == sensor.OptionGlobalTimeEnabled && o.global != nil {
+		if v != 0 && v != 1 {
+			return fmt.Errorf("usb %s: option %v: %v not in [0, 1]: %w", o.name, opt, v, extensions.ErrOutOfRange)
+		}
+		o.global.Store(v == 1)
+		o.changed(opt, v)
+		return nil
+	}
 	c, err := o.lookup(opt)
 	if err != nil {
 		return err
@@ -245,6 +267,12 @@ func (o *options) SetOption(opt sensor.Option, v float32) error {
 		encodeControl(v, c.size)); err != nil {
 		return fmt.Errorf("usb %s: set option %v: %w", o.name, opt, err)
 	}
+	o.changed(opt, v)
+	return nil
+}
+
+// changed calls the option-change callbacks.
+func (o *options) changed(opt sensor.Option, v float32) {
 	o.mu.Lock()
 	cbs := make([]func(extensions.OptionChange), 0, len(o.cbs))
 	for _, f := range o.cbs {
@@ -254,13 +282,15 @@ func (o *options) SetOption(opt sensor.Option, v float32) error {
 	for _, f := range cbs {
 		f(extensions.OptionChange{Option: opt, Value: v})
 	}
-	return nil
 }
 
 // OptionDescription returns the option's description.
 func (o *options) OptionDescription(opt sensor.Option) string {
 	if f, ok := o.fixed[opt]; ok {
 		return f.desc
+	}
+	if opt == sensor.OptionGlobalTimeEnabled && o.global != nil {
+		return "Enable/Disable global timestamp"
 	}
 	if c, ok := o.byOpt[opt]; ok {
 		return c.desc

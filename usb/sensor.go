@@ -184,6 +184,8 @@ type Sensor struct {
 	modes    map[*sensor.StreamProfile]mode // plain formats
 	ilv      map[*sensor.StreamProfile]mode // infrared profiles an interleaved format can produce
 	plans    []*plan
+	global   atomic.Bool // Global Time Enabled
+	keeping  bool        // started the device's time keeper
 	opts     *options
 	depth    bool
 	running  []*vsRun
@@ -387,6 +389,10 @@ func (s *Sensor) Start(h sensor.Handler) error {
 			return fmt.Errorf("usb %s: stream endpoint %#02x: %w", s.name, m.vs.Endpoint, err)
 		}
 	}
+	if s.dev.tk != nil {
+		s.dev.tk.start(o.ControlTimeout)
+		s.keeping = true
+	}
 	s.cancel, s.started, s.err, s.running = cancel, true, nil, runs
 	for _, r := range runs {
 		s.wg.Add(1)
@@ -486,6 +492,11 @@ func (s *Sensor) deliver(r *vsRun, data []byte, hdr PayloadHeader, m *frameMeta,
 		f.TimestampMs = float64(hdr.PTS) * 0.001
 		f.Domain = sensor.TimestampDomainHardwareClock
 		f.Metadata.Set(sensor.MetadataKeyFrameTimestamp, int64(hdr.PTS))
+		if s.dev.tk != nil && s.global.Load() {
+			if v, ok := s.dev.tk.toHost(f.TimestampMs); ok {
+				f.TimestampMs, f.Domain = v, sensor.TimestampDomainGlobalTime
+			}
+		}
 	} else {
 		f.TimestampMs = now
 		f.Domain = sensor.TimestampDomainSystemTime
@@ -591,6 +602,10 @@ func (s *Sensor) Stop() error {
 		}
 	}
 	s.running = nil
+	if s.keeping {
+		s.dev.tk.stop()
+		s.keeping = false
+	}
 	return errors.Join(append([]error{streamErr}, errs...)...)
 }
 

@@ -281,6 +281,10 @@ func TestStreamPayloads(t *testing.T) {
 	if err := depth.Open(p); err != nil {
 		t.Fatal(err)
 	}
+	// Hardware-clock timestamps as the device sends them.
+	if err := depth.(extensions.Options).SetOption(sensor.OptionGlobalTimeEnabled, 0); err != nil {
+		t.Fatal(err)
+	}
 	col := newCollector()
 	if err := depth.Start(col); err != nil {
 		t.Fatal(err)
@@ -448,7 +452,7 @@ func TestOptions(t *testing.T) {
 	depth := byName(d, "Stereo Module").(extensions.Options)
 	got := depth.SupportedOptions()
 	want := []sensor.Option{sensor.OptionExposure, sensor.OptionGain, sensor.OptionEnableAutoExposure, sensor.OptionLaserPower,
-		sensor.OptionEmitterEnabled, sensor.OptionDepthUnits, sensor.OptionStereoBaseline}
+		sensor.OptionEmitterEnabled, sensor.OptionDepthUnits, sensor.OptionStereoBaseline, sensor.OptionGlobalTimeEnabled}
 	if len(got) != len(want) {
 		t.Fatalf("options %v", got)
 	}

@@ -7,9 +7,11 @@ package usbtest
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/usb"
@@ -74,6 +76,12 @@ type Device struct {
 	// Ops are the expected handle operations, checked in order. Stream
 	// reads are not ops: payloads come from Stream(ep).
 	Ops []IO
+	// Clock is the device clock in microseconds (REGISTER_CLOCK_0). The
+	// firmware command that reads it (MRD over the depth extension unit)
+	// is answered from Clock outside the script, since the driver polls it
+	// concurrently with everything else. NewDevice sets a clock that counts
+	// real microseconds from one second at creation.
+	Clock func() uint32
 
 	mu        sync.Mutex
 	next      int
@@ -82,6 +90,42 @@ type Device struct {
 	unplug    chan struct{}
 	streams   map[uint8]*Stream
 	opened    int
+	clockRead bool // an MRD of the clock register awaits its GET_CUR
+}
+
+// hwmSetup is the control of the depth extension unit's firmware command
+// channel in D435Config (selector 1 of unit 3 on interface 0).
+var hwmSetup = usb.Setup{RequestType: 0x21, Request: 0x01, Value: 1 << 8, Index: depthXUUnit<<8 | depthVCIntf}
+
+// clockCommand is the MRD of REGISTER_CLOCK_0 (librealsense
+// d400_device::get_device_time_ms).
+var clockCommand, _ = usb.HWMCommand(0x01, 0x0001613C, 0x0001613C+4, 0, 0, nil)
+
+// clock answers the device-clock read outside the script: ok reports
+// whether the transfer was part of it.
+func (d *Device) clock(s usb.Setup, data []byte) (n int, ok bool, err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.Clock == nil {
+		return 0, false, nil
+	}
+	get := hwmSetup
+	get.RequestType, get.Request = 0xA1, 0x81
+	switch {
+	case s == hwmSetup && bytes.Equal(data, clockCommand):
+		if d.unplugged {
+			return 0, true, ErrUnplugged
+		}
+		d.clockRead = true
+		return len(data), true, nil
+	case s == get && d.clockRead:
+		d.clockRead = false
+		if d.unplugged {
+			return 0, true, ErrUnplugged
+		}
+		return copy(data, HWMReply(0x01, binary.LittleEndian.AppendUint32(nil, d.Clock()))), true, nil
+	}
+	return 0, false, nil
 }
 
 // NewDevice returns a device whose interfaces are parsed from config.
@@ -89,7 +133,9 @@ func NewDevice(desc usb.DeviceDesc, config []byte, ops ...IO) *Device {
 	if intfs, err := usb.ParseInterfaces(config); err == nil && desc.Interfaces == nil {
 		desc.Interfaces = intfs
 	}
-	return &Device{Desc: desc, Config: config, Ops: ops, unplug: make(chan struct{})}
+	start := time.Now()
+	clock := func() uint32 { return uint32(1_000_000 + time.Since(start).Microseconds()) }
+	return &Device{Desc: desc, Config: config, Ops: ops, Clock: clock, unplug: make(chan struct{})}
 }
 
 // Expect appends ops to the script.
@@ -296,6 +342,9 @@ func (h *handle) Release(intf int) error {
 }
 
 func (h *handle) Control(ctx context.Context, s usb.Setup, data []byte) (int, error) {
+	if n, ok, err := h.d.clock(s, data); ok {
+		return n, err
+	}
 	got := IO{Op: OpControl, Setup: s}
 	if !s.In() {
 		got.W = append([]byte(nil), data...)
