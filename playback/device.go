@@ -236,16 +236,18 @@ func (d *Device) build() {
 	}
 	d.extr = deriveExtrinsics(all)
 	for _, c := range d.bag.Connections() {
-		ti := topicOf(c.Topic)
+		ti := d.desc.topic(c.Topic)
 		r := route{kind: ti.Kind, conn: c}
+		fk := frameKind(ti.Kind)
 		switch ti.Kind {
 		case layout.KindImageData, layout.KindImuData, layout.KindPoseTransform, layout.KindImageMetadata,
-			layout.KindImuMetadata, layout.KindPoseMetadata, layout.KindPoseAccel, layout.KindPoseTwist:
+			layout.KindImuMetadata, layout.KindPoseMetadata, layout.KindPoseAccel, layout.KindPoseTwist,
+			layout.KindLegacyImageData, layout.KindLegacyImuData, layout.KindLegacyPoseData, layout.KindLegacyFrameInfo:
 			st := byKey[keyOf(ti)]
 			if st == nil {
 				continue
 			}
-			if ti.Kind.IsFrameData() && ti.Kind != st.kind {
+			if fk != layout.KindUnknown && fk != st.kind {
 				continue
 			}
 			if ti.Kind.IsMetadata() && ti.Kind != metadataKind[st.kind] {
@@ -256,7 +258,7 @@ func (d *Device) build() {
 			}
 			r.st, r.sens = st, st.sens
 			st.conns = append(st.conns, c.ID)
-			if ti.Kind.IsFrameData() {
+			if fk != layout.KindUnknown {
 				st.data = append(st.data, c.ID)
 			}
 		case layout.KindOptionValue:
@@ -801,6 +803,7 @@ type group struct {
 	meta     map[*stream][]msgs.KeyValue
 	accel    map[*stream]msgs.Accel
 	twist    map[*stream]msgs.Accel
+	legacy   map[*stream]legacyInfo // version-1 frame_info
 	hasFrame bool
 }
 
@@ -870,7 +873,8 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 		return nil
 	}
 	if !hasType(r.conn, r.kind) {
-		if r.kind.IsMetadata() || r.kind == layout.KindPoseAccel || r.kind == layout.KindPoseTwist {
+		if r.kind.IsMetadata() || r.kind == layout.KindPoseAccel || r.kind == layout.KindPoseTwist ||
+			r.kind == layout.KindLegacyFrameInfo {
 			return nil // optional parts of a frame: skipped, as librealsense does
 		}
 		return fmt.Errorf("playback: %s: topic %q at bag time %v: message type %s, want %s",
@@ -886,7 +890,7 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 		return nil
 	}
 	switch r.kind {
-	case layout.KindImageData:
+	case layout.KindImageData, layout.KindLegacyImageData:
 		var im msgs.Image
 		if err := decode(&im); err != nil {
 			return err
@@ -895,7 +899,7 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 			return bad(msgs.ImageType.Name, errNoDepthUnits)
 		}
 		g.addFrame(r.st, d.imageFrame(r.st, &im))
-	case layout.KindImuData:
+	case layout.KindImuData, layout.KindLegacyImuData:
 		var im msgs.Imu
 		if err := decode(&im); err != nil {
 			return err
@@ -917,6 +921,21 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 		q := tf.Rotation
 		f.Pose.Rotation = [4]float32{float32(q.X), float32(q.Y), float32(q.Z), float32(q.W)}
 		g.addFrame(r.st, f)
+	case layout.KindLegacyPoseData:
+		var p msgs.LegacyPose
+		if err := decode(&p); err != nil {
+			return err
+		}
+		g.addFrame(r.st, legacyPoseFrame(r.st, &p))
+	case layout.KindLegacyFrameInfo:
+		var fi msgs.LegacyFrameInfo
+		if err := decode(&fi); err != nil {
+			return err
+		}
+		if g.legacy == nil {
+			g.legacy = map[*stream]legacyInfo{}
+		}
+		g.legacy[r.st] = decodeLegacyInfo(&fi)
 	case layout.KindImageMetadata, layout.KindImuMetadata, layout.KindPoseMetadata:
 		var kv msgs.KeyValue
 		if err := decode(&kv); err != nil {
@@ -998,6 +1017,9 @@ func (d *Device) imageFrame(st *stream, im *msgs.Image) *sensor.Frame {
 func (g *group) finish(it *gitem) {
 	f := it.f
 	pose := it.st.kind == layout.KindPoseTransform
+	if li, ok := g.legacy[it.st]; ok {
+		f.SystemTimeMs, f.Domain, f.Metadata = li.systemTimeMs, li.domain, li.metadata
+	}
 	for _, e := range g.meta[it.st] {
 		switch e.Key {
 		case layout.KeySystemTime:

@@ -1,4 +1,4 @@
-// Package playback plays a RealSense bag (file versions 2, 3 and 4) as a
+// Package playback plays a RealSense bag (file versions 1 to 4) as a
 // device: Open rebuilds the recorded topology — device info, sensors with
 // their extensions (read-only options, depth units, stereo baseline, sensor
 // kinds, recommended filters, notifications), stream profiles with their
@@ -55,6 +55,24 @@
 // Deliberate differences from librealsense: the speed must be > 0; resuming
 // does not skip a frame; a seek never stalls real-time playback; restarting
 // after the end of the file plays again; a seek beyond the duration is an
-// error instead of being ignored; legacy version-1 files are refused with an
-// error naming the version.
+// error instead of being ignored.
+//
+// # File version 1
+//
+// Legacy files (topic /FILE_VERSION, spec §10) are read too: the device
+// info is synthesized (Name "Intel RealSense TM2", Product Id 2150, Serial
+// Number N/A); /info/4294967295's sensor_count gives the sensors, named
+// "Sensor <index>" (entries of /info/<sensor> named like a camera-info field
+// are kept; GUID-named entries are ignored, the spec not listing the
+// GUIDs); video profiles and intrinsics come from the legacy stream_info
+// (width, height and encoding of the message), motion profiles (format
+// MOTION_XYZ32F) from motion_stream_info, and a pose profile (6DOF, fps 0)
+// from each rs_6DoF<i> frame topic. Extrinsics are the stream_extrinsics
+// taken as the transform from the reference point to the stream, with
+// reference_point_id as the group. Frames come from the image_raw, imu_raw
+// and rs_6DoF topics; a frame_info message at the frame's bag time gives
+// its system time, timestamp domain (2 system time, otherwise hardware
+// clock) and metadata (each value the little-endian integer of its bytes,
+// keyed by its rs2_frame_metadata_value type). Version-1 files have no
+// options, notifications or recommended filters.
 package playback

@@ -43,8 +43,8 @@ type profilePair struct{ from, to *sensor.StreamProfile }
 func deriveExtrinsics(streams []*recStream) map[profilePair]sensor.Extrinsics {
 	var pinned []extensions.PinnedExtrinsics
 	for _, s := range streams {
-		if s.tf != nil && s.profile != nil {
-			pinned = append(pinned, extensions.PinnedExtrinsics{Key: extKey(s.key), Group: s.tfGroup, FromPin: fromTransform(s.tf)})
+		if s.pin != nil && s.profile != nil {
+			pinned = append(pinned, extensions.PinnedExtrinsics{Key: extKey(s.key), Group: s.tfGroup, FromPin: *s.pin})
 		}
 	}
 	g := extensions.NewExtrinsicsGraph(pinned)

@@ -135,7 +135,7 @@ type recStream struct {
 	format   sensor.Format
 	cam      *msgs.CameraInfo
 	imu      *msgs.ImuIntrinsic
-	tf       *msgs.Transform
+	pin      *sensor.Extrinsics // extrinsics from the group's reference to the stream
 	tfGroup  uint32
 	profile  *sensor.StreamProfile
 }
@@ -152,6 +152,7 @@ type recSensor struct {
 // description is the static device description of a bag (spec §6.2).
 type description struct {
 	version  uint32
+	legacy   bool // file version 1 (spec §10)
 	info     sensor.Info
 	sensors  []*recSensor
 	streams  map[streamKey]*recStream
@@ -168,11 +169,13 @@ func loadError(path, format string, a ...any) error {
 // readDescription reads the static description of the bag r.
 func readDescription(path string, r *rosbag.Reader) (*description, error) {
 	conns := r.Connections()
+	if isLegacy(conns) {
+		return readLegacy(path, r)
+	}
 	var want []uint32
 	var frameConns []uint32
 	parsed := make(map[uint32]layout.Topic, len(conns))
 	byID := make(map[uint32]*rosbag.Connection, len(conns))
-	legacy := false
 	for _, c := range conns {
 		ti := topicOf(c.Topic)
 		parsed[c.ID] = ti
@@ -180,8 +183,6 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 		switch {
 		case ti.Kind.IsFrameData():
 			frameConns = append(frameConns, c.ID)
-		case ti.Kind == layout.KindLegacyFileVersion:
-			legacy = true
 		case ti.Kind == layout.KindUnknown, ti.Kind.IsMetadata(), ti.Kind == layout.KindPoseAccel,
 			ti.Kind == layout.KindPoseTwist, ti.Kind == layout.KindNotification:
 		default:
@@ -300,8 +301,9 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 				if err := decode(&tf); err != nil {
 					return nil, err
 				}
-				if st := getStream(keyOf(ti)); st.tf == nil {
-					st.tf, st.tfGroup = &tf, ti.Group
+				if st := getStream(keyOf(ti)); st.pin == nil {
+					pin := fromTransform(&tf)
+					st.pin, st.tfGroup = &pin, ti.Group
 				}
 			case layout.KindOptionValue:
 				o, ok := ti.Option()
@@ -349,10 +351,6 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 		}
 	}
 	if len(versions) == 0 {
-		if legacy {
-			return nil, loadError(path, "file version 1 (legacy %s layout) is not supported; want %s 2, 3 or 4",
-				layout.LegacyFileVersionTopic, layout.FileVersionTopic)
-		}
 		return nil, loadError(path, "invalid file format: file does not contain topic %q nor %q",
 			layout.FileVersionTopic, layout.LegacyFileVersionTopic)
 	}

@@ -1,0 +1,293 @@
+package playback
+
+import (
+	"encoding/binary"
+	"math"
+	"strconv"
+
+	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/msgs"
+	"github.com/rsbag/rsbag/rosbag"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// File version 1 (spec §10): the layout of TM2-era recordings, read-only.
+
+// Values librealsense gives to what version 1 does not record (spec §10).
+const (
+	legacyDeviceName   = "Intel RealSense TM2"
+	legacyProductID    = "2150"
+	legacySerialNumber = "N/A"
+	legacySensorPrefix = "Sensor " // sensor Name is "Sensor <index>"
+	legacySensorCount  = "sensor_count"
+)
+
+// isLegacy reports whether a bag with these connections is a version-1
+// file: it has /FILE_VERSION and no /file_version.
+func isLegacy(conns []*rosbag.Connection) bool {
+	legacy := false
+	for _, c := range conns {
+		switch c.Topic {
+		case layout.FileVersionTopic:
+			return false
+		case layout.LegacyFileVersionTopic:
+			legacy = true
+		}
+	}
+	return legacy
+}
+
+// topic parses a topic with the grammar of the bag's file version.
+func (d *description) topic(name string) layout.Topic {
+	if d.legacy {
+		return layout.ParseLegacy(name)
+	}
+	return topicOf(name)
+}
+
+// frameKind returns the frame data kind of versions 2–4 that a frame topic
+// kind of any version stands for, or KindUnknown.
+func frameKind(k layout.Kind) layout.Kind {
+	switch k {
+	case layout.KindImageData, layout.KindLegacyImageData:
+		return layout.KindImageData
+	case layout.KindImuData, layout.KindLegacyImuData:
+		return layout.KindImuData
+	case layout.KindPoseTransform, layout.KindLegacyPoseData:
+		return layout.KindPoseTransform
+	}
+	return layout.KindUnknown
+}
+
+// legacyStream parses the stream name of a version-1 stream_info or
+// motion_stream_info ("DEPTH", "INFRARED2", "ACCLEROMETER", ...) with the
+// names of the version-1 frame topics.
+func legacyStream(name string, motion bool) (sensor.Stream, int, bool) {
+	t := layout.Topic{Kind: layout.KindLegacyImageData}
+	topic := "/camera/" + name + "/image_raw/0"
+	if motion {
+		t.Kind, topic = layout.KindLegacyImuData, "/imu/"+name+"/imu_raw/0"
+	}
+	p := layout.ParseLegacy(topic)
+	if p.Kind != t.Kind {
+		return 0, 0, false
+	}
+	return p.Stream, p.Index, true
+}
+
+// legacyExtrinsics converts realsense_legacy_msgs/extrinsics (column-major
+// rotation, as rs2_extrinsics) to the transform from the reference point to
+// the stream.
+func legacyExtrinsics(e *msgs.LegacyStreamExtrinsics) (*sensor.Extrinsics, uint32) {
+	x := sensor.Extrinsics{Rotation: e.Extrinsics.Rotation, Translation: e.Extrinsics.Translation}
+	return &x, uint32(e.ReferencePointID)
+}
+
+// readLegacy reads the description of a version-1 file (spec §10): the
+// device info is synthesized, sensors come from /info/<sensor>, profiles
+// from the legacy stream_info and motion_stream_info messages, and a pose
+// stream from each rs_6DoF<i> frame topic.
+func readLegacy(path string, r *rosbag.Reader) (*description, error) {
+	d := &description{legacy: true, streams: map[streamKey]*recStream{}, info: sensor.Info{
+		sensor.CameraInfoName: legacyDeviceName, sensor.CameraInfoProductId: legacyProductID,
+		sensor.CameraInfoSerialNumber: legacySerialNumber}}
+	var want, frameConns []uint32
+	parsed := map[uint32]layout.Topic{}
+	byID := map[uint32]*rosbag.Connection{}
+	var poses []layout.Topic
+	for _, c := range r.Connections() {
+		ti := d.topic(c.Topic)
+		parsed[c.ID], byID[c.ID] = ti, c
+		switch ti.Kind {
+		case layout.KindLegacyFileVersion, layout.KindLegacyDeviceInfo, layout.KindLegacySensorInfo,
+			layout.KindLegacyStreamInfo, layout.KindLegacyMotionStreamInfo:
+			want = append(want, c.ID)
+		case layout.KindLegacyPoseData:
+			poses = append(poses, ti)
+			fallthrough
+		case layout.KindLegacyImageData, layout.KindLegacyImuData:
+			frameConns = append(frameConns, c.ID)
+		}
+	}
+	sensorCount := -1
+	extra := map[int]sensor.Info{}
+	var versions []uint32
+	infoSeq := 0
+	addStream := func(k streamKey, t rosbag.Time) *recStream {
+		if d.streams[k] != nil {
+			return nil // first one wins
+		}
+		st := &recStream{key: k, infoSeq: infoSeq, infoTime: t}
+		infoSeq++
+		d.streams[k] = st
+		return st
+	}
+	it := r.Messages(&rosbag.Query{Connections: want})
+	for it.Next() {
+		m := it.Message()
+		c, ti := byID[m.Conn.ID], parsed[m.Conn.ID]
+		if !hasType(c, ti.Kind) {
+			if ti.Kind == layout.KindLegacyFileVersion {
+				return nil, loadError(path, "topic %q has type %s, want %s", c.Topic, c.Type, msgs.UInt32Type.Name)
+			}
+			continue
+		}
+		decode := func(msg msgs.Message) error {
+			if err := unmarshal(msg, m.Data); err != nil {
+				return loadError(path, "topic %q at %v: decoding %s: %w", c.Topic, m.Time, msg.Type().Name, err)
+			}
+			return nil
+		}
+		switch ti.Kind {
+		case layout.KindLegacyFileVersion:
+			var v msgs.UInt32
+			if err := decode(&v); err != nil {
+				return nil, err
+			}
+			versions = append(versions, v.Data)
+		case layout.KindLegacyDeviceInfo:
+			var v msgs.LegacyVendorData
+			if err := decode(&v); err != nil {
+				return nil, err
+			}
+			if v.Name == legacySensorCount {
+				n, err := strconv.ParseUint(v.Value, 10, 16)
+				if err != nil {
+					return nil, loadError(path, "topic %q: %s %q: %w", c.Topic, legacySensorCount, v.Value, err)
+				}
+				sensorCount = int(n)
+			}
+		case layout.KindLegacySensorInfo:
+			var v msgs.LegacyVendorData
+			if err := decode(&v); err != nil {
+				return nil, err
+			}
+			// Entries named like a camera info field are kept; the GUID
+			// names of TM2 firmware entries are not part of the spec.
+			if ci, ok := sensor.ParseCameraInfo(v.Name); ok && ci != sensor.CameraInfoName {
+				if extra[ti.Sensor] == nil {
+					extra[ti.Sensor] = sensor.Info{}
+				}
+				extra[ti.Sensor][ci] = v.Value
+			}
+		case layout.KindLegacyStreamInfo:
+			var v msgs.LegacyStreamInfo
+			if err := decode(&v); err != nil {
+				return nil, err
+			}
+			stream, idx, ok := legacyStream(v.StreamType, false)
+			if !ok {
+				return nil, loadError(path, "topic %q: unknown stream type %q", c.Topic, v.StreamType)
+			}
+			f, err := layout.ParseEncoding(v.Encoding)
+			if err != nil {
+				return nil, loadError(path, "topic %q: %w", c.Topic, err)
+			}
+			st := addStream(streamKey{ti.Sensor, stream, idx}, m.Time)
+			if st == nil {
+				continue
+			}
+			cam := v.CameraInfo
+			cam.Width, cam.Height = v.Width, v.Height
+			st.fps, st.format, st.cam = v.Fps, f, &cam
+			st.pin, st.tfGroup = legacyExtrinsics(&v.StreamExtrinsics)
+		case layout.KindLegacyMotionStreamInfo:
+			var v msgs.LegacyMotionStreamInfo
+			if err := decode(&v); err != nil {
+				return nil, err
+			}
+			stream, idx, ok := legacyStream(v.MotionType, true)
+			if !ok {
+				return nil, loadError(path, "topic %q: unknown motion type %q", c.Topic, v.MotionType)
+			}
+			st := addStream(streamKey{ti.Sensor, stream, idx}, m.Time)
+			if st == nil {
+				continue
+			}
+			in := v.StreamIntrinsics
+			st.fps, st.format = v.Fps, sensor.FormatMotionXYZ32F
+			st.imu = &msgs.ImuIntrinsic{Data: in.Data, NoiseVariances: in.NoiseVariances, BiasVariances: in.BiasVariances}
+			st.pin, st.tfGroup = legacyExtrinsics(&v.StreamExtrinsics)
+		}
+	}
+	if err := it.Err(); err != nil {
+		return nil, loadError(path, "reading the device description: %w", err)
+	}
+	if len(versions) != 1 {
+		return nil, loadError(path, "%d messages on %q, want exactly one", len(versions), layout.LegacyFileVersionTopic)
+	}
+	d.version = versions[0]
+	if !layout.ReadableVersion(layout.KindLegacyFileVersion, d.version) || d.version < layout.VersionLegacy {
+		return nil, loadError(path, "file version %d on %q is not supported, want %d", d.version,
+			layout.LegacyFileVersionTopic, layout.VersionLegacy)
+	}
+	if sensorCount < 0 {
+		return nil, loadError(path, "no %q entry on %q", legacySensorCount,
+			layout.Topic{Kind: layout.KindLegacyDeviceInfo}.String())
+	}
+	// Pose streams have no stream info: one per rs_6DoF<i> topic.
+	for _, p := range poses {
+		if st := addStream(keyOf(p), 0); st != nil {
+			st.format = sensor.Format6DOF
+		}
+	}
+	sensors := map[int]*recSensor{}
+	has := map[int]bool{}
+	for i := 0; i < sensorCount; i++ {
+		info := sensor.Info{sensor.CameraInfoName: legacySensorPrefix + strconv.Itoa(i)}
+		for k, v := range extra[i] {
+			info[k] = v
+		}
+		sensors[i] = &recSensor{index: i, info: info, options: map[sensor.Option]*optionDesc{}}
+		has[i] = true
+	}
+	if err := d.build(path, sensors, has); err != nil {
+		return nil, err
+	}
+	if err := d.readDuration(r, frameConns); err != nil {
+		return nil, loadError(path, "%w", err)
+	}
+	return d, nil
+}
+
+// legacyInfo is what a version-1 frame_info message adds to its frame.
+type legacyInfo struct {
+	systemTimeMs float64
+	domain       sensor.TimestampDomain
+	metadata     sensor.Metadata
+}
+
+// legacyDomainSystem is the time_stamp_domain value of system time; 0 and
+// 1 are the hardware clock (spec §10).
+const legacyDomainSystem = 2
+
+// decodeLegacyInfo converts a frame_info message: metadata values are the
+// little-endian integers of their bytes (at most 8), keyed by their
+// rs2_frame_metadata_value type.
+func decodeLegacyInfo(fi *msgs.LegacyFrameInfo) legacyInfo {
+	li := legacyInfo{systemTimeMs: float64(fi.SystemTime), domain: sensor.TimestampDomainHardwareClock}
+	if fi.TimeStampDomain == legacyDomainSystem {
+		li.domain = sensor.TimestampDomainSystemTime
+	}
+	for _, md := range fi.FrameMetadata {
+		if md.MetadataType > math.MaxInt32 || len(md.Data) > 8 {
+			continue
+		}
+		var b [8]byte
+		copy(b[:], md.Data)
+		li.metadata.Set(sensor.MetadataKey(md.MetadataType), int64(binary.LittleEndian.Uint64(b[:])))
+	}
+	return li
+}
+
+// legacyPoseFrame builds the frame of a realsense_legacy_msgs/pose message
+// (timestamps in milliseconds).
+func legacyPoseFrame(st *stream, p *msgs.LegacyPose) *sensor.Frame {
+	f := &sensor.Frame{Profile: st.profile, TimestampMs: float64(p.Timestamp),
+		SystemTimeMs: float64(p.SystemTimestamp)}
+	q := p.Rotation
+	f.Pose = sensor.Pose{Translation: f32x3(p.Translation), Velocity: f32x3(p.Velocity),
+		Acceleration: f32x3(p.Acceleration), Rotation: [4]float32{float32(q.X), float32(q.Y), float32(q.Z), float32(q.W)},
+		AngularVelocity: f32x3(p.AngularVelocity), AngularAcceleration: f32x3(p.AngularAcceleration)}
+	return f
+}
