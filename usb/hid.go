@@ -148,15 +148,8 @@ func (m *MotionSensor) power(ctx context.Context, id uint8, state uint8, fps int
 func (m *MotionSensor) Start(h sensor.Handler) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	switch {
-	case m.closed:
-		return sensor.ErrClosed
-	case m.opened == nil:
-		return sensor.ErrNotOpen
-	case m.started:
-		return sensor.ErrAlreadyStarted
-	case h == nil:
-		return fmt.Errorf("usb %s: start: nil handler", m.name)
+	if err := m.canStart(h); err != nil {
+		return err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	if err := m.dev.h.SetInterface(m.intf, 0); err != nil {

@@ -74,8 +74,7 @@ type options struct {
 	name    string
 	mu      sync.Mutex
 	byOpt   map[sensor.Option]*boundControl
-	cbs     map[int]func(extensions.OptionChange)
-	nextCB  int
+	changes listeners[extensions.OptionChange]
 	fixed   map[sensor.Option]fixedOption
 	global  *atomic.Bool // Global Time Enabled, nil when unsupported
 	timeout time.Duration
@@ -84,7 +83,7 @@ type options struct {
 // bindOptions keeps the controls whose unit exists and whose bmControls bit
 // is set.
 func bindOptions(dev *Device, name string, vc *ControlInterface, table []control) *options {
-	o := &options{dev: dev, vcIntf: vc.Interface, name: name, byOpt: map[sensor.Option]*boundControl{}, cbs: map[int]func(extensions.OptionChange){}}
+	o := &options{dev: dev, vcIntf: vc.Interface, name: name, byOpt: map[sensor.Option]*boundControl{}}
 	for _, c := range table {
 		u, ok := vc.Unit(c.unitType, c.xu)
 		if !ok || c.bit/8 >= len(u.Controls) || u.Controls[c.bit/8]&(1<<uint(c.bit%8)) == 0 {
@@ -273,15 +272,7 @@ func (o *options) SetOption(opt sensor.Option, v float32) error {
 
 // changed calls the option-change callbacks.
 func (o *options) changed(opt sensor.Option, v float32) {
-	o.mu.Lock()
-	cbs := make([]func(extensions.OptionChange), 0, len(o.cbs))
-	for _, f := range o.cbs {
-		cbs = append(cbs, f)
-	}
-	o.mu.Unlock()
-	for _, f := range cbs {
-		f(extensions.OptionChange{Option: opt, Value: v})
-	}
+	o.changes.call(extensions.OptionChange{Option: opt, Value: v})
 }
 
 // OptionDescription returns the option's description.
@@ -307,16 +298,7 @@ func (o *options) OptionReadOnly(opt sensor.Option) bool {
 
 // OnOptionChange registers f for value changes made through SetOption.
 func (o *options) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	id := o.nextCB
-	o.nextCB++
-	o.cbs[id] = f
-	return func() {
-		o.mu.Lock()
-		delete(o.cbs, id)
-		o.mu.Unlock()
-	}
+	return o.changes.add(f)
 }
 
 // SupportedOptions lists the sensor's options in ascending enum order.

@@ -80,9 +80,44 @@ type base struct {
 	err     error // sticky streaming error
 	stats   Stats
 
-	nmu       sync.Mutex
-	notifiers map[int]func(sensor.Notification)
-	nextN     int
+	notes listeners[sensor.Notification]
+}
+
+// listeners is a set of callbacks registered by an On... method.
+type listeners[T any] struct {
+	mu   sync.Mutex
+	fs   map[int]func(T)
+	next int
+}
+
+// add registers f; cancel unregisters it.
+func (l *listeners[T]) add(f func(T)) (cancel func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.fs == nil {
+		l.fs = map[int]func(T){}
+	}
+	id := l.next
+	l.next++
+	l.fs[id] = f
+	return func() {
+		l.mu.Lock()
+		delete(l.fs, id)
+		l.mu.Unlock()
+	}
+}
+
+// call calls every registered callback with v, without holding the lock.
+func (l *listeners[T]) call(v T) {
+	l.mu.Lock()
+	fs := make([]func(T), 0, len(l.fs))
+	for _, f := range l.fs {
+		fs = append(fs, f)
+	}
+	l.mu.Unlock()
+	for _, f := range fs {
+		f(v)
+	}
 }
 
 // Info returns the sensor's camera info.
@@ -95,33 +130,10 @@ func (b *base) Kinds() []extensions.Kind { return append([]extensions.Kind(nil),
 func (b *base) String() string { return b.name }
 
 // OnNotification registers f for the sensor's notifications.
-func (b *base) OnNotification(f func(sensor.Notification)) (cancel func()) {
-	b.nmu.Lock()
-	defer b.nmu.Unlock()
-	if b.notifiers == nil {
-		b.notifiers = map[int]func(sensor.Notification){}
-	}
-	id := b.nextN
-	b.nextN++
-	b.notifiers[id] = f
-	return func() {
-		b.nmu.Lock()
-		delete(b.notifiers, id)
-		b.nmu.Unlock()
-	}
-}
+func (b *base) OnNotification(f func(sensor.Notification)) (cancel func()) { return b.notes.add(f) }
 
 func (b *base) notify(cat sensor.NotificationCategory, sev sensor.Severity, desc string) {
-	b.nmu.Lock()
-	fs := make([]func(sensor.Notification), 0, len(b.notifiers))
-	for _, f := range b.notifiers {
-		fs = append(fs, f)
-	}
-	b.nmu.Unlock()
-	n := sensor.Notification{Category: cat, Severity: sev, Description: desc, TimestampMs: nowMs()}
-	for _, f := range fs {
-		f(n)
-	}
+	b.notes.call(sensor.Notification{Category: cat, Severity: sev, Description: desc, TimestampMs: nowMs()})
 }
 
 // fail records a streaming error once and reports it.
@@ -146,6 +158,21 @@ func (b *base) Stats() Stats {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.stats
+}
+
+// canStart checks, with b.mu held, that the sensor may start with h.
+func (b *base) canStart(h sensor.Handler) error {
+	switch {
+	case b.closed:
+		return sensor.ErrClosed
+	case b.opened == nil:
+		return sensor.ErrNotOpen
+	case b.started:
+		return sensor.ErrAlreadyStarted
+	case h == nil:
+		return fmt.Errorf("usb %s: start: nil handler", b.name)
+	}
+	return nil
 }
 
 func (b *base) openProfiles(all []*sensor.StreamProfile, ps []*sensor.StreamProfile) error {
@@ -336,15 +363,8 @@ type vsRun struct {
 func (s *Sensor) Start(h sensor.Handler) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	switch {
-	case s.closed:
-		return sensor.ErrClosed
-	case s.opened == nil:
-		return sensor.ErrNotOpen
-	case s.started:
-		return sensor.ErrAlreadyStarted
-	case h == nil:
-		return fmt.Errorf("usb %s: start: nil handler", s.name)
+	if err := s.canStart(h); err != nil {
+		return err
 	}
 	o := s.dev.opts
 	ctx, cancel := context.WithCancel(context.Background())
