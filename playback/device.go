@@ -388,6 +388,28 @@ func (d *Device) SeekFrame(p *sensor.StreamProfile, n int) error {
 	return fmt.Errorf("playback: %s: seek frame %d of %v (stream has %d frames): %w", d.path, n, p, i, ErrOutOfRange)
 }
 
+// Stop stops playback (librealsense's playback stop, P.40): reading halts,
+// the frames queued for delivery are dropped, the position rewinds to 0, the
+// device is no longer paused and its status becomes Stopped. Unlike
+// librealsense, Stop also stops every started sensor, as Sensor.Stop does
+// (they report stopped and their handlers are not called after Stop
+// returns; they stay open), so that a later Start plays again, from the
+// start or from the position set by a Seek made while stopped. Stopping a
+// device that is not playing does nothing. Stop must not be called from a
+// frame handler.
+func (d *Device) Stop() error {
+	return d.do(func() error {
+		if d.rs.active == 0 {
+			return nil
+		}
+		d.rs.paused = false
+		for _, s := range d.sensors {
+			d.stopSensor(s, false) // the last one rewinds and raises Stopped
+		}
+		return nil
+	})
+}
+
 // Pause stops reading; frames queued for delivery are dropped. Pausing a
 // stopped device makes the next start wait for Resume.
 func (d *Device) Pause() error { return d.do(func() error { d.pause(); return nil }) }

@@ -10,7 +10,7 @@
 //
 // A Device owns one reader goroutine, which reads the bag in bag-time order,
 // and one dispatcher goroutine per started stream, which calls the
-// handler. Seek, Pause, Resume, Step, SetSpeed, SetRealTime and the sensors'
+// handler. Seek, Pause, Resume, Step, Stop, SetSpeed, SetRealTime and the sensors'
 // Open/Start/Stop/Close are requests answered by the reader goroutine: they
 // are synchronous and take no lock that user code could hold. Status,
 // notification and option-change callbacks run in order on a separate
@@ -51,6 +51,11 @@
 // Options.Repeat loops instead. A malformed frame message or a read error
 // also stops playback: Err returns the error and every started sensor gets
 // an "Unknown Error" notification.
+//
+// Device.Stop stops playback at once: unlike librealsense's stop, which
+// leaves the sensors reporting that they stream (P.40), it stops them too,
+// so that starting them again plays from the start (or from a seek made
+// while stopped).
 //
 // Deliberate differences from librealsense: the speed must be > 0; resuming
 // does not skip a frame; a seek never stalls real-time playback; restarting

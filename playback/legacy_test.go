@@ -92,7 +92,7 @@ func writeLegacyBag(t *testing.T, edit func(topic string, m msgs.Message) bool) 
 				}})
 		}
 		w.write(legacyTopic(layout.KindLegacyImuData, 1, sensor.StreamAccel, 0), t0+200, &msgs.Imu{
-			Header: msgs.Header{Seq: uint32(n), Stamp: layout.FrameStamp(float64(1000 + n))},
+			Header:             msgs.Header{Seq: uint32(n), Stamp: layout.FrameStamp(float64(1000 + n))},
 			LinearAcceleration: msgs.Vector3{Y: -9.75, Z: float64(n)}})
 		w.write(legacyTopic(layout.KindLegacyFrameInfo, 1, sensor.StreamAccel, 0), t0+200, &msgs.LegacyFrameInfo{
 			SystemTime: uint64(legacySysTime + n), TimeStampDomain: 1})

@@ -845,3 +845,64 @@ func TestOptionsAndFilters(t *testing.T) {
 		t.Errorf("v3 color filters %v", f)
 	}
 }
+
+// TestDeviceStop: Device.Stop halts reading, stops the sensors, rewinds
+// and reports Stopped; starting again plays from the start, or from a seek
+// made while stopped.
+func TestDeviceStop(t *testing.T) {
+	all := playAll(t, depthColor)
+	d := open(t, depthColor, &Options{NonRealTime: true})
+	c := newCollector(d)
+	startAll(t, d, c)
+	for len(c.snapshot()) < 5 {
+		time.Sleep(100 * time.Microsecond)
+	}
+	d.Pause() // Stop also clears a pause
+	if err := d.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	c.waitStopped(t)
+	n := len(c.snapshot())
+	time.Sleep(5 * time.Millisecond)
+	if len(c.snapshot()) != n {
+		t.Error("frames delivered after Stop returned")
+	}
+	if d.Status() != extensions.StatusStopped || d.Position() != 0 {
+		t.Errorf("after Stop: status %v, position %v", d.Status(), d.Position())
+	}
+	if err := d.Stop(); err != nil {
+		t.Errorf("second Stop: %v", err)
+	}
+	restart := func() *collector {
+		c := newCollector(d)
+		for _, s := range d.Sensors() {
+			if err := s.Start(c); err != nil { // still open, no longer started
+				t.Fatal(err)
+			}
+		}
+		return c
+	}
+	// Starting one sensor at a time would lose the other's first frames:
+	// start every sensor while paused, as startAll does.
+	d.Pause()
+	c2 := restart()
+	d.Resume()
+	c2.waitStopped(t)
+	if got := c2.snapshot(); fmt.Sprint(got) != fmt.Sprint(all) {
+		t.Errorf("after Stop and Start:\n got %v\nwant %v", got, all)
+	}
+
+	// A seek while stopped sets where the next start begins.
+	target := all[len(all)/2].pos
+	if err := d.Seek(time.Duration(target)); err != nil {
+		t.Fatal(err)
+	}
+	d.Pause()
+	c3 := restart()
+	d.Resume()
+	c3.waitStopped(t)
+	got := c3.snapshot()
+	if len(got) == 0 || got[0].pos < target || len(got) >= len(all) {
+		t.Errorf("after a seek to %d while stopped: %v", target, got)
+	}
+}
