@@ -38,10 +38,9 @@ type OptionSpec struct {
 // embed it (or hold one) to serve their sensors' options. The zero value is
 // an empty, usable set.
 type OptionSet struct {
-	mu     sync.RWMutex
-	opts   map[sensor.Option]*OptionSpec
-	nextID int
-	cbs    map[int]func(OptionChange)
+	mu   sync.RWMutex
+	opts map[sensor.Option]*OptionSpec
+	cbs  Callbacks[OptionChange]
 	// get, when set, can override the value reported for an option.
 	get func(o sensor.Option, v float32) float32
 }
@@ -155,15 +154,7 @@ func (s *OptionSet) set(o sensor.Option, v float32, check bool) error {
 		}
 	}
 	p.Value = v
-	cbs := make([]func(OptionChange), 0, len(s.cbs))
-	ids := make([]int, 0, len(s.cbs))
-	for id := range s.cbs {
-		ids = append(ids, id)
-	}
-	sort.Ints(ids)
-	for _, id := range ids {
-		cbs = append(cbs, s.cbs[id])
-	}
+	cbs := s.cbs.funcs() // those registered when the value changed
 	s.mu.Unlock()
 	for _, f := range cbs {
 		f(OptionChange{Option: o, Value: v})
@@ -196,17 +187,5 @@ func (s *OptionSet) OptionReadOnly(o sensor.Option) bool {
 // registration order, on the goroutine that made the change, with no lock
 // held. cancel unregisters f; it is safe to call more than once.
 func (s *OptionSet) OnOptionChange(f func(OptionChange)) (cancel func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.cbs == nil {
-		s.cbs = make(map[int]func(OptionChange))
-	}
-	id := s.nextID
-	s.nextID++
-	s.cbs[id] = f
-	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		delete(s.cbs, id)
-	}
+	return s.cbs.Add(f)
 }

@@ -21,6 +21,17 @@ func normName(s string) string {
 	}, s)
 }
 
+// setEnum sets *v to the value named s in names (see lookupName), the
+// flag.Value Set of every enum type; what names the enum in the error.
+func setEnum[T ~int32](v *T, names []string, s string, firstWord bool, what string) error {
+	i, ok := lookupName(names, s, firstWord)
+	if !ok {
+		return fmt.Errorf("sensor: unknown %s %q", what, s)
+	}
+	*v = T(i)
+	return nil
+}
+
 // lookupName finds s among names: exact name, then the normalized name, then
 // (if firstWord) the first word of a name ("system" for "System Time"), then
 // a decimal id.
@@ -51,68 +62,32 @@ func lookupName(names []string, s string, firstWord bool) (int, bool) {
 
 // Set parses a stream name ("Depth", "depth") or id, so that a *Stream is a
 // flag.Value.
-func (v *Stream) Set(s string) error {
-	i, ok := lookupName(streamNames[:], s, false)
-	if !ok {
-		return fmt.Errorf("sensor: unknown stream %q", s)
-	}
-	*v = Stream(i)
-	return nil
-}
+func (v *Stream) Set(s string) error { return setEnum(v, streamNames[:], s, false, "stream") }
 
 // Set parses a format name ("Z16", "rgb8", "MOTION_XYZ32F") or id, so that a
 // *Format is a flag.Value.
-func (v *Format) Set(s string) error {
-	i, ok := lookupName(formatNames[:], s, false)
-	if !ok {
-		return fmt.Errorf("sensor: unknown format %q", s)
-	}
-	*v = Format(i)
-	return nil
-}
+func (v *Format) Set(s string) error { return setEnum(v, formatNames[:], s, false, "format") }
 
 // Set parses a timestamp domain name ("System Time", "system_time",
 // "system") or id, so that a *TimestampDomain is a flag.Value.
 func (v *TimestampDomain) Set(s string) error {
-	i, ok := lookupName(timestampDomainNames[:], s, true)
-	if !ok {
-		return fmt.Errorf("sensor: unknown timestamp domain %q", s)
-	}
-	*v = TimestampDomain(i)
-	return nil
+	return setEnum(v, timestampDomainNames[:], s, true, "timestamp domain")
 }
 
 // Set parses a distortion model name ("Brown Conrady") or id, so that a
 // *Distortion is a flag.Value.
 func (v *Distortion) Set(s string) error {
-	i, ok := lookupName(distortionNames[:], s, false)
-	if !ok {
-		return fmt.Errorf("sensor: unknown distortion model %q", s)
-	}
-	*v = Distortion(i)
-	return nil
+	return setEnum(v, distortionNames[:], s, false, "distortion model")
 }
 
 // Set parses an option name ("Laser Power", "laser_power") or id, so that an
 // *Option is a flag.Value.
-func (v *Option) Set(s string) error {
-	i, ok := lookupName(optionNames[:], s, false)
-	if !ok {
-		return fmt.Errorf("sensor: unknown option %q", s)
-	}
-	*v = Option(i)
-	return nil
-}
+func (v *Option) Set(s string) error { return setEnum(v, optionNames[:], s, false, "option") }
 
 // Set parses a camera-info name ("Serial Number") or id, so that a
 // *CameraInfo is a flag.Value.
 func (v *CameraInfo) Set(s string) error {
-	i, ok := lookupName(cameraInfoNames[:], s, false)
-	if !ok {
-		return fmt.Errorf("sensor: unknown camera info %q", s)
-	}
-	*v = CameraInfo(i)
-	return nil
+	return setEnum(v, cameraInfoNames[:], s, false, "camera info")
 }
 
 // BytesPerPixel returns BitsPerPixel/8 (0 for formats without whole bytes

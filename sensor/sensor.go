@@ -30,6 +30,16 @@ func (i Info) Keys() []CameraInfo {
 	return keys
 }
 
+// Set sets k to v; an empty v removes k (a camera-info value is never
+// empty).
+func (i Info) Set(k CameraInfo, v string) {
+	if v == "" {
+		delete(i, k)
+		return
+	}
+	i[k] = v
+}
+
 // Clone returns a copy of i.
 func (i Info) Clone() Info {
 	c := make(Info, len(i))

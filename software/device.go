@@ -75,11 +75,7 @@ func (d *Device) Info() sensor.Info {
 func (d *Device) SetInfo(k sensor.CameraInfo, v string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if v == "" {
-		delete(d.info, k)
-		return
-	}
-	d.info[k] = v
+	d.info.Set(k, v)
 }
 
 // AddSensor adds a sensor named name (its CameraInfoName) with librealsense's

@@ -42,9 +42,7 @@ type Sensor struct {
 	// onStart and onStop are called (without locks) after Start and Stop.
 	onStart, onStop func(*Sensor)
 
-	nmu  sync.Mutex
-	nid  int
-	ncbs map[int]func(sensor.Notification)
+	notes extensions.Callbacks[sensor.Notification]
 }
 
 type item struct {
@@ -111,11 +109,7 @@ func (s *Sensor) Info() sensor.Info {
 func (s *Sensor) SetInfo(k sensor.CameraInfo, v string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if v == "" {
-		delete(s.info, k)
-		return
-	}
-	s.info[k] = v
+	s.info.Set(k, v)
 }
 
 // VideoStream describes a video stream to add (rs2_video_stream).
@@ -517,36 +511,9 @@ func (s *Sensor) Flush() {
 // OnNotification registers f for every notification of the sensor; cancel
 // unregisters it.
 func (s *Sensor) OnNotification(f func(sensor.Notification)) (cancel func()) {
-	s.nmu.Lock()
-	defer s.nmu.Unlock()
-	if s.ncbs == nil {
-		s.ncbs = map[int]func(sensor.Notification){}
-	}
-	id := s.nid
-	s.nid++
-	s.ncbs[id] = f
-	return func() {
-		s.nmu.Lock()
-		defer s.nmu.Unlock()
-		delete(s.ncbs, id)
-	}
+	return s.notes.Add(f)
 }
 
 // Notify raises a notification: the registered callbacks run on the calling
 // goroutine, in registration order, with no lock held.
-func (s *Sensor) Notify(n sensor.Notification) {
-	s.nmu.Lock()
-	ids := make([]int, 0, len(s.ncbs))
-	for id := range s.ncbs {
-		ids = append(ids, id)
-	}
-	sort.Ints(ids)
-	cbs := make([]func(sensor.Notification), 0, len(ids))
-	for _, id := range ids {
-		cbs = append(cbs, s.ncbs[id])
-	}
-	s.nmu.Unlock()
-	for _, f := range cbs {
-		f(n)
-	}
-}
+func (s *Sensor) Notify(n sensor.Notification) { s.notes.Call(n) }

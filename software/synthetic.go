@@ -239,6 +239,26 @@ type timeline struct {
 	once sync.Once
 }
 
+// optionDefault is an option and its value at the start.
+type optionDefault struct {
+	Option sensor.Option
+	Value  float32
+}
+
+// syntheticOptions are the writable options of each synthetic sensor and
+// their values at the start (testdata/librealsense/README.md, "Options"),
+// added in this order with AddOption. The Stereo Module's read-only options
+// and Depth Units are added by NewSynthetic.
+var syntheticOptions = map[string][]optionDefault{
+	StereoModuleName: {{sensor.OptionExposure, 8500}, {sensor.OptionGain, 16}, {sensor.OptionEnableAutoExposure, 1},
+		{sensor.OptionLaserPower, 150}, {sensor.OptionEmitterEnabled, 1}},
+	RGBCameraName: {{sensor.OptionBrightness, 0}, {sensor.OptionContrast, 50}, {sensor.OptionExposure, 156},
+		{sensor.OptionGain, 64}, {sensor.OptionWhiteBalance, 4600}, {sensor.OptionEnableAutoExposure, 1},
+		{sensor.OptionPowerLineFrequency, 3}},
+	MotionModuleName:   {{sensor.OptionEnableMotionCorrection, 1}},
+	TrackingModuleName: {{sensor.OptionEnableMapping, 1}, {sensor.OptionEnablePoseJumping, 1}},
+}
+
 // Synthetic content constants from testdata/librealsense/README.md.
 const (
 	hwBaseMs     = 12345.678
@@ -344,11 +364,7 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 	}
 	info := DefaultSyntheticInfo()
 	for k, v := range cfg.Info {
-		if v == "" {
-			delete(info, k)
-		} else {
-			info[k] = v
-		}
+		info.Set(k, v)
 	}
 	y := &Synthetic{Device: New(info), cfg: cfg, clock: cfg.Clock}
 	if y.clock == nil {
@@ -356,19 +372,18 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 	}
 	d := y.Device
 	byName := map[string]*Sensor{}
-	custom := func(s *Sensor, o sensor.Option, v float32) {
-		s.AddOption(o, v, DefaultRange(v), true)
+	addSensor := func(name string) *Sensor {
+		s := d.AddSensor(name)
+		byName[name] = s
+		for _, o := range syntheticOptions[name] {
+			s.AddOption(o.Option, o.Value, DefaultRange(o.Value), true)
+		}
+		return s
 	}
 	var depthP, colorP *sensor.StreamProfile
 	var irP []*sensor.StreamProfile
 	if cfg.Depth != nil || cfg.Infrared != nil {
-		s := d.AddSensor(StereoModuleName)
-		byName[StereoModuleName] = s
-		custom(s, sensor.OptionExposure, 8500)
-		custom(s, sensor.OptionGain, 16)
-		custom(s, sensor.OptionEnableAutoExposure, 1)
-		custom(s, sensor.OptionLaserPower, 150)
-		custom(s, sensor.OptionEmitterEnabled, 1)
+		s := addSensor(StereoModuleName)
 		s.AddReadOnlyOption(sensor.OptionAsicTemperature, 36.5)
 		s.AddOption(sensor.OptionDepthUnits, 0.001, extensions.Range{Min: 0.000001, Max: 0.01, Step: 0.000001, Default: 0.001}, true)
 		s.AddOptionSpec(extensions.OptionSpec{Option: sensor.OptionStereoBaseline, Value: 50,
@@ -404,15 +419,7 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 		}
 	}
 	if v := cfg.Color; v != nil {
-		s := d.AddSensor(RGBCameraName)
-		byName[RGBCameraName] = s
-		custom(s, sensor.OptionBrightness, 0)
-		custom(s, sensor.OptionContrast, 50)
-		custom(s, sensor.OptionExposure, 156)
-		custom(s, sensor.OptionGain, 64)
-		custom(s, sensor.OptionWhiteBalance, 4600)
-		custom(s, sensor.OptionEnableAutoExposure, 1)
-		custom(s, sensor.OptionPowerLineFrequency, 3)
+		s := addSensor(RGBCameraName)
 		f := v.Format
 		switch f {
 		case sensor.FormatAny:
@@ -431,9 +438,7 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 	}
 	var accelP, gyroP, poseP *sensor.StreamProfile
 	if cfg.AccelFPS > 0 || cfg.GyroFPS > 0 {
-		s := d.AddSensor(MotionModuleName)
-		byName[MotionModuleName] = s
-		custom(s, sensor.OptionEnableMotionCorrection, 1)
+		s := addSensor(MotionModuleName)
 		if cfg.AccelFPS > 0 {
 			accelP = s.AddMotionStream(MotionStream{Stream: sensor.StreamAccel, FPS: cfg.AccelFPS, Default: true, Intrinsics: SyntheticMotionIntrinsics(1)})
 		}
@@ -442,10 +447,7 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 		}
 	}
 	if cfg.PoseFPS > 0 {
-		s := d.AddSensor(TrackingModuleName)
-		byName[TrackingModuleName] = s
-		custom(s, sensor.OptionEnableMapping, 1)
-		custom(s, sensor.OptionEnablePoseJumping, 1)
+		s := addSensor(TrackingModuleName)
 		poseP = s.AddPoseStream(PoseStream{FPS: cfg.PoseFPS, Default: true})
 	}
 	if len(byName) == 0 {
