@@ -231,17 +231,10 @@ func (m *MotionSensor) read(ctx context.Context, st Stream, byID map[uint8]*sens
 
 // Stop stops reading and powers the IMU sensors down (D4).
 func (m *MotionSensor) Stop() error {
-	m.mu.Lock()
-	if !m.started {
-		m.mu.Unlock()
-		return sensor.ErrNotStarted
+	if err := m.halt(); err != nil {
+		return err
 	}
-	m.cancel()
-	m.mu.Unlock()
-	m.wg.Wait()
-	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.started = false
 	errs := []error{m.err}
 	if m.err == nil || !errors.Is(m.err, device.ErrDisconnected) {
 		ctx, cancel := context.WithTimeout(context.Background(), m.dev.opts.ControlTimeout)
@@ -257,16 +250,4 @@ func (m *MotionSensor) Stop() error {
 }
 
 // Close stops the sensor if needed and releases its profiles.
-func (m *MotionSensor) Close() error {
-	var err error
-	m.mu.Lock()
-	started := m.started
-	m.mu.Unlock()
-	if started {
-		err = m.Stop()
-	}
-	m.mu.Lock()
-	m.opened = nil
-	m.mu.Unlock()
-	return err
-}
+func (m *MotionSensor) Close() error { return m.closeWith(m.Stop) }

@@ -160,6 +160,37 @@ func (b *base) Stats() Stats {
 	return b.stats
 }
 
+// halt cancels the reading goroutines and waits for them; it returns
+// sensor.ErrNotStarted, or nil with b.mu held and started cleared.
+func (b *base) halt() error {
+	b.mu.Lock()
+	if !b.started {
+		b.mu.Unlock()
+		return sensor.ErrNotStarted
+	}
+	b.cancel()
+	b.mu.Unlock()
+	b.wg.Wait()
+	b.mu.Lock()
+	b.started = false
+	return nil
+}
+
+// closeWith stops a started sensor with stop and releases its profiles.
+func (b *base) closeWith(stop func() error) error {
+	var err error
+	b.mu.Lock()
+	started := b.started
+	b.mu.Unlock()
+	if started {
+		err = stop()
+	}
+	b.mu.Lock()
+	b.opened = nil
+	b.mu.Unlock()
+	return err
+}
+
 // canStart checks, with b.mu held, that the sensor may start with h.
 func (b *base) canStart(h sensor.Handler) error {
 	switch {
@@ -594,17 +625,10 @@ func splitStereo(kind int, src []byte, wantL, wantR bool) (left, right []byte) {
 // called after it returns. It returns the streaming error, if any (one that
 // wraps device.ErrDisconnected after an unplug).
 func (s *Sensor) Stop() error {
-	s.mu.Lock()
-	if !s.started {
-		s.mu.Unlock()
-		return sensor.ErrNotStarted
+	if err := s.halt(); err != nil {
+		return err
 	}
-	s.cancel()
-	s.mu.Unlock()
-	s.wg.Wait()
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.started = false
 	streamErr := s.err
 	var errs []error
 	for _, r := range s.running {
@@ -631,15 +655,9 @@ func (s *Sensor) Stop() error {
 
 // Close stops the sensor if needed and releases its profiles.
 func (s *Sensor) Close() error {
-	var err error
+	err := s.closeWith(s.Stop)
 	s.mu.Lock()
-	started := s.started
-	s.mu.Unlock()
-	if started {
-		err = s.Stop()
-	}
-	s.mu.Lock()
-	s.opened, s.plans = nil, nil
+	s.plans = nil
 	s.mu.Unlock()
 	return err
 }
