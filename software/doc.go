@@ -16,7 +16,13 @@
 // hand-off), so a producer never runs more than one frame ahead of a slow
 // handler and nothing is dropped. Flush waits until every frame injected
 // before it has been handled. Stop is synchronous and Close is idempotent;
-// no goroutine outlives Close.
+// no goroutine outlives Close. A call that would wait for the goroutine it
+// runs on (Stop, Close or Inject from the sensor's own handler, device Close
+// from any handler or from the synthetic camera's timeline) returns an error
+// wrapping sensor.ErrStopFromHandler instead of deadlocking.
+//
+// Extrinsics groups are numbered from device.FirstGroupSoftware (1), as
+// librealsense numbers those of a software device.
 //
 // Extrinsics: registrations are kept as librealsense keeps them, and every
 // ordered pair is reported exactly (bit for bit) as librealsense playback
