@@ -491,6 +491,7 @@ func (s *Sensor) read(ctx context.Context, r *vsRun, h sensor.Handler) {
 		s.notify(sensor.NotificationCategoryFramesTimeout, sensor.SeverityWarn,
 			fmt.Sprintf("%s: %v: resetting endpoint %#02x after: %v", s.name, r.p, r.m.vs.Endpoint, err))
 		local.Resets++
+		publish()
 		r.stream.Close()
 		r.stream = nil
 		if err := s.dev.h.ClearHalt(r.m.vs.Endpoint); err != nil {
