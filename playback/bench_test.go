@@ -222,8 +222,15 @@ func BenchmarkPlaybackHeap(b *testing.B) {
 	}
 }
 
-// BenchmarkPacing reports the real-time pacing error at 1x (delivery time
-// minus the recorded spacing from the first frame) on depth_color.bag.
+// BenchmarkPacing reports the real-time pacing error at 1x on
+// depth_color.bag: for every delivered frame after the first, the time its
+// handler was called minus the time the recording says it is due, taking
+// the first delivered frame (the pacer's own anchor) as the reference. It
+// reports the median, the 99th percentile and the largest absolute error
+// over all frames of all b.N runs, the number of frames measured and the
+// frames dropped in real time (a dropped frame is not measured). The
+// figures depend on the machine's load: a busy machine delays the wake-ups
+// of the reader and dispatcher goroutines, which no pacing loop can undo.
 func BenchmarkPacing(b *testing.B) {
 	// Bag time of every frame, from a non-real-time pass.
 	type key struct {
@@ -244,6 +251,7 @@ func BenchmarkPacing(b *testing.B) {
 	d0.Close()
 	b.ResetTimer()
 	var errs []float64
+	var dropped uint64
 	for i := 0; i < b.N; i++ {
 		d, err := Open(depthColor, nil)
 		if err != nil {
@@ -260,9 +268,13 @@ func BenchmarkPacing(b *testing.B) {
 		var p0 int64
 		startAll(b, d, sensor.HandlerFunc(func(f *sensor.Frame) {
 			now := time.Now()
-			pos := bagTime[key{f.Profile.Name(), f.Number}]
+			pos, ok := bagTime[key{f.Profile.Name(), f.Number}]
 			mu.Lock()
 			defer mu.Unlock()
+			if !ok {
+				b.Errorf("frame %s #%d not in the non-real-time pass", f.Profile.Name(), f.Number)
+				return
+			}
 			if t0.IsZero() {
 				t0, p0 = now, pos
 				return
@@ -271,11 +283,18 @@ func BenchmarkPacing(b *testing.B) {
 			errs = append(errs, math.Abs(float64(now.Sub(want))))
 		}))
 		<-done
+		for _, st := range d.Stats() {
+			dropped += st.Dropped
+		}
 		d.Close()
 	}
+	b.StopTimer()
 	sort.Float64s(errs)
-	if len(errs) > 0 {
-		b.ReportMetric(errs[len(errs)/2]/1e3, "p50-µs")
-		b.ReportMetric(errs[len(errs)*99/100]/1e3, "p99-µs")
+	if n := len(errs); n > 0 {
+		b.ReportMetric(errs[n/2]/1e3, "p50-µs")
+		b.ReportMetric(errs[(n*99+99)/100-1]/1e3, "p99-µs")
+		b.ReportMetric(errs[n-1]/1e3, "max-µs")
+		b.ReportMetric(float64(n), "frames")
 	}
+	b.ReportMetric(float64(dropped), "dropped")
 }

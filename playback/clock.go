@@ -15,3 +15,34 @@ type wallClock struct{}
 func (wallClock) Now() time.Time { return time.Now() }
 
 func (wallClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+// pacer waits until a frame is due. With the wall clock it reuses one
+// timer instead of allocating one per frame (time.After); any other Clock
+// is asked for After.
+type pacer struct {
+	clock Clock
+	timer *time.Timer
+}
+
+// after returns a channel that receives once d has passed. A wait that is
+// abandoned (the reader answered a request instead) needs no cleanup: the
+// next call resets the timer, and since Go 1.23 a reset timer never
+// delivers a stale value.
+func (p *pacer) after(d time.Duration) <-chan time.Time {
+	if _, wall := p.clock.(wallClock); !wall {
+		return p.clock.After(d)
+	}
+	if p.timer == nil {
+		p.timer = time.NewTimer(d)
+	} else {
+		p.timer.Reset(d)
+	}
+	return p.timer.C
+}
+
+// stop releases the timer.
+func (p *pacer) stop() {
+	if p.timer != nil {
+		p.timer.Stop()
+	}
+}

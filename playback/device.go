@@ -74,6 +74,7 @@ type Device struct {
 	extr     map[profilePair]sensor.Extrinsics
 	duration time.Duration
 	clock    Clock
+	pace     pacer // sleeps on clock; owned by the reader goroutine
 	repeat   bool
 	allOpts  []*optionState
 	optConns []uint32
@@ -158,6 +159,7 @@ func Open(path string, opts *Options) (*Device, error) {
 	if d.clock == nil {
 		d.clock = wallClock{}
 	}
+	d.pace.clock = d.clock
 	if desc.hasFrame {
 		d.duration = time.Duration(desc.last - desc.first)
 	}
@@ -503,6 +505,7 @@ func (d *Device) playing() bool { return d.rs.active > 0 && !d.rs.paused }
 func (d *Device) run() {
 	defer close(d.readerExited)
 	defer d.shutdown()
+	defer d.pace.stop()
 	for {
 		if !d.playing() {
 			select {
@@ -552,7 +555,7 @@ func (d *Device) run() {
 			}
 			if wait := due.Sub(now); wait > 0 {
 				select {
-				case <-d.clock.After(wait):
+				case <-d.pace.after(wait):
 				case r := <-d.reqs:
 					r.reply <- r.f()
 					continue
@@ -870,6 +873,7 @@ func (d *Device) readGroup() (*group, error) {
 				}
 				if g != nil {
 					d.rs.next = g.t + 1
+					g.finishAll()
 				}
 				return g, nil
 			}
@@ -878,6 +882,7 @@ func (d *Device) readGroup() (*group, error) {
 		if g != nil && m.Time != g.t {
 			d.rs.pending = &m
 			d.rs.next = g.t + 1
+			g.finishAll()
 			return g, nil
 		}
 		if g == nil {
@@ -1035,6 +1040,17 @@ func (d *Device) imageFrame(st *stream, im *msgs.Image) *sensor.Frame {
 	return f
 }
 
+// finishAll completes every frame of the group. The reader calls it before
+// it waits for the group's deadline, so that none of this work delays a
+// frame that is due.
+func (g *group) finishAll() {
+	for i := range g.items {
+		if g.items[i].f != nil {
+			g.finish(&g.items[i])
+		}
+	}
+}
+
 // finish completes a frame with its metadata and pose parts.
 func (g *group) finish(it *gitem) {
 	f := it.f
@@ -1121,7 +1137,6 @@ func (d *Device) dispatchGroup(g *group, blocking bool) bool {
 			if disp == nil || !it.st.sens.started {
 				continue
 			}
-			g.finish(it)
 			if d.rs.realTime && !blocking {
 				disp.pushLatest(it.f)
 				continue
