@@ -20,6 +20,15 @@
 //	err = w.WriteMessage(conn, rosbag.MinTime, payload) // payload is copied
 //	err = w.Close()
 //
+// [Writer.WriteMessageFunc] is the zero-copy variant for callers that
+// serialize messages themselves: it reserves the message's bytes in the chunk
+// buffer and lets a callback write them there, so a frame is copied once (by
+// its marshaller) instead of twice (marshal, then WriteMessage's copy):
+//
+//	err = w.WriteMessageFunc(conn, t, m.Size(), func(dst []byte) { m.AppendTo(dst[:0]) })
+//
+// Neither path allocates per message once the Writer's buffers have grown.
+//
 // A chunk is finalized when its uncompressed payload exceeds
 // WriterOptions.ChunkThreshold, at the latest WriterOptions.FlushInterval after
 // its first message, and on Flush. Finalized chunks are compressed on

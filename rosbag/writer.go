@@ -54,7 +54,8 @@ type Writer struct {
 	off       int64 // file offset of the next chunk (end of good data)
 	size      atomic.Int64
 	infos     []chunkInfo
-	persisted []bool // connection record in a written chunk
+	allCounts []connCount // backing array of infos[i].counts
+	persisted []bool      // connection record in a written chunk
 
 	errMu sync.Mutex
 	err   error
@@ -216,6 +217,38 @@ const msgHeaderLen = 4 + 5 + 4 + 4 + 3 + 1 + 4 + 5 + 8
 // WriteMessage appends a message of connection conn at time t (MinTime ≤ t ≤
 // MaxTime). data is copied before WriteMessage returns.
 func (w *Writer) WriteMessage(conn uint32, t Time, data []byte) error {
+	return w.writeMessage(conn, t, len(data), data, nil)
+}
+
+// WriteMessageFunc appends a message of connection conn at time t whose
+// serialization is exactly size bytes long, and lets fill write it straight
+// into the chunk buffer: the zero-copy variant of WriteMessage for callers
+// that would otherwise marshal into a scratch buffer first.
+//
+// fill is called once, before WriteMessageFunc returns, with dst of length
+// size; it must write every byte of dst (dst holds stale bytes of earlier
+// chunks), must not keep dst after it returns and must not call the Writer.
+// It runs with the Writer's lock held, so it should only serialize. If the
+// Writer refuses the message (closed, sticky error, unknown connection, bad
+// time or size) fill is not called. If fill panics, the message is not
+// added and the Writer stays usable.
+//
+// A record device can write msgs values with
+//
+//	w.WriteMessageFunc(conn, t, m.Size(), func(dst []byte) { m.AppendTo(dst[:0]) })
+func (w *Writer) WriteMessageFunc(conn uint32, t Time, size int, fill func(dst []byte)) error {
+	if size < 0 {
+		return fmt.Errorf("rosbag: %sWriteMessageFunc: negative size %d", w.prefix(), size)
+	}
+	if fill == nil {
+		return fmt.Errorf("rosbag: %sWriteMessageFunc: nil fill function", w.prefix())
+	}
+	return w.writeMessage(conn, t, size, nil, fill)
+}
+
+// writeMessage appends a message record of size data bytes, copied from data
+// or written by fill.
+func (w *Writer) writeMessage(conn uint32, t Time, size int, data []byte, fill func([]byte)) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -230,15 +263,16 @@ func (w *Writer) WriteMessage(conn uint32, t Time, data []byte) error {
 	if t < MinTime || t > MaxTime {
 		return fmt.Errorf("rosbag: %sWriteMessage: topic %s: time %v outside [%v, %v]", w.prefix(), w.conns[conn].Topic, t, MinTime, MaxTime)
 	}
-	recLen := 4 + msgHeaderLen + 4 + len(data)
-	if !w.inChunk[conn] {
-		recLen += len(w.connRec[conn])
+	recLen := 4 + msgHeaderLen + 4 + uint64(size)
+	newConn := !w.inChunk[conn]
+	if newConn {
+		recLen += uint64(len(w.connRec[conn]))
 	}
-	if uint64(recLen) > math.MaxUint32 {
-		return fmt.Errorf("rosbag: %sWriteMessage: topic %s: message of %d bytes too large", w.prefix(), w.conns[conn].Topic, len(data))
+	if recLen > math.MaxUint32 {
+		return fmt.Errorf("rosbag: %sWriteMessage: topic %s: message of %d bytes too large", w.prefix(), w.conns[conn].Topic, size)
 	}
 	c := w.cur
-	if c != nil && uint64(len(c.payload))+uint64(recLen) > math.MaxUint32 {
+	if c != nil && uint64(len(c.payload))+recLen > math.MaxUint32 {
 		w.finishLocked()
 		c = nil
 	}
@@ -248,28 +282,46 @@ func (w *Writer) WriteMessage(conn uint32, t Time, data []byte) error {
 			return w.Err()
 		}
 	}
-	if !w.inChunk[conn] {
-		w.inChunk[conn] = true
-		c.payload = append(c.payload, w.connRec[conn]...)
-		c.newConns = append(c.newConns, conn)
-	}
-	for int(conn) >= len(c.idx) {
-		c.idx = append(c.idx, nil)
-	}
-	if len(c.idx[conn]) == 0 {
-		c.used = append(c.used, conn)
-	}
-	c.idx[conn] = append(c.idx[conn], idxEntry{t, uint32(len(c.payload))})
-	sec, nsec := t.ROS()
+	// Build the record in the spare capacity of the payload and commit it
+	// only once it is complete, so that a panicking fill leaves no trace.
 	p := c.payload
+	if cap(p)-len(p) < int(recLen) {
+		p = slices.Grow(p, int(recLen))
+		c.payload = p
+	}
+	if newConn {
+		p = append(p, w.connRec[conn]...)
+	}
+	off := uint32(len(p))
+	sec, nsec := t.ROS()
 	p = append(p,
 		msgHeaderLen, 0, 0, 0,
 		9, 0, 0, 0, 'c', 'o', 'n', 'n', '=', byte(conn), byte(conn>>8), byte(conn>>16), byte(conn>>24),
 		4, 0, 0, 0, 'o', 'p', '=', opMsgData,
 		13, 0, 0, 0, 't', 'i', 'm', 'e', '=', byte(sec), byte(sec>>8), byte(sec>>16), byte(sec>>24),
 		byte(nsec), byte(nsec>>8), byte(nsec>>16), byte(nsec>>24))
-	p = binary.LittleEndian.AppendUint32(p, uint32(len(data)))
-	c.payload = append(p, data...)
+	p = binary.LittleEndian.AppendUint32(p, uint32(size))
+	dst := p[len(p) : len(p)+size : len(p)+size]
+	if fill != nil {
+		fill(dst)
+	} else {
+		copy(dst, data)
+	}
+	c.payload = p[:len(p)+size]
+	if newConn {
+		w.inChunk[conn] = true
+		c.newConns = append(c.newConns, conn)
+	}
+	for int(conn) >= len(c.idx) {
+		c.idx = append(c.idx, nil)
+	}
+	if len(c.used) == 0 { // first message of the chunk
+		c.start, c.end = t, t
+	}
+	if len(c.idx[conn]) == 0 {
+		c.used = append(c.used, conn)
+	}
+	c.idx[conn] = append(c.idx[conn], idxEntry{t, off})
 	if t > c.end {
 		c.end = t
 	} else if t < c.start {
@@ -320,6 +372,13 @@ func (w *Writer) finishLocked() {
 	w.cur = nil
 	if w.timer != nil {
 		w.timer.Stop()
+	}
+	if len(c.payload) == 0 {
+		// Opened for a message whose fill panicked: give the job back. It is
+		// the latest one submitted, so its sequence number is reused.
+		w.submitted--
+		w.free <- c
+		return
 	}
 	w.order <- c
 	w.jobs <- c
@@ -459,7 +518,11 @@ func (w *Writer) sequencer() {
 					end += int64(len(c.payload))
 				}
 				w.off = end
-				w.infos = append(w.infos, chunkInfo{pos: pos, start: c.start, end: c.end, counts: slices.Clone(c.counts)})
+				// The counts of all chunks share one growing array, so a
+				// chunk costs no allocation of its own.
+				n := len(w.allCounts)
+				w.allCounts = append(w.allCounts, c.counts...)
+				w.infos = append(w.infos, chunkInfo{pos: pos, start: c.start, end: c.end, counts: w.allCounts[n:len(w.allCounts):len(w.allCounts)]})
 				for _, id := range c.newConns {
 					for int(id) >= len(w.persisted) {
 						w.persisted = append(w.persisted, false)
