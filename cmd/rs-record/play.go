@@ -293,15 +293,8 @@ func startPlayStreams(dev *playback.Device, c *playConfig) (*playStreams, error)
 		closeSensors(p.sensors)
 		return nil, err
 	}
-	h := sensor.HandlerFunc(p.handle)
-	for i, s := range p.sensors {
-		if err := s.Start(h); err != nil {
-			for _, t := range p.sensors[:i] {
-				t.Stop()
-			}
-			closeSensors(p.sensors)
-			return nil, fmt.Errorf("start %s: %w", sensorName(s), err)
-		}
+	if err := startSensors(p.sensors, sensor.HandlerFunc(p.handle)); err != nil {
+		return nil, err
 	}
 	if err := dev.Resume(); err != nil {
 		p.stop()

@@ -418,17 +418,25 @@ func startStreams(dev device.Device, picks []pick, c *recordConfig) (*streams, e
 			return nil, fmt.Errorf("open %s: %w", sensorName(s), err)
 		}
 	}
-	h := sensor.HandlerFunc(st.handle)
-	for i, s := range st.sensors {
-		if err := s.Start(h); err != nil {
-			for _, t := range st.sensors[:i] {
-				t.Stop()
-			}
-			closeSensors(st.sensors)
-			return nil, fmt.Errorf("start %s: %w", sensorName(s), err)
-		}
+	if err := startSensors(st.sensors, sensor.HandlerFunc(st.handle)); err != nil {
+		return nil, err
 	}
 	return st, nil
+}
+
+// startSensors starts every opened sensor with h. On failure it stops the
+// ones it started and closes them all.
+func startSensors(ss []sensor.Sensor, h sensor.Handler) error {
+	for i, s := range ss {
+		if err := s.Start(h); err != nil {
+			for _, t := range ss[:i] {
+				t.Stop()
+			}
+			closeSensors(ss)
+			return fmt.Errorf("start %s: %w", sensorName(s), err)
+		}
+	}
+	return nil
 }
 
 func closeSensors(ss []sensor.Sensor) {
