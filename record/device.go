@@ -62,8 +62,10 @@ type Device struct {
 }
 
 var (
-	_ device.Device       = (*Device)(nil)
-	_ extensions.Recorder = (*Device)(nil)
+	_ device.Device           = (*Device)(nil)
+	_ device.ExtrinsicsSource = (*Device)(nil)
+	_ device.GroupNumbering   = (*Device)(nil)
+	_ extensions.Recorder     = (*Device)(nil)
 )
 
 // New creates (or truncates) the bag file path and returns a record device
@@ -153,6 +155,53 @@ func (d *Device) Sensors() []sensor.Sensor { return append([]sensor.Sensor(nil),
 func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, error) {
 	return d.inner.Extrinsics(from, to)
 }
+
+// FirstExtrinsicsGroup returns the number librealsense gives the first
+// extrinsics group of the wrapped device (device.FirstExtrinsicsGroup).
+func (d *Device) FirstExtrinsicsGroup() uint32 { return device.FirstExtrinsicsGroup(d.inner) }
+
+// PinnedExtrinsics returns the wrapped device's extrinsics in the pin→stream
+// form the bag's tf topics store (§5.8): the wrapped device's own when it is
+// a device.ExtrinsicsSource, groups unchanged; otherwise derived from its
+// pairwise Extrinsics with device.Capture's rule, groups numbered from
+// FirstExtrinsicsGroup. Either way device.Capture of the record device
+// reports the extrinsics device.Capture of the wrapped device reports. A
+// wrapped device whose extrinsics cannot be queried (an error other than
+// device.ErrNoExtrinsics) yields nil: no tf is written for now, later
+// frames retry.
+func (d *Device) PinnedExtrinsics() []extensions.PinnedExtrinsics {
+	if src, ok := d.inner.(device.ExtrinsicsSource); ok {
+		return src.PinnedExtrinsics()
+	}
+	snap, err := device.Capture(extrinsicsView{d.inner})
+	if err != nil {
+		return nil
+	}
+	return snap.Pinned
+}
+
+// extrinsicsView presents a device to device.Capture with bare sensors, so
+// that only profiles and extrinsics are read (no option values), and never
+// closes it.
+type extrinsicsView struct{ d device.Device }
+
+// bareSensor hides every extension of a sensor.
+type bareSensor struct{ sensor.Sensor }
+
+func (v extrinsicsView) Info() sensor.Info { return v.d.Info() }
+func (v extrinsicsView) Close() error      { return nil }
+func (v extrinsicsView) Sensors() []sensor.Sensor {
+	ss := v.d.Sensors()
+	out := make([]sensor.Sensor, len(ss))
+	for i, s := range ss {
+		out[i] = bareSensor{s}
+	}
+	return out
+}
+func (v extrinsicsView) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, error) {
+	return v.d.Extrinsics(from, to)
+}
+func (v extrinsicsView) FirstExtrinsicsGroup() uint32 { return device.FirstExtrinsicsGroup(v.d) }
 
 // Unwrap returns the wrapped device.
 func (d *Device) Unwrap() device.Device { return d.inner }

@@ -35,7 +35,12 @@
 // per frame the data message(s) and the metadata messages at the frame's
 // capture time (time since the first frame reached the recorder, minus
 // pauses), then, after the first frame of each stream, its extrinsics (tf)
-// at static time. Option changes (extensions.Options.OnOptionChange) and
+// at static time. The tf groups and transforms are the wrapped device's
+// (Device.PinnedExtrinsics): those of a device.ExtrinsicsSource as it
+// reports them, bit for bit; for other devices derived with device.Capture's
+// rule and numbered from device.FirstExtrinsicsGroup. The record device
+// reports the same PinnedExtrinsics and FirstExtrinsicsGroup, so
+// device.Capture sees the wrapped device through it. Option changes (extensions.Options.OnOptionChange) and
 // notifications (extensions.Notifier) of the inner sensors are written at
 // the capture time they happen, also while paused. Device-level options are
 // not written.

@@ -2,23 +2,32 @@ package record
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// recordTestDevice records n frames of every stream of a testDevice.
-func recordTestDevice(t *testing.T, path string, o Options, n int) (*testDevice, *handlerLog) {
+// recordTestDevice records n frames of every stream of a testDevice, seen
+// through wrap when not nil.
+func recordTestDevice(t *testing.T, path string, o Options, n int, wrap func(device.Device) device.Device) (*testDevice, *handlerLog) {
 	t.Helper()
 	td := newTestDevice(t, 16, 8)
 	clk := newClock()
 	o.Lossless = true
-	rec, err := New(td.dev, path, clk.opts(o))
+	var dev device.Device = td.dev
+	if wrap != nil {
+		dev = wrap(dev)
+	}
+	rec, err := New(dev, path, clk.opts(o))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +75,7 @@ func TestRecordBasic(t *testing.T) {
 	for _, comp := range []string{CompressionLZ4, CompressionNone} {
 		t.Run(comp, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "basic.bag")
-			td, log := recordTestDevice(t, path, Options{Compression: comp}, 5)
+			td, log := recordTestDevice(t, path, Options{Compression: comp}, 5, nil)
 			if log.count() != 15 {
 				t.Fatalf("handler got %d frames, want 15", log.count())
 			}
@@ -158,6 +167,92 @@ func TestRecordBasic(t *testing.T) {
 			}
 			_ = td
 			checkConformance(t, path)
+		})
+	}
+}
+
+// genericDevice hides every method of a device beyond device.Device (the
+// software device's PinnedExtrinsics and FirstExtrinsicsGroup), like a
+// device that only answers pairwise extrinsics queries.
+type genericDevice struct{ device.Device }
+
+// numberedDevice is a genericDevice with its own group numbering.
+type numberedDevice struct {
+	genericDevice
+	first uint32
+}
+
+func (d numberedDevice) FirstExtrinsicsGroup() uint32 { return d.first }
+
+// TestExtrinsicsGroups: the tf topics hold the wrapped device's extrinsics
+// as device.Capture reports them — its own pinned extrinsics (bits and
+// groups kept), or derived with device.Capture's rule and numbered from
+// device.FirstExtrinsicsGroup — and device.Capture cannot tell the record
+// device from the wrapped one.
+func TestExtrinsicsGroups(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name  string
+		wrap  func(device.Device) device.Device
+		group uint32
+	}{
+		{"software", nil, 1},
+		{"generic", func(d device.Device) device.Device { return genericDevice{d} }, 0},
+		{"numbered", func(d device.Device) device.Device { return numberedDevice{genericDevice{d}, 7} }, 7},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(dir, c.name+".bag")
+			td, _ := recordTestDevice(t, path, Options{}, 2, c.wrap)
+			var inner device.Device = td.dev
+			if c.wrap != nil {
+				inner = c.wrap(inner)
+			}
+			snap, err := device.Capture(inner)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string][]byte{}
+			for _, pe := range snap.Pinned {
+				if pe.Group != c.group {
+					t.Errorf("%v: group %d, want %d", pe.Key, pe.Group, c.group)
+				}
+				e := pe.FromPin
+				tr := msgs.Transform{Translation: vec3(e.Translation), Rotation: quaternion(e.Rotation)}
+				want[layout.ExtrinsicsTopic(pe.Key.Sensor, pe.Key.Stream, pe.Key.Index, pe.Group)] = tr.AppendTo(nil)
+			}
+			ms, _, err := readBag(t, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string][]byte{}
+			for _, m := range ms {
+				if strings.Contains(m.Topic, "/tf/") {
+					got[m.Topic] = m.Data
+				}
+			}
+			if len(got) != 3 || len(want) != 3 {
+				t.Errorf("tf topics %d, want 3 (captured %d)", len(got), len(want))
+			}
+			for topic, data := range want {
+				if !bytes.Equal(got[topic], data) {
+					t.Errorf("%s: %x, want %x", topic, got[topic], data)
+				}
+			}
+			rec, err := NewWriter(inner, &memFile{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rec.Close()
+			recSnap, err := device.Capture(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(recSnap.Pinned) != fmt.Sprint(snap.Pinned) {
+				t.Errorf("Capture(record device).Pinned = %v, Capture(wrapped) %v", recSnap.Pinned, snap.Pinned)
+			}
+			if device.FirstExtrinsicsGroup(rec) != device.FirstExtrinsicsGroup(inner) {
+				t.Errorf("first group %d, wrapped device's %d", device.FirstExtrinsicsGroup(rec), device.FirstExtrinsicsGroup(inner))
+			}
 		})
 	}
 }

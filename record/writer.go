@@ -44,11 +44,6 @@ type optKey struct {
 	option sensor.Option
 }
 
-type pinInfo struct {
-	pin   *sensor.StreamProfile
-	group int
-}
-
 // writer is the state of the writer goroutine, which owns the rosbag.Writer.
 type writer struct {
 	d     *Device
@@ -60,8 +55,6 @@ type writer struct {
 	descDone bool
 	pending  []event // option changes queued before the description
 	optDesc  map[optKey]bool
-	pins     map[[3]int]pinInfo
-	groups   map[[3]int]int // pin identity → group index
 	err      error
 
 	lastTick    time.Time
@@ -79,8 +72,6 @@ func newWriter(d *Device) *writer {
 		bag:     d.bag,
 		conns:   map[string]uint32{},
 		optDesc: map[optKey]bool{},
-		pins:    map[[3]int]pinInfo{},
-		groups:  map[[3]int]int{},
 	}
 }
 
@@ -522,78 +513,15 @@ func (w *writer) writeTF(s *Sensor, p *sensor.StreamProfile, o *streamOut) {
 	w.put(tfTopic, &msgs.TransformType, rosbag.MinTime, tr)
 }
 
-// pinnedSource is implemented by devices that know their extrinsics in the
-// pin→stream form bags store (software and playback devices): their groups
-// and transforms are written as they are, bit for bit.
-type pinnedSource interface {
-	PinnedExtrinsics() []extensions.PinnedExtrinsics
-}
-
-// tfOf returns the group and pin→stream transform of p (§5.8).
+// tfOf returns the group and pin→stream transform of p (§5.8), from the
+// record device's PinnedExtrinsics (the wrapped device's).
 func (w *writer) tfOf(si int, p *sensor.StreamProfile) (group int, e sensor.Extrinsics, ok bool) {
-	if src, isSrc := w.d.inner.(pinnedSource); isSrc {
-		for _, pe := range src.PinnedExtrinsics() {
-			if pe.Key.Sensor == si && pe.Key.Stream == p.Stream && pe.Key.Index == p.Index {
-				return int(pe.Group), pe.FromPin, true
-			}
-		}
-		return 0, e, false
-	}
-	pi, ok := w.pinFor(si, p)
-	if !ok {
-		return 0, e, false
-	}
-	e, err := w.d.inner.Extrinsics(pi.pin, p)
-	if err != nil {
-		return 0, e, false
-	}
-	return pi.group, e, true
-}
-
-// pinFor finds the reference ("pin") stream of p's extrinsics group on a
-// device that only answers pairwise queries: the first stream of the
-// device, depth streams first, then in sensor and profile order, that has
-// extrinsics to p. Groups are numbered from 1 in the order their pins are
-// first used.
-func (w *writer) pinFor(si int, p *sensor.StreamProfile) (pinInfo, bool) {
-	key := [3]int{si, int(p.Stream), p.Index}
-	if pi, ok := w.pins[key]; ok {
-		return pi, true
-	}
-	type cand struct {
-		id [3]int
-		p  *sensor.StreamProfile
-	}
-	var depth, rest []cand
-	seen := map[[3]int]bool{}
-	for i, s := range w.d.sensors {
-		for _, q := range s.inner.Profiles() {
-			id := [3]int{i, int(q.Stream), q.Index}
-			if seen[id] {
-				continue
-			}
-			seen[id] = true
-			if q.Stream == sensor.StreamDepth {
-				depth = append(depth, cand{id, q})
-			} else {
-				rest = append(rest, cand{id, q})
-			}
+	for _, pe := range w.d.PinnedExtrinsics() {
+		if pe.Key.Sensor == si && pe.Key.Stream == p.Stream && pe.Key.Index == p.Index {
+			return int(pe.Group), pe.FromPin, true
 		}
 	}
-	for _, c := range append(depth, rest...) {
-		if _, err := w.d.inner.Extrinsics(c.p, p); err != nil {
-			continue
-		}
-		g, ok := w.groups[c.id]
-		if !ok {
-			g = len(w.groups) + 1
-			w.groups[c.id] = g
-		}
-		pi := pinInfo{pin: c.p, group: g}
-		w.pins[key] = pi
-		return pi, true
-	}
-	return pinInfo{}, false
+	return 0, e, false
 }
 
 // quaternion converts a column-major rotation matrix to the quaternion
