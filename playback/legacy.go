@@ -2,6 +2,7 @@ package playback
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"strconv"
 
@@ -93,11 +94,10 @@ func readLegacy(path string, r *rosbag.Reader) (*description, error) {
 		sensor.CameraInfoSerialNumber: legacySerialNumber}}
 	var want, frameConns []uint32
 	parsed := map[uint32]layout.Topic{}
-	byID := map[uint32]*rosbag.Connection{}
 	var poses []layout.Topic
 	for _, c := range r.Connections() {
 		ti := d.topic(c.Topic)
-		parsed[c.ID], byID[c.ID] = ti, c
+		parsed[c.ID] = ti
 		switch ti.Kind {
 		case layout.KindLegacyFileVersion, layout.KindLegacyDeviceInfo, layout.KindLegacySensorInfo,
 			layout.KindLegacyStreamInfo, layout.KindLegacyMotionStreamInfo:
@@ -122,45 +122,31 @@ func readLegacy(path string, r *rosbag.Reader) (*description, error) {
 		d.streams[k] = st
 		return st
 	}
-	it := r.Messages(&rosbag.Query{Connections: want})
-	for it.Next() {
-		m := it.Message()
-		c, ti := byID[m.Conn.ID], parsed[m.Conn.ID]
-		if !hasType(c, ti.Kind) {
-			if ti.Kind == layout.KindLegacyFileVersion {
-				return nil, loadError(path, "topic %q has type %s, want %s", c.Topic, c.Type, msgs.UInt32Type.Name)
-			}
-			continue
-		}
-		decode := func(msg msgs.Message) error {
-			if err := unmarshal(msg, m.Data); err != nil {
-				return loadError(path, "topic %q at %v: decoding %s: %w", c.Topic, m.Time, msg.Type().Name, err)
-			}
-			return nil
-		}
+	err := readStatic(r, want, parsed, func(sm *staticMessage) error {
+		ti, m, c, decode := sm.topic, sm.msg, sm.msg.Conn, sm.decode
 		switch ti.Kind {
 		case layout.KindLegacyFileVersion:
 			var v msgs.UInt32
 			if err := decode(&v); err != nil {
-				return nil, err
+				return err
 			}
 			versions = append(versions, v.Data)
 		case layout.KindLegacyDeviceInfo:
 			var v msgs.LegacyVendorData
 			if err := decode(&v); err != nil {
-				return nil, err
+				return err
 			}
 			if v.Name == legacySensorCount {
 				n, err := strconv.ParseUint(v.Value, 10, 16)
 				if err != nil {
-					return nil, loadError(path, "topic %q: %s %q: %w", c.Topic, legacySensorCount, v.Value, err)
+					return fmt.Errorf("topic %q: %s %q: %w", c.Topic, legacySensorCount, v.Value, err)
 				}
 				sensorCount = int(n)
 			}
 		case layout.KindLegacySensorInfo:
 			var v msgs.LegacyVendorData
 			if err := decode(&v); err != nil {
-				return nil, err
+				return err
 			}
 			// Entries named like a camera info field are kept; the GUID
 			// names of TM2 firmware entries are not part of the spec.
@@ -173,19 +159,19 @@ func readLegacy(path string, r *rosbag.Reader) (*description, error) {
 		case layout.KindLegacyStreamInfo:
 			var v msgs.LegacyStreamInfo
 			if err := decode(&v); err != nil {
-				return nil, err
+				return err
 			}
 			stream, idx, ok := legacyStream(v.StreamType, false)
 			if !ok {
-				return nil, loadError(path, "topic %q: unknown stream type %q", c.Topic, v.StreamType)
+				return fmt.Errorf("topic %q: unknown stream type %q", c.Topic, v.StreamType)
 			}
 			f, err := layout.ParseEncoding(v.Encoding)
 			if err != nil {
-				return nil, loadError(path, "topic %q: %w", c.Topic, err)
+				return fmt.Errorf("topic %q: %w", c.Topic, err)
 			}
 			st := addStream(streamKey{ti.Sensor, stream, idx}, m.Time)
 			if st == nil {
-				continue
+				return nil
 			}
 			cam := v.CameraInfo
 			cam.Width, cam.Height = v.Width, v.Height
@@ -194,24 +180,25 @@ func readLegacy(path string, r *rosbag.Reader) (*description, error) {
 		case layout.KindLegacyMotionStreamInfo:
 			var v msgs.LegacyMotionStreamInfo
 			if err := decode(&v); err != nil {
-				return nil, err
+				return err
 			}
 			stream, idx, ok := legacyStream(v.MotionType, true)
 			if !ok {
-				return nil, loadError(path, "topic %q: unknown motion type %q", c.Topic, v.MotionType)
+				return fmt.Errorf("topic %q: unknown motion type %q", c.Topic, v.MotionType)
 			}
 			st := addStream(streamKey{ti.Sensor, stream, idx}, m.Time)
 			if st == nil {
-				continue
+				return nil
 			}
 			in := v.StreamIntrinsics
 			st.fps, st.format = v.Fps, sensor.FormatMotionXYZ32F
 			st.imu = &msgs.ImuIntrinsic{Data: in.Data, NoiseVariances: in.NoiseVariances, BiasVariances: in.BiasVariances}
 			st.pin, st.tfGroup = legacyExtrinsics(&v.StreamExtrinsics)
 		}
-	}
-	if err := it.Err(); err != nil {
-		return nil, loadError(path, "reading the device description: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, loadError(path, "%w", err)
 	}
 	if len(versions) != 1 {
 		return nil, loadError(path, "%d messages on %q, want exactly one", len(versions), layout.LegacyFileVersionTopic)

@@ -175,11 +175,9 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 	var want []uint32
 	var frameConns []uint32
 	parsed := make(map[uint32]layout.Topic, len(conns))
-	byID := make(map[uint32]*rosbag.Connection, len(conns))
 	for _, c := range conns {
 		ti := topicOf(c.Topic)
 		parsed[c.ID] = ti
-		byID[c.ID] = c
 		switch {
 		case ti.Kind.IsFrameData():
 			frameConns = append(frameConns, c.ID)
@@ -220,135 +218,116 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 	var versions []uint32
 	var props []msgsProp
 	infoSeq := 0
-	if len(want) > 0 {
-		it := r.Messages(&rosbag.Query{Connections: want})
-		for it.Next() {
-			m := it.Message()
-			c := byID[m.Conn.ID]
-			if c == nil {
-				c = m.Conn
+	err := readStatic(r, want, parsed, func(sm *staticMessage) error {
+		ti, m, c, decode := sm.topic, sm.msg, sm.msg.Conn, sm.decode
+		switch ti.Kind {
+		case layout.KindFileVersion:
+			var v msgs.UInt32
+			if err := decode(&v); err != nil {
+				return err
 			}
-			ti := parsed[m.Conn.ID]
-			if !hasType(c, ti.Kind) {
-				if ti.Kind == layout.KindFileVersion {
-					return nil, loadError(path, "topic %q has type %s, want %s", c.Topic, c.Type, msgs.UInt32Type.Name)
-				}
-				continue // librealsense skips a topic of an unexpected type
+			versions = append(versions, v.Data)
+		case layout.KindDeviceInfo, layout.KindSensorInfo:
+			var kv msgs.KeyValue
+			if err := decode(&kv); err != nil {
+				return err
 			}
-			decode := func(msg msgs.Message) error {
-				if err := unmarshal(msg, m.Data); err != nil {
-					return loadError(path, "topic %q at %v: decoding %s: %w", c.Topic, m.Time, msg.Type().Name, err)
+			info := d.info
+			if ti.Kind == layout.KindSensorInfo {
+				s := getSensor(ti.Sensor)
+				hasSensorInfo[ti.Sensor] = true
+				if s.info == nil {
+					s.info = sensor.Info{}
 				}
+				info = s.info
+			}
+			if ci, ok := sensor.ParseCameraInfo(kv.Key); ok {
+				info[ci] = kv.Value
+			}
+		case layout.KindStreamInfo:
+			var si msgs.StreamInfo
+			if err := decode(&si); err != nil {
+				return err
+			}
+			st := getStream(keyOf(ti))
+			if st.infoSeq >= 0 {
+				return nil // first one wins
+			}
+			f, err := layout.ParseEncoding(si.Encoding)
+			if err != nil {
+				return fmt.Errorf("topic %q: %w", c.Topic, err)
+			}
+			st.fps, st.format, st.infoTime, st.infoSeq = si.Fps, f, m.Time, infoSeq
+			infoSeq++
+		case layout.KindCameraInfo:
+			var ci msgs.CameraInfo
+			if err := decode(&ci); err != nil {
+				return err
+			}
+			if st := getStream(keyOf(ti)); st.cam == nil {
+				st.cam = &ci
+			}
+		case layout.KindImuIntrinsic:
+			var ii msgs.ImuIntrinsic
+			if err := decode(&ii); err != nil {
+				return err
+			}
+			if st := getStream(keyOf(ti)); st.imu == nil {
+				st.imu = &ii
+			}
+		case layout.KindExtrinsics:
+			var tf msgs.Transform
+			if err := decode(&tf); err != nil {
+				return err
+			}
+			if st := getStream(keyOf(ti)); st.pin == nil {
+				pin := fromTransform(&tf)
+				st.pin, st.tfGroup = &pin, ti.Group
+			}
+		case layout.KindOptionValue:
+			o, ok := ti.Option()
+			if !ok {
 				return nil
 			}
-			switch ti.Kind {
-			case layout.KindFileVersion:
-				var v msgs.UInt32
-				if err := decode(&v); err != nil {
-					return nil, err
-				}
-				versions = append(versions, v.Data)
-			case layout.KindDeviceInfo, layout.KindSensorInfo:
-				var kv msgs.KeyValue
-				if err := decode(&kv); err != nil {
-					return nil, err
-				}
-				info := d.info
-				if ti.Kind == layout.KindSensorInfo {
-					s := getSensor(ti.Sensor)
-					hasSensorInfo[ti.Sensor] = true
-					if s.info == nil {
-						s.info = sensor.Info{}
-					}
-					info = s.info
-				}
-				if ci, ok := sensor.ParseCameraInfo(kv.Key); ok {
-					info[ci] = kv.Value
-				}
-			case layout.KindStreamInfo:
-				var si msgs.StreamInfo
-				if err := decode(&si); err != nil {
-					return nil, err
-				}
-				st := getStream(keyOf(ti))
-				if st.infoSeq >= 0 {
-					continue // first one wins
-				}
-				f, err := layout.ParseEncoding(si.Encoding)
-				if err != nil {
-					return nil, loadError(path, "topic %q: %w", c.Topic, err)
-				}
-				st.fps, st.format, st.infoTime, st.infoSeq = si.Fps, f, m.Time, infoSeq
-				infoSeq++
-			case layout.KindCameraInfo:
-				var ci msgs.CameraInfo
-				if err := decode(&ci); err != nil {
-					return nil, err
-				}
-				if st := getStream(keyOf(ti)); st.cam == nil {
-					st.cam = &ci
-				}
-			case layout.KindImuIntrinsic:
-				var ii msgs.ImuIntrinsic
-				if err := decode(&ii); err != nil {
-					return nil, err
-				}
-				if st := getStream(keyOf(ti)); st.imu == nil {
-					st.imu = &ii
-				}
-			case layout.KindExtrinsics:
-				var tf msgs.Transform
-				if err := decode(&tf); err != nil {
-					return nil, err
-				}
-				if st := getStream(keyOf(ti)); st.pin == nil {
-					pin := fromTransform(&tf)
-					st.pin, st.tfGroup = &pin, ti.Group
-				}
-			case layout.KindOptionValue:
-				o, ok := ti.Option()
-				if !ok {
-					continue
-				}
-				var v msgs.Float32
-				if err := decode(&v); err != nil {
-					return nil, err
-				}
-				od := getOption(ti.Sensor, o, layout.MissingOptionDescription)
-				if m.Time <= staticTime {
-					od.static, od.hasStatic = v.Data, true
-				} else {
-					od.changes = append(od.changes, optVal{m.Time, v.Data})
-				}
-			case layout.KindOptionDescription:
-				o, ok := ti.Option()
-				if !ok {
-					continue
-				}
-				var v msgs.String
-				if err := decode(&v); err != nil {
-					return nil, err
-				}
-				getOption(ti.Sensor, o, "").desc = v.Data
-			case layout.KindProperty:
-				var kv msgs.KeyValue
-				if err := decode(&kv); err != nil {
-					return nil, err
-				}
-				props = append(props, msgsProp{ti.Sensor, kv})
-			case layout.KindPostProcessing:
-				var v msgs.String
-				if err := decode(&v); err != nil {
-					return nil, err
-				}
-				s := getSensor(ti.Sensor)
-				s.hasPP = true
-				s.filters = append(s.filters, v.Data)
+			var v msgs.Float32
+			if err := decode(&v); err != nil {
+				return err
 			}
+			od := getOption(ti.Sensor, o, layout.MissingOptionDescription)
+			if m.Time <= staticTime {
+				od.static, od.hasStatic = v.Data, true
+			} else {
+				od.changes = append(od.changes, optVal{m.Time, v.Data})
+			}
+		case layout.KindOptionDescription:
+			o, ok := ti.Option()
+			if !ok {
+				return nil
+			}
+			var v msgs.String
+			if err := decode(&v); err != nil {
+				return err
+			}
+			getOption(ti.Sensor, o, "").desc = v.Data
+		case layout.KindProperty:
+			var kv msgs.KeyValue
+			if err := decode(&kv); err != nil {
+				return err
+			}
+			props = append(props, msgsProp{ti.Sensor, kv})
+		case layout.KindPostProcessing:
+			var v msgs.String
+			if err := decode(&v); err != nil {
+				return err
+			}
+			s := getSensor(ti.Sensor)
+			s.hasPP = true
+			s.filters = append(s.filters, v.Data)
 		}
-		if err := it.Err(); err != nil {
-			return nil, loadError(path, "reading the device description: %w", err)
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, loadError(path, "%w", err)
 	}
 	if len(versions) == 0 {
 		return nil, loadError(path, "invalid file format: file does not contain topic %q nor %q",
@@ -397,6 +376,48 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 		return nil, loadError(path, "%w", err)
 	}
 	return d, nil
+}
+
+// staticMessage is one message of the description pass.
+type staticMessage struct {
+	topic layout.Topic
+	msg   rosbag.Message
+}
+
+// decode decodes the message into m; the error names the topic and time.
+func (sm *staticMessage) decode(m msgs.Message) error {
+	if err := unmarshal(m, sm.msg.Data); err != nil {
+		return fmt.Errorf("topic %q at %v: decoding %s: %w", sm.msg.Conn.Topic, sm.msg.Time, m.Type().Name, err)
+	}
+	return nil
+}
+
+// readStatic calls fn for every message of conns (parsed as topics says)
+// whose connection has the message type of its topic kind. A file version
+// topic of another type is an error; other topics of an unexpected type are
+// skipped, as librealsense skips them.
+func readStatic(r *rosbag.Reader, conns []uint32, topics map[uint32]layout.Topic, fn func(*staticMessage) error) error {
+	if len(conns) == 0 {
+		return nil
+	}
+	it := r.Messages(&rosbag.Query{Connections: conns})
+	for it.Next() {
+		sm := staticMessage{topic: topics[it.Message().Conn.ID], msg: it.Message()}
+		c := sm.msg.Conn
+		if !hasType(c, sm.topic.Kind) {
+			if sm.topic.Kind == layout.KindFileVersion || sm.topic.Kind == layout.KindLegacyFileVersion {
+				return fmt.Errorf("topic %q has type %s, want %s", c.Topic, c.Type, msgs.UInt32Type.Name)
+			}
+			continue
+		}
+		if err := fn(&sm); err != nil {
+			return err
+		}
+	}
+	if err := it.Err(); err != nil {
+		return fmt.Errorf("reading the device description: %w", err)
+	}
+	return nil
 }
 
 // msgsProp is a version-2 property of a sensor.
