@@ -48,7 +48,8 @@ type Device struct {
 	closed      bool
 	optSeq      uint64 // option changes so far
 
-	descMu     sync.Mutex // serializes taking the description snapshot
+	failed     atomic.Bool // failErr is set
+	descMu     sync.Mutex  // serializes taking the description snapshot
 	descQueued atomic.Bool
 
 	statsMu sync.Mutex
@@ -280,6 +281,7 @@ func (d *Device) onFrame(s *Sensor, f *sensor.Frame) {
 	if !d.descQueued.Load() {
 		d.queueDescription()
 	}
+	defer d.afterFrame(s, st)
 	d.mu.Lock()
 	if d.stopped {
 		d.mu.Unlock()
@@ -322,6 +324,14 @@ func (d *Device) onFrame(s *Sensor, f *sensor.Frame) {
 	if !d.q.pushFrame(e, true) {
 		st.dropped.Add(1)
 		st.droppedBytes.Add(uint64(len(f.Data)))
+	}
+}
+
+// afterFrame delivers the pending notifications of s on its frame delivery
+// goroutine when there are any (two atomic loads per frame otherwise).
+func (d *Device) afterFrame(s *Sensor, st *streamState) {
+	if st.dropped.Load() != st.reported.Load() || (d.failed.Load() && !s.failNotified.Load()) {
+		d.notifyPending(s, false)
 	}
 }
 
@@ -414,27 +424,67 @@ func (d *Device) onNotification(s *Sensor, n sensor.Notification) {
 	s.notify(n)
 }
 
-// fail stops recording after a write error and reports it (R.16).
+// fail stops recording after a write error (R.16). The error is reported to
+// each record sensor's notification callbacks by notifyPending.
 func (d *Device) fail(err error) {
 	d.mu.Lock()
-	first := d.failErr == nil
-	if first {
+	defer d.mu.Unlock()
+	if d.failErr == nil {
 		d.failErr = err
 		d.stopped = true
+		d.failed.Store(true)
 	}
+}
+
+// notifyPending delivers the recorder's own notifications that s has not
+// delivered yet, on the calling goroutine: the drops of its streams (at most
+// one report per stream per tickInterval unless force) and the write error
+// that stopped recording. The recorder calls it from the sensor's frame
+// delivery goroutine, and with force from Sensor.Stop and Device.Close, so
+// no goroutine of the recorder ever runs user callbacks: a callback may call
+// any method of the record device (Flush, Close) without deadlocking.
+func (d *Device) notifyPending(s *Sensor, force bool) {
+	s.smu.RLock()
+	streams := s.ordered
+	s.smu.RUnlock()
+	for _, st := range streams {
+		d.reportDrops(s, st, force)
+	}
+	d.mu.Lock()
+	err := d.failErr
 	d.mu.Unlock()
-	if !first {
+	if err != nil && s.failNotified.CompareAndSwap(false, true) {
+		s.notify(sensor.Notification{
+			Category:    sensor.NotificationCategoryUnknownError,
+			Severity:    sensor.SeverityError,
+			Description: fmt.Sprintf("Stopping recording for sensor (streaming will continue). (Error: %v)", err),
+			TimestampMs: float64(d.opts.Now().UnixNano()) / 1e6,
+		})
+	}
+}
+
+// reportDrops notifies the drops of st not reported yet (category Unknown
+// Error, severity Warn), at most once per tickInterval unless force.
+func (d *Device) reportDrops(s *Sensor, st *streamState, force bool) {
+	n, r := st.dropped.Load(), st.reported.Load()
+	if n == r {
 		return
 	}
-	n := sensor.Notification{
-		Category:    sensor.NotificationCategoryUnknownError,
-		Severity:    sensor.SeverityError,
-		Description: fmt.Sprintf("Stopping recording for sensor (streaming will continue). (Error: %v)", err),
+	now := time.Now().UnixNano()
+	if !force && now-st.lastReport.Load() < int64(tickInterval) {
+		return
+	}
+	if !st.reported.CompareAndSwap(r, n) {
+		return // another goroutine reports them
+	}
+	st.lastReport.Store(now)
+	s.notify(sensor.Notification{
+		Category: sensor.NotificationCategoryUnknownError,
+		Severity: sensor.SeverityWarn,
+		Description: fmt.Sprintf("Recording dropped %d frame(s) of %s/%d (%d in total): the recording queue is full (the disk does not keep up); streaming continues",
+			n-r, st.key.stream, st.key.index, n),
 		TimestampMs: float64(d.opts.Now().UnixNano()) / 1e6,
-	}
-	for _, s := range d.sensors {
-		s.notify(n)
-	}
+	})
 }
 
 // Err returns the error that stopped recording, if any.
@@ -463,7 +513,9 @@ func (d *Device) Flush() error {
 }
 
 // Close finalizes the bag: it stops recording, writes every queued frame,
-// the index and the bag header, and closes the file if New created it. It
+// the index and the bag header, and closes the file if New created it; then
+// it delivers, on the calling goroutine, the drop reports and the write
+// error not notified yet. It
 // never stops or closes the wrapped device or its sensors: streaming through
 // the record sensors goes on, unrecorded. It returns the first error of the
 // recording (a write error that stopped it, or one finalizing the file).
@@ -493,6 +545,9 @@ func (d *Device) Close() error {
 		}
 		d.closeErr = err
 	})
+	for _, s := range d.sensors {
+		d.notifyPending(s, true)
+	}
 	return d.closeErr
 }
 
@@ -544,11 +599,13 @@ type streamState struct {
 
 	frames, bytes, dropped, droppedBytes, paused atomic.Uint64
 
+	reported   atomic.Uint64 // drops already notified
+	lastReport atomic.Int64  // time.Now().UnixNano() of the last drop report
+
 	lastT int64 // capture time of the last frame (guarded by Device.mu)
 
 	// Owned by the writer goroutine.
-	reported uint64 // drops already notified
-	out      *streamOut
+	out *streamOut
 }
 
 func (st *streamState) snapshot() StreamStats {
@@ -580,10 +637,10 @@ type Sensor struct {
 
 	smu     sync.RWMutex
 	streams map[streamKey]*streamState
+	ordered []*streamState // streams in creation order (copy on write)
 
-	nmu     sync.Mutex
-	nextID  int
-	notifyF map[int]func(sensor.Notification)
+	notes        extensions.Callbacks[sensor.Notification]
+	failNotified atomic.Bool // the write error was notified
 }
 
 // Unwrap returns the wrapped sensor.
@@ -645,51 +702,42 @@ func (s *Sensor) Start(h sensor.Handler) error {
 	}))
 }
 
-// Stop stops the wrapped sensor (synchronously).
-func (s *Sensor) Stop() error { return s.inner.Stop() }
+// Stop stops the wrapped sensor (synchronously) and then delivers the
+// recorder's notifications of the sensor not delivered yet. It returns the
+// wrapped sensor's error as is: called from the sensor's own handler (or
+// notification callback) it fails like the wrapped sensor's Stop, with an
+// error wrapping sensor.ErrStopFromHandler for the devices of this module.
+func (s *Sensor) Stop() error {
+	if err := s.inner.Stop(); err != nil {
+		return err
+	}
+	s.rec.notifyPending(s, true)
+	return nil
+}
 
-// Close closes the wrapped sensor.
+// Close closes the wrapped sensor and returns its error as is.
 func (s *Sensor) Close() error {
-	err := s.inner.Close()
+	if err := s.inner.Close(); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	s.open = nil
 	s.mu.Unlock()
-	return err
+	return nil
 }
 
 // OnNotification registers f for the wrapped sensor's notifications (when it
-// is an extensions.Notifier) and for the recorder's own: dropped frames
-// (category Unknown Error, severity Warn) and the write error that stopped
-// recording (category Unknown Error, severity Error).
+// is an extensions.Notifier), delivered on the goroutine the wrapped sensor
+// raises them on, and for the recorder's own: dropped frames (category
+// Unknown Error, severity Warn) and the write error that stopped recording
+// (category Unknown Error, severity Error), delivered on the sensor's frame
+// delivery goroutine (before the frame's handler), or by Stop and
+// Device.Close on their caller's goroutine.
 func (s *Sensor) OnNotification(f func(sensor.Notification)) (cancel func()) {
-	s.nmu.Lock()
-	defer s.nmu.Unlock()
-	if s.notifyF == nil {
-		s.notifyF = map[int]func(sensor.Notification){}
-	}
-	id := s.nextID
-	s.nextID++
-	s.notifyF[id] = f
-	return func() {
-		s.nmu.Lock()
-		delete(s.notifyF, id)
-		s.nmu.Unlock()
-	}
+	return s.notes.Add(f)
 }
 
-func (s *Sensor) notify(n sensor.Notification) {
-	s.nmu.Lock()
-	fs := make([]func(sensor.Notification), 0, len(s.notifyF))
-	for i := 0; i < s.nextID; i++ {
-		if f, ok := s.notifyF[i]; ok {
-			fs = append(fs, f)
-		}
-	}
-	s.nmu.Unlock()
-	for _, f := range fs {
-		f(n)
-	}
-}
+func (s *Sensor) notify(n sensor.Notification) { s.notes.Call(n) }
 
 // stream returns the state of a stream, creating it on first use.
 func (s *Sensor) stream(st sensor.Stream, idx int) *streamState {
@@ -705,6 +753,7 @@ func (s *Sensor) stream(st sensor.Stream, idx int) *streamState {
 	if ss = s.streams[k]; ss == nil {
 		ss = &streamState{sensor: s.index, key: k}
 		s.streams[k] = ss
+		s.ordered = append(s.ordered[:len(s.ordered):len(s.ordered)], ss)
 		s.rec.addStream(ss)
 	}
 	return ss

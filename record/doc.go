@@ -59,13 +59,25 @@
 // owns the rosbag.Writer and encodes and writes everything in queue order.
 // When the queue is full the frame is dropped for the bag (the user's handler
 // still gets it), counted per stream (Stats) and reported to the record
-// sensor's notification callbacks. Options.Lossless makes a full queue wait
-// instead, for sources that are not real time (a software device running as
-// fast as possible, playback in non-real-time mode).
+// sensor's notification callbacks (at most one report per stream every
+// 200 ms; Sensor.Stop and Device.Close report the rest). Options.Lossless
+// makes a full queue wait instead, for sources that are not real time (a
+// software device running as fast as possible, playback in non-real-time
+// mode).
 //
 // A write error (disk full) stops recording — streaming continues — and is
 // reported to every record sensor's notification callbacks (category Unknown
 // Error, severity Error, the librealsense text) and returned by Close.
+//
+// The recorder's goroutine never runs user code: its notifications are
+// delivered on the sensor's frame delivery goroutine, just before the frame
+// that finds them pending reaches the handler, or by Sensor.Stop and
+// Device.Close on the caller's goroutine. Handlers and notification
+// callbacks may therefore call any method of the record device, Flush and
+// Close included. Stop and Close of a record sensor return the wrapped
+// sensor's errors unchanged: called from that sensor's own handler they fail
+// as the wrapped sensor's do (sensor.ErrStopFromHandler), never hang in the
+// recorder.
 //
 // # Ownership and end of recording
 //

@@ -14,8 +14,8 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// tickInterval is how often the writer goroutine reports dropped frames and
-// flushes an idle open chunk.
+// tickInterval is how often the writer goroutine flushes an idle open chunk
+// and the shortest interval between two drop reports of a stream.
 const tickInterval = 200 * time.Millisecond
 
 // tfRetryInterval spaces the retries of a stream whose extrinsics are not
@@ -139,38 +139,15 @@ func (w *writer) handle(e *event) {
 	}
 }
 
-// tick reports dropped frames and flushes an idle open chunk.
+// tick flushes an idle open chunk.
 func (w *writer) tick() {
 	w.lastTick = time.Now()
-	w.reportDrops()
 	if w.err == nil && w.unflushed && !w.wroteSince {
 		w.setErr(w.bag.Flush())
 		w.unflushed = false
 		w.d.fileSize.Store(w.bag.Size())
 	}
 	w.wroteSince = false
-}
-
-func (w *writer) reportDrops() {
-	d := w.d
-	d.statsMu.Lock()
-	streams := append([]*streamState(nil), d.streams...)
-	d.statsMu.Unlock()
-	for _, st := range streams {
-		n := st.dropped.Load()
-		if n == st.reported {
-			continue
-		}
-		delta := n - st.reported
-		st.reported = n
-		d.sensors[st.sensor].notify(sensor.Notification{
-			Category: sensor.NotificationCategoryUnknownError,
-			Severity: sensor.SeverityWarn,
-			Description: fmt.Sprintf("Recording dropped %d frame(s) of %s/%d (%d in total): the recording queue is full (the disk does not keep up); streaming continues",
-				delta, st.key.stream, st.key.index, n),
-			TimestampMs: float64(d.opts.Now().UnixNano()) / 1e6,
-		})
-	}
 }
 
 // finish completes the bag after the goroutine has ended (Close).
@@ -185,7 +162,6 @@ func (w *writer) finish() error {
 		desc.seq = seq
 		w.writeDescription(desc)
 	}
-	w.reportDrops()
 	err := w.bag.Close()
 	w.d.fileSize.Store(w.bag.Size())
 	if w.err != nil {
