@@ -80,3 +80,33 @@ func (m *memFile) bytes() []byte {
 	defer m.mu.Unlock()
 	return append([]byte(nil), m.buf...)
 }
+
+// discardFile is an io.WriteSeeker that keeps nothing (allocation-free).
+type discardFile struct {
+	mu       sync.Mutex
+	pos, end int64
+}
+
+func (d *discardFile) Write(p []byte) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.pos += int64(len(p))
+	d.end = max(d.end, d.pos)
+	return len(p), nil
+}
+
+func (d *discardFile) Seek(off int64, whence int) (int64, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch whence {
+	case io.SeekCurrent:
+		off += d.pos
+	case io.SeekEnd:
+		off += d.end
+	}
+	if off < 0 {
+		return 0, errors.New("negative seek")
+	}
+	d.pos = off
+	return off, nil
+}

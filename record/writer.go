@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/layout"
@@ -49,7 +50,6 @@ type writer struct {
 	d     *Device
 	bag   *rosbag.Writer
 	conns map[string]uint32
-	buf   []byte
 	batch []event
 
 	descDone bool
@@ -57,22 +57,32 @@ type writer struct {
 	optDesc  map[optKey]bool
 	err      error
 
-	lastTick    time.Time
-	wroteSince  bool // a message was written since the last tick
-	unflushed   bool // messages may sit in the open chunk
-	img         msgs.Image
-	imu         msgs.Imu
-	kv          msgs.KeyValue
-	scratchMeta []byte
+	lastTick   time.Time
+	wroteSince bool // a message was written since the last tick
+	unflushed  bool // messages may sit in the open chunk
+
+	// Reused per-frame messages and scratch (no allocation per frame).
+	img msgs.Image
+	imu msgs.Imu
+	tr  msgs.Transform
+	acc msgs.Accel
+	tw  msgs.Twist
+	kv  msgs.KeyValue
+	val []byte // metadata value text
+
+	msg  msgs.Message     // the message fill serializes
+	fill func(dst []byte) // serializes msg into the chunk buffer
 }
 
 func newWriter(d *Device) *writer {
-	return &writer{
+	w := &writer{
 		d:       d,
 		bag:     d.bag,
 		conns:   map[string]uint32{},
 		optDesc: map[optKey]bool{},
 	}
+	w.fill = func(dst []byte) { w.msg.AppendTo(dst[:0]) }
+	return w
 }
 
 // start writes /file_version (R.1).
@@ -197,12 +207,16 @@ func (w *writer) conn(topic string, typ *msgs.Type) (uint32, bool) {
 	return c, true
 }
 
+// write serializes m straight into the bag's chunk buffer
+// (rosbag.Writer.WriteMessageFunc): a frame's pixels are copied once.
 func (w *writer) write(c uint32, t rosbag.Time, m msgs.Message) {
 	if w.err != nil {
 		return
 	}
-	w.buf = m.AppendTo(w.buf[:0])
-	if err := w.bag.WriteMessage(c, t, w.buf); err != nil {
+	w.msg = m
+	err := w.bag.WriteMessageFunc(c, t, m.Size(), w.fill)
+	w.msg = nil
+	if err != nil {
 		w.setErr(err)
 		return
 	}
@@ -215,9 +229,30 @@ func (w *writer) put(topic string, typ *msgs.Type, t rosbag.Time, m msgs.Message
 	}
 }
 
+// putKV writes a metadata KeyValue.
 func (w *writer) putKV(c uint32, t rosbag.Time, k, v string) {
 	w.kv.Key, w.kv.Value = k, v
 	w.write(c, t, &w.kv)
+	w.kv.Value = ""
+}
+
+// putKVVal writes a metadata KeyValue whose value is the text in w.val,
+// viewed as a string without a copy: KeyValue.AppendTo reads it during the
+// write, before w.val is reused, and nothing keeps it.
+func (w *writer) putKVVal(c uint32, t rosbag.Time, k string) {
+	w.putKV(c, t, k, unsafe.String(unsafe.SliceData(w.val), len(w.val)))
+}
+
+// putKVInt writes a metadata KeyValue with a decimal integer value.
+func (w *writer) putKVInt(c uint32, t rosbag.Time, k string, v int64) {
+	w.val = strconv.AppendInt(w.val[:0], v, 10)
+	w.putKVVal(c, t, k)
+}
+
+// putKVFixed writes a metadata KeyValue with a printf("%f") value (§5.10).
+func (w *writer) putKVFixed(c uint32, t rosbag.Time, k string, v float64) {
+	w.val = layout.AppendFixed(w.val[:0], v)
+	w.putKVVal(c, t, k)
 }
 
 // writeDescription writes the device description at static time (R.9):
@@ -404,17 +439,21 @@ func (w *writer) writeFrame(e *event) {
 				p = dp
 			}
 		}
-		w.write(o.data, t, &msgs.Transform{
+		w.tr = msgs.Transform{
 			Translation: vec3(p.Translation),
 			Rotation: msgs.Quaternion{X: float64(p.Rotation[0]), Y: float64(p.Rotation[1]),
 				Z: float64(p.Rotation[2]), W: float64(p.Rotation[3])},
-		})
-		w.write(o.accel, t, &msgs.Accel{Linear: vec3(p.Acceleration), Angular: vec3(p.AngularAcceleration)})
-		w.write(o.twist, t, &msgs.Twist{Linear: vec3(p.Velocity), Angular: vec3(p.AngularVelocity)})
-		w.putKV(o.meta, t, layout.KeyTrackerConfidence, strconv.FormatUint(uint64(p.TrackerConfidence), 10))
-		w.putKV(o.meta, t, layout.KeyMapperConfidence, strconv.FormatUint(uint64(p.MapperConfidence), 10))
-		w.putKV(o.meta, t, layout.KeyFrameTimestamp, layout.FormatFixed(f.TimestampMs))
-		w.putKV(o.meta, t, layout.KeyFrameNumber, strconv.FormatUint(f.Number, 10))
+		}
+		w.write(o.data, t, &w.tr)
+		w.acc = msgs.Accel{Linear: vec3(p.Acceleration), Angular: vec3(p.AngularAcceleration)}
+		w.write(o.accel, t, &w.acc)
+		w.tw = msgs.Twist{Linear: vec3(p.Velocity), Angular: vec3(p.AngularVelocity)}
+		w.write(o.twist, t, &w.tw)
+		w.putKVInt(o.meta, t, layout.KeyTrackerConfidence, int64(p.TrackerConfidence))
+		w.putKVInt(o.meta, t, layout.KeyMapperConfidence, int64(p.MapperConfidence))
+		w.putKVFixed(o.meta, t, layout.KeyFrameTimestamp, f.TimestampMs)
+		w.val = strconv.AppendUint(w.val[:0], f.Number, 10)
+		w.putKVVal(o.meta, t, layout.KeyFrameNumber)
 		w.writeMetadata(o.meta, t, f)
 	}
 	if w.err != nil {
@@ -458,11 +497,10 @@ func combinedMotion(imu *msgs.Imu, b []byte) {
 // writeMetadata writes system_time, timestamp_domain and the frame's
 // metadata in key order (§5.10).
 func (w *writer) writeMetadata(c uint32, t rosbag.Time, f *sensor.Frame) {
-	w.scratchMeta = layout.AppendFixed(w.scratchMeta[:0], f.SystemTimeMs)
-	w.putKV(c, t, layout.KeySystemTime, string(w.scratchMeta))
+	w.putKVFixed(c, t, layout.KeySystemTime, f.SystemTimeMs)
 	w.putKV(c, t, layout.KeyTimestampDomain, f.Domain.String())
 	f.Metadata.Range(func(k sensor.MetadataKey, v int64) bool {
-		w.putKV(c, t, k.String(), strconv.FormatInt(v, 10))
+		w.putKVInt(c, t, k.String(), v)
 		return w.err == nil
 	})
 }
