@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -110,6 +111,9 @@ func newDevice(dev device.Device, w io.WriteSeeker, o Options) (*Device, error) 
 		Compression:    o.Compression,
 		ChunkThreshold: o.ChunkThreshold,
 		FlushInterval:  o.FlushInterval,
+		// One LZ4 worker per CPU: the writer goroutine only serializes
+		// into the open chunk and hands finished chunks to the workers.
+		Workers: runtime.GOMAXPROCS(0),
 	})
 	if err != nil {
 		return nil, err
