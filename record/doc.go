@@ -26,6 +26,15 @@
 // Recording covers what is started through the record device's sensors:
 // stream info is written when a record sensor starts, frames as they arrive.
 //
+// Limitation (differs from librealsense, spec R.5): a sensor started through
+// the wrapped device rather than through its record sensor is not recorded —
+// neither its stream info nor its frames — and neither is a sensor already
+// streaming when the record device is created, until it is stopped and
+// started again through the record sensor. librealsense hooks the live
+// sensor's start, whoever starts it; sensor.Sensor offers no way to observe
+// a start made elsewhere, so the record sensor only sees its own Start. Start
+// every sensor to be recorded through Device.Sensors.
+//
 // # What is written
 //
 // /file_version 3 at static time (0 s, 1 ns); at each sensor start the
