@@ -70,7 +70,20 @@
 // time in O(log chunks) without reading earlier chunks. An iterator holds at
 // most a few decompressed chunks; their buffers are reused, and
 // Message.Data is valid until the next call to Next. Chunks may be "lz4"
-// (content checksum verified), "none" or "bz2".
+// (content checksum verified unless ReaderOptions.NoChecksum), "none" or
+// "bz2".
+//
+// While the caller consumes one chunk, the iterator loads and decompresses
+// the next ones (at most two at a time, on two goroutines) into its cache of
+// five chunk buffers; order, windows and Seek are unaffected, and a load
+// error surfaces only when the chunk is actually needed. The goroutines end
+// when Next returns false, on [Iterator.Close], or when an abandoned iterator
+// is garbage collected.
+//
+// With Query.KeepData each chunk is loaded into a new buffer that is never
+// reused, so Message.Data may be kept without copying: the decompression is
+// the only copy of a message's bytes, and the garbage collector frees a
+// chunk once none of its messages is referenced.
 //
 // # Errors
 //

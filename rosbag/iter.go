@@ -9,9 +9,9 @@ import (
 // Messages returns an iterator over the messages selected by q (nil: all).
 // Several iterators may run at once on one Reader.
 func (r *Reader) Messages(q *Query) *Iterator {
-	it := &Iterator{r: r}
-	for i := range it.cache {
-		it.cache[i].chunk = -1
+	it := &Iterator{r: r, cur: -1}
+	for i := range it.slots {
+		it.slots[i] = &chunkBuf{chunk: -1}
 	}
 	if q != nil {
 		it.q = *q
@@ -36,21 +36,26 @@ func (r *Reader) Messages(q *Query) *Iterator {
 // An Iterator yields messages in time order; equal times keep file order. It
 // is not safe for concurrent use; use one Iterator per goroutine.
 type Iterator struct {
-	r       *Reader
-	q       Query
-	sel     map[uint32]bool // nil: all connections
-	started bool
-	from    Time // lower bound after Seek
-	pend    int  // next position in r.byStart to activate
-	heap    []*cursor
-	free    []*cursor
-	cache   [3]chunkBuf
-	tick    uint64
-	hb      []byte
-	ib      []byte
-	msg     Message
-	err     error
-	done    bool
+	r        *Reader
+	q        Query
+	sel      map[uint32]bool // nil: all connections
+	started  bool
+	from     Time // lower bound after Seek
+	pend     int  // next position in r.byStart to activate
+	heap     []*cursor
+	free     []*cursor
+	slots    [cacheSlots]*chunkBuf // decompressed chunks (see readahead.go)
+	cur      int                   // chunk of the current message, -1 before the first
+	plan     []int                 // chunks read-ahead wants
+	inflight int                   // slots being loaded by the loader
+	box      *loaderBox            // read-ahead goroutines, started on demand
+	closed   bool
+	tick     uint64
+	hb       []byte
+	ib       []byte
+	msg      Message
+	err      error
+	done     bool
 }
 
 // cursor walks the selected index entries of one chunk.
@@ -75,13 +80,16 @@ func (c *cursor) less(d *cursor) bool {
 func (it *Iterator) Err() error { return it.err }
 
 // Message returns the current message; Data is valid until the next call to
-// Next or Seek.
+// Next or Seek, or for good with Query.KeepData.
 func (it *Iterator) Message() Message { return it.msg }
 
 // Seek positions the iterator so that Next returns the first selected message
 // with time ≥ t (and ≥ Query.Start). It reads no chunk before t: it costs
 // O(log chunks) plus the index data of the chunks that span t.
 func (it *Iterator) Seek(t Time) error {
+	if it.closed {
+		return ErrClosed
+	}
 	if it.r.closed.Load() {
 		it.err = ErrClosed
 		return ErrClosed
@@ -269,11 +277,21 @@ func (it *Iterator) down(i int) {
 	}
 }
 
-// Next advances to the next message and reports whether there is one.
+// Next advances to the next message and reports whether there is one. When
+// it returns false the iterator's read-ahead goroutines have ended; a Seek
+// starts them again.
 func (it *Iterator) Next() bool {
 	if it.err != nil || it.done {
 		return false
 	}
+	if it.next() {
+		return true
+	}
+	it.stopLoader()
+	return false
+}
+
+func (it *Iterator) next() bool {
 	r := it.r
 	if r.closed.Load() {
 		it.err = ErrClosed
@@ -330,34 +348,6 @@ func (it *Iterator) Next() bool {
 		return false
 	}
 	return it.decode(cb, top.chunk, e)
-}
-
-// chunk returns the decompressed chunk ci from the iterator's small cache.
-func (it *Iterator) chunk(ci int) (*chunkBuf, error) {
-	it.tick++
-	lru := 0
-	for i := range it.cache {
-		if it.cache[i].chunk == ci {
-			it.cache[i].used = it.tick
-			return &it.cache[i], nil
-		}
-		if it.cache[i].used < it.cache[lru].used {
-			lru = i
-		}
-	}
-	cb := &it.cache[lru]
-	if _, _, err := it.r.loadChunk(it.r.chunks[ci].pos, cb); err != nil {
-		cb.chunk = -1
-		return nil, fmt.Errorf("chunk %d: %w", ci, err)
-	}
-	// Check the record framing of the whole payload once per load, so a
-	// corrupt chunk is reported even where the index skips over it.
-	if off, bad := walkChunk(cb.data, noConn, noMsg); bad != "" {
-		cb.chunk = -1
-		return nil, it.r.ferr(it.r.chunks[ci].pos, fmt.Sprintf("chunk %d payload offset %d", ci, off), bad)
-	}
-	cb.chunk, cb.used = ci, it.tick
-	return cb, nil
 }
 
 func (it *Iterator) decode(cb *chunkBuf, ci int, e indexEntry) bool {

@@ -66,7 +66,11 @@ var errLZ4 = errors.New("lz4 frame")
 // decodeLZ4Frame decompresses one LZ4 frame from src into dst[:size], which
 // must have length size. It checks every length against the input and the
 // declared size and verifies the content checksum when present.
-func decodeLZ4Frame(dst, src []byte) (int, error) {
+func decodeLZ4Frame(dst, src []byte) (int, error) { return decodeLZ4FrameSum(dst, src, true) }
+
+// decodeLZ4FrameSum is decodeLZ4Frame that verifies the content checksum
+// only when sum is true (the header and block checksums are always checked).
+func decodeLZ4FrameSum(dst, src []byte, sum bool) (int, error) {
 	out := 0
 	size := len(dst)
 	if len(src) < 7 {
@@ -176,7 +180,7 @@ func decodeLZ4Frame(dst, src []byte) (int, error) {
 		if len(src) < p+4 {
 			return out, fmt.Errorf("%w: content checksum cut short", errLZ4)
 		}
-		if got, want := binary.LittleEndian.Uint32(src[p:]), xxh32(dst, 0); got != want {
+		if got, want := binary.LittleEndian.Uint32(src[p:]), xxh32(dst, 0); sum && got != want {
 			return out, fmt.Errorf("%w: content checksum %08x, want %08x", errLZ4, got, want)
 		}
 		p += 4

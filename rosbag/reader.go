@@ -23,6 +23,7 @@ type Reader struct {
 	size   int64
 	path   string
 	maxRec int64
+	noSum  bool // ReaderOptions.NoChecksum
 	closed atomic.Bool
 
 	conns    []*Connection
@@ -59,6 +60,9 @@ func NewReader(r io.ReaderAt, size int64, opts *ReaderOptions) (*Reader, error) 
 	rerr := br.open()
 	if br.info.Version == "" {
 		return nil, rerr
+	}
+	if opts != nil {
+		br.noSum = opts.NoChecksum // after open: a recovery scan always verifies
 	}
 	br.finish()
 	return br, rerr
@@ -465,11 +469,14 @@ func (r *Reader) overlapping(lim int, t Time, fn func(p int)) {
 
 // chunkBuf holds one chunk's payload; buffers are reused.
 type chunkBuf struct {
-	chunk int // index into r.chunks, -1 when empty
-	data  []byte
-	raw   []byte
-	hdr   []byte
-	used  uint64
+	chunk   int // index into r.chunks, -1 when empty
+	data    []byte
+	raw     []byte
+	hdr     []byte
+	used    uint64
+	err     error // of the load of chunk
+	want    int   // chunk being loaded by the read-ahead loader
+	loading bool  // owned by the loader until its result is received
 }
 
 // chunkRecord reads the header of the chunk record at pos.
@@ -541,7 +548,7 @@ func (r *Reader) loadChunk(pos int64, cb *chunkBuf) (record, string, error) {
 			return rec, comp, err
 		}
 		cb.data = grow(cb.data, int(size))
-		if _, err := decodeLZ4Frame(cb.data, cb.raw); err != nil {
+		if _, err := decodeLZ4FrameSum(cb.data, cb.raw, !r.noSum); err != nil {
 			return rec, comp, &FormatError{Path: r.path, Offset: pos, Record: "lz4 chunk", Reason: "decompression failed", Err: err}
 		}
 	case "bz2":

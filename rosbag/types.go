@@ -41,6 +41,12 @@ type ReaderOptions struct {
 	MaxRecordSize int64
 	// Path names the input in errors (Open sets it).
 	Path string
+	// NoChecksum skips the verification of the XXH32 content checksum of
+	// LZ4 chunks, about a third of the cost of reading them. Corruption is
+	// then detected only where it breaks the LZ4 blocks or the record
+	// framing of the chunk. The recovery scan of an unindexed bag always
+	// verifies it.
+	NoChecksum bool
 }
 
 // Info summarizes a bag.
@@ -92,10 +98,21 @@ type Query struct {
 	Connections []uint32 // if non-empty, only these connection ids
 	Start       Time     // inclusive
 	End         Time     // exclusive; 0 means no limit
+	// KeepData makes Message.Data the caller's to keep: each chunk the
+	// iterator loads is decompressed (or, for "none", read) into a new
+	// buffer that the iterator never writes again, and messages are
+	// sub-slices of it (capacity limited to the message). That load is the
+	// only copy of the bytes; the chunk's memory is freed by the garbage
+	// collector once no message of it is referenced (a kept 100-byte
+	// message keeps its whole chunk alive: copy small messages that are
+	// kept long). Treat Data as read-only: after a Seek the iterator may
+	// return the same bytes again from its cache. It costs one allocation
+	// per chunk instead of none.
+	KeepData bool
 }
 
 // Message is one message record. Data is valid until the next call to Next
-// (or Seek) on the iterator that returned it.
+// (or Seek) on the iterator that returned it, unless the Query set KeepData.
 type Message struct {
 	Conn *Connection
 	Time Time
