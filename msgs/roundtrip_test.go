@@ -2,15 +2,11 @@ package msgs
 
 import (
 	"bytes"
-	"encoding/binary"
-	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"testing"
 
-	"github.com/pierrec/lz4/v4"
+	"github.com/rsbag/rsbag/rosbag"
 )
 
 // testBags lists the reference bags of the repository.
@@ -38,109 +34,41 @@ func testBags(t testing.TB) []string {
 type bagMessage struct {
 	Topic, Type, MD5, Definition string
 	Data                         []byte
+	chunk                        int
+	off                          uint32
 }
 
-// readBag returns every message of a bag in file order. It is a minimal ROS
-// bag 2.0 scanner for tests (chunks "none" and "lz4"); package msgs itself
-// knows nothing about bags.
+// readBag returns every message of a bag in file order (chunk, then offset
+// in the chunk), read with package rosbag; package msgs itself knows nothing
+// about bags. Data may be kept (Query.KeepData) and aliases the chunk.
 func readBag(t testing.TB, path string) []bagMessage {
 	t.Helper()
-	raw, err := os.ReadFile(path)
+	r, err := rosbag.Open(path, nil)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", path, err)
 	}
-	const magic = "#ROSBAG V2.0\n"
-	if !bytes.HasPrefix(raw, []byte(magic)) {
-		t.Fatalf("%s: not a bag", path)
-	}
-	conns := map[uint32]bagMessage{}
+	defer r.Close()
 	var out []bagMessage
-	var scan func(b []byte, top bool)
-	scan = func(b []byte, top bool) {
-		for len(b) > 0 {
-			hdr, data, rest, err := splitRecord(b)
-			if err != nil {
-				t.Fatalf("%s: %v", path, err)
-			}
-			b = rest
-			switch op := hdr["op"]; {
-			case len(op) == 1 && op[0] == 0x05 && top: // chunk
-				var payload []byte
-				switch string(hdr["compression"]) {
-				case "none":
-					payload = data
-				case "lz4":
-					payload, err = io.ReadAll(lz4.NewReader(bytes.NewReader(data)))
-					if err != nil {
-						t.Fatalf("%s: lz4: %v", path, err)
-					}
-				default:
-					t.Fatalf("%s: compression %q", path, hdr["compression"])
-				}
-				scan(payload, false)
-			case len(op) == 1 && op[0] == 0x07: // connection
-				id := binary.LittleEndian.Uint32(hdr["conn"])
-				if _, ok := conns[id]; ok {
-					continue
-				}
-				ch, err := parseHeader(data)
-				if err != nil {
-					t.Fatalf("%s: connection %d: %v", path, id, err)
-				}
-				conns[id] = bagMessage{Topic: string(hdr["topic"]), Type: string(ch["type"]),
-					MD5: string(ch["md5sum"]), Definition: string(ch["message_definition"])}
-			case len(op) == 1 && op[0] == 0x02: // message data
-				c, ok := conns[binary.LittleEndian.Uint32(hdr["conn"])]
-				if !ok {
-					t.Fatalf("%s: message before its connection", path)
-				}
-				c.Data = data
-				out = append(out, c)
-			}
-		}
+	it := r.Messages(&rosbag.Query{KeepData: true})
+	defer it.Close()
+	for it.Next() {
+		m := it.Message()
+		out = append(out, bagMessage{Topic: m.Conn.Topic, Type: m.Conn.Type, MD5: m.Conn.MD5Sum, Definition: m.Conn.MessageDefinition,
+			Data: m.Data, chunk: m.Chunk, off: m.Offset})
 	}
-	scan(raw[len(magic):], true)
+	if err := it.Err(); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if uint64(len(out)) != r.Info().Messages {
+		t.Fatalf("%s: read %d messages, the index counts %d", path, len(out), r.Info().Messages)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].chunk != out[j].chunk {
+			return out[i].chunk < out[j].chunk
+		}
+		return out[i].off < out[j].off
+	})
 	return out
-}
-
-func splitRecord(b []byte) (map[string][]byte, []byte, []byte, error) {
-	if len(b) < 4 {
-		return nil, nil, nil, fmt.Errorf("short record")
-	}
-	hl := int(binary.LittleEndian.Uint32(b))
-	if hl > len(b)-8 {
-		return nil, nil, nil, fmt.Errorf("short record header")
-	}
-	hdr, err := parseHeader(b[4 : 4+hl])
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	b = b[4+hl:]
-	dl := int(binary.LittleEndian.Uint32(b))
-	if dl > len(b)-4 {
-		return nil, nil, nil, fmt.Errorf("short record data")
-	}
-	return hdr, b[4 : 4+dl], b[4+dl:], nil
-}
-
-func parseHeader(b []byte) (map[string][]byte, error) {
-	h := map[string][]byte{}
-	for len(b) > 0 {
-		if len(b) < 4 {
-			return nil, fmt.Errorf("short header field")
-		}
-		n := int(binary.LittleEndian.Uint32(b))
-		if n > len(b)-4 {
-			return nil, fmt.Errorf("short header field")
-		}
-		k, v, ok := bytes.Cut(b[4:4+n], []byte("="))
-		if !ok {
-			return nil, fmt.Errorf("header field without =")
-		}
-		h[string(k)] = v
-		b = b[4+n:]
-	}
-	return h, nil
 }
 
 // TestBagRoundTrip decodes every message of every reference bag and checks
