@@ -6,12 +6,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -48,36 +46,13 @@ func TestDrops(t *testing.T) {
 	}
 	f.stall()
 	ss := rec.Sensors()
-	var mu sync.Mutex
-	reported := map[string]uint64{} // "Stream/index" → frames reported dropped
+	var notes noteLog
 	for _, s := range ss {
-		s.(extensions.Notifier).OnNotification(func(n sensor.Notification) {
-			var delta uint64
-			var name string
-			if _, err := fmt.Sscanf(n.Description, "Recording dropped %d frame(s) of %s", &delta, &name); err != nil {
-				t.Errorf("unexpected notification %+v", n)
-				return
-			}
-			if n.Category != sensor.NotificationCategoryUnknownError || n.Severity != sensor.SeverityWarn {
-				t.Errorf("drop notification %+v", n)
-			}
-			mu.Lock()
-			reported[name] += delta
-			mu.Unlock()
-		})
-	}
-	if err := ss[0].Open(td.depth); err != nil {
-		t.Fatal(err)
-	}
-	if err := ss[1].Open(td.color); err != nil {
-		t.Fatal(err)
+		notes.watch(s)
 	}
 	var log handlerLog
-	for _, s := range ss {
-		if err := s.Start(&log); err != nil {
-			t.Fatal(err)
-		}
-	}
+	openStart(t, ss[0], &log, td.depth)
+	openStart(t, ss[1], &log, td.color)
 	// More frames than the stalled pipeline holds: the queue (4) and the
 	// chunks in flight (rosbag keeps GOMAXPROCS+2, about two frames each).
 	n := uint64(40 + 4*runtime.GOMAXPROCS(0))
@@ -96,21 +71,11 @@ func TestDrops(t *testing.T) {
 	if st.Dropped == 0 {
 		t.Fatalf("no frame dropped while the writer stalls: %+v", st)
 	}
-	mu.Lock()
-	early := len(reported)
-	mu.Unlock()
-	if early == 0 {
+	if len(notes.list()) == 0 {
 		t.Error("no drop notified while streaming")
 	}
 	close(f.release)
-	for _, s := range ss {
-		if err := s.Stop(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
+	stopAndClose(t, rec, ss)
 	if uint64(log.count()) != 2*n {
 		t.Errorf("handler got %d frames, want %d", log.count(), 2*n)
 	}
@@ -125,8 +90,17 @@ func TestDrops(t *testing.T) {
 		t.Fatalf("bag: indexed %v, %v", info.Indexed, err)
 	}
 	top := byTopic(ms)
-	mu.Lock()
-	defer mu.Unlock()
+	reported := map[string]uint64{} // "Stream/index" → frames reported dropped
+	for _, n := range notes.list() {
+		var delta uint64
+		var name string
+		if _, err := fmt.Sscanf(n.Description, "Recording dropped %d frame(s) of %s", &delta, &name); err != nil ||
+			n.Category != sensor.NotificationCategoryUnknownError || n.Severity != sensor.SeverityWarn {
+			t.Errorf("unexpected notification %+v", n)
+			continue
+		}
+		reported[name] += delta
+	}
 	for _, ss := range st.Streams {
 		topic := map[sensor.Stream]string{
 			sensor.StreamDepth: "/device_0/sensor_0/Depth_0/image/data",

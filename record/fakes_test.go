@@ -61,17 +61,28 @@ func (m *memFile) Write(p []byte) (int, error) {
 func (m *memFile) Seek(off int64, whence int) (int64, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	pos, err := seekTo(m.pos, int64(len(m.buf)), off, whence)
+	if err == nil {
+		m.pos = pos
+	}
+	return pos, err
+}
+
+// seekTo returns the position io.Seeker.Seek(off, whence) moves to from pos
+// in a file of size end.
+func seekTo(pos, end, off int64, whence int) (int64, error) {
 	switch whence {
 	case io.SeekStart:
 	case io.SeekCurrent:
-		off += m.pos
+		off += pos
 	case io.SeekEnd:
-		off += int64(len(m.buf))
+		off += end
+	default:
+		return pos, errors.New("bad whence")
 	}
 	if off < 0 {
-		return 0, errors.New("negative seek")
+		return pos, errors.New("negative seek")
 	}
-	m.pos = off
 	return off, nil
 }
 
@@ -98,15 +109,9 @@ func (d *discardFile) Write(p []byte) (int, error) {
 func (d *discardFile) Seek(off int64, whence int) (int64, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	switch whence {
-	case io.SeekCurrent:
-		off += d.pos
-	case io.SeekEnd:
-		off += d.end
+	pos, err := seekTo(d.pos, d.end, off, whence)
+	if err == nil {
+		d.pos = pos
 	}
-	if off < 0 {
-		return 0, errors.New("negative seek")
-	}
-	d.pos = off
-	return off, nil
+	return pos, err
 }

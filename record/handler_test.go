@@ -104,13 +104,8 @@ func TestCallsFromNotification(t *testing.T) {
 		got = append(got, flushErr, closeErr, stopErr)
 		mu.Unlock()
 	})
-	if err := s.Open(td.depth); err != nil {
-		t.Fatal(err)
-	}
 	var log handlerLog
-	if err := s.Start(&log); err != nil {
-		t.Fatal(err)
-	}
+	openStart(t, s, &log, td.depth)
 	noHang(t, "calls from the notification callback", func() {
 		for i := 0; i < 20; i++ {
 			if err := td.depthS.Inject(td.frame(td.depth)); err != nil {

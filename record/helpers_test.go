@@ -18,8 +18,22 @@ import (
 	"github.com/rsbag/rsbag/software"
 )
 
-// vclock is a virtual clock for Options.Now.
+// vclock is a virtual clock for Options.Now and, through Sleep, for the
+// synthetic camera (software.Clock): sleeping advances it at once.
 type vclock struct{ ns atomic.Int64 }
+
+// Sleep advances the clock by d unless done is closed.
+func (c *vclock) Sleep(d time.Duration, done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return false
+	default:
+	}
+	if d > 0 {
+		c.Add(d)
+	}
+	return true
+}
 
 func (c *vclock) Now() time.Time          { return time.Unix(1_700_000_000, c.ns.Load()) }
 func (c *vclock) Add(d time.Duration)     { c.ns.Add(int64(d)) }
@@ -139,6 +153,52 @@ func (h *handlerLog) HandleFrame(f *sensor.Frame) {
 }
 
 func (h *handlerLog) count() int { h.mu.Lock(); defer h.mu.Unlock(); return len(h.frames) }
+
+// noteLog collects the notifications of record sensors.
+type noteLog struct {
+	mu    sync.Mutex
+	notes []sensor.Notification
+}
+
+// watch registers the log for the notifications of record sensor s.
+func (l *noteLog) watch(s sensor.Sensor) {
+	s.(extensions.Notifier).OnNotification(func(n sensor.Notification) {
+		l.mu.Lock()
+		l.notes = append(l.notes, n)
+		l.mu.Unlock()
+	})
+}
+
+// list returns the notifications so far.
+func (l *noteLog) list() []sensor.Notification {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]sensor.Notification(nil), l.notes...)
+}
+
+// openStart opens record sensor s with profiles ps and starts it with h.
+func openStart(t testing.TB, s sensor.Sensor, h sensor.Handler, ps ...*sensor.StreamProfile) {
+	t.Helper()
+	if err := s.Open(ps...); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(h); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// stopAndClose stops the record sensors and closes the record device.
+func stopAndClose(t testing.TB, rec *Device, ss []sensor.Sensor) {
+	t.Helper()
+	for _, s := range ss {
+		if err := s.Stop(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // moduleRoot returns the directory holding go.mod.
 func moduleRoot(t testing.TB) string {

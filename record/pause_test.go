@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,22 +26,10 @@ func TestPauseOptionsNotifications(t *testing.T) {
 		t.Fatal(err)
 	}
 	ss := rec.Sensors()
-	var notes []sensor.Notification
-	var nmu sync.Mutex
-	ss[0].(interface {
-		OnNotification(func(sensor.Notification)) func()
-	}).OnNotification(func(n sensor.Notification) {
-		nmu.Lock()
-		notes = append(notes, n)
-		nmu.Unlock()
-	})
-	if err := ss[0].Open(td.depth); err != nil {
-		t.Fatal(err)
-	}
+	var notes noteLog
+	notes.watch(ss[0])
 	var log handlerLog
-	if err := ss[0].Start(&log); err != nil {
-		t.Fatal(err)
-	}
+	openStart(t, ss[0], &log, td.depth)
 	ms := time.Millisecond
 	frame := func() {
 		if err := td.depthS.Inject(td.frame(td.depth)); err != nil {
@@ -173,11 +160,9 @@ func TestPauseOptionsNotifications(t *testing.T) {
 			}
 		}
 	}
-	nmu.Lock()
-	if len(notes) != 2 {
-		t.Errorf("user got %d notifications, want the 2 forwarded", len(notes))
+	if n := len(notes.list()); n != 2 {
+		t.Errorf("user got %d notifications, want the 2 forwarded", n)
 	}
-	nmu.Unlock()
 	checkConformance(t, path)
 }
 
@@ -193,22 +178,10 @@ func TestDiskFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	ss := rec.Sensors()
-	var notes []sensor.Notification
-	var nmu sync.Mutex
-	ss[0].(interface {
-		OnNotification(func(sensor.Notification)) func()
-	}).OnNotification(func(n sensor.Notification) {
-		nmu.Lock()
-		notes = append(notes, n)
-		nmu.Unlock()
-	})
-	if err := ss[0].Open(td.depth); err != nil {
-		t.Fatal(err)
-	}
+	var notes noteLog
+	notes.watch(ss[0])
 	var log handlerLog
-	if err := ss[0].Start(&log); err != nil {
-		t.Fatal(err)
-	}
+	openStart(t, ss[0], &log, td.depth)
 	for i := 0; i < 40; i++ {
 		clk.Add(33 * time.Millisecond)
 		if err := td.depthS.Inject(td.frame(td.depth)); err != nil {
@@ -232,17 +205,15 @@ func TestDiskFull(t *testing.T) {
 	if rec.Err() == nil || rec.Stats().Err == nil {
 		t.Error("Err/Stats.Err is nil")
 	}
-	nmu.Lock()
 	found := false
-	for _, n := range notes {
+	for _, n := range notes.list() {
 		if n.Category == sensor.NotificationCategoryUnknownError && n.Severity == sensor.SeverityError &&
 			strings.HasPrefix(n.Description, "Stopping recording for sensor (streaming will continue). (Error: ") {
 			found = true
 		}
 	}
-	nmu.Unlock()
 	if !found {
-		t.Errorf("no R.16 notification among %+v", notes)
+		t.Errorf("no R.16 notification among %+v", notes.list())
 	}
 	b := mf.bytes()
 	r, err := rosbag.NewReader(bytesReaderAt(b), int64(len(b)), nil)

@@ -60,14 +60,7 @@ func recordTestDevice(t *testing.T, path string, o Options, n int, wrap func(dev
 		td.depthS.Flush()
 		td.colorS.Flush()
 	}
-	for _, s := range ss {
-		if err := s.Stop(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
+	stopAndClose(t, rec, ss)
 	return td, &log
 }
 
@@ -289,6 +282,19 @@ func TestBagTime(t *testing.T) {
 	}
 }
 
+// forwardedExtensions lists the extensions a record sensor forwards, each as
+// a test of whether a sensor implements it.
+var forwardedExtensions = []struct {
+	name string
+	has  func(sensor.Sensor) bool
+}{
+	{"Options", func(s sensor.Sensor) bool { _, ok := s.(extensions.Options); return ok }},
+	{"DepthSensor", func(s sensor.Sensor) bool { _, ok := s.(extensions.DepthSensor); return ok }},
+	{"DepthStereoSensor", func(s sensor.Sensor) bool { _, ok := s.(extensions.DepthStereoSensor); return ok }},
+	{"Kinded", func(s sensor.Sensor) bool { _, ok := s.(extensions.Kinded); return ok }},
+	{"RecommendedFilters", func(s sensor.Sensor) bool { _, ok := s.(extensions.RecommendedFilters); return ok }},
+}
+
 // TestExtensionsForwarded checks that a record sensor implements exactly the
 // extensions of its inner sensor (plus Notifier and Unwrapper).
 func TestExtensionsForwarded(t *testing.T) {
@@ -298,28 +304,16 @@ func TestExtensionsForwarded(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rec.Close()
-	for i, s := range rec.Sensors() {
-		in := td.dev.Sensors()[i]
-		check := func(name string, inHas, recHas bool) {
-			if inHas != recHas {
-				t.Errorf("sensor %d: %s: inner %v, record %v", i, name, inHas, recHas)
+	same := func(what string, in, s sensor.Sensor) {
+		for _, e := range forwardedExtensions {
+			if a, b := e.has(in), e.has(s); a != b {
+				t.Errorf("%s: %s: inner %v, record %v", what, e.name, a, b)
 			}
 		}
-		_, a := in.(extensions.Options)
-		_, b := s.(extensions.Options)
-		check("Options", a, b)
-		_, a = in.(extensions.DepthSensor)
-		_, b = s.(extensions.DepthSensor)
-		check("DepthSensor", a, b)
-		_, a = in.(extensions.DepthStereoSensor)
-		_, b = s.(extensions.DepthStereoSensor)
-		check("DepthStereoSensor", a, b)
-		_, a = in.(extensions.Kinded)
-		_, b = s.(extensions.Kinded)
-		check("Kinded", a, b)
-		_, a = in.(extensions.RecommendedFilters)
-		_, b = s.(extensions.RecommendedFilters)
-		check("RecommendedFilters", a, b)
+	}
+	for i, s := range rec.Sensors() {
+		in := td.dev.Sensors()[i]
+		same(fmt.Sprintf("sensor %d", i), in, s)
 		if u, ok := s.(Unwrapper); !ok || u.Unwrap() != in {
 			t.Errorf("sensor %d: Unwrap", i)
 		}
@@ -330,18 +324,6 @@ func TestExtensionsForwarded(t *testing.T) {
 	// Every generated combination.
 	for _, c := range wrapperCombos() {
 		w := wrap(&Sensor{inner: c})
-		_, a := c.(extensions.Options)
-		_, b := w.(extensions.Options)
-		_, d1 := c.(extensions.DepthSensor)
-		_, d2 := w.(extensions.DepthSensor)
-		_, s1 := c.(extensions.DepthStereoSensor)
-		_, s2 := w.(extensions.DepthStereoSensor)
-		_, k1 := c.(extensions.Kinded)
-		_, k2 := w.(extensions.Kinded)
-		_, f1 := c.(extensions.RecommendedFilters)
-		_, f2 := w.(extensions.RecommendedFilters)
-		if a != b || d1 != d2 || s1 != s2 || k1 != k2 || f1 != f2 {
-			t.Errorf("%T wrapped as %T", c, w)
-		}
+		same(fmt.Sprintf("%T wrapped as %T", c, w), c, w)
 	}
 }

@@ -8,42 +8,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 )
-
-// simClock is a virtual clock for the synthetic camera (software.Clock) and
-// the recorder (Options.Now): Sleep advances it at once.
-type simClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newSimClock() *simClock { return &simClock{now: time.Unix(1_700_000_000, 0)} }
-
-func (c *simClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *simClock) Sleep(d time.Duration, done <-chan struct{}) bool {
-	select {
-	case <-done:
-		return false
-	default:
-	}
-	c.mu.Lock()
-	if d > 0 {
-		c.now = c.now.Add(d)
-	}
-	c.mu.Unlock()
-	return true
-}
 
 // recordSynthetic records the synthetic camera configured like a reference
 // bag, paced on a virtual clock (bag times = stream times), and returns the
@@ -54,7 +24,7 @@ func recordSynthetic(t *testing.T, name, path string) (Stats, []*sensor.Frame) {
 	if !ok {
 		t.Fatalf("no reference config %s", name)
 	}
-	clk := newSimClock()
+	clk := newClock()
 	cfg.Speed = 1
 	cfg.Clock = clk
 	var rec *Device
@@ -119,14 +89,7 @@ func recordSynthetic(t *testing.T, name, path string) (Stats, []*sensor.Frame) {
 		}
 	}
 	<-cam.Done()
-	for _, s := range ss {
-		if err := s.Stop(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
+	stopAndClose(t, rec, ss)
 	return rec.Stats(), got
 }
 
@@ -262,46 +225,42 @@ func equalBytes(o, r []byte) string {
 	return fmt.Sprintf("data %q, reference %q", truncate(o, 120), truncate(r, 120))
 }
 
-func equalStreamInfo(o, r []byte) string {
-	var a, b msgs.StreamInfo
-	if err := a.Unmarshal(o); err != nil {
-		return err.Error()
+// decoded turns a comparison of decoded messages into one of their bytes.
+func decoded[T any, P interface {
+	*T
+	Unmarshal([]byte) error
+}](cmp func(a, b *T) string) func(o, r []byte) string {
+	return func(o, r []byte) string {
+		var a, b T
+		if err := P(&a).Unmarshal(o); err != nil {
+			return "ours: " + err.Error()
+		}
+		if err := P(&b).Unmarshal(r); err != nil {
+			return "reference: " + err.Error()
+		}
+		return cmp(&a, &b)
 	}
-	if err := b.Unmarshal(r); err != nil {
-		return err.Error()
-	}
+}
+
+var equalStreamInfo = decoded(func(a, b *msgs.StreamInfo) string {
 	if a.IsRecommended > 1 {
 		return fmt.Sprintf("is_recommended %d is not a valid ROS bool", a.IsRecommended)
 	}
 	if a.Fps != b.Fps || a.Encoding != b.Encoding || a.IsRecommended.Bool() != b.IsRecommended.Bool() {
-		return fmt.Sprintf("%+v, reference %+v", a, b)
+		return fmt.Sprintf("%+v, reference %+v", *a, *b)
 	}
 	return ""
-}
+})
 
-func equalNotification(o, r []byte) string {
-	var a, b msgs.Notification
-	if err := a.Unmarshal(o); err != nil {
-		return err.Error()
-	}
-	if err := b.Unmarshal(r); err != nil {
-		return err.Error()
-	}
+var equalNotification = decoded(func(a, b *msgs.Notification) string {
 	a.Timestamp, b.Timestamp = msgs.Time{}, msgs.Time{}
-	if a != b {
-		return fmt.Sprintf("%+v, reference %+v", a, b)
+	if *a != *b {
+		return fmt.Sprintf("%+v, reference %+v", *a, *b)
 	}
 	return ""
-}
+})
 
-func equalImage(o, r []byte) string {
-	var a, b msgs.Image
-	if err := a.Unmarshal(o); err != nil {
-		return "ours: " + err.Error()
-	}
-	if err := b.Unmarshal(r); err != nil {
-		return "reference: " + err.Error()
-	}
+var equalImage = decoded(func(a, b *msgs.Image) string {
 	if a.Header.FrameID != "0" || a.HasDepthUnits {
 		return fmt.Sprintf("frame_id %q, depth units %v", a.Header.FrameID, a.HasDepthUnits)
 	}
@@ -314,22 +273,15 @@ func equalImage(o, r []byte) string {
 		return "pixel data differs"
 	}
 	return ""
-}
+})
 
-func equalImu(o, r []byte) string {
-	var a, b msgs.Imu
-	if err := a.Unmarshal(o); err != nil {
-		return "ours: " + err.Error()
-	}
-	if err := b.Unmarshal(r); err != nil {
-		return "reference: " + err.Error()
-	}
+var equalImu = decoded(func(a, b *msgs.Imu) string {
 	if a.Header.FrameID != "0" {
 		return fmt.Sprintf("frame_id %q", a.Header.FrameID)
 	}
 	a.Header.FrameID, b.Header.FrameID = "", ""
-	if a != b {
-		return fmt.Sprintf("%+v, reference %+v", a, b)
+	if *a != *b {
+		return fmt.Sprintf("%+v, reference %+v", *a, *b)
 	}
 	return ""
-}
+})
