@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -160,29 +161,89 @@ func TestCorruption(t *testing.T) {
 				b[rec0.end()-1] ^= 0xff // content checksum (lz4) / last payload byte (none)
 				return b
 			}
-			cases := []struct {
+			// A chunk in the middle whose payload is corrupt but whose record
+			// framing is intact: the LZ4 content checksum, or the header length
+			// of the first record inside an uncompressed chunk.
+			mid := len(gr.chunks) / 2
+			recMid, _, _ := gr.readRecord(gr.chunks[mid].pos, "chunk", nil)
+			cMid := 0
+			for _, cc := range gr.chunks[mid].counts {
+				cMid += int(cc.count)
+			}
+			breakMid := func(b []byte) []byte {
+				if comp == "lz4" {
+					b[recMid.end()-1] ^= 0xff
+				} else {
+					binary.LittleEndian.PutUint32(b[recMid.dataOff:], 0x7fffff00)
+				}
+				return b
+			}
+			checkMid := func(t *testing.T, r *Reader) {
+				rc := r.Info().Recovery
+				if rc == nil || len(rc.Skipped) != 1 || rc.Err != nil || rc.Orphans != 0 {
+					t.Fatalf("recovery %+v, want one skipped chunk and no error", rc)
+				}
+				sk := rc.Skipped[0]
+				var fe *FormatError
+				if sk.Offset != recMid.off || sk.Bytes != recMid.end()-recMid.off || !errors.As(sk.Err, &fe) {
+					t.Errorf("skipped %+v, want offset %d, %d bytes, a *FormatError", sk, recMid.off, recMid.end()-recMid.off)
+				}
+				if comp == "lz4" && (sk.Messages != cMid || sk.Start != gr.chunks[mid].start || sk.End != gr.chunks[mid].end) {
+					t.Errorf("skipped %d messages in [%v, %v], want %d in [%v, %v]", sk.Messages, sk.Start, sk.End, cMid, gr.chunks[mid].start, gr.chunks[mid].end)
+				}
+				if rc.Chunks != len(gr.chunks)-1 || rc.DataEnd != gr.info.IndexPos {
+					t.Errorf("recovered %d chunks up to %d, want %d up to %d", rc.Chunks, rc.DataEnd, len(gr.chunks)-1, gr.info.IndexPos)
+				}
+				// Messages before and after the skipped chunk, in time order.
+				var want []Time
+				it := gr.Messages(nil)
+				for it.Next() {
+					if it.Message().Chunk != mid {
+						want = append(want, it.Message().Time)
+					}
+				}
+				var got []Time
+				it = r.Messages(nil)
+				for it.Next() {
+					got = append(got, it.Message().Time)
+				}
+				if it.Err() != nil || !slices.Equal(got, want) {
+					t.Errorf("recovered %d messages (err %v), want the %d outside the skipped chunk", len(got), it.Err(), len(want))
+				}
+			}
+			type corruptCase struct {
 				name      string
 				mess      func([]byte) []byte
 				unindexed bool
 				iterErr   bool
 				msgs      int
-			}{
-				{"zero index_pos", zeroIndexPos, true, false, total},
-				{"chunk length", breakLen, false, true, -1},
-				{"chunk length unindexed", func(b []byte) []byte { return breakLen(zeroIndexPos(b)) }, true, false, c0},
+				check     func(*testing.T, *Reader)
+			}
+			cases := []corruptCase{
+				{"zero index_pos", zeroIndexPos, true, false, total, nil},
+				{"chunk length", breakLen, false, true, -1, nil},
+				{"chunk length unindexed", func(b []byte) []byte { return breakLen(zeroIndexPos(b)) }, true, false, c0, nil},
 				{"bad header length in index", func(b []byte) []byte {
 					binary.LittleEndian.PutUint32(b[gr.info.IndexPos:], 0xfffffff0)
 					return b
-				}, true, false, total},
+				}, true, false, total, nil},
+				{"corrupt chunk payload", breakMid, false, true, -1, nil},
+				{"corrupt chunk payload unindexed", func(b []byte) []byte { return breakMid(zeroIndexPos(b)) }, true, false, total - cMid, checkMid},
+				// The first chunk holds the connection records: the messages
+				// of the later chunks are dropped and counted as orphans.
+				{"corrupt first chunk unindexed", func(b []byte) []byte {
+					rec0, _, _ := gr.readRecord(gr.chunks[0].pos, "chunk", nil)
+					binary.LittleEndian.PutUint32(b[rec0.dataOff:], 0x7fffff00)
+					return zeroIndexPos(b)
+				}, true, false, 0, func(t *testing.T, r *Reader) {
+					rc := r.Info().Recovery
+					if len(rc.Skipped) != 1 || rc.Orphans != total-c0 || rc.Err != nil {
+						t.Errorf("recovery %+v, want 1 skipped chunk and %d orphans", rc, total-c0)
+					}
+				}},
 			}
 			if comp == "lz4" {
-				cases = append(cases, struct {
-					name      string
-					mess      func([]byte) []byte
-					unindexed bool
-					iterErr   bool
-					msgs      int
-				}{"lz4 checksum", breakSum, false, true, -1})
+				cases = append(cases, corruptCase{"lz4 checksum", breakSum, false, true, -1, nil})
 			}
 			for _, tc := range cases {
 				r, openErr, iterErr, n := readAll(messWith(good, tc.mess))
@@ -198,6 +259,9 @@ func TestCorruption(t *testing.T) {
 				}
 				if tc.msgs >= 0 && n != tc.msgs {
 					t.Errorf("%s: %d messages, want %d", tc.name, n, tc.msgs)
+				}
+				if tc.check != nil {
+					t.Run(tc.name, func(t *testing.T) { tc.check(t, r) })
 				}
 				t.Logf("%s: open %v; iterate %v", tc.name, openErr, iterErr)
 			}

@@ -57,8 +57,12 @@
 //
 // An unindexed bag (index_pos 0, as left by a killed recorder), a truncated one
 // or one with a corrupt index section is opened by a bounded linear scan that
-// resyncs at each chunk record and stops at the first truncated or corrupt
-// record. It rebuilds connections, chunk infos and index data from the chunk
+// resyncs at each chunk record. A chunk whose record framing is intact but
+// whose payload is corrupt (bad LZ4 frame or checksum, broken records inside)
+// is skipped and the scan goes on with the next record; each skipped chunk is
+// reported in Recovery.Skipped (offset, bytes, time range when readable,
+// reason). The scan stops at the first truncated record or broken top-level
+// framing. It rebuilds connections, chunk infos and index data from the chunk
 // contents. NewReader then returns a usable *Reader together with an error
 // wrapping [ErrUnindexed] (and io.ErrUnexpectedEOF when the file was cut);
 // Info().Recovery says what was lost. [Reindex] writes the rebuilt index into

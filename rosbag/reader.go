@@ -265,6 +265,16 @@ func (r *Reader) open() error {
 func (r *Reader) recoveredErr() error {
 	rc := r.recovery
 	msg := fmt.Sprintf("rosbag: %s%s; recovered %d chunks, %d messages by a linear scan", r.pfx(), rc.Reason, rc.Chunks, rc.Messages)
+	if n := len(rc.Skipped); n > 0 {
+		var b int64
+		for _, sk := range rc.Skipped {
+			b += sk.Bytes
+		}
+		msg += fmt.Sprintf("; skipped %d corrupt chunks (%d bytes, first at offset %d)", n, b, rc.Skipped[0].Offset)
+	}
+	if rc.Orphans > 0 {
+		msg += fmt.Sprintf("; dropped %d messages whose connection record was lost", rc.Orphans)
+	}
 	if rc.LostBytes > 0 {
 		msg += fmt.Sprintf("; lost %d bytes from offset %d", rc.LostBytes, rc.LostFrom)
 	}

@@ -2,7 +2,6 @@ package rosbag
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 )
@@ -44,31 +43,43 @@ scan:
 		case opChunk:
 			_, comp, err := r.loadChunk(off, &cb)
 			if err != nil {
-				stopErr = err
-				r.lostChunk(off, rc)
-				break scan
+				if !payloadErr(err) {
+					stopErr = err
+					r.lostChunk(off, rc)
+					break scan
+				}
+				r.skipChunk(rec, err, rc)
+				afterChunk = false
+				break
 			}
 			ci := chunkInfo{pos: off}
 			pos := off
+			var conns []*Connection
+			orphans := 0
 			_, bad := walkChunk(cb.data,
 				func(_ int, c *Connection) string {
-					if _, ok := r.connByID[c.ID]; !ok {
-						r.addConn(c)
-					}
+					conns = append(conns, c)
 					return ""
 				},
 				func(o int, id uint32, t Time) string {
-					if _, ok := r.connByID[id]; !ok {
-						return fmt.Sprintf("message of connection %d before its connection record", id)
+					if _, ok := r.connByID[id]; !ok && !slices.ContainsFunc(conns, func(c *Connection) bool { return c.ID == id }) {
+						orphans++ // its connection record was lost
+						return ""
 					}
 					ci.index = append(ci.index, indexEntry{t: t, off: uint32(o), conn: id})
 					return ""
 				})
 			if bad != "" {
-				stopErr = r.ferr(pos, "chunk", "payload: "+bad)
-				r.lostChunk(off, rc)
-				break scan
+				r.skipChunk(rec, r.ferr(pos, "chunk", "payload: "+bad), rc)
+				afterChunk = false
+				break
 			}
+			for _, c := range conns {
+				if _, ok := r.connByID[c.ID]; !ok {
+					r.addConn(c)
+				}
+			}
+			rc.Orphans += orphans
 			slices.SortStableFunc(ci.index, cmpIndexEntry)
 			counts := map[uint32]uint32{}
 			for i, e := range ci.index {
@@ -134,9 +145,46 @@ scan:
 	}
 }
 
+// payloadErr reports whether a chunk load failed on the chunk's contents
+// (its record framing being intact) rather than on truncation or I/O.
+func payloadErr(err error) bool {
+	var fe *FormatError
+	var ue *UnsupportedError
+	return !errors.Is(err, io.ErrUnexpectedEOF) && (errors.As(err, &fe) || errors.As(err, &ue))
+}
+
+// skipChunk notes a chunk whose payload is corrupt in rc.Skipped.
+func (r *Reader) skipChunk(rec record, err error, rc *Recovery) {
+	sk := SkippedChunk{Offset: rec.off, Bytes: rec.end() - rec.off, Err: err}
+	r.peekChunk(rec.off, func(t Time) {
+		if sk.Messages == 0 || t < sk.Start {
+			sk.Start = t
+		}
+		if t > sk.End {
+			sk.End = t
+		}
+		sk.Messages++
+	})
+	rc.Skipped = append(rc.Skipped, sk)
+}
+
 // lostChunk looks into a chunk that could not be read in full and notes the
 // messages found in its readable part (best effort).
 func (r *Reader) lostChunk(off int64, rc *Recovery) {
+	r.peekChunk(off, func(t Time) {
+		if rc.LostMessages == 0 || t < rc.LostStart {
+			rc.LostStart = t
+		}
+		if t > rc.LostEnd {
+			rc.LostEnd = t
+		}
+		rc.LostMessages++
+	})
+}
+
+// peekChunk calls msg with the time of each message record found in the
+// readable part of the chunk at off (best effort: corrupt or cut chunks).
+func (r *Reader) peekChunk(off int64, msg func(t Time)) {
 	var hb []byte
 	rec, _, err := r.readRecord(off, "chunk", hb)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) || rec.hdr == nil {
@@ -170,13 +218,7 @@ func (r *Reader) lostChunk(off int64, rc *Recovery) {
 		return
 	}
 	walkChunk(p, func(int, *Connection) string { return "" }, func(_ int, _ uint32, t Time) string {
-		if rc.LostMessages == 0 || t < rc.LostStart {
-			rc.LostStart = t
-		}
-		if t > rc.LostEnd {
-			rc.LostEnd = t
-		}
-		rc.LostMessages++
+		msg(t)
 		return ""
 	})
 }

@@ -12,8 +12,9 @@ import (
 // dropping recoverable data: it truncates the file after the last complete
 // chunk (and its index data), writes the index data of that chunk when it is
 // missing, appends the connection and chunk info records and patches the bag
-// header last. It returns nil, nil for a bag that is already indexed, and the
-// Recovery report otherwise.
+// header last. Chunks the recovery scan skipped (Recovery.Skipped) before
+// that point stay in place and are listed with no messages. It returns nil,
+// nil for a bag that is already indexed, and the Recovery report otherwise.
 func Reindex(path string) (*Recovery, error) {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
@@ -44,8 +45,22 @@ func Reindex(path string) (*Recovery, error) {
 	for _, c := range r.conns {
 		b = appendConnectionRecord(b, c)
 	}
+	// Skipped chunks inside the kept data stay where they are, listed with
+	// no messages, so that the chunk infos still cover the chunk section in
+	// file order.
+	infos := make([]chunkInfo, 0, len(r.chunks)+len(rc.Skipped))
+	k := 0
 	for i := range r.chunks {
-		b = appendChunkInfo(b, &r.chunks[i])
+		for ; k < len(rc.Skipped) && rc.Skipped[k].Offset < r.chunks[i].pos; k++ {
+			infos = append(infos, skippedInfo(rc.Skipped[k], infos))
+		}
+		infos = append(infos, r.chunks[i])
+	}
+	for ; k < len(rc.Skipped) && rc.Skipped[k].Offset+rc.Skipped[k].Bytes <= end; k++ {
+		infos = append(infos, skippedInfo(rc.Skipped[k], infos))
+	}
+	for i := range infos {
+		b = appendChunkInfo(b, &infos[i])
 	}
 	if err := f.Truncate(end); err != nil {
 		return rc, fmt.Errorf("rosbag: reindex %s: truncate at %d: %w", path, end, err)
@@ -56,7 +71,7 @@ func Reindex(path string) (*Recovery, error) {
 	if err := f.Sync(); err != nil {
 		return rc, fmt.Errorf("rosbag: reindex %s: sync: %w", path, err)
 	}
-	hdr := appendBagHeader(nil, uint32(len(r.chunks)), uint32(len(r.conns)), uint64(indexPos))
+	hdr := appendBagHeader(nil, uint32(len(infos)), uint32(len(r.conns)), uint64(indexPos))
 	if _, err := f.WriteAt(hdr, bagHeaderPos); err != nil {
 		return rc, fmt.Errorf("rosbag: reindex %s: patch bag header: %w", path, err)
 	}
@@ -64,6 +79,16 @@ func Reindex(path string) (*Recovery, error) {
 		return rc, fmt.Errorf("rosbag: reindex %s: sync: %w", path, err)
 	}
 	return rc, nil
+}
+
+// skippedInfo is the chunk info of a skipped chunk: no messages, and the
+// times of what could be read of it (else the end of the chunk before).
+func skippedInfo(sk SkippedChunk, before []chunkInfo) chunkInfo {
+	ci := chunkInfo{pos: sk.Offset, start: sk.Start, end: sk.End}
+	if sk.Messages == 0 && len(before) > 0 {
+		ci.start, ci.end = before[len(before)-1].end, before[len(before)-1].end
+	}
+	return ci
 }
 
 // appendIndexData appends index data records (ascending connection id,

@@ -89,7 +89,31 @@ type Recovery struct {
 	// LostMessages counts message records seen in the lost part (best effort).
 	LostMessages int
 
+	// Skipped lists, in file order, the chunks the scan skipped and went on
+	// after: their record framing (header and data length within the file)
+	// was intact but their payload was not (a bad LZ4 frame or checksum,
+	// broken records inside, an unsupported compression).
+	Skipped []SkippedChunk
+	// Orphans counts messages of recovered chunks that were dropped because
+	// their connection record was lost (with a skipped chunk).
+	Orphans int
+
 	needIndex bool // the last chunk's index data records are incomplete
+}
+
+// SkippedChunk is a chunk skipped by a recovery scan.
+type SkippedChunk struct {
+	// Offset is the offset of the chunk record and Bytes its length (its
+	// index data records, if any, are ignored too).
+	Offset, Bytes int64
+	// Start and End bound the times of the messages found in the readable
+	// part of the payload, and Messages counts them (best effort: zero when
+	// nothing could be read).
+	Start, End Time
+	Messages   int
+	// Err says what is wrong with the payload (a *FormatError or an
+	// *UnsupportedError).
+	Err error
 }
 
 // Query selects messages. The zero value selects every message.
