@@ -106,6 +106,7 @@ func (it *Iterator) reset() {
 	}
 	it.heap = it.heap[:0]
 	it.started = true
+	it.cur = -1 // plan read-ahead again at the first chunk
 	r := it.r
 	t := it.from
 	// first chunk (by start) that starts at or after t

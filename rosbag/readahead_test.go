@@ -79,6 +79,17 @@ func loaders() int {
 	}
 }
 
+// running waits up to a second for a read-ahead goroutine to show up.
+func running() bool {
+	for i := 0; i < 1000; i++ {
+		if loaders() > 0 {
+			return true
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return false
+}
+
 // loadersBack waits until at most n read-ahead goroutines run.
 func loadersBack(t *testing.T, n int, gc bool, what string) {
 	t.Helper()
@@ -124,7 +135,7 @@ func TestIteratorGoroutines(t *testing.T) {
 	if err := it.Seek(0); err != nil {
 		t.Fatal(err)
 	}
-	if n := count(it, 10); n != 10 || loaders() == 0 {
+	if n := count(it, 10); n != 10 || !running() {
 		t.Errorf("after Seek: %d messages, %d read-ahead goroutines (not restarted?)", n, loaders())
 	}
 	if n := count(it, 1<<30); n != all-10 {
@@ -149,7 +160,7 @@ func TestIteratorGoroutines(t *testing.T) {
 	func() {
 		it := r.Messages(nil)
 		count(it, 50)
-		if loaders() == 0 {
+		if !running() {
 			t.Error("no read-ahead goroutine while iterating")
 		}
 	}()
