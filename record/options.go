@@ -16,7 +16,10 @@ const (
 // Defaults used when the corresponding Options field is zero.
 const (
 	// DefaultQueueSize is the number of frames the recording queue holds.
-	DefaultQueueSize = 64
+	// It is deep enough to ride out disk and scheduling stalls of a second
+	// or more at IMU rates (hundreds of small frames per second); memory is
+	// bounded by DefaultQueueBytes.
+	DefaultQueueSize = 4096
 	// DefaultQueueBytes bounds the frame bytes the recording queue holds
 	// (librealsense's recorder cache limit is about 250 MB).
 	DefaultQueueBytes = 256 << 20

@@ -42,11 +42,10 @@ type recordConfig struct {
 // a D435i (depth 848x480@30 Z16, color 1280x720@30 RGB8, accel 250 Hz, gyro
 // 200 Hz).
 const (
-	recordQueueFrames = 4096
-	defaultSeconds    = 10
-	defaultFile       = "test.bag"
-	defaultAccelHz    = 250
-	defaultGyroHz     = 200
+	defaultSeconds = 10
+	defaultFile    = "test.bag"
+	defaultAccelHz = 250
+	defaultGyroHz  = 200
 )
 
 func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
@@ -133,10 +132,6 @@ func runRecord(e *env, args []string) error {
 	opts := &record.Options{
 		Compression:    record.CompressionLZ4,
 		ChunkThreshold: int(c.chunkSize),
-		// A deep queue (still bounded by record.DefaultQueueBytes) rides out
-		// disk and scheduling stalls of a busy machine without dropping
-		// the small, frequent IMU frames.
-		QueueSize: recordQueueFrames,
 		// A synthetic camera running as fast as possible is not real time:
 		// the recorder waits for the disk instead of dropping frames.
 		Lossless: synthetic && c.speed == 0,
