@@ -129,7 +129,7 @@ func diffFrame(g, w *sensor.Frame) string {
 	if g.Profile.Stream != w.Profile.Stream || g.Profile.Index != w.Profile.Index || g.Profile.Format != w.Profile.Format {
 		return fmt.Sprintf("profile %s, produced %s", g.Profile, w.Profile)
 	}
-	wantTS := w.TimestampMs
+	var wantTS float64
 	if w.Profile.Kind != sensor.KindPose {
 		s := stamp(w.TimestampMs)
 		wantTS = (float64(s.Sec) + 1e-9*float64(s.Nsec)) * 1000

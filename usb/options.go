@@ -7,7 +7,6 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/sensor"
@@ -62,9 +61,8 @@ var colorControls = []control{
 // boundControl is a control whose unit was found in the descriptors.
 type boundControl struct {
 	control
-	unit   int
-	rng    *extensions.Range
-	rngErr error
+	unit int
+	rng  *extensions.Range
 }
 
 // options implements extensions.Options over UVC unit controls.
@@ -77,7 +75,6 @@ type options struct {
 	changes listeners[extensions.OptionChange]
 	fixed   map[sensor.Option]fixedOption
 	global  *atomic.Bool // Global Time Enabled, nil when unsupported
-	timeout time.Duration
 }
 
 // bindOptions keeps the controls whose unit exists and whose bmControls bit

@@ -21,14 +21,6 @@ type snapshot struct {
 	Drops   uint64
 }
 
-func (s *snapshot) frames() uint64 {
-	var n uint64
-	for _, st := range s.Streams {
-		n += st.Frames
-	}
-	return n
-}
-
 // shortName drops the "/0" index of a stream name when it is the only one
 // of its type ("Depth/0" → "Depth", "Infrared/1" stays).
 func shortName(name string, all []streamStat) string {

@@ -21,8 +21,6 @@ const (
 	SamplesStartNs uint64 = 2
 )
 
-const maxTimeNs = math.MaxUint32*uint64(1e9) + 999999999
-
 // fromSec converts seconds to a ROS time the way librealsense does (through
 // float64, nanoseconds rounded half away from zero, carried into seconds).
 // Negative and NaN inputs give (0, 0); values past the range of a ROS time

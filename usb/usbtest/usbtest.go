@@ -89,7 +89,6 @@ type Device struct {
 	unplugged bool
 	unplug    chan struct{}
 	streams   map[uint8]*Stream
-	opened    int
 	clockRead bool // an MRD of the clock register awaits its GET_CUR
 }
 
