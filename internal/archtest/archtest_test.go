@@ -1,0 +1,105 @@
+// Package archtest checks the package graph: imports between the module's
+// packages point down the layers only (see STYLE: msgs, rosbag and sensor at
+// the bottom; then extensions, device and internal/layout; then the device
+// backends usb, software, record and playback, which never import each
+// other; then internal/rsdump and the command).
+package archtest
+
+import (
+	"go/build"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/rsbag/rsbag/"
+
+// allowed lists, for each package (relative to the module), the module
+// packages its non-test code may import. A sub-package not listed inherits
+// the rules of its nearest listed parent, and may import its own parent.
+var allowed = map[string][]string{
+	"msgs":              {},
+	"rosbag":            {},
+	"sensor":            {},
+	"extensions":        {"sensor"},
+	"device":            {"sensor", "extensions"},
+	"internal/layout":   {"msgs", "sensor"},
+	"usb":               {"sensor", "extensions", "device"},
+	"software":          {"sensor", "extensions", "device"},
+	"record":            {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout"},
+	"playback":          {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout"},
+	"internal/rsdump":   {"sensor", "extensions", "device", "playback"},
+	"cmd/rs-record":     {"*"},
+	"internal/archtest": {},
+}
+
+// rule returns the listed package that governs pkg.
+func rule(pkg string) (string, bool) {
+	for p := pkg; p != "."; p = filepath.Dir(p) {
+		if _, ok := allowed[p]; ok {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+func TestImportGraph(t *testing.T) {
+	root := filepath.Join("..", "..")
+	var pkgs []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != root && (strings.HasPrefix(name, ".") || name == "testdata") {
+			return filepath.SkipDir
+		}
+		if _, err := build.ImportDir(path, 0); err == nil {
+			rel, _ := filepath.Rel(root, path)
+			pkgs = append(pkgs, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(pkgs)
+	if len(pkgs) < 10 {
+		t.Fatalf("found only %d packages under %s: %v", len(pkgs), root, pkgs)
+	}
+	for _, pkg := range pkgs {
+		bp, err := build.ImportDir(filepath.Join(root, pkg), 0)
+		if err != nil {
+			t.Errorf("%s: %v", pkg, err)
+			continue
+		}
+		gov, ok := rule(pkg)
+		if !ok {
+			t.Errorf("package %s has no place in the layer table of this test", pkg)
+			continue
+		}
+		ok2 := map[string]bool{}
+		for _, a := range allowed[gov] {
+			ok2[a] = true
+		}
+		for _, imp := range bp.Imports {
+			if !strings.HasPrefix(imp, module) {
+				continue
+			}
+			dep := strings.TrimPrefix(imp, module)
+			depGov, _ := rule(dep)
+			switch {
+			case ok2["*"], ok2[dep], ok2[depGov]:
+			case strings.HasPrefix(dep, gov+"/"), strings.HasPrefix(pkg, dep+"/"), depGov == gov:
+				// within one package's own tree
+			default:
+				t.Errorf("%s imports %s: not allowed by the layering (allowed: %v)", pkg, dep, allowed[gov])
+			}
+		}
+	}
+}
