@@ -421,6 +421,8 @@ func (d *Device) Resume() error { return d.do(func() error { d.resume(); return 
 
 // Step delivers the frames of the next bag time that has a frame of a
 // started stream while paused, and returns after their handlers returned.
+// It does not wait for opened sensors that are not started: their frames at
+// that bag time are skipped.
 func (d *Device) Step() error { return d.do(d.step) }
 
 // SetSpeed sets the real-time speed factor x > 0.
@@ -500,7 +502,23 @@ func (d *Device) setStatus(s extensions.PlaybackStatus) {
 	})
 }
 
-func (d *Device) playing() bool { return d.rs.active > 0 && !d.rs.paused }
+// playing reports whether the reader reads: some sensor is started, the
+// device is not paused and, in non-real-time mode, every opened sensor is
+// started (the device waits for all opened sensors to start, so that
+// playback is lossless from its first frame).
+func (d *Device) playing() bool {
+	if d.rs.active == 0 || d.rs.paused {
+		return false
+	}
+	if !d.rs.realTime {
+		for _, s := range d.sensors {
+			if len(s.opened) > 0 && !s.started {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 func (d *Device) run() {
 	defer close(d.readerExited)

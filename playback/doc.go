@@ -33,11 +33,22 @@
 // reader hands each frame to its stream's dispatcher and waits until the
 // handler has returned before reading on. Frames of all streams are
 // therefore delivered one at a time in bag order (equal bag times in file
-// order), and the guarantee is: every run over the same bag, with the same
-// sensors opened and started before reading begins (start them while the
-// device is paused, or start a single sensor) and the same seeks, delivers
-// the same frames in the same order to the same handlers, whatever the
-// machine load or the speed of the handlers.
+// order).
+//
+// In non-real-time mode the device waits for all opened sensors to start:
+// reading begins, and goes on, only while every opened sensor is started.
+// Opening the sensors and then starting them one after the other therefore
+// loses nothing, with no need to pause first. A sensor that is opened but
+// never started (or stopped but not closed) holds playback — the status
+// says Playing but no frame is read — until it is started or closed;
+// closing it releases playback. (In real-time mode reading begins with the
+// first started sensor, as in librealsense, and frames of opened sensors
+// that are not started are skipped.)
+//
+// The guarantee: every run over the same bag, with the same sensors opened
+// and started and the same seeks, delivers the same frames in the same order
+// to the same handlers, whatever the machine load or the speed of the
+// handlers.
 //
 // # Position, seek and end of file
 //

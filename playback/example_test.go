@@ -33,15 +33,16 @@ func Example() {
 		counts[f.Profile.Name()]++
 		mu.Unlock()
 	})
-	// Start every sensor while paused so that reading begins with all of
-	// them started.
-	dev.Pause()
-	for _, s := range dev.Sensors() {
+	// Open every sensor, then start them: in non-real-time mode reading
+	// waits until every opened sensor is started, so no frame is lost.
+	sensors := dev.Sensors()
+	for _, s := range sensors {
 		fmt.Println(s.Info()[sensor.CameraInfoName], s.Profiles()[0])
 		s.Open(s.Profiles()...)
+	}
+	for _, s := range sensors {
 		s.Start(handler)
 	}
-	dev.Resume()
 	<-done
 	fmt.Println(counts)
 	// Output:

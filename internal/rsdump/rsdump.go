@@ -215,18 +215,12 @@ func Run(w io.Writer, path string, opts Options) error {
 			close(limitReached)
 		}
 	})
-	// Start every sensor while paused so that reading begins with all of
-	// them started (the deterministic start of the playback package).
-	if err := dev.Pause(); err != nil {
-		return d.fail("start", err)
-	}
+	// Non-real-time playback waits until every opened sensor is started,
+	// so starting them one after the other loses no frame.
 	for _, s := range opened {
 		if err := s.Start(handler); err != nil {
 			return d.fail("start", err)
 		}
-	}
-	if err := dev.Resume(); err != nil {
-		return d.fail("start", err)
 	}
 	status := "ok"
 	var timeout <-chan time.Time

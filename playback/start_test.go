@@ -1,0 +1,104 @@
+package playback
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// holdWindow is how long the tests watch a held device for frames.
+const holdWindow = 100 * time.Millisecond
+
+// openAll opens every sensor that has profiles with all of them.
+func openAll(t *testing.T, d *Device) []sensor.Sensor {
+	t.Helper()
+	var out []sensor.Sensor
+	for _, s := range d.Sensors() {
+		if len(s.Profiles()) == 0 {
+			continue
+		}
+		if err := s.Open(s.Profiles()...); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestLosslessStart: in non-real-time mode reading waits until every
+// opened sensor is started, so starting the sensors one by one, in any
+// order and with any delay between them, loses nothing and gives the same
+// frames in the same order.
+func TestLosslessStart(t *testing.T) {
+	want := playAll(t, depthColor)
+	if len(want) != 60 {
+		t.Fatalf("%d frames, want 60", len(want))
+	}
+	for _, order := range [][]int{{0, 1}, {1, 0}} {
+		t.Run(fmt.Sprint(order), func(t *testing.T) {
+			d := open(t, depthColor, &Options{NonRealTime: true})
+			c := newCollector(d)
+			ss := openAll(t, d)
+			if err := ss[order[0]].Start(c); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(holdWindow)
+			if n := len(c.snapshot()); n != 0 || d.Position() != 0 {
+				t.Fatalf("%d frames delivered, position %v before every opened sensor started", n, d.Position())
+			}
+			if err := ss[order[1]].Start(c); err != nil {
+				t.Fatal(err)
+			}
+			c.waitStopped(t)
+			if got := c.snapshot(); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("frames\n got %v\nwant %v", got, want)
+			}
+		})
+	}
+}
+
+// TestOpenedSensorHolds: a sensor opened but not started holds
+// non-real-time playback; closing it releases it, and the started sensor
+// gets every one of its frames. In real time the first start begins
+// reading.
+func TestOpenedSensorHolds(t *testing.T) {
+	t.Run("non-real-time", func(t *testing.T) {
+		d := open(t, depthColor, &Options{NonRealTime: true})
+		c := newCollector(d)
+		ss := openAll(t, d)
+		if err := ss[0].Start(c); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(holdWindow)
+		if n := len(c.snapshot()); n != 0 {
+			t.Fatalf("%d frames delivered while sensor 1 is opened and not started", n)
+		}
+		if err := ss[1].Close(); err != nil {
+			t.Fatal(err)
+		}
+		c.waitStopped(t)
+		got := c.snapshot()
+		if len(got) != 30 || got[0].stream != "Depth/0" || got[29].stream != "Depth/0" {
+			t.Errorf("after closing sensor 1: %d frames %v, want the 30 depth frames", len(got), got)
+		}
+	})
+	t.Run("real-time", func(t *testing.T) {
+		d := open(t, depthColor, &Options{Speed: 20})
+		c := newCollector(d)
+		ss := openAll(t, d)
+		if err := ss[0].Start(c); err != nil {
+			t.Fatal(err)
+		}
+		c.waitStopped(t)
+		for _, r := range c.snapshot() {
+			if r.stream != "Depth/0" {
+				t.Fatalf("frame %v of a sensor that is not started", r)
+			}
+		}
+		if n := len(c.snapshot()); n == 0 {
+			t.Error("no frame: real-time reading must begin with the first started sensor")
+		}
+	})
+}
