@@ -376,6 +376,7 @@ func (d *Device) SeekFrame(p *sensor.StreamProfile, n int) error {
 		return fmt.Errorf("playback: %s: seek frame %d of %v: %w", d.path, n, p, ErrOutOfRange)
 	}
 	it := d.bag.Messages(&rosbag.Query{Connections: st.data, Start: samplesFrom})
+	defer it.Close()
 	i := 0
 	for it.Next() {
 		if i == n {
@@ -588,8 +589,13 @@ func (d *Device) run() {
 	}
 }
 
-// shutdown stops every dispatcher when the device closes.
+// shutdown stops every dispatcher and the bag iterator when the device
+// closes.
 func (d *Device) shutdown() {
+	if d.rs.it != nil {
+		d.rs.it.Close()
+		d.rs.it = nil
+	}
 	for _, s := range d.sensors {
 		for _, st := range s.opened {
 			if st.disp != nil {
@@ -667,7 +673,7 @@ func (d *Device) startSensor(s *Sensor, h sensor.Handler) error {
 		return fmt.Errorf("playback: sensor %d: %w", s.index, sensor.ErrAlreadyStarted)
 	}
 	for _, st := range s.opened {
-		st.disp = startDispatcher(st, h)
+		st.disp = startDispatcher(st, h, d.clock)
 	}
 	s.started = true
 	d.rs.active++
@@ -870,6 +876,9 @@ func (d *Device) readGroup() (*group, error) {
 		if d.rs.it == nil || !slices.Equal(conns, d.rs.itConns) {
 			// A new iterator allocates its chunk buffers: only when the
 			// selection changed; seeks reuse the iterator.
+			if d.rs.it != nil {
+				d.rs.it.Close() // ends its read-ahead goroutines
+			}
 			d.rs.it = d.bag.Messages(&rosbag.Query{Connections: conns, Start: samplesFrom})
 			d.rs.itConns = conns
 		}
@@ -1138,6 +1147,10 @@ func f32x3(v msgs.Vector3) [3]float32 { return [3]float32{float32(v.X), float32(
 // non-real-time handoff. It reports false when the device closed.
 func (d *Device) dispatchGroup(g *group, blocking bool) bool {
 	d.position.Store(bagNs(g.t))
+	var now time.Time // real time: when the frames are queued
+	if d.rs.realTime && !blocking && g.hasFrame {
+		now = d.clock.Now()
+	}
 	for i := range g.items {
 		it := &g.items[i]
 		switch it.kind {
@@ -1156,14 +1169,10 @@ func (d *Device) dispatchGroup(g *group, blocking bool) bool {
 				continue
 			}
 			if d.rs.realTime && !blocking {
-				disp.pushLatest(it.f)
+				disp.pushLatest(it.f, g.t, now, d.rs.speed)
 				continue
 			}
-			select {
-			case disp.slot <- item{f: it.f, ack: true}:
-			case <-d.done:
-				return false
-			}
+			disp.pushWait(it.f)
 			select {
 			case <-disp.ack:
 			case <-d.done:

@@ -1,37 +1,65 @@
 package playback
 
 import (
+	"sync"
 	"sync/atomic"
+	"time"
 
+	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// item is one frame handed to a stream's dispatcher.
-type item struct {
+// maxQueued bounds a stream's real-time queue. It holds more than one frame
+// only after a stall of the reader, which then hands out the overdue frames
+// back to back; a stall longer than maxQueued frame intervals loses the
+// oldest of them.
+const maxQueued = 32
+
+// queued is one frame waiting in a stream's queue.
+type queued struct {
 	f   *sensor.Frame
-	ack bool // the reader waits on dispatcher.ack (non-real-time)
+	ack bool // non-real-time: the reader waits on dispatcher.ack
+	// Real time: bag time, and when the reader queued it.
+	t  rosbag.Time
+	at time.Time
+	// staleAt is set once a newer frame of the stream is queued behind this
+	// one: at plus the recorded interval to that frame (scaled by the
+	// speed). From then on the frame is stale: its handler has had a whole
+	// frame interval to take it.
+	staleAt time.Time
+	next    bool // a newer frame is queued behind it
 }
 
-// dispatcher is the goroutine that calls a started stream's handler. In
-// real-time mode its slot holds at most one frame and a newer frame evicts
-// the older one; in non-real-time mode the reader waits for the ack after
-// each frame.
+// dispatcher is the goroutine that calls a started stream's handler.
+//
+// In real-time mode a queued frame is evicted (drop-oldest, counted in
+// Stats) only when it is stale: a newer frame of the stream is queued and
+// the handler has not taken it within the recorded interval between the
+// two. A handler slower than the stream therefore sees only the latest
+// frames, as with a live camera, while frames that the reader hands out in
+// a burst after a stall of its own (the scheduler did not run it on time)
+// wait for the dispatcher instead of evicting one another. In
+// non-real-time mode the reader waits for the ack after each frame.
 type dispatcher struct {
-	st      *stream
-	h       sensor.Handler
-	slot    chan item
-	ack     chan struct{}
-	ctl     chan ctlReq
-	quit    chan struct{}
-	exited  chan struct{}
+	st     *stream
+	h      sensor.Handler
+	clock  Clock
+	mu     sync.Mutex
+	q      []queued
+	wake   chan struct{}
+	ack    chan struct{}
+	ctl    chan ctlReq
+	quit   chan struct{}
+	exited chan struct{}
+	// stopped is owned by the reader goroutine.
 	stopped bool
 }
 
 type ctlKind int
 
 const (
-	ctlFlush ctlKind = iota // drop the queued frame
-	ctlDrain                // deliver the queued frame
+	ctlFlush ctlKind = iota // drop the queued frames
+	ctlDrain                // deliver the queued frames
 )
 
 type ctlReq struct {
@@ -39,14 +67,14 @@ type ctlReq struct {
 	reply chan struct{}
 }
 
-func startDispatcher(st *stream, h sensor.Handler) *dispatcher {
-	d := &dispatcher{st: st, h: h, slot: make(chan item, 1), ack: make(chan struct{}, 1),
-		ctl: make(chan ctlReq), quit: make(chan struct{}), exited: make(chan struct{})}
+func startDispatcher(st *stream, h sensor.Handler, clock Clock) *dispatcher {
+	d := &dispatcher{st: st, h: h, clock: clock, q: make([]queued, 0, 2), wake: make(chan struct{}, 1),
+		ack: make(chan struct{}, 1), ctl: make(chan ctlReq), quit: make(chan struct{}), exited: make(chan struct{})}
 	go d.run()
 	return d
 }
 
-func (d *dispatcher) deliver(it item) {
+func (d *dispatcher) deliver(it queued) {
 	d.h.HandleFrame(it.f)
 	d.st.delivered.Add(1)
 	if it.ack {
@@ -54,21 +82,40 @@ func (d *dispatcher) deliver(it item) {
 	}
 }
 
+func (d *dispatcher) signal() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
 func (d *dispatcher) run() {
 	defer close(d.exited)
 	for {
 		select {
-		case it := <-d.slot:
-			d.deliver(it)
+		case <-d.wake:
+			// One frame per turn, so that a flush or a stop waits for at
+			// most one handler call.
+			if it, ok := d.take(); ok {
+				d.deliver(it)
+				d.mu.Lock()
+				more := len(d.q) > 0
+				d.mu.Unlock()
+				if more {
+					d.signal()
+				}
+			}
 		case c := <-d.ctl:
-			select {
-			case it := <-d.slot:
+			for {
+				it, ok := d.take()
+				if !ok {
+					break
+				}
 				if c.kind == ctlDrain {
 					d.deliver(it)
 				} else {
 					d.st.dropped.Add(1)
 				}
-			default:
 			}
 			close(c.reply)
 		case <-d.quit:
@@ -77,20 +124,69 @@ func (d *dispatcher) run() {
 	}
 }
 
-// pushLatest queues f, evicting an undelivered older frame (drop-oldest).
-func (d *dispatcher) pushLatest(f *sensor.Frame) {
-	for {
-		select {
-		case d.slot <- item{f: f}:
-			return
-		default:
-		}
-		select {
-		case <-d.slot:
-			d.st.dropped.Add(1)
-		default:
-		}
+// take removes the oldest frame that is not stale.
+func (d *dispatcher) take() (queued, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.q) > 1 && d.q[0].next {
+		d.evictLocked(d.clock.Now())
 	}
+	if len(d.q) == 0 {
+		return queued{}, false
+	}
+	it := d.q[0]
+	d.shiftLocked(1)
+	return it, true
+}
+
+// shiftLocked removes the n oldest frames.
+func (d *dispatcher) shiftLocked(n int) {
+	k := copy(d.q, d.q[n:])
+	clear(d.q[k:])
+	d.q = d.q[:k]
+}
+
+// evictLocked drops the stale frames at the front of the queue.
+func (d *dispatcher) evictLocked(now time.Time) {
+	n := 0
+	for n < len(d.q) && d.q[n].next && !now.Before(d.q[n].staleAt) {
+		n++
+	}
+	if n > 0 {
+		d.shiftLocked(n)
+		d.st.dropped.Add(uint64(n))
+	}
+}
+
+// pushLatest queues f, read at bag time t, at time now of the device's
+// clock (real time), evicting the frames that became stale.
+func (d *dispatcher) pushLatest(f *sensor.Frame, t rosbag.Time, now time.Time, speed float64) {
+	d.mu.Lock()
+	if n := len(d.q); n > 0 {
+		last := &d.q[n-1]
+		var gap time.Duration
+		if t > last.t {
+			gap = time.Duration(float64(t-last.t) / speed)
+		}
+		last.staleAt, last.next = last.at.Add(gap), true
+	}
+	d.q = append(d.q, queued{f: f, t: t, at: now})
+	d.evictLocked(now)
+	if over := len(d.q) - maxQueued; over > 0 {
+		d.shiftLocked(over)
+		d.st.dropped.Add(uint64(over))
+	}
+	d.mu.Unlock()
+	d.signal()
+}
+
+// pushWait queues f for the non-real-time handoff; the reader then waits
+// on ack.
+func (d *dispatcher) pushWait(f *sensor.Frame) {
+	d.mu.Lock()
+	d.q = append(d.q, queued{f: f, ack: true})
+	d.mu.Unlock()
+	d.signal()
 }
 
 // control sends a flush or drain request and waits until it is done.
@@ -100,7 +196,7 @@ func (d *dispatcher) control(k ctlKind) {
 	<-c.reply
 }
 
-// stop ends the goroutine (an undelivered frame is dropped) and waits.
+// stop ends the goroutine (undelivered frames are dropped) and waits.
 func (d *dispatcher) stop() {
 	if d.stopped {
 		return
@@ -108,11 +204,10 @@ func (d *dispatcher) stop() {
 	d.stopped = true
 	close(d.quit)
 	<-d.exited
-	select {
-	case <-d.slot:
-		d.st.dropped.Add(1)
-	default:
-	}
+	d.mu.Lock()
+	d.st.dropped.Add(uint64(len(d.q)))
+	d.q = d.q[:0]
+	d.mu.Unlock()
 }
 
 // counters of a stream, read with Stats.

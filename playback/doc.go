@@ -22,10 +22,15 @@
 // # Real time
 //
 // By default frames leave at their recorded bag-time spacing divided by the
-// speed factor (SetSpeed, > 0), timed by Options.Clock. Each stream has a
-// queue of one frame: a newer frame evicts an undelivered one (Stats counts
-// it as dropped), so a slow handler sees fewer frames and never slows the
-// playback or the other streams, as with a live camera.
+// speed factor (SetSpeed, > 0), timed by Options.Clock. A frame that its
+// handler has not taken when the next frame of its stream is due — the
+// handler is slower than the stream — is evicted by that frame (Stats
+// counts it as dropped), so a slow handler sees only the latest frames and
+// never slows the playback or the other streams, as with a live camera. A
+// frame is evicted only then: when the reader itself was held up (by the
+// scheduler, a slow disk) and hands the overdue frames out back to back,
+// they queue (up to 32 per stream) and a handler that keeps up with the
+// stream gets every one of them.
 //
 // # Non-real time: deterministic playback
 //

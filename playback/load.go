@@ -401,6 +401,7 @@ func readStatic(r *rosbag.Reader, conns []uint32, topics map[uint32]layout.Topic
 		return nil
 	}
 	it := r.Messages(&rosbag.Query{Connections: conns})
+	defer it.Close()
 	for it.Next() {
 		sm := staticMessage{topic: topics[it.Message().Conn.ID], msg: it.Message()}
 		c := sm.msg.Conn
@@ -572,6 +573,7 @@ func (d *description) readDuration(r *rosbag.Reader, frameConns []uint32) error 
 		return nil
 	}
 	it := r.Messages(&rosbag.Query{Connections: frameConns, Start: samplesFrom})
+	defer it.Close()
 	if it.Next() {
 		d.first, d.hasFrame = it.Message().Time, true
 	}
