@@ -83,6 +83,12 @@ type Device struct {
 	depthOpt *optionState // Depth Units of the last depth sensor (§5.9)
 
 	reqs         chan request
+	laterMu      sync.Mutex
+	later        []func() // requests made from handlers, run after they return
+	laterWake    chan struct{}
+	handlers     goroutines // the dispatchers' goroutines
+	callbacks    goroutines // the callback goroutine
+	realTime     atomic.Bool
 	done         chan struct{}
 	readerExited chan struct{}
 	closeOnce    sync.Once
@@ -154,7 +160,7 @@ func Open(path string, opts *Options) (*Device, error) {
 		return nil, err
 	}
 	d := &Device{path: path, bag: bag, recovery: recovery, desc: desc, info: desc.info, clock: opts.Clock,
-		repeat: opts.Repeat, reqs: make(chan request), done: make(chan struct{}), readerExited: make(chan struct{}),
+		repeat: opts.Repeat, reqs: make(chan request), laterWake: make(chan struct{}, 1), done: make(chan struct{}), readerExited: make(chan struct{}),
 		routes: map[uint32]route{}}
 	if d.clock == nil {
 		d.clock = wallClock{}
@@ -165,8 +171,9 @@ func Open(path string, opts *Options) (*Device, error) {
 	}
 	d.build()
 	d.rs = readerState{realTime: !opts.NonRealTime, speed: speed, next: samplesFrom}
+	d.realTime.Store(d.rs.realTime)
 	d.status.Store(int32(extensions.StatusStopped))
-	d.ev = newEvents()
+	d.ev = newEvents(&d.callbacks)
 	go d.run()
 	return d, nil
 }
@@ -358,7 +365,7 @@ func (d *Device) Seek(t time.Duration) error {
 	if t < 0 || t > d.duration {
 		return fmt.Errorf("playback: %s: seek to %d ns (duration %d ns): %w", d.path, int64(t), int64(d.duration), ErrOutOfRange)
 	}
-	return d.do(func() error { d.seek(rosbag.Time(t)); return nil })
+	return d.control(func() error { d.seek(rosbag.Time(t)); return nil })
 }
 
 // SeekFrame seeks to the n-th frame (0-based) of the stream of profile p.
@@ -381,7 +388,7 @@ func (d *Device) SeekFrame(p *sensor.StreamProfile, n int) error {
 	for it.Next() {
 		if i == n {
 			t := it.Message().Time
-			return d.do(func() error { d.seek(t); return nil })
+			return d.control(func() error { d.seek(t); return nil })
 		}
 		i++
 	}
@@ -398,9 +405,12 @@ func (d *Device) SeekFrame(p *sensor.StreamProfile, n int) error {
 // (they report stopped and their handlers are not called after Stop
 // returns; they stay open), so that a later Start plays again, from the
 // start or from the position set by a Seek made while stopped. Stopping a
-// device that is not playing does nothing. Stop must not be called from a
-// frame handler.
+// device that is not playing does nothing. Called from a frame handler of
+// the device it fails with an error wrapping sensor.ErrStopFromHandler.
 func (d *Device) Stop() error {
+	if err := d.refuseFromHandler("stop"); err != nil {
+		return err
+	}
 	return d.do(func() error {
 		if d.rs.active == 0 {
 			return nil
@@ -415,23 +425,29 @@ func (d *Device) Stop() error {
 
 // Pause stops reading; frames queued for delivery are dropped. Pausing a
 // stopped device makes the next start wait for Resume.
-func (d *Device) Pause() error { return d.do(func() error { d.pause(); return nil }) }
+func (d *Device) Pause() error { return d.control(func() error { d.pause(); return nil }) }
 
 // Resume continues from the first message not yet delivered.
-func (d *Device) Resume() error { return d.do(func() error { d.resume(); return nil }) }
+func (d *Device) Resume() error { return d.control(func() error { d.resume(); return nil }) }
 
 // Step delivers the frames of the next bag time that has a frame of a
 // started stream while paused, and returns after their handlers returned.
 // It does not wait for opened sensors that are not started: their frames at
-// that bag time are skipped.
-func (d *Device) Step() error { return d.do(d.step) }
+// that bag time are skipped. Called from a frame handler of the device it
+// fails with an error wrapping sensor.ErrStopFromHandler.
+func (d *Device) Step() error {
+	if err := d.refuseFromHandler("step"); err != nil {
+		return err
+	}
+	return d.do(d.step)
+}
 
 // SetSpeed sets the real-time speed factor x > 0.
 func (d *Device) SetSpeed(x float64) error {
 	if !(x > 0) || math.IsInf(x, 0) {
 		return fmt.Errorf("playback: %s: speed %v must be > 0", d.path, x)
 	}
-	return d.do(func() error {
+	return d.control(func() error {
 		d.rs.speed = x
 		if d.rs.baseSet {
 			d.rs.base, d.rs.baseBag = d.clock.Now(), rosbag.Time(d.position.Load())
@@ -443,21 +459,27 @@ func (d *Device) SetSpeed(x float64) error {
 // SetRealTime switches between real-time (paced, drop-oldest) and
 // non-real-time (lossless, deterministic) playback.
 func (d *Device) SetRealTime(on bool) error {
-	return d.do(func() error { d.rs.realTime = on; d.rs.baseSet = false; return nil })
+	return d.control(func() error {
+		d.rs.realTime, d.rs.baseSet = on, false
+		d.realTime.Store(on)
+		return nil
+	})
 }
 
 // RealTime reports whether the device plays in real time.
-func (d *Device) RealTime() bool {
-	var on bool
-	if d.do(func() error { on = d.rs.realTime; return nil }) != nil {
-		return false
-	}
-	return on
-}
+func (d *Device) RealTime() bool { return d.realTime.Load() }
 
 // Close stops every sensor and returns after every goroutine of the device
-// has ended. It is idempotent. It must not be called from a handler.
+// has ended. It is idempotent. Called from a frame handler or a callback of
+// the device, which it would wait for, it fails with an error wrapping
+// sensor.ErrStopFromHandler and closes nothing.
 func (d *Device) Close() error {
+	if err := d.refuseFromHandler("close"); err != nil {
+		return err
+	}
+	if d.callbacks.current() {
+		return fmt.Errorf("playback: %s: close from a callback: %w", d.path, sensor.ErrStopFromHandler)
+	}
 	var err error
 	d.closeOnce.Do(func() {
 		close(d.done)
@@ -472,6 +494,53 @@ var (
 	_ device.Device       = (*Device)(nil)
 	_ extensions.Playback = (*Device)(nil)
 )
+
+// refuseFromHandler returns an error wrapping sensor.ErrStopFromHandler
+// when the caller is a frame handler of the device, for the requests that
+// would wait for that handler (or, in non-real-time mode, for the reader,
+// which waits for it).
+func (d *Device) refuseFromHandler(what string) error {
+	if d.handlers.current() {
+		return fmt.Errorf("playback: %s: %s from a frame handler: %w", d.path, what, sensor.ErrStopFromHandler)
+	}
+	return nil
+}
+
+// control runs a playback request (pause, resume, seek, speed, mode) on
+// the reader goroutine. From a frame handler of the device it cannot wait:
+// the request is queued, and the reader applies it once the handler has
+// returned, before it hands out another frame in non-real-time mode.
+func (d *Device) control(f func() error) error {
+	if !d.handlers.current() {
+		return d.do(f)
+	}
+	select {
+	case <-d.done:
+		return ErrClosed
+	default:
+	}
+	d.laterMu.Lock()
+	d.later = append(d.later, func() { f() })
+	d.laterMu.Unlock()
+	select {
+	case d.laterWake <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// runLater runs the requests queued by handlers and reports whether there
+// were any.
+func (d *Device) runLater() bool {
+	d.laterMu.Lock()
+	q := d.later
+	d.later = nil
+	d.laterMu.Unlock()
+	for _, f := range q {
+		f()
+	}
+	return len(q) > 0
+}
 
 // do runs f on the reader goroutine and returns its result.
 func (d *Device) do(f func() error) error {
@@ -530,6 +599,8 @@ func (d *Device) run() {
 			select {
 			case r := <-d.reqs:
 				r.reply <- r.f()
+			case <-d.laterWake:
+				d.runLater()
 			case <-d.done:
 				return
 			}
@@ -538,6 +609,9 @@ func (d *Device) run() {
 		select {
 		case r := <-d.reqs:
 			r.reply <- r.f()
+			continue
+		case <-d.laterWake:
+			d.runLater()
 			continue
 		case <-d.done:
 			return
@@ -578,6 +652,9 @@ func (d *Device) run() {
 				case r := <-d.reqs:
 					r.reply <- r.f()
 					continue
+				case <-d.laterWake:
+					d.runLater()
+					continue
 				case <-d.done:
 					return
 				}
@@ -616,9 +693,15 @@ func (d *Device) shutdown() {
 func (d *Device) invalidate() {
 	d.rs.reposition = true
 	d.rs.pending = nil
-	if d.rs.group != nil {
-		d.rs.next = d.rs.group.t
-		d.rs.group = nil
+	if g := d.rs.group; g != nil {
+		if g.cursor == 0 {
+			d.rs.next = g.t
+			d.rs.group = nil
+		} else {
+			// Partly delivered (a handler paused): its remaining items
+			// are delivered, and reading goes on after it.
+			d.rs.next = g.t + 1
+		}
 	}
 }
 
@@ -673,7 +756,7 @@ func (d *Device) startSensor(s *Sensor, h sensor.Handler) error {
 		return fmt.Errorf("playback: sensor %d: %w", s.index, sensor.ErrAlreadyStarted)
 	}
 	for _, st := range s.opened {
-		st.disp = startDispatcher(st, h, d.clock)
+		st.disp = startDispatcher(st, h, d.clock, &d.handlers)
 	}
 	s.started = true
 	d.rs.active++
@@ -854,11 +937,12 @@ type group struct {
 	twist    map[*stream]msgs.Accel
 	legacy   map[*stream]legacyInfo // version-1 frame_info
 	hasFrame bool
+	cursor   int // items before it have been handed out
 }
 
 func (g *group) deliverable() int {
 	n := 0
-	for _, it := range g.items {
+	for _, it := range g.items[g.cursor:] {
 		if it.f != nil && it.st.sens.started {
 			n++
 		}
@@ -1145,14 +1229,20 @@ func f32x3(v msgs.Vector3) [3]float32 { return [3]float32{float32(v.X), float32(
 
 // dispatchGroup hands the group's items out; blocking forces the
 // non-real-time handoff. It reports false when the device closed.
+//
+// In non-real-time mode the requests that a handler queued (control) run
+// as soon as it has returned; when one of them paused, stopped or moved
+// playback, the rest of the group waits (or is dropped by the seek).
 func (d *Device) dispatchGroup(g *group, blocking bool) bool {
 	d.position.Store(bagNs(g.t))
 	var now time.Time // real time: when the frames are queued
 	if d.rs.realTime && !blocking && g.hasFrame {
 		now = d.clock.Now()
 	}
-	for i := range g.items {
-		it := &g.items[i]
+	paused := d.rs.paused
+	for g.cursor < len(g.items) {
+		it := &g.items[g.cursor]
+		g.cursor++
 		switch it.kind {
 		case layout.KindOptionValue:
 			if it.opt.value() != it.value {
@@ -1177,6 +1267,9 @@ func (d *Device) dispatchGroup(g *group, blocking bool) bool {
 			case <-disp.ack:
 			case <-d.done:
 				return false
+			}
+			if d.runLater() && (d.rs.group != g || d.rs.active == 0 || d.rs.paused != paused) {
+				return true
 			}
 		}
 	}

@@ -44,6 +44,7 @@ type dispatcher struct {
 	st     *stream
 	h      sensor.Handler
 	clock  Clock
+	owners *goroutines // the device's handler goroutines
 	mu     sync.Mutex
 	q      []queued
 	wake   chan struct{}
@@ -67,8 +68,8 @@ type ctlReq struct {
 	reply chan struct{}
 }
 
-func startDispatcher(st *stream, h sensor.Handler, clock Clock) *dispatcher {
-	d := &dispatcher{st: st, h: h, clock: clock, q: make([]queued, 0, 2), wake: make(chan struct{}, 1),
+func startDispatcher(st *stream, h sensor.Handler, clock Clock, owners *goroutines) *dispatcher {
+	d := &dispatcher{st: st, h: h, clock: clock, owners: owners, q: make([]queued, 0, 2), wake: make(chan struct{}, 1),
 		ack: make(chan struct{}, 1), ctl: make(chan ctlReq), quit: make(chan struct{}), exited: make(chan struct{})}
 	go d.run()
 	return d
@@ -91,6 +92,8 @@ func (d *dispatcher) signal() {
 
 func (d *dispatcher) run() {
 	defer close(d.exited)
+	leave := d.owners.enter()
+	defer leave()
 	for {
 		select {
 		case <-d.wake:

@@ -15,9 +15,21 @@
 // are synchronous and take no lock that user code could hold. Status,
 // notification and option-change callbacks run in order on a separate
 // goroutine. Close returns after every goroutine of the device has ended.
-// Stop, Close, Seek, Pause and Step wait for the handlers in progress, so a
-// frame handler must not call them (it may hand the work to another
-// goroutine).
+//
+// # Calls from handlers
+//
+// A frame handler of the device may control playback. Pause, Resume, Seek,
+// SeekFrame, SetSpeed and SetRealTime called from a handler return at once
+// (argument errors such as a seek beyond the end are still returned) and
+// take effect as soon as the handler has returned: in non-real-time mode
+// before any other frame is handed out, so that "pause (or seek) at this
+// frame" is exact and deterministic; in real time the reader applies them
+// at its next turn, like a call from another goroutine. The calls that
+// would have to wait for the calling handler — Stop and Step of the device,
+// Open, Start, Stop and Close of any of its sensors, and Close of the
+// device — fail with an error wrapping sensor.ErrStopFromHandler and change
+// nothing; make them from another goroutine (go dev.Stop()). Close from a
+// status, notification or option-change callback fails the same way.
 //
 // # Real time
 //

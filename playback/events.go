@@ -11,10 +11,11 @@ type events struct {
 	wake   chan struct{}
 	done   chan struct{}
 	exited chan struct{}
+	owners *goroutines
 }
 
-func newEvents() *events {
-	e := &events{wake: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{})}
+func newEvents(owners *goroutines) *events {
+	e := &events{wake: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{}), owners: owners}
 	go e.run()
 	return e
 }
@@ -31,6 +32,8 @@ func (e *events) post(f func()) {
 
 func (e *events) run() {
 	defer close(e.exited)
+	leave := e.owners.enter()
+	defer leave()
 	for {
 		if e.runQueued() {
 			continue

@@ -87,6 +87,9 @@ func (s *Sensor) Open(profiles ...*sensor.StreamProfile) error {
 		}
 		sel = append(sel, found)
 	}
+	if err := s.dev.refuseFromHandler(fmt.Sprintf("sensor %d: open", s.index)); err != nil {
+		return err
+	}
 	return s.dev.do(func() error { return s.dev.openSensor(s, sel) })
 }
 
@@ -96,18 +99,30 @@ func (s *Sensor) Start(h sensor.Handler) error {
 	if h == nil {
 		return fmt.Errorf("playback: sensor %d: start: nil handler", s.index)
 	}
+	if err := s.dev.refuseFromHandler(fmt.Sprintf("sensor %d: start", s.index)); err != nil {
+		return err
+	}
 	return s.dev.do(func() error { return s.dev.startSensor(s, h) })
 }
 
 // Stop stops delivery; queued frames are dropped. It returns after the
 // handler returned for the last time. Stopping a sensor that is not
-// started does nothing. Stop must not be called from the sensor's handler.
+// started does nothing. Called from a frame handler of the device, it fails
+// with an error wrapping sensor.ErrStopFromHandler (the sensor keeps
+// streaming).
 func (s *Sensor) Stop() error {
+	if err := s.dev.refuseFromHandler(fmt.Sprintf("sensor %d: stop", s.index)); err != nil {
+		return err
+	}
 	return s.dev.do(func() error { s.dev.stopSensor(s, false); return nil })
 }
 
-// Close stops the sensor if needed and releases its profiles.
+// Close stops the sensor if needed and releases its profiles. It fails like
+// Stop from a frame handler of the device.
 func (s *Sensor) Close() error {
+	if err := s.dev.refuseFromHandler(fmt.Sprintf("sensor %d: close", s.index)); err != nil {
+		return err
+	}
 	return s.dev.do(func() error { return s.dev.closeSensor(s) })
 }
 
