@@ -1,7 +1,6 @@
 package playback
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -963,7 +962,9 @@ func (d *Device) readGroup() (*group, error) {
 			if d.rs.it != nil {
 				d.rs.it.Close() // ends its read-ahead goroutines
 			}
-			d.rs.it = d.bag.Messages(&rosbag.Query{Connections: conns, Start: samplesFrom})
+			// KeepData: frames keep their pixels in the chunk buffer the
+			// iterator loaded them into, with no copy of their own.
+			d.rs.it = d.bag.Messages(&rosbag.Query{Connections: conns, Start: samplesFrom, KeepData: true})
 			d.rs.itConns = conns
 		}
 		if err := d.rs.it.Seek(d.rs.next); err != nil {
@@ -1129,15 +1130,16 @@ func (g *group) addFrame(st *stream, f *sensor.Frame) {
 	g.hasFrame = true
 }
 
-// imageFrame builds the frame of a decoded Image. Its pixels are copied
-// once, out of the iterator's chunk buffer: rosbag reuses that buffer at the
-// next Next, while a delivered frame must stay valid for as long as the
-// handler keeps it (package sensor). This copy is the only per-frame copy of
-// the pixels on the playback path.
+// imageFrame builds the frame of a decoded Image. Its pixels are not
+// copied: the reader's iterator is a KeepData one, so im.Data points into a
+// chunk buffer that the iterator never reuses and that stays alive for as
+// long as a handler keeps the frame (package sensor; frames are
+// immutable). Loading the chunk (decompressing it, or reading it for
+// uncompressed bags) is the only copy of the pixels on the playback path.
 func (d *Device) imageFrame(st *stream, im *msgs.Image) *sensor.Frame {
 	f := &sensor.Frame{Profile: st.profile, Number: uint64(im.Header.Seq),
 		TimestampMs: layout.FrameTimestampMs(im.Header.Stamp), Width: int(im.Width), Height: int(im.Height),
-		Stride: int(im.Step), Data: bytes.Clone(im.Data)}
+		Stride: int(im.Step), Data: im.Data[:len(im.Data):len(im.Data)]}
 	if im.Width > 0 {
 		f.BPP = int(im.Step/im.Width) * 8
 	}
