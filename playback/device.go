@@ -82,9 +82,7 @@ type Device struct {
 	depthOpt *optionState // Depth Units of the last depth sensor (§5.9)
 
 	reqs         chan request
-	laterMu      sync.Mutex
-	later        []func() // requests made from handlers, run after they return
-	laterWake    chan struct{}
+	later        funcQueue  // requests made from handlers, run after they return
 	handlers     goroutines // the dispatchers' goroutines
 	callbacks    goroutines // the callback goroutine
 	realTime     atomic.Bool
@@ -159,7 +157,7 @@ func Open(path string, opts *Options) (*Device, error) {
 		return nil, err
 	}
 	d := &Device{path: path, bag: bag, recovery: recovery, desc: desc, info: desc.info, clock: opts.Clock,
-		repeat: opts.Repeat, reqs: make(chan request), laterWake: make(chan struct{}, 1), done: make(chan struct{}), readerExited: make(chan struct{}),
+		repeat: opts.Repeat, reqs: make(chan request), later: newFuncQueue(), done: make(chan struct{}), readerExited: make(chan struct{}),
 		routes: map[uint32]route{}}
 	if d.clock == nil {
 		d.clock = wallClock{}
@@ -518,27 +516,28 @@ func (d *Device) control(f func() error) error {
 		return ErrClosed
 	default:
 	}
-	d.laterMu.Lock()
-	d.later = append(d.later, func() { f() })
-	d.laterMu.Unlock()
-	select {
-	case d.laterWake <- struct{}{}:
-	default:
-	}
+	d.later.post(func() { f() })
 	return nil
 }
 
-// runLater runs the requests queued by handlers and reports whether there
-// were any.
-func (d *Device) runLater() bool {
-	d.laterMu.Lock()
-	q := d.later
-	d.later = nil
-	d.laterMu.Unlock()
-	for _, f := range q {
-		f()
+// ready is a closed channel: serve(ready) does not wait.
+var ready = func() chan time.Time { c := make(chan time.Time); close(c); return c }()
+
+// serve waits for a request (from a caller or queued by a handler), the
+// end of the device or, when tick is not nil, a tick. It reports whether
+// the tick came and whether the device closed.
+func (d *Device) serve(tick <-chan time.Time) (ticked, closed bool) {
+	select {
+	case r := <-d.reqs:
+		r.reply <- r.f()
+	case <-d.later.wake:
+		d.later.runQueued()
+	case <-tick:
+		return true, false
+	case <-d.done:
+		return false, true
 	}
-	return len(q) > 0
+	return false, false
 }
 
 // do runs f on the reader goroutine and returns its result.
@@ -595,26 +594,16 @@ func (d *Device) run() {
 	defer d.pace.stop()
 	for {
 		if !d.playing() {
-			select {
-			case r := <-d.reqs:
-				r.reply <- r.f()
-			case <-d.laterWake:
-				d.runLater()
-			case <-d.done:
+			if _, closed := d.serve(nil); closed {
 				return
 			}
 			continue
 		}
-		select {
-		case r := <-d.reqs:
-			r.reply <- r.f()
-			continue
-		case <-d.laterWake:
-			d.runLater()
-			continue
-		case <-d.done:
+		// Serve a pending request, if any, before reading on.
+		if ticked, closed := d.serve(ready); closed {
 			return
-		default:
+		} else if !ticked {
+			continue
 		}
 		if d.rs.group == nil {
 			g, err := d.readGroup()
@@ -646,16 +635,12 @@ func (d *Device) run() {
 				due = d.rs.base
 			}
 			if wait := due.Sub(now); wait > 0 {
-				select {
-				case <-d.pace.after(wait):
-				case r := <-d.reqs:
-					r.reply <- r.f()
-					continue
-				case <-d.laterWake:
-					d.runLater()
-					continue
-				case <-d.done:
+				ticked, closed := d.serve(d.pace.after(wait))
+				if closed {
 					return
+				}
+				if !ticked {
+					continue
 				}
 			}
 		}
@@ -1270,7 +1255,7 @@ func (d *Device) dispatchGroup(g *group, blocking bool) bool {
 			case <-d.done:
 				return false
 			}
-			if d.runLater() && (d.rs.group != g || d.rs.active == 0 || d.rs.paused != paused) {
+			if d.later.runQueued() && (d.rs.group != g || d.rs.active == 0 || d.rs.paused != paused) {
 				return true
 			}
 		}

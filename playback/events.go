@@ -2,32 +2,55 @@ package playback
 
 import "sync"
 
+// funcQueue is a queue of functions posted by any goroutine and run in
+// order by the one goroutine that owns it; wake is signalled on every post.
+// The mutex guards only the queue.
+type funcQueue struct {
+	mu   sync.Mutex
+	fs   []func()
+	wake chan struct{}
+}
+
+func newFuncQueue() funcQueue { return funcQueue{wake: make(chan struct{}, 1)} }
+
+// post queues f and signals wake.
+func (q *funcQueue) post(f func()) {
+	q.mu.Lock()
+	q.fs = append(q.fs, f)
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+// runQueued runs the functions queued so far and reports whether there were
+// any.
+func (q *funcQueue) runQueued() bool {
+	q.mu.Lock()
+	fs := q.fs
+	q.fs = nil
+	q.mu.Unlock()
+	for _, f := range fs {
+		f()
+	}
+	return len(fs) > 0
+}
+
 // events runs user callbacks (status, notification, option change) in order
 // on one goroutine, so that the reader never calls user code that could call
-// back into the device. The mutex guards only the queue.
+// back into the device.
 type events struct {
-	mu     sync.Mutex
-	queue  []func()
-	wake   chan struct{}
+	funcQueue
 	done   chan struct{}
 	exited chan struct{}
 	owners *goroutines
 }
 
 func newEvents(owners *goroutines) *events {
-	e := &events{wake: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{}), owners: owners}
+	e := &events{funcQueue: newFuncQueue(), done: make(chan struct{}), exited: make(chan struct{}), owners: owners}
 	go e.run()
 	return e
-}
-
-func (e *events) post(f func()) {
-	e.mu.Lock()
-	e.queue = append(e.queue, f)
-	e.mu.Unlock()
-	select {
-	case e.wake <- struct{}{}:
-	default:
-	}
 }
 
 func (e *events) run() {
@@ -45,19 +68,6 @@ func (e *events) run() {
 			return
 		}
 	}
-}
-
-// runQueued runs the callbacks queued so far and reports whether there were
-// any.
-func (e *events) runQueued() bool {
-	e.mu.Lock()
-	q := e.queue
-	e.queue = nil
-	e.mu.Unlock()
-	for _, f := range q {
-		f()
-	}
-	return len(q) > 0
 }
 
 // close ends the goroutine after the queued callbacks ran, and waits.

@@ -111,17 +111,7 @@ func startAll(t testing.TB, d *Device, h sensor.Handler) {
 			t.Fatal(err)
 		}
 	}
-	var opened []sensor.Sensor
-	for _, s := range d.Sensors() {
-		if len(s.Profiles()) == 0 {
-			continue
-		}
-		if err := s.Open(s.Profiles()...); err != nil {
-			t.Fatal(err)
-		}
-		opened = append(opened, s)
-	}
-	for _, s := range opened {
+	for _, s := range openAll(t, d) {
 		if err := s.Start(h); err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 const holdWindow = 100 * time.Millisecond
 
 // openAll opens every sensor that has profiles with all of them.
-func openAll(t *testing.T, d *Device) []sensor.Sensor {
+func openAll(t testing.TB, d *Device) []sensor.Sensor {
 	t.Helper()
 	var out []sensor.Sensor
 	for _, s := range d.Sensors() {
