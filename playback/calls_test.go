@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -102,10 +103,10 @@ func TestControlFromHandler(t *testing.T) {
 		d := open(t, depthColor, &Options{NonRealTime: true})
 		col := newCollector(d)
 		errc := make(chan error, 1)
-		var n int
+		var n atomic.Int32 // SetRealTime(true) makes handlers concurrent
 		startAll(t, d, sensor.HandlerFunc(func(f *sensor.Frame) {
 			col.HandleFrame(f)
-			if n++; n == k {
+			if n.Add(1) == k {
 				errc <- call(d)
 			}
 		}))
