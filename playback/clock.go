@@ -4,7 +4,9 @@ import "time"
 
 // Clock is the time source of real-time pacing. After is the sleep: the
 // reader waits on its channel until the next frame is due, so a fake Clock
-// paces playback in virtual time.
+// paces playback in virtual time. Now is also called by the stream
+// dispatchers (to tell a stale frame), so it must be safe for concurrent
+// use.
 type Clock interface {
 	Now() time.Time
 	After(d time.Duration) <-chan time.Time
