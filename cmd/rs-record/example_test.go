@@ -71,7 +71,6 @@ func Example_playback() {
 	var mu sync.Mutex
 	frames := map[string]int{}
 	var bytes int
-	dev.Pause() // start every sensor before reading begins
 	for _, s := range dev.Sensors() {
 		if err := s.Open(s.Profiles()...); err != nil {
 			log.Fatal(err)
@@ -86,7 +85,7 @@ func Example_playback() {
 			log.Fatal(err)
 		}
 	}
-	dev.Resume()
+	// Non-real-time playback begins once every opened sensor is started.
 	<-done // the end of the file stops the sensors
 	fmt.Println(dev.Info()[sensor.CameraInfoName])
 	fmt.Println(frames, bytes, "bytes")

@@ -289,6 +289,8 @@ func startPlayStreams(dev *playback.Device, c *playConfig) (*playStreams, error)
 		return nil, errors.New("the bag has no streams")
 	}
 	p.counts = make([]atomic.Uint64, len(p.names))
+	// In real time, reading begins with the first started sensor; starting
+	// them all while paused gives every stream its first frames.
 	if err := dev.Pause(); err != nil {
 		closeSensors(p.sensors)
 		return nil, err
