@@ -42,6 +42,29 @@ func (p *pacer) after(d time.Duration) <-chan time.Time {
 	return p.timer.C
 }
 
+// margin is how long before a frame is due the reader stops waiting on
+// the interruptible timer and sleeps precisely instead (until). Go timers
+// wake a few hundred microseconds late; a short blocking sleep of the
+// reader's thread is several times more precise, and the few requests that
+// arrive during it wait at most this long.
+func (p *pacer) margin() time.Duration {
+	if _, wall := p.clock.(wallClock); wall {
+		return preciseMargin
+	}
+	return 0
+}
+
+// until sleeps precisely until due with the wall clock; with any other
+// Clock the timer wait already reached due.
+func (p *pacer) until(due time.Time) {
+	if _, wall := p.clock.(wallClock); !wall {
+		return
+	}
+	if d := time.Until(due); d > 0 {
+		sleepPrecise(d)
+	}
+}
+
 // stop releases the timer.
 func (p *pacer) stop() {
 	if p.timer != nil {

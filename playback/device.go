@@ -635,13 +635,16 @@ func (d *Device) run() {
 				due = d.rs.base
 			}
 			if wait := due.Sub(now); wait > 0 {
-				ticked, closed := d.serve(d.pace.after(wait))
-				if closed {
-					return
+				if coarse := wait - d.pace.margin(); coarse > 0 {
+					ticked, closed := d.serve(d.pace.after(coarse))
+					if closed {
+						return
+					}
+					if !ticked {
+						continue
+					}
 				}
-				if !ticked {
-					continue
-				}
+				d.pace.until(due)
 			}
 		}
 		if !d.dispatchGroup(d.rs.group, false) {
