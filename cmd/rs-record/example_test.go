@@ -71,10 +71,14 @@ func Example_playback() {
 	var mu sync.Mutex
 	frames := map[string]int{}
 	var bytes int
+	// Open every sensor first: non-real-time playback begins once every
+	// opened sensor is started, so no stream misses its first frames.
 	for _, s := range dev.Sensors() {
 		if err := s.Open(s.Profiles()...); err != nil {
 			log.Fatal(err)
 		}
+	}
+	for _, s := range dev.Sensors() {
 		err := s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
 			mu.Lock()
 			frames[f.Profile.String()]++
@@ -85,7 +89,6 @@ func Example_playback() {
 			log.Fatal(err)
 		}
 	}
-	// Non-real-time playback begins once every opened sensor is started.
 	<-done // the end of the file stops the sensors
 	fmt.Println(dev.Info()[sensor.CameraInfoName])
 	fmt.Println(frames, bytes, "bytes")
