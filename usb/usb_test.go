@@ -82,11 +82,19 @@ func TestUSBTypeAndProducts(t *testing.T) {
 	}
 }
 
+// openD435i opens the scripted D435i with a watchdog long enough never to
+// fire in a scripted test, however slow the machine (-race, load).
 func openD435i(t testing.TB, ops ...usbtest.IO) (*usb.Device, *usbtest.Device, *usbtest.Transport) {
+	t.Helper()
+	return openD435iWatchdog(t, time.Minute, ops...)
+}
+
+// openD435iWatchdog opens the scripted D435i with the given watchdog.
+func openD435iWatchdog(t testing.TB, watchdog time.Duration, ops ...usbtest.IO) (*usb.Device, *usbtest.Device, *usbtest.Transport) {
 	t.Helper()
 	fake := d435i(t, ops...)
 	tr := usbtest.New(fake)
-	d, err := usb.Open(context.Background(), &usb.Options{Transport: tr, Watchdog: 100 * time.Millisecond})
+	d, err := usb.Open(context.Background(), &usb.Options{Transport: tr, Watchdog: watchdog})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +365,7 @@ func TestWatchdogAndUnplug(t *testing.T) {
 	const w, h = 424, 240
 	size := w * h * 2
 	ops := append(probeOps(1, 0x0110, 1, 6, 333333, uint32(size)), usbtest.IO{Op: usbtest.OpClearHalt, EP: 0x82})
-	d, fake, tr := openD435i(t, ops...)
+	d, fake, tr := openD435iWatchdog(t, 100*time.Millisecond, ops...)
 	depth := byName(d, "Stereo Module")
 	if err := depth.Open(find(depth, sensor.StreamDepth, sensor.FormatZ16, w, h, 30)); err != nil {
 		t.Fatal(err)
