@@ -13,16 +13,16 @@ import (
 
 // readAll opens b and iterates every message; it returns the open error, the
 // iteration error and the message count.
-func readAll(b []byte) (r *Reader, openErr, iterErr error, n int) {
+func readAll(b []byte) (r *Reader, n int, openErr, iterErr error) {
 	r, openErr = NewReader(bytes.NewReader(b), int64(len(b)), nil)
 	if r == nil {
-		return nil, openErr, nil, 0
+		return nil, 0, openErr, nil
 	}
 	it := r.Messages(nil)
 	for it.Next() {
 		n++
 	}
-	return r, openErr, it.Err(), n
+	return r, n, openErr, it.Err()
 }
 
 // TestBrokenBags: every make-broken-bags variant gives a clear error or a
@@ -57,7 +57,7 @@ func TestBrokenBags(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, openErr, iterErr, n := readAll(b)
+			r, n, openErr, iterErr := readAll(b)
 			if r == nil {
 				t.Fatalf("no reader: %v", openErr)
 			}
@@ -131,7 +131,7 @@ func TestCorruption(t *testing.T) {
 			}
 			for _, bd := range bounds {
 				for _, cut := range []int64{bd.off, bd.off + 3, bd.off + 20} {
-					r, openErr, iterErr, n := readAll(good[:cut])
+					r, n, openErr, iterErr := readAll(good[:cut])
 					if r == nil || !errors.Is(openErr, ErrUnindexed) || iterErr != nil {
 						t.Fatalf("cut at %d: open %v, iterate %v", cut, openErr, iterErr)
 					}
@@ -246,7 +246,7 @@ func TestCorruption(t *testing.T) {
 				cases = append(cases, corruptCase{"lz4 checksum", breakSum, false, true, -1, nil})
 			}
 			for _, tc := range cases {
-				r, openErr, iterErr, n := readAll(messWith(good, tc.mess))
+				r, n, openErr, iterErr := readAll(messWith(good, tc.mess))
 				if r == nil {
 					t.Fatalf("%s: %v", tc.name, openErr)
 				}

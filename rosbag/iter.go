@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"sort"
 )
 
 // Messages returns an iterator over the messages selected by q (nil: all).
@@ -101,26 +102,14 @@ func (it *Iterator) Seek(t Time) error {
 }
 
 func (it *Iterator) reset() {
-	for _, c := range it.heap {
-		it.free = append(it.free, c)
-	}
+	it.free = append(it.free, it.heap...)
 	it.heap = it.heap[:0]
 	it.started = true
 	it.cur = -1 // plan read-ahead again at the first chunk
 	r := it.r
 	t := it.from
 	// first chunk (by start) that starts at or after t
-	p := len(r.byStart)
-	lo, hi := 0, len(r.byStart)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if r.chunks[r.byStart[m]].start < t {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	p = lo
+	p := sort.Search(len(r.byStart), func(m int) bool { return r.chunks[r.byStart[m]].start >= t })
 	it.pend = p
 	r.overlapping(p, t, func(q int) {
 		if it.err == nil {

@@ -44,14 +44,7 @@ func opName(op byte) string {
 	return fmt.Sprintf("record op 0x%02x", op)
 }
 
-// appendField appends a header field name=value.
-func appendField(b []byte, name string, value []byte) []byte {
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(name)+1+len(value)))
-	b = append(b, name...)
-	b = append(b, '=')
-	return append(b, value...)
-}
-
+// appendFieldString appends a header field name=value.
 func appendFieldString(b []byte, name, value string) []byte {
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(name)+1+len(value)))
 	b = append(b, name...)
