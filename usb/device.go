@@ -395,6 +395,18 @@ func buildProfiles(s *Sensor) {
 	}
 }
 
+// baseOf returns the state every sensor of a Device shares (nil for a
+// sensor of another kind, which a Device never holds).
+func baseOf(s sensor.Sensor) *base {
+	switch v := s.(type) {
+	case *Sensor:
+		return &v.base
+	case *MotionSensor:
+		return &v.base
+	}
+	return nil
+}
+
 // Info returns the device's camera info.
 func (d *Device) Info() sensor.Info { return d.cam.Info.Clone() }
 
@@ -430,8 +442,16 @@ func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, 
 }
 
 // Close stops and closes every sensor, then the USB device (and the
-// transport when Open created it). It is idempotent.
+// transport when Open created it). It is idempotent. Called from a frame
+// handler or notification callback of one of its sensors, which it would
+// wait for, it returns an error wrapping sensor.ErrStopFromHandler and
+// closes nothing.
 func (d *Device) Close() error {
+	for _, s := range d.sensors {
+		if b := baseOf(s); b != nil && b.readers.current() {
+			return fmt.Errorf("usb %s: close from a handler of the %s: %w", d.cam.Desc, b.name, sensor.ErrStopFromHandler)
+		}
+	}
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
@@ -444,15 +464,10 @@ func (d *Device) Close() error {
 		if err := s.Close(); err != nil && !errors.Is(err, device.ErrDisconnected) {
 			errs = append(errs, err)
 		}
-		switch v := s.(type) {
-		case *Sensor:
-			v.mu.Lock()
-			v.closed = true
-			v.mu.Unlock()
-		case *MotionSensor:
-			v.mu.Lock()
-			v.closed = true
-			v.mu.Unlock()
+		if b := baseOf(s); b != nil {
+			b.mu.Lock()
+			b.closed = true
+			b.mu.Unlock()
 		}
 	}
 	if err := d.h.Close(); err != nil {

@@ -23,6 +23,12 @@
 // clock (system-time domain). Package usbtest
 // supplies a scripted fake transport and a recorder for fixtures.
 //
+// Each streaming VideoStreaming interface, and the IMU, has a reading
+// goroutine that runs the frame handler and the notification callbacks.
+// Stop and Close of a sensor, and Close of its device, wait for those
+// goroutines: called from one of them they return an error wrapping
+// sensor.ErrStopFromHandler and change nothing, instead of deadlocking.
+//
 // On a machine without libusb, a USB bus or a camera, Open and Devices
 // return an error wrapping device.ErrNotFound ("no RealSense device found").
 package usb

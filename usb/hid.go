@@ -178,6 +178,7 @@ func (m *MotionSensor) Start(h sensor.Handler) error {
 
 func (m *MotionSensor) read(ctx context.Context, st Stream, byID map[uint8]*sensor.StreamProfile, h sensor.Handler) {
 	defer m.wg.Done()
+	defer m.readers.enter()()
 	defer st.Close()
 	buf := make([]byte, hidReportSize)
 	for {
@@ -229,7 +230,10 @@ func (m *MotionSensor) read(ctx context.Context, st Stream, byID map[uint8]*sens
 	}
 }
 
-// Stop stops reading and powers the IMU sensors down (D4).
+// Stop stops reading and powers the IMU sensors down (D4). Called from the
+// sensor's own handler or notification callbacks, which it would wait for,
+// it returns an error wrapping sensor.ErrStopFromHandler and the sensor
+// keeps streaming.
 func (m *MotionSensor) Stop() error {
 	if err := m.halt(); err != nil {
 		return err
@@ -249,5 +253,7 @@ func (m *MotionSensor) Stop() error {
 	return errors.Join(errs...)
 }
 
-// Close stops the sensor if needed and releases its profiles.
-func (m *MotionSensor) Close() error { return m.closeWith(m.Stop) }
+// Close stops the sensor if needed and releases its profiles. Like Stop, it
+// fails with an error wrapping sensor.ErrStopFromHandler (and changes
+// nothing) when called from the sensor's own handler.
+func (m *MotionSensor) Close() error { return m.closeWith(m.Stop, nil) }

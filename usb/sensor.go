@@ -79,6 +79,7 @@ type base struct {
 	wg      sync.WaitGroup
 	err     error // sticky streaming error
 	stats   Stats
+	readers goroutines // the reading goroutines, which run h and the callbacks
 
 	notes listeners[sensor.Notification]
 }
@@ -160,9 +161,24 @@ func (b *base) Stats() Stats {
 	return b.stats
 }
 
+// fromHandler returns an error wrapping sensor.ErrStopFromHandler when
+// called on one of the sensor's reading goroutines (from its frame handler
+// or a notification callback), which the call named what would wait for;
+// else nil.
+func (b *base) fromHandler(what string) error {
+	if b.readers.current() {
+		return fmt.Errorf("usb %s: %s: %w", b.name, what, sensor.ErrStopFromHandler)
+	}
+	return nil
+}
+
 // halt cancels the reading goroutines and waits for them; it returns
-// sensor.ErrNotStarted, or nil with b.mu held and started cleared.
+// sensor.ErrNotStarted or an error wrapping sensor.ErrStopFromHandler, or
+// nil with b.mu held and started cleared.
 func (b *base) halt() error {
+	if err := b.fromHandler("stop"); err != nil {
+		return err
+	}
 	b.mu.Lock()
 	if !b.started {
 		b.mu.Unlock()
@@ -176,8 +192,14 @@ func (b *base) halt() error {
 	return nil
 }
 
-// closeWith stops a started sensor with stop and releases its profiles.
-func (b *base) closeWith(stop func() error) error {
+// closeWith stops a started sensor with stop and releases its profiles;
+// release, when not nil, runs with b.mu held to forget what Open prepared.
+// Called from the sensor's own handler it changes nothing and returns an
+// error wrapping sensor.ErrStopFromHandler.
+func (b *base) closeWith(stop func() error, release func()) error {
+	if err := b.fromHandler("close"); err != nil {
+		return err
+	}
 	var err error
 	b.mu.Lock()
 	started := b.started
@@ -187,6 +209,9 @@ func (b *base) closeWith(stop func() error) error {
 	}
 	b.mu.Lock()
 	b.opened = nil
+	if release != nil {
+		release()
+	}
 	b.mu.Unlock()
 	return err
 }
@@ -457,6 +482,7 @@ func (s *Sensor) Start(h sensor.Handler) error {
 // watchdog period, or a stall, resets the endpoint and restarts the stream.
 func (s *Sensor) read(ctx context.Context, r *vsRun, h sensor.Handler) {
 	defer s.wg.Done()
+	defer s.readers.enter()()
 	o := s.dev.opts
 	var local Stats
 	asm := &assembler{expect: r.m.expect, maxSize: r.size, stats: &local}
@@ -624,7 +650,10 @@ func splitStereo(kind int, src []byte, wantL, wantR bool) (left, right []byte) {
 
 // Stop stops streaming and waits for the reading goroutines; h is not
 // called after it returns. It returns the streaming error, if any (one that
-// wraps device.ErrDisconnected after an unplug).
+// wraps device.ErrDisconnected after an unplug). Called from the sensor's
+// own handler or notification callbacks, which it would wait for, it
+// returns an error wrapping sensor.ErrStopFromHandler and the sensor keeps
+// streaming.
 func (s *Sensor) Stop() error {
 	if err := s.halt(); err != nil {
 		return err
@@ -654,11 +683,9 @@ func (s *Sensor) Stop() error {
 	return errors.Join(append([]error{streamErr}, errs...)...)
 }
 
-// Close stops the sensor if needed and releases its profiles.
+// Close stops the sensor if needed and releases its profiles. Like Stop, it
+// fails with an error wrapping sensor.ErrStopFromHandler (and changes
+// nothing) when called from the sensor's own handler.
 func (s *Sensor) Close() error {
-	err := s.closeWith(s.Stop)
-	s.mu.Lock()
-	s.plans = nil
-	s.mu.Unlock()
-	return err
+	return s.closeWith(s.Stop, func() { s.plans = nil })
 }
