@@ -72,7 +72,7 @@ type options struct {
 	name    string
 	mu      sync.Mutex
 	byOpt   map[sensor.Option]*boundControl
-	changes listeners[extensions.OptionChange]
+	changes extensions.Callbacks[extensions.OptionChange]
 	fixed   map[sensor.Option]fixedOption
 	global  *atomic.Bool // Global Time Enabled, nil when unsupported
 }
@@ -269,7 +269,7 @@ func (o *options) SetOption(opt sensor.Option, v float32) error {
 
 // changed calls the option-change callbacks.
 func (o *options) changed(opt sensor.Option, v float32) {
-	o.changes.call(extensions.OptionChange{Option: opt, Value: v})
+	o.changes.Call(extensions.OptionChange{Option: opt, Value: v})
 }
 
 // OptionDescription returns the option's description.
@@ -293,9 +293,11 @@ func (o *options) OptionReadOnly(opt sensor.Option) bool {
 	return ok
 }
 
-// OnOptionChange registers f for value changes made through SetOption.
+// OnOptionChange registers f for value changes made through SetOption,
+// called in registration order on the goroutine that made the change.
+// cancel unregisters f; it is safe to call more than once.
 func (o *options) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
-	return o.changes.add(f)
+	return o.changes.Add(f)
 }
 
 // SupportedOptions lists the sensor's options in ascending enum order.

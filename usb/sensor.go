@@ -81,44 +81,7 @@ type base struct {
 	stats   Stats
 	readers goroutines // the reading goroutines, which run h and the callbacks
 
-	notes listeners[sensor.Notification]
-}
-
-// listeners is a set of callbacks registered by an On... method.
-type listeners[T any] struct {
-	mu   sync.Mutex
-	fs   map[int]func(T)
-	next int
-}
-
-// add registers f; cancel unregisters it.
-func (l *listeners[T]) add(f func(T)) (cancel func()) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.fs == nil {
-		l.fs = map[int]func(T){}
-	}
-	id := l.next
-	l.next++
-	l.fs[id] = f
-	return func() {
-		l.mu.Lock()
-		delete(l.fs, id)
-		l.mu.Unlock()
-	}
-}
-
-// call calls every registered callback with v, without holding the lock.
-func (l *listeners[T]) call(v T) {
-	l.mu.Lock()
-	fs := make([]func(T), 0, len(l.fs))
-	for _, f := range l.fs {
-		fs = append(fs, f)
-	}
-	l.mu.Unlock()
-	for _, f := range fs {
-		f(v)
-	}
+	notes extensions.Callbacks[sensor.Notification]
 }
 
 // Info returns the sensor's camera info.
@@ -130,11 +93,14 @@ func (b *base) Kinds() []extensions.Kind { return append([]extensions.Kind(nil),
 // String returns the sensor name, e.g. "Stereo Module".
 func (b *base) String() string { return b.name }
 
-// OnNotification registers f for the sensor's notifications.
-func (b *base) OnNotification(f func(sensor.Notification)) (cancel func()) { return b.notes.add(f) }
+// OnNotification registers f for the sensor's notifications, delivered in
+// registration order on the goroutine that raised them (a reading
+// goroutine while streaming). cancel unregisters f; it is safe to call more
+// than once.
+func (b *base) OnNotification(f func(sensor.Notification)) (cancel func()) { return b.notes.Add(f) }
 
 func (b *base) notify(cat sensor.NotificationCategory, sev sensor.Severity, desc string) {
-	b.notes.call(sensor.Notification{Category: cat, Severity: sev, Description: desc, TimestampMs: nowMs()})
+	b.notes.Call(sensor.Notification{Category: cat, Severity: sev, Description: desc, TimestampMs: nowMs()})
 }
 
 // fail records a streaming error once and reports it.

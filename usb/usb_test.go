@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"runtime"
 	"sync"
 	"testing"
@@ -561,6 +562,29 @@ func TestHIDMotion(t *testing.T) {
 	}
 	if len(fs) != 2 {
 		t.Errorf("%d frames", len(fs))
+	}
+	if err := fake.Err(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestOptionChangeCallbacks(t *testing.T) {
+	d, fake, _ := openD435i(t)
+	defer d.Close()
+	depth := byName(d, "Stereo Module").(extensions.Options)
+	var got []string
+	cancel1 := depth.OnOptionChange(func(c extensions.OptionChange) { got = append(got, fmt.Sprint("1:", c.Value)) })
+	depth.OnOptionChange(func(c extensions.OptionChange) { got = append(got, fmt.Sprint("2:", c.Value)) })
+	if err := depth.SetOption(sensor.OptionGlobalTimeEnabled, 0); err != nil {
+		t.Fatal(err)
+	}
+	cancel1()
+	cancel1()
+	if err := depth.SetOption(sensor.OptionGlobalTimeEnabled, 1); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"1:0", "2:0", "2:1"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("callbacks ran %v, want %v", got, want)
 	}
 	if err := fake.Err(); err != nil {
 		t.Error(err)
