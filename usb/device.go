@@ -211,7 +211,7 @@ func (d *Device) build(ctx context.Context) error {
 			s.opts = bindOptions(d, s.name, &vc, colorControls)
 		}
 		if d.tk != nil {
-			s.opts.global = &s.global
+			s.opts.addGlobalTime(&s.global)
 		}
 		s.info = sensor.Info{sensor.CameraInfoName: s.name}
 		buildProfiles(s)

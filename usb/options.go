@@ -65,7 +65,8 @@ type boundControl struct {
 	rng  *extensions.Range
 }
 
-// options implements extensions.Options over UVC unit controls.
+// options implements extensions.Options over UVC unit controls and the
+// options the driver serves itself (local).
 type options struct {
 	dev     *Device
 	vcIntf  int
@@ -73,8 +74,10 @@ type options struct {
 	mu      sync.Mutex
 	byOpt   map[sensor.Option]*boundControl
 	changes extensions.Callbacks[extensions.OptionChange]
-	fixed   map[sensor.Option]fixedOption
-	global  *atomic.Bool // Global Time Enabled, nil when unsupported
+	// local holds the read-only options read at open (Depth Units, Stereo
+	// Baseline) and Global Time Enabled, whose value is global's.
+	local  extensions.OptionSet
+	global *atomic.Bool // Global Time Enabled, nil when unsupported
 }
 
 // bindOptions keeps the controls whose unit exists and whose bmControls bit
@@ -91,19 +94,34 @@ func bindOptions(dev *Device, name string, vc *ControlInterface, table []control
 	return o
 }
 
-// fixedOption is a read-only option whose value was read at open (Depth
+// addFixed adds a read-only option whose value was read at open (Depth
 // Units, Stereo Baseline); its range is {v, v, 0, v} as librealsense's
 // const_value_option reports it.
-type fixedOption struct {
-	value float32
-	desc  string
+func (o *options) addFixed(opt sensor.Option, v float32, desc string) {
+	o.local.Add(extensions.OptionSpec{Option: opt, Value: v, Range: extensions.Range{Min: v, Max: v, Default: v},
+		Description: desc, ReadOnly: true})
 }
 
-func (o *options) addFixed(opt sensor.Option, v float32, desc string) {
-	if o.fixed == nil {
-		o.fixed = map[sensor.Option]fixedOption{}
-	}
-	o.fixed[opt] = fixedOption{v, desc}
+// addGlobalTime adds Global Time Enabled, backed by g.
+func (o *options) addGlobalTime(g *atomic.Bool) {
+	o.global = g
+	o.local.Add(extensions.OptionSpec{Option: sensor.OptionGlobalTimeEnabled, Range: extensions.Range{Min: 0, Max: 1, Step: 1, Default: 1},
+		Description: "Enable/Disable global timestamp"})
+	o.local.SetValueHook(func(opt sensor.Option, stored float32) float32 {
+		if opt != sensor.OptionGlobalTimeEnabled {
+			return stored
+		}
+		if g.Load() {
+			return 1
+		}
+		return 0
+	})
+}
+
+// isLocal reports whether opt is served by o.local.
+func (o *options) isLocal(opt sensor.Option) bool {
+	_, ok := o.local.Spec(opt)
+	return ok
 }
 
 func (o *options) lookup(opt sensor.Option) (*boundControl, error) {
@@ -169,15 +187,9 @@ func encodeControl(v float32, size int) []byte {
 
 // SupportedOptions lists the options in ascending enum order.
 func (o *options) SupportedOptions() []sensor.Option {
-	out := make([]sensor.Option, 0, len(o.byOpt)+len(o.fixed))
+	out := o.local.SupportedOptions()
 	for k := range o.byOpt {
 		out = append(out, k)
-	}
-	for k := range o.fixed {
-		out = append(out, k)
-	}
-	if o.global != nil {
-		out = append(out, sensor.OptionGlobalTimeEnabled)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
@@ -185,14 +197,8 @@ func (o *options) SupportedOptions() []sensor.Option {
 
 // Option returns the current value (GET_CUR).
 func (o *options) Option(opt sensor.Option) (float32, error) {
-	if f, ok := o.fixed[opt]; ok {
-		return f.value, nil
-	}
-	if opt == sensor.OptionGlobalTimeEnabled && o.global != nil {
-		if o.global.Load() {
-			return 1, nil
-		}
-		return 0, nil
+	if o.isLocal(opt) {
+		return o.local.Option(opt)
 	}
 	c, err := o.lookup(opt)
 	if err != nil {
@@ -203,11 +209,8 @@ func (o *options) Option(opt sensor.Option) (float32, error) {
 
 // OptionRange returns GET_MIN, GET_MAX, GET_RES and GET_DEF, queried once.
 func (o *options) OptionRange(opt sensor.Option) (extensions.Range, error) {
-	if f, ok := o.fixed[opt]; ok {
-		return extensions.Range{Min: f.value, Max: f.value, Default: f.value}, nil
-	}
-	if opt == sensor.OptionGlobalTimeEnabled && o.global != nil {
-		return extensions.Range{Min: 0, Max: 1, Step: 1, Default: 1}, nil
+	if o.isLocal(opt) {
+		return o.local.OptionRange(opt)
 	}
 	c, err := o.lookup(opt)
 	if err != nil {
@@ -235,14 +238,16 @@ func (o *options) OptionRange(opt sensor.Option) (extensions.Range, error) {
 
 // SetOption checks v against the range and sets it (SET_CUR).
 func (o *options) SetOption(opt sensor.Option, v float32) error {
-	if _, ok := o.fixed[opt]; ok {
-		return fmt.Errorf("usb %s: option %v: %w", o.name, opt, extensions.ErrReadOnly)
-	}
-	if opt == sensor.OptionGlobalTimeEnabled && o.global != nil {
-		if v != 0 && v != 1 {
+	if o.isLocal(opt) {
+		if opt == sensor.OptionGlobalTimeEnabled && v != 0 && v != 1 {
 			return fmt.Errorf("usb %s: option %v: %v not in [0, 1]: %w", o.name, opt, v, extensions.ErrOutOfRange)
 		}
-		o.global.Store(v == 1)
+		if err := o.local.SetOption(opt, v); err != nil {
+			return fmt.Errorf("usb %s: %w", o.name, err)
+		}
+		if opt == sensor.OptionGlobalTimeEnabled {
+			o.global.Store(v == 1)
+		}
 		o.changed(opt, v)
 		return nil
 	}
@@ -274,11 +279,8 @@ func (o *options) changed(opt sensor.Option, v float32) {
 
 // OptionDescription returns the option's description.
 func (o *options) OptionDescription(opt sensor.Option) string {
-	if f, ok := o.fixed[opt]; ok {
-		return f.desc
-	}
-	if opt == sensor.OptionGlobalTimeEnabled && o.global != nil {
-		return "Enable/Disable global timestamp"
+	if o.isLocal(opt) {
+		return o.local.OptionDescription(opt)
 	}
 	if c, ok := o.byOpt[opt]; ok {
 		return c.desc
@@ -289,8 +291,7 @@ func (o *options) OptionDescription(opt sensor.Option) string {
 // OptionReadOnly reports true for the options read at open; every
 // UVC-backed option is writable.
 func (o *options) OptionReadOnly(opt sensor.Option) bool {
-	_, ok := o.fixed[opt]
-	return ok
+	return o.local.OptionReadOnly(opt)
 }
 
 // OnOptionChange registers f for value changes made through SetOption,

@@ -590,3 +590,72 @@ func TestOptionChangeCallbacks(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// The options the driver serves itself: read-only values read at open and
+// Global Time Enabled.
+func TestLocalOptions(t *testing.T) {
+	d, fake, _ := openD435i(t)
+	defer d.Close()
+	s := byName(d, "Stereo Module")
+	depth := s.(extensions.Options)
+	units := s.(extensions.DepthSensor).DepthUnits()
+	baseline := s.(extensions.DepthStereoSensor).StereoBaselineMM()
+	for _, c := range []struct {
+		opt      sensor.Option
+		value    float32
+		rng      extensions.Range
+		desc     string
+		readOnly bool
+	}{
+		{sensor.OptionDepthUnits, units, extensions.Range{Min: units, Max: units, Default: units},
+			"Number of meters represented by a single depth unit", true},
+		{sensor.OptionStereoBaseline, baseline, extensions.Range{Min: baseline, Max: baseline, Default: baseline},
+			"Distance in mm between the stereo imagers", true},
+		{sensor.OptionGlobalTimeEnabled, 1, extensions.Range{Min: 0, Max: 1, Step: 1, Default: 1},
+			"Enable/Disable global timestamp", false},
+	} {
+		if v, err := depth.Option(c.opt); err != nil || v != c.value {
+			t.Errorf("%v = %v %v, want %v", c.opt, v, err, c.value)
+		}
+		if r, err := depth.OptionRange(c.opt); err != nil || r != c.rng {
+			t.Errorf("%v range %+v %v, want %+v", c.opt, r, err, c.rng)
+		}
+		if got := depth.OptionDescription(c.opt); got != c.desc {
+			t.Errorf("%v description %q", c.opt, got)
+		}
+		if got := depth.OptionReadOnly(c.opt); got != c.readOnly {
+			t.Errorf("%v read-only %v", c.opt, got)
+		}
+		if c.readOnly {
+			err := depth.SetOption(c.opt, c.value)
+			if want := fmt.Sprintf("usb Stereo Module: option %v: %v", c.opt, extensions.ErrReadOnly); !errors.Is(err, extensions.ErrReadOnly) || err.Error() != want {
+				t.Errorf("set %v: %v, want %s", c.opt, err, want)
+			}
+		}
+	}
+	if units <= 0 || baseline <= 0 {
+		t.Errorf("depth units %v, baseline %v", units, baseline)
+	}
+	err := depth.SetOption(sensor.OptionGlobalTimeEnabled, 0.5)
+	if want := "usb Stereo Module: option Global Time Enabled: 0.5 not in [0, 1]: " + extensions.ErrOutOfRange.Error(); !errors.Is(err, extensions.ErrOutOfRange) || err.Error() != want {
+		t.Errorf("set 0.5: %v, want %s", err, want)
+	}
+	for _, v := range []float32{0, 1, 0} {
+		if err := depth.SetOption(sensor.OptionGlobalTimeEnabled, v); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := depth.Option(sensor.OptionGlobalTimeEnabled); err != nil || got != v {
+			t.Errorf("after set %v: %v %v", v, got, err)
+		}
+	}
+	color := byName(d, "RGB Camera").(extensions.Options)
+	if _, err := color.Option(sensor.OptionDepthUnits); !errors.Is(err, extensions.ErrUnsupportedOption) {
+		t.Errorf("color depth units: %v", err)
+	}
+	if v, err := color.Option(sensor.OptionGlobalTimeEnabled); err != nil || v != 1 {
+		t.Errorf("color global time %v %v", v, err)
+	}
+	if err := fake.Err(); err != nil {
+		t.Error(err)
+	}
+}
