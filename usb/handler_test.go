@@ -95,17 +95,10 @@ func finish(t *testing.T, d *usb.Device, s sensor.Sensor, fake *usbtest.Device, 
 }
 
 func TestVideoCallsFromHandler(t *testing.T) {
-	const w, h = 424, 240
-	size := w * h * 2
-	img := image(size, 3)
+	img := image(depthSize, 3)
 	for _, c := range fromHandler {
 		t.Run(c.name, func(t *testing.T) {
-			ops := append(probeOps(1, 0x0110, 1, 6, 333333, uint32(size)), stopOps(1, 0x82)...)
-			d, fake, tr := openD435i(t, ops...)
-			depth := byName(d, "Stereo Module")
-			if err := depth.Open(find(depth, sensor.StreamDepth, sensor.FormatZ16, w, h, 30)); err != nil {
-				t.Fatal(err)
-			}
+			d, depth, fake, tr := openDepth(t, time.Minute, stopOps(1, 0x82)...)
 			hd := newCallingHandler(func() error { return c.call(d, depth) })
 			if err := depth.Start(hd); err != nil {
 				t.Fatal(err)
@@ -146,15 +139,7 @@ func TestMotionCallsFromHandler(t *testing.T) {
 // A notification callback runs on the reading goroutine too: Stop from it
 // fails the same way.
 func TestStopFromNotification(t *testing.T) {
-	const w, h = 424, 240
-	size := w * h * 2
-	ops := append(probeOps(1, 0x0110, 1, 6, 333333, uint32(size)), usbtest.IO{Op: usbtest.OpClearHalt, EP: 0x82})
-	ops = append(ops, stopOps(1, 0x82)...)
-	d, fake, tr := openD435i(t, ops...)
-	depth := byName(d, "Stereo Module")
-	if err := depth.Open(find(depth, sensor.StreamDepth, sensor.FormatZ16, w, h, 30)); err != nil {
-		t.Fatal(err)
-	}
+	d, depth, fake, tr := openDepth(t, time.Minute, append([]usbtest.IO{{Op: usbtest.OpClearHalt, EP: 0x82}}, stopOps(1, 0x82)...)...)
 	refused := make(chan error, 1)
 	var once sync.Once
 	depth.(extensions.Notifier).OnNotification(func(sensor.Notification) {
@@ -169,20 +154,13 @@ func TestStopFromNotification(t *testing.T) {
 	if err := within(t, "Stop from the callback", refused); !errors.Is(err, sensor.ErrStopFromHandler) {
 		t.Fatalf("Stop from the callback: %v, want ErrStopFromHandler", err)
 	}
-	s.Send(usbtest.Payload(usbtest.EOF, 1000, nil, image(size, 5)))
+	s.Send(usbtest.Payload(usbtest.EOF, 1000, nil, image(depthSize, 5)))
 	col.wait(t, 1)
 	finish(t, d, depth, fake, tr)
 }
 
 func TestStopFromHandlerMessages(t *testing.T) {
-	const w, h = 424, 240
-	size := w * h * 2
-	ops := append(probeOps(1, 0x0110, 1, 6, 333333, uint32(size)), stopOps(1, 0x82)...)
-	d, fake, tr := openD435i(t, ops...)
-	depth := byName(d, "Stereo Module")
-	if err := depth.Open(find(depth, sensor.StreamDepth, sensor.FormatZ16, w, h, 30)); err != nil {
-		t.Fatal(err)
-	}
+	d, depth, fake, tr := openDepth(t, time.Minute, stopOps(1, 0x82)...)
 	var got []string
 	hd := newCallingHandler(func() error {
 		for _, c := range fromHandler {
@@ -193,7 +171,7 @@ func TestStopFromHandlerMessages(t *testing.T) {
 	if err := depth.Start(hd); err != nil {
 		t.Fatal(err)
 	}
-	fake.Stream(0x82).Send(usbtest.Payload(usbtest.EOF, 1000, nil, image(size, 3)))
+	fake.Stream(0x82).Send(usbtest.Payload(usbtest.EOF, 1000, nil, image(depthSize, 3)))
 	within(t, "calls from the handler", hd.done)
 	want := []string{
 		"usb Stereo Module: stop: " + sensor.ErrStopFromHandler.Error(),

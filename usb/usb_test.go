@@ -102,6 +102,26 @@ func openD435iWatchdog(t testing.TB, watchdog time.Duration, ops ...usbtest.IO) 
 	return d, fake, tr
 }
 
+// The streaming tests' depth mode: Z16 424x240@30, format 1 frame 6 of
+// VideoStreaming interface 1 (endpoint 0x82) in the D435i fixture.
+const (
+	depthW, depthH = 424, 240
+	depthSize      = depthW * depthH * 2
+)
+
+// openDepth opens the scripted D435i with the given watchdog, expecting
+// Start's probe/commit for the depth mode and then ops, and opens its
+// Stereo Module on the depth mode.
+func openDepth(t testing.TB, watchdog time.Duration, ops ...usbtest.IO) (*usb.Device, sensor.Sensor, *usbtest.Device, *usbtest.Transport) {
+	t.Helper()
+	d, fake, tr := openD435iWatchdog(t, watchdog, append(probeOps(1, 0x0110, 1, 6, 333333, depthSize), ops...)...)
+	depth := byName(d, "Stereo Module")
+	if err := depth.Open(find(depth, sensor.StreamDepth, sensor.FormatZ16, depthW, depthH, 30)); err != nil {
+		t.Fatal(err)
+	}
+	return d, depth, fake, tr
+}
+
 func byName(d device.Device, name string) sensor.Sensor {
 	for _, s := range d.Sensors() {
 		if s.Info()[sensor.CameraInfoName] == name {
@@ -281,15 +301,8 @@ func image(n int, seed byte) []byte {
 }
 
 func TestStreamPayloads(t *testing.T) {
-	const w, h = 424, 240
-	size := w * h * 2
-	ops := append(probeOps(1, 0x0110, 1, 6, 333333, uint32(size)), stopOps(1, 0x82)...)
-	d, fake, _ := openD435i(t, ops...)
-	depth := byName(d, "Stereo Module")
-	p := find(depth, sensor.StreamDepth, sensor.FormatZ16, w, h, 30)
-	if err := depth.Open(p); err != nil {
-		t.Fatal(err)
-	}
+	const w, h, size = depthW, depthH, depthSize
+	d, depth, fake, _ := openDepth(t, time.Minute, stopOps(1, 0x82)...)
 	// Hardware-clock timestamps as the device sends them.
 	if err := depth.(extensions.Options).SetOption(sensor.OptionGlobalTimeEnabled, 0); err != nil {
 		t.Fatal(err)
@@ -363,14 +376,7 @@ func TestStreamPayloads(t *testing.T) {
 
 func TestWatchdogAndUnplug(t *testing.T) {
 	base := runtime.NumGoroutine()
-	const w, h = 424, 240
-	size := w * h * 2
-	ops := append(probeOps(1, 0x0110, 1, 6, 333333, uint32(size)), usbtest.IO{Op: usbtest.OpClearHalt, EP: 0x82})
-	d, fake, tr := openD435iWatchdog(t, 100*time.Millisecond, ops...)
-	depth := byName(d, "Stereo Module")
-	if err := depth.Open(find(depth, sensor.StreamDepth, sensor.FormatZ16, w, h, 30)); err != nil {
-		t.Fatal(err)
-	}
+	d, depth, fake, tr := openDepth(t, 100*time.Millisecond, usbtest.IO{Op: usbtest.OpClearHalt, EP: 0x82})
 	var nmu sync.Mutex
 	var notes []sensor.Notification
 	depth.(extensions.Notifier).OnNotification(func(n sensor.Notification) {
@@ -383,7 +389,7 @@ func TestWatchdogAndUnplug(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := fake.Stream(0x82)
-	img := image(size, 7)
+	img := image(depthSize, 7)
 	s.Send(usbtest.Payload(usbtest.EOF, 1, nil, img))
 	col.wait(t, 1)
 	// Silence: the watchdog resets the endpoint (the clear-halt op), then
