@@ -13,6 +13,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/goid"
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
@@ -82,9 +83,9 @@ type Device struct {
 	depthOpt *optionState // Depth Units of the last depth sensor (§5.9)
 
 	reqs         chan request
-	later        funcQueue  // requests made from handlers, run after they return
-	handlers     goroutines // the dispatchers' goroutines
-	callbacks    goroutines // the callback goroutine
+	later        funcQueue // requests made from handlers, run after they return
+	handlers     goid.Set  // the dispatchers' goroutines
+	callbacks    goid.Set  // the callback goroutine
 	realTime     atomic.Bool
 	done         chan struct{}
 	readerExited chan struct{}
@@ -474,7 +475,7 @@ func (d *Device) Close() error {
 	if err := d.refuseFromHandler("close"); err != nil {
 		return err
 	}
-	if d.callbacks.current() {
+	if d.callbacks.Current() {
 		return fmt.Errorf("playback: %s: close from a callback: %w", d.path, sensor.ErrStopFromHandler)
 	}
 	var err error
@@ -497,7 +498,7 @@ var (
 // would wait for that handler (or, in non-real-time mode, for the reader,
 // which waits for it).
 func (d *Device) refuseFromHandler(what string) error {
-	if d.handlers.current() {
+	if d.handlers.Current() {
 		return fmt.Errorf("playback: %s: %s from a frame handler: %w", d.path, what, sensor.ErrStopFromHandler)
 	}
 	return nil
@@ -508,7 +509,7 @@ func (d *Device) refuseFromHandler(what string) error {
 // the request is queued, and the reader applies it once the handler has
 // returned, before it hands out another frame in non-real-time mode.
 func (d *Device) control(f func() error) error {
-	if !d.handlers.current() {
+	if !d.handlers.Current() {
 		return d.do(f)
 	}
 	select {

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/goid"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -44,7 +45,7 @@ type dispatcher struct {
 	st     *stream
 	h      sensor.Handler
 	clock  Clock
-	owners *goroutines // the device's handler goroutines
+	owners *goid.Set // the device's handler goroutines
 	mu     sync.Mutex
 	q      []queued
 	wake   chan struct{}
@@ -68,7 +69,7 @@ type ctlReq struct {
 	reply chan struct{}
 }
 
-func startDispatcher(st *stream, h sensor.Handler, clock Clock, owners *goroutines) *dispatcher {
+func startDispatcher(st *stream, h sensor.Handler, clock Clock, owners *goid.Set) *dispatcher {
 	d := &dispatcher{st: st, h: h, clock: clock, owners: owners, q: make([]queued, 0, 2), wake: make(chan struct{}, 1),
 		ack: make(chan struct{}, 1), ctl: make(chan ctlReq), quit: make(chan struct{}), exited: make(chan struct{})}
 	go d.run()
@@ -92,7 +93,7 @@ func (d *dispatcher) signal() {
 
 func (d *dispatcher) run() {
 	defer close(d.exited)
-	leave := d.owners.enter()
+	leave := d.owners.Enter()
 	defer leave()
 	for {
 		select {

@@ -1,6 +1,10 @@
 package playback
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/rsbag/rsbag/internal/goid"
+)
 
 // funcQueue is a queue of functions posted by any goroutine and run in
 // order by the one goroutine that owns it; wake is signalled on every post.
@@ -44,10 +48,10 @@ type events struct {
 	funcQueue
 	done   chan struct{}
 	exited chan struct{}
-	owners *goroutines
+	owners *goid.Set
 }
 
-func newEvents(owners *goroutines) *events {
+func newEvents(owners *goid.Set) *events {
 	e := &events{funcQueue: newFuncQueue(), done: make(chan struct{}), exited: make(chan struct{}), owners: owners}
 	go e.run()
 	return e
@@ -55,7 +59,7 @@ func newEvents(owners *goroutines) *events {
 
 func (e *events) run() {
 	defer close(e.exited)
-	leave := e.owners.enter()
+	leave := e.owners.Enter()
 	defer leave()
 	for {
 		if e.runQueued() {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/goid"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -252,7 +253,7 @@ func (d *Device) Close() error {
 // calledFromOwnGoroutine reports whether the caller runs on a goroutine Close
 // would wait for: a sensor's delivery goroutine or one of d.owners.
 func (d *Device) calledFromOwnGoroutine() bool {
-	me := goid()
+	me := goid.ID()
 	d.mu.Lock()
 	sensors := d.sensors
 	owners := d.owners

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/goid"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -361,7 +362,7 @@ func (r *delivery) loop(h sensor.Handler) {
 // (which it would wait for), it returns an error wrapping
 // sensor.ErrStopFromHandler and the sensor keeps streaming.
 func (s *Sensor) Stop() error {
-	me := goid()
+	me := goid.ID()
 	s.mu.Lock()
 	name := s.info[sensor.CameraInfoName]
 	r := s.run
@@ -477,7 +478,7 @@ func (r *delivery) send(it item) error {
 		return nil
 	default:
 	}
-	if r.busy.Load() && r.owner.is(goid()) {
+	if r.busy.Load() && r.owner.is(goid.ID()) {
 		return sensor.ErrStopFromHandler
 	}
 	select {

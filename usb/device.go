@@ -448,7 +448,7 @@ func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, 
 // closes nothing.
 func (d *Device) Close() error {
 	for _, s := range d.sensors {
-		if b := baseOf(s); b != nil && b.readers.current() {
+		if b := baseOf(s); b != nil && b.readers.Current() {
 			return fmt.Errorf("usb %s: close from a handler of the %s: %w", d.cam.Desc, b.name, sensor.ErrStopFromHandler)
 		}
 	}

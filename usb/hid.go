@@ -178,7 +178,7 @@ func (m *MotionSensor) Start(h sensor.Handler) error {
 
 func (m *MotionSensor) read(ctx context.Context, st Stream, byID map[uint8]*sensor.StreamProfile, h sensor.Handler) {
 	defer m.wg.Done()
-	defer m.readers.enter()()
+	defer m.readers.Enter()()
 	defer st.Close()
 	buf := make([]byte, hidReportSize)
 	for {

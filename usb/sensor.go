@@ -12,6 +12,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/goid"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -79,7 +80,7 @@ type base struct {
 	wg      sync.WaitGroup
 	err     error // sticky streaming error
 	stats   Stats
-	readers goroutines // the reading goroutines, which run h and the callbacks
+	readers goid.Set // the reading goroutines, which run h and the callbacks
 
 	notes extensions.Callbacks[sensor.Notification]
 }
@@ -132,7 +133,7 @@ func (b *base) Stats() Stats {
 // or a notification callback), which the call named what would wait for;
 // else nil.
 func (b *base) fromHandler(what string) error {
-	if b.readers.current() {
+	if b.readers.Current() {
 		return fmt.Errorf("usb %s: %s: %w", b.name, what, sensor.ErrStopFromHandler)
 	}
 	return nil
@@ -448,7 +449,7 @@ func (s *Sensor) Start(h sensor.Handler) error {
 // watchdog period, or a stall, resets the endpoint and restarts the stream.
 func (s *Sensor) read(ctx context.Context, r *vsRun, h sensor.Handler) {
 	defer s.wg.Done()
-	defer s.readers.enter()()
+	defer s.readers.Enter()()
 	o := s.dev.opts
 	var local Stats
 	asm := &assembler{expect: r.m.expect, maxSize: r.size, stats: &local}
