@@ -1,6 +1,6 @@
 // Package archtest checks the package graph: imports between the module's
-// packages point down the layers only (see STYLE: msgs, rosbag and sensor at
-// the bottom; then extensions, device and internal/layout; then the device
+// packages point down the layers only (see STYLE: msgs, rosbag, sensor and
+// internal/goid at the bottom; then extensions, device and internal/layout; then the device
 // backends usb, software, record and playback, which never import each
 // other; then internal/rsdump and the command).
 package archtest
