@@ -422,9 +422,10 @@ func (d *Device) Sensors() []sensor.Sensor { return append([]sensor.Sensor(nil),
 // Extrinsics returns the factory extrinsics between two video streams, as
 // librealsense reports them: Depth and Infrared/1 share one frame,
 // Depth→Infrared/2 is the stereo baseline along x and Color→Depth comes
-// from the RGB calibration; other pairs are composed through the depth
-// frame. A profile to itself is the identity. Pairs the calibration does
-// not cover (motion streams, or a camera whose tables could not be read)
+// from the RGB calibration, Depth→Accel and Depth→Gyro from the IMU
+// calibration (accel and gyro share one frame); other pairs are composed
+// through the depth frame. A profile to itself is the identity. Pairs the
+// calibration does not cover (a camera whose tables could not be read)
 // report device.ErrNoExtrinsics.
 func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, error) {
 	if from == nil || to == nil {

@@ -12,7 +12,11 @@
 // depth units, and the calibration tables give the rectified depth and
 // infrared intrinsics per resolution, the color intrinsics and distortion,
 // the stereo baseline and the depth→color and depth→Infrared/2 extrinsics,
-// derived as librealsense derives them.
+// derived as librealsense derives them. On cameras with an IMU the
+// motion-module table (MMER) gives the accel and gyro motion intrinsics and
+// the depth→IMU extrinsics (librealsense's defaults when it is missing or
+// invalid); IMU samples are rotated into the depth frame and, with Enable
+// Motion Correction on, corrected by that calibration.
 //
 // Timestamps: frames with RealSense metadata carry the hardware clock of the
 // UVC header (microseconds). While a sensor streams, the device clock is

@@ -29,13 +29,15 @@ type firmware struct {
 	coeff      *CoefficientsTable
 	rect       []RectItem
 	rgb        *RGBCalibration
+	imu        *IMUCalibration // nil without an IMU or with an unknown table
 	calibErr   error
 }
 
 // readFirmware queries the camera through the depth extension unit of vc:
 // GVD (firmware version, serials), advanced-mode status and depth units,
-// the depth coefficients table, RECPARAMSGET (new firmware) and, when the
-// camera has a color sensor, the RGB calibration table. A failing GVD is an
+// the depth coefficients table, RECPARAMSGET (new firmware), the IMU
+// calibration (MMER, products with an IMU) and, when the camera has a color
+// sensor, the RGB calibration table. A failing GVD is an
 // error; failing calibration reads are kept in calibErr and leave the
 // intrinsics and extrinsics they feed unknown.
 func readFirmware(ctx context.Context, c *hwm, pid uint16, withColor bool) (*firmware, error) {
@@ -82,6 +84,15 @@ func readFirmware(ctx context.Context, c *hwm, pid uint16, withColor bool) (*fir
 			errs = append(errs, err)
 		} else {
 			fw.rect = ParseRectItems(b)
+		}
+	}
+	if p, ok := d40xProduct(pid); ok && p.hid {
+		b, err := c.command(ctx, hwmMMER, 0, imuEEPROMSize, 0, 0, nil)
+		if errors.Is(err, device.ErrDisconnected) {
+			return nil, err
+		}
+		if fw.imu, err = ParseIMUCalibration(pid, b, err); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if withColor {
@@ -163,6 +174,14 @@ func (fw *firmware) extrinsics() streamExtrinsics {
 		x.fromDepth[extrinsicsKey{sensor.StreamInfrared, 2}] = e
 		x.toDepth[extrinsicsKey{sensor.StreamInfrared, 2}] = extensions.InverseExtrinsics(e)
 	}
+	if fw.imu != nil {
+		// register_extrinsics(depth, accel) and register_same_extrinsics(
+		// accel, gyro) in ds_motion_common::init_motion.
+		for _, s := range []sensor.Stream{sensor.StreamAccel, sensor.StreamGyro} {
+			x.fromDepth[extrinsicsKey{s, 0}] = fw.imu.DepthToIMU
+			x.toDepth[extrinsicsKey{s, 0}] = extensions.InverseExtrinsics(fw.imu.DepthToIMU)
+		}
+	}
 	if fw.rgb != nil {
 		e := fw.rgb.ColorToDepth()
 		x.toDepth[extrinsicsKey{sensor.StreamColor, 0}] = e
@@ -175,6 +194,11 @@ func (fw *firmware) extrinsics() streamExtrinsics {
 // depth frame, else to←depth composed with depth←from.
 func (x streamExtrinsics) between(from, to extrinsicsKey) (sensor.Extrinsics, bool) {
 	if from == to {
+		_, ok := x.fromDepth[from]
+		return extensions.IdentityExtrinsics(), ok
+	}
+	motion := func(k extrinsicsKey) bool { return k.stream == sensor.StreamAccel || k.stream == sensor.StreamGyro }
+	if motion(from) && motion(to) {
 		_, ok := x.fromDepth[from]
 		return extensions.IdentityExtrinsics(), ok
 	}

@@ -204,9 +204,25 @@ func TestFirmwareInfoAndCalibration(t *testing.T) {
 	if err != nil || !near(ci.Translation[0], -0.0147-0.05) {
 		t.Errorf("color→ir2 %v %v", ci, err)
 	}
+	// Depth→IMU: the D435i's CAD translation (the fixture's table marks its
+	// extrinsics invalid), shared by accel and gyro.
 	accel := &sensor.StreamProfile{Stream: sensor.StreamAccel}
-	if _, err := d.Extrinsics(accel, z720); !errors.Is(err, device.ErrNoExtrinsics) {
-		t.Errorf("accel→depth %v", err)
+	gyro := &sensor.StreamProfile{Stream: sensor.StreamGyro}
+	cad := sensor.Extrinsics{Rotation: id.Rotation, Translation: [3]float32{-0.00552, 0.0051, 0.01174}}
+	if e, err := d.Extrinsics(z720, accel); err != nil || e != cad {
+		t.Errorf("depth→accel %v %v", e, err)
+	}
+	if e, err := d.Extrinsics(z720, gyro); err != nil || e != cad {
+		t.Errorf("depth→gyro %v %v", e, err)
+	}
+	if e, err := d.Extrinsics(accel, z720); err != nil || e != extensions.InverseExtrinsics(cad) {
+		t.Errorf("accel→depth %v %v", e, err)
+	}
+	if e, err := d.Extrinsics(accel, gyro); err != nil || e != id {
+		t.Errorf("accel→gyro %v %v", e, err)
+	}
+	if e, err := d.Extrinsics(c720, accel); err != nil || !near(e.Translation[0], extensions.ComposeExtrinsics(cad, cd).Translation[0]) {
+		t.Errorf("color→accel %v %v", e, err)
 	}
 	if err := fake.Err(); err != nil {
 		t.Error(err)

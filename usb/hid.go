@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
@@ -65,9 +66,13 @@ type MotionSensor struct {
 	ep       uint8
 	profiles []*sensor.StreamProfile
 	frames   map[*sensor.StreamProfile]uint64
+	calib    *IMUCalibration // nil when unknown: samples are not corrected
+	correct  atomic.Bool     // Enable Motion Correction
+	opts     *options
 }
 
 var (
+	_ extensions.Options  = (*MotionSensor)(nil)
 	_ sensor.Sensor       = (*MotionSensor)(nil)
 	_ extensions.Notifier = (*MotionSensor)(nil)
 	_ extensions.Kinded   = (*MotionSensor)(nil)
@@ -85,9 +90,22 @@ func newMotionSensor(dev *Device, intf int, ep uint8) *MotionSensor {
 	m.dev, m.name = dev, "Motion Module"
 	m.info = sensor.Info{sensor.CameraInfoName: m.name}
 	m.kind = []extensions.Kind{extensions.KindMotionSensor}
+	m.opts = &options{dev: dev, name: m.name, byOpt: map[sensor.Option]*boundControl{}}
+	if dev.fw != nil && dev.fw.imu != nil {
+		// ds_motion_common::create_hid_device registers Enable Motion
+		// Correction (range 0..1, default 1, on) with the calibration
+		// (option.h: enable_motion_correction).
+		m.calib = dev.fw.imu
+		m.correct.Store(true)
+		m.opts.addBool(sensor.OptionEnableMotionCorrection, &m.correct, "Enable/Disable Automatic Motion Data Correction")
+	}
 	for _, r := range hidRates {
-		m.profiles = append(m.profiles, &sensor.StreamProfile{Stream: r.stream, Format: sensor.FormatMotionXYZ32F,
-			FPS: r.fps, Kind: sensor.KindMotion, UID: newUID(), Default: true})
+		p := &sensor.StreamProfile{Stream: r.stream, Format: sensor.FormatMotionXYZ32F,
+			FPS: r.fps, Kind: sensor.KindMotion, UID: newUID(), Default: true}
+		if m.calib != nil {
+			p.MotionIntrinsics, _ = m.calib.Intrinsics(r.stream)
+		}
+		m.profiles = append(m.profiles, p)
 	}
 	return m
 }
@@ -212,6 +230,9 @@ func (m *MotionSensor) read(ctx context.Context, st Stream, byID map[uint8]*sens
 		var v [3]float32
 		for i, x := range r.Raw {
 			v[i] = float32(float64(x) * factor)
+		}
+		if m.calib != nil {
+			v = m.calib.correct(p.Stream, v, m.correct.Load())
 		}
 		m.frames[p]++
 		now := nowMs()

@@ -38,6 +38,7 @@ const (
 	hwmGETINTCAL    = 0x15 // read a calibration table: param1 table id
 	hwmGETADV       = 0x2C // read an advanced-mode control: param1 control, param2 mode
 	hwmUAMG         = 0x30 // advanced-mode status
+	hwmMMER         = 0x4F // motion-module EEPROM read: param1 offset, param2 size
 	hwmRECPARAMSGET = 0x7E // rectified intrinsics per resolution (fw 5.11.9.5 and later)
 )
 

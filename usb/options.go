@@ -75,8 +75,10 @@ type options struct {
 	byOpt   map[sensor.Option]*boundControl
 	changes extensions.Callbacks[extensions.OptionChange]
 	// local holds the read-only options read at open (Depth Units, Stereo
-	// Baseline) and Global Time Enabled, whose value is global's.
+	// Baseline) and the 0/1 options backed by a flag in bools (Global Time
+	// Enabled, Enable Motion Correction).
 	local  extensions.OptionSet
+	bools  map[sensor.Option]*atomic.Bool
 	global *atomic.Bool // Global Time Enabled, nil when unsupported
 }
 
@@ -105,13 +107,24 @@ func (o *options) addFixed(opt sensor.Option, v float32, desc string) {
 // addGlobalTime adds Global Time Enabled, backed by g.
 func (o *options) addGlobalTime(g *atomic.Bool) {
 	o.global = g
-	o.local.Add(extensions.OptionSpec{Option: sensor.OptionGlobalTimeEnabled, Range: extensions.Range{Min: 0, Max: 1, Step: 1, Default: 1},
-		Description: "Enable/Disable global timestamp"})
+	o.addBool(sensor.OptionGlobalTimeEnabled, g, "Enable/Disable global timestamp")
+}
+
+// addBool adds a 0/1 option (range 0..1 step 1, default 1) whose value is
+// flag's.
+func (o *options) addBool(opt sensor.Option, flag *atomic.Bool, desc string) {
+	if o.bools == nil {
+		o.bools = map[sensor.Option]*atomic.Bool{}
+	}
+	o.bools[opt] = flag
+	o.local.Add(extensions.OptionSpec{Option: opt, Range: extensions.Range{Min: 0, Max: 1, Step: 1, Default: 1},
+		Description: desc})
 	o.local.SetValueHook(func(opt sensor.Option, stored float32) float32 {
-		if opt != sensor.OptionGlobalTimeEnabled {
+		f, ok := o.bools[opt]
+		switch {
+		case !ok:
 			return stored
-		}
-		if g.Load() {
+		case f.Load():
 			return 1
 		}
 		return 0
@@ -239,14 +252,15 @@ func (o *options) OptionRange(opt sensor.Option) (extensions.Range, error) {
 // SetOption checks v against the range and sets it (SET_CUR).
 func (o *options) SetOption(opt sensor.Option, v float32) error {
 	if o.isLocal(opt) {
-		if opt == sensor.OptionGlobalTimeEnabled && v != 0 && v != 1 {
+		flag, isBool := o.bools[opt]
+		if isBool && v != 0 && v != 1 {
 			return fmt.Errorf("usb %s: option %v: %v not in [0, 1]: %w", o.name, opt, v, extensions.ErrOutOfRange)
 		}
 		if err := o.local.SetOption(opt, v); err != nil {
 			return fmt.Errorf("usb %s: %w", o.name, err)
 		}
-		if opt == sensor.OptionGlobalTimeEnabled {
-			o.global.Store(v == 1)
+		if isBool {
+			flag.Store(v == 1)
 		}
 		o.changed(opt, v)
 		return nil
@@ -322,4 +336,30 @@ func (s *Sensor) OptionReadOnly(o sensor.Option) bool { return s.opts.OptionRead
 // OnOptionChange registers f for option changes.
 func (s *Sensor) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
 	return s.opts.OnOptionChange(f)
+}
+
+// SupportedOptions lists the Motion Module's options: Enable Motion
+// Correction when the IMU calibration is known.
+func (m *MotionSensor) SupportedOptions() []sensor.Option { return m.opts.SupportedOptions() }
+
+// Option returns an option's current value.
+func (m *MotionSensor) Option(o sensor.Option) (float32, error) { return m.opts.Option(o) }
+
+// SetOption sets an option.
+func (m *MotionSensor) SetOption(o sensor.Option, v float32) error { return m.opts.SetOption(o, v) }
+
+// OptionRange returns an option's range.
+func (m *MotionSensor) OptionRange(o sensor.Option) (extensions.Range, error) {
+	return m.opts.OptionRange(o)
+}
+
+// OptionDescription returns an option's description.
+func (m *MotionSensor) OptionDescription(o sensor.Option) string { return m.opts.OptionDescription(o) }
+
+// OptionReadOnly reports whether an option is read-only.
+func (m *MotionSensor) OptionReadOnly(o sensor.Option) bool { return m.opts.OptionReadOnly(o) }
+
+// OnOptionChange registers f for option changes; cancel unregisters it.
+func (m *MotionSensor) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
+	return m.opts.OnOptionChange(f)
 }

@@ -96,3 +96,66 @@ func TestRecordPlayback(t *testing.T) {
 		}
 	}
 }
+
+// A recording of the Motion Module carries the IMU calibration: the played
+// back accel profile has the live profile's motion intrinsics.
+func TestRecordMotionIntrinsics(t *testing.T) {
+	var ops []usbtest.IO
+	ops = append(ops, usbtest.IO{Op: usbtest.OpSetInterface, Setup: usb.Setup{Index: 5}})
+	ops = append(ops, hidPowerOps(5, 1, 2, 250, feature(1, 6, 16))...)
+	ops = append(ops, hidPowerOps(5, 1, 6, 0, feature(1, 2, 4))...)
+	ops = append(ops, usbtest.IO{Op: usbtest.OpRelease, Setup: usb.Setup{Index: 5}})
+	fake := d435i(t, ops...)
+	live, err := usb.Open(context.Background(), &usb.Options{Transport: usbtest.New(fake)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	path := filepath.Join(t.TempDir(), "imu.bag")
+	rec, err := record.New(live, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := byName(rec, "Motion Module")
+	var accel *sensor.StreamProfile
+	for _, p := range m.Profiles() {
+		if p.Stream == sensor.StreamAccel && p.FPS == 250 {
+			accel = p
+		}
+	}
+	if err := m.Open(accel); err != nil {
+		t.Fatal(err)
+	}
+	col := newCollector()
+	if err := m.Start(col); err != nil {
+		t.Fatal(err)
+	}
+	fake.Stream(0x85).Send(usbtest.HIDReport(1, 1_000_000, 0, 0, 1000))
+	col.wait(t, 1)
+	if err := m.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	pb, err := playback.Open(path, &playback.Options{NonRealTime: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pb.Close()
+	found := false
+	for _, s := range pb.Sensors() {
+		for _, q := range s.Profiles() {
+			if q.Stream == sensor.StreamAccel {
+				found = true
+				if q.MotionIntrinsics != accel.MotionIntrinsics || q.MotionIntrinsics.Data[0][0] == 0 {
+					t.Errorf("played %+v, recorded %+v", q.MotionIntrinsics, accel.MotionIntrinsics)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Error("no accel stream in the recording")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"testing"
@@ -553,20 +554,39 @@ func TestHIDMotion(t *testing.T) {
 	s.Send(usbtest.HIDReport(2, 1_002_500, 900, 0, -900))
 	s.Send(usbtest.HIDReport(3, 1_003_000, 1, 2, 3)) // custom report: ignored
 	fs := col.wait(t, 2)
+	// Without motion correction the samples are only rotated into the
+	// depth frame (x and z negated).
+	mo := m.(extensions.Options)
+	if v, err := mo.Option(sensor.OptionEnableMotionCorrection); err != nil || v != 1 {
+		t.Errorf("Enable Motion Correction %v %v", v, err)
+	}
+	if err := mo.SetOption(sensor.OptionEnableMotionCorrection, 0); err != nil {
+		t.Fatal(err)
+	}
+	s.Send(usbtest.HIDReport(1, 1_004_000, 0, 0, 1000))
+	fs = col.wait(t, 3)
 	if err := m.Stop(); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
-	a, g := fs[0], fs[1]
-	if a.Profile != accel || a.Motion[2] < 9.80 || a.Motion[2] > 9.81 || a.TimestampMs != 1000 || a.Domain != sensor.TimestampDomainHardwareClock {
+	// Corrected with the fixture's calibration (usbtest.DefaultIMUTable):
+	// sensitivity × aligned sample - bias, the gyro bias in rad/s.
+	a, g, raw := fs[0], fs[1], fs[2]
+	g1 := float32(9.80665)
+	if a.Profile != accel || !near(a.Motion[0], -0.12) || !near(a.Motion[1], 0.05) || !near(a.Motion[2], -1.0043*g1-0.31) ||
+		a.TimestampMs != 1000 || a.Domain != sensor.TimestampDomainHardwareClock {
 		t.Errorf("accel %+v", a.Motion)
 	}
-	if g.Profile != gyro || g.Motion[0] < 1.5707 || g.Motion[0] > 1.5709 || g.Motion[2] > -1.5707 || len(g.Data) != 12 {
+	d2r := float32(math.Pi / 180)
+	if g.Profile != gyro || !near(g.Motion[0], -math.Pi/2-0.1*d2r) || !near(g.Motion[1], 0.2*d2r) || !near(g.Motion[2], math.Pi/2-0.05*d2r) || len(g.Data) != 12 {
 		t.Errorf("gyro %+v", g.Motion)
 	}
-	if len(fs) != 2 {
+	if raw.Motion != [3]float32{0, 0, -g1} {
+		t.Errorf("uncorrected accel %+v", raw.Motion)
+	}
+	if len(fs) != 3 {
 		t.Errorf("%d frames", len(fs))
 	}
 	if err := fake.Err(); err != nil {

@@ -34,6 +34,72 @@ type Firmware struct {
 	ColorCoeffs   [5]float32
 	ColorRotation [9]float32 // rotation_matrix_rect, column-major
 	ColorTransMM  [3]float32 // translation_rect, mm
+
+	// IMU is the motion-module calibration table the MMER command returns
+	// (products with an IMU); nil makes MMER fail.
+	IMU *IMUTable
+}
+
+// IMUTable is a depth-module v2 IMU calibration table (librealsense
+// src/ds/ds-private.h, dm_v2_eeprom).
+type IMUTable struct {
+	ID                                uint16 // first two bytes; 0x0101 for this layout
+	ExtrinsicValid, IntrinsicValid    bool
+	DepthToIMURotation                [9]float32 // column-major
+	DepthToIMUTranslation             [3]float32 // meters
+	AccelSensitivity, GyroSensitivity [9]float32 // column-major
+	AccelBias                         [3]float32 // m/s²
+	GyroBias                          [3]float32 // deg/s, as stored
+}
+
+// DefaultIMUTable is the table of the scripted D435i after a user IMU
+// calibration (rs-imu-calibration writes the intrinsics and leaves the
+// extrinsics invalid, so librealsense uses its CAD values): accel
+// sensitivity diagonal 1.0021, 0.9987, 1.0043 with 0.002 and -0.001
+// cross-axis terms, bias (0.12, -0.05, 0.31) m/s²; gyro sensitivity the
+// identity, bias (0.1, -0.2, 0.05) deg/s. The extrinsic block holds a
+// translation that must be ignored.
+func DefaultIMUTable() *IMUTable {
+	return &IMUTable{
+		ID: 0x0101, IntrinsicValid: true,
+		DepthToIMURotation:    [9]float32{1, 0, 0, 0, 1, 0, 0, 0, 1},
+		DepthToIMUTranslation: [3]float32{0.5, 0.5, 0.5},
+		AccelSensitivity:      [9]float32{1.0021, 0.002, 0, -0.001, 0.9987, 0, 0, 0, 1.0043},
+		AccelBias:             [3]float32{0.12, -0.05, 0.31},
+		GyroSensitivity:       [9]float32{1, 0, 0, 0, 1, 0, 0, 0, 1},
+		GyroBias:              [3]float32{0.1, -0.2, 0.05},
+	}
+}
+
+// Bytes returns the 520-byte MMER reply: the 324-byte dm_v2_eeprom (outer
+// header with the id as version, calib info header, calibration table
+// header, flags, depth_to_imu, accel and gyro intrinsics, 96 reserved
+// bytes, a 32-byte serial table) zero-padded to the size of
+// eeprom_imu_table, the outer CRC covering everything after its header.
+func (t *IMUTable) Bytes() []byte {
+	var b []byte
+	b = append(b, make([]byte, 32)...) // calib info header, calibration table header
+	flag := func(v bool) byte {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	b = append(b, flag(t.ExtrinsicValid), flag(t.IntrinsicValid), 0, 0)
+	b = putF32s(b, t.DepthToIMURotation[:]...)
+	b = putF32s(b, t.DepthToIMUTranslation[:]...)
+	b = putF32s(b, t.AccelSensitivity[:]...)
+	b = putF32s(b, t.AccelBias[:]...)
+	b = putF32s(b, t.GyroSensitivity[:]...)
+	b = putF32s(b, t.GyroBias[:]...)
+	b = append(b, make([]byte, 96+32)...)
+	b = append(b, make([]byte, 520-16-len(b))...)
+	h := binary.LittleEndian.AppendUint16(nil, t.ID)
+	h = binary.LittleEndian.AppendUint16(h, 0)
+	h = binary.LittleEndian.AppendUint32(h, 308) // dm_v2_calib_info
+	h = binary.LittleEndian.AppendUint32(h, 0)
+	h = binary.LittleEndian.AppendUint32(h, crc32.ChecksumIEEE(b))
+	return append(h, b...)
 }
 
 // RectItem is one RECPARAMSGET entry.
@@ -65,7 +131,8 @@ var RectResolutions = [16][2]int{
 //   - RGB calibrated at 1920x1080 with fx = fy = 1380 px, ppx = 961,
 //     ppy = 541.5 (normalized: 2f/w, 2p/w - 1), Brown coefficients
 //     0.1, -0.25, 0.001, -0.0005, 0.08, a rotation of about 0.29° about z
-//     (cos 0.9999875, sin 0.005) and translation (14.7, 0.1, 0.45) mm.
+//     (cos 0.9999875, sin 0.005) and translation (14.7, 0.1, 0.45) mm;
+//   - the IMU table of DefaultIMUTable.
 func DefaultFirmware() Firmware {
 	fw := Firmware{
 		Version:    [4]uint8{5, 16, 0, 1},
@@ -81,6 +148,7 @@ func DefaultFirmware() Firmware {
 		ColorCoeffs:   [5]float32{0.1, -0.25, 0.001, -0.0005, 0.08},
 		ColorRotation: [9]float32{0.9999875, 0.005, 0, -0.005, 0.9999875, 0, 0, 0, 1},
 		ColorTransMM:  [3]float32{14.7, 0.1, 0.45},
+		IMU:           DefaultIMUTable(),
 	}
 	for i, r := range RectResolutions[:13] {
 		if r[0] == 0 {
@@ -134,6 +202,7 @@ const (
 	OpGETINTCAL    = 0x15
 	OpGETADV       = 0x2C
 	OpUAMG         = 0x30
+	OpMMER         = 0x4F
 	OpRECPARAMSGET = 0x7E
 )
 
@@ -229,7 +298,8 @@ func (fw Firmware) atLeast(v [4]uint8) bool {
 // OpenOps returns the firmware commands usb.Open issues on a camera with
 // this firmware, in order: GVD, UAMG, the advanced-mode depth table
 // (advanced mode, firmware 5.6.3.0 and later), the coefficients table,
-// RECPARAMSGET (firmware 5.11.9.5 and later) and, with color, the RGB table.
+// RECPARAMSGET (firmware 5.11.9.5 and later), the IMU table (MMER; the
+// scripted D435i has an IMU) and, with color, the RGB table.
 func (fw Firmware) OpenOps(color bool) []IO {
 	ops := HWM(OpGVD, 0, 0, HWMReply(OpGVD, fw.GVD()))
 	adv := []byte{0}
@@ -246,8 +316,18 @@ func (fw Firmware) OpenOps(color bool) []IO {
 	if fw.atLeast([4]uint8{5, 11, 9, 5}) {
 		ops = append(ops, HWM(OpRECPARAMSGET, 0, 0, HWMReply(OpRECPARAMSGET, fw.RecParams()))...)
 	}
+	ops = append(ops, fw.IMUOps()...)
 	if color {
 		ops = append(ops, HWM(OpGETINTCAL, 32, 0, HWMReply(OpGETINTCAL, fw.RGBTable()))...)
 	}
 	return ops
+}
+
+// IMUOps returns the MMER command (offset 0, 520 bytes) with fw.IMU's table,
+// or a refusal when fw.IMU is nil.
+func (fw Firmware) IMUOps() []IO {
+	if fw.IMU == nil {
+		return HWM(OpMMER, 0, 520, HWMFailure(-1))
+	}
+	return HWM(OpMMER, 0, 520, HWMReply(OpMMER, fw.IMU.Bytes()))
 }
