@@ -314,3 +314,64 @@ func (t *CoefficientsTable) DepthToRightIR() sensor.Extrinsics {
 	e.Translation[0] = float32(0.001 * t.BaselineMM)
 	return e
 }
+
+// D405Intrinsics returns the color intrinsics of a D405 at w×h as
+// librealsense derives them (get_d405_color_stream_intrinsic,
+// src/ds/d400/d400-private.cpp): the D405's color comes from the depth
+// module's ISP, which crops and scales the sensor image, so 1280x720 uses
+// the normalized matrix directly, 640x480 is extrapolated to the 1280x800
+// raw image, scaled to 770x480 and cropped, and other sizes are scaled from
+// the calibration resolution by the larger axis ratio and center-cropped.
+// ok is false when a resolution involved is zero (librealsense fails).
+func (t *RGBCalibration) D405Intrinsics(w, h int) (sensor.Intrinsics, bool) {
+	type res struct{ w, h uint32 }
+	k := t.Intrinsic // (row, col) is k[3*col+row]: fx k[0], fy k[4], ppx k[2], ppy k[5]
+	toPixels := func(r res) bool {
+		if r.w == 0 || r.h == 0 {
+			return false
+		}
+		k[0] = float32(float32(k[0]*float32(r.w)) / 2)
+		k[4] = float32(float32(k[4]*float32(r.h)) / 2)
+		k[2] = float32(float32(float32(k[2]+1)*float32(r.w)) / 2)
+		k[5] = float32(float32(float32(k[5]+1)*float32(r.h)) / 2)
+		return true
+	}
+	scale := func(in, out res) bool {
+		if in.w == 0 || in.h == 0 || out.w == 0 || out.h == 0 {
+			return false
+		}
+		sx := float32(float32(out.w) / float32(in.w))
+		sy := float32(float32(out.h) / float32(in.h))
+		s := max(sx, sy)
+		shx := float32(float32(float32(float32(in.w)*s)-float32(out.w)) / 2)
+		shy := float32(float32(float32(float32(in.h)*s)-float32(out.h)) / 2)
+		k[0] = float32(k[0] * s)
+		k[4] = float32(k[4] * s)
+		k[2] = float32(float32(k[2]*s) - shx)
+		k[5] = float32(float32(k[5]*s) - shy)
+		return true
+	}
+	out := res{uint32(w), uint32(h)}
+	calib := res{uint32(t.CalibWidth), uint32(t.CalibHeight)}
+	ok := true
+	switch {
+	case w == 1280 && h == 720:
+		ok = toPixels(out)
+	case w == 640 && h == 480:
+		raw, scaled := res{1280, 800}, res{770, 480}
+		sy := float32(float32(calib.h) / float32(raw.h))
+		k[4] = float32(k[4] * sy)
+		k[5] = float32(k[5] * sy)
+		ok = toPixels(raw) && scale(raw, scaled)
+		// Integer halves of the crop, as the original's unsigned arithmetic.
+		k[2] = float32(k[2] - float32((scaled.w-out.w)/2))
+		k[5] = float32(k[5] - float32((scaled.h-out.h)/2))
+	default:
+		ok = toPixels(calib) && scale(calib, out)
+	}
+	if !ok {
+		return sensor.Intrinsics{Width: w, Height: h}, false
+	}
+	return sensor.Intrinsics{Width: w, Height: h, PPX: k[2], PPY: k[5], FX: k[0], FY: k[4],
+		Model: sensor.DistortionInverseBrownConrady, Coeffs: t.Distortion}, true
+}

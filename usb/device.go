@@ -266,7 +266,8 @@ func (d *Device) readFirmware(ctx context.Context, vcs []ControlInterface) error
 	}
 	cctx, cancel := context.WithTimeout(ctx, 10*d.opts.ControlTimeout)
 	defer cancel()
-	fw, err := readFirmware(cctx, ch, d.cam.Desc.Product, color)
+	// The D405 streams color from its depth interface and has an RGB table.
+	fw, err := readFirmware(cctx, ch, d.cam.Desc.Product, color || d.cam.Desc.Product == pidD405)
 	if err != nil {
 		return err
 	}

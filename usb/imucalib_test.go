@@ -1,6 +1,7 @@
 package usb_test
 
 import (
+	"context"
 	"errors"
 	"math"
 	"testing"
@@ -134,5 +135,63 @@ func TestMotionProfilesCarryCalibration(t *testing.T) {
 	z := &sensor.StreamProfile{Stream: sensor.StreamDepth}
 	if _, err := d.Extrinsics(z, m.Profiles()[0]); err == nil {
 		t.Error("depth→accel without calibration")
+	}
+}
+
+// The D405 derives color intrinsics from the RGB table its own way
+// (get_d405_color_stream_intrinsic); a D405 variant of the fixture (the
+// scripted camera under the D405's product id, no IMU) reports them.
+func TestD405ColorIntrinsics(t *testing.T) {
+	fw := usbtest.DefaultFirmware()
+	fw.IMU = nil
+	fw.ColorCalib = [2]uint16{1280, 800}
+	// fx = fy = 640 px, ppx = 641, ppy = 401 at the 1280x800 calibration.
+	fw.ColorK = [9]float32{2 * 640.0 / 1280, 0, 2*641.0/1280 - 1, 0, 2 * 640.0 / 800, 2*401.0/800 - 1, 0, 0, 1}
+	rgb, err := usb.ParseRGBCalibration(fw.RGBTable())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		w, h             int
+		fx, fy, ppx, ppy float32
+	}{
+		// Normalized matrix taken at 1280x720 directly.
+		{1280, 720, 640, 576, 641, 360.9},
+		// 1280x800 → 770x480 (scale 0.6 by height, 0.6016 by width: 0.6016)
+		// then a 65-pixel crop in x.
+		{640, 480, 640 * 770.0 / 1280, 640 * 770.0 / 1280, 641*770.0/1280 - 65, 401*770.0/1280 - (800*770.0/1280-480)/2},
+		// 848x480 from 1280x800: scale max(0.6625, 0.6) and center crop.
+		{848, 480, 640 * 0.6625, 640 * 0.6625, 641 * 0.6625, 401*0.6625 - (800*0.6625-480)/2},
+	} {
+		in, ok := rgb.D405Intrinsics(c.w, c.h)
+		if !ok || !near(in.FX, c.fx) || !near(in.FY, c.fy) || !near(in.PPX, c.ppx) || !near(in.PPY, c.ppy) ||
+			in.Model != sensor.DistortionInverseBrownConrady || in.Coeffs != fw.ColorCoeffs {
+			t.Errorf("%dx%d: %+v, want fx %v fy %v ppx %v ppy %v", c.w, c.h, in, c.fx, c.fy, c.ppx, c.ppy)
+		}
+	}
+	fw.ColorCalib = [2]uint16{0, 0}
+	bad, _ := usb.ParseRGBCalibration(fw.RGBTable())
+	if _, ok := bad.D405Intrinsics(848, 480); ok {
+		t.Error("zero calibration resolution accepted")
+	}
+	fw.ColorCalib = [2]uint16{1280, 800}
+
+	desc := usbtest.D435iDesc()
+	desc.Product = 0x0B5B
+	fake := usbtest.NewDevice(desc, loadD435i(t), fw.OpenOps(true)...)
+	d, err := usb.Open(context.Background(), &usb.Options{Transport: usbtest.New(fake)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	c := find(byName(d, "RGB Camera"), sensor.StreamColor, sensor.FormatYUYV, 1280, 720, 30)
+	if want, _ := rgb.D405Intrinsics(1280, 720); c.Intrinsics != want {
+		t.Errorf("D405 color %+v, want %+v", c.Intrinsics, want)
+	}
+	if u := byName(d, "Stereo Module").(extensions.DepthSensor).DepthUnits(); u != 0.001 {
+		t.Errorf("advanced-mode depth units %v", u) // the table's 1000 µm wins over the D405 default
+	}
+	if err := fake.Err(); err != nil {
+		t.Error(err)
 	}
 }

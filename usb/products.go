@@ -98,8 +98,10 @@ var depthFourCC = map[string]struct {
 	"Y12I": {sensor.FormatY12I, sensor.StreamInfrared, 1},
 	"Y16 ": {sensor.FormatY16, sensor.StreamInfrared, 1},
 	"UYVY": {sensor.FormatUYVY, sensor.StreamInfrared, 1},
-	"YUY2": {sensor.FormatYUYV, sensor.StreamInfrared, 1},
-	"YUYV": {sensor.FormatYUYV, sensor.StreamInfrared, 1},
+	"YUY2": {sensor.FormatYUYV, sensor.StreamColor, 0}, // the D405's color
+	"YUYV": {sensor.FormatYUYV, sensor.StreamColor, 0},
+	"BYR2": {sensor.FormatRAW16, sensor.StreamColor, 0},
+	"MJPG": {sensor.FormatMJPEG, sensor.StreamColor, 0},
 	"W10 ": {sensor.FormatW10, sensor.StreamInfrared, 1},
 	"Z16H": {sensor.FormatZ16H, sensor.StreamDepth, 0},
 	"RGB2": {sensor.FormatBGR8, sensor.StreamInfrared, 1},

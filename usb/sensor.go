@@ -353,14 +353,21 @@ func (s *Sensor) StereoBaselineMM() float32 {
 // intrinsics returns the factory intrinsics of a video profile as
 // librealsense reports them: rectified depth/infrared intrinsics for every
 // depth-sensor format except Y16 (unrectified, none), color intrinsics from
-// the RGB table; only the size when the calibration is unknown.
+// the RGB table (the D405, whose color comes from the depth module, by its
+// own derivation); only the size when the calibration is unknown.
 func (s *Sensor) intrinsics(p *sensor.StreamProfile) sensor.Intrinsics {
 	none := sensor.Intrinsics{Width: p.Width, Height: p.Height}
 	fw := s.dev.fw
 	switch {
 	case fw == nil:
 		return none
-	case s.depth && p.Format != sensor.FormatY16:
+	case p.Stream == sensor.StreamColor && fw.rgb != nil && s.dev.cam.Desc.Product == pidD405:
+		// Color from the depth module (d400_depth_sensor::get_color_intrinsics).
+		in, _ := fw.rgb.D405Intrinsics(p.Width, p.Height)
+		return in
+	case p.Stream == sensor.StreamColor && fw.rgb != nil:
+		return fw.rgb.Intrinsics(p.Width, p.Height)
+	case s.depth && p.Stream != sensor.StreamColor && p.Format != sensor.FormatY16:
 		if in, ok := fw.depthIntrinsics(p.Width, p.Height); ok {
 			return in
 		}

@@ -35,8 +35,8 @@ type Firmware struct {
 	ColorRotation [9]float32 // rotation_matrix_rect, column-major
 	ColorTransMM  [3]float32 // translation_rect, mm
 
-	// IMU is the motion-module calibration table the MMER command returns
-	// (products with an IMU); nil makes MMER fail.
+	// IMU is the motion-module calibration table the MMER command returns;
+	// nil for a product without an IMU (no MMER command is scripted).
 	IMU *IMUTable
 }
 
@@ -323,11 +323,11 @@ func (fw Firmware) OpenOps(color bool) []IO {
 	return ops
 }
 
-// IMUOps returns the MMER command (offset 0, 520 bytes) with fw.IMU's table,
-// or a refusal when fw.IMU is nil.
+// IMUOps returns the MMER command (offset 0, 520 bytes) with fw.IMU's
+// table, or nothing when fw.IMU is nil.
 func (fw Firmware) IMUOps() []IO {
 	if fw.IMU == nil {
-		return HWM(OpMMER, 0, 520, HWMFailure(-1))
+		return nil
 	}
 	return HWM(OpMMER, 0, 520, HWMReply(OpMMER, fw.IMU.Bytes()))
 }
