@@ -84,6 +84,17 @@
 // when Next returns false, on [Iterator.Close], or when an abandoned iterator
 // is garbage collected.
 //
+// With Query.SkipCorrupt an indexed bag with a corrupt chunk (its payload
+// fails to decompress, its LZ4 checksum or inner record framing is wrong, or
+// its index data cannot be read) is read past it: the iterator drops the
+// chunk's selected messages that it has not returned yet and goes on with
+// the next messages in time order. [Iterator.Skipped] lists each skip as a
+// [SkippedChunk]: chunk offset and stored bytes, the chunk info's time
+// range, the messages lost per the index (in all and per connection) and the
+// error. Each pass over a corrupt chunk (after a Seek back, say) adds one
+// entry; the chunk is not loaded again. Without the option the chunk's
+// *FormatError stops the iteration.
+//
 // With Query.KeepData each chunk is loaded into a new buffer that is never
 // reused, so Message.Data may be kept without copying: the decompression is
 // the only copy of a message's bytes, and the garbage collector frees a

@@ -57,6 +57,8 @@ type Iterator struct {
 	msg      Message
 	err      error
 	done     bool
+	skipped  []SkippedChunk // Query.SkipCorrupt
+	bad      map[int]error  // chunks known corrupt (Query.SkipCorrupt)
 }
 
 // cursor walks the selected index entries of one chunk.
@@ -75,6 +77,42 @@ func (c *cursor) less(d *cursor) bool {
 		return c.chunk < d.chunk
 	}
 	return a.off < b.off
+}
+
+// Skipped returns, in the order they were met, the chunks that an iterator
+// with Query.SkipCorrupt skipped because they were corrupt. Each pass over a
+// corrupt chunk adds one entry: a Seek back before it and a new pass over it
+// report it again. The slice must not be modified; it is nil when nothing
+// was skipped.
+func (it *Iterator) Skipped() []SkippedChunk { return it.skipped }
+
+// skip records that the selected messages of chunk ci from entries are lost
+// because of err (Query.SkipCorrupt). With entries nil, the count comes from
+// the chunk info (the index data itself could not be read).
+func (it *Iterator) skip(ci int, entries []indexEntry, err error) {
+	r := it.r
+	c := &r.chunks[ci]
+	sk := SkippedChunk{Offset: c.pos, Start: c.start, End: c.end, Err: err, ByConnection: map[uint32]int{}}
+	if rec, _, _, _, rerr := r.chunkRecord(c.pos, nil); rerr == nil {
+		sk.Bytes = rec.end() - c.pos
+	}
+	if entries != nil {
+		for _, e := range entries {
+			if it.q.End != 0 && e.t >= it.q.End {
+				break
+			}
+			sk.ByConnection[e.conn]++
+			sk.Messages++
+		}
+	} else {
+		for _, cc := range c.counts {
+			if cc.count > 0 && (it.sel == nil || it.sel[cc.conn]) {
+				sk.ByConnection[cc.conn] += int(cc.count)
+				sk.Messages += int(cc.count)
+			}
+		}
+	}
+	it.skipped = append(it.skipped, sk)
 }
 
 // Err returns the error that stopped the iteration, if any.
@@ -156,8 +194,12 @@ func (it *Iterator) activate(ci int) {
 		var err error
 		cur.entries, err = it.readIndex(ci, cur.entries)
 		if err != nil {
-			it.err = err
 			it.free = append(it.free, cur)
+			if it.q.SkipCorrupt && payloadErr(err) {
+				it.skip(ci, nil, err)
+				return
+			}
+			it.err = err
 			return
 		}
 		slices.SortFunc(cur.entries, cmpIndexEntry)
@@ -293,6 +335,18 @@ func (it *Iterator) next() bool {
 			return false
 		}
 	}
+	for {
+		ok, again := it.step()
+		if !again {
+			return ok
+		}
+	}
+}
+
+// step advances to the next message; again reports that a corrupt chunk was
+// skipped and step must be called again.
+func (it *Iterator) step() (ok, again bool) {
+	r := it.r
 	for it.pend < len(r.byStart) {
 		ci := int(r.byStart[it.pend])
 		st := r.chunks[ci].start
@@ -309,38 +363,56 @@ func (it *Iterator) next() bool {
 		it.pend++
 		it.activate(ci)
 		if it.err != nil {
-			return false
+			return false, false
 		}
 	}
 	if len(it.heap) == 0 {
 		it.done = true
-		return false
+		return false, false
 	}
 	top := it.heap[0]
 	e := top.entries[top.pos]
 	if it.q.End != 0 && e.t >= it.q.End {
 		it.done = true
-		return false
+		return false, false
+	}
+	cb, err := it.chunk(top.chunk)
+	if err == nil {
+		err = it.decode(cb, top.chunk, e)
+	}
+	if err != nil {
+		if !it.q.SkipCorrupt || !payloadErr(err) {
+			it.err = err
+			return false, false
+		}
+		// Drop the rest of the chunk and go on with the next message.
+		it.skip(top.chunk, top.entries[top.pos:], err)
+		it.popTop()
+		return false, true
 	}
 	top.pos++
 	if top.pos == len(top.entries) {
-		n := len(it.heap) - 1
-		it.heap[0] = it.heap[n]
-		it.heap = it.heap[:n]
-		it.free = append(it.free, top)
-	}
-	if len(it.heap) > 0 {
+		it.popTop()
+	} else {
 		it.down(0)
 	}
-	cb, err := it.chunk(top.chunk)
-	if err != nil {
-		it.err = err
-		return false
-	}
-	return it.decode(cb, top.chunk, e)
+	return true, false
 }
 
-func (it *Iterator) decode(cb *chunkBuf, ci int, e indexEntry) bool {
+// popTop removes the cursor at the top of the heap.
+func (it *Iterator) popTop() {
+	top := it.heap[0]
+	n := len(it.heap) - 1
+	it.heap[0] = it.heap[n]
+	it.heap = it.heap[:n]
+	it.free = append(it.free, top)
+	if n > 0 {
+		it.down(0)
+	}
+}
+
+// decode sets it.msg to the message of e in chunk ci.
+func (it *Iterator) decode(cb *chunkBuf, ci int, e indexEntry) error {
 	r := it.r
 	p := cb.data
 	bad := ""
@@ -366,13 +438,12 @@ func (it *Iterator) decode(cb *chunkBuf, ci int, e indexEntry) bool {
 					bad = fmt.Sprintf("index says connection %d, message record says %d", e.conn, id)
 				default:
 					it.msg = Message{Conn: r.connByID[id], Time: t, Data: rest[8+hl : 8+hl+dl : 8+hl+dl], Chunk: ci, Offset: e.off}
-					return true
+					return nil
 				}
 			}
 		}
 	}
-	it.err = r.ferr(r.chunks[ci].pos, fmt.Sprintf("chunk %d message at payload offset %d", ci, e.off), bad)
-	return false
+	return r.ferr(r.chunks[ci].pos, fmt.Sprintf("chunk %d message at payload offset %d", ci, e.off), bad)
 }
 
 func noConn(int, *Connection) string { return "" }

@@ -99,6 +99,9 @@ func (r *Reader) fillChunk(cb *chunkBuf, ci int, keep bool) {
 func (it *Iterator) chunk(ci int) (*chunkBuf, error) {
 	it.tick++
 	it.collect(false)
+	if err, ok := it.bad[ci]; ok {
+		return nil, err
+	}
 	var cb *chunkBuf
 	for _, s := range it.slots {
 		if s.loading && s.want == ci {
@@ -118,6 +121,13 @@ func (it *Iterator) chunk(ci int) (*chunkBuf, error) {
 	if cb.err != nil {
 		err := cb.err
 		cb.chunk, cb.err = -1, nil
+		if it.q.SkipCorrupt && payloadErr(err) {
+			// remembered so that a later pass does not load it again
+			if it.bad == nil {
+				it.bad = make(map[int]error)
+			}
+			it.bad[ci] = err
+		}
 		return nil, err
 	}
 	cb.used = it.tick
@@ -234,7 +244,7 @@ func (it *Iterator) readAhead(cur int) {
 		if it.inflight >= readAhead {
 			return
 		}
-		if it.cached(ci) {
+		if _, bad := it.bad[ci]; bad || it.cached(ci) {
 			continue
 		}
 		s := it.victim(cur, true)

@@ -156,7 +156,7 @@ func payloadErr(err error) bool {
 // skipChunk notes a chunk whose payload is corrupt in rc.Skipped.
 func (r *Reader) skipChunk(rec record, err error, rc *Recovery) {
 	sk := SkippedChunk{Offset: rec.off, Bytes: rec.end() - rec.off, Err: err}
-	r.peekChunk(rec.off, func(t Time) {
+	r.peekChunk(rec.off, func(id uint32, t Time) {
 		if sk.Messages == 0 || t < sk.Start {
 			sk.Start = t
 		}
@@ -164,6 +164,10 @@ func (r *Reader) skipChunk(rec record, err error, rc *Recovery) {
 			sk.End = t
 		}
 		sk.Messages++
+		if sk.ByConnection == nil {
+			sk.ByConnection = map[uint32]int{}
+		}
+		sk.ByConnection[id]++
 	})
 	rc.Skipped = append(rc.Skipped, sk)
 }
@@ -171,7 +175,7 @@ func (r *Reader) skipChunk(rec record, err error, rc *Recovery) {
 // lostChunk looks into a chunk that could not be read in full and notes the
 // messages found in its readable part (best effort).
 func (r *Reader) lostChunk(off int64, rc *Recovery) {
-	r.peekChunk(off, func(t Time) {
+	r.peekChunk(off, func(_ uint32, t Time) {
 		if rc.LostMessages == 0 || t < rc.LostStart {
 			rc.LostStart = t
 		}
@@ -182,9 +186,10 @@ func (r *Reader) lostChunk(off int64, rc *Recovery) {
 	})
 }
 
-// peekChunk calls msg with the time of each message record found in the
-// readable part of the chunk at off (best effort: corrupt or cut chunks).
-func (r *Reader) peekChunk(off int64, msg func(t Time)) {
+// peekChunk calls msg with the connection and time of each message record
+// found in the readable part of the chunk at off (best effort: corrupt or cut
+// chunks).
+func (r *Reader) peekChunk(off int64, msg func(id uint32, t Time)) {
 	var hb []byte
 	rec, _, err := r.readRecord(off, "chunk", hb)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) || rec.hdr == nil {
@@ -217,8 +222,8 @@ func (r *Reader) peekChunk(off int64, msg func(t Time)) {
 	default:
 		return
 	}
-	walkChunk(p, func(int, *Connection) string { return "" }, func(_ int, _ uint32, t Time) string {
-		msg(t)
+	walkChunk(p, func(int, *Connection) string { return "" }, func(_ int, id uint32, t Time) string {
+		msg(id, t)
 		return ""
 	})
 }

@@ -101,16 +101,24 @@ type Recovery struct {
 	needIndex bool // the last chunk's index data records are incomplete
 }
 
-// SkippedChunk is a chunk skipped by a recovery scan.
+// SkippedChunk is a chunk skipped by a recovery scan, or by an Iterator with
+// Query.SkipCorrupt.
 type SkippedChunk struct {
 	// Offset is the offset of the chunk record and Bytes its length (its
-	// index data records, if any, are ignored too).
+	// index data records, if any, are ignored too; 0 when the chunk record
+	// header itself is unreadable).
 	Offset, Bytes int64
-	// Start and End bound the times of the messages found in the readable
-	// part of the payload, and Messages counts them (best effort: zero when
-	// nothing could be read).
+	// Start and End bound the times of the messages. For a recovery scan
+	// they are those found in the readable part of the payload, and
+	// Messages counts them (best effort: zero when nothing could be read).
+	// For an Iterator they are the start and end time of the chunk info
+	// record, and Messages counts the selected messages the iteration lost
+	// according to the index.
 	Start, End Time
 	Messages   int
+	// ByConnection counts the lost messages per connection id (for a
+	// recovery scan: those found in the readable part, best effort).
+	ByConnection map[uint32]int
 	// Err says what is wrong with the payload (a *FormatError or an
 	// *UnsupportedError).
 	Err error
@@ -133,6 +141,14 @@ type Query struct {
 	// return the same bytes again from its cache. It costs one allocation
 	// per chunk instead of none.
 	KeepData bool
+	// SkipCorrupt makes the iterator skip a chunk whose payload fails to
+	// load or check (a bad LZ4 frame or checksum, broken records inside,
+	// an index entry pointing at no message, corrupt index data records)
+	// instead of stopping with its *FormatError: the selected messages of
+	// that chunk not yet returned are lost, the skip is recorded in
+	// Iterator.Skipped, and iteration goes on with the next messages in
+	// time order. Truncation and I/O errors still stop the iteration.
+	SkipCorrupt bool
 }
 
 // Message is one message record. Data is valid until the next call to Next
