@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"sync"
 	"time"
@@ -201,7 +202,12 @@ func (d *Device) build(ctx context.Context) error {
 			s.name = "Stereo Module"
 			s.kind = []extensions.Kind{extensions.KindDepthSensor, extensions.KindDepthStereoSensor}
 			s.opts = bindOptions(d, s.name, &vc, depthControls)
-			s.opts.addFixed(sensor.OptionDepthUnits, s.DepthUnits(), "Number of meters represented by a single depth unit")
+			s.units.Store(math.Float32bits(s.initialDepthUnits()))
+			if d.fw != nil && d.fw.advUnits {
+				s.opts.addDepthScale(&depthScale{c: d.fw.ch, timeout: d.opts.ControlTimeout, units: &s.units})
+			} else {
+				s.opts.addFixed(sensor.OptionDepthUnits, s.DepthUnits(), depthUnitsDesc)
+			}
 			if d.fw != nil && d.fw.coeff != nil {
 				s.opts.addFixed(sensor.OptionStereoBaseline, s.StereoBaselineMM(), "Distance in mm between the stereo imagers")
 			}

@@ -9,7 +9,8 @@
 // At open the driver talks to the firmware through the depth extension
 // unit's command channel (librealsense's "HW monitor"): GVD gives the
 // firmware version and the optic and ASIC serials, advanced mode gives the
-// depth units, and the calibration tables give the rectified depth and
+// depth units (and makes the Depth Units option writable: a set rewrites
+// the depth table and reads it back; frames then carry the new units), and the calibration tables give the rectified depth and
 // infrared intrinsics per resolution, the color intrinsics and distortion,
 // the stereo baseline and the depth→color and depth→Infrared/2 extrinsics,
 // derived as librealsense derives them. On cameras with an IMU the

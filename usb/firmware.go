@@ -26,6 +26,7 @@ type firmware struct {
 	advanced   bool
 	depthUnits float32 // meters per depth unit
 	advUnits   bool    // depthUnits came from advanced mode
+	ch         *hwm    // the command channel the firmware was read through
 	coeff      *CoefficientsTable
 	rect       []RectItem
 	rgb        *RGBCalibration
@@ -41,7 +42,7 @@ type firmware struct {
 // error; failing calibration reads are kept in calibErr and leave the
 // intrinsics and extrinsics they feed unknown.
 func readFirmware(ctx context.Context, c *hwm, pid uint16, withColor bool) (*firmware, error) {
-	fw := &firmware{depthUnits: defaultDepthUnits}
+	fw := &firmware{depthUnits: defaultDepthUnits, ch: c}
 	if pid == pidD405 {
 		fw.depthUnits = defaultDepthUnitsD405
 	}
@@ -69,7 +70,7 @@ func readFirmware(ctx context.Context, c *hwm, pid uint16, withColor bool) (*fir
 		case errors.Is(err, device.ErrDisconnected):
 			return nil, err
 		case err == nil && len(b) >= 20:
-			fw.depthUnits = float32(0.000001 * float64(float32(binary.LittleEndian.Uint32(b))))
+			fw.depthUnits = unitsFromMicrons(binary.LittleEndian.Uint32(b))
 			fw.advUnits = true
 		}
 	}

@@ -36,6 +36,7 @@ const (
 	hwmGLD          = 0x0F // legacy firmware log (the Debug Op Code camera info)
 	hwmGVD          = 0x10 // camera details
 	hwmGETINTCAL    = 0x15 // read a calibration table: param1 table id
+	hwmSETADV       = 0x2B // write an advanced-mode control: param1 control, data the control
 	hwmGETADV       = 0x2C // read an advanced-mode control: param1 control, param2 mode
 	hwmUAMG         = 0x30 // advanced-mode status
 	hwmMMER         = 0x4F // motion-module EEPROM read: param1 offset, param2 size

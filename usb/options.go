@@ -80,6 +80,9 @@ type options struct {
 	local  extensions.OptionSet
 	bools  map[sensor.Option]*atomic.Bool
 	global *atomic.Bool // Global Time Enabled, nil when unsupported
+	// scale serves a writable Depth Units option (advanced mode); nil when
+	// Depth Units is read-only or absent.
+	scale *depthScale
 }
 
 // bindOptions keeps the controls whose unit exists and whose bmControls bit
@@ -102,6 +105,19 @@ func bindOptions(dev *Device, name string, vc *ControlInterface, table []control
 func (o *options) addFixed(opt sensor.Option, v float32, desc string) {
 	o.local.Add(extensions.OptionSpec{Option: opt, Value: v, Range: extensions.Range{Min: v, Max: v, Default: v},
 		Description: desc, ReadOnly: true})
+}
+
+// addDepthScale adds Depth Units backed by the advanced-mode depth table:
+// listed and described by o.local, its value, range and writes served by d.
+func (o *options) addDepthScale(d *depthScale) {
+	o.scale = d
+	o.local.Add(extensions.OptionSpec{Option: sensor.OptionDepthUnits, Value: d.value(),
+		Range: extensions.Range{Step: depthUnitsStep, Default: depthUnitsDefault}, Description: depthUnitsDesc})
+}
+
+// isScale reports whether opt is served by o.scale.
+func (o *options) isScale(opt sensor.Option) bool {
+	return o.scale != nil && opt == sensor.OptionDepthUnits
 }
 
 // addGlobalTime adds Global Time Enabled, backed by g.
@@ -210,6 +226,9 @@ func (o *options) SupportedOptions() []sensor.Option {
 
 // Option returns the current value (GET_CUR).
 func (o *options) Option(opt sensor.Option) (float32, error) {
+	if o.isScale(opt) {
+		return o.scale.value(), nil
+	}
 	if o.isLocal(opt) {
 		return o.local.Option(opt)
 	}
@@ -222,6 +241,13 @@ func (o *options) Option(opt sensor.Option) (float32, error) {
 
 // OptionRange returns GET_MIN, GET_MAX, GET_RES and GET_DEF, queried once.
 func (o *options) OptionRange(opt sensor.Option) (extensions.Range, error) {
+	if o.isScale(opt) {
+		r, err := o.scale.optionRange()
+		if err != nil {
+			return extensions.Range{}, fmt.Errorf("usb %s: option %v: %w", o.name, opt, err)
+		}
+		return r, nil
+	}
 	if o.isLocal(opt) {
 		return o.local.OptionRange(opt)
 	}
@@ -251,6 +277,14 @@ func (o *options) OptionRange(opt sensor.Option) (extensions.Range, error) {
 
 // SetOption checks v against the range and sets it (SET_CUR).
 func (o *options) SetOption(opt sensor.Option, v float32) error {
+	if o.isScale(opt) {
+		got, err := o.scale.set(v)
+		if err != nil {
+			return fmt.Errorf("usb %s: option %v: %w", o.name, opt, err)
+		}
+		o.changed(opt, got)
+		return nil
+	}
 	if o.isLocal(opt) {
 		flag, isBool := o.bools[opt]
 		if isBool && v != 0 && v != 1 {
@@ -302,8 +336,9 @@ func (o *options) OptionDescription(opt sensor.Option) string {
 	return ""
 }
 
-// OptionReadOnly reports true for the options read at open; every
-// UVC-backed option is writable.
+// OptionReadOnly reports true for the options read at open (Depth Units
+// without advanced mode, Stereo Baseline); every UVC-backed option is
+// writable.
 func (o *options) OptionReadOnly(opt sensor.Option) bool {
 	return o.local.OptionReadOnly(opt)
 }

@@ -234,8 +234,9 @@ type Sensor struct {
 	modes    map[*sensor.StreamProfile]mode // plain formats
 	ilv      map[*sensor.StreamProfile]mode // infrared profiles an interleaved format can produce
 	plans    []*plan
-	global   atomic.Bool // Global Time Enabled
-	keeping  bool        // started the device's time keeper
+	global   atomic.Bool   // Global Time Enabled
+	units    atomic.Uint32 // float32 bits of the depth units (Stereo Module)
+	keeping  bool          // started the device's time keeper
 	opts     *options
 	depth    bool
 	running  []*vsRun
@@ -325,13 +326,19 @@ func (s *Sensor) resolve(ps []*sensor.StreamProfile) ([]*plan, error) {
 }
 
 // DepthUnits returns the meters per depth unit of the Stereo Module: the
-// Depth Units option of advanced mode when the camera reports it (read at
-// open), else librealsense's default (0.001, 0.0001 on the D405). It is 0
-// for the RGB camera.
+// Depth Units option — read from advanced mode at open and changed by
+// SetOption when the camera has advanced mode, else librealsense's default
+// (0.001, 0.0001 on the D405). It is 0 for the RGB camera.
 func (s *Sensor) DepthUnits() float32 {
-	switch {
-	case !s.depth:
+	if !s.depth {
 		return 0
+	}
+	return math.Float32frombits(s.units.Load())
+}
+
+// initialDepthUnits returns the depth units known at open.
+func (s *Sensor) initialDepthUnits() float32 {
+	switch {
 	case s.dev.fw != nil:
 		return s.dev.fw.depthUnits
 	case s.dev.cam.Desc.Product == pidD405:

@@ -618,7 +618,8 @@ func TestOptionChangeCallbacks(t *testing.T) {
 }
 
 // The options the driver serves itself: read-only values read at open and
-// Global Time Enabled.
+// Global Time Enabled. Depth Units, writable with advanced mode, is covered
+// by TestDepthUnitsSet and TestDepthUnitsReadOnly.
 func TestLocalOptions(t *testing.T) {
 	d, fake, _ := openD435i(t)
 	defer d.Close()
@@ -633,8 +634,6 @@ func TestLocalOptions(t *testing.T) {
 		desc     string
 		readOnly bool
 	}{
-		{sensor.OptionDepthUnits, units, extensions.Range{Min: units, Max: units, Default: units},
-			"Number of meters represented by a single depth unit", true},
 		{sensor.OptionStereoBaseline, baseline, extensions.Range{Min: baseline, Max: baseline, Default: baseline},
 			"Distance in mm between the stereo imagers", true},
 		{sensor.OptionGlobalTimeEnabled, 1, extensions.Range{Min: 0, Max: 1, Step: 1, Default: 1},

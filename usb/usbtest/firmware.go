@@ -180,6 +180,36 @@ func HWM(op uint8, p1, p2 uint32, reply []byte) []IO {
 	return []IO{{Op: OpControl, Setup: s, W: w}, {Op: OpControl, Setup: g, R: reply}}
 }
 
+// HWMData is HWM for a command that carries data (SET_ADV).
+func HWMData(op uint8, p1, p2 uint32, data, reply []byte) []IO {
+	ios := HWM(op, p1, p2, reply)
+	ios[0].W, _ = usb.HWMCommand(op, p1, p2, 0, 0, data) // tests pass data that fits
+	return ios
+}
+
+// DepthTable is the advanced-mode depth table control (librealsense
+// src/ds/ds-private.h, depth_table_control).
+type DepthTable struct {
+	Units                               uint32 // µm per depth unit
+	ClampMin, ClampMax                  int32
+	DisparityMultiplier, DisparityShift int32
+}
+
+// Bytes returns the 20-byte little-endian table.
+func (t DepthTable) Bytes() []byte {
+	b := binary.LittleEndian.AppendUint32(nil, t.Units)
+	for _, v := range []int32{t.ClampMin, t.ClampMax, t.DisparityMultiplier, t.DisparityShift} {
+		b = binary.LittleEndian.AppendUint32(b, uint32(v))
+	}
+	return b
+}
+
+// DepthTableOp returns the GET_ADV of the depth table control with query
+// mode (0 value, 1 minimum, 2 maximum) answered with t.
+func DepthTableOp(mode uint32, t DepthTable) []IO {
+	return HWM(OpGETADV, 9, mode, HWMReply(OpGETADV, t.Bytes()))
+}
+
 // HWMReply returns a 1024-byte GET_CUR reply carrying data for op.
 func HWMReply(op uint8, data []byte) []byte {
 	b := make([]byte, 1024)
@@ -200,6 +230,7 @@ func HWMFailure(code int32) []byte {
 const (
 	OpGVD          = 0x10
 	OpGETINTCAL    = 0x15
+	OpSETADV       = 0x2B
 	OpGETADV       = 0x2C
 	OpUAMG         = 0x30
 	OpMMER         = 0x4F
