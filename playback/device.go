@@ -53,6 +53,10 @@ type StreamStats struct {
 	Profile   *sensor.StreamProfile
 	Delivered uint64 // handler calls
 	Dropped   uint64 // frames evicted (real time) or discarded by a seek, pause or stop
+	// Lost counts the frames that were never read because the chunk of
+	// the bag holding them is corrupt (skipped with a Frame Corrupted
+	// notification).
+	Lost uint64
 }
 
 type request struct {
@@ -116,6 +120,7 @@ type readerState struct {
 	speed    float64
 	it       *rosbag.Iterator
 	itConns  []uint32 // the connections it reads
+	skipSeen int      // entries of it.Skipped() already reported
 	// reposition makes the next read seek it to next (after a seek, a
 	// stop or a change of the opened streams).
 	reposition bool
@@ -350,7 +355,8 @@ func (d *Device) Err() error {
 func (d *Device) Stats() []StreamStats {
 	out := make([]StreamStats, len(d.streams))
 	for i, st := range d.streams {
-		out[i] = StreamStats{Profile: st.profile, Delivered: st.delivered.Load(), Dropped: st.dropped.Load()}
+		out[i] = StreamStats{Profile: st.profile, Delivered: st.delivered.Load(), Dropped: st.dropped.Load(),
+			Lost: st.lost.Load()}
 	}
 	return out
 }
@@ -380,7 +386,8 @@ func (d *Device) SeekFrame(p *sensor.StreamProfile, n int) error {
 	if n < 0 || len(st.data) == 0 {
 		return fmt.Errorf("playback: %s: seek frame %d of %v: %w", d.path, n, p, ErrOutOfRange)
 	}
-	it := d.bag.Messages(&rosbag.Query{Connections: st.data, Start: samplesFrom})
+	// Frames of corrupt chunks are skipped, as in playback.
+	it := d.bag.Messages(&rosbag.Query{Connections: st.data, Start: samplesFrom, SkipCorrupt: true})
 	defer it.Close()
 	i := 0
 	for it.Next() {
@@ -953,8 +960,10 @@ func (d *Device) readGroup() (*group, error) {
 			}
 			// KeepData: frames keep their pixels in the chunk buffer the
 			// iterator loaded them into, with no copy of their own.
-			d.rs.it = d.bag.Messages(&rosbag.Query{Connections: conns, Start: samplesFrom, KeepData: true})
-			d.rs.itConns = conns
+			// SkipCorrupt: a corrupt chunk costs its frames, not the rest
+			// of the file (see reportSkipped).
+			d.rs.it = d.bag.Messages(&rosbag.Query{Connections: conns, Start: samplesFrom, KeepData: true, SkipCorrupt: true})
+			d.rs.itConns, d.rs.skipSeen = conns, 0
 		}
 		if err := d.rs.it.Seek(d.rs.next); err != nil {
 			return nil, fmt.Errorf("playback: %s: seeking to %v: %w", d.path, d.rs.next, err)
@@ -968,7 +977,9 @@ func (d *Device) readGroup() (*group, error) {
 			m = *d.rs.pending
 			d.rs.pending = nil
 		} else {
-			if !d.rs.it.Next() {
+			more := d.rs.it.Next()
+			d.reportSkipped()
+			if !more {
 				if err := d.rs.it.Err(); err != nil {
 					return nil, fmt.Errorf("playback: %s: reading at %v: %w", d.path, d.rs.next, err)
 				}
@@ -993,6 +1004,55 @@ func (d *Device) readGroup() (*group, error) {
 			return nil, err
 		}
 	}
+}
+
+// reportSkipped handles the corrupt chunks the iterator skipped since the
+// last call: each sensor that lost messages in one gets a Frame Corrupted
+// notification, and each stream's Lost counter grows by its lost frames.
+func (d *Device) reportSkipped() {
+	sk := d.rs.it.Skipped()
+	for _, c := range sk[d.rs.skipSeen:] {
+		type loss struct{ frames, msgs int }
+		per := map[*Sensor]*loss{}
+		var order []*Sensor
+		for id, n := range c.ByConnection {
+			r, ok := d.routes[id]
+			if !ok {
+				continue
+			}
+			s := r.sens
+			if r.st != nil {
+				s = r.st.sens
+				if slices.Contains(r.st.data, id) {
+					r.st.lost.Add(uint64(n))
+				}
+			}
+			if s == nil {
+				continue
+			}
+			l := per[s]
+			if l == nil {
+				l = &loss{}
+				per[s] = l
+				order = append(order, s)
+			}
+			l.msgs += n
+			if r.st != nil && slices.Contains(r.st.data, id) {
+				l.frames += n
+			}
+		}
+		slices.SortFunc(order, func(a, b *Sensor) int { return a.index - b.index })
+		now := float64(time.Now().UnixNano()) / 1e6
+		for _, s := range order {
+			l := per[s]
+			n := sensor.Notification{Category: sensor.NotificationCategoryFrameCorrupted, Severity: sensor.SeverityWarn,
+				TimestampMs: now,
+				Description: fmt.Sprintf("%s: corrupt chunk at file offset %d (%d bytes) skipped, bag time %v to %v: %d frames (%d messages) of this sensor lost: %v",
+					d.path, c.Offset, c.Bytes, c.Start, c.End, l.frames, l.msgs, c.Err)}
+			d.ev.post(func() { s.raiseNotification(n) })
+		}
+	}
+	d.rs.skipSeen = len(sk)
 }
 
 func (d *Device) addMessage(g *group, m *rosbag.Message) error {

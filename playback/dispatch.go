@@ -218,4 +218,5 @@ func (d *dispatcher) stop() {
 type streamCounters struct {
 	delivered atomic.Uint64
 	dropped   atomic.Uint64
+	lost      atomic.Uint64 // frames in corrupt chunks
 }

@@ -77,8 +77,19 @@
 // the queued frames are delivered, every sensor stops (staying open) and
 // the status becomes Stopped; starting again plays from the beginning.
 // Options.Repeat loops instead. A malformed frame message or a read error
-// also stops playback: Err returns the error and every started sensor gets
+// (other than a corrupt chunk, see below) also stops playback: Err returns the error and every started sensor gets
 // an "Unknown Error" notification.
+//
+// A corrupt chunk of an indexed bag (its payload fails to decompress or
+// its checksum or inner record framing is wrong, while the index is intact)
+// does not stop playback: its frames are lost and reading goes on with the
+// frames after it, in bag order. Every sensor whose streams had messages in
+// that chunk gets a notification of category Frame Corrupted, severity
+// Warn, timestamped with the current time, whose description names the
+// file, the chunk's offset and size, its bag-time range, the number of
+// frames and messages of that sensor that were lost, and the cause.
+// StreamStats.Lost counts the lost frames per stream; Err stays nil.
+// SeekFrame numbers the readable frames only.
 //
 // Device.Stop stops playback at once: unlike librealsense's stop, which
 // leaves the sensors reporting that they stream (P.40), it stops them too,
