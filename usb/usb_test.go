@@ -553,7 +553,7 @@ func TestHIDMotion(t *testing.T) {
 	s.Send(usbtest.HIDReport(1, 1_000_000, 0, 0, 1000)) // 1 g on z
 	s.Send(usbtest.HIDReport(2, 1_002_500, 900, 0, -900))
 	s.Send(usbtest.HIDReport(3, 1_003_000, 1, 2, 3)) // custom report: ignored
-	fs := col.wait(t, 2)
+	col.wait(t, 2)
 	// Without motion correction the samples are only rotated into the
 	// depth frame (x and z negated).
 	mo := m.(extensions.Options)
@@ -564,7 +564,7 @@ func TestHIDMotion(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Send(usbtest.HIDReport(1, 1_004_000, 0, 0, 1000))
-	fs = col.wait(t, 3)
+	fs := col.wait(t, 3)
 	if err := m.Stop(); err != nil {
 		t.Fatal(err)
 	}
