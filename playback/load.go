@@ -572,7 +572,9 @@ func (d *description) readDuration(r *rosbag.Reader, frameConns []uint32) error 
 	if len(frameConns) == 0 {
 		return nil
 	}
-	it := r.Messages(&rosbag.Query{Connections: frameConns, Start: samplesFrom})
+	// A corrupt chunk holding the first or last frame does not stop the
+	// bag from opening: the duration spans the readable frames.
+	it := r.Messages(&rosbag.Query{Connections: frameConns, Start: samplesFrom, SkipCorrupt: true})
 	defer it.Close()
 	if it.Next() {
 		d.first, d.hasFrame = it.Message().Time, true
