@@ -226,45 +226,43 @@ func parseMsgHeader(h []byte) (op byte, conn uint32, t Time, reason string) {
 	return op, conn, t, ""
 }
 
-// fieldU32 etc. decode fixed-size fields.
-func (h header) u32(name string) (uint32, string) {
+// fixed returns the value of the fixed-size field name, which must be n
+// bytes long.
+func (h header) fixed(name string, n int) ([]byte, string) {
 	v, ok, bad := h.lookup(name)
 	if bad != "" {
-		return 0, bad
+		return nil, bad
 	}
 	if !ok {
-		return 0, "missing field " + name
+		return nil, "missing field " + name
 	}
-	if len(v) != 4 {
-		return 0, fmt.Sprintf("field %s has %d bytes, want 4", name, len(v))
+	if len(v) != n {
+		return nil, fmt.Sprintf("field %s has %d bytes, want %d", name, len(v), n)
+	}
+	return v, ""
+}
+
+// u32, u64 and time decode fixed-size fields.
+func (h header) u32(name string) (uint32, string) {
+	v, bad := h.fixed(name, 4)
+	if bad != "" {
+		return 0, bad
 	}
 	return binary.LittleEndian.Uint32(v), ""
 }
 
 func (h header) u64(name string) (uint64, string) {
-	v, ok, bad := h.lookup(name)
+	v, bad := h.fixed(name, 8)
 	if bad != "" {
 		return 0, bad
-	}
-	if !ok {
-		return 0, "missing field " + name
-	}
-	if len(v) != 8 {
-		return 0, fmt.Sprintf("field %s has %d bytes, want 8", name, len(v))
 	}
 	return binary.LittleEndian.Uint64(v), ""
 }
 
 func (h header) time(name string) (Time, string) {
-	v, ok, bad := h.lookup(name)
+	v, bad := h.fixed(name, 8)
 	if bad != "" {
 		return 0, bad
-	}
-	if !ok {
-		return 0, "missing field " + name
-	}
-	if len(v) != 8 {
-		return 0, fmt.Sprintf("field %s has %d bytes, want 8", name, len(v))
 	}
 	return NewTime(binary.LittleEndian.Uint32(v), binary.LittleEndian.Uint32(v[4:])), ""
 }
