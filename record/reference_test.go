@@ -83,9 +83,20 @@ func recordSynthetic(t *testing.T, name, path string) (Stats, []*sensor.Frame) {
 			late[name] = func() { start(s) }
 		}
 	}
+	// Open every sensor started at once before starting any: the synthetic
+	// camera's timeline begins when every opened sensor is started.
+	var now []sensor.Sensor
 	for _, s := range ss {
 		if _, ok := late[s.Info()[sensor.CameraInfoName]]; !ok {
-			start(s)
+			if err := s.Open(s.Profiles()...); err != nil {
+				t.Error(err)
+			}
+			now = append(now, s)
+		}
+	}
+	for _, s := range now {
+		if err := s.Start(h); err != nil {
+			t.Error(err)
 		}
 	}
 	<-cam.Done()
