@@ -76,7 +76,8 @@
 // while paused delivers nothing until Resume or Step. At the end of the file
 // the queued frames are delivered, every sensor stops (staying open) and
 // the status becomes Stopped; starting again plays from the beginning.
-// Options.Repeat loops instead. A malformed frame message or a read error
+// Options.Repeat loops instead. A malformed frame message (one that does not
+// decode, or an Image whose data is shorter than step × height) or a read error
 // (other than a corrupt chunk, see below) also stops playback: Err returns the error and every started sensor gets
 // an "Unknown Error" notification.
 //
