@@ -3,7 +3,6 @@ package playback_test
 import (
 	"bytes"
 	"encoding/binary"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -43,7 +42,7 @@ func FuzzOpenPlay(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		exercise(t, path)
+		exercise(t, path, len(data)%3)
 	})
 }
 
@@ -59,24 +58,42 @@ func FuzzDescription(f *testing.F) {
 		if !buildBag(t, path, prog) {
 			return
 		}
-		exercise(t, path)
+		mode := 0
+		if len(prog) > 0 {
+			mode = int(prog[0]/8) % 3
+		}
+		exercise(t, path, mode)
 	})
 }
 
-// exercise opens the bag, plays it and dumps it, under a watchdog, and
-// checks that no goroutine outlives the device.
-func exercise(t *testing.T, path string) {
+// Modes of exercise: where playback starts.
+const (
+	fromStart = iota
+	fromMiddle
+	fromSecondFrame
+)
+
+// exercise opens the bag, plays it (from the start, from the middle or
+// from the second frame of the first stream, as mode says) and dumps it,
+// under a watchdog, and checks that no goroutine outlives the device.
+func exercise(t *testing.T, path string, mode int) {
 	before := runtime.NumGoroutine()
 	done := make(chan struct{})
 	var failure atomic.Pointer[string]
 	go func() {
 		defer close(done)
-		if msg := openPlay(path); msg != "" {
+		if msg := openPlay(path, mode); msg != "" {
 			failure.Store(&msg)
 			return
 		}
-		lim := 50
-		_ = rsdump.Run(io.Discard, path, rsdump.Options{Limit: lim, Timeout: fuzzWatchdog / 2})
+		// The dump must end by itself (end of file, limit or error),
+		// never by its timeout.
+		var out bytes.Buffer
+		_ = rsdump.Run(&out, path, rsdump.Options{Limit: 50, Timeout: fuzzWatchdog / 2})
+		if bytes.Contains(out.Bytes(), []byte(`"timeout"`)) {
+			msg := "rsdump timed out:\n" + out.String()
+			failure.Store(&msg)
+		}
 	}()
 	select {
 	case <-done:
@@ -101,7 +118,7 @@ func exercise(t *testing.T, path string) {
 
 // openPlay opens and plays the bag; it returns a description of a broken
 // contract, or "".
-func openPlay(path string) string {
+func openPlay(path string, mode int) string {
 	dev, err := playback.Open(path, &playback.Options{NonRealTime: true})
 	if err != nil {
 		return ""
@@ -184,6 +201,16 @@ func openPlay(path string) string {
 			continue
 		}
 		opened = append(opened, s)
+	}
+	switch mode {
+	case fromMiddle:
+		if err := dev.Seek(dev.Duration() / 2); err != nil {
+			return "Seek to the middle: " + err.Error()
+		}
+	case fromSecondFrame:
+		if len(opened) > 0 {
+			_ = dev.SeekFrame(opened[0].Profiles()[0], 1)
+		}
 	}
 	started := 0
 	for _, s := range opened {
