@@ -24,6 +24,7 @@ var allowed = map[string][]string{
 	"rosbag":            {},
 	"sensor":            {},
 	"internal/goid":     {},
+	"internal/testbags": {"rosbag"},
 	"extensions":        {"sensor"},
 	"device":            {"sensor", "extensions"},
 	"internal/layout":   {"msgs", "sensor"},

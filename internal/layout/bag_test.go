@@ -2,72 +2,27 @@ package layout
 
 import (
 	"path/filepath"
-	"sort"
 	"testing"
 
+	"github.com/rsbag/rsbag/internal/testbags"
 	"github.com/rsbag/rsbag/msgs"
-	"github.com/rsbag/rsbag/rosbag"
 )
 
 // testBags lists the reference bags of the repository.
-func testBags(t testing.TB) []string {
-	t.Helper()
-	var bags []string
-	for _, pat := range []string{
-		"../../testdata/librealsense/*.bag",
-		"../../testdata/librealsense/real/*.bag",
-		"../../testdata/spec/ref-head-v4-softdevice.bag",
-	} {
-		m, err := filepath.Glob(pat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bags = append(bags, m...)
-	}
-	if len(bags) < 3 {
-		t.Fatalf("found only %d test bags", len(bags))
-	}
-	sort.Strings(bags)
-	return bags
-}
+func testBags(t testing.TB) []string { return testbags.Paths(t, filepath.Join("..", "..")) }
 
+// bagMessage is a bag message with its bag time as a msgs.Time.
 type bagMessage struct {
-	Topic, Type, MD5 string
-	Time             msgs.Time
-	Data             []byte
-	chunk            int
-	off              uint32
+	testbags.Message
+	Time msgs.Time
 }
 
-// readBag returns every message of a bag in file order (chunk, then offset
-// in the chunk), read with package rosbag. Data may be kept (Query.KeepData).
+// readBag returns every message of a bag in file order.
 func readBag(t testing.TB, path string) []bagMessage {
 	t.Helper()
-	r, err := rosbag.Open(path, nil)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	defer r.Close()
 	var out []bagMessage
-	it := r.Messages(&rosbag.Query{KeepData: true})
-	defer it.Close()
-	for it.Next() {
-		m := it.Message()
-		sec, nsec := m.Time.ROS()
-		out = append(out, bagMessage{Topic: m.Conn.Topic, Type: m.Conn.Type, MD5: m.Conn.MD5Sum,
-			Time: msgs.Time{Sec: sec, Nsec: nsec}, Data: m.Data, chunk: m.Chunk, off: m.Offset})
+	for _, m := range testbags.Read(t, path) {
+		out = append(out, bagMessage{Message: m, Time: msgs.Time{Sec: m.Sec, Nsec: m.Nsec}})
 	}
-	if err := it.Err(); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	if uint64(len(out)) != r.Info().Messages {
-		t.Fatalf("%s: read %d messages, the index counts %d", path, len(out), r.Info().Messages)
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].chunk != out[j].chunk {
-			return out[i].chunk < out[j].chunk
-		}
-		return out[i].off < out[j].off
-	})
 	return out
 }

@@ -1,0 +1,78 @@
+// Package testbags gives tests the repository's reference bags and their
+// messages in file order, read with package rosbag. It is for tests only.
+package testbags
+
+import (
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/rsbag/rsbag/rosbag"
+)
+
+// Paths lists the reference bags under root, the path of the repository
+// root as seen from the calling test (e.g. "../.."): the librealsense bags,
+// the real-camera bag and the spec's reference bag, sorted.
+func Paths(t testing.TB, root string) []string {
+	t.Helper()
+	var bags []string
+	for _, pat := range []string{
+		"testdata/librealsense/*.bag",
+		"testdata/librealsense/real/*.bag",
+		"testdata/spec/ref-head-v4-softdevice.bag",
+	} {
+		m, err := filepath.Glob(filepath.Join(root, pat))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bags = append(bags, m...)
+	}
+	if len(bags) < 3 {
+		t.Fatalf("found only %d test bags under %s", len(bags), root)
+	}
+	sort.Strings(bags)
+	return bags
+}
+
+// Message is one message of a bag with its connection's header fields.
+type Message struct {
+	Topic, Type, MD5, Definition string
+	Sec, Nsec                    uint32 // bag time as stored
+	Data                         []byte // may be kept; aliases its chunk
+	chunk                        int
+	off                          uint32
+}
+
+// Read returns every message of the bag at path in file order (chunk, then
+// offset in the chunk), failing the test if the bag cannot be read whole or
+// if the count differs from the index's.
+func Read(t testing.TB, path string) []Message {
+	t.Helper()
+	r, err := rosbag.Open(path, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	defer r.Close()
+	var out []Message
+	it := r.Messages(&rosbag.Query{KeepData: true})
+	defer it.Close()
+	for it.Next() {
+		m := it.Message()
+		sec, nsec := m.Time.ROS()
+		out = append(out, Message{Topic: m.Conn.Topic, Type: m.Conn.Type, MD5: m.Conn.MD5Sum,
+			Definition: m.Conn.MessageDefinition, Sec: sec, Nsec: nsec, Data: m.Data, chunk: m.Chunk, off: m.Offset})
+	}
+	if err := it.Err(); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if uint64(len(out)) != r.Info().Messages {
+		t.Fatalf("%s: read %d messages, the index counts %d", path, len(out), r.Info().Messages)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].chunk != out[j].chunk {
+			return out[i].chunk < out[j].chunk
+		}
+		return out[i].off < out[j].off
+	})
+	return out
+}
