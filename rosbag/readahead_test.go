@@ -185,15 +185,7 @@ func BenchmarkReaderKeep(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if !it.Next() {
-					if it.Err() != nil {
-						b.Fatal(it.Err())
-					}
-					it.Seek(0)
-					if !it.Next() {
-						b.Fatal(it.Err())
-					}
-				}
+				nextLooping(b, it)
 				if mode == "copy" {
 					sink = bytes.Clone(it.Message().Data)
 				} else {
@@ -252,14 +244,6 @@ func BenchmarkReaderIndexedNoChecksum(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if !it.Next() {
-			if it.Err() != nil {
-				b.Fatal(it.Err())
-			}
-			it.Seek(0)
-			if !it.Next() {
-				b.Fatal(it.Err())
-			}
-		}
+		nextLooping(b, it)
 	}
 }
