@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/rsbag/rsbag/sensor"
 )
 
 // Limits of one connection.
@@ -145,12 +147,8 @@ func (s *Server) writeLoop(ctx context.Context, c *client) error {
 				continue
 			}
 			p := st.jpeg.Load()
-			if c.png {
-				if q := st.png.Load(); q != nil && (p == nil || q.seq >= p.seq) {
-					p = q
-				} else if p != nil && p.msg != nil && isDepthFormat(st.profile.Format) {
-					p = nil // wait for the lossless picture
-				}
+			if c.png && st.profile.Format != sensor.FormatMJPEG {
+				p = st.png.Load() // lossless pictures only (an MJPEG stream has nothing else)
 			}
 			if p == nil || p.seq == c.sent[i] {
 				continue

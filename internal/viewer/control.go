@@ -12,6 +12,7 @@ import (
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"
+	"github.com/rsbag/rsbag/sensor"
 )
 
 // Speed limits of the page's speed control.
@@ -243,6 +244,9 @@ func recoveryText(r *rosbag.Recovery) string {
 func (s *Server) hover(id, x, y int) (float64, uint64, error) {
 	if id < 0 || id >= len(s.streams) {
 		return 0, 0, fmt.Errorf("no stream %d", id)
+	}
+	if p := s.streams[id].profile; p.Format != sensor.FormatZ16 {
+		return 0, 0, fmt.Errorf("stream %s is %s, not Z16 depth", p.Name(), p.Format)
 	}
 	f := s.streams[id].latest.Load()
 	if f == nil {

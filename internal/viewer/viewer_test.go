@@ -258,7 +258,7 @@ func TestPageAndAssets(t *testing.T) {
 		{"GET", "/" + filepath.Join(refDir, "depth_color.bag"), "", 404, ""},
 		{"GET", "/", "evil.example:80", 403, ""},
 		{"GET", "/", "localhost", 200, ""},
-		{"GET", "/ws", "", 400, ""}, // not an upgrade
+		{"GET", "/ws", "", 426, ""}, // not an upgrade
 		{"GET", "/ws?codec=gif", "", 400, ""},
 	} {
 		req, err := http.NewRequest(tc.method, ts.url+tc.path, nil)
@@ -537,15 +537,17 @@ func TestDamagedBag(t *testing.T) {
 // size, JPEG by default and PNG on request.
 func TestPicturesDecode(t *testing.T) {
 	path := filepath.Join(refDir, "depth_color_ir2_uncompressed.bag")
-	ts := startTest(t, path, true)
-	for _, codec := range []string{"", "?codec=png"} {
-		c := dialWS(t, ts, codec)
-		c.must(command{Cmd: "pause"})
+	ts := startTest(t, path, true) // looping: pictures keep coming
+	for _, codec := range []string{"jpeg", "png"} {
+		c := dialWS(t, ts, "?codec="+codec)
 		for _, s := range c.hello.Streams {
-			c.until("a picture of "+s.Name, func() bool { _, ok := c.images[s.ID]; return ok })
+			c.until("a picture of "+s.Name+" in "+codec, func() bool { _, ok := c.images[s.ID]; return ok })
+			if got := c.frames[s.ID].Codec; got != codec {
+				t.Errorf("%s: codec %q, want %q", s.Name, got, codec)
+			}
 			var img image.Image
 			var err error
-			if codec == "" {
+			if codec == "jpeg" {
 				img, err = jpeg.Decode(bytes.NewReader(c.images[s.ID]))
 			} else {
 				img, err = png.Decode(bytes.NewReader(c.images[s.ID]))
@@ -557,6 +559,6 @@ func TestPicturesDecode(t *testing.T) {
 				t.Errorf("%s: picture %v, want %dx%d", s.Name, b, s.Width, s.Height)
 			}
 		}
-		c.must(command{Cmd: "play"})
+		c.conn.CloseNow()
 	}
 }
