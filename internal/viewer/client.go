@@ -27,7 +27,7 @@ type client struct {
 	wake    chan struct{}
 	replies chan []byte
 	cancel  context.CancelFunc
-	sent    []uint64 // per stream: seq of the last picture sent (the page counts the frames it never got from the frame numbers)
+	sent    []*picture // per stream: the last picture sent (the page counts the frames it never got from the frame numbers)
 }
 
 func (s *Server) clientCount() int {
@@ -86,7 +86,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &client{
 		conn: conn, png: codec == "png", wake: make(chan struct{}, 1), replies: make(chan []byte, maxReplies),
-		cancel: cancel, sent: make([]uint64, len(s.streams)),
+		cancel: cancel, sent: make([]*picture, len(s.streams)),
 	}
 	if c.png {
 		s.pngUsers.Add(1)
@@ -150,10 +150,10 @@ func (s *Server) writeLoop(ctx context.Context, c *client) error {
 			if c.png && st.profile.Format != sensor.FormatMJPEG {
 				p = st.png.Load() // lossless pictures only (an MJPEG stream has nothing else)
 			}
-			if p == nil || p.seq == c.sent[i] {
+			if p == nil || p == c.sent[i] {
 				continue
 			}
-			c.sent[i] = p.seq
+			c.sent[i] = p
 			if err := send(websocket.MessageBinary, p.msg); err != nil {
 				return err
 			}

@@ -46,13 +46,26 @@ func recordReference(t testing.TB, name string, mutate func(*software.SyntheticC
 	if mutate != nil {
 		mutate(&cfg)
 	}
+	return recordSynthetic(t, name, cfg, clk)
+}
+
+// recordSynthetic records the synthetic camera configured by cfg, whose
+// clock is clk, and returns the bag's path. With a virtual clock the
+// recording takes no time, but bag times (the recorder's clock when it
+// writes) bunch up; with nil (the wall clock) they are real arrival times.
+func recordSynthetic(t testing.TB, name string, cfg software.SyntheticConfig, clk *vclock) string {
+	t.Helper()
 	cam, err := software.NewSynthetic(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cam.Close()
 	path := filepath.Join(t.TempDir(), name+".bag")
-	rec, err := record.New(cam, path, &record.Options{Lossless: true, Now: clk.Now})
+	opts := &record.Options{Lossless: true}
+	if clk != nil {
+		opts.Now = clk.Now
+	}
+	rec, err := record.New(cam, path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

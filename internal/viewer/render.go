@@ -40,6 +40,7 @@ type frameHeader struct {
 	Height       int              `json:"height"`
 	Format       string           `json:"format"`
 	Codec        string           `json:"codec"`
+	Scheme       int32            `json:"scheme"` // depth: the color scheme of the picture
 	Metadata     map[string]int64 `json:"metadata"`
 }
 
@@ -84,6 +85,7 @@ func (s *Server) encodeLoop(st *stream) {
 			continue
 		}
 		h := frameHeaderOf(st, f, seq)
+		h.Scheme = scheme
 		if raw != nil { // already JPEG (MJPEG stream)
 			h.Codec = "jpeg"
 			st.jpeg.Store(&picture{seq: seq, scheme: scheme, msg: message(&h, raw)})

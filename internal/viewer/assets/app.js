@@ -16,6 +16,7 @@
   let tag = 0;
   let seeking = false;
   let lastState = null;
+  let nStates = 0; // state messages received (read by tests and tools)
 
   const qs = new URLSearchParams(location.search);
   const wsURL = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws' +
@@ -164,6 +165,7 @@
       v.last = h;
       v.canvas.dataset.number = String(h.number);
       v.canvas.dataset.seq = String(h.seq);
+      v.canvas.dataset.scheme = String(h.scheme);
       if (h.id === selected) showMetadata();
     }).catch((err) => {
       banner(`cannot decode a picture of ${v.s.name}: ${err}`);
@@ -177,6 +179,7 @@
 
   function onState(m) {
     lastState = m;
+    document.body.dataset.states = String(++nStates);
     $('status').textContent = m.ended ? 'End of file' : m.status;
     $('status').dataset.status = m.status;
     if (m.error) banner(m.error);
@@ -196,7 +199,7 @@
       if (!v) continue;
       let txt = `${s.fps.toFixed(1)} fps · ${s.delivered} frames · ${s.dropped} dropped`;
       if (s.lost) txt += ` · ${s.lost} lost (damaged bag)`;
-      if (v.s.kind === 'video') txt += ` · ${v.notShown} not shown here · #${v.lastNumber}`;
+      if (v.s.kind === 'video') txt += ` · ${v.notShown} not shown here` + (v.lastNumber ? ` · #${v.lastNumber}` : '');
       v.stats.textContent = txt;
       v.stats.dataset.delivered = String(s.delivered);
       v.stats.dataset.dropped = String(s.dropped);
