@@ -562,3 +562,31 @@ func TestPicturesDecode(t *testing.T) {
 		c.conn.CloseNow()
 	}
 }
+
+// TestCorruptChunk: a bag whose index is intact but one of whose chunks is
+// damaged plays to its end and the page is told what went wrong: the error
+// or the frames lost.
+func TestCorruptChunk(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(refDir, "depth_color.bag"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := len(src) * 6 / 10; i < len(src)*6/10+64; i++ {
+		src[i] ^= 0x5a
+	}
+	path := filepath.Join(t.TempDir(), "flipped.bag")
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ts := startTest(t, path, false)
+	c := dialWS(t, ts, "")
+	c.until("the end of the bag", func() bool { return c.state.Ended })
+	lost := uint64(0)
+	for _, s := range c.state.Streams {
+		lost += s.Lost
+	}
+	if c.state.Error == "" && lost == 0 && c.hello.Recovery == "" {
+		t.Errorf("damaged chunk played silently: state %+v", c.state)
+	}
+	t.Logf("error %q, lost %d, recovery %q", c.state.Error, lost, c.hello.Recovery)
+}

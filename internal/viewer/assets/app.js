@@ -182,8 +182,10 @@
     document.body.dataset.states = String(++nStates);
     $('status').textContent = m.ended ? 'End of file' : m.status;
     $('status').dataset.status = m.status;
+    const lost = m.streams.reduce((n, s) => n + (s.lost || 0), 0);
     if (m.error) banner(m.error);
-    else if (!hello || !hello.recovery) banner('');
+    else if (hello && hello.recovery) banner(hello.recovery + (lost ? ` · ${lost} frames could not be read` : ''));
+    else banner(lost ? `The bag is damaged: ${lost} frames could not be read` : '');
     if (hello && hello.playback) {
       $('play').textContent = m.status === 'Playing' ? 'Pause' : 'Play';
       const pos = $('position');
