@@ -144,11 +144,6 @@ func (b *browser) screenshot(name string) {
 	b.t.Logf("screenshot: %s", path)
 }
 
-func (b *browser) text(id string) string {
-	b.t.Helper()
-	return eval[string](b, fmt.Sprintf("document.getElementById(%q).textContent", id))
-}
-
 func (b *browser) dataset(id, key string) string {
 	b.t.Helper()
 	el := fmt.Sprintf("document.getElementById(%q)", id)
@@ -283,6 +278,7 @@ func TestBrowserPlaysBag(t *testing.T) {
 	// Pause: the position stays over the next state messages.
 	b.do(chromedp.Click("#play"))
 	b.waitFor("paused", `document.getElementById('status').dataset.status === 'Paused'`)
+	b.waitFor("the last frame before the pause drawn", fmt.Sprintf(`document.getElementById('canvas-%d').dataset.number === document.getElementById('stats-%d').dataset.number`, depth, depth))
 	states := b.datasetInt("body", "states")
 	pos := b.datasetInt("position", "positionNs")
 	number := b.dataset(fmt.Sprintf("canvas-%d", depth), "number")

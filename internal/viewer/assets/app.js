@@ -205,6 +205,7 @@
       v.stats.textContent = txt;
       v.stats.dataset.delivered = String(s.delivered);
       v.stats.dataset.dropped = String(s.dropped);
+      v.stats.dataset.number = String(s.number); // the newest frame the server has
       if (v.s.kind === 'motion' && s.samples) plot(v, s.samples);
       if (v.s.kind === 'pose' && s.pose) showPose(v, s.pose);
     }
