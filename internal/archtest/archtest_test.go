@@ -33,7 +33,8 @@ var allowed = map[string][]string{
 	"record":            {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout"},
 	"playback":          {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/goid"},
 	"internal/rsdump":   {"sensor", "extensions", "device", "playback"},
-	"internal/viewer":   {"sensor", "extensions", "device", "playback", "rosbag", "internal/layout"},
+	"processing":        {"sensor", "extensions"},
+	"internal/viewer":   {"sensor", "extensions", "device", "playback", "processing", "rosbag", "internal/layout"},
 	"cmd/rs-record":     {"*"},
 	"internal/archtest": {},
 }
