@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/rsbag/rsbag/processing"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 )
@@ -316,8 +317,8 @@ func TestBrowserPlaysBag(t *testing.T) {
 
 	// Another color scheme: the depth picture is redrawn with it.
 	n := eval[int](b, `document.getElementById('scheme').options.length`)
-	if n != len(schemeNames()) {
-		t.Errorf("%d schemes offered, want %d", n, len(schemeNames()))
+	if n != len(processing.ColorSchemes()) {
+		t.Errorf("%d schemes offered, want %d", n, len(processing.ColorSchemes()))
 	}
 	b.do(chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById('scheme'); s.value = '2'; s.dispatchEvent(new Event('change')); })()`))
 	b.waitFor("the new scheme", fmt.Sprintf(`document.getElementById('canvas-%d').dataset.scheme === '2'`, depth))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/rsbag/rsbag/processing"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -253,8 +254,8 @@ func (s *Server) run(c *command, rep *reply) error {
 	case "loop":
 		return s.setLoop(c.On)
 	case "scheme":
-		if c.Scheme < 0 || c.Scheme >= len(schemeNames()) {
-			return fmt.Errorf("color scheme %d: must be 0 to %d", c.Scheme, len(schemeNames())-1)
+		if c.Scheme < 0 || c.Scheme >= len(processing.ColorSchemes()) {
+			return fmt.Errorf("color scheme %d: must be 0 to %d", c.Scheme, len(processing.ColorSchemes())-1)
 		}
 		s.scheme.Store(int32(c.Scheme))
 		s.wakeEncoders()

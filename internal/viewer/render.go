@@ -11,6 +11,7 @@ import (
 	"image/jpeg"
 	"image/png"
 
+	"github.com/rsbag/rsbag/processing"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -141,8 +142,9 @@ var errFormat = errors.New("format not drawn by the viewer")
 
 // renderer turns frames into RGBA pictures, reusing its buffer.
 type renderer struct {
-	img *image.RGBA
-	col colorizer
+	img    *image.RGBA
+	col    *processing.Colorizer // depth, with the defaults but the scheme
+	scheme int32
 }
 
 // render returns the picture of f, or, for an MJPEG frame, its JPEG bytes.
@@ -178,7 +180,16 @@ func (r *renderer) render(f *sensor.Frame, scheme int32) (*image.RGBA, []byte, e
 		return nil, nil, fmt.Errorf("frame %d: %d bytes, stride %d: too short for %dx%d %s", f.Number, len(f.Data), f.Stride, w, h, p.Format)
 	}
 	if isDepthFormat(p.Format) {
-		if err := r.col.colorize(f, scheme, dst); err != nil {
+		if r.col == nil {
+			r.col, r.scheme = processing.NewColorizer(), 0
+		}
+		if scheme != r.scheme {
+			if err := r.col.SetOption(sensor.OptionColorScheme, float32(scheme)); err != nil {
+				return nil, nil, err
+			}
+			r.scheme = scheme
+		}
+		if err := r.col.Draw(r.img, f); err != nil {
 			return nil, nil, err
 		}
 		return r.img, nil, nil

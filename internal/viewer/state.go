@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/processing"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -61,7 +62,7 @@ func infoMap(in sensor.Info) map[string]string {
 }
 
 func (s *Server) helloMessage() ([]byte, error) {
-	h := helloMsg{Type: "hello", Device: infoMap(s.dev.Info()), Schemes: schemeNames()}
+	h := helloMsg{Type: "hello", Device: infoMap(s.dev.Info()), Schemes: processing.ColorSchemes()}
 	if s.pb != nil {
 		h.Playback = true
 		h.File = s.pb.Filename()
