@@ -1,17 +1,13 @@
 package playback
 
 import (
-	"sync/atomic"
-
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/sensor"
 )
 
-var uidCounter atomic.Int64
-
 // nextUID returns a process-unique stream profile id.
-func nextUID() int { return int(uidCounter.Add(1)) }
+func nextUID() int { return sensor.NextUID() }
 
 // rigid is a float32 rigid transform in the rs2_extrinsics layout.
 type rigid = sensor.Extrinsics

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"sync"
-	"sync/atomic"
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
@@ -13,10 +12,7 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// uidCounter hands out process-unique stream profile ids.
-var uidCounter atomic.Int64
-
-func nextUID() int { return int(uidCounter.Add(1)) }
+func nextUID() int { return sensor.NextUID() }
 
 // Device is a software device. It is safe for concurrent use.
 type Device struct {

@@ -7,6 +7,7 @@
 //	rs-record info [--json] BAG                          describe a bag
 //	rs-record play [flags] BAG                           play a bag through the playback device
 //	rs-record dump [--seek NANOS] [--limit N] BAG        print a bag as JSON lines
+//	rs-record view [--port N] [--loop] [BAG]             show a bag (or the camera) in the browser
 //
 // Every command accepts -h. The exit status is 0 on success, 1 on an error
 // and 2 on a usage error. Errors are printed as one line on stderr that
@@ -84,6 +85,7 @@ var commands = []command{
 	{"info", "describe a bag: ROS view and RealSense view", runInfo},
 	{"play", "play a bag through the playback device", runPlay},
 	{"dump", "print a bag as JSON lines (topology, frames, summary)", runDump},
+	{"view", "show a bag (or the camera) in the browser", runView},
 }
 
 func mainUsage(w io.Writer) {

@@ -194,6 +194,14 @@ func TestUsage(t *testing.T) {
 		{[]string{"dump"}, 2, "want exactly one BAG"},
 		{[]string{"dump", "--limit", "-3", "x.bag"}, 2, "negative"},
 		{[]string{"info", "does-not-exist.bag"}, 1, "does-not-exist.bag"},
+		{[]string{"view", "-h"}, 0, "--listen"},
+		{[]string{"view", "--port", "-1", "x.bag"}, 2, "not a port"},
+		{[]string{"view", "--port", "65536", "x.bag"}, 2, "not a port"},
+		{[]string{"view", "--listen", "nowhere", "x.bag"}, 2, "HOST:PORT"},
+		{[]string{"view", "--listen", "127.0.0.1:0", "--port", "1", "x.bag"}, 2, "exclude each other"},
+		{[]string{"view", "a.bag", "b.bag"}, 2, "at most one BAG"},
+		{[]string{"view", "--synthetic", "x.bag"}, 2, "cannot be given with a BAG"},
+		{[]string{"view", "--port", "0", "does-not-exist.bag"}, 1, "does-not-exist.bag"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -33,6 +33,8 @@ var allowed = map[string][]string{
 	"record":            {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout"},
 	"playback":          {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/goid"},
 	"internal/rsdump":   {"sensor", "extensions", "device", "playback"},
+	"processing":        {"sensor", "extensions"},
+	"internal/viewer":   {"sensor", "extensions", "device", "playback", "processing", "rosbag", "internal/layout"},
 	"cmd/rs-record":     {"*"},
 	"internal/archtest": {},
 }

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"syscall"
+
+	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/internal/viewer"
+	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// defaultViewPort is the port rs-record view listens on unless told
+// otherwise (--port 0 picks a free one).
+const defaultViewPort = 8765
+
+// viewConfig holds the flags of "rs-record view".
+type viewConfig struct {
+	path      string // the bag; "" shows a camera
+	addr      string // listen address
+	loop      bool
+	open      bool
+	synthetic bool
+}
+
+func parseViewFlags(e *env, args []string) (*viewConfig, error) {
+	c := &viewConfig{}
+	fs := newFlagSet(e, "view", "view [flags] [BAG]\n\n"+
+		"Serves a viewer of BAG (or, without BAG, of the attached camera, or the synthetic camera when none is\n"+
+		"attached) to the browser: every stream side by side, depth colorized, IMU plots, the device's options,\n"+
+		"a timeline with play/pause, step, seek, speed and loop. The first line printed is the page's URL.\n"+
+		"The server listens on 127.0.0.1 only unless --listen says otherwise; Ctrl-C stops it.")
+	port := fs.Int("port", defaultViewPort, "listen on 127.0.0.1:`N` (0: any free port)")
+	fs.StringVar(&c.addr, "listen", "", "listen on `ADDR` (host:port) instead, e.g. 0.0.0.0:8765 to expose the viewer to the network")
+	fs.BoolVar(&c.loop, "loop", false, "play the bag again from the start when it ends")
+	fs.BoolVar(&c.open, "open", false, "open the page in the default browser")
+	fs.BoolVar(&c.synthetic, "synthetic", false, "show the synthetic camera even when a camera is attached")
+	pos, err := parseArgs(fs, "view", args)
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) > 1 {
+		return nil, usageErrorf("view", "want at most one BAG, got %d arguments", len(pos))
+	}
+	if len(pos) == 1 {
+		c.path = pos[0]
+	}
+	if flagSet(fs, "listen") && flagSet(fs, "port") {
+		return nil, usageErrorf("view", "--port and --listen exclude each other")
+	}
+	if *port < 0 || *port > 65535 {
+		return nil, usageErrorf("view", "--port: %d is not a port (0 to 65535)", *port)
+	}
+	if c.addr == "" {
+		c.addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(*port))
+	} else if _, _, err := net.SplitHostPort(c.addr); err != nil {
+		return nil, usageErrorf("view", "--listen %q: want HOST:PORT (%v)", c.addr, err)
+	}
+	if c.path != "" && c.synthetic {
+		return nil, usageErrorf("view", "--synthetic shows a camera; it cannot be given with a BAG")
+	}
+	return c, nil
+}
+
+func runView(e *env, args []string) error {
+	c, err := parseViewFlags(e, args)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var (
+		dev      device.Device
+		profiles []*sensor.StreamProfile
+	)
+	if c.path != "" {
+		if err := refuseSpecialFile(c.path); err != nil {
+			return err
+		}
+		pb, err := playback.Open(c.path, nil)
+		if err != nil {
+			return fileError(c.path, err)
+		}
+		dev = pb
+	} else {
+		rc, err := parseRecordFlags(e, nil) // the record command's default streams
+		if err != nil {
+			return err
+		}
+		rc.synthetic = c.synthetic
+		rc.frames = 0
+		cam, _, err := openRecordDevice(ctx, e, rc)
+		if err != nil {
+			return err
+		}
+		dev = cam
+		picks, err := pickProfiles(dev, rc)
+		if err != nil {
+			dev.Close()
+			return err
+		}
+		for _, p := range picks {
+			profiles = append(profiles, p.p)
+		}
+	}
+	defer dev.Close()
+
+	srv, err := viewer.Start(viewer.Config{Device: dev, Profiles: profiles, Loop: c.loop})
+	if err != nil {
+		return fileError(c.path, err)
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", c.addr, err)
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	fmt.Fprintln(e.stdout, url)
+	if c.open {
+		if err := exec.Command("xdg-open", url).Start(); err != nil {
+			fmt.Fprintf(e.stderr, "%s: cannot open a browser (%v); open %s yourself\n", progName, err, url)
+		}
+	}
+	if err := srv.Serve(ctx, ln); err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+// refuseSpecialFile refuses a path that is not a regular file (a FIFO or a
+// device would block or be read once): the viewer seeks in the bag.
+func refuseSpecialFile(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileError(path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fileError(path, fmt.Errorf("not a regular file (%s): a bag must be a file the viewer can seek in", fi.Mode().Type()))
+	}
+	return nil
+}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestViewServesBag: `rs-record view --port 0 BAG` prints the page's URL on
+// its first line, serves the page there and stops cleanly on SIGINT.
+func TestViewServesBag(t *testing.T) {
+	t.Parallel()
+	bag := filepath.Join("..", "..", "testdata", "librealsense", "depth_color.bag")
+	cmd := exec.Command(binPath, "view", "--port", "0", "--loop", bag)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e bytes.Buffer
+	cmd.Stderr = &e
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("first line: %v (stderr %s)", err, e.String())
+	}
+	url := strings.TrimSpace(line)
+	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/") {
+		t.Fatalf("first line %q is not the page's URL on 127.0.0.1", line)
+	}
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !bytes.Contains(page, []byte(`src="/app.js"`)) {
+		t.Errorf("GET %s: %s, %d bytes", url, resp.Status, len(page))
+	}
+	resp, err = http.Get(url + "..%2f..%2fgo.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("a path outside the page: %s, want 404", resp.Status)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("view after SIGINT: %v\n%s", err, e.String())
+	}
+	checkNoPanic(t, result{stderr: e.String()})
+}
+
+// TestViewRefusesFIFO: the viewer seeks in the bag, so a FIFO is refused
+// with an error naming it instead of blocking.
+func TestViewRefusesFIFO(t *testing.T) {
+	t.Parallel()
+	fifo := filepath.Join(t.TempDir(), "pipe.bag")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	r := rsRecord(t, "view", "--port", "0", fifo)
+	if r.code != 1 || !strings.Contains(r.stderr, fifo) || !strings.Contains(r.stderr, "not a regular file") {
+		t.Errorf("view of a FIFO: exit %d, stderr %q", r.code, r.stderr)
+	}
+}

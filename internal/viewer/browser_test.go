@@ -1,0 +1,391 @@
+package viewer
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/rsbag/rsbag/processing"
+	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/software"
+)
+
+// browser is a headless Chromium page and what its console said.
+type browser struct {
+	t   *testing.T
+	ctx context.Context
+
+	mu      sync.Mutex
+	console []chromedp.ConsoleMessage
+}
+
+// findChromium returns the path of a Chromium or Chrome binary, or "".
+func findChromium() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// newBrowser starts a headless Chromium. Where none is installed the test is
+// skipped, except on CI, which installs it.
+func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	exe := findChromium()
+	if exe == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no chromium found: CI must install Debian's chromium package")
+		}
+		t.Skip("browser test skipped: no chromium found (apt-get install chromium)")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe),
+		chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1500, 1100))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("start %s: %v", exe, err)
+	}
+	b := &browser{t: t, ctx: ctx}
+	msgs := chromedp.Console(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			b.mu.Lock()
+			b.console = append(b.console, m)
+			b.mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	return b
+}
+
+// do runs actions, failing the test on error; guard bounds a hang.
+func (b *browser) do(actions ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, guard)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// eval evaluates a JavaScript expression.
+func eval[T any](b *browser, js string) T {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, guard)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		b.t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+// waitFor waits until a JavaScript condition holds.
+func (b *browser) waitFor(what, cond string) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, guard)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(guard))); err != nil {
+		b.t.Fatalf("waiting for %s (%s): %v", what, cond, err)
+	}
+}
+
+// consoleErrors returns the errors and exceptions the page logged.
+func (b *browser) consoleErrors() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []string
+	for _, m := range b.console {
+		if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleException {
+			out = append(out, fmt.Sprintf("%s (%s:%d)", m, m.URL, m.Line))
+		}
+	}
+	return out
+}
+
+// screenshot saves the page as a test artifact: under $RSBAG_ARTIFACTS when
+// set, else under the system's temporary folder.
+func (b *browser) screenshot(name string) {
+	b.t.Helper()
+	dir := os.Getenv("RSBAG_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "rsbag-artifacts")
+	}
+	dir = filepath.Join(dir, "viewer")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(b.ctx, guard)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	path := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+	b.t.Logf("screenshot: %s", path)
+}
+
+func (b *browser) dataset(id, key string) string {
+	b.t.Helper()
+	el := fmt.Sprintf("document.getElementById(%q)", id)
+	if id == "body" {
+		el = "document.body"
+	}
+	return eval[string](b, fmt.Sprintf("%s.dataset[%q] || ''", el, key))
+}
+
+func (b *browser) datasetInt(id, key string) int64 {
+	b.t.Helper()
+	s := b.dataset(id, key)
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		b.t.Fatalf("#%s data-%s = %q: %v", id, key, s, err)
+	}
+	return n
+}
+
+// canvasPixels is what a canvas shows.
+type canvasPixels struct {
+	W, H   int
+	Number string
+	Scheme string
+	Pix    []byte // RGBA
+}
+
+func (b *browser) canvas(id int) canvasPixels {
+	b.t.Helper()
+	type raw struct {
+		W, H           int
+		Number, Scheme string
+		B64            string
+	}
+	r := eval[raw](b, fmt.Sprintf(`(() => {
+		const c = document.getElementById('canvas-%d');
+		const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+		let s = '';
+		for (let i = 0; i < d.length; i += 0x8000) s += String.fromCharCode.apply(null, d.subarray(i, i + 0x8000));
+		return {W: c.width, H: c.height, Number: c.dataset.number, Scheme: c.dataset.scheme || '', B64: btoa(s)};
+	})()`, id))
+	pix, err := base64.StdEncoding.DecodeString(r.B64)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return canvasPixels{W: r.W, H: r.H, Number: r.Number, Scheme: r.Scheme, Pix: pix}
+}
+
+// streamIDs maps stream names to the page's stream ids.
+func (b *browser) streamIDs() map[string]int {
+	b.t.Helper()
+	ids := eval[map[string]string](b, `Object.fromEntries([...document.querySelectorAll('.card')].map(c => [c.dataset.stream, c.id.slice(5)]))`)
+	out := map[string]int{}
+	for name, s := range ids {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			b.t.Fatalf("card id %q", s)
+		}
+		out[name] = n
+	}
+	return out
+}
+
+// matchFrame checks that a canvas shows the frame the page says it shows,
+// drawn as the server's renderer draws it (depth through the colorizer with
+// the page's scheme), pixel for pixel, and that the picture is not blank.
+func matchFrame(t *testing.T, b *browser, id int, frames []refFrame) {
+	t.Helper()
+	got := b.canvas(id)
+	var f *sensor.Frame
+	for _, rf := range frames {
+		if strconv.FormatUint(rf.f.Number, 10) == got.Number {
+			f = rf.f
+		}
+	}
+	if f == nil {
+		t.Fatalf("canvas %d shows frame %q, not a frame of the bag", id, got.Number)
+	}
+	scheme := int32(0)
+	if got.Scheme != "" {
+		n, _ := strconv.Atoi(got.Scheme)
+		scheme = int32(n)
+	}
+	var r renderer
+	want, _, err := r.render(f, scheme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.W != f.Width || got.H != f.Height || len(got.Pix) != len(want.Pix) {
+		t.Fatalf("canvas %d: %dx%d (%d bytes), want %dx%d", id, got.W, got.H, len(got.Pix), f.Width, f.Height)
+	}
+	diff, distinct := 0, map[[3]byte]bool{}
+	for i := 0; i < len(want.Pix); i += 4 {
+		for k := 0; k < 3; k++ {
+			d := int(got.Pix[i+k]) - int(want.Pix[i+k])
+			if d > 1 || d < -1 {
+				diff++
+				break
+			}
+		}
+		if len(distinct) < 3 {
+			distinct[[3]byte(got.Pix[i:i+3])] = true
+		}
+	}
+	if diff != 0 {
+		t.Errorf("canvas %d (%s frame %d, scheme %d): %d of %d pixels differ from the renderer's", id, f.Profile.Name(), f.Number, scheme, diff, f.Width*f.Height)
+	}
+	if len(distinct) < 2 {
+		t.Errorf("canvas %d (%s frame %d) is blank", id, f.Profile.Name(), f.Number)
+	}
+}
+
+// TestBrowserPlaysBag drives the page in Chromium: it loads without console
+// errors, every canvas shows its frame as the renderer draws it, pause stops
+// the position, seek moves it, step advances exactly one frame, and the
+// color scheme applies.
+func TestBrowserPlaysBag(t *testing.T) {
+	path := filepath.Join(refDir, "depth_color.bag")
+	refs := refFrames(t, path)
+	ts := startTest(t, path, true)
+	b := newBrowser(t)
+	b.do(chromedp.Navigate(ts.url + "/?codec=png"))
+	b.waitFor("the streams", `document.querySelectorAll('.card').length > 0`)
+	ids := b.streamIDs()
+	depth, color := ids["Depth/0"], ids["Color/0"]
+	if len(ids) != 2 {
+		t.Fatalf("streams on the page: %v", ids)
+	}
+	b.waitFor("pictures of every stream", `[...document.querySelectorAll('#streams canvas')].every(c => c.dataset.number)`)
+	b.waitFor("playing", `document.getElementById('status').dataset.status === 'Playing'`)
+
+	// Pause: the position stays over the next state messages.
+	b.do(chromedp.Click("#play"))
+	b.waitFor("paused", `document.getElementById('status').dataset.status === 'Paused'`)
+	b.waitFor("the last frame before the pause drawn", fmt.Sprintf(`document.getElementById('canvas-%d').dataset.number === document.getElementById('stats-%d').dataset.number`, depth, depth))
+	states := b.datasetInt("body", "states")
+	pos := b.datasetInt("position", "positionNs")
+	number := b.dataset(fmt.Sprintf("canvas-%d", depth), "number")
+	b.waitFor("three more state messages", fmt.Sprintf("+document.body.dataset.states >= %d", states+3))
+	if p := b.datasetInt("position", "positionNs"); p != pos {
+		t.Errorf("position moved while paused: %d → %d", pos, p)
+	}
+	if n := b.dataset(fmt.Sprintf("canvas-%d", depth), "number"); n != number {
+		t.Errorf("depth frame changed while paused: %s → %s", number, n)
+	}
+
+	// Seek with the seek bar to 0.5 s: the first depth frame at or after it
+	// is shown and the position is its bag time.
+	const seekMs = 500
+	var at int
+	for at < len(refs["Depth/0"])-1 && refs["Depth/0"][at].bagTime < seekMs*time.Millisecond {
+		at++
+	}
+	want := refs["Depth/0"][at]
+	b.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const s = document.getElementById('seek'); s.value = '%d'; s.dispatchEvent(new Event('change')); })()`, seekMs)))
+	b.waitFor("the seek", fmt.Sprintf(`document.getElementById('position').dataset.positionNs === '%d' && document.getElementById('canvas-%d').dataset.number === '%d'`, int64(want.bagTime), depth, want.f.Number))
+
+	// Step forward: exactly the next depth frame.
+	next := refs["Depth/0"][at+1]
+	b.do(chromedp.Click("#fwd"))
+	b.waitFor("the step", fmt.Sprintf(`document.getElementById('canvas-%d').dataset.number !== '%d'`, depth, want.f.Number))
+	if n := b.dataset(fmt.Sprintf("canvas-%d", depth), "number"); n != strconv.FormatUint(next.f.Number, 10) {
+		t.Errorf("step forward from frame %d shows frame %s, want %d", want.f.Number, n, next.f.Number)
+	}
+	b.waitFor("the position after the step", fmt.Sprintf(`document.getElementById('position').dataset.positionNs === '%d'`, int64(next.bagTime)))
+
+	// Pixels: depth through the colorizer, color as recorded.
+	matchFrame(t, b, depth, refs["Depth/0"])
+	matchFrame(t, b, color, refs["Color/0"])
+
+	// Another color scheme: the depth picture is redrawn with it.
+	n := eval[int](b, `document.getElementById('scheme').options.length`)
+	if n != len(processing.ColorSchemes()) {
+		t.Errorf("%d schemes offered, want %d", n, len(processing.ColorSchemes()))
+	}
+	b.do(chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById('scheme'); s.value = '2'; s.dispatchEvent(new Event('change')); })()`))
+	b.waitFor("the new scheme", fmt.Sprintf(`document.getElementById('canvas-%d').dataset.scheme === '2'`, depth))
+	matchFrame(t, b, depth, refs["Depth/0"])
+
+	// Hovering depth shows the distance under the pointer.
+	b.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+		const c = document.getElementById('canvas-%d'), r = c.getBoundingClientRect();
+		c.dispatchEvent(new MouseEvent('mousemove', {clientX: r.left + r.width / 2, clientY: r.top + r.height / 2}));
+	})()`, depth)))
+	b.waitFor("the distance", `document.getElementById('hover').dataset.meters !== ''`)
+
+	b.screenshot("depth_color")
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// TestBrowserOptionValues: an option's value on the page changes when the
+// position passes its recorded change.
+func TestBrowserOptionValues(t *testing.T) {
+	path := recordReference(t, "options_pause_notify", nil)
+	ts := startTest(t, path, false)
+	b := newBrowser(t)
+	b.do(chromedp.Navigate(ts.url + "/"))
+	b.waitFor("a state", `+document.body.dataset.states > 0`)
+	if b.dataset("status", "status") == "Playing" {
+		b.do(chromedp.Click("#play")) // pause (a bag that stopped meanwhile is paused by the seek)
+	}
+	b.do(chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById('seek'); s.value = '100'; s.dispatchEvent(new Event('change')); })()`))
+	b.waitFor("paused at 0.1 s", `document.getElementById('status').dataset.status === 'Paused'`)
+	// The reference session sets the depth sensor's exposure to 20000 and
+	// changes it to 33000 at 400 ms.
+	cell := fmt.Sprintf("opt-0-%d", int(sensor.OptionExposure))
+	b.waitFor("exposure 20000", fmt.Sprintf(`document.getElementById(%q).dataset.value === '20000'`, cell))
+	b.do(chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById('seek'); s.value = '600'; s.dispatchEvent(new Event('change')); })()`))
+	b.waitFor("exposure 33000", fmt.Sprintf(`document.getElementById(%q).dataset.value === '33000'`, cell))
+	if !eval[bool](b, fmt.Sprintf(`document.getElementById(%q).classList.contains('changed')`, cell)) {
+		t.Error("the changed option is not marked")
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// TestBrowserScreenshots plays the real D435 bag and a synthetic bag with
+// IMU and saves the page of each as a test artifact.
+func TestBrowserScreenshots(t *testing.T) {
+	imu := recordReference(t, "motion_accel_gyro", func(c *software.SyntheticConfig) {
+		c.Depth = &software.Video{Width: 424, Height: 240, FPS: 30}
+		c.Color = &software.Video{Width: 424, Height: 240, FPS: 30}
+	})
+	for _, tc := range []struct{ name, path, ready string }{
+		{"real_d435", filepath.Join(refDir, "real", "single_depth_color_640x480.bag"),
+			`[...document.querySelectorAll('#streams canvas')].every(c => c.dataset.number)`},
+		{"synthetic_imu", imu,
+			`[...document.querySelectorAll('#streams canvas[id^="canvas-"]')].every(c => c.dataset.number) && [...document.querySelectorAll('[id^="values-"]')].every(v => v.textContent)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := startTest(t, tc.path, true)
+			b := newBrowser(t)
+			b.do(chromedp.Navigate(ts.url + "/"))
+			b.waitFor("every stream drawn", tc.ready)
+			b.screenshot(tc.name)
+			if errs := b.consoleErrors(); len(errs) > 0 {
+				t.Errorf("console errors: %q", errs)
+			}
+		})
+	}
+}

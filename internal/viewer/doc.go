@@ -1,0 +1,46 @@
+// Package viewer is the web viewer of rs-record view: an HTTP server that
+// plays a bag (or shows a live or synthetic camera) and serves one page which
+// draws every stream in the browser.
+//
+// # What travels to the browser
+//
+// The page opens one WebSocket (/ws). The server sends:
+//
+//   - a "hello" text message: the device info, the sensors with their
+//     options, the streams, the duration of the bag and whether it can be
+//     controlled (a bag) or not (a camera);
+//   - a "state" text message about ten times a second: position, status,
+//     speed, loop, per-stream delivered/dropped/lost counters and fps, the
+//     option values at the current position, the IMU samples that arrived
+//     since the previous state and the latest pose;
+//   - one binary message per video frame: a 4-byte little-endian length, a
+//     JSON header (stream id, frame number, timestamp, domain, metadata, size,
+//     codec) and the encoded picture (JPEG, or PNG when the client asked for
+//     lossless pictures with ?codec=png).
+//
+// The browser sends text commands: play, pause, step (+1/-1 frame of the
+// primary stream), seek (seconds from the start), speed, loop, scheme (the
+// colorizer's color scheme) and hover (distance in meters at a depth pixel).
+//
+// # Frames are encoded once and never wait for a browser
+//
+// The frame handler only stores the newest frame of its stream and wakes the
+// stream's encoder goroutine; playback never waits for the viewer. Each
+// encoder renders the newest frame (depth colorized, color and infrared
+// converted to RGB) and encodes it once for every client. Each client has
+// one writer goroutine which sends, when the connection is free, the newest
+// encoded picture of each stream that it has not sent yet: a slow browser
+// skips pictures (they are counted per client) while the others, and the
+// playback, go on at full rate. The server holds at most the newest raw
+// frame and the newest encoded picture(s) per stream, whatever the number of
+// clients, so its memory is bounded.
+//
+// # Security
+//
+// The server listens on the loopback interface unless told otherwise, serves
+// only its embedded page and the WebSocket (it never reads a file other than
+// the bag it was started with), refuses requests whose Host is not the
+// address it listens on when bound to loopback (DNS rebinding), refuses
+// WebSocket upgrades from other origins, and limits the size of every request
+// and command.
+package viewer

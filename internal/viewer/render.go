@@ -1,0 +1,256 @@
+package viewer
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
+
+	"github.com/rsbag/rsbag/processing"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// jpegQuality is the quality of the pictures sent by default: depth
+// colorized with a smooth color map and camera pictures stay free of
+// visible blocks at a third of PNG's size.
+const jpegQuality = 85
+
+// picture is an encoded frame, ready to send: the whole binary WebSocket
+// message (header length, JSON header, encoded image). It is shared by every
+// client and never modified.
+type picture struct {
+	seq    uint64 // server-wide sequence number of the frame
+	scheme int32  // color scheme it was made with (depth)
+	msg    []byte
+}
+
+// frameHeader describes the picture of a binary message.
+type frameHeader struct {
+	ID           int              `json:"id"`
+	Seq          uint64           `json:"seq"`
+	Number       uint64           `json:"number"`
+	TimestampMs  float64          `json:"timestampMs"`
+	Domain       string           `json:"domain"`
+	SystemTimeMs float64          `json:"systemTimeMs"`
+	Width        int              `json:"width"`
+	Height       int              `json:"height"`
+	Format       string           `json:"format"`
+	Codec        string           `json:"codec"`
+	Scheme       int32            `json:"scheme"` // depth: the color scheme of the picture
+	Metadata     map[string]int64 `json:"metadata"`
+}
+
+// encodeLoop renders and encodes the newest frame of a video stream each
+// time one arrives (or the color scheme or the wanted codecs change), while
+// a client is connected.
+func (s *Server) encodeLoop(st *stream) {
+	var (
+		r             renderer
+		lastSeq       uint64
+		lastScheme    int32 = -1
+		lastPNG       bool
+		jbuf, pbuf    bytes.Buffer
+		jpegOpts      = &jpeg.Options{Quality: jpegQuality}
+		pngEnc        = &png.Encoder{CompressionLevel: png.BestSpeed}
+		haveWarnedFmt bool
+	)
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-st.wake:
+		}
+		if s.clientCount() == 0 {
+			continue
+		}
+		f := st.latest.Load()
+		if f == nil {
+			continue
+		}
+		seq, scheme, wantPNG := st.lastSeq.Load(), s.scheme.Load(), s.pngUsers.Load() > 0
+		isDepth := isDepthFormat(f.Profile.Format)
+		if seq == lastSeq && (!isDepth || scheme == lastScheme) && (wantPNG == lastPNG || !wantPNG) {
+			continue
+		}
+		img, raw, err := r.render(f, scheme)
+		if err != nil {
+			if !haveWarnedFmt {
+				haveWarnedFmt = true
+				s.setErr(fmt.Errorf("stream %s: %w", st.name, err))
+			}
+			continue
+		}
+		h := frameHeaderOf(st, f, seq)
+		h.Scheme = scheme
+		if raw != nil { // already JPEG (MJPEG stream)
+			h.Codec = "jpeg"
+			st.jpeg.Store(&picture{seq: seq, scheme: scheme, msg: message(&h, raw)})
+		} else {
+			jbuf.Reset()
+			if err := jpeg.Encode(&jbuf, img, jpegOpts); err == nil {
+				h.Codec = "jpeg"
+				st.jpeg.Store(&picture{seq: seq, scheme: scheme, msg: message(&h, jbuf.Bytes())})
+			}
+			if wantPNG {
+				pbuf.Reset()
+				if err := pngEnc.Encode(&pbuf, img); err == nil {
+					h.Codec = "png"
+					st.png.Store(&picture{seq: seq, scheme: scheme, msg: message(&h, pbuf.Bytes())})
+				}
+			}
+		}
+		lastSeq, lastScheme, lastPNG = seq, scheme, wantPNG
+		s.wakeClients()
+	}
+}
+
+func frameHeaderOf(st *stream, f *sensor.Frame, seq uint64) frameHeader {
+	h := frameHeader{
+		ID: st.id, Seq: seq, Number: f.Number, TimestampMs: f.TimestampMs, Domain: f.Domain.String(),
+		SystemTimeMs: f.SystemTimeMs, Width: f.Width, Height: f.Height, Format: f.Profile.Format.String(),
+		Metadata: map[string]int64{},
+	}
+	f.Metadata.Range(func(k sensor.MetadataKey, v int64) bool {
+		h.Metadata[k.String()] = v
+		return true
+	})
+	return h
+}
+
+// message builds a binary message: the header's length (4 bytes, little
+// endian), the JSON header and the encoded image, in one new buffer.
+func message(h *frameHeader, img []byte) []byte {
+	hj, _ := json.Marshal(h) // plain fields: cannot fail
+	msg := make([]byte, 4+len(hj)+len(img))
+	binary.LittleEndian.PutUint32(msg, uint32(len(hj)))
+	copy(msg[4:], hj)
+	copy(msg[4+len(hj):], img)
+	return msg
+}
+
+func isDepthFormat(f sensor.Format) bool {
+	return f == sensor.FormatZ16 || f == sensor.FormatDisparity16 || f == sensor.FormatDisparity32
+}
+
+// errFormat is returned for a format the viewer cannot draw.
+var errFormat = errors.New("format not drawn by the viewer")
+
+// renderer turns frames into RGBA pictures, reusing its buffer.
+type renderer struct {
+	img    *image.RGBA
+	col    *processing.Colorizer // depth, with the defaults but the scheme
+	scheme int32
+}
+
+// render returns the picture of f, or, for an MJPEG frame, its JPEG bytes.
+func (r *renderer) render(f *sensor.Frame, scheme int32) (*image.RGBA, []byte, error) {
+	p := f.Profile
+	if p.Format == sensor.FormatMJPEG {
+		return nil, f.Data, nil
+	}
+	w, h := f.Width, f.Height
+	if w <= 0 || h <= 0 || f.Stride <= 0 || len(f.Data) < f.Stride*(h-1) {
+		return nil, nil, fmt.Errorf("frame %d: bad size %dx%d stride %d for %d bytes", f.Number, w, h, f.Stride, len(f.Data))
+	}
+	if r.img == nil || r.img.Rect.Dx() != w || r.img.Rect.Dy() != h {
+		r.img = image.NewRGBA(image.Rect(0, 0, w, h))
+	}
+	dst := r.img.Pix
+	var bpp int
+	switch p.Format {
+	case sensor.FormatRGB8, sensor.FormatBGR8:
+		bpp = 3
+	case sensor.FormatRGBA8, sensor.FormatBGRA8:
+		bpp = 4
+	case sensor.FormatY8:
+		bpp = 1
+	case sensor.FormatY16, sensor.FormatZ16, sensor.FormatDisparity16, sensor.FormatYUYV, sensor.FormatUYVY:
+		bpp = 2
+	case sensor.FormatDisparity32:
+		bpp = 4
+	default:
+		return nil, nil, fmt.Errorf("%w: %s", errFormat, p.Format)
+	}
+	if f.Stride < w*bpp || len(f.Data) < f.Stride*(h-1)+w*bpp {
+		return nil, nil, fmt.Errorf("frame %d: %d bytes, stride %d: too short for %dx%d %s", f.Number, len(f.Data), f.Stride, w, h, p.Format)
+	}
+	if isDepthFormat(p.Format) {
+		if r.col == nil {
+			r.col, r.scheme = processing.NewColorizer(), 0
+		}
+		if scheme != r.scheme {
+			if err := r.col.SetOption(sensor.OptionColorScheme, float32(scheme)); err != nil {
+				return nil, nil, err
+			}
+			r.scheme = scheme
+		}
+		if err := r.col.Draw(r.img, f); err != nil {
+			return nil, nil, err
+		}
+		return r.img, nil, nil
+	}
+	for y := 0; y < h; y++ {
+		src := f.Data[y*f.Stride : y*f.Stride+w*bpp]
+		row := dst[y*r.img.Stride : y*r.img.Stride+4*w]
+		switch p.Format {
+		case sensor.FormatRGB8:
+			for x := 0; x < w; x++ {
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = src[3*x], src[3*x+1], src[3*x+2], 255
+			}
+		case sensor.FormatBGR8:
+			for x := 0; x < w; x++ {
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = src[3*x+2], src[3*x+1], src[3*x], 255
+			}
+		case sensor.FormatRGBA8:
+			copy(row, src)
+		case sensor.FormatBGRA8:
+			for x := 0; x < w; x++ {
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = src[4*x+2], src[4*x+1], src[4*x], src[4*x+3]
+			}
+		case sensor.FormatY8:
+			for x := 0; x < w; x++ {
+				v := src[x]
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = v, v, v, 255
+			}
+		case sensor.FormatY16:
+			for x := 0; x < w; x++ {
+				v := src[2*x+1] // high byte of the little-endian sample
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = v, v, v, 255
+			}
+		case sensor.FormatYUYV, sensor.FormatUYVY:
+			yOff, uOff, vOff := 0, 1, 3
+			if p.Format == sensor.FormatUYVY {
+				yOff, uOff, vOff = 1, 0, 2
+			}
+			for x := 0; x+1 < w; x += 2 {
+				q := src[2*x : 2*x+4]
+				u, v := q[uOff], q[vOff]
+				r0, g0, b0 := color.YCbCrToRGB(q[yOff], u, v)
+				r1, g1, b1 := color.YCbCrToRGB(q[yOff+2], u, v)
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = r0, g0, b0, 255
+				row[4*x+4], row[4*x+5], row[4*x+6], row[4*x+7] = r1, g1, b1, 255
+			}
+		}
+	}
+	return r.img, nil, nil
+}
+
+// distance returns the distance in meters at pixel (x, y) of a Z16 frame.
+func distance(f *sensor.Frame, x, y int) (float64, error) {
+	if f.Profile.Format != sensor.FormatZ16 {
+		return 0, fmt.Errorf("stream %s is %s, not Z16 depth", f.Profile.Name(), f.Profile.Format)
+	}
+	if x < 0 || y < 0 || x >= f.Width || y >= f.Height {
+		return 0, fmt.Errorf("pixel (%d, %d) outside the %dx%d frame", x, y, f.Width, f.Height)
+	}
+	i := y*f.Stride + 2*x
+	if i+2 > len(f.Data) {
+		return 0, fmt.Errorf("pixel (%d, %d) beyond the frame's %d bytes", x, y, len(f.Data))
+	}
+	return float64(binary.LittleEndian.Uint16(f.Data[i:])) * float64(f.DepthUnits), nil
+}

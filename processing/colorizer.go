@@ -1,0 +1,377 @@
+package processing
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// ErrUnsupportedOption is returned for an option a block does not have.
+var ErrUnsupportedOption = errors.New("option not supported by this processing block")
+
+// ErrOptionValue is returned for a value outside an option's range.
+var ErrOptionValue = errors.New("option value out of range")
+
+// Visual presets of the Colorizer (OptionVisualPreset).
+const (
+	ColorizerPresetDynamic = 0 // histogram equalization, Jet
+	ColorizerPresetFixed   = 1 // 0 to 6 m, Jet
+	ColorizerPresetNear    = 2 // 0.3 to 1.5 m, Classic
+	ColorizerPresetFar     = 3 // 1 to 16 m, Jet
+)
+
+// disparityToDepth is the factor librealsense's colorizer uses to turn its
+// min/max distances into disparities for DISPARITY32 frames (a fixed value
+// in 2.56.5, src/proc/colorizer.cpp).
+const disparityToDepth = 681678.625
+
+// maxDepth is the size of the equalization histogram: one bin per Z16 value.
+const maxDepth = 0x10000
+
+// option describes one option of a block.
+type option struct {
+	rng    extensions.Range
+	desc   string
+	values []string // descriptions of the values Min, Min+Step, ...
+}
+
+var colorizerOptions = map[sensor.Option]option{
+	sensor.OptionVisualPreset:                 {extensions.Range{Min: 0, Max: 3, Step: 1, Default: 0}, "Preset depth colorization", []string{"Dynamic", "Fixed", "Near", "Far"}},
+	sensor.OptionColorScheme:                  {extensions.Range{Min: 0, Max: float32(len(colorMaps) - 1), Step: 1, Default: 0}, "Color map", ColorSchemes()},
+	sensor.OptionHistogramEqualizationEnabled: {extensions.Range{Min: 0, Max: 1, Step: 1, Default: 1}, "Perform histogram equalization", nil},
+	sensor.OptionMinDistance:                  {extensions.Range{Min: 0, Max: 16, Step: 0.1, Default: 0}, "Min range in meters", nil},
+	sensor.OptionMaxDistance:                  {extensions.Range{Min: 0, Max: 16, Step: 0.1, Default: 6}, "Max range in meters", nil},
+}
+
+// colorizerSettings are the values of a Colorizer's options.
+type colorizerSettings struct {
+	preset   int
+	scheme   int
+	equalize bool
+	min, max float32
+}
+
+// Colorizer turns depth frames (Z16 or DISPARITY32) into RGB8 pictures as
+// librealsense's rs2::colorizer does: with histogram equalization (the
+// default) a pixel's color is its depth's rank among the frame's non-zero
+// depths; without, its depth's place between the min and max distances.
+// Zero depth is black. It is safe for concurrent use; each frame's
+// histogram is its own, so the result of a frame does not depend on the
+// frames before it.
+type Colorizer struct {
+	mu       sync.Mutex
+	set      colorizerSettings
+	profiles map[*sensor.StreamProfile]*sensor.StreamProfile // input → output profile
+}
+
+// NewColorizer returns a Colorizer with librealsense's defaults: Jet,
+// histogram equalization on, 0 to 6 m.
+func NewColorizer() *Colorizer {
+	return &Colorizer{set: colorizerSettings{equalize: true, max: 6}, profiles: map[*sensor.StreamProfile]*sensor.StreamProfile{}}
+}
+
+// SupportedOptions lists the Colorizer's options in ascending enum order.
+func (c *Colorizer) SupportedOptions() []sensor.Option {
+	return []sensor.Option{sensor.OptionVisualPreset, sensor.OptionColorScheme, sensor.OptionHistogramEqualizationEnabled,
+		sensor.OptionMinDistance, sensor.OptionMaxDistance}
+}
+
+// OptionRange returns the range of o.
+func (c *Colorizer) OptionRange(o sensor.Option) (extensions.Range, error) {
+	d, ok := colorizerOptions[o]
+	if !ok {
+		return extensions.Range{}, fmt.Errorf("colorizer: %s: %w", o, ErrUnsupportedOption)
+	}
+	return d.rng, nil
+}
+
+// OptionDescription returns librealsense's description of o.
+func (c *Colorizer) OptionDescription(o sensor.Option) string { return colorizerOptions[o].desc }
+
+// OptionValueDescription returns the name of value v of o ("Jet", "Near",
+// ...), or "" for an option whose values have no names.
+func (c *Colorizer) OptionValueDescription(o sensor.Option, v float32) string {
+	d := colorizerOptions[o]
+	i := int(v - d.rng.Min)
+	if d.values == nil || float32(i) != v-d.rng.Min || i < 0 || i >= len(d.values) {
+		return ""
+	}
+	return d.values[i]
+}
+
+// OptionReadOnly reports false: every option of the Colorizer can be set.
+func (c *Colorizer) OptionReadOnly(sensor.Option) bool { return false }
+
+// Option returns the value of o.
+func (c *Colorizer) Option(o sensor.Option) (float32, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.set
+	switch o {
+	case sensor.OptionVisualPreset:
+		return float32(s.preset), nil
+	case sensor.OptionColorScheme:
+		return float32(s.scheme), nil
+	case sensor.OptionHistogramEqualizationEnabled:
+		if s.equalize {
+			return 1, nil
+		}
+		return 0, nil
+	case sensor.OptionMinDistance:
+		return s.min, nil
+	case sensor.OptionMaxDistance:
+		return s.max, nil
+	}
+	return 0, fmt.Errorf("colorizer: %s: %w", o, ErrUnsupportedOption)
+}
+
+// SetOption sets o to v, with librealsense's side effects: a visual preset
+// sets the scheme, equalization and distances it stands for; setting a
+// distance turns histogram equalization off, and a min distance above the
+// max (or a max below the min) moves the other to the end of its range.
+func (c *Colorizer) SetOption(o sensor.Option, v float32) error {
+	d, ok := colorizerOptions[o]
+	if !ok {
+		return fmt.Errorf("colorizer: %s: %w", o, ErrUnsupportedOption)
+	}
+	if math.IsNaN(float64(v)) || v < d.rng.Min || v > d.rng.Max {
+		return fmt.Errorf("colorizer: %s = %v: %w (%v to %v)", o, v, ErrOptionValue, d.rng.Min, d.rng.Max)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := &c.set
+	switch o {
+	case sensor.OptionVisualPreset:
+		s.preset = int(v)
+		switch s.preset {
+		case ColorizerPresetDynamic:
+			s.equalize, s.scheme = true, 0
+		case ColorizerPresetFixed:
+			s.equalize, s.scheme, s.min, s.max = false, 0, 0, 6
+		case ColorizerPresetNear:
+			s.equalize, s.scheme, s.min, s.max = false, 1, 0.3, 1.5
+		case ColorizerPresetFar:
+			s.equalize, s.scheme, s.min, s.max = false, 0, 1, 16
+		}
+	case sensor.OptionColorScheme:
+		s.scheme = int(v)
+	case sensor.OptionHistogramEqualizationEnabled:
+		s.equalize = v != 0
+	case sensor.OptionMinDistance:
+		if s.max < v {
+			s.max = colorizerOptions[sensor.OptionMaxDistance].rng.Max
+		}
+		s.min, s.equalize = v, false
+	case sensor.OptionMaxDistance:
+		if s.min > v {
+			s.min = colorizerOptions[sensor.OptionMinDistance].rng.Min
+		}
+		s.max, s.equalize = v, false
+	}
+	return nil
+}
+
+func (c *Colorizer) settings() colorizerSettings {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.set
+}
+
+// outputProfile returns the RGB8 profile of the colorized frames of p: the
+// same stream, index, size and intrinsics, one per input profile.
+func (c *Colorizer) outputProfile(p *sensor.StreamProfile) *sensor.StreamProfile {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if q, ok := c.profiles[p]; ok {
+		return q
+	}
+	q := *p
+	q.Format, q.UID, q.Default = sensor.FormatRGB8, sensor.NextUID(), false
+	c.profiles[p] = &q
+	return &q
+}
+
+func checkDepth(f *sensor.Frame) error {
+	if f == nil || f.Profile == nil {
+		return errors.New("colorizer: no frame")
+	}
+	bpp := 0
+	switch f.Profile.Format {
+	case sensor.FormatZ16:
+		bpp = 2
+	case sensor.FormatDisparity32:
+		bpp = 4
+	default:
+		return fmt.Errorf("colorizer: %s frame %d is %s: want Z16 or DISPARITY32 depth", f.Profile.Name(), f.Number, f.Profile.Format)
+	}
+	if f.Width <= 0 || f.Height <= 0 || f.Stride < f.Width*bpp || len(f.Data) < f.Stride*(f.Height-1)+f.Width*bpp {
+		return fmt.Errorf("colorizer: %s frame %d: %d bytes, stride %d: too short for %dx%d %s",
+			f.Profile.Name(), f.Number, len(f.Data), f.Stride, f.Width, f.Height, f.Profile.Format)
+	}
+	return nil
+}
+
+// Process returns the colorized RGB8 frame of the depth frame f (Z16 or
+// DISPARITY32), with f's number, timestamps and metadata.
+func (c *Colorizer) Process(f *sensor.Frame) (*sensor.Frame, error) {
+	if err := checkDepth(f); err != nil {
+		return nil, err
+	}
+	out := &sensor.Frame{
+		Profile: c.outputProfile(f.Profile), Number: f.Number, TimestampMs: f.TimestampMs, Domain: f.Domain,
+		SystemTimeMs: f.SystemTimeMs, Metadata: f.Metadata,
+		Width: f.Width, Height: f.Height, Stride: 3 * f.Width, BPP: 24,
+		Data: make([]byte, 3*f.Width*f.Height),
+	}
+	c.colorize(f, out.Data, out.Stride, 3)
+	return out, nil
+}
+
+// Draw colorizes the depth frame f into dst, which must be f's size: RGB
+// as Process makes them, alpha 255. It allocates nothing per frame once
+// warm.
+func (c *Colorizer) Draw(dst *image.RGBA, f *sensor.Frame) error {
+	if err := checkDepth(f); err != nil {
+		return err
+	}
+	if dst.Rect.Dx() != f.Width || dst.Rect.Dy() != f.Height {
+		return fmt.Errorf("colorizer: picture %v for a %dx%d frame", dst.Rect, f.Width, f.Height)
+	}
+	c.colorize(f, dst.Pix[dst.PixOffset(dst.Rect.Min.X, dst.Rect.Min.Y):], dst.Stride, 4)
+	return nil
+}
+
+// histPool holds equalization histograms.
+var histPool = sync.Pool{New: func() any { return new([maxDepth]uint32) }}
+
+// colorize writes the colors of f into dst rows of stride bytes, px bytes
+// per pixel (3: RGB, 4: RGBA with alpha 255). Large frames are split by
+// rows over the CPUs.
+func (c *Colorizer) colorize(f *sensor.Frame, dst []byte, stride, px int) {
+	s := c.settings()
+	cm := colorMaps[s.scheme]
+	parts := 1
+	if f.Width*f.Height >= 1<<16 {
+		parts = min(runtime.GOMAXPROCS(0), f.Height)
+	}
+	rows := func(part int) (int, int) { return f.Height * part / parts, f.Height * (part + 1) / parts }
+	disparity := f.Profile.Format == sensor.FormatDisparity32
+	var value func(i int, row []byte) (float32, bool) // the depth at column i of a row, and whether it is not zero
+	if disparity {
+		value = func(i int, row []byte) (float32, bool) {
+			v := math.Float32frombits(uint32(row[4*i]) | uint32(row[4*i+1])<<8 | uint32(row[4*i+2])<<16 | uint32(row[4*i+3])<<24)
+			return v, v != 0
+		}
+	} else {
+		value = func(i int, row []byte) (float32, bool) {
+			v := uint16(row[2*i]) | uint16(row[2*i+1])<<8
+			return float32(v), v != 0
+		}
+	}
+	bpp := 2
+	if disparity {
+		bpp = 4
+	}
+	run := func(work func(part int)) {
+		if parts == 1 {
+			work(0)
+			return
+		}
+		var wg sync.WaitGroup
+		for p := 1; p < parts; p++ {
+			wg.Add(1)
+			go func() { defer wg.Done(); work(p) }()
+		}
+		work(0)
+		wg.Wait()
+	}
+
+	var toUnit func(float32) float32 // depth value → place in the color map
+	if s.equalize {
+		// Cumulative histogram of the depth values; bin 0 (no depth) is
+		// left out of the sums.
+		hists := make([]*[maxDepth]uint32, parts)
+		for p := range hists {
+			hists[p] = histPool.Get().(*[maxDepth]uint32)
+			clear(hists[p][:])
+		}
+		run(func(part int) {
+			h := hists[part]
+			y0, y1 := rows(part)
+			for y := y0; y < y1; y++ {
+				row := f.Data[y*f.Stride : y*f.Stride+f.Width*bpp]
+				for i := 0; i < f.Width; i++ {
+					v, _ := value(i, row)
+					h[histIndex(v)]++
+				}
+			}
+		})
+		hist := hists[0]
+		for _, h := range hists[1:] {
+			for i := range hist {
+				hist[i] += h[i]
+			}
+			histPool.Put(h)
+		}
+		for i := 2; i < maxDepth; i++ {
+			hist[i] += hist[i-1]
+		}
+		defer histPool.Put(hist)
+		total := float32(hist[maxDepth-1])
+		toUnit = func(d float32) float32 { return float32(hist[histIndex(d)]) / total }
+	} else if disparity {
+		lo := s.min
+		if lo < 1e-6 {
+			lo = 1e-6 // no division by zero
+		}
+		units := f.DepthUnits
+		maxD := float32(float32(disparityToDepth/lo)*units) + 0.5
+		minD := float32(float32(disparityToDepth/s.max)*units) + 0.5
+		toUnit = func(d float32) float32 { return (d - minD) / (maxD - minD) }
+	} else {
+		units, lo, hi := f.DepthUnits, s.min, s.max
+		toUnit = func(d float32) float32 {
+			if lo >= hi {
+				return 0
+			}
+			return (float32(d*units) - lo) / (hi - lo)
+		}
+	}
+	run(func(part int) {
+		y0, y1 := rows(part)
+		for y := y0; y < y1; y++ {
+			row := f.Data[y*f.Stride : y*f.Stride+f.Width*bpp]
+			out := dst[y*stride : y*stride+f.Width*px]
+			for i := 0; i < f.Width; i++ {
+				o := out[i*px : i*px+px]
+				if v, ok := value(i, row); ok {
+					col := cm.at(toUnit(v))
+					o[0], o[1], o[2] = uint8(col[0]), uint8(col[1]), uint8(col[2])
+				} else {
+					o[0], o[1], o[2] = 0, 0, 0
+				}
+				if px == 4 {
+					o[3] = 255
+				}
+			}
+		}
+	})
+}
+
+// histIndex is the histogram bin of a depth value: its integer part, kept
+// inside the histogram (a disparity can exceed it).
+func histIndex(v float32) int {
+	if !(v > 0) {
+		return 0
+	}
+	if v >= maxDepth-1 {
+		return maxDepth - 1
+	}
+	return int(v)
+}
