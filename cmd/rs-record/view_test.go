@@ -12,12 +12,19 @@ import (
 	"testing"
 )
 
-// TestViewServesBag: `rs-record view --port 0 BAG` prints the page's URL on
-// its first line, serves the page there and stops cleanly on SIGINT.
+// TestViewServesBag: `rs-record view --port 0 BAG` (and, without a bag, the
+// synthetic camera) prints the page's URL on its first line, serves the
+// page there and stops cleanly on SIGINT.
 func TestViewServesBag(t *testing.T) {
 	t.Parallel()
 	bag := filepath.Join("..", "..", "testdata", "librealsense", "depth_color.bag")
-	cmd := exec.Command(binPath, "view", "--port", "0", "--loop", bag)
+	for _, args := range [][]string{{"--loop", bag}, {"--synthetic"}} {
+		t.Run(args[0], func(t *testing.T) { testViewServes(t, args...) })
+	}
+}
+
+func testViewServes(t *testing.T, args ...string) {
+	cmd := exec.Command(binPath, append([]string{"view", "--port", "0"}, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
