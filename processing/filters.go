@@ -1,0 +1,437 @@
+package processing
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// Options every stream-filtering block of librealsense has
+// (src/proc/synthetic-stream.cpp, src/source.cpp).
+var (
+	optFramesQueueSize = option{extensions.Range{Min: 0, Max: 32, Step: 1, Default: 16},
+		"Max number of frames you can hold at a given time. Increasing this number will reduce frame drops but increase latency, and vice versa", nil}
+	optStreamFilter       = option{extensions.Range{Min: 0, Max: float32(sensor.StreamCount), Step: 1, Default: 0}, "Stream type", nil}
+	optStreamFormatFilter = option{extensions.Range{Min: 0, Max: float32(sensor.FormatCount), Step: 1, Default: 0}, "Stream format", nil}
+	optStreamIndexFilter  = option{extensions.Range{Min: -1, Max: 16, Step: 1, Default: -1}, "Stream index", nil}
+)
+
+// streamFilterOptions returns specs with the options of a librealsense
+// stream filter block added: the frames queue size and the stream, format
+// and index a frame must have to be processed.
+func streamFilterOptions(specs map[sensor.Option]option) map[sensor.Option]option {
+	specs[sensor.OptionFramesQueueSize] = optFramesQueueSize
+	specs[sensor.OptionStreamFilter] = optStreamFilter
+	specs[sensor.OptionStreamFormatFilter] = optStreamFormatFilter
+	specs[sensor.OptionStreamIndexFilter] = optStreamIndexFilter
+	return specs
+}
+
+// newFilterOptions returns the options of a stream filter block that
+// processes depth frames in format (Z16 for the depth filters).
+func newFilterOptions(name string, specs map[sensor.Option]option, stream sensor.Stream, format sensor.Format) *options {
+	o := newOptions(name, streamFilterOptions(specs))
+	o.vals[sensor.OptionStreamFilter] = float32(stream)
+	o.vals[sensor.OptionStreamFormatFilter] = float32(format)
+	return o
+}
+
+// selects reports whether the stream filter options of o select f: a
+// frame they do not select passes through a block unchanged, as in
+// librealsense. The caller does not hold mu.
+func (o *options) selects(f *sensor.Frame) bool {
+	if f == nil || f.Profile == nil {
+		return true // the block's checks report it
+	}
+	o.mu.Lock()
+	s, fm, i := o.vals[sensor.OptionStreamFilter], o.vals[sensor.OptionStreamFormatFilter], o.vals[sensor.OptionStreamIndexFilter]
+	o.mu.Unlock()
+	p := f.Profile
+	return (s == 0 || sensor.Stream(s) == p.Stream) && (fm == 0 || sensor.Format(fm) == p.Format) && (i == -1 || int(i) == p.Index)
+}
+
+// Threshold keeps the depth pixels between a min and a max distance and
+// zeroes the others, as librealsense's threshold filter. It is safe for
+// concurrent use.
+type Threshold struct {
+	*options
+	out profiles
+}
+
+// NewThreshold returns a Threshold with librealsense's defaults: 0.1 to 4 m.
+func NewThreshold() *Threshold {
+	t := &Threshold{options: newFilterOptions("Threshold Filter", map[sensor.Option]option{
+		sensor.OptionMinDistance: {extensions.Range{Min: 0, Max: 16, Step: 0.1, Default: 0.1}, "Min range in meters", nil},
+		sensor.OptionMaxDistance: {extensions.Range{Min: 0, Max: 16, Step: 0.1, Default: 4}, "Max range in meters", nil},
+	}, sensor.StreamDepth, sensor.FormatZ16)}
+	t.set = func(o sensor.Option, v float32) {
+		// A min above the max moves the max to the top of its range, a max
+		// below the min moves the min to the bottom of its range.
+		switch o {
+		case sensor.OptionMinDistance:
+			if t.vals[sensor.OptionMaxDistance] < v {
+				t.vals[sensor.OptionMaxDistance] = t.specs[sensor.OptionMaxDistance].rng.Max
+			}
+		case sensor.OptionMaxDistance:
+			if t.vals[sensor.OptionMinDistance] > v {
+				t.vals[sensor.OptionMinDistance] = t.specs[sensor.OptionMinDistance].rng.Min
+			}
+		}
+	}
+	return t
+}
+
+// Process returns a Z16 depth frame holding the pixels of f whose distance
+// (value × depth units, in float32) lies between the min and max distance,
+// both included, and 0 elsewhere.
+func (t *Threshold) Process(f *sensor.Frame) (*sensor.Frame, error) {
+	if !t.selects(f) {
+		return f, nil
+	}
+	if _, err := checkVideo(t.block, f, sensor.FormatZ16); err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	lo, hi := t.get(sensor.OptionMinDistance), t.get(sensor.OptionMaxDistance)
+	t.mu.Unlock()
+	p := t.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Index, q.Format = sensor.StreamDepth, 0, sensor.FormatZ16 })
+	out := derive(f, p, f.Width, f.Height, 2)
+	units := f.DepthUnits
+	parallelRows(f.Height, f.Width*f.Height, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			src := f.Data[y*f.Stride : y*f.Stride+2*f.Width]
+			dst := out.Data[y*out.Stride : (y+1)*out.Stride]
+			for i := 0; i < len(src); i += 2 {
+				v := uint16(src[i]) | uint16(src[i+1])<<8
+				if d := units * float32(v); d >= lo && d <= hi {
+					dst[i], dst[i+1] = src[i], src[i+1]
+				}
+			}
+		}
+	})
+	return out, nil
+}
+
+// UnitsTransform turns Z16 depth into DISTANCE frames: float32 meters, as
+// librealsense's units transform. It is safe for concurrent use.
+type UnitsTransform struct {
+	*options
+	out profiles
+}
+
+// NewUnitsTransform returns a UnitsTransform.
+func NewUnitsTransform() *UnitsTransform {
+	return &UnitsTransform{options: newFilterOptions("Units Transform", map[sensor.Option]option{}, sensor.StreamDepth, sensor.FormatDistance)}
+}
+
+// Process returns the DISTANCE frame of the Z16 depth frame f: each pixel
+// its value × the depth units.
+func (u *UnitsTransform) Process(f *sensor.Frame) (*sensor.Frame, error) {
+	if f != nil && f.Profile != nil && f.Profile.Stream != sensor.StreamDepth {
+		return f, nil
+	}
+	if _, err := checkVideo(u.block, f, sensor.FormatZ16); err != nil {
+		return nil, err
+	}
+	p := u.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Index, q.Format = sensor.StreamDepth, 0, sensor.FormatDistance })
+	out := derive(f, p, f.Width, f.Height, 4)
+	units := f.DepthUnits
+	parallelRows(f.Height, f.Width*f.Height, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			src := f.Data[y*f.Stride : y*f.Stride+2*f.Width]
+			dst := out.Data[y*out.Stride : (y+1)*out.Stride]
+			for i := 0; i < f.Width; i++ {
+				v := uint16(src[2*i]) | uint16(src[2*i+1])<<8
+				b := math.Float32bits(units * float32(v))
+				dst[4*i], dst[4*i+1], dst[4*i+2], dst[4*i+3] = byte(b), byte(b>>8), byte(b>>16), byte(b>>24)
+			}
+		}
+	})
+	return out, nil
+}
+
+// Modes of the HoleFilling filter (OptionHolesFill).
+const (
+	HoleFillFromLeft       = 0 // the pixel to the left
+	HoleFillFarestAround   = 1 // the farthest of the four neighbours above, left and below
+	HoleFillNearestAround  = 2 // the nearest of those neighbours
+	holeFillModes          = 3
+	spatialHoleFillModes   = 6
+	temporalPersistenceMax = 8
+)
+
+// HoleFilling fills the zero pixels of depth or disparity frames from their
+// neighbours, as librealsense's hole filling filter. It is safe for
+// concurrent use.
+type HoleFilling struct {
+	*options
+	out profiles
+}
+
+// NewHoleFilling returns a HoleFilling filter with librealsense's default
+// mode, HoleFillFarestAround.
+func NewHoleFilling() *HoleFilling {
+	return &HoleFilling{options: newFilterOptions("Hole Filling Filter", map[sensor.Option]option{
+		sensor.OptionHolesFill: {extensions.Range{Min: 0, Max: holeFillModes - 1, Step: 1, Default: HoleFillFarestAround}, "Hole Filling mode",
+			[]string{"Fill from Left", "Farest from around", "Nearest from around"}},
+	}, sensor.StreamDepth, sensor.FormatZ16)}
+}
+
+// Process returns f with its holes filled. Z16 and DISPARITY32 frames are
+// taken; the first and last rows and the first column are left as they are
+// in the around modes, as in librealsense.
+func (h *HoleFilling) Process(f *sensor.Frame) (*sensor.Frame, error) {
+	if f != nil && f.Profile != nil && f.Profile.Format == sensor.FormatDisparity32 {
+		// librealsense's depth filters take disparity frames too.
+	} else if !h.selects(f) {
+		return f, nil
+	}
+	bpp, err := checkVideo(h.block, f, sensor.FormatZ16, sensor.FormatDisparity32)
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	mode := int(h.get(sensor.OptionHolesFill))
+	h.mu.Unlock()
+	p := h.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Index = sensor.StreamDepth, 0 })
+	out := derive(f, p, f.Width, f.Height, bpp)
+	copy(out.Data, packed(f, bpp))
+	if bpp == 2 {
+		v := u16s(out.Data)
+		fillHoles(v, f.Width, f.Height, mode, func(x uint16) bool { return x == 0 })
+		putU16s(out.Data, v)
+	} else {
+		v := f32s(out.Data)
+		fillHoles(v, f.Width, f.Height, mode, func(x float32) bool { return math.Float32bits(x) == 0 })
+		putF32s(out.Data, v)
+	}
+	return out, nil
+}
+
+// fillHoles fills the empty pixels of the w×h picture v in place.
+func fillHoles[T uint16 | float32](v []T, w, h, mode int, empty func(T) bool) {
+	switch mode {
+	case HoleFillFromLeft:
+		for y := 0; y < h; y++ {
+			row := v[y*w : (y+1)*w]
+			for x := 1; x < w; x++ {
+				if empty(row[x]) {
+					row[x] = row[x-1]
+				}
+			}
+		}
+	case HoleFillFarestAround, HoleFillNearestAround:
+		// Rows 1..h-2, columns 1..w-1; the neighbours are read after the
+		// pixels before them were filled, as librealsense does in place.
+		for y := 1; y < h-1; y++ {
+			for x := 1; x < w; x++ {
+				i := y*w + x
+				if !empty(v[i]) {
+					continue
+				}
+				best := v[i-w]
+				for _, q := range [...]int{i - w - 1, i - 1, i + w - 1, i + w} {
+					if mode == HoleFillFarestAround {
+						if v[q] > best {
+							best = v[q]
+						}
+					} else if !empty(v[q]) && v[q] < best {
+						best = v[q]
+					}
+				}
+				v[i] = best
+			}
+		}
+	}
+}
+
+// Decimation reduces the size of frames by a factor (OptionFilterMagnitude,
+// 1 to 8): depth by the median of the non-zero pixels of each square for
+// factors 2 and 3 and by their mean above, other formats by the mean, as
+// librealsense's decimation filter. Output sizes are rounded up to a
+// multiple of 4 and padded with zeros; the intrinsics are scaled. It is
+// safe for concurrent use.
+type Decimation struct {
+	*options
+	out profiles
+}
+
+// NewDecimation returns a Decimation filter with librealsense's default
+// factor, 2.
+func NewDecimation() *Decimation {
+	return &Decimation{options: newFilterOptions("Decimation Filter", map[sensor.Option]option{
+		sensor.OptionFilterMagnitude: {extensions.Range{Min: 1, Max: 8, Step: 1, Default: 2}, "Decimation scale", nil},
+	}, sensor.StreamDepth, sensor.FormatZ16)}
+}
+
+// decimationFormats are the formats Decimation takes.
+var decimationFormats = []sensor.Format{sensor.FormatZ16, sensor.FormatY8, sensor.FormatY16, sensor.FormatRGB8, sensor.FormatBGR8,
+	sensor.FormatRGBA8, sensor.FormatBGRA8, sensor.FormatYUYV, sensor.FormatUYVY}
+
+// Process returns the decimated frame of f.
+func (d *Decimation) Process(f *sensor.Frame) (*sensor.Frame, error) {
+	if !d.selects(f) {
+		return f, nil
+	}
+	bpp, err := checkVideo(d.block, f, decimationFormats...)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	scale := int(d.get(sensor.OptionFilterMagnitude))
+	d.mu.Unlock()
+	rw, rh := f.Width/scale, f.Height/scale
+	pw, ph := (rw+3)/4*4, (rh+3)/4*4
+	if rw == 0 || rh == 0 {
+		return nil, fmt.Errorf("%s: %s frame %d: %dx%d is smaller than the factor %d: %w", d.block, f.Profile.Name(), f.Number, f.Width, f.Height, scale, ErrFrame)
+	}
+	p := d.out.get(f.Profile, scale, func(q *sensor.StreamProfile) {
+		in := &q.Intrinsics
+		s := float32(scale)
+		q.Width, q.Height = pw, ph
+		in.Width, in.Height = pw, ph
+		in.FX, in.FY, in.PPX, in.PPY = in.FX/s, in.FY/s, in.PPX/s, in.PPY/s
+	})
+	out := derive(f, p, pw, ph, bpp)
+	src := packed(f, bpp)
+	switch f.Profile.Format {
+	case sensor.FormatZ16:
+		decimateDepth(u16s(src), out.Data, f.Width, rw, rh, pw, scale)
+	case sensor.FormatY16:
+		decimateMean(src, out.Data, f.Width, rw, rh, pw, scale, 1, 2)
+	case sensor.FormatYUYV, sensor.FormatUYVY:
+		decimateYUV(src, out.Data, f.Width, rw, rh, pw, scale, f.Profile.Format == sensor.FormatYUYV)
+	default:
+		decimateMean(src, out.Data, f.Width, rw, rh, pw, scale, bpp, 1)
+	}
+	return out, nil
+}
+
+var kernelPool = sync.Pool{New: func() any { return new([64]uint16) }}
+
+// decimateDepth decimates Z16 depth: the lower median of each square's
+// non-zero values for scales 2 and 3, their integer mean for larger ones.
+func decimateDepth(src []uint16, dst []byte, w, rw, rh, pw, scale int) {
+	parallelRows(rh, rw*rh*scale*scale, func(y0, y1 int) {
+		k := kernelPool.Get().(*[64]uint16)
+		defer kernelPool.Put(k)
+		for j := y0; j < y1; j++ {
+			row := dst[j*pw*2:]
+			for i := 0; i < rw; i++ {
+				n, sum := 0, 0
+				for dy := 0; dy < scale; dy++ {
+					base := (j*scale+dy)*w + i*scale
+					for _, v := range src[base : base+scale] {
+						if v != 0 {
+							k[n] = v
+							n++
+							sum += int(v)
+						}
+					}
+				}
+				var out uint16
+				switch {
+				case n == 0:
+				case scale <= 3:
+					ks := k[:n]
+					slices.Sort(ks)
+					out = ks[(n-1)/2]
+				default:
+					out = uint16(sum / n)
+				}
+				row[2*i], row[2*i+1] = byte(out), byte(out>>8)
+			}
+		}
+	})
+}
+
+// decimateMean decimates pictures of interleaved channels of size bytes
+// each: every channel of an output pixel is the integer mean of its square.
+func decimateMean(src, dst []byte, w, rw, rh, pw, scale, channels, size int) {
+	px := channels * size
+	patch := scale * scale
+	parallelRows(rh, rw*rh*patch, func(y0, y1 int) {
+		for j := y0; j < y1; j++ {
+			for i := 0; i < rw; i++ {
+				for c := 0; c < channels; c++ {
+					sum := 0
+					for dy := 0; dy < scale; dy++ {
+						base := ((j*scale+dy)*w+i*scale)*px + c*size
+						for m := 0; m < scale; m++ {
+							if size == 2 {
+								sum += int(src[base+m*px]) | int(src[base+m*px+1])<<8
+							} else {
+								sum += int(src[base+m*px])
+							}
+						}
+					}
+					o := (j*pw+i)*px + c*size
+					v := sum / patch
+					dst[o] = byte(v)
+					if size == 2 {
+						dst[o+1] = byte(v >> 8)
+					}
+				}
+			}
+		}
+	})
+}
+
+// decimateYUV decimates YUYV or UYVY pictures, two pixels (four bytes) at
+// a time: luma as the mean of the square, chroma as the mean of the square
+// of chroma samples they cover, as librealsense does.
+func decimateYUV(src, dst []byte, w, rw, rh, pw, scale int, yuyv bool) {
+	w2, rw2 := w/2, rw/2
+	s2, odd := scale/2, scale&1 == 1
+	patch := scale * scale
+	// luma sums scale samples two bytes apart; chroma sums s2 samples four
+	// bytes apart, doubled, plus the middle one for odd scales.
+	luma := func(p int) int {
+		sum := 0
+		for n := 0; n < scale; n++ {
+			for m := 0; m < scale; m++ {
+				sum += int(src[p+m*2])
+			}
+			p += w2 * 4
+		}
+		return sum / patch
+	}
+	chroma := func(p int) int {
+		sum := 0
+		for n := 0; n < scale; n++ {
+			for m := 0; m < s2; m++ {
+				sum += 2 * int(src[p+m*4])
+			}
+			if odd {
+				sum += int(src[p+s2*4])
+			}
+			p += w2 * 4
+		}
+		return sum / patch
+	}
+	for j := 0; j < rh; j++ {
+		q := j * pw * 2
+		for i := 0; i < rw2; i++ {
+			base := scale * (j*w2 + i) * 4
+			second := base + s2*4
+			if yuyv {
+				if odd {
+					second += 2
+				}
+				dst[q], dst[q+1], dst[q+2], dst[q+3] = byte(luma(base)), byte(chroma(base+1)), byte(luma(second)), byte(chroma(base+3))
+			} else {
+				if odd {
+					second += 3
+				} else {
+					second++
+				}
+				dst[q], dst[q+1], dst[q+2], dst[q+3] = byte(chroma(base)), byte(luma(base+1)), byte(chroma(base+2)), byte(luma(second))
+			}
+			q += 4
+		}
+	}
+}

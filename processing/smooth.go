@@ -1,0 +1,526 @@
+package processing
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// Spatial smooths depth or disparity frames along rows and columns with an
+// edge-preserving recursive filter, as librealsense's spatial filter: a
+// pixel is blended with its filtered neighbour when they differ by less
+// than the delta. For disparity frames it can also fill holes over a radius.
+// It is safe for concurrent use.
+//
+// One difference from librealsense 2.56.5: there a new delta takes effect
+// only when the input stream changes; here it takes effect at once.
+type Spatial struct {
+	*options
+	out profiles
+}
+
+// NewSpatial returns a Spatial filter with librealsense's defaults: alpha
+// 0.5, delta 20, 2 iterations, no hole filling.
+func NewSpatial() *Spatial {
+	return &Spatial{options: newFilterOptions("Spatial Filter", map[sensor.Option]option{
+		sensor.OptionFilterSmoothAlpha: {extensions.Range{Min: 0.25, Max: 1, Step: 0.01, Default: 0.5}, "Alpha factor of Exp.moving average, 1 = no filter, 0 = infinite filter", nil},
+		sensor.OptionFilterSmoothDelta: {extensions.Range{Min: 1, Max: 50, Step: 1, Default: 20}, "Edge-preserving Threshold", nil},
+		sensor.OptionFilterMagnitude:   {extensions.Range{Min: 1, Max: 5, Step: 1, Default: 2}, "Filtering iterations", nil},
+		sensor.OptionHolesFill: {extensions.Range{Min: 0, Max: spatialHoleFillModes - 1, Step: 1, Default: 0}, "Holes filling mode",
+			[]string{"Disabled", "2-pixel radius", "4-pixel radius", "8-pixel radius", "16-pixel radius", "Unlimited"}},
+	}, sensor.StreamDepth, sensor.FormatZ16)}
+}
+
+// Process returns the smoothed frame of the Z16 or DISPARITY32 frame f.
+func (s *Spatial) Process(f *sensor.Frame) (*sensor.Frame, error) {
+	if f == nil || f.Profile == nil || f.Profile.Format != sensor.FormatDisparity32 {
+		if !s.selects(f) {
+			return f, nil
+		}
+	}
+	bpp, err := checkVideo(s.block, f, sensor.FormatZ16, sensor.FormatDisparity32)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	alpha, delta := s.get(sensor.OptionFilterSmoothAlpha), s.get(sensor.OptionFilterSmoothDelta)
+	iters, mode := int(s.get(sensor.OptionFilterMagnitude)), int(s.get(sensor.OptionHolesFill))
+	s.mu.Unlock()
+	radius := 0
+	switch {
+	case mode == spatialHoleFillModes-1:
+		radius = 0xff
+	case mode > 0:
+		radius = 1 << mode
+	}
+	p := s.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Index = sensor.StreamDepth, 0 })
+	out := derive(f, p, f.Width, f.Height, bpp)
+	copy(out.Data, packed(f, bpp))
+	w, h := f.Width, f.Height
+	if bpp == 2 {
+		v := u16s(out.Data)
+		for range iters {
+			smoothRowsInt(v, w, h, alpha, uint16(delta), radius)
+			smoothColumnsInt(v, w, h, alpha, uint16(delta))
+		}
+		putU16s(out.Data, v)
+	} else {
+		v := f32s(out.Data)
+		for range iters {
+			parallelRows(h, w*h, func(y0, y1 int) {
+				for y := y0; y < y1; y++ {
+					recursiveFloat(v, y*w, 1, w, alpha, delta)
+					recursiveFloat(v, (y+1)*w-1, -1, w, alpha, delta)
+				}
+			})
+			parallelRows(w, w*h, func(x0, x1 int) {
+				for x := x0; x < x1; x++ {
+					recursiveFloat(v, x, w, h, alpha, delta)
+					recursiveFloat(v, x+(h-1)*w, -w, h, alpha, delta)
+				}
+			})
+		}
+		if radius > 0 {
+			inertialFill(v, w, h, radius)
+		}
+		putF32s(out.Data, v)
+	}
+	return out, nil
+}
+
+// positive reports whether the bits of x, read as an int32, are above 0:
+// librealsense's test of a valid disparity.
+func positive(x float32) bool { return int32(math.Float32bits(x)) > 0 }
+
+// blend returns a·alpha + b·(1-alpha) in float32, operation by operation.
+func blend(a, b, alpha float32) float32 {
+	return float32(a*alpha) + float32(b*float32(1-alpha))
+}
+
+// recursiveFloat runs librealsense's recursive filter over the n values of
+// v at start, start+step, ...: a two-state machine (valid or invalid run)
+// whose step counter also counts the step that leaves a valid run, so that
+// each valid-to-invalid switch ends the line one value early, as in
+// librealsense.
+func recursiveFloat(v []float32, start, step, n int, alpha, delta float32) {
+	if n < 2 {
+		return
+	}
+	state := v[start]
+	prev := state
+	i := start + step
+	inn := v[i]
+	u := n - 1
+	valid := positive(prev)
+	for {
+		if valid {
+			if positive(inn) {
+				if d := prev - inn; d < delta && d > -delta {
+					state = blend(inn, state, alpha)
+					v[i] = state
+				} else {
+					state = inn
+				}
+			} else {
+				valid = false
+			}
+			if u--; u <= 0 {
+				return
+			}
+			prev = inn
+			i += step
+			inn = v[i]
+			if valid {
+				continue
+			}
+		}
+		// invalid run: the counter steps before the value is looked at.
+		if u--; u <= 0 {
+			return
+		}
+		if positive(inn) {
+			prev, state = inn, inn
+			valid = true
+		}
+		i += step
+		inn = v[i]
+	}
+}
+
+// smoothRowsInt filters each row of Z16 depth left to right and then
+// right to left, with inertial hole filling over radius pixels when radius
+// is not 0.
+func smoothRowsInt(v []uint16, w, h int, alpha float32, delta uint16, radius int) {
+	if w < 2 {
+		return
+	}
+	parallelRows(h, w*h, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			row := v[y*w : (y+1)*w]
+			val0 := row[0]
+			fill := 0
+			for x := 1; x < w-1; x++ {
+				val1 := row[x]
+				if val0 >= 1 {
+					if val1 >= 1 {
+						fill = 0
+						if diff := absDiff(val1, val0); diff >= 1 && diff <= delta {
+							val1 = uint16(blend(float32(val1), float32(val0), alpha) + 0.5)
+							row[x] = val1
+						}
+					} else if radius > 0 {
+						if fill++; fill < radius {
+							val1 = val0
+							row[x] = val1
+						}
+					}
+				}
+				val0 = val1
+			}
+			val1 := row[w-1]
+			fill = 0
+			for x := w - 2; x >= 0; x-- {
+				val0 := row[x]
+				if val1 >= 1 {
+					if val0 > 1 {
+						fill = 0
+						if absDiff(val1, val0) <= delta {
+							val0 = uint16(blend(float32(val0), float32(val1), alpha) + 0.5)
+							row[x] = val0
+						}
+					} else if radius > 0 {
+						if fill++; fill < radius {
+							val0 = val1
+							row[x] = val0
+						}
+					}
+				}
+				val1 = val0
+			}
+		}
+	})
+}
+
+func absDiff(a, b uint16) uint16 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+// smoothColumnsInt filters the columns of Z16 depth top to bottom (every
+// pair of pixels, zeros included, as librealsense does) and then bottom to
+// top (valid pairs only).
+func smoothColumnsInt(v []uint16, w, h int, alpha float32, delta uint16) {
+	parallelRows(w, w*h, func(x0, x1 int) {
+		for y := 1; y < h; y++ {
+			up, row := v[(y-1)*w:y*w], v[y*w:(y+1)*w]
+			for x := x0; x < x1; x++ {
+				if absDiff(up[x], row[x]) < delta {
+					row[x] = uint16(blend(float32(row[x]), float32(up[x]), alpha) + 0.5)
+				}
+			}
+		}
+		for y := h - 2; y >= 0; y-- {
+			row, down := v[y*w:(y+1)*w], v[(y+1)*w:(y+2)*w]
+			for x := x0; x < x1; x++ {
+				a, b := row[x], down[x]
+				if a >= 1 && b >= 1 && absDiff(a, b) < delta {
+					row[x] = uint16(blend(float32(a), float32(b), alpha) + 0.5)
+				}
+			}
+		}
+	})
+}
+
+// inertialFill fills the zero values of each row of disparity from the
+// left and then from the right, up to radius-1 pixels past a valid one.
+func inertialFill(v []float32, w, h, radius int) {
+	empty := func(x float32) bool { return math.Float32bits(x) == 0 }
+	for y := 0; y < h; y++ {
+		row := v[y*w : (y+1)*w]
+		fill := 0
+		for x := 1; x < w; x++ {
+			if empty(row[x]) {
+				if fill++; fill < radius {
+					row[x] = row[x-1]
+				}
+			} else {
+				fill = 0
+			}
+		}
+		fill = 0
+		for x := w - 2; x >= 0; x-- {
+			if empty(row[x]) {
+				if fill++; fill < radius {
+					row[x] = row[x+1]
+				}
+			} else {
+				fill = 0
+			}
+		}
+	}
+}
+
+// Temporal smooths depth or disparity frames over time, as librealsense's
+// temporal filter: a pixel that agrees with its last value (within the
+// delta) is blended with it, and a missing pixel is filled with its last
+// value when the persistency mode says it was valid often enough lately.
+// It keeps state between frames: feed it the frames of one stream in
+// order. It is safe for concurrent use (frames are processed one at a time).
+type Temporal struct {
+	*options
+	out profiles
+
+	state sync.Mutex
+	in    *sensor.StreamProfile // profile of the frames the state is for
+	last  []byte                // last values, in the frame's format
+	hist  []uint8               // validity over the last 8 frames, one bit per frame
+	index int                   // bit of the current frame
+	lut   [256]uint8            // credibility by history, rotated for each frame bit
+}
+
+// Persistency modes of the Temporal filter (OptionHolesFill).
+var temporalPersistency = []string{"Disabled", "Valid in 8/8", "Valid in 2/last 3", "Valid in 2/last 4", "Valid in 2/8",
+	"Valid in 1/last 2", "Valid in 1/last 5", "Valid in 1/8", "Always on"}
+
+// NewTemporal returns a Temporal filter with librealsense's defaults:
+// alpha 0.4, delta 20, persistency 3 ("Valid in 2/last 4").
+func NewTemporal() *Temporal {
+	t := &Temporal{options: newFilterOptions("Temporal Filter", map[sensor.Option]option{
+		sensor.OptionHolesFill:         {extensions.Range{Min: 0, Max: temporalPersistenceMax, Step: 1, Default: 3}, "Persistency mode", temporalPersistency},
+		sensor.OptionFilterSmoothAlpha: {extensions.Range{Min: 0, Max: 1, Step: 0.01, Default: 0.4}, "Alpha factor of Exp. moving average, 1=no filter, 0=infinite filter", nil},
+		sensor.OptionFilterSmoothDelta: {extensions.Range{Min: 1, Max: 100, Step: 1, Default: 20}, "Edge-preserving (gradient) threshold", nil},
+	}, sensor.StreamDepth, sensor.FormatZ16)}
+	t.lut = persistenceLUT(3)
+	t.set = func(o sensor.Option, v float32) {
+		// Any change starts the history over; the frame bit restarts for
+		// alpha and delta, as in librealsense.
+		t.state.Lock()
+		defer t.state.Unlock()
+		t.in = nil
+		switch o {
+		case sensor.OptionHolesFill:
+			t.lut = persistenceLUT(int(v))
+		case sensor.OptionFilterSmoothAlpha, sensor.OptionFilterSmoothDelta:
+			t.index = 0
+		}
+	}
+	return t
+}
+
+// persistenceLUT returns, for each 8-frame validity history, the frame
+// bits for which the history makes a missing pixel credible under mode.
+func persistenceLUT(mode int) [256]uint8 {
+	var valid [256]bool
+	for i := range valid {
+		bit := func(b int) int { return i >> b & 1 }
+		last := func(n int) int { // valid frames among the n newest
+			s := 0
+			for k := 0; k < n; k++ {
+				s += bit(7 - k)
+			}
+			return s
+		}
+		switch mode {
+		case 1:
+			valid[i] = last(8) >= 8
+		case 2:
+			valid[i] = last(3) >= 2
+		case 3:
+			valid[i] = last(4) >= 2
+		case 4:
+			valid[i] = last(8) >= 2
+		case 5:
+			valid[i] = last(2) >= 1
+		case 6:
+			valid[i] = last(5) >= 1
+		case 7:
+			valid[i] = last(8) >= 1
+		case 8:
+			valid[i] = true
+		}
+	}
+	var lut [256]uint8
+	for phase := 0; phase < 8; phase++ {
+		for i := 0; i < 256; i++ {
+			pos := uint8(i<<(8-phase) | i>>phase)
+			if valid[pos] {
+				lut[i] |= 1 << phase
+			}
+		}
+	}
+	return lut
+}
+
+// Process returns the filtered frame of the Z16 or DISPARITY32 frame f and
+// keeps its values for the next frame. A frame of another profile than the
+// last one starts the history over.
+func (t *Temporal) Process(f *sensor.Frame) (*sensor.Frame, error) {
+	if f == nil || f.Profile == nil || f.Profile.Format != sensor.FormatDisparity32 {
+		if !t.selects(f) {
+			return f, nil
+		}
+	}
+	bpp, err := checkVideo(t.block, f, sensor.FormatZ16, sensor.FormatDisparity32)
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	alpha, delta := t.get(sensor.OptionFilterSmoothAlpha), t.get(sensor.OptionFilterSmoothDelta)
+	t.mu.Unlock()
+	p := t.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Index = sensor.StreamDepth, 0 })
+	out := derive(f, p, f.Width, f.Height, bpp)
+	copy(out.Data, packed(f, bpp))
+
+	t.state.Lock()
+	defer t.state.Unlock()
+	n := f.Width * f.Height
+	if t.in != f.Profile || len(t.hist) != n || len(t.last) != n*bpp {
+		t.in = f.Profile
+		t.last = make([]byte, n*bpp)
+		t.hist = make([]uint8, n)
+	}
+	mask := uint8(1) << t.index
+	oma := 1 - alpha
+	if bpp == 2 {
+		cur, last := u16s(out.Data), u16s(t.last)
+		temporal(cur, last, t.hist, &t.lut, mask, func(c, p uint16) (uint16, bool) {
+			if absDiff(c, p) < uint16(delta) {
+				return uint16(float32(alpha*float32(c)) + float32(oma*float32(p))), true
+			}
+			return 0, false
+		})
+		putU16s(out.Data, cur)
+		putU16s(t.last, last)
+	} else {
+		cur, last := f32s(out.Data), f32s(t.last)
+		temporal(cur, last, t.hist, &t.lut, mask, func(c, p float32) (float32, bool) {
+			if float32(math.Abs(float64(c-p))) < delta {
+				return float32(alpha*c) + float32(oma*p), true
+			}
+			return 0, false
+		})
+		putF32s(out.Data, cur)
+		putF32s(t.last, last)
+	}
+	t.index = (t.index + 1) % 8
+	return out, nil
+}
+
+// temporal applies one frame to the state: agree returns the blended value
+// of a current and last value when they agree.
+func temporal[T uint16 | float32](cur, last []T, hist []uint8, lut *[256]uint8, mask uint8, agree func(c, p T) (T, bool)) {
+	for i, c := range cur {
+		p := last[i]
+		switch {
+		case c != 0 && p == 0:
+			last[i], hist[i] = c, mask
+		case c != 0:
+			if r, ok := agree(c, p); ok {
+				hist[i] |= mask
+				cur[i], last[i] = r, r
+			} else {
+				last[i], hist[i] = c, mask
+			}
+		default:
+			if p != 0 && lut[hist[i]]&mask != 0 {
+				cur[i] = p
+			}
+			hist[i] &^= mask
+		}
+	}
+}
+
+// DisparityTransform turns Z16 depth into DISPARITY32 frames or back, as
+// librealsense's disparity transform: disparity = factor / depth with
+// factor = baseline (m) × fx × 32 / depth units. It needs the stereo
+// baseline of the depth sensor (OptionStereoBaseline, in millimeters). It
+// is safe for concurrent use.
+type DisparityTransform struct {
+	*options
+	toDisparity bool
+	baselineMM  float32
+	out         profiles
+}
+
+// NewDisparityTransform returns a transform to disparity (toDisparity) or
+// back to depth, for a depth sensor whose stereo baseline is baselineMM
+// millimeters.
+func NewDisparityTransform(toDisparity bool, baselineMM float32) *DisparityTransform {
+	name := "Disparity to Depth"
+	if toDisparity {
+		name = "Depth to Disparity"
+	}
+	return &DisparityTransform{options: newOptions(name, map[sensor.Option]option{}), toDisparity: toDisparity, baselineMM: baselineMM}
+}
+
+// Process transforms f: Z16 depth to DISPARITY32, or DISPARITY32 to Z16
+// (rounded to nearest). Other frames pass through unchanged.
+func (d *DisparityTransform) Process(f *sensor.Frame) (*sensor.Frame, error) {
+	if f == nil || f.Profile == nil || f.Profile.Stream != sensor.StreamDepth {
+		return f, nil
+	}
+	in, outFmt, outBpp := sensor.FormatZ16, sensor.FormatDisparity32, 4
+	if !d.toDisparity {
+		in, outFmt, outBpp = sensor.FormatDisparity32, sensor.FormatZ16, 2
+	}
+	if f.Profile.Format != in {
+		return f, nil
+	}
+	if _, err := checkVideo(d.block, f, in); err != nil {
+		return nil, err
+	}
+	if !(d.baselineMM > 0) || math.IsInf(float64(d.baselineMM), 0) || !(f.DepthUnits > 0) || !(f.Profile.Intrinsics.FX > 0) {
+		return nil, fmt.Errorf("%s: %s frame %d: stereo baseline %v mm, depth units %v, fx %v: need positive values: %w",
+			d.block, f.Profile.Name(), f.Number, d.baselineMM, f.DepthUnits, f.Profile.Intrinsics.FX, ErrFrame)
+	}
+	const fractions = 1 << 5 // disparity has 5 fractional bits
+	factor := float32(float32(float32(d.baselineMM*0.001)*f.Profile.Intrinsics.FX)*fractions) / f.DepthUnits
+	p := d.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Index, q.Format = sensor.StreamDepth, 0, outFmt })
+	out := derive(f, p, f.Width, f.Height, outBpp)
+	parallelRows(f.Height, f.Width*f.Height, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			src := f.Data[y*f.Stride:]
+			dst := out.Data[y*out.Stride:]
+			for x := 0; x < f.Width; x++ {
+				if d.toDisparity {
+					v := float32(uint16(src[2*x]) | uint16(src[2*x+1])<<8)
+					var r float32
+					if v != 0 {
+						r = factor / v
+					}
+					b := math.Float32bits(r)
+					dst[4*x], dst[4*x+1], dst[4*x+2], dst[4*x+3] = byte(b), byte(b>>8), byte(b>>16), byte(b>>24)
+				} else {
+					v := math.Float32frombits(uint32(src[4*x]) | uint32(src[4*x+1])<<8 | uint32(src[4*x+2])<<16 | uint32(src[4*x+3])<<24)
+					var r uint16
+					if isNormal(v) {
+						r = uint16(truncInt32(factor/v + 0.5))
+					}
+					dst[2*x], dst[2*x+1] = byte(r), byte(r>>8)
+				}
+			}
+		}
+	})
+	return out, nil
+}
+
+// isNormal reports whether x is a normal float: not zero, subnormal,
+// infinite or NaN (C's isnormal).
+func isNormal(x float32) bool {
+	e := math.Float32bits(x) >> 23 & 0xff
+	return e != 0 && e != 0xff
+}
+
+// truncInt32 converts x to int32 as x86's cvttss2si does: toward zero, and
+// the integer indefinite value for NaN and out-of-range values.
+func truncInt32(x float32) int32 {
+	if !(x > -2147483904 && x < 2147483648) {
+		return math.MinInt32
+	}
+	return int32(x)
+}
