@@ -31,6 +31,7 @@ type procLine struct {
 	Type   string            `json:"type"`
 	Name   string            `json:"name"`
 	Number uint64            `json:"number"`
+	Paired *uint64           `json:"paired"`
 	Ops    map[string]procOp `json:"ops"`
 }
 

@@ -137,7 +137,9 @@ func (u *UnitsTransform) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	if _, err := checkVideo(u.block, f, sensor.FormatZ16); err != nil {
 		return nil, err
 	}
-	p := u.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Index, q.Format = sensor.StreamDepth, 0, sensor.FormatDistance })
+	p := u.out.get(f.Profile, nil, func(q *sensor.StreamProfile) {
+		q.Stream, q.Index, q.Format = sensor.StreamDepth, 0, sensor.FormatDistance
+	})
 	out := derive(f, p, f.Width, f.Height, 4)
 	units := f.DepthUnits
 	parallelRows(f.Height, f.Width*f.Height, func(y0, y1 int) {

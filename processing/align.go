@@ -1,0 +1,235 @@
+package processing
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// ExtrinsicsSource gives the extrinsics between two stream profiles: a
+// playback or live device (playback.Device.Extrinsics has this signature).
+type ExtrinsicsSource interface {
+	Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, error)
+}
+
+// Align maps frames between the depth camera and another camera, as
+// librealsense's rs2::align (its SSE path, the one x86-64 builds use):
+// aligned to a stream other than depth, it turns a depth frame into a Z16
+// frame of the other stream's size and intrinsics, each depth pixel moved
+// to where the other camera sees it (the nearest depth where several land);
+// aligned to depth, it turns another stream's frame into a frame of the
+// depth frame's size, each pixel taken from where the other camera sees the
+// depth pixel. It is safe for concurrent use.
+type Align struct {
+	*options
+	to    sensor.Stream
+	extr  ExtrinsicsSource
+	out   profiles
+	mu    sync.Mutex
+	cache map[alignKey]*alignMaps
+}
+
+type alignKey struct {
+	depth sensor.Intrinsics
+}
+
+// alignMaps are the rays through the top-left and bottom-right corners of
+// every depth pixel.
+type alignMaps struct{ tl, br *rayMap }
+
+// NewAlign returns an Align towards stream to (sensor.StreamDepth to align
+// other streams to depth), with the extrinsics taken from src.
+func NewAlign(to sensor.Stream, src ExtrinsicsSource) *Align {
+	return &Align{options: newOptions("Align", map[sensor.Option]option{sensor.OptionFramesQueueSize: optFramesQueueSize}),
+		to: to, extr: src, cache: map[alignKey]*alignMaps{}}
+}
+
+// maps returns the corner rays of the depth intrinsics in.
+func (a *Align) maps(in sensor.Intrinsics) *alignMaps {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if m, ok := a.cache[alignKey{in}]; ok {
+		return m
+	}
+	m := &alignMaps{newRayMap(in, -0.5), newRayMap(in, 0.5)}
+	if len(a.cache) > 8 {
+		clear(a.cache)
+	}
+	a.cache[alignKey{in}] = m
+	return m
+}
+
+// Process aligns a pair of frames taken together: depth (Z16) and other,
+// a frame of the stream the Align was made for, or, for an Align to depth,
+// of any video stream in Y8, Y16, Z16, RGB8, BGR8, RGBA8 or BGRA8. It
+// returns the aligned frame: depth in other's geometry, or other in
+// depth's geometry.
+func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
+	if _, err := checkVideo("align", depth, sensor.FormatZ16); err != nil {
+		return nil, err
+	}
+	if depth.Profile.Stream != sensor.StreamDepth {
+		return nil, fmt.Errorf("align: %s frame %d is not depth: %w", depth.Profile.Name(), depth.Number, ErrFrame)
+	}
+	obpp, err := checkVideo("align", other)
+	if err != nil {
+		return nil, err
+	}
+	if a.to != sensor.StreamDepth && other.Profile.Stream != a.to {
+		return nil, fmt.Errorf("align: to %s: got a %s frame: %w", a.to, other.Profile.Name(), ErrFrame)
+	}
+	if a.to == sensor.StreamDepth && other.Profile.Stream == sensor.StreamDepth {
+		return nil, fmt.Errorf("align: to depth: the other frame %s is depth too: %w", other.Profile.Name(), ErrFrame)
+	}
+	din, oin := depth.Profile.Intrinsics, other.Profile.Intrinsics
+	for _, c := range []struct {
+		f  *sensor.Frame
+		in sensor.Intrinsics
+	}{{depth, din}, {other, oin}} {
+		if c.in.Width != c.f.Width || c.in.Height != c.f.Height || !(c.in.FX != 0) || !(c.in.FY != 0) ||
+			math.IsInf(float64(c.in.FX), 0) || math.IsInf(float64(c.in.FY), 0) {
+			return nil, fmt.Errorf("align: %s frame %d: %dx%d picture with intrinsics %dx%d fx %v fy %v: %w",
+				c.f.Profile.Name(), c.f.Number, c.f.Width, c.f.Height, c.in.Width, c.in.Height, c.in.FX, c.in.FY, ErrFrame)
+		}
+	}
+	e, err := a.extr.Extrinsics(depth.Profile, other.Profile)
+	if err != nil {
+		return nil, fmt.Errorf("align: extrinsics from %s to %s: %w", depth.Profile.Name(), other.Profile.Name(), err)
+	}
+	m := a.maps(din)
+	z := u16s(packed(depth, 2))
+	units := depth.DepthUnits
+	n := din.Width * din.Height
+	tl := make([][2]int32, n)
+	if a.to != sensor.StreamDepth {
+		// Depth into the other camera's picture.
+		p := a.out.get(depth.Profile, other.Profile, func(q *sensor.StreamProfile) {
+			q.Width, q.Height, q.Intrinsics = other.Width, other.Height, oin
+		})
+		out := derive(depth, p, other.Width, other.Height, 2)
+		alignPixels(z, units, m.tl, tl, &e, &oin)
+		br := tl
+		fov := din.FOV()
+		dppa := [2]float32{float32(din.Width) / fov[0], float32(din.Height) / fov[1]}
+		fov = oin.FOV()
+		oppa := [2]float32{float32(oin.Width) / fov[0], float32(oin.Height) / fov[1]}
+		if dppa[0] < oppa[0] || dppa[1] < oppa[1] || specialResolution(din, oin) {
+			br = make([][2]int32, n)
+			alignPixels(z, units, m.br, br, &e, &oin)
+		}
+		dst := make([]uint16, other.Width*other.Height)
+		for i, d := range z {
+			if d == 0 {
+				continue
+			}
+			forRect(tl[i], br[i], oin.Width, oin.Height, func(j int) {
+				if dst[j] == 0 || d < dst[j] {
+					dst[j] = d
+				}
+			})
+		}
+		putU16s(out.Data, dst)
+		return out, nil
+	}
+	// The other camera's picture into depth's geometry.
+	switch other.Profile.Format {
+	case sensor.FormatY8, sensor.FormatY16, sensor.FormatZ16, sensor.FormatRGB8, sensor.FormatBGR8, sensor.FormatRGBA8, sensor.FormatBGRA8:
+	default:
+		return nil, fmt.Errorf("align: to depth: %s frame %d is %s: want Y8, Y16, Z16, RGB8, BGR8, RGBA8 or BGRA8: %w",
+			other.Profile.Name(), other.Number, other.Profile.Format, ErrFrame)
+	}
+	p := a.out.get(other.Profile, depth.Profile, func(q *sensor.StreamProfile) {
+		q.Width, q.Height, q.Intrinsics = depth.Width, depth.Height, din
+	})
+	out := derive(other, p, depth.Width, depth.Height, obpp)
+	out.DepthUnits = other.DepthUnits
+	// Inverse Brown-Conrady is projected as modified Brown-Conrady here.
+	oproj := oin
+	if oproj.Model == sensor.DistortionInverseBrownConrady {
+		oproj.Model = sensor.DistortionModifiedBrownConrady
+	}
+	alignPixels(z, units, m.tl, tl, &e, &oproj)
+	br := tl
+	if oin.Height < din.Height && oin.Width < din.Width {
+		br = make([][2]int32, n)
+		alignPixels(z, units, m.br, br, &e, &oproj)
+	}
+	src := packed(other, obpp)
+	for i, d := range z {
+		if d == 0 {
+			continue
+		}
+		forRect(tl[i], br[i], oin.Width, oin.Height, func(j int) {
+			copy(out.Data[i*obpp:(i+1)*obpp], src[j*obpp:(j+1)*obpp])
+		})
+	}
+	return out, nil
+}
+
+// specialResolution reports the depth/other size pairs for which
+// librealsense always maps both pixel corners.
+func specialResolution(d, o sensor.Intrinsics) bool {
+	return (d.Width == 640 && d.Height == 240 && o.Width == 320 && o.Height == 180) ||
+		(d.Width == 640 && d.Height == 480 && o.Width == 640 && o.Height == 360)
+}
+
+// forRect calls f with the index of every pixel of the rectangle from tl
+// to br (both included) that lies inside a w×h picture, row by row.
+func forRect(tl, br [2]int32, w, h int, f func(int)) {
+	x0, y0 := max(int(tl[0]), 0), max(int(tl[1]), 0)
+	x1, y1 := min(int(br[0]), w-1), min(int(br[1]), h-1)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			f(y*w + x)
+		}
+	}
+}
+
+// alignPixels computes, for every depth pixel, the other camera's pixel
+// its ray at its depth lands on, rounded as librealsense's SSE code does
+// (x + 0.5 rounded half to even; (0, 0) for zero depth). Only the modified
+// Brown-Conrady model is distorted, with its y tangential term as
+// librealsense computes it; other models are taken as pinhole.
+func alignPixels(z []uint16, units float32, rays *rayMap, out [][2]int32, e *sensor.Extrinsics, in *sensor.Intrinsics) {
+	r, t, c := &e.Rotation, &e.Translation, &in.Coeffs
+	distort := in.Model == sensor.DistortionModifiedBrownConrady
+	parallelRows(len(z), len(z), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			d := float32(float32(z[i]) * units)
+			if d == 0 {
+				out[i] = [2]int32{}
+				continue
+			}
+			vx, vy := float32(d*rays.x[i]), float32(d*rays.y[i])
+			px := float32(r[0]*vx) + float32(float32(r[3]*vy)+float32(float32(r[6]*d)+t[0]))
+			py := float32(r[1]*vx) + float32(float32(r[4]*vy)+float32(float32(r[7]*d)+t[1]))
+			pz := float32(r[2]*vx) + float32(float32(r[5]*vy)+float32(float32(r[8]*d)+t[2]))
+			x, y := px/pz, py/pz
+			if distort {
+				r2 := float32(x*x) + float32(y*y)
+				r3 := float32(c[1]*float32(r2*r2)) + float32(c[4]*float32(r2*float32(r2*r2)))
+				f := 1 + float32(float32(c[0]*r2)+r3)
+				xf, yf := float32(x*f), float32(y*f)
+				r4 := c[3] * float32(r2+float32(2*float32(xf*xf)))
+				x = xf + float32(float32(2*float32(c[2]*float32(xf*yf)))+r4)
+				y = yf + float32(float32(2*float32(c[3]*float32(xf*yf)))+r4)
+			}
+			u := float32(float32(x*in.FX)+in.PPX) + 0.5
+			v := float32(float32(y*in.FY)+in.PPY) + 0.5
+			out[i] = [2]int32{roundInt32(u), roundInt32(v)}
+		}
+	})
+}
+
+// roundInt32 converts x to int32 as x86's cvtps2dq does by default: to
+// nearest, ties to even, and the integer indefinite value for NaN and
+// out-of-range values.
+func roundInt32(x float32) int32 {
+	r := math.RoundToEven(float64(x))
+	if !(r >= math.MinInt32 && r <= math.MaxInt32) {
+		return math.MinInt32
+	}
+	return int32(r)
+}

@@ -1,0 +1,262 @@
+package processing
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// Occlusion removal modes of the PointCloud (OptionFilterMagnitude).
+const (
+	OcclusionOff = 1 // keep every point
+	OcclusionOn  = 2 // monotonic scan: drop the points the texture camera cannot see
+)
+
+// occlusionZ is the depth step (meters) above which a point seen at the
+// same texture column as a nearer one is occluded (src/proc/occlusion-filter.cpp).
+const occlusionZ = 0.1
+
+// Points is a point cloud: one vertex per depth pixel, in meters in the
+// depth camera's coordinates ((0,0,0) where depth is zero), and, when the
+// cloud was mapped to a texture, the texture coordinates of each vertex
+// (0..1 across the texture's width and height).
+type Points struct {
+	// Frame is the XYZ32F frame of the vertices: Width×Height×3 float32,
+	// little-endian, with the depth frame's number, times and metadata.
+	Frame *sensor.Frame
+	// Vertices are the points, row by row.
+	Vertices [][3]float32
+	// TexCoords are the texture coordinates, nil when not mapped.
+	TexCoords [][2]float32
+	// Texture is the profile of the stream the coordinates refer to.
+	Texture *sensor.StreamProfile
+}
+
+// VertexBytes returns the vertices as librealsense's get_vertices() holds
+// them: 3 little-endian float32 per point.
+func (p *Points) VertexBytes() []byte { return p.Frame.Data }
+
+// TexCoordBytes returns the texture coordinates as librealsense's
+// get_texture_coordinates() holds them: 2 little-endian float32 per point,
+// or nil when the cloud is not mapped.
+func (p *Points) TexCoordBytes() []byte {
+	if p.TexCoords == nil {
+		return nil
+	}
+	b := make([]byte, 8*len(p.TexCoords))
+	for i, t := range p.TexCoords {
+		putF32s(b[8*i:], t[:])
+	}
+	return b
+}
+
+// PointCloud computes point clouds of depth frames, as librealsense's
+// rs2::pointcloud (its SSE path, the one x86-64 builds use): vertices from
+// the depth intrinsics (the inverse Brown-Conrady model undistorted, other
+// models taken as pinhole), and after MapTo, texture coordinates in another
+// stream with occlusion removal. It is safe for concurrent use.
+type PointCloud struct {
+	*options
+	out profiles
+
+	mu      sync.Mutex
+	texture *sensor.StreamProfile
+	extr    sensor.Extrinsics
+	maps    map[sensor.Intrinsics]*rayMap
+}
+
+// rayMap holds the normalized ray (x, y at z = 1) of every depth pixel.
+type rayMap struct{ x, y []float32 }
+
+// NewPointCloud returns a PointCloud with occlusion removal on, as in
+// librealsense.
+func NewPointCloud() *PointCloud {
+	return &PointCloud{options: newOptions("Pointcloud", streamFilterOptions(map[sensor.Option]option{
+		sensor.OptionFilterMagnitude: {extensions.Range{Min: OcclusionOff, Max: OcclusionOn, Step: 1, Default: OcclusionOn}, "Occlusion removal", []string{"Off", "On"}},
+	})), maps: map[sensor.Intrinsics]*rayMap{}}
+}
+
+// MapTo makes the next clouds carry texture coordinates in the stream of
+// profile texture, whose pose relative to the depth camera is depthToTexture
+// (the extrinsics from depth to that stream).
+func (pc *PointCloud) MapTo(texture *sensor.StreamProfile, depthToTexture sensor.Extrinsics) error {
+	if texture == nil || texture.Kind != sensor.KindVideo || texture.Intrinsics.Width <= 0 || texture.Intrinsics.Height <= 0 {
+		return fmt.Errorf("pointcloud: map to %v: want a video profile with intrinsics: %w", texture, ErrFrame)
+	}
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	pc.texture, pc.extr = texture, depthToTexture
+	return nil
+}
+
+// rays returns the ray map of depth intrinsics in, computed once.
+func (pc *PointCloud) rays(in sensor.Intrinsics) *rayMap {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if m, ok := pc.maps[in]; ok {
+		return m
+	}
+	m := newRayMap(in, 0)
+	if len(pc.maps) > 8 {
+		clear(pc.maps)
+	}
+	pc.maps[in] = m
+	return m
+}
+
+// newRayMap computes the rays of the pixels of in, offset by off pixels.
+func newRayMap(in sensor.Intrinsics, off float32) *rayMap {
+	n := in.Width * in.Height
+	m := &rayMap{x: make([]float32, n), y: make([]float32, n)}
+	c := in.Coeffs
+	for h := 0; h < in.Height; h++ {
+		for w := 0; w < in.Width; w++ {
+			x := (float32(float32(w)+off) - in.PPX) / in.FX
+			y := (float32(float32(h)+off) - in.PPY) / in.FY
+			if in.Model == sensor.DistortionInverseBrownConrady {
+				r2 := float32(x*x) + float32(y*y)
+				f := float32(float32(1+float32(c[0]*r2))+float32(float32(c[1]*r2)*r2)) + float32(float32(float32(c[4]*r2)*r2)*r2)
+				ux := float32(float32(x*f)+float32(float32(2*c[2]*x)*y)) + float32(c[3]*float32(r2+float32(float32(2*x)*x)))
+				uy := float32(float32(y*f)+float32(float32(2*c[3]*x)*y)) + float32(c[2]*float32(r2+float32(float32(2*y)*y)))
+				x, y = ux, uy
+			}
+			m.x[h*in.Width+w], m.y[h*in.Width+w] = x, y
+		}
+	}
+	return m
+}
+
+// Calculate returns the point cloud of the Z16 depth frame f.
+func (pc *PointCloud) Calculate(f *sensor.Frame) (*Points, error) {
+	if _, err := checkVideo("pointcloud", f, sensor.FormatZ16); err != nil {
+		return nil, err
+	}
+	in := f.Profile.Intrinsics
+	if in.Width != f.Width || in.Height != f.Height || !(in.FX != 0) || !(in.FY != 0) {
+		return nil, fmt.Errorf("pointcloud: %s frame %d: %dx%d picture with intrinsics %dx%d fx %v fy %v: %w",
+			f.Profile.Name(), f.Number, f.Width, f.Height, in.Width, in.Height, in.FX, in.FY, ErrFrame)
+	}
+	pc.mu.Lock()
+	texture, extr := pc.texture, pc.extr
+	pc.mu.Unlock()
+	pc.options.mu.Lock()
+	occlusion := pc.get(sensor.OptionFilterMagnitude) == OcclusionOn
+	pc.options.mu.Unlock()
+
+	m := pc.rays(in)
+	p := pc.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Format = sensor.StreamDepth, sensor.FormatXYZ32F })
+	out := derive(f, p, f.Width, f.Height, 12)
+	pts := &Points{Frame: out, Vertices: make([][3]float32, f.Width*f.Height)}
+	units := f.DepthUnits
+	var pix [][2]float32
+	if texture != nil {
+		pts.TexCoords = make([][2]float32, len(pts.Vertices))
+		pts.Texture = texture
+		pix = make([][2]float32, len(pts.Vertices))
+	}
+	parallelRows(f.Height, f.Width*f.Height, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			row := f.Data[y*f.Stride:]
+			for x := 0; x < f.Width; x++ {
+				i := y*f.Width + x
+				d := float32(float32(uint16(row[2*x])|uint16(row[2*x+1])<<8) * units)
+				v := [3]float32{d * m.x[i], d * m.y[i], d}
+				pts.Vertices[i] = v
+				if texture != nil {
+					pix[i] = texturePixel(v, &extr, &texture.Intrinsics)
+					pts.TexCoords[i] = [2]float32{pix[i][0] / float32(texture.Intrinsics.Width), pix[i][1] / float32(texture.Intrinsics.Height)}
+				}
+			}
+		}
+	})
+	if texture != nil && occlusion && !sameSensor(extr) {
+		if extr.Translation[0] < 0.001 && extr.Translation[1] > 0.01 {
+			return nil, fmt.Errorf("pointcloud: %s frame %d: the texture camera is above the depth camera; vertical occlusion scanning is not supported: %w",
+				f.Profile.Name(), f.Number, ErrFrame)
+		}
+		removeOccluded(pts.Vertices, pix, f.Width, f.Height)
+	}
+	for i, v := range pts.Vertices {
+		putF32s(out.Data[12*i:], v[:])
+	}
+	return pts, nil
+}
+
+// sameSensor reports whether e is the identity, as librealsense compares:
+// the translation exactly, the rotation within float32 epsilon.
+func sameSensor(e sensor.Extrinsics) bool {
+	if e.Translation != [3]float32{} {
+		return false
+	}
+	const eps = 1.1920929e-07
+	for i, r := range e.Rotation {
+		want := float32(0)
+		if i%4 == 0 {
+			want = 1
+		}
+		if math.Abs(float64(r-want)) > eps {
+			return false
+		}
+	}
+	return true
+}
+
+// texturePixel projects vertex v into the texture camera as librealsense's
+// SSE texture mapping does: a Brown-Conrady-style distortion for every
+// model but none (with the undistorted point in the tangential terms for
+// Brown-Conrady itself), and pixel (0, 0) for zero depth.
+func texturePixel(v [3]float32, e *sensor.Extrinsics, in *sensor.Intrinsics) [2]float32 {
+	if v[2] == 0 {
+		return [2]float32{}
+	}
+	r, t, c := &e.Rotation, &e.Translation, &in.Coeffs
+	px := float32(r[0]*v[0]) + float32(float32(r[3]*v[1])+float32(float32(r[6]*v[2])+t[0]))
+	py := float32(r[1]*v[0]) + float32(float32(r[4]*v[1])+float32(float32(r[7]*v[2])+t[1]))
+	pz := float32(r[2]*v[0]) + float32(float32(r[5]*v[1])+float32(float32(r[8]*v[2])+t[2]))
+	x, y := px/pz, py/pz
+	if in.Model != sensor.DistortionNone {
+		r2 := float32(x*x) + float32(y*y)
+		r3 := float32(c[1]*float32(r2*r2)) + float32(c[4]*float32(r2*float32(r2*r2)))
+		f := 1 + float32(float32(c[0]*r2)+r3)
+		xf, yf := float32(x*f), float32(y*f)
+		xd, yd := xf, yf
+		if in.Model == sensor.DistortionBrownConrady {
+			xd, yd = x, y
+		}
+		r4 := c[3] * float32(r2+float32(2*float32(xd*xd)))
+		dx := xf + float32(float32(2*float32(c[2]*float32(xd*yd)))+r4)
+		r5 := c[2] * float32(r2+float32(2*float32(yd*yd)))
+		dy := yf + float32(float32(2*float32(c[3]*float32(xd*yd)))+r5)
+		x, y = dx, dy
+	}
+	return [2]float32{float32(x*in.FX) + in.PPX, float32(y*in.FY) + in.PPY}
+}
+
+// removeOccluded zeroes, row by row, the vertices whose texture column
+// falls left of a column already reached (or at it, more than occlusionZ
+// farther), and the vertex after each such one.
+func removeOccluded(v [][3]float32, pix [][2]float32, w, h int) {
+	for y := 0; y < h; y++ {
+		maxX, maxZ := float32(-1), float32(0)
+		dilate := 0
+		for x := 0; x < w; x++ {
+			i := y*w + x
+			if v[i][2] == 0 {
+				continue
+			}
+			if px := pix[i][0]; px < maxX || (px == maxX && v[i][2]-maxZ > occlusionZ) {
+				v[i] = [3]float32{}
+				dilate = 1
+			} else {
+				maxX, maxZ = px, v[i][2]
+				if dilate > 0 {
+					v[i] = [3]float32{}
+					dilate--
+				}
+			}
+		}
+	}
+}
