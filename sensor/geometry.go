@@ -11,14 +11,12 @@ const flt32Epsilon = 0x1p-23
 // (src/rs.cpp) operation by operation in float32. Every product is
 // converted to float32 before it is added, which keeps Go from fusing a
 // multiply and an add (it may on arm64 and with GOAMD64=v3) and so gives
-// the results of librealsense's x86-64 build on every platform. tan and
-// atan are evaluated in float64 and rounded, as a correctly rounded float
-// function would.
+// the results of librealsense's x86-64 build on every platform. tanf and
+// atanf are the C library's when cgo is available (libm.go), as
+// librealsense calls them; else tan and atan in float64, rounded.
 
 func mul(a, b float32) float32 { return float32(a * b) }
 
-func tanf(x float32) float32  { return float32(math.Tan(float64(x))) }
-func atanf(x float32) float32 { return float32(math.Atan(float64(x))) }
 
 // Project returns the pixel at which the point p (meters, in the camera's
 // coordinates) appears, distorted by the intrinsics' model.

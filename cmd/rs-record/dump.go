@@ -2,16 +2,25 @@ package main
 
 import (
 	"bufio"
+	"os"
 
 	"github.com/rsbag/rsbag/internal/rsdump"
 )
 
 func runDump(e *env, args []string) error {
-	fs := newFlagSet(e, "dump", "dump [--seek NANOS] [--limit N] BAG\n\n"+
+	fs := newFlagSet(e, "dump", "dump [--seek NANOS] [--limit N] BAG\n"+
+		"       dump --processing [--no-models] [--raw-dir DIR] BAG\n\n"+
 		"Prints the bag as JSON lines as the playback device delivers it (real time off):\n"+
-		"topology, then one line per frame, notifications and a summary.")
+		"topology, then one line per frame, notifications and a summary.\n"+
+		"With --processing, prints what the processing blocks make of it instead: the\n"+
+		"distortion models' geometry, the recommended blocks, and for every depth frame\n"+
+		"the hash of each block's output (colorizer, point cloud, align, filters) and\n"+
+		"geometry samples, as librealsense's processing reference files.")
 	seek := fs.Int64("seek", -1, "seek to bag time `NANOS` before playing (-1: no seek)")
 	limit := fs.Int("limit", 0, "stop after `N` frames (0: no limit)")
+	proc := fs.Bool("processing", false, "print the processing blocks' outputs instead of the frames")
+	noModels := fs.Bool("no-models", false, "with --processing: leave out the distortion model lines")
+	rawDir := fs.String("raw-dir", "", "with --processing: write the outputs of the first depth frame, gzipped, to `DIR`")
 	pos, err := parseArgs(fs, "dump", args)
 	if err != nil {
 		return err
@@ -25,7 +34,26 @@ func runDump(e *env, args []string) error {
 	if *limit < 0 {
 		return usageErrorf("dump", "--limit: %d is negative", *limit)
 	}
-	return dumpBag(e, pos[0], *seek, *limit)
+	if !*proc {
+		if *noModels || *rawDir != "" {
+			return usageErrorf("dump", "--no-models and --raw-dir need --processing")
+		}
+		return dumpBag(e, pos[0], *seek, *limit)
+	}
+	if *seek != -1 || *limit != 0 {
+		return usageErrorf("dump", "--seek and --limit do not apply to --processing")
+	}
+	if *rawDir != "" {
+		if st, err := os.Stat(*rawDir); err != nil || !st.IsDir() {
+			return usageErrorf("dump", "--raw-dir: %s is not a directory", *rawDir)
+		}
+	}
+	w := bufio.NewWriterSize(e.stdout, 64<<10)
+	err = rsdump.RunProcessing(w, pos[0], rsdump.ProcOptions{NoModels: *noModels, RawDir: *rawDir})
+	if ferr := w.Flush(); err == nil && ferr != nil {
+		err = ferr
+	}
+	return fileError(pos[0], err)
 }
 
 func dumpBag(e *env, path string, seek int64, limit int) error {

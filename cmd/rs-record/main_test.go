@@ -193,6 +193,9 @@ func TestUsage(t *testing.T) {
 		{[]string{"play", "x.bag", "--streams", "sound"}, 2, "unknown stream"},
 		{[]string{"dump"}, 2, "want exactly one BAG"},
 		{[]string{"dump", "--limit", "-3", "x.bag"}, 2, "negative"},
+		{[]string{"dump", "--no-models", "x.bag"}, 2, "need --processing"},
+		{[]string{"dump", "--processing", "--limit", "3", "x.bag"}, 2, "do not apply"},
+		{[]string{"dump", "--processing", "--raw-dir", "/nonexistent/dir", "x.bag"}, 2, "not a directory"},
 		{[]string{"info", "does-not-exist.bag"}, 1, "does-not-exist.bag"},
 		{[]string{"view", "-h"}, 0, "--listen"},
 		{[]string{"view", "--port", "-1", "x.bag"}, 2, "not a port"},
@@ -445,6 +448,31 @@ func TestDumpReferenceBag(t *testing.T) {
 	}
 	if types["frame"] != 5 || types["summary"] != 1 || types["device"] != 1 {
 		t.Errorf("dump line types %v, want 5 frames, 1 device, 1 summary", types)
+	}
+}
+
+// TestDumpProcessing: rs-record dump --processing prints librealsense's
+// processing reference file of a bag line for line (the file line names
+// the reader).
+func TestDumpProcessing(t *testing.T) {
+	t.Parallel()
+	r := rsRecord(t, "dump", "--processing", "../../testdata/librealsense/depth_color.bag")
+	if r.code != 0 {
+		t.Fatalf("dump --processing: exit %d\n%s", r.code, r.stderr)
+	}
+	want, err := os.ReadFile("../../testdata/librealsense/processing/depth_color.proc.expected.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	wl := strings.Split(strings.TrimSpace(string(want)), "\n")
+	if len(got) != len(wl) {
+		t.Fatalf("%d lines, want %d", len(got), len(wl))
+	}
+	for i := 1; i < len(wl); i++ {
+		if got[i] != wl[i] {
+			t.Fatalf("line %d:\n got %.300s\nwant %.300s", i+1, got[i], wl[i])
+		}
 	}
 }
 

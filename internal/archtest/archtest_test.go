@@ -32,7 +32,7 @@ var allowed = map[string][]string{
 	"software":          {"sensor", "extensions", "device", "internal/goid"},
 	"record":            {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout"},
 	"playback":          {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/goid"},
-	"internal/rsdump":   {"sensor", "extensions", "device", "playback"},
+	"internal/rsdump":   {"sensor", "extensions", "device", "playback", "processing"},
 	"processing":        {"sensor", "extensions"},
 	"internal/viewer":   {"sensor", "extensions", "device", "playback", "processing", "rosbag", "internal/layout"},
 	"cmd/rs-record":     {"*"},
