@@ -17,7 +17,6 @@ const flt32Epsilon = 0x1p-23
 
 func mul(a, b float32) float32 { return float32(a * b) }
 
-
 // Project returns the pixel at which the point p (meters, in the camera's
 // coordinates) appears, distorted by the intrinsics' model.
 func (in *Intrinsics) Project(p [3]float32) [2]float32 {

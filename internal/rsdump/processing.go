@@ -2,8 +2,8 @@ package rsdump
 
 import (
 	"compress/gzip"
-	"hash/fnv"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
