@@ -76,6 +76,9 @@ func NewColorizer() *Colorizer {
 	return &Colorizer{set: colorizerSettings{equalize: true, max: 6}, profiles: map[*sensor.StreamProfile]*sensor.StreamProfile{}}
 }
 
+// Name returns librealsense's name of the block, "Depth Visualization".
+func (c *Colorizer) Name() string { return "Depth Visualization" }
+
 // SupportedOptions lists the Colorizer's options in ascending enum order.
 func (c *Colorizer) SupportedOptions() []sensor.Option {
 	return []sensor.Option{sensor.OptionVisualPreset, sensor.OptionColorScheme, sensor.OptionHistogramEqualizationEnabled,
@@ -199,7 +202,7 @@ func (c *Colorizer) outputProfile(p *sensor.StreamProfile) *sensor.StreamProfile
 
 func checkDepth(f *sensor.Frame) error {
 	if f == nil || f.Profile == nil {
-		return errors.New("colorizer: no frame")
+		return fmt.Errorf("colorizer: no frame: %w", ErrFrame)
 	}
 	bpp := 0
 	switch f.Profile.Format {
@@ -208,11 +211,11 @@ func checkDepth(f *sensor.Frame) error {
 	case sensor.FormatDisparity32:
 		bpp = 4
 	default:
-		return fmt.Errorf("colorizer: %s frame %d is %s: want Z16 or DISPARITY32 depth", f.Profile.Name(), f.Number, f.Profile.Format)
+		return fmt.Errorf("colorizer: %s frame %d is %s: want Z16 or DISPARITY32 depth: %w", f.Profile.Name(), f.Number, f.Profile.Format, ErrFrame)
 	}
 	if f.Width <= 0 || f.Height <= 0 || f.Stride < f.Width*bpp || len(f.Data) < f.Stride*(f.Height-1)+f.Width*bpp {
-		return fmt.Errorf("colorizer: %s frame %d: %d bytes, stride %d: too short for %dx%d %s",
-			f.Profile.Name(), f.Number, len(f.Data), f.Stride, f.Width, f.Height, f.Profile.Format)
+		return fmt.Errorf("colorizer: %s frame %d: %d bytes, stride %d: too short for %dx%d %s: %w",
+			f.Profile.Name(), f.Number, len(f.Data), f.Stride, f.Width, f.Height, f.Profile.Format, ErrFrame)
 	}
 	return nil
 }

@@ -43,10 +43,13 @@ func (r *Rotation) SetOption(o sensor.Option, v float32) error {
 // Rotation's or the angle is 0. YUYV frames are rotated by 180 degrees
 // only, two pixels at a time, as librealsense does.
 func (r *Rotation) Process(f *sensor.Frame) (*sensor.Frame, error) {
+	if f == nil || f.Profile == nil {
+		return nil, fmt.Errorf("%s: no frame: %w", r.block, ErrFrame)
+	}
 	r.mu.Lock()
 	angle := int(r.get(sensor.OptionRotation))
 	r.mu.Unlock()
-	if f == nil || f.Profile == nil || angle == 0 || !slices.Contains(r.streams, f.Profile.Stream) {
+	if angle == 0 || !slices.Contains(r.streams, f.Profile.Stream) {
 		return f, nil
 	}
 	bpp, err := checkVideo(r.block, f)

@@ -461,7 +461,10 @@ func NewDisparityTransform(toDisparity bool, baselineMM float32) *DisparityTrans
 // Process transforms f: Z16 depth to DISPARITY32, or DISPARITY32 to Z16
 // (rounded to nearest). Other frames pass through unchanged.
 func (d *DisparityTransform) Process(f *sensor.Frame) (*sensor.Frame, error) {
-	if f == nil || f.Profile == nil || f.Profile.Stream != sensor.StreamDepth {
+	if f == nil || f.Profile == nil {
+		return nil, fmt.Errorf("%s: no frame: %w", d.block, ErrFrame)
+	}
+	if f.Profile.Stream != sensor.StreamDepth {
 		return f, nil
 	}
 	in, outFmt, outBpp := sensor.FormatZ16, sensor.FormatDisparity32, 4
