@@ -102,7 +102,7 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 	z := u16s(packed(depth, 2))
 	units := depth.DepthUnits
 	n := din.Width * din.Height
-	tl := make([][2]int32, n)
+	tl := getPixels(n)
 	if a.to != sensor.StreamDepth {
 		// Depth into the other camera's picture.
 		p := a.out.get(depth.Profile, other.Profile, func(q *sensor.StreamProfile) {
@@ -116,21 +116,27 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 		fov = oin.FOV()
 		oppa := [2]float32{float32(oin.Width) / fov[0], float32(oin.Height) / fov[1]}
 		if dppa[0] < oppa[0] || dppa[1] < oppa[1] || specialResolution(din, oin) {
-			br = make([][2]int32, n)
+			br = getPixels(n)
 			alignPixels(z, units, m.br, br, &e, &oin)
 		}
 		dst := make([]uint16, other.Width*other.Height)
+		ow, oh := oin.Width, oin.Height
 		for i, d := range z {
 			if d == 0 {
 				continue
 			}
-			forRect(tl[i], br[i], oin.Width, oin.Height, func(j int) {
-				if dst[j] == 0 || d < dst[j] {
-					dst[j] = d
+			x0, y0, x1, y1 := clipRect(tl[i], br[i], ow, oh)
+			for y := y0; y <= y1; y++ {
+				row := dst[y*ow : (y+1)*ow]
+				for x := x0; x <= x1; x++ {
+					if row[x] == 0 || d < row[x] {
+						row[x] = d
+					}
 				}
-			})
+			}
 		}
 		putU16s(out.Data, dst)
+		putPixels(tl, br)
 		return out, nil
 	}
 	// The other camera's picture into depth's geometry.
@@ -153,18 +159,23 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 	alignPixels(z, units, m.tl, tl, &e, &oproj)
 	br := tl
 	if oin.Height < din.Height && oin.Width < din.Width {
-		br = make([][2]int32, n)
+		br = getPixels(n)
 		alignPixels(z, units, m.br, br, &e, &oproj)
 	}
 	src := packed(other, obpp)
+	ow, oh := oin.Width, oin.Height
 	for i, d := range z {
 		if d == 0 {
 			continue
 		}
-		forRect(tl[i], br[i], oin.Width, oin.Height, func(j int) {
+		// The last pixel of the rectangle inside the picture wins.
+		x0, y0, x1, y1 := clipRect(tl[i], br[i], ow, oh)
+		if x0 <= x1 && y0 <= y1 {
+			j := y1*ow + x1
 			copy(out.Data[i*obpp:(i+1)*obpp], src[j*obpp:(j+1)*obpp])
-		})
+		}
 	}
+	putPixels(tl, br)
 	return out, nil
 }
 
@@ -175,15 +186,27 @@ func specialResolution(d, o sensor.Intrinsics) bool {
 		(d.Width == 640 && d.Height == 480 && o.Width == 640 && o.Height == 360)
 }
 
-// forRect calls f with the index of every pixel of the rectangle from tl
-// to br (both included) that lies inside a w×h picture, row by row.
-func forRect(tl, br [2]int32, w, h int, f func(int)) {
-	x0, y0 := max(int(tl[0]), 0), max(int(tl[1]), 0)
-	x1, y1 := min(int(br[0]), w-1), min(int(br[1]), h-1)
-	for y := y0; y <= y1; y++ {
-		for x := x0; x <= x1; x++ {
-			f(y*w + x)
-		}
+// clipRect returns the part inside a w×h picture of the rectangle from tl
+// to br (both included); it is empty when x0 > x1 or y0 > y1.
+func clipRect(tl, br [2]int32, w, h int) (x0, y0, x1, y1 int) {
+	return max(int(tl[0]), 0), max(int(tl[1]), 0), min(int(br[0]), w-1), min(int(br[1]), h-1)
+}
+
+// pixelPool holds per-pixel coordinate buffers between frames.
+var pixelPool sync.Pool
+
+func getPixels(n int) [][2]int32 {
+	if p, ok := pixelPool.Get().(*[][2]int32); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([][2]int32, n)
+}
+
+// putPixels returns buffers to the pool (br may be tl).
+func putPixels(tl, br [][2]int32) {
+	pixelPool.Put(&tl)
+	if &br[0] != &tl[0] {
+		pixelPool.Put(&br)
 	}
 }
 

@@ -1,6 +1,7 @@
 package processing
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"sync"
@@ -165,6 +166,10 @@ func (pc *PointCloud) Calculate(f *sensor.Frame) (*Points, error) {
 				d := float32(float32(uint16(row[2*x])|uint16(row[2*x+1])<<8) * units)
 				v := [3]float32{d * m.x[i], d * m.y[i], d}
 				pts.Vertices[i] = v
+				o := out.Data[12*i : 12*i+12]
+				binary.LittleEndian.PutUint32(o, math.Float32bits(v[0]))
+				binary.LittleEndian.PutUint32(o[4:], math.Float32bits(v[1]))
+				binary.LittleEndian.PutUint32(o[8:], math.Float32bits(v[2]))
 				if texture != nil {
 					pix[i] = texturePixel(v, &extr, &texture.Intrinsics)
 					pts.TexCoords[i] = [2]float32{pix[i][0] / float32(texture.Intrinsics.Width), pix[i][1] / float32(texture.Intrinsics.Height)}
@@ -177,10 +182,7 @@ func (pc *PointCloud) Calculate(f *sensor.Frame) (*Points, error) {
 			return nil, fmt.Errorf("pointcloud: %s frame %d: the texture camera is above the depth camera; vertical occlusion scanning is not supported: %w",
 				f.Profile.Name(), f.Number, ErrFrame)
 		}
-		removeOccluded(pts.Vertices, pix, f.Width, f.Height)
-	}
-	for i, v := range pts.Vertices {
-		putF32s(out.Data[12*i:], v[:])
+		removeOccluded(pts.Vertices, out.Data, pix, f.Width, f.Height)
 	}
 	return pts, nil
 }
@@ -237,8 +239,8 @@ func texturePixel(v [3]float32, e *sensor.Extrinsics, in *sensor.Intrinsics) [2]
 
 // removeOccluded zeroes, row by row, the vertices whose texture column
 // falls left of a column already reached (or at it, more than occlusionZ
-// farther), and the vertex after each such one.
-func removeOccluded(v [][3]float32, pix [][2]float32, w, h int) {
+// farther), and the vertex after each such one, in v and in its bytes b.
+func removeOccluded(v [][3]float32, b []byte, pix [][2]float32, w, h int) {
 	for y := 0; y < h; y++ {
 		maxX, maxZ := float32(-1), float32(0)
 		dilate := 0
@@ -249,11 +251,13 @@ func removeOccluded(v [][3]float32, pix [][2]float32, w, h int) {
 			}
 			if px := pix[i][0]; px < maxX || (px == maxX && v[i][2]-maxZ > occlusionZ) {
 				v[i] = [3]float32{}
+				clear(b[12*i : 12*i+12])
 				dilate = 1
 			} else {
 				maxX, maxZ = px, v[i][2]
 				if dilate > 0 {
 					v[i] = [3]float32{}
+					clear(b[12*i : 12*i+12])
 					dilate--
 				}
 			}
