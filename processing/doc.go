@@ -9,7 +9,22 @@
 // after it is returned. Each block's doc says whether it may be used from
 // several goroutines at once.
 //
-// The blocks:
+// The blocks (the SSE paths of librealsense's x86-64 build where it has
+// them, operation by operation in float32):
 //   - Colorizer: depth to RGB8 with librealsense's ten color maps, histogram
 //     equalization, min/max distance and visual presets.
+//   - Align: depth into another camera's picture, or another camera's
+//     picture into depth's.
+//   - PointCloud: vertices in meters, texture coordinates after MapTo,
+//     occlusion removal; Points.WritePLY saves a cloud as librealsense's
+//     export_to_ply does.
+//   - Decimation, Threshold, DisparityTransform, Spatial, Temporal,
+//     HoleFilling, UnitsTransform: the depth post-processing filters.
+//   - Rotation, SequenceIDFilter, HDRMerge: the other blocks a sensor
+//     recommends; RecommendedBlocks builds a sensor's list.
+//
+// Blocks that take one frame implement Block. Frames a filter's stream
+// options (OptionStreamFilter, ...) do not select pass through unchanged,
+// as in librealsense. Every error about a frame wraps ErrFrame, every
+// error about an option value ErrOptionValue.
 package processing
