@@ -9,16 +9,21 @@ import (
 
 func runDump(e *env, args []string) error {
 	fs := newFlagSet(e, "dump", "dump [--seek NANOS] [--limit N] BAG\n"+
-		"       dump --processing [--no-models] [--raw-dir DIR] BAG\n\n"+
+		"       dump --processing [--no-models] [--raw-dir DIR] BAG\n"+
+		"       dump --sync BAG\n\n"+
 		"Prints the bag as JSON lines as the playback device delivers it (real time off):\n"+
 		"topology, then one line per frame, notifications and a summary.\n"+
 		"With --processing, prints what the processing blocks make of it instead: the\n"+
 		"distortion models' geometry, the recommended blocks, and for every depth frame\n"+
 		"the hash of each block's output (colorizer, point cloud, align, filters) and\n"+
-		"geometry samples, as librealsense's processing reference files.")
+		"geometry samples, as librealsense's processing reference files.\n"+
+		"With --sync, prints the framesets the syncer makes of the frames (one line per\n"+
+		"frameset, with the frame whose arrival released it), as librealsense's syncer\n"+
+		"reference files.")
 	seek := fs.Int64("seek", -1, "seek to bag time `NANOS` before playing (-1: no seek)")
 	limit := fs.Int("limit", 0, "stop after `N` frames (0: no limit)")
 	proc := fs.Bool("processing", false, "print the processing blocks' outputs instead of the frames")
+	syncer := fs.Bool("sync", false, "print the syncer's framesets instead of the frames")
 	noModels := fs.Bool("no-models", false, "with --processing: leave out the distortion model lines")
 	rawDir := fs.String("raw-dir", "", "with --processing: write the outputs of the first depth frame, gzipped, to `DIR`")
 	pos, err := parseArgs(fs, "dump", args)
@@ -33,6 +38,17 @@ func runDump(e *env, args []string) error {
 	}
 	if *limit < 0 {
 		return usageErrorf("dump", "--limit: %d is negative", *limit)
+	}
+	if *syncer {
+		if *proc || *noModels || *rawDir != "" || *seek != -1 || *limit != 0 {
+			return usageErrorf("dump", "--sync takes no other flag")
+		}
+		w := bufio.NewWriterSize(e.stdout, 64<<10)
+		err := rsdump.RunSync(w, pos[0])
+		if ferr := w.Flush(); err == nil && ferr != nil {
+			err = ferr
+		}
+		return fileError(pos[0], err)
 	}
 	if !*proc {
 		if *noModels || *rawDir != "" {

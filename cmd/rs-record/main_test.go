@@ -194,6 +194,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"dump"}, 2, "want exactly one BAG"},
 		{[]string{"dump", "--limit", "-3", "x.bag"}, 2, "negative"},
 		{[]string{"dump", "--no-models", "x.bag"}, 2, "need --processing"},
+		{[]string{"dump", "--sync", "--limit", "2", "x.bag"}, 2, "no other flag"},
 		{[]string{"dump", "--processing", "--limit", "3", "x.bag"}, 2, "do not apply"},
 		{[]string{"dump", "--processing", "--raw-dir", "/nonexistent/dir", "x.bag"}, 2, "not a directory"},
 		{[]string{"info", "does-not-exist.bag"}, 1, "does-not-exist.bag"},
@@ -472,6 +473,30 @@ func TestDumpProcessing(t *testing.T) {
 	for i := 1; i < len(wl); i++ {
 		if got[i] != wl[i] {
 			t.Fatalf("line %d:\n got %.300s\nwant %.300s", i+1, got[i], wl[i])
+		}
+	}
+}
+
+// TestDumpSync: rs-record dump --sync prints librealsense's syncer
+// reference file of a bag line for line (the file line names the reader).
+func TestDumpSync(t *testing.T) {
+	t.Parallel()
+	r := rsRecord(t, "dump", "--sync", "../../testdata/librealsense/metadata_rich.bag")
+	if r.code != 0 {
+		t.Fatalf("dump --sync: exit %d\n%s", r.code, r.stderr)
+	}
+	want, err := os.ReadFile("../../testdata/librealsense/sync/metadata_rich.sync.expected.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	wl := strings.Split(strings.TrimSpace(string(want)), "\n")
+	if len(got) != len(wl) {
+		t.Fatalf("%d lines, want %d", len(got), len(wl))
+	}
+	for i := 1; i < len(wl); i++ {
+		if got[i] != wl[i] {
+			t.Fatalf("line %d:\n got %s\nwant %s", i+1, got[i], wl[i])
 		}
 	}
 }

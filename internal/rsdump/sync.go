@@ -1,0 +1,108 @@
+package rsdump
+
+import (
+	"io"
+	"path/filepath"
+	"sync"
+
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/pipeline"
+	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// RunSync plays the bag at path (real time off), hands every frame to a
+// pipeline.Syncer made from the device's stream profiles and drains it
+// after each frame, and writes one frameset line per released frameset,
+// in the schema of testdata/librealsense/sync/README.md.
+func RunSync(w io.Writer, path string) error {
+	d := &dumper{w: w, uid: map[int]int{}}
+	l := newLine("file")
+	l.str("name", filepath.Base(path))
+	l.str("librealsense", Reader)
+	d.emit(l)
+	dev, err := playback.Open(path, &playback.Options{NonRealTime: true})
+	if err != nil {
+		return d.fail("load_device", err)
+	}
+	defer dev.Close()
+	var profiles []*sensor.StreamProfile
+	for _, s := range dev.Sensors() {
+		profiles = append(profiles, s.Profiles()...)
+	}
+	sy := pipeline.NewSyncer(profiles, 1000)
+	var mu sync.Mutex
+	frames := 0
+	drain := func(after *sensor.Frame) {
+		for {
+			fs, ok := sy.PollForFrames()
+			if !ok {
+				return
+			}
+			l := newLine("frameset")
+			if after != nil {
+				l.object("after")
+				l.str("stream", after.Profile.Name())
+				l.uint("number", after.Number)
+				l.end()
+			} else {
+				l.str("after", "flush")
+			}
+			l.array("frames")
+			for _, f := range fs.Frames() {
+				l.sep()
+				l.open('{')
+				l.str("stream", f.Profile.Name())
+				l.uint("number", f.Number)
+				l.f64("timestamp", f.TimestampMs)
+				l.str("domain", f.Domain.String())
+				l.end()
+			}
+			l.endArray()
+			d.emit(l)
+		}
+	}
+	done := make(chan struct{})
+	var once sync.Once
+	dev.OnStatusChange(func(s extensions.PlaybackStatus) {
+		if s == extensions.StatusStopped {
+			once.Do(func() { close(done) })
+		}
+	})
+	var opened []sensor.Sensor
+	for _, s := range dev.Sensors() {
+		if len(s.Profiles()) == 0 {
+			continue
+		}
+		if err := s.Open(s.Profiles()...); err != nil {
+			return d.fail("open", err)
+		}
+		opened = append(opened, s)
+	}
+	for _, s := range opened {
+		err := s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
+			mu.Lock()
+			defer mu.Unlock()
+			frames++
+			sy.HandleFrame(f)
+			drain(f)
+		}))
+		if err != nil {
+			return d.fail("start", err)
+		}
+	}
+	<-done
+	if err := dev.Err(); err != nil {
+		return d.fail("play", err)
+	}
+	for _, s := range opened {
+		s.Stop()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	drain(nil)
+	l = newLine("summary")
+	l.int("frames", int64(frames))
+	d.emit(l)
+	return d.err
+}
