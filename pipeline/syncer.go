@@ -389,7 +389,9 @@ func (fs *Frameset) FirstFormat(s sensor.Stream, f sensor.Format) *sensor.Frame 
 }
 
 // Depth returns the first Z16 depth frame, or nil.
-func (fs *Frameset) Depth() *sensor.Frame { return fs.FirstFormat(sensor.StreamDepth, sensor.FormatZ16) }
+func (fs *Frameset) Depth() *sensor.Frame {
+	return fs.FirstFormat(sensor.StreamDepth, sensor.FormatZ16)
+}
 
 // Color returns the first color frame, or nil.
 func (fs *Frameset) Color() *sensor.Frame { return fs.First(sensor.StreamColor) }
