@@ -1,0 +1,307 @@
+package pipeline
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/rsbag/rsbag/sensor"
+)
+
+const refDir = "../testdata/librealsense"
+
+// expectedFramesets reads a sync/NAME.sync.expected.jsonl file as
+// "Stream/i#n ..." strings, one per frameset.
+func expectedFramesets(t *testing.T, name string) []string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(refDir, "sync", name+".sync.expected.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if !strings.Contains(sc.Text(), `"type":"frameset"`) {
+			continue
+		}
+		var l struct {
+			Type   string
+			Frames []struct {
+				Stream string
+				Number uint64
+			}
+		}
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatal(err)
+		}
+		if l.Type != "frameset" {
+			continue
+		}
+		var parts []string
+		for _, fr := range l.Frames {
+			parts = append(parts, fmt.Sprintf("%s#%d", fr.Stream, fr.Number))
+		}
+		out = append(out, strings.Join(parts, " "))
+	}
+	return out
+}
+
+func describe(fs *Frameset) string {
+	var parts []string
+	for _, f := range fs.Frames() {
+		parts = append(parts, fmt.Sprintf("%s#%d", f.Profile.Name(), f.Number))
+	}
+	return strings.Join(parts, " ")
+}
+
+func bagPath(name string) string {
+	p := filepath.Join(refDir, name+".bag")
+	if _, err := os.Stat(p); err != nil {
+		return filepath.Join(refDir, "real", name+".bag")
+	}
+	return p
+}
+
+// readAll starts a pipeline on cfg and returns every frameset until the
+// end of the stream (or n framesets when n > 0).
+func readAll(t *testing.T, cfg *Config, n int) []string {
+	t.Helper()
+	p := New()
+	if _, err := p.Start(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stop()
+	var got []string
+	for n <= 0 || len(got) < n {
+		fs, err := p.WaitForFrames(context.Background())
+		if errors.Is(err, ErrEndOfStream) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, describe(fs))
+	}
+	return got
+}
+
+// TestPipelineFromFileMatchesLibrealsense: a pipeline playing each
+// reference bag in non-real-time mode hands out exactly the framesets
+// librealsense's syncer makes of it, then ErrEndOfStream.
+func TestPipelineFromFileMatchesLibrealsense(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(refDir, "sync", "*.sync.expected.jsonl"))
+	if len(files) == 0 {
+		t.Fatal("no sync expectations")
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".sync.expected.jsonl")
+		t.Run(name, func(t *testing.T) {
+			want := expectedFramesets(t, name)
+			cfg := &Config{}
+			cfg.EnableAllStreams()
+			cfg.SetRealTime(false)
+			if err := cfg.EnableDeviceFromFile(bagPath(name), false); err != nil {
+				t.Fatal(err)
+			}
+			got := readAll(t, cfg, 0)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				for i := 0; i < min(len(got), len(want)); i++ {
+					if got[i] != want[i] {
+						t.Fatalf("frameset %d: %s, want %s", i, got[i], want[i])
+					}
+				}
+				t.Fatalf("%d framesets, want %d", len(got), len(want))
+			}
+		})
+	}
+}
+
+// TestPipelineRepeat: with repeat, the file plays twice in a row: every
+// stream's frames come twice, in order, and the first play's framesets
+// are librealsense's.
+func TestPipelineRepeat(t *testing.T) {
+	want := expectedFramesets(t, "depth_color")
+	cfg := &Config{}
+	cfg.EnableAllStreams()
+	cfg.SetRealTime(false)
+	if err := cfg.EnableDeviceFromFile(bagPath("depth_color"), true); err != nil {
+		t.Fatal(err)
+	}
+	p := New()
+	if _, err := p.Start(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stop()
+	var got []string
+	frames := 0
+	for frames < 2*strings.Count(strings.Join(want, " "), "#") {
+		fs, err := p.WaitForFrames(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, describe(fs))
+		frames += fs.Len()
+	}
+	if strings.Join(got[:len(want)], "\n") != strings.Join(want, "\n") {
+		t.Errorf("first play:\n%s\nwant:\n%s", strings.Join(got[:len(want)], "\n"), strings.Join(want, "\n"))
+	}
+	perStream := func(sets []string) map[string][]string {
+		m := map[string][]string{}
+		for _, s := range sets {
+			for _, f := range strings.Fields(s) {
+				stream, n, _ := strings.Cut(f, "#")
+				m[stream] = append(m[stream], n)
+			}
+		}
+		return m
+	}
+	once, twice := perStream(want), perStream(got)
+	for stream, ns := range once {
+		if strings.Join(twice[stream], " ") != strings.Join(append(append([]string(nil), ns...), ns...), " ") {
+			t.Errorf("%s frames %v, want %v twice", stream, twice[stream], ns)
+		}
+	}
+}
+
+// TestPipelineRealTime: in real time, the last frameset of a file comes
+// its duration after the first (virtual clock).
+func TestPipelineRealTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := &Config{}
+		if err := cfg.EnableDeviceFromFile(bagPath("depth_color"), false); err != nil {
+			t.Fatal(err)
+		}
+		p := New()
+		if _, err := p.Start(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		defer p.Stop()
+		var first, last time.Time
+		var t0, t1 float64
+		n := 0
+		for {
+			fs, err := p.WaitForFrames(context.Background())
+			if errors.Is(err, ErrEndOfStream) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n == 0 {
+				first, t0 = time.Now(), fs.At(0).TimestampMs
+			}
+			last, t1 = time.Now(), fs.At(0).TimestampMs
+			n++
+		}
+		span := time.Duration((t1 - t0) * float64(time.Millisecond))
+		if d := last.Sub(first); n < 10 || d < span-5*time.Millisecond || d > span+5*time.Millisecond {
+			t.Errorf("%d framesets over %v of clock, want the bag's %v", n, d, span)
+		}
+	})
+}
+
+// TestPipelineBadInput: every misuse is a clear error and leaves no
+// goroutine behind.
+func TestPipelineBadInput(t *testing.T) {
+	before := runtime.NumGoroutine()
+	ctx := context.Background()
+	bag := bagPath("depth_color")
+	cases := []struct {
+		name string
+		cfg  func() *Config
+		want string
+	}{
+		{"unknown stream", func() *Config {
+			c := &Config{}
+			_ = c.EnableDeviceFromFile(bag, false)
+			c.EnableStream(StreamRequest{Stream: sensor.StreamFisheye, Index: AnyIndex})
+			return c
+		}, "Fisheye"},
+		{"impossible profile", func() *Config {
+			c := &Config{}
+			_ = c.EnableDeviceFromFile(bag, false)
+			c.EnableStream(StreamRequest{Stream: sensor.StreamDepth, Index: AnyIndex, Width: 1920, Height: 1080})
+			return c
+		}, "1920x1080"},
+		{"missing file", func() *Config {
+			c := &Config{}
+			_ = c.EnableDeviceFromFile(filepath.Join(t.TempDir(), "none.bag"), false)
+			return c
+		}, "none.bag"},
+		{"serial differs", func() *Config {
+			c := &Config{}
+			_ = c.EnableDeviceFromFile(bag, false)
+			c.EnableDevice("no-such-serial")
+			return c
+		}, "no-such-serial"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := New()
+			_, err := p.Start(ctx, c.cfg())
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("Start: %v, want an error naming %q", err, c.want)
+			}
+			if _, err := p.WaitForFrames(ctx); !errors.Is(err, ErrNotStarted) {
+				t.Errorf("WaitForFrames on a pipeline that did not start: %v", err)
+			}
+		})
+	}
+	c := &Config{}
+	if err := c.EnableDeviceFromFile(bag, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.EnableRecordToFile("x.bag"); err == nil {
+		t.Error("play and record in one config: no error")
+	}
+	p := New()
+	if _, err := p.Start(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Start(ctx, c); !errors.Is(err, ErrStarted) {
+		t.Errorf("Start twice: %v", err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	for {
+		// A cancelled context returns at once (frames may be waiting).
+		if _, err := p.WaitForFrames(cancelled); err != nil {
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("cancelled context: %v", err)
+			}
+			break
+		}
+	}
+	if err := p.Stop(); err != nil {
+		t.Errorf("Stop: %v", err)
+	}
+	if _, err := p.WaitForFrames(ctx); !errors.Is(err, ErrNotStarted) {
+		t.Errorf("WaitForFrames after Stop: %v", err)
+	}
+	if err := p.Stop(); !errors.Is(err, ErrNotStarted) {
+		t.Errorf("Stop twice: %v", err)
+	}
+	if _, err := New().Start(cancelled, c); !errors.Is(err, context.Canceled) {
+		t.Errorf("Start with a cancelled context: %v", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		runtime.Gosched()
+		time.Sleep(time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		buf := make([]byte, 1<<16)
+		t.Errorf("%d goroutines left behind:\n%s", n-before, buf[:runtime.Stack(buf, true)])
+	}
+}
