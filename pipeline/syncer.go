@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"sync"
@@ -417,4 +418,15 @@ func (fs *Frameset) String() string {
 		out += fmt.Sprintf("%s #%d", f.Profile.Name(), f.Number)
 	}
 	return out + "]"
+}
+
+// All iterates over the frames in order, with their positions.
+func (fs *Frameset) All() iter.Seq2[int, *sensor.Frame] {
+	return func(yield func(int, *sensor.Frame) bool) {
+		for i, f := range fs.frames {
+			if !yield(i, f) {
+				return
+			}
+		}
+	}
 }
