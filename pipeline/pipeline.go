@@ -74,9 +74,8 @@ func (p *Profile) Stream(s sensor.Stream, i int) *sensor.StreamProfile {
 // frames to a Syncer; WaitForFrames hands out the framesets. It is safe
 // for concurrent use.
 type Pipeline struct {
-	mu     sync.Mutex
-	run    *running
-	closed bool
+	mu  sync.Mutex
+	run *running
 }
 
 // running is the state of a started pipeline.

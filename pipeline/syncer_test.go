@@ -54,7 +54,7 @@ func TestSyncerPairsByTimestamp(t *testing.T) {
 		{frameAt(color, 2, 43.3), []string{"[Color/0 #2 Depth/0 #2]"}},
 		{frameAt(gyro, 1, 45), []string{"[Gyro/0 #1]"}},
 		{frameAt(depth, 3, 66.7), nil},
-		{frameAt(color, 3, 66.7 + 17), []string{"[Depth/0 #3]"}},
+		{frameAt(color, 3, 66.7+17), []string{"[Depth/0 #3]"}},
 		{frameAt(depth, 4, 100), []string{"[Color/0 #3 Depth/0 #4]"}},
 	}
 	for i, st := range steps {
