@@ -1,0 +1,107 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/software"
+)
+
+// TestPipelineRecordAndPlayBack: recording the synthetic camera through a
+// pipeline gives a bag that our playback and both conformance checkers
+// accept, and playing it back through a pipeline gives the framesets the
+// recording pipeline handed out.
+func TestPipelineRecordAndPlayBack(t *testing.T) {
+	bag := filepath.Join(t.TempDir(), "session.bag")
+	saved := Synthetic
+	defer func() { Synthetic = saved }()
+	Synthetic = software.SyntheticConfig{
+		Depth:    &software.Video{Width: 64, Height: 48, FPS: 30, Format: sensor.FormatZ16},
+		Color:    &software.Video{Width: 64, Height: 48, FPS: 30, Format: sensor.FormatRGB8},
+		AccelFPS: 63,
+		GyroFPS:  200,
+		Duration: time.Second,
+		Speed:    1,
+		Metadata: software.MetadataBasic,
+	}
+	var live []string
+	synctest.Test(t, func(t *testing.T) {
+		cfg := &Config{}
+		cfg.EnableSynthetic()
+		if err := cfg.EnableRecordToFile(bag); err != nil {
+			t.Fatal(err)
+		}
+		p := New()
+		prof, err := p.Start(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(prof.Streams()) != 4 {
+			t.Errorf("recording streams %v, want depth, color, accel and gyro", prof.Streams())
+		}
+		for {
+			// The camera stops after its second; every goroutine is then
+			// blocked and the virtual clock runs out the deadline.
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			fs, err := p.WaitForFrames(ctx)
+			cancel()
+			if errors.Is(err, context.DeadlineExceeded) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			live = append(live, describe(fs))
+		}
+		if err := p.Stop(); err != nil {
+			t.Fatalf("Stop (finishes the recording): %v", err)
+		}
+	})
+	// One second: 30 depth+color framesets (or more when a pair splits),
+	// 200 gyro and 63 accel samples.
+	if len(live) < 30+200+63 {
+		t.Fatalf("the recording pipeline handed out %d framesets", len(live))
+	}
+
+	pb, err := playback.Open(bag, nil)
+	if err != nil {
+		t.Fatalf("playback refuses the pipeline's recording: %v", err)
+	}
+	pb.Close()
+	for _, checker := range []string{"bagcheck-ros", "bagcheck-js"} {
+		path := filepath.Join("..", "..", "shared", "conformance", checker)
+		if _, err := os.Stat(path); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Errorf("%s not installed: %v", checker, err)
+			}
+			continue
+		}
+		if out, err := exec.Command(path, "-q", bag).CombinedOutput(); err != nil {
+			t.Errorf("%s refuses the pipeline's recording: %v\n%s", checker, err, out)
+		}
+	}
+
+	cfg := &Config{}
+	if err := cfg.EnableDeviceFromFile(bag, false); err != nil {
+		t.Fatal(err)
+	}
+	cfg.SetRealTime(false)
+	played := readAll(t, cfg, 0)
+	if !slices.Equal(played, live) {
+		n := 0
+		for n < min(len(live), len(played)) && live[n] == played[n] {
+			n++
+		}
+		t.Errorf("recorded %d framesets, played back %d; first difference at %d:\nlive:   %q\nplayed: %q",
+			len(live), len(played), n, live[n:min(n+5, len(live))], played[n:min(n+5, len(played))])
+	}
+}
