@@ -1,7 +1,6 @@
 package playback
 
 import (
-	"encoding/binary"
 	"flag"
 	"fmt"
 	"os"
@@ -15,62 +14,15 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
-	"github.com/rsbag/rsbag/internal/layout"
-	"github.com/rsbag/rsbag/msgs"
-	"github.com/rsbag/rsbag/rosbag"
+	"github.com/rsbag/rsbag/internal/benchbag"
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// makeBenchBag writes a bag of 1280x720 Z16 depth + RGB8 color frames at
-// 30 fps holding at least size bytes of frame data; it returns the path and
-// the frame bytes.
+// makeBenchBag writes the shared benchmark bag (benchbag.Write) of
+// at least size bytes of 1280x720 depth+color frame data into dir.
 func makeBenchBag(tb testing.TB, dir, compression string, size int64) (string, int64) {
 	path := filepath.Join(dir, fmt.Sprintf("bench-%s-%d.bag", compression, size))
-	w := newBagWriter(tb, path, &rosbag.WriterOptions{Compression: compression})
-	w.write(layout.FileVersionTopic, staticTime, &msgs.UInt32{Data: layout.VersionLatest})
-	w.write(layout.DeviceInfoTopic(), staticTime, &msgs.KeyValue{Key: "Name", Value: "bench"})
-	type st struct {
-		sensor  int
-		stream  sensor.Stream
-		format  sensor.Format
-		bpp     int
-		payload []byte
-	}
-	const w1, h1 = 1280, 720
-	streams := []*st{{sensor: 0, stream: sensor.StreamDepth, format: sensor.FormatZ16, bpp: 2},
-		{sensor: 1, stream: sensor.StreamColor, format: sensor.FormatRGB8, bpp: 3}}
-	for i, s := range streams {
-		w.write(layout.SensorInfoTopic(s.sensor), staticTime,
-			&msgs.KeyValue{Key: "Name", Value: []string{"Stereo Module", "RGB Camera"}[i]})
-		w.write(layout.StreamInfoTopic(s.sensor, s.stream, 0), staticTime,
-			&msgs.StreamInfo{Fps: 30, Encoding: layout.Encoding(s.format), IsRecommended: msgs.BoolOf(true)})
-		w.write(layout.CameraInfoTopic(s.sensor, s.stream, 0), staticTime, &msgs.CameraInfo{Height: h1, Width: w1,
-			DistortionModel: "Brown Conrady", D: make([]float64, 5),
-			K: [9]float64{600, 0, w1 / 2, 0, 600, h1 / 2, 0, 0, 1}})
-		s.payload = make([]byte, w1*h1*s.bpp)
-		for j := range s.payload {
-			x, y := (j/s.bpp)%w1, (j/s.bpp)/w1
-			s.payload[j] = byte(x/8*(i+3) + y/8*5 + j%s.bpp*50)
-		}
-	}
-	var total int64
-	for n := 0; total < size; n++ {
-		for i, s := range streams {
-			t := rosbag.Time(1000 + int64(n)*33_333_333 + int64(i)*400_000)
-			binary.LittleEndian.PutUint32(s.payload, uint32(n)) // frames differ
-			data, _ := layout.FrameDataTopic(s.sensor, s.stream, 0)
-			meta, _ := layout.FrameMetadataTopic(s.sensor, s.stream, 0)
-			w.write(data, t, &msgs.Image{Header: msgs.Header{Seq: uint32(n + 1),
-				Stamp: layout.FrameStamp(12_345_678 + float64(n)*33.333333), FrameID: msgs.DepthUnitsFrameID},
-				Height: h1, Width: w1, Encoding: layout.Encoding(s.format), Step: uint32(w1 * s.bpp), Data: s.payload,
-				DepthUnits: 0.001, HasDepthUnits: true})
-			w.write(meta, t, &msgs.KeyValue{Key: layout.KeyTimestampDomain, Value: "Hardware Clock"})
-			w.write(meta, t, &msgs.KeyValue{Key: "Frame Counter", Value: fmt.Sprint(n + 1)})
-			total += int64(len(s.payload))
-		}
-	}
-	w.close()
-	return path, total
+	return path, benchbag.Write(tb, path, compression, size)
 }
 
 var benchBags struct {

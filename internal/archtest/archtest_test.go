@@ -25,6 +25,7 @@ var allowed = map[string][]string{
 	"sensor":            {},
 	"internal/goid":     {},
 	"internal/testbags": {"rosbag"},
+	"internal/benchbag": {"rosbag", "msgs", "sensor", "internal/layout"},
 	"extensions":        {"sensor"},
 	"device":            {"sensor", "extensions"},
 	"internal/layout":   {"msgs", "sensor"},

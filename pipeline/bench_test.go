@@ -1,0 +1,142 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/benchbag"
+	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// benchSize is the frame data of the benchmark bag (the figures quoted in
+// the README are for the default, 1 GiB).
+var benchSize = flag.Int64("pipeline.benchsize", 1<<30, "bytes of frame data in the benchmark bag")
+
+var bench struct {
+	once  sync.Once
+	dir   string
+	path  string
+	bytes int64
+}
+
+func benchBag(b *testing.B) (string, int64) {
+	bench.once.Do(func() {
+		dir, err := os.MkdirTemp("", "pipeline-bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		bench.dir = dir
+		bench.path = filepath.Join(dir, "bench.bag")
+		bench.bytes = benchbag.Write(b, bench.path, "none", *benchSize)
+	})
+	if bench.path == "" {
+		b.Fatal("no benchmark bag")
+	}
+	return bench.path, bench.bytes
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if bench.dir != "" {
+		os.RemoveAll(bench.dir)
+	}
+	os.Exit(code)
+}
+
+// BenchmarkPipeline plays a ≥ 1 GiB bag of 1280x720 depth+color frames in
+// non-real-time mode through a Pipeline (its syncer pairs every depth frame
+// with its color frame), against the same bag played by the bare playback
+// device with a handler that only counts frames. The pipeline must reach
+// at least 90% of the bare figure.
+func BenchmarkPipeline(b *testing.B) {
+	b.Run("playback", func(b *testing.B) {
+		path, bytes := benchBag(b)
+		b.SetBytes(bytes)
+		frames := 0
+		measure(b, func() int {
+			d, err := playback.Open(path, &playback.Options{NonRealTime: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer d.Close()
+			done := make(chan struct{})
+			d.OnStatusChange(func(s extensions.PlaybackStatus) {
+				if s == extensions.StatusStopped {
+					close(done)
+				}
+			})
+			n := 0
+			h := sensor.HandlerFunc(func(*sensor.Frame) { n++ })
+			for _, s := range d.Sensors() {
+				if err := s.Open(s.Profiles()...); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for _, s := range d.Sensors() {
+				if err := s.Start(h); err != nil {
+					b.Fatal(err)
+				}
+			}
+			<-done
+			frames += n
+			return n / 2 // a pipeline would make depth+color pairs
+		})
+		b.ReportMetric(float64(frames)/b.Elapsed().Seconds(), "frames/s")
+	})
+	b.Run("pipeline", func(b *testing.B) {
+		path, bytes := benchBag(b)
+		b.SetBytes(bytes)
+		measure(b, func() int {
+			cfg := &Config{}
+			if err := cfg.EnableDeviceFromFile(path, false); err != nil {
+				b.Fatal(err)
+			}
+			cfg.SetRealTime(false)
+			p := New()
+			if _, err := p.Start(context.Background(), cfg); err != nil {
+				b.Fatal(err)
+			}
+			defer p.Stop()
+			n := 0
+			for {
+				fs, err := p.WaitForFrames(context.Background())
+				if errors.Is(err, ErrEndOfStream) {
+					return n
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				if fs.Len() != 2 {
+					b.Fatalf("frameset %s: want depth and color", fs)
+				}
+				n++
+			}
+		})
+	})
+}
+
+// measure runs play b.N times and reports framesets/s and the heap
+// allocations (count and bytes) per frameset.
+func measure(b *testing.B, play func() (framesets int)) {
+	b.ReportAllocs()
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	b.ResetTimer()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		n += play()
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&ms1)
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "framesets/s")
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(n), "allocs/frameset")
+	b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(n), "B/frameset")
+}
