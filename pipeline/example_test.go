@@ -7,7 +7,6 @@ import (
 	"log"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/pipeline"
@@ -111,9 +110,7 @@ func Example_record() {
 			fmt.Println(q)
 		}
 	}
-	fmt.Println("duration", pb.Duration().Round(time.Second))
 	// Output:
 	// Depth/0 Z16 848x480@30
 	// Color/0 RGB8 1280x720@30
-	// duration 2s
 }

@@ -32,6 +32,10 @@ var (
 // queueSize is the number of framesets a pipeline keeps for its reader.
 const queueSize = 16
 
+// fileQueueSize is the number of framesets a pipeline playing a file reads
+// ahead of its reader.
+const fileQueueSize = 2
+
 // Synthetic is the synthetic camera a Pipeline uses when no camera is
 // attached: the streams rs-record records by default (a D435i's).
 var Synthetic = software.SyntheticConfig{
@@ -150,8 +154,11 @@ func (p *Pipeline) start(ctx context.Context, cfg *Config, cb func(*Frameset)) (
 	r.syncer = NewSyncer(all, queueSize)
 	if pb != nil {
 		// A file is read as fast as its reader takes the framesets when
-		// real time is off: nothing is dropped.
+		// real time is off: nothing is dropped, and the player waits for
+		// the reader once fileQueueSize framesets are waiting (frames not
+		// yet taken keep their memory).
 		r.syncer.queue.blocking = true
+		r.syncer.queue.cap = fileQueueSize
 		pb.OnStatusChange(func(s extensions.PlaybackStatus) {
 			if s == extensions.StatusStopped {
 				r.endOfStream()

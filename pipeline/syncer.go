@@ -41,6 +41,9 @@ type Syncer struct {
 	byUID   map[int]*stream
 	queue   *FrameQueue
 	stopped bool
+
+	// Scratch lists of release, kept to not allocate per frame.
+	arrived, missing, synced []*stream
 }
 
 // stream is the matcher state of one video stream.
@@ -53,6 +56,18 @@ type stream struct {
 	nextFPS  float64
 	order    int
 	hasNextE bool
+}
+
+// pop removes and returns the oldest frame of the stream's queue. The
+// queue keeps its array (no allocation per frame) and holds no pointer to
+// a frame it gave out, so a frame's memory is freed as soon as its reader
+// drops it.
+func (st *stream) pop() *sensor.Frame {
+	f := st.frames[0]
+	n := copy(st.frames, st.frames[1:])
+	st.frames[n] = nil
+	st.frames = st.frames[:n]
+	return f
 }
 
 // NewSyncer returns a Syncer for the frames of profiles (every stream
@@ -98,7 +113,7 @@ func (s *Syncer) HandleFrame(f *sensor.Frame) {
 	st.queued = true
 	st.frames = append(st.frames, f)
 	if len(st.frames) > matcherQueueCap {
-		st.frames = st.frames[1:]
+		st.pop()
 	}
 	s.release(f)
 }
@@ -126,8 +141,7 @@ func equivalent(a, b, fps float64) bool { return math.Abs(a-b) < 1000/fps/2 }
 // release queues every frameset the arrival of last completes.
 func (s *Syncer) release(last *sensor.Frame) {
 	for {
-		var arrived []*stream
-		var missing []*stream
+		arrived, missing := s.arrived[:0], s.missing[:0]
 		for _, st := range s.streams {
 			if !st.queued {
 				continue
@@ -141,8 +155,9 @@ func (s *Syncer) release(last *sensor.Frame) {
 		if len(arrived) == 0 {
 			return
 		}
+		s.arrived, s.missing = arrived, missing
 		cur := arrived[0]
-		synced := []*stream{cur}
+		synced := append(s.synced[:0], cur)
 		unsynced := 0
 		for _, st := range arrived[1:] {
 			a, b := cur.frames[0], st.frames[0]
@@ -152,7 +167,7 @@ func (s *Syncer) release(last *sensor.Frame) {
 				synced = append(synced, st)
 			case func() bool { x, y := timestamps(b, a); return x < y }():
 				unsynced += len(synced)
-				synced = []*stream{st}
+				synced = append(synced[:0], st)
 				cur = st
 			default:
 				unsynced++
@@ -169,10 +184,10 @@ func (s *Syncer) release(last *sensor.Frame) {
 				return
 			}
 		}
+		s.synced = synced
 		fs := &Frameset{frames: make([]*sensor.Frame, 0, len(synced))}
 		for _, st := range synced {
-			fs.frames = append(fs.frames, st.frames[0])
-			st.frames = st.frames[1:]
+			fs.frames = append(fs.frames, st.pop())
 		}
 		// librealsense orders a frameset's frames by descending profile id.
 		slices.SortFunc(fs.frames, func(a, b *sensor.Frame) int { return b.Profile.UID - a.Profile.UID })
@@ -226,29 +241,28 @@ func (s *Syncer) Stop() {
 // for a blocking queue, waits for room. It is safe for concurrent use.
 type FrameQueue struct {
 	mu       sync.Mutex
-	notEmpty *sync.Cond
 	notFull  *sync.Cond
 	items    []*Frameset
 	cap      int
 	blocking bool
 	closed   bool
 	dropped  int
-	wake     chan struct{} // closed and replaced on every change, for context-aware waits
+	wake     chan struct{} // made by a context-aware waiter, closed on the next change
 }
 
 // NewFrameQueue returns a queue holding up to capacity framesets
 // (capacity < 1 is taken as 1).
 func NewFrameQueue(capacity int, blocking bool) *FrameQueue {
-	q := &FrameQueue{cap: max(capacity, 1), blocking: blocking, wake: make(chan struct{})}
-	q.notEmpty = sync.NewCond(&q.mu)
+	q := &FrameQueue{cap: max(capacity, 1), blocking: blocking}
 	q.notFull = sync.NewCond(&q.mu)
 	return q
 }
 
 func (q *FrameQueue) changed() {
-	close(q.wake)
-	q.wake = make(chan struct{})
-	q.notEmpty.Broadcast()
+	if q.wake != nil {
+		close(q.wake)
+		q.wake = nil
+	}
 	q.notFull.Broadcast()
 }
 
@@ -303,6 +317,9 @@ func (q *FrameQueue) Wait(ctx context.Context) (*Frameset, error) {
 		if q.closed {
 			q.mu.Unlock()
 			return nil, ErrStopped
+		}
+		if q.wake == nil {
+			q.wake = make(chan struct{})
 		}
 		wake := q.wake
 		q.mu.Unlock()
