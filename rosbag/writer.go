@@ -191,6 +191,15 @@ func (w *Writer) prefix() string {
 // record is written into the chunk of the connection's first message;
 // connections without messages are not written.
 func (w *Writer) AddConnection(topic, typ, md5, def string) (uint32, error) {
+	return w.AddConnectionHeader(topic, typ, md5, def, nil)
+}
+
+// AddConnectionHeader is AddConnection with the connection header fields
+// other than type, md5sum and message_definition (e.g. "callerid",
+// "latching", and "topic" as ROS repeats it), written in sorted order as
+// Connection.Extra: what a copy of another bag's connection needs to be
+// exact.
+func (w *Writer) AddConnectionHeader(topic, typ, md5, def string, extra map[string]string) (uint32, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -204,6 +213,16 @@ func (w *Writer) AddConnection(topic, typ, md5, def string) (uint32, error) {
 	}
 	id := uint32(len(w.conns))
 	c := &Connection{ID: id, Topic: topic, Type: typ, MD5Sum: md5, MessageDefinition: def}
+	for k, v := range extra {
+		switch k {
+		case "type", "md5sum", "message_definition":
+			continue
+		}
+		if c.Extra == nil {
+			c.Extra = map[string]string{}
+		}
+		c.Extra[k] = v
+	}
 	w.conns = append(w.conns, c)
 	w.connRec = append(w.connRec, appendConnectionRecord(nil, c))
 	w.inChunk = append(w.inChunk, false)

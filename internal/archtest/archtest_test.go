@@ -36,6 +36,7 @@ var allowed = map[string][]string{
 	"internal/rsdump":   {"sensor", "extensions", "device", "playback", "processing", "pipeline"},
 	"pipeline":          {"sensor", "extensions", "device", "playback", "record", "software", "usb"},
 	"processing":        {"sensor", "extensions"},
+	"mcapbag":           {"rosbag", "msgs", "internal/layout"},
 	"internal/viewer":   {"sensor", "extensions", "device", "playback", "processing", "rosbag", "internal/layout"},
 	"cmd/rs-record":     {"*"},
 	"internal/archtest": {},

@@ -1,0 +1,277 @@
+// Package mcapbag converts RealSense bags to MCAP files and back.
+//
+// Export writes every message of a bag into an MCAP file with the ros1
+// profile: one schema per message type (encoding "ros1msg", the full
+// definition text of the bag's connection), one channel per topic
+// (message encoding "ros1", the connection's md5sum and other header fields
+// as channel metadata), and each message's bytes as they are in the bag,
+// with the bag time as log and publish time. Nothing is lost: Import turns
+// such a file back into a bag with the same connections, messages and
+// times. The device info of the bag is also written as an MCAP metadata
+// record named "realsense_device".
+//
+// Bags written by librealsense carry four bytes after every Image.data (the
+// depth units) and may store bools as 2; the ros1 profile keeps those bytes
+// as they are, as it keeps every other byte, so that strict ROS 1 readers
+// see the same messages they see in the bag.
+package mcapbag
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+
+	"github.com/foxglove/mcap/go/mcap"
+
+	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/msgs"
+	"github.com/rsbag/rsbag/rosbag"
+)
+
+// Library is written in the MCAP header's library field.
+const Library = "rsbag mcapbag"
+
+// Channel metadata keys of the ros1 profile. MD5Key holds the connection's
+// md5sum; the other fields of the ROS connection header (callerid,
+// latching, ...) keep their own names.
+const MD5Key = "md5sum"
+
+// DeviceMetadataName names the metadata record holding the device info.
+const DeviceMetadataName = "realsense_device"
+
+// Compression names an MCAP chunk compression.
+type Compression string
+
+// Chunk compressions.
+const (
+	Zstd Compression = "zstd"
+	LZ4  Compression = "lz4"
+	None Compression = "none"
+)
+
+// ParseCompression returns the compression named s ("zstd", "lz4" or
+// "none").
+func ParseCompression(s string) (Compression, error) {
+	switch c := Compression(s); c {
+	case Zstd, LZ4, None:
+		return c, nil
+	}
+	return "", fmt.Errorf("mcapbag: unknown compression %q: want zstd, lz4 or none", s)
+}
+
+func (c Compression) format() mcap.CompressionFormat {
+	switch c {
+	case LZ4:
+		return mcap.CompressionLZ4
+	case None:
+		return mcap.CompressionNone
+	}
+	return mcap.CompressionZSTD
+}
+
+// ExportOptions configures Export. The zero value (or nil) writes zstd
+// chunks of DefaultChunkSize.
+type ExportOptions struct {
+	Compression Compression // "" means Zstd
+	// ChunkSize is the uncompressed size at which a chunk is closed
+	// (DefaultChunkSize when 0).
+	ChunkSize int64
+	// Query selects the messages (nil: all). Its SkipCorrupt makes a
+	// damaged chunk of the bag a loss reported in the result instead of an
+	// error.
+	Query *rosbag.Query
+}
+
+// DefaultChunkSize is the chunk size of Export: large enough that a
+// 1280x720 RGB8 frame and its metadata share a chunk, small enough that a
+// seek reads little.
+const DefaultChunkSize = 8 << 20
+
+// Result says what Export or Import wrote.
+type Result struct {
+	Messages int64
+	Channels int
+	Bytes    int64 // message bytes
+	// Skipped lists the damaged chunks of the source whose messages were
+	// lost (Export with Query.SkipCorrupt).
+	Skipped []rosbag.SkippedChunk
+}
+
+// Export writes the messages of src to dst as an MCAP file of the ros1
+// profile.
+func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, error) {
+	var o ExportOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.ChunkSize <= 0 {
+		o.ChunkSize = DefaultChunkSize
+	}
+	if o.Compression == "" {
+		o.Compression = Zstd
+	}
+	if _, err := ParseCompression(string(o.Compression)); err != nil {
+		return nil, err
+	}
+	w, err := mcap.NewWriter(dst, &mcap.WriterOptions{
+		Chunked: true, ChunkSize: o.ChunkSize, Compression: o.Compression.format(), IncludeCRC: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("mcapbag: export: %w", err)
+	}
+	if err := w.WriteHeader(&mcap.Header{Profile: "ros1", Library: Library}); err != nil {
+		return nil, fmt.Errorf("mcapbag: export: header: %w", err)
+	}
+	res := &Result{}
+	// Schemas by type (and definition), channels by connection.
+	type schemaKey struct{ typ, md5, def string }
+	schemas := map[schemaKey]uint16{}
+	channels := map[uint32]uint16{}
+	seq := map[uint16]uint32{}
+	conns := src.Connections()
+	for _, c := range conns {
+		k := schemaKey{c.Type, c.MD5Sum, c.MessageDefinition}
+		sid, ok := schemas[k]
+		if !ok {
+			sid = uint16(len(schemas) + 1)
+			if len(schemas) >= 0xfffe {
+				return nil, fmt.Errorf("mcapbag: export: more than %d message types", 0xfffe)
+			}
+			schemas[k] = sid
+			if err := w.WriteSchema(&mcap.Schema{ID: sid, Name: c.Type, Encoding: "ros1msg", Data: []byte(c.MessageDefinition)}); err != nil {
+				return nil, fmt.Errorf("mcapbag: export: schema %s: %w", c.Type, err)
+			}
+		}
+		if len(channels) >= 0xffff {
+			return nil, fmt.Errorf("mcapbag: export: more than %d topics", 0xffff)
+		}
+		cid := uint16(len(channels))
+		channels[c.ID] = cid
+		meta := map[string]string{MD5Key: c.MD5Sum}
+		maps.Copy(meta, c.Extra)
+		if err := w.WriteChannel(&mcap.Channel{ID: cid, SchemaID: sid, Topic: c.Topic, MessageEncoding: "ros1", Metadata: meta}); err != nil {
+			return nil, fmt.Errorf("mcapbag: export: channel %s: %w", c.Topic, err)
+		}
+	}
+	res.Channels = len(channels)
+
+	device := map[string]string{}
+	deviceTopic := layout.DeviceInfoTopic()
+	it := src.Messages(o.Query)
+	var msg mcap.Message
+	for it.Next() {
+		m := it.Message()
+		cid, ok := channels[m.Conn.ID]
+		if !ok {
+			return nil, fmt.Errorf("mcapbag: export: message at %v on unknown connection %d", m.Time, m.Conn.ID)
+		}
+		if m.Conn.Topic == deviceTopic && m.Conn.Type == msgs.KeyValueType.Name {
+			var kv msgs.KeyValue
+			if kv.Unmarshal(m.Data) == nil {
+				device[kv.Key] = kv.Value
+			}
+		}
+		msg = mcap.Message{ChannelID: cid, Sequence: seq[cid], LogTime: uint64(m.Time), PublishTime: uint64(m.Time), Data: m.Data}
+		seq[cid]++
+		if err := w.WriteMessage(&msg); err != nil {
+			return nil, fmt.Errorf("mcapbag: export: message of %s at %v: %w", m.Conn.Topic, m.Time, err)
+		}
+		res.Messages++
+		res.Bytes += int64(len(m.Data))
+	}
+	res.Skipped = it.Skipped()
+	if err := it.Err(); err != nil {
+		return nil, fmt.Errorf("mcapbag: export: reading the bag: %w", err)
+	}
+	if err := it.Close(); err != nil {
+		return nil, fmt.Errorf("mcapbag: export: reading the bag: %w", err)
+	}
+	if len(device) > 0 {
+		if err := w.WriteMetadata(&mcap.Metadata{Name: DeviceMetadataName, Metadata: device}); err != nil {
+			return nil, fmt.Errorf("mcapbag: export: metadata: %w", err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("mcapbag: export: %w", err)
+	}
+	return res, nil
+}
+
+// ErrNotROS1 is returned by Import for an MCAP file that is not of the
+// ros1 profile (its messages are not ROS 1 serializations).
+var ErrNotROS1 = errors.New("mcapbag: not a ros1 MCAP file")
+
+// Import reads the MCAP file src, of the ros1 profile as Export writes it,
+// and writes its messages to dst in log time order: each channel becomes a
+// connection with its schema's name and definition and the md5sum and
+// header fields of its metadata, each message keeps its bytes and its log
+// time as bag time. It does not close dst.
+func Import(dst *rosbag.Writer, src io.ReadSeeker) (*Result, error) {
+	r, err := mcap.NewReader(src)
+	if err != nil {
+		return nil, fmt.Errorf("mcapbag: import: %w", err)
+	}
+	defer r.Close()
+	if h := r.Header(); h != nil && h.Profile != "ros1" {
+		return nil, fmt.Errorf("%w: profile %q", ErrNotROS1, h.Profile)
+	}
+	info, err := r.Info()
+	if err != nil {
+		return nil, fmt.Errorf("mcapbag: import: summary: %w", err)
+	}
+	// Connections in channel id order, as Export numbered them.
+	ids := slices.Sorted(maps.Keys(info.Channels))
+	conns := map[uint16]uint32{}
+	res := &Result{}
+	for _, id := range ids {
+		ch := info.Channels[id]
+		if ch.MessageEncoding != "ros1" {
+			return nil, fmt.Errorf("%w: channel %s has message encoding %q", ErrNotROS1, ch.Topic, ch.MessageEncoding)
+		}
+		s := info.Schemas[ch.SchemaID]
+		if s == nil || s.Encoding != "ros1msg" {
+			return nil, fmt.Errorf("%w: channel %s has no ros1msg schema", ErrNotROS1, ch.Topic)
+		}
+		md5 := ch.Metadata[MD5Key]
+		if len(md5) != 32 {
+			return nil, fmt.Errorf("mcapbag: import: channel %s: metadata %q is %q, want the 32-digit md5sum of %s", ch.Topic, MD5Key, md5, s.Name)
+		}
+		extra := maps.Clone(ch.Metadata)
+		delete(extra, MD5Key)
+		cid, err := dst.AddConnectionHeader(ch.Topic, s.Name, md5, string(s.Data), extra)
+		if err != nil {
+			return nil, fmt.Errorf("mcapbag: import: channel %s: %w", ch.Topic, err)
+		}
+		conns[id] = cid
+	}
+	res.Channels = len(conns)
+	it, err := r.Messages(mcap.UsingIndex(true), mcap.InOrder(mcap.LogTimeOrder))
+	if err != nil {
+		return nil, fmt.Errorf("mcapbag: import: %w", err)
+	}
+	var msg mcap.Message
+	for {
+		_, ch, m, err := it.NextInto(&msg)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("mcapbag: import: message %d: %w", res.Messages, err)
+		}
+		cid, ok := conns[ch.ID]
+		if !ok {
+			return nil, fmt.Errorf("mcapbag: import: message on unknown channel %d", ch.ID)
+		}
+		if m.LogTime > uint64(rosbag.MaxTime) || m.LogTime < uint64(rosbag.MinTime) {
+			return nil, fmt.Errorf("mcapbag: import: message of %s at log time %d ns: outside the bag time range", ch.Topic, m.LogTime)
+		}
+		if err := dst.WriteMessage(cid, rosbag.Time(m.LogTime), m.Data); err != nil {
+			return nil, fmt.Errorf("mcapbag: import: message of %s at %d ns: %w", ch.Topic, m.LogTime, err)
+		}
+		res.Messages++
+		res.Bytes += int64(len(m.Data))
+	}
+	return res, nil
+}
