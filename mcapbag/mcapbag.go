@@ -82,6 +82,12 @@ type ExportOptions struct {
 	// damaged chunk of the bag a loss reported in the result instead of an
 	// error.
 	Query *rosbag.Query
+	// NoCheck skips the check that every connection of a RealSense message
+	// type has that type's md5sum and that every message of such a type
+	// decodes (the bytes librealsense writes after the last field are
+	// tolerated). With the check, a bag that the player would refuse is
+	// not exported.
+	NoCheck bool
 }
 
 // DefaultChunkSize is the chunk size of Export: large enough that a
@@ -131,7 +137,16 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 	channels := map[uint32]uint16{}
 	seq := map[uint16]uint32{}
 	conns := src.Connections()
+	decoders := map[uint32]msgs.Message{}
 	for _, c := range conns {
+		if !o.NoCheck {
+			if t, ok := msgs.LookupType(c.Type); ok {
+				if t.MD5 != c.MD5Sum {
+					return nil, fmt.Errorf("mcapbag: export: topic %s: type %s has md5sum %s, want %s", c.Topic, c.Type, c.MD5Sum, t.MD5)
+				}
+				decoders[c.ID] = msgs.New(c.Type)
+			}
+		}
 		k := schemaKey{c.Type, c.MD5Sum, c.MessageDefinition}
 		sid, ok := schemas[k]
 		if !ok {
@@ -166,6 +181,11 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 		cid, ok := channels[m.Conn.ID]
 		if !ok {
 			return nil, fmt.Errorf("mcapbag: export: message at %v on unknown connection %d", m.Time, m.Conn.ID)
+		}
+		if dec := decoders[m.Conn.ID]; dec != nil {
+			if err := dec.Unmarshal(m.Data); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
+				return nil, fmt.Errorf("mcapbag: export: topic %s: message at %v (chunk %d, offset %d): %w", m.Conn.Topic, m.Time, m.Chunk, m.Offset, err)
+			}
 		}
 		if m.Conn.Topic == deviceTopic && m.Conn.Type == msgs.KeyValueType.Name {
 			var kv msgs.KeyValue

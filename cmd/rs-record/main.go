@@ -8,6 +8,8 @@
 //	rs-record play [flags] BAG                           play a bag through the playback device
 //	rs-record dump [--seek NANOS] [--limit N] BAG        print a bag as JSON lines
 //	rs-record view [--port N] [--loop] [BAG]             show a bag (or the camera) in the browser
+//	rs-record export --mcap OUT.mcap BAG                 write a bag as an MCAP file
+//	rs-record import IN.mcap OUT.bag                     turn such an MCAP file back into a bag
 //
 // Every command accepts -h. The exit status is 0 on success, 1 on an error
 // and 2 on a usage error. Errors are printed as one line on stderr that
@@ -86,6 +88,8 @@ var commands = []command{
 	{"play", "play a bag through the playback device", runPlay},
 	{"dump", "print a bag as JSON lines (topology, frames, summary)", runDump},
 	{"view", "show a bag (or the camera) in the browser", runView},
+	{"export", "write a bag as an MCAP file (for Foxglove and the MCAP tools)", runExport},
+	{"import", "turn an MCAP file written by export back into a bag", runImport},
 }
 
 func mainUsage(w io.Writer) {

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/rsbag/rsbag/mcapbag"
+	"github.com/rsbag/rsbag/rosbag"
+)
+
+func runExport(e *env, args []string) error {
+	fs := newFlagSet(e, "export", "export --mcap OUT.mcap [--compression zstd|lz4|none] BAG\n\n"+
+		"Writes every message of the bag to an MCAP file of the ros1 profile (schemas with\n"+
+		"the full ROS 1 definitions, one channel per topic, the bag's bytes and times as\n"+
+		"they are, statistics, chunk and message indexes, the device info as metadata),\n"+
+		"for Foxglove and the MCAP tools. 'rs-record import' turns it back into the same bag.\n"+
+		"A bag without index is read through recovery, and said so; messages of damaged\n"+
+		"chunks are lost, listed, and make the exit status 1 (the MCAP keeps the rest).\n"+
+		"The output is written under a temporary name and renamed when complete.")
+	out := fs.String("mcap", "", "write the MCAP file to `OUT`")
+	profile := fs.String("profile", "ros1", "MCAP profile: ros1 (lossless)")
+	comp := fs.String("compression", "zstd", "chunk compression: zstd, lz4 or none")
+	pos, err := parseArgs(fs, "export", args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageErrorf("export", "want exactly one BAG, got %d arguments", len(pos))
+	}
+	if *out == "" {
+		return usageErrorf("export", "--mcap OUT is required")
+	}
+	if *profile != "ros1" {
+		return usageErrorf("export", "--profile %q: want ros1", *profile)
+	}
+	c, err := mcapbag.ParseCompression(*comp)
+	if err != nil {
+		return usageErrorf("export", "--compression %q: want zstd, lz4 or none", *comp)
+	}
+	bag := pos[0]
+	if err := regularFile(bag); err != nil {
+		return fileError(bag, err)
+	}
+	r, err := rosbag.Open(bag, nil)
+	if err != nil && (r == nil || !errors.Is(err, rosbag.ErrUnindexed)) {
+		if r != nil {
+			r.Close()
+		}
+		return fileError(bag, err)
+	}
+	defer r.Close()
+	if info := r.Info(); !info.Indexed && info.IndexPos != 0 {
+		// An index was written and is now cut off or overwritten: the file
+		// was damaged after it was written, as info says.
+		fmt.Fprintf(e.stderr, "%s: %s: %v\n", progName, bag, damaged(info, err))
+	}
+	if rc := r.Info().Recovery; rc != nil {
+		fmt.Fprintf(e.stderr, "%s: %s: no usable index (%s); read through recovery: %d chunks, %d messages\n",
+			progName, bag, rc.Reason, rc.Chunks, rc.Messages)
+		if rc.LostBytes > 0 {
+			fmt.Fprintf(e.stderr, "%s: %s: lost: %d bytes from offset %d (%d messages seen there)\n",
+				progName, bag, rc.LostBytes, rc.LostFrom, rc.LostMessages)
+		}
+	}
+	var res *mcapbag.Result
+	err = writeAtomically(*out, func(f *os.File) error {
+		var err error
+		res, err = mcapbag.Export(f, r, &mcapbag.ExportOptions{Compression: c, Query: &rosbag.Query{SkipCorrupt: true}})
+		return err
+	})
+	if err != nil {
+		return fileError(bag, err)
+	}
+	fmt.Fprintf(e.stdout, "%s: %d messages on %d topics, %.1f MB of message data\n", *out, res.Messages, res.Channels, float64(res.Bytes)/1e6)
+	return lostChunks(e, bag, res.Skipped, r.Info())
+}
+
+// lostChunks reports the damaged chunks whose messages were lost and makes
+// them an error.
+func lostChunks(e *env, bag string, skipped []rosbag.SkippedChunk, info rosbag.Info) error {
+	n := len(skipped)
+	rc := info.Recovery
+	if !info.Indexed && info.IndexPos != 0 {
+		n++ // the index section
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(e.stderr, "%s: %s: lost chunk at offset %d: %v\n", progName, bag, s.Offset, s.Err)
+	}
+	if rc != nil {
+		n += len(rc.Skipped)
+		for _, s := range rc.Skipped {
+			fmt.Fprintf(e.stderr, "%s: %s: lost chunk at offset %d: %v\n", progName, bag, s.Offset, s.Err)
+		}
+		if rc.LostBytes > 0 {
+			n++
+		}
+	}
+	if n > 0 {
+		return fileError(bag, fmt.Errorf("damaged: %d parts lost (listed above); the output holds everything else", n))
+	}
+	return nil
+}
+
+func runImport(e *env, args []string) error {
+	fs := newFlagSet(e, "import", "import [--compression lz4|none] IN.mcap OUT.bag\n\n"+
+		"Turns an MCAP file of the ros1 profile, as 'rs-record export' writes it, back into\n"+
+		"a bag: one connection per channel (type, definition, md5sum and header fields\n"+
+		"from its schema and metadata), every message with its bytes and its log time.\n"+
+		"The output is written under a temporary name and renamed when complete.")
+	comp := fs.String("compression", "lz4", "chunk compression of the bag: lz4 or none")
+	pos, err := parseArgs(fs, "import", args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usageErrorf("import", "want IN.mcap and OUT.bag, got %d arguments", len(pos))
+	}
+	if *comp != "lz4" && *comp != "none" {
+		return usageErrorf("import", "--compression %q: want lz4 or none", *comp)
+	}
+	in, out := pos[0], pos[1]
+	if err := regularFile(in); err != nil {
+		return fileError(in, err)
+	}
+	src, err := os.Open(in)
+	if err != nil {
+		return fileError(in, err)
+	}
+	defer src.Close()
+	var res *mcapbag.Result
+	err = writeAtomically(out, func(f *os.File) error {
+		w, err := rosbag.NewWriter(f, &rosbag.WriterOptions{Compression: *comp})
+		if err != nil {
+			return err
+		}
+		res, err = mcapbag.Import(w, src)
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
+	if err != nil {
+		return fileError(in, err)
+	}
+	fmt.Fprintf(e.stdout, "%s: %d messages on %d topics\n", out, res.Messages, res.Channels)
+	return nil
+}
+
+// regularFile refuses what is not a regular file (a FIFO, a directory, a
+// device), which the readers would block on or misread.
+func regularFile(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("not a regular file (%s)", st.Mode().Type())
+	}
+	return nil
+}
+
+// writeAtomically writes path through fill into a temporary file in the
+// same directory, synced and renamed to path only when fill succeeds;
+// otherwise the temporary file is removed and path is untouched.
+func writeAtomically(path string, fill func(f *os.File) error) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".partial-*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err := fill(f); err != nil {
+		return fmt.Errorf("writing %s: %w (nothing written under that name)", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("writing %s: %w (nothing written under that name)", path, err)
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w (nothing written under that name)", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestExportImport: a fresh recording exported to MCAP passes mcapcheck-js
+// with every compression, and imported back it plays exactly as the
+// original and passes both bag checkers.
+func TestExportImport(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bag := filepath.Join(dir, "rec.bag")
+	r := rsRecord(t, "record", "--synthetic", "--speed", "0", "--frames", "15", "--depth", "424x240@30",
+		"--color", "424x240@30", "-f", bag)
+	if r.code != 0 {
+		t.Fatalf("record: exit %d\n%s", r.code, r.stderr)
+	}
+	var mcaps []string
+	for _, comp := range []string{"zstd", "lz4", "none"} {
+		out := filepath.Join(dir, "rec-"+comp+".mcap")
+		r := rsRecord(t, "export", "--compression", comp, "--mcap", out, bag)
+		if r.code != 0 || !strings.Contains(r.stdout, "messages on") {
+			t.Fatalf("export --compression %s: exit %d\n%s%s", comp, r.code, r.stdout, r.stderr)
+		}
+		mcaps = append(mcaps, out)
+	}
+	if tool := conformance(t, "mcapcheck-js"); tool != "" {
+		if out, err := exec.Command(tool, append([]string{"-q"}, mcaps...)...).CombinedOutput(); err != nil {
+			t.Errorf("mcapcheck-js rejects the exports: %v\n%s", err, out)
+		}
+	} else if os.Getenv("CI") != "" {
+		t.Error("mcapcheck-js is not installed")
+	}
+	back := filepath.Join(dir, "back.bag")
+	if r := rsRecord(t, "import", mcaps[0], back); r.code != 0 {
+		t.Fatalf("import: exit %d\n%s", r.code, r.stderr)
+	}
+	checkStrict(t, back)
+	d0, d1 := rsRecord(t, "dump", bag), rsRecord(t, "dump", back)
+	if d0.code != 0 || d1.code != 0 || dumpBody(d0.stdout) != dumpBody(d1.stdout) {
+		t.Errorf("the imported bag plays differently (exit %d / %d)", d0.code, d1.code)
+	}
+	// Nothing but the outputs was written.
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), "partial") {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}
+
+// dumpBody drops the lines of a dump that name the file.
+func dumpBody(s string) string {
+	var keep []string
+	for _, l := range strings.Split(s, "\n") {
+		if !strings.Contains(l, ".bag") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+// TestExportBadInput: each mistake is an error naming the file, with the
+// documented exit status, and leaves no output behind.
+func TestExportBadInput(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ref := "../../testdata/librealsense/depth_color.bag"
+	fifo := filepath.Join(dir, "fifo.bag")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	notBag := filepath.Join(dir, "text.bag")
+	os.WriteFile(notBag, []byte("hello, not a bag\n"), 0o644)
+	notMCAP := filepath.Join(dir, "text.mcap")
+	os.WriteFile(notMCAP, []byte("hello, not an mcap file\n"), 0o644)
+	out := filepath.Join(dir, "out.mcap")
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no output", []string{"export", ref}, 2, "--mcap"},
+		{"two bags", []string{"export", "--mcap", out, ref, ref}, 2, "exactly one BAG"},
+		{"bad compression", []string{"export", "--compression", "gzip", "--mcap", out, ref}, 2, "gzip"},
+		{"ros2 not offered", []string{"export", "--profile", "ros3", "--mcap", out, ref}, 2, "ros3"},
+		{"missing bag", []string{"export", "--mcap", out, filepath.Join(dir, "none.bag")}, 1, "none.bag"},
+		{"fifo", []string{"export", "--mcap", out, fifo}, 1, "not a regular file"},
+		{"not a bag", []string{"export", "--mcap", out, notBag}, 1, "text.bag"},
+		{"unwritable directory", []string{"export", "--mcap", filepath.Join(dir, "no", "such", "dir", "x.mcap"), ref}, 1, "cannot write"},
+		{"import not mcap", []string{"import", notMCAP, filepath.Join(dir, "x.bag")}, 1, "text.mcap"},
+		{"import one argument", []string{"import", notMCAP}, 2, "IN.mcap and OUT.bag"},
+		{"import fifo", []string{"import", fifo, filepath.Join(dir, "x.bag")}, 1, "not a regular file"},
+	}
+	for _, c := range cases {
+		r := rsRecord(t, c.args...)
+		if r.code != c.code || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d naming %q", c.name, r.code, r.stderr, c.code, c.want)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if n := e.Name(); n != "fifo.bag" && n != "text.bag" && n != "text.mcap" {
+			t.Errorf("left behind: %s", n)
+		}
+	}
+}
+
+// TestExportDamaged: an unindexed bag is exported through recovery with a
+// notice and exit 0; a bag with a damaged chunk exports the rest, lists
+// the loss and exits 1.
+func TestExportDamaged(t *testing.T) {
+	t.Parallel()
+	for _, bag := range brokenBags(t) {
+		name := strings.TrimSuffix(filepath.Base(bag), ".bag")
+		t.Run(name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out.mcap")
+			r := rsRecord(t, "export", "--mcap", out, bag)
+			info := rsRecord(t, "info", bag)
+			switch {
+			case name == "unindexed":
+				if r.code != 0 || !strings.Contains(r.stderr, "recovery") {
+					t.Errorf("exit %d, want 0 and a recovery notice:\n%s", r.code, r.stderr)
+				}
+			case r.code == 0 && info.code != 0:
+				t.Errorf("export exits 0 on a bag info calls damaged:\ninfo: %s", info.stderr)
+			case r.code != 0 && !strings.Contains(r.stderr, bag):
+				t.Errorf("exit %d without naming the bag: %q", r.code, r.stderr)
+			}
+			if r.code == 0 {
+				if _, err := os.Stat(out); err != nil {
+					t.Errorf("exit 0 without output: %v", err)
+				}
+			}
+		})
+	}
+}
