@@ -18,9 +18,9 @@ import (
 	"github.com/rsbag/rsbag/internal/rsdump"
 	"github.com/rsbag/rsbag/internal/testbags"
 	"github.com/rsbag/rsbag/pipeline"
+	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
-	"github.com/rsbag/rsbag/rosbag"
 )
 
 // exportFile exports the bag at path to an MCAP file in dir.
