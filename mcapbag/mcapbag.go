@@ -24,6 +24,7 @@ import (
 	"slices"
 
 	"github.com/foxglove/mcap/go/mcap"
+	"github.com/pierrec/lz4/v4"
 
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
@@ -121,9 +122,18 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 	if _, err := ParseCompression(string(o.Compression)); err != nil {
 		return nil, err
 	}
-	w, err := mcap.NewWriter(dst, &mcap.WriterOptions{
-		Chunked: true, ChunkSize: o.ChunkSize, Compression: o.Compression.format(), IncludeCRC: true,
-	})
+	wo := &mcap.WriterOptions{Chunked: true, ChunkSize: o.ChunkSize, Compression: o.Compression.format(), IncludeCRC: true}
+	if o.Compression == LZ4 {
+		// The MCAP writer's own LZ4 uses a slow level on one core; frames
+		// of a chunk are compressed on every core at the fast level (the
+		// level of the bags' own LZ4 chunks).
+		lzw := lz4.NewWriter(nil)
+		if err := lzw.Apply(lz4.CompressionLevelOption(lz4.Fast), lz4.ConcurrencyOption(-1)); err != nil {
+			return nil, fmt.Errorf("mcapbag: export: lz4: %w", err)
+		}
+		wo.Compressor = mcap.NewCustomCompressor(mcap.CompressionLZ4, lzw)
+	}
+	w, err := mcap.NewWriter(dst, wo)
 	if err != nil {
 		return nil, fmt.Errorf("mcapbag: export: %w", err)
 	}
