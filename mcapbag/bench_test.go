@@ -97,7 +97,7 @@ func BenchmarkExport(b *testing.B) {
 		b.Run("export-"+string(c), func(b *testing.B) {
 			bag, _ := benchFiles(b)
 			b.SetBytes(bench.frameBytes)
-		b.ResetTimer()
+			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				r, err := rosbag.Open(bag, nil)
 				if err != nil {
