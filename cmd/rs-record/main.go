@@ -10,6 +10,7 @@
 //	rs-record view [--port N] [--loop] [BAG]             show a bag (or the camera) in the browser
 //	rs-record export --mcap OUT.mcap BAG                 write a bag as an MCAP file
 //	rs-record import IN.mcap OUT.bag                     turn such an MCAP file back into a bag
+//	rs-record edit compress|decompress|reindex ...       rewrite a bag
 //
 // Every command accepts -h. The exit status is 0 on success, 1 on an error
 // and 2 on a usage error. Errors are printed as one line on stderr that
@@ -90,6 +91,7 @@ var commands = []command{
 	{"view", "show a bag (or the camera) in the browser", runView},
 	{"export", "write a bag as an MCAP file (for Foxglove and the MCAP tools)", runExport},
 	{"import", "turn an MCAP file written by export back into a bag", runImport},
+	{"edit", "compress, decompress or reindex a bag", runEdit},
 }
 
 func mainUsage(w io.Writer) {
