@@ -67,10 +67,17 @@ func parseArgs(fs *flag.FlagSet, cmd string, args []string) ([]string, error) {
 		}
 	}
 	var pos []string
+	// The flag package calls Usage on -h and on every parse error; the usage
+	// is printed (on stdout) only when it was asked for: a mistake gets the
+	// one-line error and a hint on stderr.
+	usage := fs.Usage
+	fs.Usage = func() {}
+	defer func() { fs.Usage = usage }()
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return nil, err // the flag package has printed the usage
+				usage()
+				return nil, err
 			}
 			return nil, usageErrorf(cmd, "%v", err)
 		}

@@ -193,6 +193,13 @@ func TestUsage(t *testing.T) {
 		{[]string{"play", "x.bag", "--streams", "sound"}, 2, "unknown stream"},
 		{[]string{"dump"}, 2, "want exactly one BAG"},
 		{[]string{"dump", "--limit", "-3", "x.bag"}, 2, "negative"},
+		{[]string{"dump", "--bogus", "x.bag"}, 2, "flag provided but not defined"},
+		{[]string{"info", "--bogus", "x.bag"}, 2, "flag provided but not defined"},
+		{[]string{"export", "--bogus", "x.bag"}, 2, "flag provided but not defined"},
+		{[]string{"export", "-h"}, 0, "--mcap"},
+		{[]string{"import", "-h"}, 0, "IN.mcap"},
+		{[]string{"edit", "-h"}, 0, "reindex"},
+		{[]string{"edit", "compress", "-h"}, 0, "-o"},
 		{[]string{"dump", "--no-models", "x.bag"}, 2, "need --processing"},
 		{[]string{"dump", "--sync", "--limit", "2", "x.bag"}, 2, "no other flag"},
 		{[]string{"dump", "--processing", "--limit", "3", "x.bag"}, 2, "do not apply"},
@@ -223,6 +230,9 @@ func TestUsage(t *testing.T) {
 			}
 			if tt.code == 0 && strings.Count(out, "Usage:") != 1 {
 				t.Errorf("usage printed %d times", strings.Count(out, "Usage:"))
+			}
+			if tt.code != 0 && r.stdout != "" {
+				t.Errorf("a mistake wrote to stdout (usage and errors go to stderr):\nstdout: %s\nstderr: %s", r.stdout, r.stderr)
 			}
 			if tt.code == 1 && strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
 				t.Errorf("error is not one line:\n%s", r.stderr)
