@@ -185,6 +185,7 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 	device := map[string]string{}
 	deviceTopic := layout.DeviceInfoTopic()
 	it := src.Messages(o.Query)
+	defer it.Close() // stops its read-ahead on every early return; idempotent
 	var msg mcap.Message
 	for it.Next() {
 		m := it.Message()

@@ -102,6 +102,7 @@ func copyBag(w *rosbag.Writer, r *rosbag.Reader) (int64, error) {
 		ids[c.ID] = id
 	}
 	it := r.Messages(nil)
+	defer it.Close() // stops its read-ahead on an early return; idempotent
 	var n int64
 	for it.Next() {
 		m := it.Message()
