@@ -53,9 +53,11 @@ type StreamStats struct {
 	Profile   *sensor.StreamProfile
 	Delivered uint64 // handler calls
 	Dropped   uint64 // frames evicted (real time) or discarded by a seek, pause or stop
-	// Lost counts the frames that were never read because the chunk of
-	// the bag holding them is corrupt (skipped with a Frame Corrupted
-	// notification).
+	// Lost counts the frames of the stream lost to damage (see
+	// Device.Losses): in parts of the bag the recovery scan could not read,
+	// and in corrupt chunks playback skipped (with a Frame Corrupted
+	// notification each time it meets one). Each lost frame counts once,
+	// however often playback passes its place.
 	Lost uint64
 }
 
@@ -99,6 +101,8 @@ type Device struct {
 	status   atomic.Int32
 	position atomic.Int64
 	lastErr  atomic.Pointer[error]
+	lossMu   sync.Mutex
+	losses   []Loss // what damage cost, each part once, in the order found
 	statusMu sync.Mutex
 	statusCb func(extensions.PlaybackStatus)
 
@@ -173,6 +177,9 @@ func Open(path string, opts *Options) (*Device, error) {
 		d.duration = time.Duration(desc.last - desc.first)
 	}
 	d.build()
+	for _, l := range recovery.Losses() {
+		d.addLoss(l)
+	}
 	d.rs = readerState{realTime: !opts.NonRealTime, speed: speed, next: samplesFrom}
 	d.realTime.Store(d.rs.realTime)
 	d.status.Store(int32(extensions.StatusStopped))
@@ -318,9 +325,58 @@ func (d *Device) Filename() string { return d.path }
 // FileVersion returns the bag's /file_version.
 func (d *Device) FileVersion() int { return int(d.desc.version) }
 
-// Recovery describes what was lost when the bag was unindexed or truncated
-// and opened by a linear scan; nil for a healthy bag.
+// Recovery describes the linear scan that opened a bag whose index was
+// missing or unusable; nil for an indexed bag. Recovery().Damaged() tells a
+// bag that only lacked its index from one that lost data; Losses lists the
+// loss.
 func (d *Device) Recovery() *rosbag.Recovery { return d.recovery }
+
+// Losses returns the parts of the bag lost to damage, each once, in the
+// order they were found: those the recovery scan could not read (known at
+// Open: corrupt chunks and a truncated end) and the corrupt chunks of an
+// indexed bag skipped by playback so far. Their frames are counted per
+// stream in StreamStats.Lost, apart from the frames Dropped for a slow
+// handler. Empty for an undamaged bag.
+func (d *Device) Losses() []Loss {
+	d.lossMu.Lock()
+	defer d.lossMu.Unlock()
+	return slices.Clone(d.losses)
+}
+
+// Loss is a part of the bag lost to damage.
+type Loss struct {
+	// Where it is, its bag-time range, its messages per connection and
+	// the cause.
+	rosbag.SkippedChunk
+	// Frames counts the frames lost in it per stream of the device, by
+	// profile name (e.g. "Depth/0"); nil when none of them is known.
+	Frames map[string]int
+}
+
+// addLoss records a lost part of the bag once (by offset) and adds its
+// frames to the Lost counters of their streams. It reports whether the part
+// is new.
+func (d *Device) addLoss(c rosbag.SkippedChunk) bool {
+	d.lossMu.Lock()
+	defer d.lossMu.Unlock()
+	for _, l := range d.losses {
+		if l.Offset == c.Offset {
+			return false
+		}
+	}
+	l := Loss{SkippedChunk: c}
+	for id, n := range c.ByConnection {
+		if r, ok := d.routes[id]; ok && r.st != nil && slices.Contains(r.st.data, id) {
+			r.st.lost.Add(uint64(n))
+			if l.Frames == nil {
+				l.Frames = map[string]int{}
+			}
+			l.Frames[r.st.profile.Name()] += n
+		}
+	}
+	d.losses = append(d.losses, l)
+	return true
+}
 
 // Duration returns the time between the first and the last frame.
 func (d *Device) Duration() time.Duration { return d.duration }
@@ -1012,6 +1068,7 @@ func (d *Device) readGroup() (*group, error) {
 func (d *Device) reportSkipped() {
 	sk := d.rs.it.Skipped()
 	for _, c := range sk[d.rs.skipSeen:] {
+		d.addLoss(c) // counted once, notified each time playback meets it
 		type loss struct{ frames, msgs int }
 		per := map[*Sensor]*loss{}
 		var order []*Sensor
@@ -1023,9 +1080,6 @@ func (d *Device) reportSkipped() {
 			s := r.sens
 			if r.st != nil {
 				s = r.st.sens
-				if slices.Contains(r.st.data, id) {
-					r.st.lost.Add(uint64(n))
-				}
 			}
 			if s == nil {
 				continue

@@ -330,6 +330,13 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 		return nil, loadError(path, "%w", err)
 	}
 	if len(versions) == 0 {
+		if rc := r.Info().Recovery; rc.Damaged() {
+			// Cut or corrupt before its description: say so, not that
+			// it is not a RealSense bag.
+			l := rc.Losses()
+			return nil, loadError(path, "damaged bag: the device description (topic %q) is lost: %w",
+				layout.FileVersionTopic, l[0].Err)
+		}
 		return nil, loadError(path, "invalid file format: file does not contain topic %q nor %q",
 			layout.FileVersionTopic, layout.LegacyFileVersionTopic)
 	}
@@ -407,6 +414,9 @@ func readStatic(r *rosbag.Reader, conns []uint32, topics map[uint32]layout.Topic
 		c := sm.msg.Conn
 		if !hasType(c, sm.topic.Kind) {
 			if sm.topic.Kind == layout.KindFileVersion || sm.topic.Kind == layout.KindLegacyFileVersion {
+				if c.Type == msgs.UInt32Type.Name {
+					return fmt.Errorf("topic %q: type %s has md5sum %s, want %s", c.Topic, c.Type, c.MD5Sum, msgs.UInt32Type.MD5)
+				}
 				return fmt.Errorf("topic %q has type %s, want %s", c.Topic, c.Type, msgs.UInt32Type.Name)
 			}
 			continue

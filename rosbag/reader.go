@@ -68,16 +68,30 @@ func NewReader(r io.ReaderAt, size int64, opts *ReaderOptions) (*Reader, error) 
 	return br, rerr
 }
 
+// ErrNotRegular is wrapped by the error Open returns for a path that is not
+// a regular file (a FIFO, a device, a directory): a bag is read at random
+// offsets, and opening a FIFO would block until a writer comes.
+var ErrNotRegular = errors.New("not a regular file")
+
 // Open opens the bag file path; Close closes it. See NewReader.
 func Open(path string, opts *ReaderOptions) (*Reader, error) {
+	if st, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("rosbag: %w", err)
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("rosbag: %s: %w (%s)", path, ErrNotRegular, fileKind(st.Mode()))
+	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("rosbag: open: %w", err)
+		return nil, fmt.Errorf("rosbag: %w", err)
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("rosbag: %s: stat: %w", path, err)
+	}
+	if !st.Mode().IsRegular() { // replaced since the first look
+		f.Close()
+		return nil, fmt.Errorf("rosbag: %s: %w (%s)", path, ErrNotRegular, fileKind(st.Mode()))
 	}
 	o := ReaderOptions{Path: path}
 	if opts != nil {
@@ -93,6 +107,21 @@ func Open(path string, opts *ReaderOptions) (*Reader, error) {
 	}
 	r.f = f
 	return r, err
+}
+
+// fileKind names the type of a file that is not regular.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "mode " + m.String()
 }
 
 // Close closes the file opened by Open; for a Reader from NewReader it only
@@ -210,7 +239,10 @@ func (r *Reader) open() error {
 	rec, _, err := r.readRecord(bagHeaderPos, "bag header", nil)
 	if err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			r.recover(r.size, "bag header cut short", err)
+			r.recover(r.size, "bag header cut short", nil)
+			r.recovery.Err = err
+			r.recovery.LostFrom = bagHeaderPos
+			r.recovery.LostBytes = r.size - bagHeaderPos
 			return r.recoveredErr()
 		}
 		r.info.Version = ""

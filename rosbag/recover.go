@@ -175,7 +175,11 @@ func (r *Reader) skipChunk(rec record, err error, rc *Recovery) {
 // lostChunk looks into a chunk that could not be read in full and notes the
 // messages found in its readable part (best effort).
 func (r *Reader) lostChunk(off int64, rc *Recovery) {
-	r.peekChunk(off, func(_ uint32, t Time) {
+	r.peekChunk(off, func(id uint32, t Time) {
+		if rc.LostByConnection == nil {
+			rc.LostByConnection = map[uint32]int{}
+		}
+		rc.LostByConnection[id]++
 		if rc.LostMessages == 0 || t < rc.LostStart {
 			rc.LostStart = t
 		}

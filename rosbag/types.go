@@ -2,6 +2,7 @@ package rosbag
 
 import (
 	"io"
+	"slices"
 	"time"
 )
 
@@ -86,8 +87,10 @@ type Recovery struct {
 	// LostStart and LostEnd bound the times of messages seen in the lost part
 	// (best effort: zero when nothing could be read from it).
 	LostStart, LostEnd Time
-	// LostMessages counts message records seen in the lost part (best effort).
-	LostMessages int
+	// LostMessages counts message records seen in the lost part (best effort),
+	// and LostByConnection counts them per connection id.
+	LostMessages     int
+	LostByConnection map[uint32]int
 
 	// Skipped lists, in file order, the chunks the scan skipped and went on
 	// after: their record framing (header and data length within the file)
@@ -99,6 +102,31 @@ type Recovery struct {
 	Orphans int
 
 	needIndex bool // the last chunk's index data records are incomplete
+}
+
+// Damaged reports whether data was lost: the scan stopped at a truncated or
+// corrupt record, skipped a chunk, or dropped messages. A bag that only
+// lacks its index (a recorder killed after its last complete chunk) is not
+// damaged: every message it holds was recovered.
+func (rc *Recovery) Damaged() bool {
+	return rc != nil && (rc.Err != nil || rc.LostBytes > 0 || len(rc.Skipped) > 0 || rc.Orphans > 0)
+}
+
+// Losses returns what the scan could not read, in file order: the skipped
+// chunks, then the unreadable end of the file (Offset LostFrom, Bytes
+// LostBytes, the times and counts of LostStart, LostEnd, LostMessages and
+// LostByConnection, Err the error that stopped the scan) when the scan
+// stopped early.
+func (rc *Recovery) Losses() []SkippedChunk {
+	if rc == nil {
+		return nil
+	}
+	out := slices.Clone(rc.Skipped)
+	if rc.Err != nil || rc.LostBytes > 0 {
+		out = append(out, SkippedChunk{Offset: rc.LostFrom, Bytes: rc.LostBytes, Start: rc.LostStart, End: rc.LostEnd,
+			Messages: rc.LostMessages, ByConnection: rc.LostByConnection, Err: rc.Err})
+	}
+	return out
 }
 
 // SkippedChunk is a chunk skipped by a recovery scan, or by an Iterator with

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"errors"
+	"github.com/rsbag/rsbag/internal/damage"
 	"os"
 
 	"github.com/rsbag/rsbag/internal/rsdump"
@@ -25,6 +27,7 @@ func runDump(e *env, args []string) error {
 	proc := fs.Bool("processing", false, "print the processing blocks' outputs instead of the frames")
 	syncer := fs.Bool("sync", false, "print the syncer's framesets instead of the frames")
 	noModels := fs.Bool("no-models", false, "with --processing: leave out the distortion model lines")
+	allow := fs.Bool("allow-damaged", false, allowDamagedUsage)
 	rawDir := fs.String("raw-dir", "", "with --processing: write the outputs of the first depth frame, gzipped, to `DIR`")
 	pos, err := parseArgs(fs, "dump", args)
 	if err != nil {
@@ -54,7 +57,7 @@ func runDump(e *env, args []string) error {
 		if *noModels || *rawDir != "" {
 			return usageErrorf("dump", "--no-models and --raw-dir need --processing")
 		}
-		return dumpBag(e, pos[0], *seek, *limit)
+		return dumpBag(e, pos[0], *seek, *limit, *allow)
 	}
 	if *seek != -1 || *limit != 0 {
 		return usageErrorf("dump", "--seek and --limit do not apply to --processing")
@@ -72,7 +75,7 @@ func runDump(e *env, args []string) error {
 	return fileError(pos[0], err)
 }
 
-func dumpBag(e *env, path string, seek int64, limit int) error {
+func dumpBag(e *env, path string, seek int64, limit int, allow bool) error {
 	opts := rsdump.Options{Limit: limit}
 	if seek >= 0 {
 		opts.Seek = &seek
@@ -81,6 +84,10 @@ func dumpBag(e *env, path string, seek int64, limit int) error {
 	err := rsdump.Run(w, path, opts)
 	if ferr := w.Flush(); err == nil && ferr != nil {
 		err = ferr
+	}
+	var de *damage.Error
+	if errors.As(err, &de) {
+		return reportDamage(e, path, de.Report, allow)
 	}
 	return fileError(path, err)
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/rsbag/rsbag/internal/damage"
+	"github.com/rsbag/rsbag/internal/layout"
 	"os"
 	"path/filepath"
 
@@ -22,6 +24,7 @@ func runExport(e *env, args []string) error {
 	out := fs.String("mcap", "", "write the MCAP file to `OUT`")
 	profile := fs.String("profile", "ros1", "MCAP profile: ros1 (lossless)")
 	comp := fs.String("compression", "zstd", "chunk compression: zstd, lz4 or none")
+	allow := fs.Bool("allow-damaged", false, allowDamagedUsage)
 	pos, err := parseArgs(fs, "export", args)
 	if err != nil {
 		return err
@@ -51,19 +54,6 @@ func runExport(e *env, args []string) error {
 		return fileError(bag, err)
 	}
 	defer r.Close()
-	if info := r.Info(); !info.Indexed && info.IndexPos != 0 {
-		// An index was written and is now cut off or overwritten: the file
-		// was damaged after it was written, as info says.
-		fmt.Fprintf(e.stderr, "%s: %s: %v\n", progName, bag, damaged(info, err))
-	}
-	if rc := r.Info().Recovery; rc != nil {
-		fmt.Fprintf(e.stderr, "%s: %s: no usable index (%s); read through recovery: %d chunks, %d messages\n",
-			progName, bag, rc.Reason, rc.Chunks, rc.Messages)
-		if rc.LostBytes > 0 {
-			fmt.Fprintf(e.stderr, "%s: %s: lost: %d bytes from offset %d (%d messages seen there)\n",
-				progName, bag, rc.LostBytes, rc.LostFrom, rc.LostMessages)
-		}
-	}
 	var res *mcapbag.Result
 	err = writeAtomically(*out, func(f *os.File) error {
 		var err error
@@ -74,33 +64,26 @@ func runExport(e *env, args []string) error {
 		return fileError(bag, err)
 	}
 	fmt.Fprintf(e.stdout, "%s: %d messages on %d topics, %.1f MB of message data\n", *out, res.Messages, res.Channels, float64(res.Bytes)/1e6)
-	return lostChunks(e, bag, res.Skipped, r.Info())
+	rep := damage.FromRecovery(r.Info().Recovery, frameNames(r))
+	for _, c := range res.Skipped {
+		rep.Add(c, frameNames(r))
+	}
+	return reportDamage(e, bag, rep, *allow)
 }
 
-// lostChunks reports the damaged chunks whose messages were lost and makes
-// them an error.
-func lostChunks(e *env, bag string, skipped []rosbag.SkippedChunk, info rosbag.Info) error {
-	n := len(skipped)
-	rc := info.Recovery
-	if !info.Indexed && info.IndexPos != 0 {
-		n++ // the index section
-	}
-	for _, s := range skipped {
-		fmt.Fprintf(e.stderr, "%s: %s: lost chunk at offset %d: %v\n", progName, bag, s.Offset, s.Err)
-	}
-	if rc != nil {
-		n += len(rc.Skipped)
-		for _, s := range rc.Skipped {
-			fmt.Fprintf(e.stderr, "%s: %s: lost chunk at offset %d: %v\n", progName, bag, s.Offset, s.Err)
-		}
-		if rc.LostBytes > 0 {
-			n++
+// frameNames maps the connections of r that carry frames to the name of
+// their stream ("Depth/0").
+func frameNames(r *rosbag.Reader) func(uint32) (string, bool) {
+	names := map[uint32]string{}
+	for _, c := range r.Connections() {
+		if t := layout.Parse(c.Topic); isFrame(&t) {
+			names[c.ID] = fmt.Sprintf("%s/%d", t.Stream, t.Index)
 		}
 	}
-	if n > 0 {
-		return fileError(bag, fmt.Errorf("damaged: %d parts lost (listed above); the output holds everything else", n))
+	return func(id uint32) (string, bool) {
+		n, ok := names[id]
+		return n, ok
 	}
-	return nil
 }
 
 func runImport(e *env, args []string) error {

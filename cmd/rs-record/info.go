@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rsbag/rsbag/internal/damage"
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
@@ -39,7 +40,12 @@ type infoReport struct {
 	Streams     []streamInfo  `json:"streams"`
 	Problems    []string      `json:"problems,omitempty"` // what the RealSense view could not read
 
+	// Damage: whether data was lost, and each lost part (see internal/damage).
+	Damaged bool          `json:"damaged"`
+	Lost    []damage.Loss `json:"lost,omitempty"`
+
 	streamIndex map[streamID]int
+	damage      *damage.Report
 }
 
 type recoveryInfo struct {
@@ -97,6 +103,8 @@ type streamInfo struct {
 	Frames  uint64 `json:"frames"`
 	FirstNs uint64 `json:"first_ns,omitempty"`
 	LastNs  uint64 `json:"last_ns,omitempty"`
+
+	hasStreamInfo bool
 }
 
 // streamID names a stream in the topic grammar.
@@ -106,13 +114,14 @@ type streamID struct {
 	index  int
 }
 
-func runInfo(e *env, args []string) error {
+func runInfo(e *env, args []string) (err error) {
 	fs := newFlagSet(e, "info", "info [--json] BAG\n\n"+
 		"Describes a bag: what rosbag info shows (version, duration, start, end, size, messages,\n"+
 		"compression, types, topics) and the RealSense view (file version, indexed or recovered,\n"+
 		"device, sensors, options, streams with their frame counts). Every message is read, so\n"+
 		"a damaged bag is reported (exit status 1).")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	allow := fs.Bool("allow-damaged", false, allowDamagedUsage)
 	pos, err := parseArgs(fs, "info", args)
 	if err != nil {
 		return err
@@ -124,6 +133,11 @@ func runInfo(e *env, args []string) error {
 	if err != nil {
 		return fileError(pos[0], err)
 	}
+	defer func() {
+		if err == nil {
+			err = reportDamage(e, pos[0], rep.damage, *allow)
+		}
+	}()
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
@@ -136,8 +150,10 @@ func runInfo(e *env, args []string) error {
 	return nil
 }
 
-// inspect opens and reads the whole bag. An unindexed bag (a recording that
-// was killed) is recovered and reported; any other damage is an error.
+// inspect opens and reads the whole bag, as far as it can be read: an
+// unindexed bag is recovered by a scan, and the parts lost to damage (a
+// truncated end, corrupt chunks) are listed in the report's damage. Damage
+// that leaves nothing to read is an error.
 func inspect(path string) (*infoReport, error) {
 	r, err := rosbag.Open(path, nil)
 	if r == nil && err == nil {
@@ -151,11 +167,6 @@ func inspect(path string) (*infoReport, error) {
 	}
 	defer r.Close()
 	info := r.Info()
-	if !info.Indexed && info.IndexPos != 0 {
-		// The file has an index that is cut off or corrupt: the file was
-		// damaged after it was written.
-		return nil, damaged(info, err)
-	}
 	rep := &infoReport{
 		Path:        path,
 		Version:     info.Version,
@@ -186,34 +197,95 @@ func inspect(path string) (*infoReport, error) {
 			rep.Recovery.Error = rc.Err.Error()
 		}
 	}
-	if err := rep.readMessages(r); err != nil {
+	skipped, err := rep.readMessages(r)
+	if err != nil {
 		return nil, err
+	}
+	rep.playable()
+	// The losses, with their frames counted for the streams a player shows.
+	parsed := map[uint32]streamID{}
+	for _, c := range r.Connections() {
+		if t := layout.Parse(c.Topic); isFrame(&t) {
+			parsed[c.ID] = streamID{sensor: t.Sensor, stream: t.Stream, index: t.Index}
+		}
+	}
+	frames := func(id uint32) (string, bool) {
+		sid, ok := parsed[id]
+		if !ok {
+			return "", false
+		}
+		if _, ok := rep.streamIndex[sid]; !ok {
+			return "", false
+		}
+		return fmt.Sprintf("%s/%d", sid.stream, sid.index), true
+	}
+	rep.damage = damage.FromRecovery(info.Recovery, frames)
+	losses := append(info.Recovery.Losses(), skipped...)
+	for _, c := range skipped {
+		rep.damage.Add(c, frames)
+	}
+	rep.Damaged, rep.Lost = rep.damage.Damaged(), rep.damage.Lost
+	if rep.FileVersion == 0 {
+		if len(losses) > 0 {
+			return nil, fmt.Errorf("damaged bag: the device description (topic %s) is lost: %w", layout.FileVersionTopic, losses[0].Err)
+		}
+		rep.Problems = append(rep.Problems, fmt.Sprintf("no topic %s: not a RealSense bag, players show no streams", layout.FileVersionTopic))
 	}
 	return rep, nil
 }
 
-func damaged(info rosbag.Info, err error) error {
-	msg := "damaged bag (truncated, or its index overwritten)"
-	if rc := info.Recovery; rc != nil {
-		if rc.Reason != "" {
-			msg += ": " + rc.Reason
-		}
-		if rc.Err != nil && !strings.Contains(msg, rc.Err.Error()) {
-			msg += ": " + rc.Err.Error()
-		}
-		msg += fmt.Sprintf("; a scan finds %d messages in %d chunks", rc.Messages, rc.Chunks)
-		if rc.LostBytes > 0 {
-			msg += fmt.Sprintf(", and %d bytes at the end are unreadable", rc.LostBytes)
-		}
-	} else if err != nil {
-		msg += ": " + err.Error()
+// playable keeps the streams a player shows, as the playback device finds
+// them (file version 2 and later): a stream needs its StreamInfo and its
+// sensor's info topic. The others are named in Problems.
+func (rep *infoReport) playable() {
+	if rep.FileVersion < 2 {
+		return
 	}
-	return errors.New(msg)
+	hasInfo := map[int]bool{}
+	for _, s := range rep.Sensors {
+		if len(s.Info) > 0 {
+			hasInfo[s.Index] = true
+		}
+	}
+	var keep []streamInfo
+	idx := map[streamID]int{}
+	for id, i := range rep.streamIndex {
+		st := rep.Streams[i]
+		switch {
+		case !hasInfo[id.sensor]:
+			rep.Problems = append(rep.Problems, fmt.Sprintf("stream %s/%d of sensor %d (%d frames) is not played: the bag has no info topic for sensor %d",
+				st.Stream, st.Index, id.sensor, st.Frames, id.sensor))
+		case !st.hasStreamInfo:
+			rep.Problems = append(rep.Problems, fmt.Sprintf("stream %s/%d of sensor %d (%d frames) is not played: it has no StreamInfo",
+				st.Stream, st.Index, id.sensor, st.Frames))
+		default:
+			idx[id] = -1
+		}
+	}
+	for i, st := range rep.Streams {
+		id := streamID{sensor: st.Sensor, stream: streamOf(st.Stream), index: st.Index}
+		if _, ok := idx[id]; ok {
+			idx[id] = len(keep)
+			keep = append(keep, rep.Streams[i])
+		}
+	}
+	sort.Strings(rep.Problems)
+	rep.Streams, rep.streamIndex = keep, idx
+}
+
+// streamOf parses a stream name of streamInfo.Stream.
+func streamOf(name string) sensor.Stream {
+	for st := sensor.Stream(0); st < sensor.StreamCount; st++ {
+		if st.String() == name {
+			return st
+		}
+	}
+	return sensor.StreamAny
 }
 
 // readMessages reads every message: per-topic counts, per-stream frame
 // counts and times, the file version, and a check of every message.
-func (rep *infoReport) readMessages(r *rosbag.Reader) error {
+func (rep *infoReport) readMessages(r *rosbag.Reader) ([]rosbag.SkippedChunk, error) {
 	conns := r.Connections()
 	type topicAcc struct {
 		typ   string
@@ -224,7 +296,7 @@ func (rep *infoReport) readMessages(r *rosbag.Reader) error {
 	types := map[string]string{}
 	for _, c := range conns {
 		if old, ok := types[c.Type]; ok && old != c.MD5Sum {
-			return fmt.Errorf("type %s has two md5sums: %s and %s", c.Type, old, c.MD5Sum)
+			return nil, fmt.Errorf("type %s has two md5sums: %s and %s", c.Type, old, c.MD5Sum)
 		}
 		types[c.Type] = c.MD5Sum
 		t := topics[c.Topic]
@@ -234,7 +306,7 @@ func (rep *infoReport) readMessages(r *rosbag.Reader) error {
 		}
 		t.conns++
 		if err := checkType(c); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	var first, last uint64
@@ -245,14 +317,15 @@ func (rep *infoReport) readMessages(r *rosbag.Reader) error {
 		t := layout.Parse(c.Topic)
 		parsed[c.ID] = &t
 	}
-	it := r.Messages(nil)
+	it := r.Messages(&rosbag.Query{SkipCorrupt: true})
+	defer it.Close()
 	for it.Next() {
 		m := it.Message()
 		total++
 		topics[m.Conn.Topic].n++
 		v, err := dec.decode(m)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		t := parsed[m.Conn.ID]
 		if t == nil { // a connection the index did not list
@@ -286,10 +359,14 @@ func (rep *infoReport) readMessages(r *rosbag.Reader) error {
 		}
 	}
 	if err := it.Err(); err != nil {
-		return err
+		return nil, err
 	}
-	if total != rep.Messages && rep.Indexed {
-		return fmt.Errorf("the index counts %d messages but %d were read", rep.Messages, total)
+	var lostIdx uint64
+	for _, c := range it.Skipped() {
+		lostIdx += uint64(c.Messages)
+	}
+	if total+lostIdx != rep.Messages && rep.Indexed {
+		return nil, fmt.Errorf("the index counts %d messages but %d were read", rep.Messages, total)
 	}
 	rep.Messages = total
 	if last > first {
@@ -303,7 +380,7 @@ func (rep *infoReport) readMessages(r *rosbag.Reader) error {
 		rep.Topics = append(rep.Topics, topicInfo{Topic: name, Type: t.typ, Messages: t.n, Connections: t.conns})
 	}
 	sort.Slice(rep.Topics, func(i, j int) bool { return rep.Topics[i].Topic < rep.Topics[j].Topic })
-	return nil
+	return it.Skipped(), nil
 }
 
 func (rep *infoReport) stream(id streamID) *streamInfo {
@@ -364,20 +441,22 @@ func (rep *infoReport) writeText(w io.Writer) {
 		p("indexed", "yes")
 	} else if rc := rep.Recovery; rc != nil {
 		p("indexed", "no: recovered %d messages in %d chunks (%s)", rc.RecoveredMessages, rc.RecoveredChunks, rc.Reason)
-		lost := "nothing after the last complete chunk"
-		if rc.LostBytes > 0 {
-			lost = fmt.Sprintf("%d bytes at the end", rc.LostBytes)
+	}
+	if !rep.Damaged {
+		p("damaged", "no")
+	}
+	for _, l := range rep.Lost {
+		s := fmt.Sprintf("%d bytes at offset %d", l.Bytes, l.Offset)
+		if l.Messages > 0 {
+			s += fmt.Sprintf(", %d messages from %s to %s", l.Messages, rosbag.Time(l.StartNs), rosbag.Time(l.EndNs))
 		}
-		if rc.LostMessages > 0 {
-			lost += fmt.Sprintf(", about %d messages", rc.LostMessages)
+		if n := l.FramesLost(); n > 0 {
+			s += fmt.Sprintf(", %d frames", n)
 		}
-		if rc.LostEndNs > 0 {
-			lost += fmt.Sprintf(" from %s to %s", rosbag.Time(rc.LostStartNs), rosbag.Time(rc.LostEndNs))
+		if l.Error != "" {
+			s += " (" + l.Error + ")"
 		}
-		if rc.Error != "" {
-			lost += " (" + rc.Error + ")"
-		}
-		p("lost", "%s", lost)
+		p("lost", "%s", s)
 	}
 	p("duration", "%s", fmtDuration(rep.DurationNs))
 	for i, f := range rep.Device {

@@ -78,6 +78,7 @@ func (rep *infoReport) collect(t *layout.Topic, v msgs.Message) {
 			s := rep.stream(streamID{sensor: t.Sensor, stream: t.Stream, index: t.Index})
 			s.FPS = int(x.Fps)
 			s.Format = x.Encoding
+			s.hasStreamInfo = true
 			if f, err := layout.ParseEncoding(x.Encoding); err == nil {
 				s.Format = f.String()
 			}

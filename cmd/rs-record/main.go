@@ -12,9 +12,11 @@
 //	rs-record import IN.mcap OUT.bag                     turn such an MCAP file back into a bag
 //	rs-record edit compress|decompress|reindex ...       rewrite a bag
 //
-// Every command accepts -h. The exit status is 0 on success, 1 on an error
-// and 2 on a usage error. Errors are printed as one line on stderr that
-// names the file and the problem.
+// Every command accepts -h. The exit status is 0 on success, 1 on an error,
+// 2 on a usage error and 3 when a bag is damaged (see internal/damage: it is
+// read as far as it can be, every loss is reported, and --allow-damaged
+// makes the status 0). Errors are printed as one line on stderr that names
+// the file and the problem.
 package main
 
 import (
@@ -22,9 +24,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime/debug"
 	"strings"
+
+	"github.com/rsbag/rsbag/internal/damage"
 )
 
 // Exit statuses.
@@ -144,6 +149,9 @@ func run(args []string, e *env) (status int) {
 	case errors.As(err, &ue):
 		fmt.Fprintf(e.stderr, "%s %s: %s\nRun '%s %s -h' for usage.\n", progName, cmd.name, ue.msg, progName, cmd.name)
 		return exitUsage
+	case damage.Is(err):
+		fmt.Fprintf(e.stderr, "%s: %s\n", progName, oneLine(err.Error()))
+		return damage.ExitDamaged
 	default:
 		fmt.Fprintf(e.stderr, "%s: %s\n", progName, oneLine(err.Error()))
 		return exitError
@@ -171,6 +179,10 @@ type pathError struct {
 }
 
 func (e *pathError) Error() string {
+	var pe *fs.PathError
+	if errors.As(e.err, &pe) && pe.Path == e.path && !errors.As(e.err, new(*damage.Error)) {
+		return e.path + ": " + pe.Err.Error() // "x.bag: no such file or directory"
+	}
 	msg := strings.TrimPrefix(e.err.Error(), e.path+": ")
 	r := strings.NewReplacer(
 		"rosbag: "+e.path+": ", "rosbag: ",
@@ -183,3 +195,25 @@ func (e *pathError) Error() string {
 }
 
 func (e *pathError) Unwrap() error { return e.err }
+
+// reportDamage prints what a command read of path's damage on stderr (each
+// lost part, or the notice that an unindexed bag was recovered whole) and
+// returns the damage error that gives exit status 3, or nil when nothing
+// was lost or allow accepts damaged bags.
+func reportDamage(e *env, path string, rep *damage.Report, allow bool) error {
+	for _, l := range rep.Lines() {
+		fmt.Fprintf(e.stderr, "%s: %s\n", progName, fileError(path, errors.New(l)))
+	}
+	if !rep.Damaged() {
+		return nil
+	}
+	err := &damage.Error{Report: rep}
+	if allow {
+		fmt.Fprintf(e.stderr, "%s: %s: %s\n", progName, path, strings.Replace(err.Error(), "; read as far", " (accepted by --allow-damaged); read as far", 1))
+		return nil
+	}
+	return fileError(path, err)
+}
+
+// allowDamagedUsage is the help of --allow-damaged.
+const allowDamagedUsage = "exit 0 for a damaged bag read as far as it could be (the loss is still reported)"

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/damage"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -25,6 +26,7 @@ type playConfig struct {
 	duration float64
 	realtime bool
 	streams  []string // lower-case stream names or "name/index"
+	allow    bool     // --allow-damaged
 }
 
 const seekStep = 5 * time.Second
@@ -39,6 +41,7 @@ func parsePlayFlags(e *env, args []string) (*playConfig, error) {
 	fs.Float64Var(&c.start, "start", 0, "start `S` seconds into the recording")
 	fs.Float64Var(&c.duration, "duration", 0, "play only `S` seconds (0: to the end)")
 	fs.BoolVar(&c.realtime, "realtime", true, "pace frames at their recorded times (false: as fast as consumed, lossless)")
+	fs.BoolVar(&c.allow, "allow-damaged", false, allowDamagedUsage)
 	streams := fs.String("streams", "", "play only these streams, comma-separated `LIST` (e.g. depth,color or infrared/1)")
 	pos, err := parseArgs(fs, "play", args)
 	if err != nil {
@@ -214,15 +217,29 @@ loop:
 	if err := errors.Join(runErr, stopErr, dev.Err()); err != nil {
 		return fileError(c.path, err)
 	}
+	rep := damage.FromPlayback(dev)
+	lost := rep.FramesLost()
 	for _, s := range final.Streams {
 		fps := 0.0
 		if elapsed > 0 {
 			fps = float64(s.Frames) / elapsed.Seconds()
 		}
-		fmt.Fprintf(e.stdout, "%-12s %8d frames %8.2f fps %6d dropped\n", s.Name, s.Frames, fps, s.Drops)
+		l := fmt.Sprintf("%-12s %8d frames %8.2f fps %6d dropped", s.Name, s.Frames, fps, s.Drops)
+		if rep.Damaged() {
+			l += fmt.Sprintf(" %6d lost to damage", lost[s.Name])
+		}
+		fmt.Fprintln(e.stdout, l)
 	}
-	fmt.Fprintln(e.stdout, summaryLine("played", c.path, final))
-	return nil
+	sum := summaryLine("played", c.path, final)
+	if rep.Damaged() {
+		n := 0
+		for _, v := range lost {
+			n += v
+		}
+		sum += fmt.Sprintf("; %d frames lost to damage", n)
+	}
+	fmt.Fprintln(e.stdout, sum)
+	return reportDamage(e, c.path, rep, c.allow)
 }
 
 func fmtSecs(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }

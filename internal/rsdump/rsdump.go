@@ -7,9 +7,12 @@ package rsdump
 import (
 	"errors"
 	"fmt"
+	"github.com/rsbag/rsbag/internal/damage"
 	"hash/fnv"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -253,6 +256,10 @@ func Run(w io.Writer, path string, opts Options) error {
 	if playErr != nil && status == "ok" {
 		status = "error"
 	}
+	rep := damage.FromPlayback(dev)
+	if rep.Damaged() && status == "ok" {
+		status = "damaged"
+	}
 	l = newLine("summary")
 	l.str("status", status)
 	l.int("frames", int64(seq))
@@ -267,9 +274,39 @@ func Run(w io.Writer, path string, opts Options) error {
 	}
 	l.end()
 	l.int("duration_ns", int64(dev.Duration()))
+	if rc := rep.Recovered; rc != nil {
+		l.object("recovered")
+		l.str("reason", rc.Reason)
+		l.int("chunks", int64(rc.Chunks))
+		l.uint("messages", rc.Messages)
+		l.end()
+	}
+	if rep.Damaged() {
+		l.array("lost")
+		for _, x := range rep.Lost {
+			l.sep()
+			l.open('{')
+			l.int("offset", x.Offset)
+			l.int("bytes", x.Bytes)
+			l.uint("start_ns", x.StartNs)
+			l.uint("end_ns", x.EndNs)
+			l.int("messages", int64(x.Messages))
+			l.object("frames")
+			for _, k := range slices.Sorted(maps.Keys(x.Frames)) {
+				l.int(k, int64(x.Frames[k]))
+			}
+			l.end()
+			l.str("error", x.Error)
+			l.end()
+		}
+		l.endArray()
+	}
 	d.emit(l)
 	if playErr != nil {
 		return d.fail("playback", playErr)
+	}
+	if d.err == nil && rep.Damaged() {
+		return &damage.Error{Report: rep}
 	}
 	return d.err
 }

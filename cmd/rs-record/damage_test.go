@@ -1,0 +1,282 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// variant is a damaged (or not) copy of a reference bag.
+type variant struct {
+	name, path string
+	// want is the verdict every command must give: 0 (whole, or recovered
+	// whole), 3 (damaged), or -1 (any, as long as all agree).
+	want int
+	// wantLost: frames must be reported lost.
+	wantLost bool
+}
+
+// bagVariants writes damaged copies of bag into dir: the file cut at five
+// seeded offsets after its header, six seeded single-byte flips, index_pos
+// set to 0 (a recorder killed after its last chunk) and past the end of the
+// file, and make-broken-bags' variants when the tool is installed.
+func bagVariants(t *testing.T, bag, dir string) []variant {
+	t.Helper()
+	data, err := os.ReadFile(bag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := strings.TrimSuffix(filepath.Base(bag), ".bag")
+	var out []variant
+	add := func(name string, b []byte, want int) {
+		p := filepath.Join(dir, base+"."+name+".bag")
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, variant{name: name, path: p, want: want})
+	}
+	add("whole", data, 0)
+	// The bag header's index_pos field: "index_pos=" and 8 bytes.
+	ip := bytes.Index(data[:min(len(data), 4096)], []byte("index_pos="))
+	if ip < 0 {
+		t.Fatalf("%s: no index_pos field", bag)
+	}
+	ip += len("index_pos=")
+	indexPos := int(binary.LittleEndian.Uint64(data[ip:]))
+	set := func(v uint64) []byte {
+		b := bytes.Clone(data)
+		binary.LittleEndian.PutUint64(b[ip:], v)
+		return b
+	}
+	add("unindexed", set(0), 0)
+	add("index-pos-past-eof", set(uint64(len(data)+4096)), 0)
+	rng := rand.New(rand.NewPCG(uint64(len(data)), 15))
+	const dataStart = 4117 // 13 bytes of version line + the 4104-byte bag header record
+	for i := range 5 {
+		// Cut in the chunk section: something is always lost.
+		at := dataStart + 1 + rng.IntN(indexPos-dataStart-1)
+		add(fmt.Sprintf("cut-%d", at), data[:at], 3)
+		_ = i
+	}
+	for range 6 {
+		at := dataStart + rng.IntN(len(data)-dataStart)
+		b := bytes.Clone(data)
+		b[at] ^= 0xff
+		add(fmt.Sprintf("flip-%d", at), b, -1)
+	}
+	// A flip in the payload of a compressed chunk in the middle of the
+	// file: the chunk's frames are lost, the ones after it are played.
+	if c := bytes.Index(data[len(data)/3:], []byte("compression=lz4")); c >= 0 {
+		at := len(data)/3 + c + 3000
+		b := bytes.Clone(data)
+		b[at] ^= 0xff
+		add(fmt.Sprintf("chunkflip-%d", at), b, 3)
+		out[len(out)-1].wantLost = true
+	}
+	if tool := conformance(t, "make-broken-bags"); tool != "" {
+		bdir := filepath.Join(dir, base+".broken")
+		if b, err := exec.Command(tool, bag, bdir).CombinedOutput(); err != nil {
+			t.Logf("make-broken-bags %s: %v\n%s", bag, err, b)
+		} else {
+			bags, _ := filepath.Glob(filepath.Join(bdir, "*.bag"))
+			for _, p := range bags {
+				name := strings.TrimSuffix(filepath.Base(p), ".bag")
+				want := -1
+				switch name {
+				case "unindexed", "index-pos-past-eof", "message-trailing-bytes":
+					want = 0
+				case "truncated", "flipped-byte-in-chunk", "short-message":
+					want = 3
+				case "wrong-md5sum":
+					want = 1 // not damage: the wrong type
+				}
+				out = append(out, variant{name: "broken-" + name, path: p, want: want})
+			}
+		}
+	}
+	return out
+}
+
+// verdict is what one command said of a bag.
+type verdict struct {
+	code   int
+	frames map[string]uint64 // per stream; nil when the command printed none
+	lost   map[string]uint64 // frames lost to damage per stream
+	stderr string
+}
+
+var playLine = regexp.MustCompile(`(?m)^(\S+/\d+)\s+(\d+) frames .* dropped(?:\s+(\d+) lost to damage)?$`)
+
+func infoVerdict(t *testing.T, bag string) verdict {
+	r := rsRecord(t, "info", "--json", bag)
+	v := verdict{code: r.code, stderr: r.stderr}
+	if r.stdout == "" {
+		return v
+	}
+	var rep struct {
+		Streams []struct {
+			Stream string `json:"stream"`
+			Index  int    `json:"index"`
+			Frames uint64 `json:"frames"`
+		} `json:"streams"`
+		Damaged bool `json:"damaged"`
+		Lost    []struct {
+			Frames map[string]uint64 `json:"frames"`
+		} `json:"lost"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("info --json %s: %v\n%s", bag, err, r.stdout)
+	}
+	v.frames, v.lost = map[string]uint64{}, map[string]uint64{}
+	for _, s := range rep.Streams {
+		v.frames[fmt.Sprintf("%s/%d", s.Stream, s.Index)] += s.Frames
+	}
+	for _, l := range rep.Lost {
+		for k, n := range l.Frames {
+			v.lost[k] += n
+		}
+	}
+	if rep.Damaged != (len(rep.Lost) > 0) {
+		t.Errorf("info --json %s: damaged %v with %d lost parts", bag, rep.Damaged, len(rep.Lost))
+	}
+	return v
+}
+
+func playVerdict(t *testing.T, bag string) verdict {
+	r := rsRecord(t, "play", "--realtime=false", bag)
+	v := verdict{code: r.code, stderr: r.stderr}
+	for _, m := range playLine.FindAllStringSubmatch(r.stdout, -1) {
+		if v.frames == nil {
+			v.frames, v.lost = map[string]uint64{}, map[string]uint64{}
+		}
+		n, _ := strconv.ParseUint(m[2], 10, 64)
+		v.frames[m[1]] = n
+		if m[3] != "" {
+			l, _ := strconv.ParseUint(m[3], 10, 64)
+			if l > 0 {
+				v.lost[m[1]] = l
+			}
+		}
+	}
+	return v
+}
+
+func dumpVerdict(t *testing.T, bag string) verdict {
+	r := rsRecord(t, "dump", bag)
+	v := verdict{code: r.code, stderr: r.stderr}
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	var sum struct {
+		Type     string            `json:"type"`
+		Status   string            `json:"status"`
+		Frames   map[string]uint64 `json:"frames_per_stream"`
+		Recovery *struct{}         `json:"recovered"`
+		Lost     []struct {
+			Frames map[string]uint64 `json:"frames"`
+		} `json:"lost"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil || sum.Type != "summary" {
+		return v
+	}
+	v.frames, v.lost = sum.Frames, map[string]uint64{}
+	for _, l := range sum.Lost {
+		for k, n := range l.Frames {
+			v.lost[k] += n
+		}
+	}
+	if (sum.Status == "damaged") != (len(sum.Lost) > 0) {
+		t.Errorf("dump %s: status %q with %d lost parts", bag, sum.Status, len(sum.Lost))
+	}
+	return v
+}
+
+// TestDamageVerdictsAgree: for every reference bag and damaged copies of it
+// (truncations, byte flips, a lost or wrong index, make-broken-bags'
+// variants), info, play and dump give the same exit status (0 whole or
+// recovered whole, 3 damaged, 1 another error), the same frame counts per
+// stream and the same frames lost to damage; a damaged bag is never
+// reported as whole, and every stderr message is one line per fact naming
+// the file.
+func TestDamageVerdictsAgree(t *testing.T) {
+	t.Parallel()
+	bags, _ := filepath.Glob("../../testdata/librealsense/*.bag")
+	if len(bags) == 0 {
+		t.Fatal("no reference bags")
+	}
+	dir := t.TempDir()
+	var mu sync.Mutex
+	counts := map[int]int{}
+	for _, bag := range bags {
+		for _, v := range bagVariants(t, bag, dir) {
+			t.Run(filepath.Base(v.path), func(t *testing.T) {
+				t.Parallel()
+				info, play, dump := infoVerdict(t, v.path), playVerdict(t, v.path), dumpVerdict(t, v.path)
+				mu.Lock()
+				counts[info.code]++
+				mu.Unlock()
+				if info.code != play.code || info.code != dump.code {
+					t.Fatalf("exit status: info %d, play %d, dump %d\ninfo: %splay: %sdump: %s",
+						info.code, play.code, dump.code, info.stderr, play.stderr, dump.stderr)
+				}
+				if v.want >= 0 && info.code != v.want {
+					t.Fatalf("exit status %d, want %d\n%s", info.code, v.want, info.stderr)
+				}
+				if info.code != 0 && info.code != 1 && info.code != 3 {
+					t.Fatalf("exit status %d", info.code)
+				}
+				for _, x := range []verdict{info, play, dump} {
+					for _, l := range strings.Split(strings.TrimSpace(x.stderr), "\n") {
+						if l != "" && (!strings.HasPrefix(l, "rs-record: ") || !strings.Contains(l, v.path)) {
+							t.Errorf("stderr line does not name the file: %q", l)
+						}
+					}
+				}
+				if info.code == 0 && v.name != "whole" && strings.Contains(v.name, "index") &&
+					!strings.Contains(info.stderr, "recovered") {
+					t.Errorf("a bag recovered whole gives no notice: %q", info.stderr)
+				}
+				if info.code == 3 && info.frames != nil {
+					for _, x := range []verdict{info, play, dump} {
+						if !strings.Contains(x.stderr, "damaged") {
+							t.Errorf("exit 3 without the word damaged on stderr: %q", x.stderr)
+						}
+					}
+				}
+				if info.frames == nil || dump.frames == nil {
+					if info.code == 0 {
+						t.Fatalf("exit 0 without frame counts: info %v, dump %v", info.frames, dump.frames)
+					}
+					return
+				}
+				if play.frames == nil {
+					play.frames = map[string]uint64{} // "the bag has no streams"
+				}
+				for k, n := range info.frames {
+					if n == 0 {
+						delete(info.frames, k)
+					}
+				}
+				if fmt.Sprint(info.frames) != fmt.Sprint(dump.frames) ||
+					(play.code != 1 && fmt.Sprint(info.frames) != fmt.Sprint(play.frames)) {
+					t.Errorf("frames: info %v, play %v, dump %v", info.frames, play.frames, dump.frames)
+				}
+				if v.wantLost && len(info.lost) == 0 {
+					t.Errorf("no frames reported lost")
+				}
+				if fmt.Sprint(info.lost) != fmt.Sprint(dump.lost) || fmt.Sprint(info.lost) != fmt.Sprint(play.lost) {
+					t.Errorf("frames lost to damage: info %v, play %v, dump %v", info.lost, play.lost, dump.lost)
+				}
+			})
+		}
+	}
+	t.Cleanup(func() { t.Logf("verdicts (exit status: bags): %v", counts) })
+}
