@@ -178,6 +178,45 @@ func TestCorruptChunk(t *testing.T) {
 	if lost != uint64(total) {
 		t.Errorf("Stats Lost %d, want %d", lost, total)
 	}
+	ls := d.Losses()
+	if len(ls) != 1 || ls[0].Offset != int64(offs[k]) || d.Recovery() != nil {
+		t.Fatalf("Losses %+v, want the one chunk at offset %d (recovery %v)", ls, offs[k], d.Recovery())
+	}
+	n := 0
+	for name, f := range ls[0].Frames {
+		if !strings.Contains(name, "/") {
+			t.Errorf("loss counts frames of %q, want a stream name", name)
+		}
+		n += f
+	}
+	if n != total {
+		t.Errorf("Losses count %d frames, want %d", n, total)
+	}
+	// Playing the file again (a restart) meets the chunk again: it is
+	// notified again but counted once.
+	c2 := newCollector(d)
+	for _, s := range d.Sensors() {
+		if err := s.Start(c2); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c2.waitStopped(t)
+	if len(c2.snapshot()) != len(got) {
+		t.Fatalf("second pass delivered %d frames, want %d", len(c2.snapshot()), len(got))
+	}
+	lost = 0
+	for _, s := range d.Stats() {
+		lost += s.Lost
+	}
+	if lost != uint64(total) || len(d.Losses()) != 1 {
+		t.Errorf("after a second pass: Lost %d, %d losses; want %d, 1", lost, len(d.Losses()), total)
+	}
+	d.ev.flush()
+	mu.Lock()
+	for i := range notes {
+		notes[i] = notes[i][:min(len(notes[i]), 1)]
+	}
+	mu.Unlock()
 
 	d.ev.flush()
 	mu.Lock()
@@ -205,5 +244,44 @@ func TestCorruptChunk(t *testing.T) {
 				t.Errorf("sensor %d: description %q lacks %q", i, note.Description, w)
 			}
 		}
+	}
+}
+
+// TestTruncatedLosses: a bag cut in its chunks is played as far as it can
+// be; what the recovery scan could not read is in Losses from Open on, and
+// Recovery says it is damaged; an unindexed bag that lost nothing has no
+// losses.
+func TestTruncatedLosses(t *testing.T) {
+	b, err := os.ReadFile(depthColor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	offs, _, _ := chunkRecords(t, b)
+	cut := offs[len(offs)/2] + 100 // inside a chunk
+	bad := filepath.Join(t.TempDir(), "cut.bag")
+	if err := os.WriteFile(bad, b[:cut], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := open(t, bad, &Options{NonRealTime: true})
+	ls := d.Losses()
+	if !d.Recovery().Damaged() || len(ls) != 1 || ls[0].Offset != int64(offs[len(offs)/2]) || ls[0].Offset+ls[0].Bytes != int64(cut) || ls[0].Err == nil {
+		t.Fatalf("Losses %+v (recovery %+v): want one loss from the cut chunk at %d to the end (%d)", ls, d.Recovery(), offs[len(offs)/2], cut)
+	}
+	c := newCollector(d)
+	startAll(t, d, c)
+	c.waitStopped(t)
+	if len(c.snapshot()) == 0 || d.Err() != nil {
+		t.Errorf("%d frames, Err %v: want the frames before the cut and no error", len(c.snapshot()), d.Err())
+	}
+
+	ip := bytes.Index(b, []byte("index_pos=")) + len("index_pos=")
+	unindexed := bytes.Clone(b)
+	binary.LittleEndian.PutUint64(unindexed[ip:], 0)
+	if err := os.WriteFile(bad, unindexed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d2 := open(t, bad, &Options{NonRealTime: true})
+	if d2.Recovery() == nil || d2.Recovery().Damaged() || len(d2.Losses()) != 0 {
+		t.Errorf("unindexed bag: recovery %+v, losses %+v; want recovered whole", d2.Recovery(), d2.Losses())
 	}
 }

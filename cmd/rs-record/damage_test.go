@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"github.com/rsbag/rsbag/rosbag"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -279,4 +281,108 @@ func TestDamageVerdictsAgree(t *testing.T) {
 		}
 	}
 	t.Cleanup(func() { t.Logf("verdicts (exit status: bags): %v", counts) })
+}
+
+// copyWithout copies the bag src to dst without the topics drop rejects.
+func copyWithout(t *testing.T, src, dst string, drop func(topic string) bool) {
+	t.Helper()
+	r, err := rosbag.Open(src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	w, err := rosbag.Create(dst, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[uint32]uint32{}
+	it := r.Messages(nil)
+	for it.Next() {
+		m := it.Message()
+		if drop(m.Conn.Topic) {
+			continue
+		}
+		id, ok := ids[m.Conn.ID]
+		if !ok {
+			if id, err = w.AddConnection(m.Conn.Topic, m.Conn.Type, m.Conn.MD5Sum, m.Conn.MessageDefinition); err != nil {
+				t.Fatal(err)
+			}
+			ids[m.Conn.ID] = id
+		}
+		if err := w.WriteMessage(id, m.Time, m.Data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := errors.Join(it.Err(), w.Close()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestErrorsNameTheProblem: each command's error says what is wrong with
+// the file, and info, play and dump agree.
+func TestErrorsNameTheProblem(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ref := "../../testdata/librealsense/depth_color_ir2_uncompressed.bag"
+	data, err := os.ReadFile(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// The md5sum of std_msgs/UInt32 (only /file_version has that type),
+	// in every connection record: index and (uncompressed) chunk.
+	wrongMD5 := write("md5.bag", bytes.ReplaceAll(data, []byte("304a39449588c7f8ce2df6e8001c5fce"), []byte("004a39449588c7f8ce2df6e8001c5fce")))
+	cutFirst := write("cut-first-chunk.bag", data[:4117+2000])
+	magic := write("magic.bag", data[:13])
+	noSensorInfo := filepath.Join(dir, "no-sensor-info.bag")
+	copyWithout(t, ref, noSensorInfo, func(topic string) bool {
+		return regexp.MustCompile(`^/device_0/sensor_\d+/info$`).MatchString(topic)
+	})
+	missing := filepath.Join(dir, "missing.bag")
+	cases := []struct {
+		bag     string
+		code    int
+		want    string // on stderr of info, play and dump
+		notWant string // in any output
+	}{
+		{wrongMD5, 1, "md5sum 004a39449588c7f8ce2df6e8001c5fce, want 304a39449588c7f8ce2df6e8001c5fce", "want std_msgs/UInt32"},
+		{cutFirst, 3, "truncated", "does not contain"},
+		{magic, 3, "truncated", "file version: 0"},
+		{missing, 1, missing + ": no such file or directory", "open: open"},
+	}
+	for _, c := range cases {
+		for _, cmd := range [][]string{{"info"}, {"play", "--realtime=false"}, {"dump"}} {
+			r := rsRecord(t, append(cmd, c.bag)...)
+			if r.code != c.code || !strings.Contains(r.stderr, c.want) || strings.Contains(r.stdout+r.stderr, c.notWant) {
+				t.Errorf("%s %s: exit %d, stderr %q; want exit %d naming %q, without %q", cmd[0], filepath.Base(c.bag), r.code, r.stderr, c.code, c.want, c.notWant)
+			}
+			if cmd[0] != "dump" && strings.Count(r.stderr, c.bag) != strings.Count(r.stderr, "\n") {
+				t.Errorf("%s %s: the file is not named once per line: %q", cmd[0], filepath.Base(c.bag), r.stderr)
+			}
+		}
+	}
+
+	// A bag whose sensors have no info topic: players show no streams,
+	// and info says so instead of listing them.
+	inf := rsRecord(t, "info", "--json", noSensorInfo)
+	var rep struct {
+		Streams  []json.RawMessage `json:"streams"`
+		Problems []string          `json:"problems"`
+	}
+	if err := json.Unmarshal([]byte(inf.stdout), &rep); err != nil || inf.code != 0 {
+		t.Fatalf("info: exit %d, %v\n%s", inf.code, err, inf.stderr)
+	}
+	play := rsRecord(t, "play", "--realtime=false", noSensorInfo)
+	dump := dumpVerdict(t, noSensorInfo)
+	if len(rep.Streams) != 0 || len(rep.Problems) == 0 || !strings.Contains(rep.Problems[0], "not played") ||
+		play.code != 1 || !strings.Contains(play.stderr, "no streams") || len(dump.frames) != 0 {
+		t.Errorf("no sensor info: info streams %d problems %q; play exit %d %q; dump frames %v: want no streams in all three",
+			len(rep.Streams), rep.Problems, play.code, play.stderr, dump.frames)
+	}
 }

@@ -1,0 +1,95 @@
+package rosbag
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestOpenNotRegular: a FIFO or a directory is refused at once with
+// ErrNotRegular (opening a FIFO would block until a writer comes), and a
+// missing file's error names it once.
+func TestOpenNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.bag")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, c := range []struct{ path, kind string }{{fifo, "a FIFO"}, {dir, "a directory"}} {
+		r, err := Open(c.path, nil)
+		if r != nil || !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), c.kind) {
+			t.Errorf("Open(%s) = %v, %v; want ErrNotRegular naming %s", c.path, r, err, c.kind)
+		}
+	}
+	missing := filepath.Join(dir, "missing.bag")
+	_, err := Open(missing, nil)
+	if !errors.Is(err, os.ErrNotExist) || strings.Count(err.Error(), missing) != 1 || strings.Contains(err.Error(), "open: open") {
+		t.Errorf("Open(missing) error %q: want ErrNotExist naming the file once", err)
+	}
+}
+
+// TestRecoveryDamaged: a bag that only lacks its index is recovered whole
+// (not damaged, no losses); a bag cut in its chunks, or in its header, is
+// damaged and its losses say where.
+func TestRecoveryDamaged(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "good.bag")
+	smallBag(t, path, &WriterOptions{Compression: "lz4", ChunkThreshold: 2048, FlushInterval: -1}, 200)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// index_pos is the first field value of the bag header: zero it.
+	unindexed := bytes.Clone(data)
+	ip := bytes.Index(unindexed, []byte("index_pos=")) + len("index_pos=")
+	binary.LittleEndian.PutUint64(unindexed[ip:], 0)
+	cases := []struct {
+		name    string
+		b       []byte
+		damaged bool
+		lostAt  int64 // offset of the last loss
+	}{
+		{"unindexed", unindexed, false, 0},
+		{"cut in the chunks", unindexed[:len(unindexed)*2/3], true, -1},
+		{"magic only", data[:13], true, 13},
+		{"cut in the bag header", data[:300], true, 13},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := NewReader(bytes.NewReader(c.b), int64(len(c.b)), nil)
+			if r == nil || !errors.Is(err, ErrUnindexed) {
+				t.Fatalf("NewReader = %v, %v; want a reader and ErrUnindexed", r, err)
+			}
+			rc := r.Info().Recovery
+			if rc.Damaged() != c.damaged {
+				t.Fatalf("Damaged() = %v, want %v (%+v)", rc.Damaged(), c.damaged, rc)
+			}
+			l := rc.Losses()
+			if !c.damaged {
+				if len(l) != 0 {
+					t.Errorf("losses %+v of an undamaged bag", l)
+				}
+				return
+			}
+			if len(l) == 0 {
+				t.Fatal("a damaged bag without losses")
+			}
+			last := l[len(l)-1]
+			if c.lostAt >= 0 && last.Offset != c.lostAt {
+				t.Errorf("loss at offset %d, want %d", last.Offset, c.lostAt)
+			}
+			if last.Offset+last.Bytes != int64(len(c.b)) || !errors.Is(last.Err, io.ErrUnexpectedEOF) {
+				t.Errorf("loss %+v: want it to reach the end of the %d-byte file, caused by truncation", last, len(c.b))
+			}
+		})
+	}
+	var nilRC *Recovery
+	if nilRC.Damaged() || nilRC.Losses() != nil {
+		t.Error("a nil Recovery (an indexed bag) reports damage")
+	}
+}
