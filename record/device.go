@@ -12,6 +12,8 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -300,6 +302,11 @@ func (d *Device) onFrame(s *Sensor, f *sensor.Frame) {
 		st.paused.Add(1)
 		return
 	}
+	if size := frameMessageSize(f); size > rosbag.MaxMessageSize {
+		d.mu.Unlock()
+		d.refuse(s, st, f, size)
+		return
+	}
 	t := d.captureLocked(now)
 	if t < minFrameTime {
 		t = minFrameTime
@@ -329,6 +336,30 @@ func (d *Device) onFrame(s *Sensor, f *sensor.Frame) {
 		st.dropped.Add(1)
 		st.droppedBytes.Add(uint64(len(f.Data)))
 	}
+}
+
+// frameMessageSize returns the size of the message that would hold the
+// frame's data: the Image of a video frame; other frames are small.
+func frameMessageSize(f *sensor.Frame) int {
+	if f.Profile.Kind != sensor.KindVideo {
+		return len(f.Data)
+	}
+	img := msgs.Image{Header: msgs.Header{FrameID: frameIDNoDepthUnits}, Encoding: layout.Encoding(f.Profile.Format), Data: f.Data}
+	return img.Size()
+}
+
+// refuse counts a frame too large for a bag (Stats: Refused) and says so
+// on the sensor's notification callbacks, on the frame's own delivery
+// goroutine: recording goes on with the next frame.
+func (d *Device) refuse(s *Sensor, st *streamState, f *sensor.Frame, size int) {
+	st.refused.Add(1)
+	s.notify(sensor.Notification{
+		Category: sensor.NotificationCategoryUnknownError,
+		Severity: sensor.SeverityError,
+		Description: fmt.Sprintf("Recording refused frame %d of %s/%d (%dx%d): its message of %d bytes exceeds the largest a bag may hold (%d bytes); recording continues",
+			f.Number, st.key.stream, st.key.index, f.Width, f.Height, size, rosbag.MaxMessageSize),
+		TimestampMs: float64(d.opts.Now().UnixNano()) / 1e6,
+	})
 }
 
 // afterFrame delivers the pending notifications of s on its frame delivery
@@ -567,6 +598,7 @@ func (d *Device) Stats() Stats {
 		s.Bytes += ss.Bytes
 		s.Dropped += ss.Dropped
 		s.DroppedBytes += ss.DroppedBytes
+		s.Refused += ss.Refused
 	}
 	d.statsMu.Unlock()
 	d.mu.Lock()
@@ -601,7 +633,7 @@ type streamState struct {
 	sensor int
 	key    streamKey
 
-	frames, bytes, dropped, droppedBytes, paused atomic.Uint64
+	frames, bytes, dropped, droppedBytes, paused, refused atomic.Uint64
 
 	reported   atomic.Uint64 // drops already notified
 	lastReport atomic.Int64  // time.Now().UnixNano() of the last drop report
@@ -617,7 +649,7 @@ func (st *streamState) snapshot() StreamStats {
 		Sensor: st.sensor, Stream: st.key.stream, Index: st.key.index,
 		Frames: st.frames.Load(), Bytes: st.bytes.Load(),
 		Dropped: st.dropped.Load(), DroppedBytes: st.droppedBytes.Load(),
-		Paused: st.paused.Load(),
+		Paused: st.paused.Load(), Refused: st.refused.Load(),
 	}
 }
 

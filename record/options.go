@@ -99,6 +99,10 @@ type StreamStats struct {
 	Dropped      uint64 // frames dropped because the queue was full
 	DroppedBytes uint64 // frame data bytes dropped
 	Paused       uint64 // frames not recorded because recording was paused
+	// Refused counts the frames not recorded because their message would
+	// be larger than rosbag.MaxMessageSize, the largest a bag reader
+	// accepts (each one is reported by a notification).
+	Refused uint64
 }
 
 // Name returns "Stream/index", e.g. "Depth/0".
@@ -111,6 +115,8 @@ type Stats struct {
 	Streams []StreamStats
 	// Frames, Bytes, Dropped and DroppedBytes total the streams.
 	Frames, Bytes, Dropped, DroppedBytes uint64
+	// Refused totals StreamStats.Refused.
+	Refused uint64
 	// Elapsed is the wall time since the first frame reached the recorder
 	// (0 before).
 	Elapsed time.Duration

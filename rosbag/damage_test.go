@@ -2,6 +2,7 @@ package rosbag
 
 import (
 	"bytes"
+	crand "crypto/rand"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -91,5 +92,81 @@ func TestRecoveryDamaged(t *testing.T) {
 	var nilRC *Recovery
 	if nilRC.Damaged() || nilRC.Losses() != nil {
 		t.Error("a nil Recovery (an indexed bag) reports damage")
+	}
+}
+
+// TestMessageSizeLimit: the Writer refuses a message one byte larger than
+// MaxMessageSize before filling it, and goes on writing; MaxMessageSize
+// leaves room for the record headers and LZ4's worst-case growth (the LZ4
+// block format bound: n + n/255 + 16) within DefaultMaxRecordSize.
+func TestMessageSizeLimit(t *testing.T) {
+	if MaxMessageSize+MaxMessageSize/255+16+4096 > DefaultMaxRecordSize {
+		t.Fatalf("MaxMessageSize %d leaves no room for LZ4's growth within %d", MaxMessageSize, DefaultMaxRecordSize)
+	}
+	path := filepath.Join(t.TempDir(), "limit.bag")
+	w, err := Create(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := w.AddConnection("/big", "std_msgs/String", stringMD5, stringDef)
+	called := false
+	err = w.WriteMessageFunc(c, 1, MaxMessageSize+1, func([]byte) { called = true })
+	if !errors.Is(err, ErrTooLarge) || called || !strings.Contains(err.Error(), "/big") {
+		t.Fatalf("WriteMessageFunc(MaxMessageSize+1) = %v (fill called %v), want ErrTooLarge naming the topic", err, called)
+	}
+	if err := errors.Join(w.WriteMessage(c, 2, []byte{1, 0, 0, 0, 'x'}), w.Close()); err != nil {
+		t.Fatalf("the writer stopped after a refusal: %v", err)
+	}
+}
+
+// TestMessageSizeLimitRoundTrip: a bag holding a message of exactly
+// MaxMessageSize — incompressible, so LZ4 grows it — is read back by a
+// Reader with the default limit. It writes 1 GiB: set ROSBAG_BIG=1 (CI runs
+// it in a step of its own, without the race detector).
+func TestMessageSizeLimitRoundTrip(t *testing.T) {
+	if testing.Short() || os.Getenv("ROSBAG_BIG") == "" {
+		t.Skip("set ROSBAG_BIG=1 to write a 1 GiB message")
+	}
+	for _, comp := range []string{"lz4"} { // "none" only makes the chunk smaller
+		t.Run(comp, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "big.bag")
+			w, err := Create(path, &WriterOptions{Compression: comp})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, _ := w.AddConnection("/big", "std_msgs/String", stringMD5, stringDef)
+			err = w.WriteMessageFunc(c, 2, MaxMessageSize, func(dst []byte) { // A std_msgs/String of random bytes, incompressible for
+				// LZ4 (a 1 MiB random block repeats beyond its 64 KiB
+				// window).
+				block := make([]byte, 1<<20)
+				crand.Read(block)
+				binary.LittleEndian.PutUint32(dst, uint32(len(dst)-4))
+				for i := 4; i < len(dst); i += len(block) {
+					copy(dst[i:], block)
+				}
+			})
+			if err != nil {
+				t.Fatalf("a message of MaxMessageSize after a refused one: %v", err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			r, err := Open(path, nil)
+			if err != nil {
+				t.Fatalf("the reader refuses what the writer wrote: %v", err)
+			}
+			defer r.Close()
+			it := r.Messages(nil)
+			n := 0
+			for it.Next() {
+				if len(it.Message().Data) != MaxMessageSize {
+					t.Errorf("message of %d bytes, want %d", len(it.Message().Data), MaxMessageSize)
+				}
+				n++
+			}
+			if err := it.Err(); err != nil || n != 1 {
+				t.Fatalf("read %d messages: %v", n, err)
+			}
+		})
 	}
 }

@@ -12,8 +12,21 @@ import (
 	"sync/atomic"
 )
 
-// DefaultMaxRecordSize is the default ReaderOptions.MaxRecordSize.
+// DefaultMaxRecordSize is the default ReaderOptions.MaxRecordSize: the
+// largest record data (a chunk, compressed or not) a Reader accepts.
 const DefaultMaxRecordSize = 1 << 30
+
+// MaxMessageSize is the largest message the Writer accepts, so that a
+// Reader with the default limit reads every bag the Writer writes: the
+// chunk holding such a message alone, with its record headers and the
+// connection record, and LZ4's worst-case growth of incompressible data
+// (1/255 of the input plus a few bytes), stays within
+// DefaultMaxRecordSize.
+const MaxMessageSize = DefaultMaxRecordSize - DefaultMaxRecordSize/64
+
+// ErrTooLarge is wrapped by the error of a Writer refusing a message larger
+// than MaxMessageSize. The refusal does not stop the Writer.
+var ErrTooLarge = errors.New("message larger than a bag reader accepts")
 
 // A Reader reads a bag. It is safe for concurrent use: it reads with ReadAt
 // only and keeps no cursor.

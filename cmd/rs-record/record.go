@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rsbag/rsbag/rosbag"
 	"os"
 	"os/signal"
 	"sort"
@@ -199,6 +200,9 @@ loop:
 		return fileError(c.file, err)
 	}
 	fmt.Fprintln(e.stdout, summaryLine("recorded", c.file, recordSummary(st, rec.Stats(), elapsed, c.file)))
+	if n := rec.Stats().Refused; n > 0 {
+		return fileError(c.file, fmt.Errorf("%d frames were not recorded: each was larger than the largest message a bag may hold (%d bytes); the bag holds the rest", n, rosbag.MaxMessageSize))
+	}
 	return nil
 }
 
