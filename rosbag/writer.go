@@ -294,7 +294,9 @@ func (w *Writer) writeMessage(conn uint32, t Time, size int, data []byte, fill f
 		return fmt.Errorf("rosbag: %sWriteMessage: topic %s: message of %d bytes too large", w.prefix(), w.conns[conn].Topic, size)
 	}
 	c := w.cur
-	if c != nil && uint64(len(c.payload))+recLen > math.MaxUint32 {
+	// A chunk stays within what a Reader accepts (see MaxMessageSize),
+	// whatever the chunk threshold.
+	if c != nil && len(c.payload) > 0 && uint64(len(c.payload))+recLen > MaxMessageSize {
 		w.finishLocked()
 		c = nil
 	}

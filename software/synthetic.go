@@ -359,6 +359,24 @@ func (c *SyntheticConfig) sensorFor(name string) string {
 // NewSynthetic builds a synthetic camera. It fails if the configuration has
 // no stream or names an unknown sensor or unsupported format.
 func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
+	for _, v := range []struct {
+		name string
+		v    *Video
+	}{{"depth", cfg.Depth}, {"color", cfg.Color}, {"infrared", cfg.Infrared}} {
+		if v.v != nil {
+			if err := sensor.CheckVideo(v.v.Width, v.v.Height, v.v.FPS); err != nil {
+				return nil, fmt.Errorf("software: synthetic %s: %w", v.name, err)
+			}
+		}
+	}
+	for _, m := range []struct {
+		name string
+		fps  int
+	}{{"accel", cfg.AccelFPS}, {"gyro", cfg.GyroFPS}, {"pose", cfg.PoseFPS}} {
+		if err := sensor.CheckMotion(m.fps); err != nil {
+			return nil, fmt.Errorf("software: synthetic %s: %w", m.name, err)
+		}
+	}
 	if cfg.FirstFrameNumber == 0 {
 		cfg.FirstFrameNumber = 1
 	}

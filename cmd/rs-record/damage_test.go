@@ -386,3 +386,51 @@ func TestErrorsNameTheProblem(t *testing.T) {
 			len(rep.Streams), rep.Problems, play.code, play.stderr, dump.frames)
 	}
 }
+
+// TestNumericFlags: every numeric flag refuses NaN, infinities and values
+// out of its range with exit 2 and a message naming the flag and the range;
+// sizes and rates beyond the largest RealSense profile are refused before
+// anything is allocated.
+func TestNumericFlags(t *testing.T) {
+	t.Parallel()
+	bag := "../../testdata/librealsense/depth_color.bag"
+	out := filepath.Join(t.TempDir(), "x.bag")
+	type flagCase struct {
+		cmd  []string // command and flag, the value is appended
+		name string   // as the message names it
+		bad  []string
+	}
+	nonFinite := []string{"NaN", "nan", "Inf", "+Inf", "-Inf", "1e300", "-1e300"}
+	cases := []flagCase{
+		{[]string{"play", "--rate"}, "-rate", append(nonFinite, "0", "-1", "1e-300", "1001")},
+		{[]string{"play", "--start"}, "-start", append(nonFinite, "-1", "1e20", "9.3e9")},
+		{[]string{"play", "--duration"}, "-duration", append(nonFinite, "-0.5", "1e20")},
+		{[]string{"record", "-t"}, "-t", append(nonFinite, "-1", "1e8")},
+		{[]string{"record", "--time"}, "-time", nonFinite},
+		{[]string{"record", "--speed"}, "-speed", append(nonFinite, "-1", "1e6")},
+		{[]string{"record", "--depth"}, "-depth", []string{"100000x100000@30", "8193x10@30", "640x480@1001", "640x480@NaN", "NaNx480@30"}},
+		{[]string{"record", "--color"}, "-color", []string{"24000x24000@30"}},
+		{[]string{"record", "--accel"}, "accel", []string{"4001", "-1", "99999999999999999999"}},
+		{[]string{"record", "--frames"}, "frames", []string{"-1", "1e3", "99999999999999999999"}},
+		{[]string{"record", "--chunk-size"}, "-chunk-size", []string{"0", "2GiB", "NaN"}},
+		{[]string{"dump", "--limit"}, "limit", []string{"-1", "1.5"}},
+		{[]string{"dump", "--seek"}, "seek", []string{"-2", "NaN"}},
+	}
+	for _, c := range cases {
+		for _, v := range c.bad {
+			args := append(append([]string{}, c.cmd...), v)
+			if c.cmd[0] == "record" {
+				args = append(args, "--synthetic", "-f", out)
+			} else {
+				args = append(args, bag)
+			}
+			r := rsRecord(t, args...)
+			if r.code != 2 || !strings.Contains(r.stderr, c.name) || r.stdout != "" {
+				t.Errorf("%v: exit %d, stderr %q; want exit 2 naming %s", args, r.code, r.stderr, c.name)
+			}
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("a refused record command wrote %s", out)
+	}
+}

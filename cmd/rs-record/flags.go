@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -156,6 +157,9 @@ func (s *streamSpec) Set(v string) error {
 	if n.FPS, err = positive(fps, "fps"); err != nil {
 		return err
 	}
+	if err := sensor.CheckVideo(n.Width, n.Height, n.FPS); err != nil {
+		return err
+	}
 	*s = n
 	return nil
 }
@@ -243,4 +247,46 @@ func (o oneOf) Set(v string) error {
 		}
 	}
 	return fmt.Errorf("want one of %s", strings.Join(o.allowed, ", "))
+}
+
+// maxSeconds bounds every duration flag (-t, --start, --duration): 10⁷ s,
+// about 115 days, far beyond any recording and far within time.Duration.
+const maxSeconds = 1e7
+
+// rangeFloat is a float flag restricted to [lo, hi] (lo excluded when
+// loOpen): NaN, infinities and values out of range are refused, naming the
+// range.
+type rangeFloat struct {
+	p      *float64
+	lo, hi float64
+	loOpen bool
+}
+
+func floatIn(fs *flag.FlagSet, p *float64, name string, def, lo, hi float64, loOpen bool, usage string) {
+	*p = def
+	fs.Var(rangeFloat{p, lo, hi, loOpen}, name, usage)
+}
+
+func (r rangeFloat) String() string {
+	if r.p == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*r.p, 'g', -1, 64)
+}
+
+func (r rangeFloat) Set(v string) error {
+	x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	open := "["
+	if r.loOpen {
+		open = "("
+	}
+	want := fmt.Sprintf("want a number in %s%g, %g]", open, r.lo, r.hi)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return errors.New(want)
+	}
+	if math.IsNaN(x) || math.IsInf(x, 0) || x < r.lo || x > r.hi || (r.loOpen && x == r.lo) {
+		return fmt.Errorf("%s, got %s", want, v)
+	}
+	*r.p = x
+	return nil
 }

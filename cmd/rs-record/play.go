@@ -36,10 +36,10 @@ func parsePlayFlags(e *env, args []string) (*playConfig, error) {
 	fs := newFlagSet(e, "play", "play [flags] BAG\n\n"+
 		"Plays a bag through the playback device and prints per-stream frames, fps and drops.\n"+
 		"On a terminal: space pauses and resumes, the left and right arrows seek -5 s / +5 s, q quits.")
-	fs.Float64Var(&c.rate, "rate", 1, "playback speed factor `X` (> 0)")
+	floatIn(fs, &c.rate, "rate", 1, 0.001, 1000, false, "playback speed factor `X` (0.001 to 1000)")
 	fs.BoolVar(&c.loop, "loop", false, "start again at the end")
-	fs.Float64Var(&c.start, "start", 0, "start `S` seconds into the recording")
-	fs.Float64Var(&c.duration, "duration", 0, "play only `S` seconds (0: to the end)")
+	floatIn(fs, &c.start, "start", 0, 0, maxSeconds, false, "start `S` seconds of bag time into the recording")
+	floatIn(fs, &c.duration, "duration", 0, 0, maxSeconds, false, "play only the frames of the `S` seconds of bag time from the start (0: to the end)")
 	fs.BoolVar(&c.realtime, "realtime", true, "pace frames at their recorded times (false: as fast as consumed, lossless)")
 	fs.BoolVar(&c.allow, "allow-damaged", false, allowDamagedUsage)
 	streams := fs.String("streams", "", "play only these streams, comma-separated `LIST` (e.g. depth,color or infrared/1)")

@@ -66,8 +66,8 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		"to a RealSense bag (file version 3). Ctrl-C stops the recording and leaves an indexed bag.")
 	fs.StringVar(&c.file, "file", defaultFile, "write the recording to `PATH`")
 	fs.StringVar(&c.file, "f", defaultFile, "alias:file")
-	fs.Float64Var(&c.seconds, "time", defaultSeconds, "stop after `SECONDS` (0: at Ctrl-C; with --frames and no -t: no time limit)")
-	fs.Float64Var(&c.seconds, "t", defaultSeconds, "alias:time")
+	floatIn(fs, &c.seconds, "time", defaultSeconds, 0, maxSeconds, false, "stop after `SECONDS` (0: at Ctrl-C; with --frames and no -t: no time limit)")
+	fs.Var(rangeFloat{&c.seconds, 0, maxSeconds, false}, "t", "alias:time")
 	fs.IntVar(&c.frames, "frames", 0, "stop after `N` frames of every stream (0: no limit)")
 	fs.BoolVar(&c.synthetic, "synthetic", false, "record the synthetic camera even if a camera is attached")
 	fs.Var(&c.depth, "depth", "depth stream `WxH@FPS[:FMT]`, or off")
@@ -77,7 +77,7 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 	fs.IntVar(&c.accel, "accel", defaultAccelHz, "accelerometer rate in `HZ` (0: off)")
 	fs.IntVar(&c.gyro, "gyro", defaultGyroHz, "gyroscope rate in `HZ` (0: off)")
 	fs.IntVar(&c.pose, "pose", 0, "pose rate in `HZ` (0: off; synthetic camera or tracking camera)")
-	fs.Float64Var(&c.speed, "speed", 1, "synthetic camera speed factor `X` (0: as fast as possible)")
+	floatIn(fs, &c.speed, "speed", 1, 0, 1000, false, "synthetic camera speed factor `X` up to 1000 (0: as fast as possible)")
 	fs.Var(oneOf{&c.metadata, []string{"none", "basic", "rich"}}, "metadata", "frame metadata of the synthetic camera: `none|basic|rich`")
 	fs.BoolVar(&c.compress, "compress", true, "LZ4-compress the chunks")
 	fs.Var(negBool{&c.compress}, "no-compress", "write uncompressed chunks")
@@ -100,8 +100,8 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		return nil, usageErrorf("record", "--frames: %d is negative", c.frames)
 	case c.irCount < 1 || c.irCount > 2:
 		return nil, usageErrorf("record", "--ir-count: %d is not 1 or 2", c.irCount)
-	case c.accel < 0 || c.gyro < 0 || c.pose < 0:
-		return nil, usageErrorf("record", "--accel, --gyro and --pose take a rate >= 0")
+	case sensor.CheckMotion(c.accel) != nil || sensor.CheckMotion(c.gyro) != nil || sensor.CheckMotion(c.pose) != nil:
+		return nil, usageErrorf("record", "--accel %d, --gyro %d, --pose %d: each rate must be in [0, %d] Hz", c.accel, c.gyro, c.pose, sensor.MaxMotionFPS)
 	case c.recordUSB != "" && c.synthetic:
 		return nil, usageErrorf("record", "--record-usb captures a live camera: it cannot be used with --synthetic")
 	case c.speed < 0:
