@@ -30,6 +30,15 @@ type Options struct {
 	Speed float64
 	// Repeat plays the bag in a loop instead of stopping at its end.
 	Repeat bool
+	// Start is the position (as Seek takes it) where playback starts, and
+	// where each repetition and each start after a Stop begins: the
+	// frames before it are not played. 0 is the start of the file.
+	Start time.Duration
+	// End, when > 0, is the position where playback ends: frames at End or
+	// later are not played, and playback stops there (or starts again at
+	// Start with Repeat) as at the end of the file, in real time and in
+	// non-real-time mode alike. It must be greater than Start.
+	End time.Duration
 	// Clock paces real-time playback (default: the wall clock).
 	Clock Clock
 	// Reader is passed to rosbag.Open.
@@ -82,6 +91,8 @@ type Device struct {
 	clock    Clock
 	pace     pacer // sleeps on clock; owned by the reader goroutine
 	repeat   bool
+	start    rosbag.Time // Options.Start (at least samplesFrom)
+	end      rosbag.Time // Options.End; 0: the end of the file
 	allOpts  []*optionState
 	optConns []uint32
 	ntfConns []uint32
@@ -150,6 +161,9 @@ func Open(path string, opts *Options) (*Device, error) {
 	if !(speed > 0) || math.IsInf(speed, 0) {
 		return nil, fmt.Errorf("playback: %s: speed %v must be > 0", path, opts.Speed)
 	}
+	if opts.Start < 0 || opts.End < 0 || opts.End > 0 && opts.End <= opts.Start {
+		return nil, fmt.Errorf("playback: %s: window [%v, %v): want 0 <= Start < End (or End 0)", path, opts.Start, opts.End)
+	}
 	bag, err := rosbag.Open(path, opts.Reader)
 	var recovery *rosbag.Recovery
 	if err != nil {
@@ -180,7 +194,12 @@ func Open(path string, opts *Options) (*Device, error) {
 	for _, l := range recovery.Losses() {
 		d.addLoss(l)
 	}
-	d.rs = readerState{realTime: !opts.NonRealTime, speed: speed, next: samplesFrom}
+	if opts.Start > d.duration {
+		bag.Close()
+		return nil, fmt.Errorf("playback: %s: start %d ns (duration %d ns): %w", path, int64(opts.Start), int64(d.duration), ErrOutOfRange)
+	}
+	d.start, d.end = max(samplesFrom, rosbag.Time(opts.Start)), rosbag.Time(opts.End)
+	d.rs = readerState{realTime: !opts.NonRealTime, speed: speed, next: d.start}
 	d.realTime.Store(d.rs.realTime)
 	d.status.Store(int32(extensions.StatusStopped))
 	d.ev = newEvents(&d.callbacks)
@@ -675,11 +694,15 @@ func (d *Device) run() {
 				d.stopAtEnd(err)
 				continue
 			}
+			if g != nil && d.end > 0 && g.t >= d.end {
+				g = nil // Options.End: the end of the file
+				d.rs.reposition, d.rs.pending = true, nil
+			}
 			if g == nil {
 				if d.repeat {
 					d.invalidate()
-					d.rs.next, d.rs.baseSet = samplesFrom, false
-					d.position.Store(0)
+					d.rs.next, d.rs.baseSet = d.start, false
+					d.position.Store(d.startPos())
 					continue
 				}
 				d.stopAtEnd(nil)
@@ -849,11 +872,19 @@ func (d *Device) stopSensor(s *Sensor, drain bool) {
 	}
 }
 
+// startPos is the position of Options.Start: 0 at the start of the file.
+func (d *Device) startPos() int64 {
+	if d.start <= samplesFrom {
+		return 0
+	}
+	return bagNs(d.start)
+}
+
 // stopDevice rewinds: position 0, Stopped.
 func (d *Device) stopDevice() {
 	d.rs.reposition, d.rs.pending, d.rs.group = true, nil, nil
-	d.rs.next, d.rs.startAt, d.rs.baseSet = samplesFrom, 0, false
-	d.position.Store(0)
+	d.rs.next, d.rs.startAt, d.rs.baseSet = d.start, 0, false
+	d.position.Store(d.startPos())
 	d.resetOptions(staticTime)
 	d.setStatus(extensions.StatusStopped)
 }

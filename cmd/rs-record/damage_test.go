@@ -434,3 +434,46 @@ func TestNumericFlags(t *testing.T) {
 		t.Errorf("a refused record command wrote %s", out)
 	}
 }
+
+// TestPlayWindow: play --start S --duration D plays the frames with bag
+// time in [S, S+D), the same ones in real time and non-real-time mode,
+// every run (counting a real-time drop as played: it was due).
+func TestPlayWindow(t *testing.T) {
+	t.Parallel()
+	bag := "../../testdata/librealsense/depth_color.bag"
+	d := rsRecord(t, "dump", bag)
+	want := map[string]uint64{}
+	for _, l := range strings.Split(strings.TrimSpace(d.stdout), "\n") {
+		var f struct {
+			Type     string `json:"type"`
+			Stream   string `json:"stream"`
+			Index    int    `json:"index"`
+			Position int64  `json:"position_ns"`
+		}
+		if err := json.Unmarshal([]byte(l), &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.Type == "frame" && f.Position >= 200e6 && f.Position < 700e6 {
+			want[fmt.Sprintf("%s/%d", f.Stream, f.Index)]++
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("no frame in the window")
+	}
+	drops := regexp.MustCompile(`(?m)^(\S+/\d+)\s+(\d+) frames .*?(\d+) dropped`)
+	for _, rt := range []string{"--realtime=false", "--realtime=true", "--realtime=false", "--realtime=true"} {
+		r := rsRecord(t, "play", rt, "--start", "0.2", "--duration", "0.5", bag)
+		got := map[string]uint64{}
+		for _, m := range drops.FindAllStringSubmatch(r.stdout, -1) {
+			n, _ := strconv.ParseUint(m[2], 10, 64)
+			dr, _ := strconv.ParseUint(m[3], 10, 64)
+			got[m[1]] = n + dr
+		}
+		if r.code != 0 || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("play %s: exit %d, frames %v, want %v\n%s%s", rt, r.code, got, want, r.stdout, r.stderr)
+		}
+	}
+	if r := rsRecord(t, "play", "--start", "5", bag); r.code != 1 || !strings.Contains(r.stderr, "--start 5") {
+		t.Errorf("--start after the last frame: exit %d, %q", r.code, r.stderr)
+	}
+}

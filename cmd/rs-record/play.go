@@ -107,17 +107,22 @@ func runPlay(e *env, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	dev, err := playback.Open(c.path, &playback.Options{NonRealTime: !c.realtime, Speed: c.rate, Repeat: c.loop})
+	// The window [start, start+duration) of bag time: exact and the same
+	// in real time and non-real-time mode (the device ends at End).
+	startAt := time.Duration(c.start * float64(time.Second))
+	var endAt time.Duration
+	if c.duration > 0 {
+		endAt = startAt + time.Duration(c.duration*float64(time.Second))
+	}
+	dev, err := playback.Open(c.path, &playback.Options{NonRealTime: !c.realtime, Speed: c.rate, Repeat: c.loop,
+		Start: startAt, End: endAt})
 	if err != nil {
+		if errors.Is(err, playback.ErrOutOfRange) {
+			err = fmt.Errorf("--start %g s is after the last frame: %w", c.start, err)
+		}
 		return fileError(c.path, err)
 	}
 	defer dev.Close()
-	startAt := time.Duration(c.start * float64(time.Second))
-	if startAt > 0 {
-		if err := dev.Seek(startAt); err != nil {
-			return fileError(c.path, fmt.Errorf("--start %g s: %w", c.start, err))
-		}
-	}
 	ended := make(chan struct{}, 1)
 	dev.OnStatusChange(func(s extensions.PlaybackStatus) {
 		if s == extensions.StatusStopped {
@@ -151,10 +156,6 @@ func runPlay(e *env, args []string) error {
 	}()
 
 	started := time.Now()
-	var endAt time.Duration // bag position at which to stop
-	if c.duration > 0 {
-		endAt = startAt + time.Duration(c.duration*float64(time.Second))
-	}
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()
 	line := &liveLine{w: e.stdout}
@@ -192,15 +193,6 @@ loop:
 				break loop
 			}
 		case <-tick.C:
-			if endAt > 0 && pb.Position() >= endAt {
-				if !c.loop {
-					break loop
-				}
-				if err := pb.Seek(startAt); err != nil {
-					runErr = err
-					break loop
-				}
-			}
 			if e.stdoutTTY && time.Since(lastShow) >= 500*time.Millisecond {
 				cur := st.snapshot(time.Since(started), dev)
 				s := progressLine(prev, cur)
