@@ -88,10 +88,8 @@ var ErrNotRegular = errors.New("not a regular file")
 
 // Open opens the bag file path; Close closes it. See NewReader.
 func Open(path string, opts *ReaderOptions) (*Reader, error) {
-	if st, err := os.Stat(path); err != nil {
+	if err := CheckRegular(path); err != nil {
 		return nil, fmt.Errorf("rosbag: %w", err)
-	} else if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("rosbag: %s: %w (%s)", path, ErrNotRegular, fileKind(st.Mode()))
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -120,6 +118,21 @@ func Open(path string, opts *ReaderOptions) (*Reader, error) {
 	}
 	r.f = f
 	return r, err
+}
+
+// CheckRegular returns an error wrapping ErrNotRegular (and naming the
+// path and what it is) when path is not a regular file, or the error of
+// os.Stat. Files read at random offsets (bags, MCAP files) are checked
+// before they are opened.
+func CheckRegular(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, fileKind(st.Mode()))
+	}
+	return nil
 }
 
 // fileKind names the type of a file that is not regular.

@@ -12,10 +12,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // variant is a damaged (or not) copy of a reference bag.
@@ -475,5 +478,81 @@ func TestPlayWindow(t *testing.T) {
 	}
 	if r := rsRecord(t, "play", "--start", "5", bag); r.code != 1 || !strings.Contains(r.stderr, "--start 5") {
 		t.Errorf("--start after the last frame: exit %d, %q", r.code, r.stderr)
+	}
+}
+
+// TestSignals: play on a FIFO is refused at once (it would block in open);
+// SIGINT and SIGTERM stop a looping playback, in either mode, whether they
+// arrive while it starts or once it reads the bag, with the summary of what
+// was played.
+func TestSignals(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.bag")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, cmd := range []string{"play", "info", "dump", "export"} {
+		args := []string{cmd, fifo}
+		if cmd == "export" {
+			args = []string{cmd, "--mcap", filepath.Join(dir, "x.mcap"), fifo}
+		}
+		if r := rsRecord(t, args...); r.code != 1 || !strings.Contains(r.stderr, "not a regular file (a FIFO)") {
+			t.Errorf("%s on a FIFO: exit %d, %q", cmd, r.code, r.stderr)
+		}
+	}
+	bag, err := filepath.Abs("../../testdata/librealsense/depth_color.bag")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		for _, mode := range []string{"--realtime=true", "--realtime=false"} {
+			for _, stage := range []string{"start", "reading"} {
+				cmd := exec.Command(binPath, "play", "--loop", mode, bag)
+				var o, e bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &o, &e
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				if stage == "reading" {
+					// Wait until the bag is open: /proc lists it.
+					deadline := time.Now().Add(time.Minute)
+					for opened := false; !opened; {
+						if time.Now().After(deadline) {
+							cmd.Process.Kill()
+							t.Fatalf("play never opened the bag\n%s", e.String())
+						}
+						links, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", cmd.Process.Pid))
+						for _, l := range links {
+							if p, _ := os.Readlink(l); p == bag {
+								opened = true
+							}
+						}
+						runtime.Gosched()
+					}
+				}
+				cmd.Process.Signal(sig)
+				done := make(chan error, 1)
+				go func() { done <- cmd.Wait() }()
+				select {
+				case err := <-done:
+					var ee *exec.ExitError
+					switch {
+					case err == nil:
+						if !strings.Contains(o.String(), "played ") {
+							t.Errorf("%v %s at %s: exit 0 without a summary: %q", sig, mode, stage, o.String())
+						}
+					case errors.As(err, &ee) && ee.ProcessState.Sys().(syscall.WaitStatus).Signaled() && stage == "start":
+						// The signal came before the handler was installed:
+						// its default action ended the process.
+					default:
+						t.Errorf("%v %s at %s: %v\n%s", sig, mode, stage, err, e.String())
+					}
+				case <-time.After(60 * time.Second):
+					cmd.Process.Kill()
+					t.Fatalf("%v %s at %s: still running a minute later (hang)", sig, mode, stage)
+				}
+			}
+		}
 	}
 }

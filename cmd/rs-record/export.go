@@ -133,16 +133,7 @@ func runImport(e *env, args []string) error {
 
 // regularFile refuses what is not a regular file (a FIFO, a directory, a
 // device), which the readers would block on or misread.
-func regularFile(path string) error {
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	if !st.Mode().IsRegular() {
-		return fmt.Errorf("not a regular file (%s)", st.Mode().Type())
-	}
-	return nil
-}
+func regularFile(path string) error { return rosbag.CheckRegular(path) }
 
 // writeAtomically writes path through fill into a temporary file in the
 // same directory, synced and renamed to path only when fill succeeds;
