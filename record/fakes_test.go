@@ -37,6 +37,9 @@ type memFile struct {
 	buf   []byte
 	pos   int64
 	limit int64
+	// sticky: once full, every later write fails (a disk that stays
+	// full), even at an offset below the limit.
+	sticky, full bool
 }
 
 var errDiskFull = errors.New("no space left on device (test)")
@@ -46,9 +49,13 @@ func (m *memFile) Write(p []byte) (int, error) {
 	defer m.mu.Unlock()
 	n := len(p)
 	var err error
-	if m.limit > 0 && m.pos+int64(n) > m.limit {
+	if m.limit > 0 && m.pos+int64(n) > m.limit || m.sticky && m.full {
 		n = int(max(m.limit-m.pos, 0))
+		if m.full {
+			n = 0
+		}
 		err = errDiskFull
+		m.full = true
 	}
 	if end := m.pos + int64(n); end > int64(len(m.buf)) {
 		m.buf = append(m.buf, make([]byte, end-int64(len(m.buf)))...)

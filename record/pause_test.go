@@ -244,3 +244,46 @@ func (b bytesReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	}
 	return n, nil
 }
+
+// TestDiskFullNoIndex: when the disk stays full, Close cannot write the
+// index either: its error says the bag is left without its index and how
+// it is recovered, and a reader recovers the chunks written in full.
+func TestDiskFullNoIndex(t *testing.T) {
+	td := newTestDevice(t, 64, 48)
+	mf := &memFile{limit: 60_000, sticky: true}
+	clk := newClock()
+	rec, err := NewWriter(td.dev, mf, clk.opts(Options{Compression: CompressionNone, ChunkThreshold: 8 << 10, Lossless: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := rec.Sensors()
+	var log handlerLog
+	openStart(t, ss[0], &log, td.depth)
+	for i := 0; i < 40; i++ {
+		clk.Add(33 * time.Millisecond)
+		if err := td.depthS.Inject(td.frame(td.depth)); err != nil {
+			t.Fatal(err)
+		}
+		td.depthS.Flush()
+	}
+	if err := ss[0].Stop(); err != nil {
+		t.Fatal(err)
+	}
+	err = rec.Close()
+	if !errors.Is(err, errDiskFull) || !errors.Is(err, rosbag.ErrNoIndex) || !strings.Contains(err.Error(), "recovers them by a scan") {
+		t.Fatalf("Close = %v, want the disk-full error and ErrNoIndex saying how to recover", err)
+	}
+	b := mf.bytes()
+	r, err := rosbag.NewReader(bytesReaderAt(b), int64(len(b)), nil)
+	if r == nil || !errors.Is(err, rosbag.ErrUnindexed) {
+		t.Fatalf("NewReader = %v, %v; want the bag recovered", r, err)
+	}
+	n := 0
+	it := r.Messages(&rosbag.Query{Topics: []string{"/device_0/sensor_0/Depth_0/image/data"}})
+	for it.Next() {
+		n++
+	}
+	if n == 0 {
+		t.Errorf("no frame recovered: %v", it.Err())
+	}
+}

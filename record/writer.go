@@ -2,6 +2,7 @@ package record
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -175,6 +176,9 @@ func (w *writer) finish() error {
 	err := w.bag.Close()
 	w.d.fileSize.Store(w.bag.Size())
 	if w.err != nil {
+		if errors.Is(err, rosbag.ErrNoIndex) {
+			return err // w.err, and that the index is missing too
+		}
 		return w.err
 	}
 	if err != nil {

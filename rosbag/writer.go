@@ -610,6 +610,7 @@ func (w *Writer) Close() error {
 		b = appendChunkInfo(b, &ci)
 	}
 	errs := []error{firstErr}
+	indexed := false
 	indexPos := w.off
 	if _, err := w.w.Seek(indexPos, io.SeekStart); err != nil {
 		errs = append(errs, fmt.Errorf("rosbag: %sseek to index section %d: %w", w.prefix(), indexPos, err))
@@ -624,6 +625,8 @@ func (w *Writer) Close() error {
 			errs = append(errs, fmt.Errorf("rosbag: %spatch bag header: %w", w.prefix(), err))
 		} else if _, err := w.w.Seek(end, io.SeekStart); err != nil {
 			errs = append(errs, fmt.Errorf("rosbag: %sseek to end: %w", w.prefix(), err))
+		} else {
+			indexed = true
 		}
 		if t, ok := w.w.(interface{ Truncate(int64) error }); ok && firstErr != nil {
 			if err := t.Truncate(end); err != nil {
@@ -637,11 +640,21 @@ func (w *Writer) Close() error {
 			errs = append(errs, fmt.Errorf("rosbag: %sclose: %w", w.prefix(), err))
 		}
 	}
+	if !indexed {
+		// The chunks written in full are in the file, without an index:
+		// say so, and how to get them back.
+		return fmt.Errorf("%w; %w: the %d chunks written in full are in the file, a Reader recovers them by a scan and Reindex writes the index",
+			errors.Join(errs...), ErrNoIndex, len(w.infos))
+	}
 	if firstErr != nil {
 		return firstErr
 	}
 	return errors.Join(errs...)
 }
+
+// ErrNoIndex is wrapped by the error of Writer.Close when the index section
+// could not be written (a full disk): the bag is left unindexed.
+var ErrNoIndex = errors.New("the bag is left without its index")
 
 // Size returns the number of bytes written to the underlying writer so far.
 func (w *Writer) Size() int64 { return w.size.Load() }

@@ -197,6 +197,9 @@ loop:
 	closeErr := rec.Close() // writes the queued frames and the index
 	line.clear()
 	if err := errors.Join(stopErr, closeErr); err != nil {
+		if errors.Is(err, rosbag.ErrNoIndex) {
+			err = fmt.Errorf("%w; 'rs-record info' and 'rs-record play' read it as it is, and 'rs-record edit reindex' writes its index once there is room", err)
+		}
 		return fileError(c.file, err)
 	}
 	fmt.Fprintln(e.stdout, summaryLine("recorded", c.file, recordSummary(st, rec.Stats(), elapsed, c.file)))
