@@ -19,7 +19,7 @@ func runExport(e *env, args []string) error {
 		"they are, statistics, chunk and message indexes, the device info as metadata),\n"+
 		"for Foxglove and the MCAP tools. 'rs-record import' turns it back into the same bag.\n"+
 		"A bag without index is read through recovery, and said so; messages of damaged\n"+
-		"chunks are lost, listed, and make the exit status 1 (the MCAP keeps the rest).\n"+
+		"chunks are lost, listed, and make the exit status 3 (the MCAP keeps the rest).\n"+
 		"The output is written under a temporary name and renamed when complete.")
 	out := fs.String("mcap", "", "write the MCAP file to `OUT`")
 	profile := fs.String("profile", "ros1", "MCAP profile: ros1 (lossless)")

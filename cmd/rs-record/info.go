@@ -119,7 +119,7 @@ func runInfo(e *env, args []string) (err error) {
 		"Describes a bag: what rosbag info shows (version, duration, start, end, size, messages,\n"+
 		"compression, types, topics) and the RealSense view (file version, indexed or recovered,\n"+
 		"device, sensors, options, streams with their frame counts). Every message is read, so\n"+
-		"a damaged bag is reported (exit status 1).")
+		"a damaged bag is reported: every lost part, and exit status 3.")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	allow := fs.Bool("allow-damaged", false, allowDamagedUsage)
 	pos, err := parseArgs(fs, "info", args)

@@ -35,6 +35,8 @@ func parsePlayFlags(e *env, args []string) (*playConfig, error) {
 	c := &playConfig{}
 	fs := newFlagSet(e, "play", "play [flags] BAG\n\n"+
 		"Plays a bag through the playback device and prints per-stream frames, fps and drops.\n"+
+		"Frames lost to damage are counted apart from drops, each lost part is reported on\n"+
+		"stderr, and a damaged bag exits with status 3 (0 with --allow-damaged).\n"+
 		"On a terminal: space pauses and resumes, the left and right arrows seek -5 s / +5 s, q quits.")
 	floatIn(fs, &c.rate, "rate", 1, 0.001, 1000, false, "playback speed factor `X` (0.001 to 1000)")
 	fs.BoolVar(&c.loop, "loop", false, "start again at the end")
