@@ -333,9 +333,12 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 		if rc := r.Info().Recovery; rc.Damaged() {
 			// Cut or corrupt before its description: say so, not that
 			// it is not a RealSense bag.
-			l := rc.Losses()
+			cause := fmt.Errorf("%d messages dropped with their lost connection records", rc.Orphans)
+			if l := rc.Losses(); len(l) > 0 && l[0].Err != nil {
+				cause = l[0].Err
+			}
 			return nil, loadError(path, "damaged bag: the device description (topic %q) is lost: %w",
-				layout.FileVersionTopic, l[0].Err)
+				layout.FileVersionTopic, cause)
 		}
 		return nil, loadError(path, "invalid file format: file does not contain topic %q nor %q",
 			layout.FileVersionTopic, layout.LegacyFileVersionTopic)
