@@ -64,9 +64,10 @@ func runExport(e *env, args []string) error {
 		return fileError(bag, err)
 	}
 	fmt.Fprintf(e.stdout, "%s: %d messages on %d topics, %.1f MB of message data\n", *out, res.Messages, res.Channels, float64(res.Bytes)/1e6)
-	rep := damage.FromRecovery(r.Info().Recovery, frameNames(r))
+	names := frameNames(r)
+	rep := damage.FromRecovery(r.Info().Recovery, names)
 	for _, c := range res.Skipped {
-		rep.Add(c, frameNames(r))
+		rep.Add(c, names)
 	}
 	return reportDamage(e, bag, rep, *allow)
 }

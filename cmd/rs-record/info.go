@@ -247,9 +247,13 @@ func (rep *infoReport) playable() {
 			hasInfo[s.Index] = true
 		}
 	}
+	ids := make([]streamID, len(rep.Streams))
+	for id, i := range rep.streamIndex {
+		ids[i] = id
+	}
 	var keep []streamInfo
 	idx := map[streamID]int{}
-	for id, i := range rep.streamIndex {
+	for i, id := range ids {
 		st := rep.Streams[i]
 		switch {
 		case !hasInfo[id.sensor]:
@@ -259,28 +263,12 @@ func (rep *infoReport) playable() {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("stream %s/%d of sensor %d (%d frames) is not played: it has no StreamInfo",
 				st.Stream, st.Index, id.sensor, st.Frames))
 		default:
-			idx[id] = -1
-		}
-	}
-	for i, st := range rep.Streams {
-		id := streamID{sensor: st.Sensor, stream: streamOf(st.Stream), index: st.Index}
-		if _, ok := idx[id]; ok {
 			idx[id] = len(keep)
-			keep = append(keep, rep.Streams[i])
+			keep = append(keep, st)
 		}
 	}
 	sort.Strings(rep.Problems)
 	rep.Streams, rep.streamIndex = keep, idx
-}
-
-// streamOf parses a stream name of streamInfo.Stream.
-func streamOf(name string) sensor.Stream {
-	for st := sensor.Stream(0); st < sensor.StreamCount; st++ {
-		if st.String() == name {
-			return st
-		}
-	}
-	return sensor.StreamAny
 }
 
 // readMessages reads every message: per-topic counts, per-stream frame

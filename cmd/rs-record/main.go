@@ -209,7 +209,7 @@ func reportDamage(e *env, path string, rep *damage.Report, allow bool) error {
 	}
 	err := &damage.Error{Report: rep}
 	if allow {
-		fmt.Fprintf(e.stderr, "%s: %s: %s\n", progName, path, strings.Replace(err.Error(), "; read as far", " (accepted by --allow-damaged); read as far", 1))
+		fmt.Fprintf(e.stderr, "%s: %s: %s, accepted by --allow-damaged; read as far as it could be\n", progName, path, rep.Summary())
 		return nil
 	}
 	return fileError(path, err)

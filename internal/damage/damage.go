@@ -169,13 +169,18 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	return e.Report.Summary() + fmt.Sprintf("; read as far as it could be (exit status %d; --allow-damaged accepts damaged bags)", ExitDamaged)
+}
+
+// Summary says what was lost in total: parts, bytes and the frames known
+// lost.
+func (r *Report) Summary() string {
 	n, b := 0, int64(0)
-	for _, l := range e.Report.Lost {
+	for _, l := range r.Lost {
 		n += l.FramesLost()
 		b += l.Bytes
 	}
-	return fmt.Sprintf("damaged bag: %d parts lost (%d bytes; frames known lost: %d); read as far as it could be (exit status %d; --allow-damaged accepts damaged bags)",
-		len(e.Report.Lost), b, n, ExitDamaged)
+	return fmt.Sprintf("damaged bag: %d parts lost (%d bytes; frames known lost: %d)", len(r.Lost), b, n)
 }
 
 // Is reports whether err says the bag is damaged: a damage Error, corrupt
