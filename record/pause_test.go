@@ -170,35 +170,12 @@ func TestPauseOptionsNotifications(t *testing.T) {
 // stops recording (streaming continues), is notified, comes back from Close,
 // and what was written before is readable.
 func TestDiskFull(t *testing.T) {
-	td := newTestDevice(t, 64, 48)
 	mf := &memFile{limit: 60_000}
-	clk := newClock()
-	rec, err := NewWriter(td.dev, mf, clk.opts(Options{Compression: CompressionNone, ChunkThreshold: 8 << 10, Lossless: true}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ss := rec.Sensors()
-	var notes noteLog
-	notes.watch(ss[0])
-	var log handlerLog
-	openStart(t, ss[0], &log, td.depth)
-	for i := 0; i < 40; i++ {
-		clk.Add(33 * time.Millisecond)
-		if err := td.depthS.Inject(td.frame(td.depth)); err != nil {
-			t.Fatal(err)
-		}
-		td.depthS.Flush()
-		if i%8 == 7 {
-			_ = rec.Flush()
-		}
-	}
-	if err := ss[0].Stop(); err != nil {
-		t.Fatal(err)
-	}
+	rec, notes, log := recordUntilFull(t, mf)
 	if log.count() != 40 {
 		t.Errorf("streaming stopped: handler got %d frames", log.count())
 	}
-	err = rec.Close()
+	err := rec.Close()
 	if !errors.Is(err, errDiskFull) {
 		t.Fatalf("Close = %v, want the disk-full error", err)
 	}
@@ -249,27 +226,9 @@ func (b bytesReaderAt) ReadAt(p []byte, off int64) (int, error) {
 // index either: its error says the bag is left without its index and how
 // it is recovered, and a reader recovers the chunks written in full.
 func TestDiskFullNoIndex(t *testing.T) {
-	td := newTestDevice(t, 64, 48)
 	mf := &memFile{limit: 60_000, sticky: true}
-	clk := newClock()
-	rec, err := NewWriter(td.dev, mf, clk.opts(Options{Compression: CompressionNone, ChunkThreshold: 8 << 10, Lossless: true}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ss := rec.Sensors()
-	var log handlerLog
-	openStart(t, ss[0], &log, td.depth)
-	for i := 0; i < 40; i++ {
-		clk.Add(33 * time.Millisecond)
-		if err := td.depthS.Inject(td.frame(td.depth)); err != nil {
-			t.Fatal(err)
-		}
-		td.depthS.Flush()
-	}
-	if err := ss[0].Stop(); err != nil {
-		t.Fatal(err)
-	}
-	err = rec.Close()
+	rec, _, _ := recordUntilFull(t, mf)
+	err := rec.Close()
 	if !errors.Is(err, errDiskFull) || !errors.Is(err, rosbag.ErrNoIndex) || !strings.Contains(err.Error(), "recovers them by a scan") {
 		t.Fatalf("Close = %v, want the disk-full error and ErrNoIndex saying how to recover", err)
 	}
@@ -286,4 +245,34 @@ func TestDiskFullNoIndex(t *testing.T) {
 	if n == 0 {
 		t.Errorf("no frame recovered: %v", it.Err())
 	}
+}
+
+// recordUntilFull records 40 depth frames of a test device into mf (with
+// a flush every 8 frames) and stops the sensor, leaving Close to the test.
+func recordUntilFull(t *testing.T, mf *memFile) (*Device, *noteLog, *handlerLog) {
+	t.Helper()
+	td := newTestDevice(t, 64, 48)
+	clk := newClock()
+	rec, err := NewWriter(td.dev, mf, clk.opts(Options{Compression: CompressionNone, ChunkThreshold: 8 << 10, Lossless: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := rec.Sensors()
+	notes, log := &noteLog{}, &handlerLog{}
+	notes.watch(ss[0])
+	openStart(t, ss[0], log, td.depth)
+	for i := 0; i < 40; i++ {
+		clk.Add(33 * time.Millisecond)
+		if err := td.depthS.Inject(td.frame(td.depth)); err != nil {
+			t.Fatal(err)
+		}
+		td.depthS.Flush()
+		if i%8 == 7 {
+			_ = rec.Flush()
+		}
+	}
+	if err := ss[0].Stop(); err != nil {
+		t.Fatal(err)
+	}
+	return rec, notes, log
 }
