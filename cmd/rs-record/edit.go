@@ -10,8 +10,18 @@ import (
 	"github.com/rsbag/rsbag/rosbag"
 )
 
-const editSynopsis = "edit compress|decompress -o OUT.bag BAG\n" +
+const editSynopsis = "edit trim [--start S] [--end S] [--streams LIST] -o OUT.bag BAG\n" +
+	"       edit split --every DURATION|SIZE -o PREFIX BAG\n" +
+	"       edit compress|decompress -o OUT.bag BAG\n" +
 	"       edit reindex BAG\n\n" +
+	"trim keeps the frames of a window of bag time (seconds after the first frame,\n" +
+	"--end excluded) and of the chosen streams; split cuts the bag into parts of\n" +
+	"DURATION of bag time or about SIZE bytes (PREFIX_0.bag, PREFIX_1.bag, ...), never\n" +
+	"between a frame and its metadata. Every part starts with the whole device\n" +
+	"description at time 0 (file version, device, sensor and stream info, intrinsics,\n" +
+	"extrinsics, options with the values they had at the cut), so librealsense and\n" +
+	"rs-record play it as the original plays that window, with the same frame\n" +
+	"numbers, timestamps, metadata and bag times.\n" +
 	"compress and decompress copy every connection and message of the bag, with its\n" +
 	"time and bytes, into OUT with LZ4 or uncompressed chunks (a damaged bag is refused:\n" +
 	"run 'rs-record info' on it). reindex rebuilds the index of a bag whose recording\n" +
@@ -21,7 +31,7 @@ const editSynopsis = "edit compress|decompress -o OUT.bag BAG\n" +
 func runEdit(e *env, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		if len(args) == 0 {
-			return usageErrorf("edit", "want a subcommand: compress, decompress or reindex")
+			return usageErrorf("edit", "want a subcommand: trim, split, compress, decompress or reindex")
 		}
 		fmt.Fprintf(e.stdout, "Usage: %s %s\n", progName, editSynopsis)
 		return flag.ErrHelp
@@ -32,8 +42,12 @@ func runEdit(e *env, args []string) error {
 		return editCopy(e, sub, args)
 	case "reindex":
 		return editReindex(e, args)
+	case "trim":
+		return editTrim(e, args)
+	case "split":
+		return editSplit(e, args)
 	}
-	return usageErrorf("edit", "unknown subcommand %q: want compress, decompress or reindex", sub)
+	return usageErrorf("edit", "unknown subcommand %q: want trim, split, compress, decompress or reindex", sub)
 }
 
 func editCopy(e *env, sub string, args []string) error {

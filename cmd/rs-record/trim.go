@@ -1,0 +1,431 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/msgs"
+	"github.com/rsbag/rsbag/rosbag"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// window is a part of a bag's timeline: bag times [from, to).
+type window struct{ from, to rosbag.Time }
+
+// streamFilter selects streams by "name" or "name/index" (empty: all).
+type streamFilter []string
+
+func (f streamFilter) keeps(st sensor.Stream, index int) bool {
+	if len(f) == 0 {
+		return true
+	}
+	for _, s := range f {
+		n, idx, hasIdx := strings.Cut(s, "/")
+		if t, _ := parseStreamName(n); t == st && (!hasIdx || idx == strconv.Itoa(index)) {
+			return true
+		}
+	}
+	return false
+}
+
+// streamTopic reports whether a topic kind belongs to one stream.
+func streamTopic(k layout.Kind) bool {
+	switch k {
+	case layout.KindStreamInfo, layout.KindCameraInfo, layout.KindImuIntrinsic, layout.KindExtrinsics,
+		layout.KindPoseAccel, layout.KindPoseTwist:
+		return true
+	}
+	return k.IsFrameData() || k.IsMetadata()
+}
+
+// timeline is what trimming needs to know of a bag before copying it.
+type timeline struct {
+	first, last rosbag.Time // of the frames
+	frames      int
+	// optionAt returns the data of the last value message of an option
+	// topic before t (the static one when there is no change before t).
+	options map[uint32][]rosbag.Message
+	topics  map[uint32]layout.Topic
+}
+
+// scanTimeline reads the frame times and the option values of r.
+func scanTimeline(r *rosbag.Reader) (*timeline, error) {
+	tl := &timeline{options: map[uint32][]rosbag.Message{}, topics: map[uint32]layout.Topic{}}
+	var frameConns, optConns []uint32
+	for _, c := range r.Connections() {
+		t := layout.Parse(c.Topic)
+		tl.topics[c.ID] = t
+		switch {
+		case t.Kind == layout.KindLegacyFileVersion:
+			return nil, errors.New("file version 1 bags cannot be trimmed (their description is not at time 0)")
+		case t.Kind.IsFrameData():
+			frameConns = append(frameConns, c.ID)
+		case t.Kind == layout.KindOptionValue:
+			optConns = append(optConns, c.ID)
+		}
+	}
+	if len(frameConns) > 0 {
+		it := r.Messages(&rosbag.Query{Connections: frameConns, Start: rosbag.Time(layout.SamplesStartNs)})
+		for it.Next() {
+			t := it.Message().Time
+			if tl.frames == 0 {
+				tl.first = t
+			}
+			tl.last = max(tl.last, t)
+			tl.frames++
+		}
+		if err := it.Err(); err != nil {
+			return nil, err
+		}
+	}
+	if len(optConns) > 0 {
+		it := r.Messages(&rosbag.Query{Connections: optConns})
+		for it.Next() {
+			m := it.Message()
+			m.Data = append([]byte(nil), m.Data...)
+			tl.options[m.Conn.ID] = append(tl.options[m.Conn.ID], m)
+		}
+		if err := it.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return tl, nil
+}
+
+// optionAt returns the value message data of option connection id in
+// effect just before t.
+func (tl *timeline) optionAt(id uint32, t rosbag.Time) []byte {
+	var data []byte
+	for _, m := range tl.options[id] {
+		if m.Time >= t && m.Time > rosbag.Time(layout.StaticTimeNs) {
+			break
+		}
+		data = m.Data
+	}
+	return data
+}
+
+// trimBag copies to w the part of r that a player needs to play the frames
+// of w's window and of the selected streams as the original plays them:
+// the whole description at time 0 (file version, device and sensor info,
+// the selected streams' info, intrinsics and extrinsics, options with the
+// values they had at the start of the window), then every message of the
+// window — frames with their metadata, option changes, notifications —
+// with its own time and bytes. It returns the number of messages written.
+func trimBag(w *rosbag.Writer, r *rosbag.Reader, tl *timeline, win window, streams streamFilter) (int64, error) {
+	static := rosbag.Time(layout.StaticTimeNs)
+	ids := map[uint32]uint32{}
+	conn := func(c *rosbag.Connection) (uint32, error) {
+		if id, ok := ids[c.ID]; ok {
+			return id, nil
+		}
+		id, err := w.AddConnectionHeader(c.Topic, c.Type, c.MD5Sum, c.MessageDefinition, c.Extra)
+		if err != nil {
+			return 0, err
+		}
+		ids[c.ID] = id
+		return id, nil
+	}
+	it := r.Messages(nil)
+	defer it.Close()
+	var n int64
+	var scratch []byte
+	for it.Next() {
+		m := it.Message()
+		t := tl.topics[m.Conn.ID]
+		if streamTopic(t.Kind) && !streams.keeps(t.Stream, t.Index) {
+			continue
+		}
+		data, at := m.Data, m.Time
+		switch {
+		case m.Time <= static:
+			if t.Kind == layout.KindOptionValue {
+				data = tl.optionAt(m.Conn.ID, win.from) // the value at the cut
+			}
+		case m.Time < win.from && describesStream(t.Kind):
+			// A stream started after the first frame: its description,
+			// written when it started, is part of the description at the
+			// start of the trimmed bag.
+			at = static
+		case m.Time < win.from || m.Time >= win.to:
+			continue
+		}
+		id, err := conn(m.Conn)
+		if err != nil {
+			return n, err
+		}
+		if data, err = canonical(t.Kind, data, &scratch); err != nil {
+			return n, fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
+		}
+		if err := w.WriteMessage(id, at, data); err != nil {
+			return n, fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
+		}
+		n++
+	}
+	if err := it.Err(); err != nil {
+		return n, err
+	}
+	return n, it.Close()
+}
+
+// describesStream reports whether a topic kind is part of a stream's
+// description, which the recorder writes when the stream starts (spec §7):
+// stream info, intrinsics, extrinsics.
+func describesStream(k layout.Kind) bool {
+	switch k {
+	case layout.KindStreamInfo, layout.KindCameraInfo, layout.KindImuIntrinsic, layout.KindExtrinsics:
+		return true
+	}
+	return false
+}
+
+// canonical returns the message as this module writes file version 3, valid
+// ROS: the quirks librealsense writes (spec §8) — StreamInfo.is_recommended
+// stored as 2, four bytes after Image.data — are rewritten as a bool of 0
+// or 1 and no trailing bytes. Other messages are returned as they are.
+func canonical(k layout.Kind, data []byte, scratch *[]byte) ([]byte, error) {
+	switch k {
+	case layout.KindStreamInfo:
+		var si msgs.StreamInfo
+		if err := si.Unmarshal(data); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
+			return nil, err
+		}
+		si.IsRecommended = msgs.BoolOf(si.IsRecommended.Bool())
+		*scratch = si.AppendTo((*scratch)[:0])
+		return *scratch, nil
+	case layout.KindImageData:
+		var img msgs.Image
+		if err := img.Unmarshal(data); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
+			return nil, err
+		}
+		if !img.HasDepthUnits && img.Size() == len(data) {
+			return data, nil
+		}
+		// librealsense's frame_id "1" announces the trailing float32;
+		// the valid ROS message has neither (playback then takes the
+		// depth units from the Depth Units option, as for our bags).
+		img.Header.FrameID = "0" // what record writes
+		img.HasDepthUnits = false
+		*scratch = img.AppendTo((*scratch)[:0])
+		return *scratch, nil
+	}
+	return data, nil
+}
+
+// openForEdit opens a bag that an edit reads whole: an unindexed bag must
+// be reindexed first, a damaged one is refused.
+func openForEdit(bag string) (*rosbag.Reader, error) {
+	r, err := rosbag.Open(bag, nil)
+	if err != nil {
+		if r != nil {
+			r.Close()
+		}
+		if errors.Is(err, rosbag.ErrUnindexed) {
+			return nil, fmt.Errorf("%w; run 'rs-record edit reindex' on it first", err)
+		}
+		return nil, err
+	}
+	return r, nil
+}
+
+// writeTrimmed writes the window of r to out (atomically).
+func writeTrimmed(out string, r *rosbag.Reader, tl *timeline, win window, streams streamFilter, comp string) (int64, error) {
+	var n int64
+	err := writeAtomically(out, func(f *os.File) error {
+		w, err := rosbag.NewWriter(f, &rosbag.WriterOptions{Compression: comp})
+		if err != nil {
+			return err
+		}
+		n, err = trimBag(w, r, tl, win, streams)
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
+	return n, err
+}
+
+// bagCompression is the chunk compression of the output: lz4 when the
+// source has lz4 chunks, none otherwise.
+func bagCompression(r *rosbag.Reader) string {
+	for _, c := range r.Info().Compression {
+		if c == "lz4" {
+			return "lz4"
+		}
+	}
+	return "none"
+}
+
+func editTrim(e *env, args []string) error {
+	fs := newFlagSet(e, "edit trim", editSynopsis)
+	var start, end float64
+	floatIn(fs, &start, "start", 0, 0, maxSeconds, false, "keep from `S` seconds of bag time after the first frame")
+	floatIn(fs, &end, "end", 0, 0, maxSeconds, false, "keep up to `S` seconds of bag time after the first frame, excluded (0: to the end)")
+	out := fs.String("o", "", "write the trimmed bag to `OUT.bag`")
+	list := fs.String("streams", "", "keep only these streams, comma-separated `LIST` (e.g. depth,color or infrared/1)")
+	pos, err := parseArgs(fs, "edit", args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) != 1:
+		return usageErrorf("edit", "trim: want exactly one BAG, got %d arguments", len(pos))
+	case *out == "":
+		return usageErrorf("edit", "trim: -o OUT.bag is required")
+	case end != 0 && end <= start:
+		return usageErrorf("edit", "trim: --end %g is not after --start %g", end, start)
+	}
+	streams, err := parseStreamList(*list)
+	if err != nil {
+		return usageErrorf("edit", "trim: --streams: %v", err)
+	}
+	bag := pos[0]
+	if same, _ := sameFile(bag, *out); same {
+		return usageErrorf("edit", "trim: -o names the source bag; write the trimmed bag elsewhere")
+	}
+	r, err := openForEdit(bag)
+	if err != nil {
+		return fileError(bag, err)
+	}
+	defer r.Close()
+	tl, err := scanTimeline(r)
+	if err != nil {
+		return fileError(bag, err)
+	}
+	if tl.frames == 0 {
+		return fileError(bag, errors.New("the bag has no frames to trim"))
+	}
+	win := window{from: tl.first + rosbag.Time(start*1e9), to: tl.last + 1}
+	if end > 0 {
+		win.to = tl.first + rosbag.Time(end*1e9)
+	}
+	if win.from > tl.last {
+		return fileError(bag, fmt.Errorf("--start %g s is after the last frame (%.3f s after the first)", start, float64(tl.last-tl.first)/1e9))
+	}
+	n, err := writeTrimmed(*out, r, tl, win, streams, bagCompression(r))
+	if err != nil {
+		return fileError(bag, err)
+	}
+	fmt.Fprintf(e.stdout, "%s: %d messages, bag time %v to %v\n", *out, n, win.from, min(win.to-1, tl.last))
+	return nil
+}
+
+// parseStreamList parses "depth,color,infrared/1".
+func parseStreamList(s string) (streamFilter, error) {
+	var f streamFilter
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.ToLower(strings.TrimSpace(x)); x != "" {
+			name, idx, hasIdx := strings.Cut(x, "/")
+			if _, ok := parseStreamName(name); !ok {
+				return nil, fmt.Errorf("unknown stream %q (e.g. depth, color, infrared/1, accel, gyro, pose)", x)
+			}
+			if _, err := strconv.Atoi(idx); hasIdx && err != nil {
+				return nil, fmt.Errorf("stream %q: the index after / is not a number", x)
+			}
+			f = append(f, x)
+		}
+	}
+	return f, nil
+}
+
+func editSplit(e *env, args []string) error {
+	fs := newFlagSet(e, "edit split", editSynopsis)
+	every := fs.String("every", "", "cut every `DURATION` of bag time (e.g. 10s, 1m) or every SIZE of messages (e.g. 100MiB)")
+	prefix := fs.String("o", "", "write the parts to `PREFIX`_0.bag, PREFIX_1.bag, ...")
+	pos, err := parseArgs(fs, "edit", args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) != 1:
+		return usageErrorf("edit", "split: want exactly one BAG, got %d arguments", len(pos))
+	case *prefix == "":
+		return usageErrorf("edit", "split: -o PREFIX is required")
+	case *every == "":
+		return usageErrorf("edit", "split: --every DURATION or SIZE is required")
+	}
+	var dur time.Duration
+	var size sizeValue
+	if d, err := time.ParseDuration(*every); err == nil {
+		if d <= 0 || d > time.Duration(maxSeconds*1e9) {
+			return usageErrorf("edit", "split: --every %s: want a duration in (0, %g s]", *every, maxSeconds)
+		}
+		dur = d
+	} else if err := size.Set(*every); err != nil {
+		return usageErrorf("edit", "split: --every %q: want a duration (10s, 1m) or a size (100MiB): %v", *every, err)
+	}
+	bag := pos[0]
+	r, err := openForEdit(bag)
+	if err != nil {
+		return fileError(bag, err)
+	}
+	defer r.Close()
+	tl, err := scanTimeline(r)
+	if err != nil {
+		return fileError(bag, err)
+	}
+	if tl.frames == 0 {
+		return fileError(bag, errors.New("the bag has no frames to split"))
+	}
+	var cuts []rosbag.Time // starts of the parts after the first
+	if dur > 0 {
+		for t := tl.first + rosbag.Time(dur); t <= tl.last; t += rosbag.Time(dur) {
+			cuts = append(cuts, t)
+		}
+	} else if cuts, err = sizeCuts(r, int64(size)); err != nil {
+		return fileError(bag, err)
+	}
+	comp := bagCompression(r)
+	from := rosbag.Time(layout.SamplesStartNs)
+	for i := 0; i <= len(cuts); i++ {
+		to := tl.last + 1
+		if i < len(cuts) {
+			to = cuts[i]
+		}
+		out := fmt.Sprintf("%s_%d.bag", *prefix, i)
+		if same, _ := sameFile(bag, out); same {
+			return usageErrorf("edit", "split: part %s is the source bag", out)
+		}
+		n, err := writeTrimmed(out, r, tl, window{from, to}, nil, comp)
+		if err != nil {
+			return fileError(bag, err)
+		}
+		fmt.Fprintf(e.stdout, "%s: %d messages, bag time %v to %v\n", out, n, max(from, tl.first), min(to-1, tl.last))
+		from = to
+	}
+	return nil
+}
+
+// sizeCuts returns the bag times at which parts of about size bytes of
+// messages (after the description) begin: a part ends before the message
+// time at which it would pass size, never between messages of one time (a
+// frame and its metadata).
+func sizeCuts(r *rosbag.Reader, size int64) ([]rosbag.Time, error) {
+	var cuts []rosbag.Time
+	it := r.Messages(&rosbag.Query{Start: rosbag.Time(layout.SamplesStartNs)})
+	defer it.Close()
+	var acc int64
+	var cur rosbag.Time
+	var curBytes int64
+	for it.Next() {
+		m := it.Message()
+		if m.Time != cur {
+			if acc > 0 && acc+curBytes > size {
+				cuts = append(cuts, cur)
+				acc = 0
+			}
+			acc += curBytes
+			cur, curBytes = m.Time, 0
+		}
+		curBytes += int64(len(m.Data))
+	}
+	if acc > 0 && acc+curBytes > size {
+		cuts = append(cuts, cur)
+	}
+	return cuts, it.Err()
+}
