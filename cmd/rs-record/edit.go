@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/rosbag"
 )
 
@@ -105,10 +106,12 @@ func editCopy(e *env, sub string, args []string) error {
 }
 
 // copyBag copies every connection (ids and header fields kept) and every
-// message of r, in time order, to w.
+// message of r, in time order, to w, each message as valid ROS (canonical).
 func copyBag(w *rosbag.Writer, r *rosbag.Reader) (int64, error) {
 	ids := map[uint32]uint32{}
+	kinds := map[uint32]layout.Kind{}
 	for _, c := range r.Connections() {
+		kinds[c.ID] = layout.Parse(c.Topic).Kind
 		id, err := w.AddConnectionHeader(c.Topic, c.Type, c.MD5Sum, c.MessageDefinition, c.Extra)
 		if err != nil {
 			return 0, err
@@ -118,9 +121,14 @@ func copyBag(w *rosbag.Writer, r *rosbag.Reader) (int64, error) {
 	it := r.Messages(nil)
 	defer it.Close() // stops its read-ahead on an early return; idempotent
 	var n int64
+	var scratch []byte
 	for it.Next() {
 		m := it.Message()
-		if err := w.WriteMessage(ids[m.Conn.ID], m.Time, m.Data); err != nil {
+		data, err := canonical(kinds[m.Conn.ID], m.Data, &scratch)
+		if err != nil {
+			return n, fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
+		}
+		if err := w.WriteMessage(ids[m.Conn.ID], m.Time, data); err != nil {
 			return n, fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
 		}
 		n++

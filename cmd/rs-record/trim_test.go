@@ -51,7 +51,12 @@ func TestEditTrim(t *testing.T) {
 		t.Fatal("no reference bags")
 	}
 	dir := t.TempDir()
-	for _, bag := range bags {
+	own := filepath.Join(dir, "synthetic.bag")
+	if r := rsRecord(t, "record", "--synthetic", "--speed", "0", "--frames", "40", "--depth", "424x240@30",
+		"--color", "424x240@30", "--accel", "100", "--gyro", "200", "-f", own); r.code != 0 {
+		t.Fatalf("record: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, bag := range append(bags, own) {
 		t.Run(filepath.Base(bag), func(t *testing.T) {
 			t.Parallel()
 			orig := dumpLines(t, bag)
@@ -190,5 +195,22 @@ func TestEditTrimStreamsAndSplit(t *testing.T) {
 		if r := rsRecord(t, args...); r.code != 2 {
 			t.Errorf("%v: exit %d, want 2\n%s", args, r.code, r.stderr)
 		}
+	}
+	// A window outside the file, an output directory that does not exist:
+	// one line naming the problem, exit 1, nothing written.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"edit", "trim", "--start", "1000", "-o", filepath.Join(dir, "late.bag"), bag}, "after the last frame"},
+		{[]string{"edit", "trim", "-o", filepath.Join(dir, "no", "such", "dir.bag"), bag}, "no such file or directory"},
+	} {
+		r := rsRecord(t, c.args...)
+		if r.code != 1 || !strings.Contains(r.stderr, c.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q; want 1 and one line naming %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "late.bag")); err == nil {
+		t.Error("a refused trim left an output file")
 	}
 }
