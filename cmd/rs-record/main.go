@@ -10,7 +10,8 @@
 //	rs-record view [--port N] [--loop] [BAG]             show a bag (or the camera) in the browser
 //	rs-record export --mcap OUT.mcap BAG                 write a bag as an MCAP file
 //	rs-record import IN.mcap OUT.bag                     turn such an MCAP file back into a bag
-//	rs-record edit compress|decompress|reindex ...       rewrite a bag
+//	rs-record convert -p|-r|-v|-b|-l PREFIX BAG         write frames as files (as rs-convert)
+//	rs-record edit trim|split|compress|decompress|reindex ...  rewrite a bag
 //
 // Every command accepts -h. The exit status is 0 on success, 1 on an error,
 // 2 on a usage error and 3 when a bag is damaged (see internal/damage: it is
@@ -96,7 +97,8 @@ var commands = []command{
 	{"view", "show a bag (or the camera) in the browser", runView},
 	{"export", "write a bag as an MCAP file (for Foxglove and the MCAP tools)", runExport},
 	{"import", "turn an MCAP file written by export back into a bag", runImport},
-	{"edit", "compress, decompress or reindex a bag", runEdit},
+	{"convert", "write a bag's frames as PNG, RAW, CSV, BIN or PLY files (as rs-convert)", runConvert},
+	{"edit", "trim, split, compress, decompress or reindex a bag", runEdit},
 }
 
 func mainUsage(w io.Writer) {

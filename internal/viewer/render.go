@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"image"
-	"image/color"
 	"image/jpeg"
 	"image/png"
 
+	"github.com/rsbag/rsbag/internal/imaging"
 	"github.com/rsbag/rsbag/processing"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -137,9 +136,6 @@ func isDepthFormat(f sensor.Format) bool {
 	return f == sensor.FormatZ16 || f == sensor.FormatDisparity16 || f == sensor.FormatDisparity32
 }
 
-// errFormat is returned for a format the viewer cannot draw.
-var errFormat = errors.New("format not drawn by the viewer")
-
 // renderer turns frames into RGBA pictures, reusing its buffer.
 type renderer struct {
 	img    *image.RGBA
@@ -153,31 +149,12 @@ func (r *renderer) render(f *sensor.Frame, scheme int32) (*image.RGBA, []byte, e
 	if p.Format == sensor.FormatMJPEG {
 		return nil, f.Data, nil
 	}
-	w, h := f.Width, f.Height
-	if w <= 0 || h <= 0 || f.Stride <= 0 || len(f.Data) < f.Stride*(h-1) {
-		return nil, nil, fmt.Errorf("frame %d: bad size %dx%d stride %d for %d bytes", f.Number, w, h, f.Stride, len(f.Data))
+	if err := imaging.Check(f); err != nil {
+		return nil, nil, err
 	}
+	w, h := f.Width, f.Height
 	if r.img == nil || r.img.Rect.Dx() != w || r.img.Rect.Dy() != h {
 		r.img = image.NewRGBA(image.Rect(0, 0, w, h))
-	}
-	dst := r.img.Pix
-	var bpp int
-	switch p.Format {
-	case sensor.FormatRGB8, sensor.FormatBGR8:
-		bpp = 3
-	case sensor.FormatRGBA8, sensor.FormatBGRA8:
-		bpp = 4
-	case sensor.FormatY8:
-		bpp = 1
-	case sensor.FormatY16, sensor.FormatZ16, sensor.FormatDisparity16, sensor.FormatYUYV, sensor.FormatUYVY:
-		bpp = 2
-	case sensor.FormatDisparity32:
-		bpp = 4
-	default:
-		return nil, nil, fmt.Errorf("%w: %s", errFormat, p.Format)
-	}
-	if f.Stride < w*bpp || len(f.Data) < f.Stride*(h-1)+w*bpp {
-		return nil, nil, fmt.Errorf("frame %d: %d bytes, stride %d: too short for %dx%d %s", f.Number, len(f.Data), f.Stride, w, h, p.Format)
 	}
 	if isDepthFormat(p.Format) {
 		if r.col == nil {
@@ -194,48 +171,8 @@ func (r *renderer) render(f *sensor.Frame, scheme int32) (*image.RGBA, []byte, e
 		}
 		return r.img, nil, nil
 	}
-	for y := 0; y < h; y++ {
-		src := f.Data[y*f.Stride : y*f.Stride+w*bpp]
-		row := dst[y*r.img.Stride : y*r.img.Stride+4*w]
-		switch p.Format {
-		case sensor.FormatRGB8:
-			for x := 0; x < w; x++ {
-				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = src[3*x], src[3*x+1], src[3*x+2], 255
-			}
-		case sensor.FormatBGR8:
-			for x := 0; x < w; x++ {
-				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = src[3*x+2], src[3*x+1], src[3*x], 255
-			}
-		case sensor.FormatRGBA8:
-			copy(row, src)
-		case sensor.FormatBGRA8:
-			for x := 0; x < w; x++ {
-				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = src[4*x+2], src[4*x+1], src[4*x], src[4*x+3]
-			}
-		case sensor.FormatY8:
-			for x := 0; x < w; x++ {
-				v := src[x]
-				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = v, v, v, 255
-			}
-		case sensor.FormatY16:
-			for x := 0; x < w; x++ {
-				v := src[2*x+1] // high byte of the little-endian sample
-				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = v, v, v, 255
-			}
-		case sensor.FormatYUYV, sensor.FormatUYVY:
-			yOff, uOff, vOff := 0, 1, 3
-			if p.Format == sensor.FormatUYVY {
-				yOff, uOff, vOff = 1, 0, 2
-			}
-			for x := 0; x+1 < w; x += 2 {
-				q := src[2*x : 2*x+4]
-				u, v := q[uOff], q[vOff]
-				r0, g0, b0 := color.YCbCrToRGB(q[yOff], u, v)
-				r1, g1, b1 := color.YCbCrToRGB(q[yOff+2], u, v)
-				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = r0, g0, b0, 255
-				row[4*x+4], row[4*x+5], row[4*x+6], row[4*x+7] = r1, g1, b1, 255
-			}
-		}
+	if err := imaging.Draw(r.img, f); err != nil {
+		return nil, nil, err
 	}
 	return r.img, nil, nil
 }

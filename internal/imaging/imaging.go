@@ -1,0 +1,145 @@
+// Package imaging turns camera frames (not depth) into Go images: the one
+// place where the pixel formats of librealsense's video streams are read as
+// pictures, for the viewer and for rs-record convert.
+package imaging
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// ErrFormat is wrapped by the error for a format that is not a picture this
+// package draws (depth formats, MJPEG and raw sensor formats among them).
+var ErrFormat = errors.New("format not drawn as a picture")
+
+// BytesPerPixel returns the bytes per pixel of the formats Draw reads, or
+// an error wrapping ErrFormat.
+func BytesPerPixel(f sensor.Format) (int, error) {
+	switch f {
+	case sensor.FormatRGB8, sensor.FormatBGR8:
+		return 3, nil
+	case sensor.FormatRGBA8, sensor.FormatBGRA8, sensor.FormatDisparity32:
+		return 4, nil
+	case sensor.FormatY8:
+		return 1, nil
+	case sensor.FormatY16, sensor.FormatZ16, sensor.FormatDisparity16, sensor.FormatYUYV, sensor.FormatUYVY:
+		return 2, nil
+	}
+	return 0, fmt.Errorf("%w: %s", ErrFormat, f)
+}
+
+// Check returns an error naming the frame when its data is too short for
+// its size, stride and format.
+func Check(f *sensor.Frame) error {
+	bpp, err := BytesPerPixel(f.Profile.Format)
+	if err != nil {
+		return err
+	}
+	w, h := f.Width, f.Height
+	if w <= 0 || h <= 0 || f.Stride < w*bpp || len(f.Data) < f.Stride*(h-1)+w*bpp {
+		return fmt.Errorf("frame %d: %d bytes, stride %d: too short for %dx%d %s", f.Number, len(f.Data), f.Stride, w, h, f.Profile.Format)
+	}
+	return nil
+}
+
+// Draw draws a camera frame (RGB8, BGR8, RGBA8, BGRA8, Y8, Y16, YUYV or
+// UYVY) into dst, which must be f's size: colors as they are, gray levels
+// as gray (the high byte of Y16), YUYV and UYVY converted with the JFIF
+// YCbCr equations of Go's image/color.
+func Draw(dst *image.RGBA, f *sensor.Frame) error {
+	if err := Check(f); err != nil {
+		return err
+	}
+	w, h := f.Width, f.Height
+	if dst.Rect.Dx() != w || dst.Rect.Dy() != h {
+		return fmt.Errorf("imaging: %dx%d destination for a %dx%d frame", dst.Rect.Dx(), dst.Rect.Dy(), w, h)
+	}
+	format := f.Profile.Format
+	bpp, _ := BytesPerPixel(format)
+	for y := 0; y < h; y++ {
+		src := f.Data[y*f.Stride : y*f.Stride+w*bpp]
+		row := dst.Pix[y*dst.Stride : y*dst.Stride+4*w]
+		switch format {
+		case sensor.FormatRGB8:
+			for x := 0; x < w; x++ {
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = src[3*x], src[3*x+1], src[3*x+2], 255
+			}
+		case sensor.FormatBGR8:
+			for x := 0; x < w; x++ {
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = src[3*x+2], src[3*x+1], src[3*x], 255
+			}
+		case sensor.FormatRGBA8:
+			copy(row, src)
+		case sensor.FormatBGRA8:
+			for x := 0; x < w; x++ {
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = src[4*x+2], src[4*x+1], src[4*x], src[4*x+3]
+			}
+		case sensor.FormatY8:
+			for x := 0; x < w; x++ {
+				v := src[x]
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = v, v, v, 255
+			}
+		case sensor.FormatY16:
+			for x := 0; x < w; x++ {
+				v := src[2*x+1] // high byte of the little-endian sample
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = v, v, v, 255
+			}
+		case sensor.FormatYUYV, sensor.FormatUYVY:
+			yOff, uOff, vOff := 0, 1, 3
+			if format == sensor.FormatUYVY {
+				yOff, uOff, vOff = 1, 0, 2
+			}
+			for x := 0; x+1 < w; x += 2 {
+				q := src[2*x : 2*x+4]
+				u, v := q[uOff], q[vOff]
+				r0, g0, b0 := color.YCbCrToRGB(q[yOff], u, v)
+				r1, g1, b1 := color.YCbCrToRGB(q[yOff+2], u, v)
+				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = r0, g0, b0, 255
+				row[4*x+4], row[4*x+5], row[4*x+6], row[4*x+7] = r1, g1, b1, 255
+			}
+		default:
+			return fmt.Errorf("%w: %s", ErrFormat, format)
+		}
+	}
+	return nil
+}
+
+// Image returns f as an image without converting it where Go has the same
+// pixel layout — Y8 as *image.Gray and RGBA8 as *image.NRGBA sharing f's
+// bytes — Y16 as a *image.Gray16 with all 16 bits, and other camera
+// formats drawn into an *image.RGBA (from buf when it is f's size).
+func Image(f *sensor.Frame, buf *image.RGBA) (image.Image, error) {
+	if err := Check(f); err != nil {
+		return nil, err
+	}
+	r := image.Rect(0, 0, f.Width, f.Height)
+	switch f.Profile.Format {
+	case sensor.FormatY8:
+		return &image.Gray{Pix: f.Data, Stride: f.Stride, Rect: r}, nil
+	case sensor.FormatRGBA8:
+		return &image.NRGBA{Pix: f.Data, Stride: f.Stride, Rect: r}, nil
+	case sensor.FormatY16:
+		g := image.NewGray16(r)
+		for y := 0; y < f.Height; y++ {
+			src, dst := f.Data[y*f.Stride:], g.Pix[y*g.Stride:]
+			for x := 0; x < f.Width; x++ {
+				binary.BigEndian.PutUint16(dst[2*x:], binary.LittleEndian.Uint16(src[2*x:]))
+			}
+		}
+		return g, nil
+	case sensor.FormatZ16, sensor.FormatDisparity16, sensor.FormatDisparity32:
+		return nil, fmt.Errorf("%w: %s is depth (colorize it)", ErrFormat, f.Profile.Format)
+	}
+	if buf == nil || buf.Rect != r {
+		buf = image.NewRGBA(r)
+	}
+	if err := Draw(buf, f); err != nil {
+		return nil, err
+	}
+	return buf, nil
+}
