@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -151,4 +153,47 @@ func TestExportDamaged(t *testing.T) {
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// TestOutputFull: export and convert run out of room (a file size limit,
+// which fails writes as a full disk does, with EFBIG instead of ENOSPC):
+// a one-line error naming the output and the cause, exit status 1, no
+// partial file left under any name, the source untouched.
+func TestOutputFull(t *testing.T) {
+	t.Parallel()
+	src := "../../testdata/librealsense/depth_color.bag"
+	before, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"export", "--mcap", "OUT/o.mcap", src},
+		{"export", "--mcap", "OUT/o.mcap", "--compression", "none", src},
+		{"convert", "-r", "OUT/r", src},
+		{"edit", "decompress", "-o", "OUT/d.bag", src},
+	} {
+		out := t.TempDir()
+		for i := range args {
+			args[i] = strings.Replace(args[i], "OUT", out, 1)
+		}
+		// 100 KiB (bash counts ulimit -f in 1024-byte blocks).
+		cmd := exec.Command("bash", append([]string{"-c", `ulimit -f 100 && exec "$0" "$@"`, binPath}, args...)...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+			t.Errorf("%v: %v, want exit status 1\n%s", args, err, stderr.String())
+		}
+		if msg := strings.TrimSpace(stderr.String()); strings.Count(msg, "\n") != 0 || !strings.Contains(msg, "file too large") || !strings.Contains(msg, out) {
+			t.Errorf("%v: stderr %q, want one line naming the output and the cause", args, msg)
+		}
+		if left, _ := os.ReadDir(out); len(left) != 0 {
+			t.Errorf("%v: left %d files, e.g. %s", args, len(left), left[0].Name())
+		}
+	}
+	after, err := os.ReadFile(src)
+	if err != nil || !bytes.Equal(before, after) {
+		t.Errorf("the source bag changed (%v)", err)
+	}
 }
