@@ -31,8 +31,10 @@ const convertSynopsis = "convert [-p|-r|-v|-b|-l PREFIX]... [-d|-c] [-s S] [-e S
 	"  -v  CSV depth matrices in meters (six significant digits) and one CSV of the\n" +
 	"      IMU and pose samples, PREFIX_<local time>_imu_pose.csv\n" +
 	"  -b  BIN depth matrices, little-endian float32 meters\n" +
-	"  -l  PLY point clouds of depth with the color of its frameset, PREFIX_<depth\n" +
-	"      timestamp>.ply (binary; --ply-text for text)\n" +
+	"  -l  PLY point clouds of depth colored by the color frame nearest in time,\n" +
+	"      PREFIX_<depth timestamp>.ply (binary; --ply-text for text); rs-convert's\n" +
+	"      pipeline hands each depth frame the color frame it last held, which can be\n" +
+	"      the previous one\n" +
 	"The bag is played without dropping a frame; both cores write files, each under\n" +
 	"its final name only once complete. A bag without index is read through\n" +
 	"recovery, and said so; a damaged one is converted as far as it can be read, the\n" +
