@@ -151,7 +151,7 @@ type converter struct {
 	pc        *processing.PointCloud
 	depthP    *sensor.StreamProfile // the PLY's depth and color profiles
 	colorP    *sensor.StreamProfile
-	pending   *sensor.Frame // depth frame waiting for the color after it
+	pending   []*sensor.Frame // depth frames waiting for a color frame after them
 	lastColor *sensor.Frame
 	written   writtenCount
 }
@@ -337,28 +337,41 @@ func (c *converter) count(output, stream string) {
 // pair takes a frame of the PLY's depth or color stream and queues the
 // point cloud of each depth frame once the color frame nearest to it in
 // time is known: the last color frame before it or the first at or after
-// it, whichever is closer (the earlier on a tie).
+// it, whichever is closer (the earlier on a tie). Depth frames wait in
+// order for a color frame at or after them.
 func (c *converter) pair(f *sensor.Frame) {
 	if f.Profile.Same(c.depthP) {
-		if c.pending != nil {
-			c.queuePLY(c.pending, c.lastColor) // no color came after it
+		c.pending = append(c.pending, f)
+		if len(c.pending) > maxPending && c.lastColor != nil {
+			c.queuePLY(c.pending[0], c.lastColor) // the color stream stalls
+			c.pending = c.pending[1:]
 		}
-		c.pending = f
 		return
 	}
-	if c.pending != nil && f.TimestampMs >= c.pending.TimestampMs {
+	n := 0
+	for _, d := range c.pending {
+		if f.TimestampMs < d.TimestampMs {
+			break
+		}
 		color := f
-		if last := c.lastColor; last != nil && c.pending.TimestampMs-last.TimestampMs <= f.TimestampMs-c.pending.TimestampMs {
+		if last := c.lastColor; last != nil && d.TimestampMs-last.TimestampMs <= f.TimestampMs-d.TimestampMs {
 			color = last
 		}
-		c.queuePLY(c.pending, color)
-		c.pending = nil
+		c.queuePLY(d, color)
+		n++
 	}
+	c.pending = c.pending[n:]
 	c.lastColor = f
 }
 
+// maxPending bounds the depth frames that wait for a color frame.
+const maxPending = 64
+
 func (c *converter) queuePLY(depth, color *sensor.Frame) {
 	if color == nil {
+		if _, ok := c.skipped["PLY"]; !ok {
+			c.skipped["PLY"] = fmt.Sprintf("depth frame %d: no color frame to color its points with", depth.Number)
+		}
 		return
 	}
 	if r := c.opts.Frames; r != nil && (depth.Number < r.First || depth.Number > r.Last) {
@@ -377,8 +390,10 @@ func (c *converter) queuePLY(depth, color *sensor.Frame) {
 func (c *converter) flush() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.pending != nil && c.ctx.Err() == nil {
-		c.queuePLY(c.pending, c.lastColor)
+	if c.ctx.Err() == nil {
+		for _, d := range c.pending {
+			c.queuePLY(d, c.lastColor)
+		}
 	}
 	c.pending = nil
 }

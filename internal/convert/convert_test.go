@@ -423,3 +423,44 @@ func TestErrors(t *testing.T) {
 		t.Errorf("vanished directory: %v, want an error naming the file", err)
 	}
 }
+
+// TestPairOrder: depth frames that arrive before any color frame, or
+// several before the next color frame, each get a point cloud; a depth
+// frame with no color frame at all is reported, not silently dropped.
+func TestPairOrder(t *testing.T) {
+	depthP := &sensor.StreamProfile{Stream: sensor.StreamDepth, Format: sensor.FormatZ16, Kind: sensor.KindVideo}
+	colorP := &sensor.StreamProfile{Stream: sensor.StreamColor, Format: sensor.FormatRGB8, Kind: sensor.KindVideo}
+	frame := func(p *sensor.StreamProfile, n uint64) *sensor.Frame {
+		return &sensor.Frame{Profile: p, Number: n, TimestampMs: float64(n) * 33}
+	}
+	for _, c := range []struct {
+		name  string
+		order []*sensor.Frame
+		want  int
+	}{
+		{"depth first", []*sensor.Frame{frame(depthP, 1), frame(depthP, 2), frame(colorP, 1), frame(colorP, 2), frame(depthP, 3)}, 3},
+		{"color first", []*sensor.Frame{frame(colorP, 1), frame(depthP, 1), frame(colorP, 2), frame(depthP, 2)}, 2},
+		{"no color", []*sensor.Frame{frame(depthP, 1), frame(depthP, 2)}, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cv := newConverter(ctx, cancel, nil, Options{PLY: "x"})
+			cv.depthP, cv.colorP = depthP, colorP
+			cancel() // the workers skip the jobs: they are counted, not written
+			defer cv.jobs.wait()
+			for _, f := range c.order {
+				cv.pair(f)
+			}
+			cv.mu.Lock()
+			cv.ctx = context.Background()
+			cv.mu.Unlock()
+			cv.flush()
+			if got := cv.converted["PLY"]["Depth"]; got != c.want {
+				t.Errorf("%d clouds, want %d", got, c.want)
+			}
+			if _, said := cv.skipped["PLY"]; said != (c.want == 0) {
+				t.Errorf("skipped %v", cv.skipped)
+			}
+		})
+	}
+}
