@@ -71,14 +71,8 @@ func editCopy(e *env, sub string, args []string) error {
 	if err := regularFile(bag); err != nil {
 		return fileError(bag, err)
 	}
-	r, err := rosbag.Open(bag, nil)
+	r, err := openForEdit(bag)
 	if err != nil {
-		if r != nil {
-			r.Close()
-		}
-		if errors.Is(err, rosbag.ErrUnindexed) {
-			return fileError(bag, fmt.Errorf("%w; run 'rs-record edit reindex' on it first", err))
-		}
 		return fileError(bag, err)
 	}
 	defer r.Close()

@@ -35,12 +35,7 @@ func (f streamFilter) keeps(st sensor.Stream, index int) bool {
 
 // streamTopic reports whether a topic kind belongs to one stream.
 func streamTopic(k layout.Kind) bool {
-	switch k {
-	case layout.KindStreamInfo, layout.KindCameraInfo, layout.KindImuIntrinsic, layout.KindExtrinsics,
-		layout.KindPoseAccel, layout.KindPoseTwist:
-		return true
-	}
-	return k.IsFrameData() || k.IsMetadata()
+	return describesStream(k) || k == layout.KindPoseAccel || k == layout.KindPoseTwist || k.IsFrameData() || k.IsMetadata()
 }
 
 // timeline is what trimming needs to know of a bag before copying it.
@@ -233,6 +228,24 @@ func openForEdit(bag string) (*rosbag.Reader, error) {
 	return r, nil
 }
 
+// openTimeline opens a bag to trim or split and scans its timeline; the
+// error names the bag.
+func openTimeline(bag, verb string) (*rosbag.Reader, *timeline, error) {
+	r, err := openForEdit(bag)
+	if err != nil {
+		return nil, nil, fileError(bag, err)
+	}
+	tl, err := scanTimeline(r)
+	if err == nil && tl.frames == 0 {
+		err = fmt.Errorf("the bag has no frames to %s", verb)
+	}
+	if err != nil {
+		r.Close()
+		return nil, nil, fileError(bag, err)
+	}
+	return r, tl, nil
+}
+
 // writeTrimmed writes the window of r to out (atomically).
 func writeTrimmed(out string, r *rosbag.Reader, tl *timeline, win window, streams streamFilter, comp string) (int64, error) {
 	var n int64
@@ -288,18 +301,11 @@ func editTrim(e *env, args []string) error {
 	if same, _ := sameFile(bag, *out); same {
 		return usageErrorf("edit", "trim: -o names the source bag; write the trimmed bag elsewhere")
 	}
-	r, err := openForEdit(bag)
+	r, tl, err := openTimeline(bag, "trim")
 	if err != nil {
-		return fileError(bag, err)
+		return err
 	}
 	defer r.Close()
-	tl, err := scanTimeline(r)
-	if err != nil {
-		return fileError(bag, err)
-	}
-	if tl.frames == 0 {
-		return fileError(bag, errors.New("the bag has no frames to trim"))
-	}
 	win := window{from: tl.first + rosbag.Time(start*1e9), to: tl.last + 1}
 	if end > 0 {
 		win.to = tl.first + rosbag.Time(end*1e9)
@@ -360,18 +366,11 @@ func editSplit(e *env, args []string) error {
 		return usageErrorf("edit", "split: --every %q: want a duration (10s, 1m) or a size (100MiB): %v", *every, err)
 	}
 	bag := pos[0]
-	r, err := openForEdit(bag)
+	r, tl, err := openTimeline(bag, "split")
 	if err != nil {
-		return fileError(bag, err)
+		return err
 	}
 	defer r.Close()
-	tl, err := scanTimeline(r)
-	if err != nil {
-		return fileError(bag, err)
-	}
-	if tl.frames == 0 {
-		return fileError(bag, errors.New("the bag has no frames to split"))
-	}
 	var cuts []rosbag.Time // starts of the parts after the first
 	if dur > 0 {
 		for t := tl.first + rosbag.Time(dur); t <= tl.last; t += rosbag.Time(dur) {

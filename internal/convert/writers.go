@@ -140,23 +140,20 @@ func rgba(w, h int) *image.RGBA {
 // and Y16 would lose its byte order; here colors come out right, YUYV and
 // UYVY are converted to RGB and Y16 is a 16-bit gray PNG.
 func (c *converter) writePNG(f *sensor.Frame) error {
-	var img image.Image
-	var pooled *image.RGBA
+	pooled := rgba(f.Width, f.Height)
+	defer rgbaPool.Put(pooled)
+	var img image.Image = pooled
 	switch f.Profile.Format {
 	case sensor.FormatZ16, sensor.FormatDisparity16, sensor.FormatDisparity32:
-		pooled = rgba(f.Width, f.Height)
 		if err := c.col.Draw(pooled, f); err != nil {
 			return fmt.Errorf("convert: colorizing %s frame %d: %w", streamName(f.Profile), f.Number, err)
 		}
-		img = pooled
 	default:
-		pooled = rgba(f.Width, f.Height)
 		var err error
 		if img, err = imaging.Image(f, pooled); err != nil {
 			return fmt.Errorf("convert: %s frame %d: %w", streamName(f.Profile), f.Number, err)
 		}
 	}
-	defer rgbaPool.Put(pooled)
 	if err := c.writeFile(frameFile(c.opts.PNG, f, "png"), func(w *bufio.Writer) error {
 		return pngEnc.Encode(w, img)
 	}); err != nil {
