@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -90,11 +91,16 @@ func eval[T any](b *browser, js string) T {
 	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, guard)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
-	if err != nil {
+	for {
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+		if err == nil {
+			return v
+		}
+		if ctx.Err() == nil && staleContext(err) {
+			continue
+		}
 		b.t.Fatalf("%s: %v", js, err)
 	}
-	return v
 }
 
 // waitFor waits until a JavaScript condition holds.
@@ -102,9 +108,28 @@ func (b *browser) waitFor(what, cond string) {
 	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, guard)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(guard))); err != nil {
+	for {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(guard)))
+		if err == nil {
+			return
+		}
+		// Right after a navigation the page's previous JavaScript context
+		// can still be the one on record until its destruction event is
+		// handled; the poll then names a context that is gone. Poll again
+		// in the new one.
+		if ctx.Err() == nil && staleContext(err) {
+			continue
+		}
 		b.t.Fatalf("waiting for %s (%s): %v", what, cond, err)
 	}
+}
+
+// staleContext reports whether err says the page's JavaScript context was
+// replaced under a call (a navigation finished in between).
+func staleContext(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "Cannot find context with specified id") ||
+		strings.Contains(msg, "Execution context was destroyed")
 }
 
 // consoleErrors returns the errors and exceptions the page logged.
