@@ -1,28 +1,40 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"github.com/rsbag/rsbag/internal/damage"
-	"github.com/rsbag/rsbag/internal/layout"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/rsbag/rsbag/internal/damage"
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/mcapbag"
+	"github.com/rsbag/rsbag/mcapbag/ros2"
+	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"
 )
 
 func runExport(e *env, args []string) error {
-	fs := newFlagSet(e, "export", "export --mcap OUT.mcap [--compression zstd|lz4|none] BAG\n\n"+
-		"Writes every message of the bag to an MCAP file of the ros1 profile (schemas with\n"+
-		"the full ROS 1 definitions, one channel per topic, the bag's bytes and times as\n"+
-		"they are, statistics, chunk and message indexes, the device info as metadata),\n"+
-		"for Foxglove and the MCAP tools. 'rs-record import' turns it back into the same bag.\n"+
+	fs := newFlagSet(e, "export", "export --mcap OUT.mcap [--profile ros1|ros2] [--compression zstd|lz4|none] BAG\n\n"+
+		"--profile ros1 (the default) writes every message of the bag to an MCAP file of the\n"+
+		"ros1 profile (schemas with the full ROS 1 definitions, one channel per topic, the\n"+
+		"bag's bytes and times as they are, statistics, chunk and message indexes, the device\n"+
+		"info as metadata), for Foxglove and the MCAP tools. 'rs-record import' turns it back\n"+
+		"into the same bag.\n"+
+		"--profile ros2 writes what the realsense2_camera ROS 2 wrapper publishes for a live\n"+
+		"camera, CDR-encoded, on its topics: ~/depth/image_rect_raw, ~/color/image_raw,\n"+
+		"~/NAME/camera_info, ~/NAME/metadata, ~/gyro/sample, ~/accel/imu_info,\n"+
+		"~/extrinsics/depth_to_NAME and /tf_static, with ~ the --ros-namespace, so that\n"+
+		"'ros2 bag play' and Foxglove show the recording as they show the camera.\n"+
 		"A bag without index is read through recovery, and said so; messages of damaged\n"+
 		"chunks are lost, listed, and make the exit status 3 (the MCAP keeps the rest).\n"+
 		"The output is written under a temporary name and renamed when complete.")
 	out := fs.String("mcap", "", "write the MCAP file to `OUT`")
-	profile := fs.String("profile", "ros1", "MCAP profile: ros1 (lossless)")
+	profile := fs.String("profile", "ros1", "MCAP profile: ros1 (lossless, the bag as it is) or ros2 (the ROS 2 wrapper's topics)")
+	ns := fs.String("ros-namespace", ros2.DefaultNamespace, "ros2: the wrapper node's name space and name the topics start with")
+	camera := fs.String("camera-name", ros2.DefaultCameraName, "ros2: the camera name that starts every frame id")
 	comp := fs.String("compression", "zstd", "chunk compression: zstd, lz4 or none")
 	allow := fs.Bool("allow-damaged", false, allowDamagedUsage)
 	pos, err := parseArgs(fs, "export", args)
@@ -35,8 +47,14 @@ func runExport(e *env, args []string) error {
 	if *out == "" {
 		return usageErrorf("export", "--mcap OUT is required")
 	}
-	if *profile != "ros1" {
-		return usageErrorf("export", "--profile %q: want ros1", *profile)
+	if *profile != "ros1" && *profile != "ros2" {
+		return usageErrorf("export", "--profile %q: want ros1 or ros2", *profile)
+	}
+	if !strings.HasPrefix(*ns, "/") || strings.HasSuffix(*ns, "/") || strings.Contains(*ns, "//") || graphName(*ns) != *ns {
+		return usageErrorf("export", "--ros-namespace %q: want an absolute ROS name such as /camera/camera", *ns)
+	}
+	if *camera == "" || strings.Contains(*camera, "/") || graphName(*camera) != *camera {
+		return usageErrorf("export", "--camera-name %q: want a ROS name such as camera", *camera)
 	}
 	c, err := mcapbag.ParseCompression(*comp)
 	if err != nil {
@@ -45,6 +63,9 @@ func runExport(e *env, args []string) error {
 	bag := pos[0]
 	if err := regularFile(bag); err != nil {
 		return fileError(bag, err)
+	}
+	if *profile == "ros2" {
+		return exportROS2(e, bag, *out, &ros2.Options{Compression: c, Namespace: *ns, CameraName: *camera}, *allow)
 	}
 	r, err := rosbag.Open(bag, nil)
 	if err != nil && (r == nil || !errors.Is(err, rosbag.ErrUnindexed)) {
@@ -70,6 +91,42 @@ func runExport(e *env, args []string) error {
 		rep.Add(c, names)
 	}
 	return reportDamage(e, bag, rep, *allow)
+}
+
+// exportROS2 writes the ros2 profile export of bag to out.
+func exportROS2(e *env, bag, out string, opts *ros2.Options, allow bool) error {
+	dev, err := playback.Open(bag, &playback.Options{NonRealTime: true})
+	if err != nil {
+		return fileError(bag, err)
+	}
+	defer dev.Close()
+	var res *ros2.Result
+	err = writeAtomically(out, func(f *os.File) error {
+		var err error
+		res, err = ros2.Export(context.Background(), f, dev, opts)
+		return err
+	})
+	if err != nil {
+		return fileError(bag, err)
+	}
+	fmt.Fprintf(e.stdout, "%s: %d messages on %d topics, %.1f MB of message data\n", out, res.Messages, res.Channels, float64(res.Bytes)/1e6)
+	for _, k := range sortedKeys(res.Skipped) {
+		fmt.Fprintf(e.stderr, "%s: %s: not exported: %s\n", progName, k, res.Skipped[k])
+	}
+	return reportDamage(e, bag, damage.FromPlayback(dev), allow)
+}
+
+// graphName is s with the characters a ROS name cannot hold replaced by
+// '_' and upper case lowered, as ROS 2 tools see names; a valid name is
+// its own graphName.
+func graphName(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '/', r == '_':
+			return r
+		}
+		return '_'
+	}, s)
 }
 
 // frameNames maps the connections of r that carry frames to the name of

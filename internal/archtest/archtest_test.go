@@ -38,6 +38,7 @@ var allowed = map[string][]string{
 	"pipeline":          {"sensor", "extensions", "device", "playback", "record", "software", "usb"},
 	"processing":        {"sensor", "extensions"},
 	"mcapbag":           {"rosbag", "msgs", "internal/layout"},
+	"mcapbag/ros2":      {"sensor", "extensions", "playback", "mcapbag"},
 	"internal/imaging":  {"sensor"},
 	"internal/viewer":   {"sensor", "extensions", "device", "playback", "processing", "rosbag", "internal/layout", "internal/imaging"},
 	"internal/convert":  {"sensor", "extensions", "playback", "processing", "pipeline", "internal/damage", "internal/imaging"},

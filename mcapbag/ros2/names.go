@@ -1,0 +1,63 @@
+package ros2
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// rosName returns the realsense2_camera wrapper's name of a librealsense
+// name (its rs2_to_ros table: "Infrared" is "Infra"), made a ROS graph
+// resource name (lower case; characters other than letters, digits, '/'
+// and '_' replaced by '_').
+func rosName(rs2 string) string {
+	if rs2 == "Infrared" {
+		rs2 = "Infra"
+	}
+	return graphName(rs2)
+}
+
+// graphName lower-cases s and replaces the characters not allowed in a ROS
+// name with '_'.
+func graphName(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			return unicode.ToLower(r)
+		case r == '/' || r == '_':
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// streamName is the wrapper's name of a stream: its ROS type name, with
+// the stream index appended when it is not 0 ("depth", "color", "infra1",
+// "gyro").
+func streamName(s sensor.Stream, index int) string {
+	n := rosName(s.String())
+	if index > 0 {
+		n += strconv.Itoa(index)
+	}
+	return n
+}
+
+// rosEncoding maps the formats the wrapper publishes as images to their
+// sensor_msgs image encodings (base_realsense_node.cpp,
+// _rs_format_to_ros_format). Other formats have no image topic.
+var rosEncoding = map[sensor.Format]string{
+	sensor.FormatY8:    "mono8",
+	sensor.FormatY16:   "mono16",
+	sensor.FormatZ16:   "16UC1",
+	sensor.FormatRGB8:  "rgb8",
+	sensor.FormatBGR8:  "bgr8",
+	sensor.FormatRGBA8: "rgba8",
+	sensor.FormatBGRA8: "bgra8",
+	sensor.FormatYUYV:  "yuv422_yuy2",
+	sensor.FormatUYVY:  "yuv422",
+	sensor.FormatRAW8:  "8UC1",
+	sensor.FormatRAW10: "16UC1",
+	sensor.FormatRAW16: "16UC1",
+}
