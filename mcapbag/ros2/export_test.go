@@ -282,8 +282,8 @@ func TestExport(t *testing.T) {
 		synthBag(t, "units_system", software.SyntheticConfig{
 			Depth:    &software.Video{Width: 32, Height: 24, FPS: 30, Format: sensor.FormatZ16},
 			Duration: 100 * time.Millisecond, Metadata: software.MetadataBasic,
-			Set:      []software.OptionValue{{Sensor: "depth", Option: sensor.OptionDepthUnits, Value: 0.0001}},
-			Domains:  map[sensor.Stream]sensor.TimestampDomain{sensor.StreamDepth: sensor.TimestampDomainSystemTime},
+			Set:     []software.OptionValue{{Sensor: "depth", Option: sensor.OptionDepthUnits, Value: 0.0001}},
+			Domains: map[sensor.Stream]sensor.TimestampDomain{sensor.StreamDepth: sensor.TimestampDomainSystemTime},
 		}),
 	)
 	dir := t.TempDir()
