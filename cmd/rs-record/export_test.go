@@ -32,6 +32,14 @@ func TestExportImport(t *testing.T) {
 		}
 		mcaps = append(mcaps, out)
 	}
+	for _, comp := range []string{"zstd", "lz4"} {
+		out := filepath.Join(dir, "rec-ros2-"+comp+".mcap")
+		r := rsRecord(t, "export", "--profile", "ros2", "--compression", comp, "--mcap", out, bag)
+		if r.code != 0 || !strings.Contains(r.stdout, "messages on 16 topics") || r.stderr != "" {
+			t.Fatalf("export --profile ros2 --compression %s: exit %d, want 16 topics (depth and color: image, info, metadata; gyro and accel: sample, imu_info, metadata; three extrinsics; /tf_static)\n%s%s", comp, r.code, r.stdout, r.stderr)
+		}
+		mcaps = append(mcaps, out)
+	}
 	if tool := conformance(t, "mcapcheck-js"); tool != "" {
 		if out, err := exec.Command(tool, append([]string{"-q"}, mcaps...)...).CombinedOutput(); err != nil {
 			t.Errorf("mcapcheck-js rejects the exports: %v\n%s", err, out)
@@ -92,7 +100,13 @@ func TestExportBadInput(t *testing.T) {
 		{"no output", []string{"export", ref}, 2, "--mcap"},
 		{"two bags", []string{"export", "--mcap", out, ref, ref}, 2, "exactly one BAG"},
 		{"bad compression", []string{"export", "--compression", "gzip", "--mcap", out, ref}, 2, "gzip"},
-		{"ros2 not offered", []string{"export", "--profile", "ros3", "--mcap", out, ref}, 2, "ros3"},
+		{"unknown profile", []string{"export", "--profile", "ros3", "--mcap", out, ref}, 2, "ros3"},
+		{"relative namespace", []string{"export", "--profile", "ros2", "--ros-namespace", "camera", "--mcap", out, ref}, 2, "--ros-namespace"},
+		{"namespace with a space", []string{"export", "--profile", "ros2", "--ros-namespace", "/my camera", "--mcap", out, ref}, 2, "--ros-namespace"},
+		{"camera name with a slash", []string{"export", "--profile", "ros2", "--camera-name", "a/b", "--mcap", out, ref}, 2, "--camera-name"},
+		{"ros2 of a pose-only bag", []string{"export", "--profile", "ros2", "--mcap", out, "../../testdata/librealsense/pose.bag"}, 1, "no stream the ROS 2 wrapper publishes"},
+		{"ros2 missing bag", []string{"export", "--profile", "ros2", "--mcap", out, filepath.Join(dir, "none.bag")}, 1, "none.bag"},
+		{"ros2 not a bag", []string{"export", "--profile", "ros2", "--mcap", out, notBag}, 1, "text.bag"},
 		{"missing bag", []string{"export", "--mcap", out, filepath.Join(dir, "none.bag")}, 1, "none.bag"},
 		{"fifo", []string{"export", "--mcap", out, fifo}, 1, "not a regular file"},
 		{"not a bag", []string{"export", "--mcap", out, notBag}, 1, "text.bag"},
@@ -121,32 +135,38 @@ func TestExportBadInput(t *testing.T) {
 func TestExportDamaged(t *testing.T) {
 	t.Parallel()
 	for _, bag := range brokenBags(t) {
-		name := strings.TrimSuffix(filepath.Base(bag), ".bag")
-		t.Run(name, func(t *testing.T) {
-			out := filepath.Join(t.TempDir(), "out.mcap")
-			r := rsRecord(t, "export", "--mcap", out, bag)
-			info := rsRecord(t, "info", bag)
-			switch {
-			case name == "unindexed":
-				if r.code != 0 || !strings.Contains(r.stderr, "recovered") {
-					t.Errorf("exit %d, want 0 and a recovery notice:\n%s", r.code, r.stderr)
-				}
-			case r.code != info.code:
-				t.Errorf("export exits %d, info %d:\nexport: %s\ninfo: %s", r.code, info.code, r.stderr, info.stderr)
-			case r.code == 3 && fileExists(out):
-				// Read as far as it could be: accepted by the flag.
-				if a := rsRecord(t, "export", "--allow-damaged", "--mcap", out, bag); a.code != 0 || !strings.Contains(a.stderr, "damaged") {
-					t.Errorf("--allow-damaged: exit %d, want 0 with the loss reported:\n%s", a.code, a.stderr)
-				}
-			case r.code != 0 && !strings.Contains(r.stderr, bag):
-				t.Errorf("exit %d without naming the bag: %q", r.code, r.stderr)
-			}
-			if r.code == 0 {
-				if _, err := os.Stat(out); err != nil {
-					t.Errorf("exit 0 without output: %v", err)
-				}
-			}
-		})
+		for _, profile := range []string{"ros1", "ros2"} {
+			name := strings.TrimSuffix(filepath.Base(bag), ".bag")
+			t.Run(name+"/"+profile, func(t *testing.T) {
+				exportDamaged(t, name, bag, profile)
+			})
+		}
+	}
+}
+
+func exportDamaged(t *testing.T, name, bag, profile string) {
+	out := filepath.Join(t.TempDir(), "out.mcap")
+	r := rsRecord(t, "export", "--profile", profile, "--mcap", out, bag)
+	info := rsRecord(t, "info", bag)
+	switch {
+	case name == "unindexed":
+		if r.code != 0 || !strings.Contains(r.stderr, "recovered") {
+			t.Errorf("exit %d, want 0 and a recovery notice:\n%s", r.code, r.stderr)
+		}
+	case r.code != info.code:
+		t.Errorf("export exits %d, info %d:\nexport: %s\ninfo: %s", r.code, info.code, r.stderr, info.stderr)
+	case r.code == 3 && fileExists(out):
+		// Read as far as it could be: accepted by the flag.
+		if a := rsRecord(t, "export", "--profile", profile, "--allow-damaged", "--mcap", out, bag); a.code != 0 || !strings.Contains(a.stderr, "damaged") {
+			t.Errorf("--allow-damaged: exit %d, want 0 with the loss reported:\n%s", a.code, a.stderr)
+		}
+	case r.code != 0 && !strings.Contains(r.stderr, bag):
+		t.Errorf("exit %d without naming the bag: %q", r.code, r.stderr)
+	}
+	if r.code == 0 {
+		if _, err := os.Stat(out); err != nil {
+			t.Errorf("exit 0 without output: %v", err)
+		}
 	}
 }
 
@@ -169,6 +189,7 @@ func TestOutputFull(t *testing.T) {
 	for _, args := range [][]string{
 		{"export", "--mcap", "OUT/o.mcap", src},
 		{"export", "--mcap", "OUT/o.mcap", "--compression", "none", src},
+		{"export", "--profile", "ros2", "--mcap", "OUT/o.mcap", "--compression", "none", src},
 		{"convert", "-r", "OUT/r", src},
 		{"edit", "decompress", "-o", "OUT/d.bag", src},
 	} {
