@@ -24,7 +24,6 @@ import (
 	"slices"
 
 	"github.com/foxglove/mcap/go/mcap"
-	"github.com/pierrec/lz4/v4"
 
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
@@ -106,41 +105,6 @@ type Result struct {
 	Skipped []rosbag.SkippedChunk
 }
 
-// NewWriter starts an MCAP file on dst for a profile ("ros1", "ros2"):
-// it writes the header and returns a writer of chunks of chunkSize bytes
-// (DefaultChunkSize when ≤ 0) compressed with c (Zstd when ""), with CRCs,
-// chunk and message indexes and statistics in the summary.
-func NewWriter(dst io.Writer, profile string, c Compression, chunkSize int64) (*mcap.Writer, error) {
-	if chunkSize <= 0 {
-		chunkSize = DefaultChunkSize
-	}
-	if c == "" {
-		c = Zstd
-	}
-	if _, err := ParseCompression(string(c)); err != nil {
-		return nil, err
-	}
-	wo := &mcap.WriterOptions{Chunked: true, ChunkSize: chunkSize, Compression: c.format(), IncludeCRC: true}
-	if c == LZ4 {
-		// The MCAP writer's own LZ4 uses a slow level on one core; frames
-		// of a chunk are compressed on every core at the fast level (the
-		// level of the bags' own LZ4 chunks).
-		lzw := lz4.NewWriter(nil)
-		if err := lzw.Apply(lz4.CompressionLevelOption(lz4.Fast), lz4.ConcurrencyOption(-1)); err != nil {
-			return nil, fmt.Errorf("lz4: %w", err)
-		}
-		wo.Compressor = mcap.NewCustomCompressor(mcap.CompressionLZ4, lzw)
-	}
-	w, err := mcap.NewWriter(dst, wo)
-	if err != nil {
-		return nil, err
-	}
-	if err := w.WriteHeader(&mcap.Header{Profile: profile, Library: Library}); err != nil {
-		return nil, fmt.Errorf("header: %w", err)
-	}
-	return w, nil
-}
-
 // Export writes the messages of src to dst as an MCAP file of the ros1
 // profile.
 func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, error) {
@@ -152,6 +116,7 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 	if err != nil {
 		return nil, fmt.Errorf("mcapbag: export: %w", err)
 	}
+	defer w.Close() // stops its goroutines on every early return
 	res := &Result{}
 	// Schemas by type (and definition), channels by connection.
 	type schemaKey struct{ typ, md5, def string }

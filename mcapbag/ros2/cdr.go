@@ -51,12 +51,6 @@ func (c *cdr) bytes(p []byte) {
 	c.b = append(c.b, p...)
 }
 
-// f64s appends a float64 sequence (with its length).
-func (c *cdr) f64s(v []float64) {
-	c.u32(uint32(len(v)))
-	c.f64array(v)
-}
-
 // f64array appends a fixed-size float64 array (no length).
 func (c *cdr) f64array(v []float64) {
 	for _, x := range v {

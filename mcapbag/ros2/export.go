@@ -119,7 +119,7 @@ type exporter struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	dev    *playback.Device
-	w      *mcap.Writer
+	w      *mcapbag.Writer
 	opts   Options
 	base   *stream
 
@@ -162,6 +162,7 @@ func Export(ctx context.Context, dst io.Writer, dev *playback.Device, opts *Opti
 	if err != nil {
 		return nil, fmt.Errorf("ros2: export: %w", err)
 	}
+	defer w.Close() // stops its goroutines on every early return
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	x := &exporter{ctx: ctx, cancel: cancel, dev: dev, w: w, opts: o, streams: map[int]*stream{}, seq: map[uint16]uint32{}}
