@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/rsbag/rsbag/internal/damage"
 	"github.com/rsbag/rsbag/internal/layout"
@@ -50,11 +49,12 @@ func runExport(e *env, args []string) error {
 	if *profile != "ros1" && *profile != "ros2" {
 		return usageErrorf("export", "--profile %q: want ros1 or ros2", *profile)
 	}
-	if !strings.HasPrefix(*ns, "/") || strings.HasSuffix(*ns, "/") || strings.Contains(*ns, "//") || graphName(*ns) != *ns {
-		return usageErrorf("export", "--ros-namespace %q: want an absolute ROS name such as /camera/camera", *ns)
+	ros2Opts := &ros2.Options{Namespace: *ns, CameraName: *camera}
+	if *ns == "" || *camera == "" {
+		return usageErrorf("export", "--ros-namespace and --camera-name must not be empty")
 	}
-	if *camera == "" || strings.Contains(*camera, "/") || graphName(*camera) != *camera {
-		return usageErrorf("export", "--camera-name %q: want a ROS name such as camera", *camera)
+	if err := ros2Opts.CheckNames(); err != nil {
+		return usageErrorf("export", "--ros-namespace %q, --camera-name %q: %v", *ns, *camera, err)
 	}
 	c, err := mcapbag.ParseCompression(*comp)
 	if err != nil {
@@ -65,7 +65,8 @@ func runExport(e *env, args []string) error {
 		return fileError(bag, err)
 	}
 	if *profile == "ros2" {
-		return exportROS2(e, bag, *out, &ros2.Options{Compression: c, Namespace: *ns, CameraName: *camera}, *allow)
+		ros2Opts.Compression = c
+		return exportROS2(e, bag, *out, ros2Opts, *allow)
 	}
 	r, err := rosbag.Open(bag, nil)
 	if err != nil && (r == nil || !errors.Is(err, rosbag.ErrUnindexed)) {
@@ -114,19 +115,6 @@ func exportROS2(e *env, bag, out string, opts *ros2.Options, allow bool) error {
 		fmt.Fprintf(e.stderr, "%s: %s: not exported: %s\n", progName, k, res.Skipped[k])
 	}
 	return reportDamage(e, bag, damage.FromPlayback(dev), allow)
-}
-
-// graphName is s with the characters a ROS name cannot hold replaced by
-// '_' and upper case lowered, as ROS 2 tools see names; a valid name is
-// its own graphName.
-func graphName(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '/', r == '_':
-			return r
-		}
-		return '_'
-	}, s)
 }
 
 // frameNames maps the connections of r that carry frames to the name of

@@ -155,6 +155,9 @@ func Export(ctx context.Context, dst io.Writer, dev *playback.Device, opts *Opti
 	if o.CameraName == "" {
 		o.CameraName = DefaultCameraName
 	}
+	if err := o.CheckNames(); err != nil {
+		return nil, err
+	}
 	if err := dev.SetRealTime(false); err != nil {
 		return nil, fmt.Errorf("ros2: export: %w", err)
 	}
@@ -589,16 +592,20 @@ func (x *exporter) metadata(st *stream, f *sensor.Frame, t, stamp int64) error {
 	j := append(x.json[:0], `{"frame_number":`...)
 	j = strconv.AppendUint(j, f.Number, 10)
 	j = append(j, `,"clock_domain":"`...)
-	j = append(j, graphName(f.Domain.String())...)
+	if d := int(f.Domain); d >= 0 && d < len(domainNames) {
+		j = append(j, domainNames[d]...)
+	} else {
+		j = append(j, graphName(f.Domain.String())...)
+	}
 	j = append(j, `","frame_timestamp":`...)
 	j = strconv.AppendFloat(j, f.TimestampMs, 'f', 6, 64)
 	f.Metadata.Range(func(k sensor.MetadataKey, v int64) bool {
-		name := graphName(k.String())
-		if k == sensor.MetadataKeyFrameTimestamp {
-			name = "hw_timestamp"
-		}
 		j = append(j, `,"`...)
-		j = append(j, name...)
+		if int(k) < len(metadataNames) {
+			j = append(j, metadataNames[k]...)
+		} else {
+			j = append(j, graphName(k.String())...)
+		}
 		j = append(j, `":`...)
 		j = strconv.AppendInt(j, v, 10)
 		return true

@@ -696,6 +696,17 @@ func TestNames(t *testing.T) {
 		t.Errorf("%d formats have an image encoding, want the wrapper's 12", len(rosEncoding))
 	}
 
+	for _, o := range []Options{{Namespace: "camera"}, {Namespace: "/a/"}, {Namespace: "/a//b"}, {Namespace: "/My"}, {CameraName: "a/b"}, {CameraName: "a b"}} {
+		if err := o.CheckNames(); err == nil {
+			t.Errorf("CheckNames(%+v) accepted", o)
+		}
+	}
+	for _, o := range []Options{{}, {Namespace: "/robot/front_1", CameraName: "front_1"}} {
+		if err := o.CheckNames(); err != nil {
+			t.Errorf("CheckNames(%+v): %v", o, err)
+		}
+	}
+
 	bag := filepath.Join("..", "..", "..", "shared", "testdata", "librealsense", "depth_color.bag")
 	file, _ := exportFile(t, bag, t.TempDir(), &Options{Namespace: "/robot/front", CameraName: "front"})
 	got, _ := readExport(t, file)

@@ -1,6 +1,7 @@
 package ros2
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -32,6 +33,40 @@ func graphName(s string) string {
 		return '_'
 	}, s)
 }
+
+// CheckNames reports whether the names of o are ROS names the wrapper
+// could have: Namespace absolute ("/camera/camera"), CameraName one plain
+// name ("camera"), both of lower-case letters, digits and '_' only. Empty
+// names stand for the defaults.
+func (o *Options) CheckNames() error {
+	if ns := o.Namespace; ns != "" && (!strings.HasPrefix(ns, "/") || strings.HasSuffix(ns, "/") || strings.Contains(ns, "//") || graphName(ns) != ns) {
+		return fmt.Errorf("ros2: name space %q: want an absolute ROS name such as %s", ns, DefaultNamespace)
+	}
+	if c := o.CameraName; c != "" && (strings.Contains(c, "/") || graphName(c) != c) {
+		return fmt.Errorf("ros2: camera name %q: want a ROS name such as %s", c, DefaultCameraName)
+	}
+	return nil
+}
+
+// metadataNames are the wrapper's JSON names of the metadata keys: lower
+// case with '_', the frame timestamp as "hw_timestamp".
+var metadataNames = func() [sensor.MetadataKeyCount]string {
+	var n [sensor.MetadataKeyCount]string
+	for k := range n {
+		n[k] = graphName(sensor.MetadataKey(k).String())
+	}
+	n[sensor.MetadataKeyFrameTimestamp] = "hw_timestamp"
+	return n
+}()
+
+// domainNames are the wrapper's names of the timestamp domains.
+var domainNames = func() [sensor.TimestampDomainCount]string {
+	var n [sensor.TimestampDomainCount]string
+	for d := range n {
+		n[d] = graphName(sensor.TimestampDomain(d).String())
+	}
+	return n
+}()
 
 // streamName is the wrapper's name of a stream: its ROS type name, with
 // the stream index appended when it is not 0 ("depth", "color", "infra1",
