@@ -400,8 +400,19 @@ func (d *Device) addLoss(c rosbag.SkippedChunk) bool {
 // Duration returns the time between the first and the last frame.
 func (d *Device) Duration() time.Duration { return d.duration }
 
+// Span returns the bag times of the first and the last frame of the bag
+// (both 0 for a bag without frames); Duration is last − first.
+func (d *Device) Span() (first, last time.Duration) {
+	if !d.desc.hasFrame {
+		return 0, 0
+	}
+	return time.Duration(d.desc.first), time.Duration(d.desc.last)
+}
+
 // Position returns the bag time of the last message read (0 when stopped,
-// the target right after a seek).
+// the target right after a seek). In non-real-time mode, while a frame
+// handler of the device runs, it is the bag time of that handler's frame:
+// the reader waits for the handler before it reads on.
 func (d *Device) Position() time.Duration { return time.Duration(d.position.Load()) }
 
 // Status returns Stopped, Paused or Playing.

@@ -41,7 +41,7 @@ type Device struct {
 
 	mu          sync.Mutex // guards the fields below
 	based       bool       // the time base exists
-	base        time.Time  // arrival of the first frame
+	base        time.Time  // bag time 0: Options.Origin, or the arrival of the first frame
 	paused      bool
 	pauseStart  time.Time
 	pausedTotal time.Duration
@@ -126,6 +126,9 @@ func newDevice(dev device.Device, w io.WriteSeeker, o Options) (*Device, error) 
 		bag:        bag,
 		q:          newQueue(o.QueueSize, o.QueueBytes),
 		writerDone: make(chan struct{}),
+	}
+	if !o.Origin.IsZero() {
+		d.based, d.base = true, o.Origin
 	}
 	for i, in := range dev.Sensors() {
 		s := &Sensor{rec: d, inner: in, index: i, written: map[int]bool{}, streams: map[streamKey]*streamState{}}

@@ -47,6 +47,12 @@ type Options struct {
 	// Lossless makes a frame handler wait for queue space instead of
 	// dropping the frame. Use it only with sources that are not real time.
 	Lossless bool
+	// Origin, when not zero, is the instant of bag time 0 instead of the
+	// arrival of the first frame. Devices recorded together as one session
+	// (package rig) share one, so that their bag times compare: a frame at
+	// bag time t in one bag and one at t in another arrived at the same
+	// instant. Frames that arrive before it are recorded at bag time 0.
+	Origin time.Time
 	// Now returns the current time; capture times are measured with it. nil
 	// means time.Now. Tests and simulated devices inject a virtual clock.
 	Now func() time.Time

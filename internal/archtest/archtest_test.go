@@ -39,6 +39,7 @@ var allowed = map[string][]string{
 	"processing":        {"sensor", "extensions"},
 	"mcapbag":           {"rosbag", "msgs", "internal/layout"},
 	"mcapbag/ros2":      {"sensor", "extensions", "playback", "mcapbag"},
+	"rig":               {"sensor", "extensions", "device", "playback", "record"},
 	"internal/imaging":  {"sensor"},
 	"internal/viewer":   {"sensor", "extensions", "device", "playback", "processing", "rosbag", "internal/layout", "internal/imaging"},
 	"internal/convert":  {"sensor", "extensions", "playback", "processing", "pipeline", "internal/damage", "internal/imaging"},
