@@ -1,4 +1,4 @@
-package rig
+package rig_test
 
 import (
 	"context"
@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/synthrig"
 	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/rig"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -31,7 +33,7 @@ func (e event) String() string { return fmt.Sprintf("%d@%v %s #%d", e.dev, e.t, 
 // delivered.
 func playAll(t *testing.T, paths []string) []event {
 	t.Helper()
-	s, err := Open(paths, &Options{NonRealTime: true})
+	s, err := rig.Open(paths, &rig.Options{NonRealTime: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,8 +101,8 @@ func alone(t *testing.T, path string, dev int) []event {
 }
 
 func TestSessionOrder(t *testing.T) {
-	man := recordRig(t, 2)
-	m, err := ReadManifest(man)
+	man := synthrig.Record(t, 2)
+	m, err := rig.ReadManifest(man)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,10 +148,10 @@ func TestSessionOrder(t *testing.T) {
 
 // TestSessionControls: pause, seek and speed act on every device.
 func TestSessionControls(t *testing.T) {
-	man := recordRig(t, 2)
+	man := synthrig.Record(t, 2)
 	for _, nrt := range []bool{false, true} {
 		t.Run(fmt.Sprintf("nonrealtime=%v", nrt), func(t *testing.T) {
-			s, err := Open([]string{man}, &Options{NonRealTime: nrt, Speed: 0.5})
+			s, err := rig.Open([]string{man}, &rig.Options{NonRealTime: nrt, Speed: 0.5})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -227,38 +229,38 @@ func TestSessionControls(t *testing.T) {
 }
 
 func TestSessionBadInput(t *testing.T) {
-	man := recordRig(t, 2)
-	m, _ := ReadManifest(man)
+	man := synthrig.Record(t, 2)
+	m, _ := rig.ReadManifest(man)
 	paths := m.Paths(man)
 	dir := filepath.Dir(man)
 
-	if _, err := Open([]string{paths[0], paths[0]}, nil); !errors.Is(err, ErrSameDevice) || !strings.Contains(err.Error(), "RIG001") {
-		t.Errorf("the same bag twice: %v, want ErrSameDevice naming the serial", err)
+	if _, err := rig.Open([]string{paths[0], paths[0]}, nil); !errors.Is(err, rig.ErrSameDevice) || !strings.Contains(err.Error(), "RIG001") {
+		t.Errorf("the same bag twice: %v, want rig.ErrSameDevice naming the serial", err)
 	}
-	apart := recordRig(t, 2, 0, 10*time.Second)
-	if _, err := Open([]string{BagPath(apart, "RIG001"), BagPath(apart, "RIG002")}, nil); !errors.Is(err, ErrNoOverlap) {
-		t.Errorf("bags 10 s apart: %v, want ErrNoOverlap", err)
+	apart := synthrig.Record(t, 2, 0, 10*time.Second)
+	if _, err := rig.Open([]string{rig.BagPath(apart, "RIG001"), rig.BagPath(apart, "RIG002")}, nil); !errors.Is(err, rig.ErrNoOverlap) {
+		t.Errorf("bags 10 s apart: %v, want rig.ErrNoOverlap", err)
 	}
 	// A manifest naming a missing file.
 	missing := *m
-	missing.Bags = append([]ManifestBag(nil), m.Bags...)
+	missing.Bags = append([]rig.ManifestBag(nil), m.Bags...)
 	missing.Bags[1].File = "gone.bag"
-	mp := filepath.Join(dir, "missing"+ManifestSuffix)
+	mp := filepath.Join(dir, "missing"+rig.ManifestSuffix)
 	if err := missing.WriteFile(mp); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open([]string{mp}, nil); err == nil || !strings.Contains(err.Error(), "gone.bag") {
+	if _, err := rig.Open([]string{mp}, nil); err == nil || !strings.Contains(err.Error(), "gone.bag") {
 		t.Errorf("manifest naming a missing bag: %v, want an error naming it", err)
 	}
 	// A manifest whose serial is not the bag's.
 	wrong := *m
-	wrong.Bags = append([]ManifestBag(nil), m.Bags...)
+	wrong.Bags = append([]rig.ManifestBag(nil), m.Bags...)
 	wrong.Bags[0].Serial = "OTHER"
-	wp := filepath.Join(dir, "wrong"+ManifestSuffix)
+	wp := filepath.Join(dir, "wrong"+rig.ManifestSuffix)
 	if err := wrong.WriteFile(wp); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open([]string{wp}, nil); err == nil || !strings.Contains(err.Error(), "OTHER") {
+	if _, err := rig.Open([]string{wp}, nil); err == nil || !strings.Contains(err.Error(), "OTHER") {
 		t.Errorf("manifest with a wrong serial: %v", err)
 	}
 	for name, body := range map[string]string{
@@ -270,15 +272,15 @@ func TestSessionBadInput(t *testing.T) {
 		"twice":     `{"format":"rsbag-session","version":1,"bags":[{"file":"a.bag","serial":"1"},{"file":"b.bag","serial":"1"}]}`,
 		"no serial": `{"format":"rsbag-session","version":1,"bags":[{"file":"a.bag"}]}`,
 	} {
-		p := filepath.Join(dir, strings.ReplaceAll(name, " ", "")+ManifestSuffix)
+		p := filepath.Join(dir, strings.ReplaceAll(name, " ", "")+rig.ManifestSuffix)
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Open([]string{p}, nil); err == nil || !strings.Contains(err.Error(), p) {
+		if _, err := rig.Open([]string{p}, nil); err == nil || !strings.Contains(err.Error(), p) {
 			t.Errorf("%s: %v, want an error naming the manifest", name, err)
 		}
 	}
-	if _, err := Open([]string{man, paths[0]}, nil); err == nil {
+	if _, err := rig.Open([]string{man, paths[0]}, nil); err == nil {
 		t.Error("a manifest with another bag: no error")
 	}
 }
@@ -288,11 +290,11 @@ func TestPaths(t *testing.T) {
 		{"rig.bag", "123", "rig.123.bag", "rig.session.json"},
 		{"dir/rig", "A/B", "dir/rig.A_B.bag", "dir/rig.session.json"},
 	} {
-		if got := BagPath(c.file, c.serial); got != c.bag {
-			t.Errorf("BagPath(%q, %q) = %q, want %q", c.file, c.serial, got, c.bag)
+		if got := rig.BagPath(c.file, c.serial); got != c.bag {
+			t.Errorf("rig.BagPath(%q, %q) = %q, want %q", c.file, c.serial, got, c.bag)
 		}
-		if got := ManifestPath(c.file); got != c.man {
-			t.Errorf("ManifestPath(%q) = %q, want %q", c.file, got, c.man)
+		if got := rig.ManifestPath(c.file); got != c.man {
+			t.Errorf("rig.ManifestPath(%q) = %q, want %q", c.file, got, c.man)
 		}
 	}
 }

@@ -1,4 +1,6 @@
-package rig
+// Package synthrig records sessions of several synthetic cameras (package
+// rig) for tests.
+package synthrig
 
 import (
 	"fmt"
@@ -8,15 +10,16 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/record"
+	"github.com/rsbag/rsbag/rig"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 )
 
-// synthetic returns a small synthetic camera with this serial: depth and
+// Camera returns a small synthetic camera with this serial: depth and
 // color 64x48 at 30 fps and the accelerometer at 100 Hz for 600 ms of
 // stream time, delivered at 4× real time so that bag times are real
 // arrival times.
-func synthetic(t testing.TB, serial string) *software.Synthetic {
+func Camera(t testing.TB, serial string) *software.Synthetic {
 	t.Helper()
 	cam, err := software.NewSynthetic(software.SyntheticConfig{
 		Depth:    &software.Video{Width: 64, Height: 48, FPS: 30, Format: sensor.FormatZ16},
@@ -32,25 +35,27 @@ func synthetic(t testing.TB, serial string) *software.Synthetic {
 	return cam
 }
 
-// recordRig records n synthetic cameras together as the session rig.bag in
-// a temporary directory and returns the manifest's path. origins, when
-// given, shifts each bag's origin by that much before the session's (so
-// that its frames come that much later in bag time).
-func recordRig(t testing.TB, n int, shift ...time.Duration) string {
+// Record records n synthetic cameras together as the session rig.bag in
+// a temporary directory and returns the manifest's path. With shift, the
+// cameras are recorded at the same time but not as one session: bag i's
+// origin is shift[i] before now (its frames come that much later in bag
+// time), no manifest is written, and the -f file's path is returned (the
+// bags are rig.rig.BagPath(file, serial)); the serials are RIG001, RIG002 ...
+func Record(t testing.TB, n int, shift ...time.Duration) string {
 	t.Helper()
 	var cams []*software.Synthetic
 	var devs []device.Device
 	for i := range n {
-		c := synthetic(t, fmt.Sprintf("RIG%03d", i+1))
+		c := Camera(t, fmt.Sprintf("RIG%03d", i+1))
 		defer c.Close()
 		cams = append(cams, c)
 		devs = append(devs, c)
 	}
 	file := filepath.Join(t.TempDir(), "rig.bag")
 	var recs []*record.Device
-	var rec *Recording
+	var rec *rig.Recording
 	if len(shift) == 0 {
-		r, err := Create(file, devs, &record.Options{Lossless: true})
+		r, err := rig.Create(file, devs, &record.Options{Lossless: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +64,7 @@ func recordRig(t testing.TB, n int, shift ...time.Duration) string {
 		// Separate recordings whose origins differ: not one session.
 		now := time.Now()
 		for i, d := range devs {
-			r, err := record.New(d, BagPath(file, fmt.Sprintf("RIG%03d", i+1)), &record.Options{Lossless: true, Origin: now.Add(-shift[i])})
+			r, err := record.New(d, rig.BagPath(file, fmt.Sprintf("RIG%03d", i+1)), &record.Options{Lossless: true, Origin: now.Add(-shift[i])})
 			if err != nil {
 				t.Fatal(err)
 			}

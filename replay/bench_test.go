@@ -1,0 +1,120 @@
+package replay_test
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/record"
+	"github.com/rsbag/rsbag/replay"
+	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/software"
+)
+
+// smallFrames records a bag of many small frames (IMU at 400 Hz and a
+// 64x48 depth stream at 90 fps for 20 s of stream time), so that the cost
+// per frame, not per byte, dominates.
+func smallFrames(b *testing.B) string {
+	b.Helper()
+	cam, err := software.NewSynthetic(software.SyntheticConfig{
+		Depth:    &software.Video{Width: 64, Height: 48, FPS: 90, Format: sensor.FormatZ16},
+		AccelFPS: 400,
+		GyroFPS:  400,
+		Duration: 20 * time.Second,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cam.Close()
+	path := filepath.Join(b.TempDir(), "small.bag")
+	rec, err := record.New(cam, path, &record.Options{Lossless: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, s := range rec.Sensors() {
+		if err := s.Open(s.Profiles()...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, s := range rec.Sensors() {
+		if err := s.Start(sensor.HandlerFunc(func(*sensor.Frame) {})); err != nil {
+			b.Fatal(err)
+		}
+	}
+	<-cam.Done()
+	for _, s := range rec.Sensors() {
+		s.Stop()
+	}
+	if err := rec.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// bare plays path in non-real-time mode with a handler that counts, and
+// returns the number of frames.
+func bare(b *testing.B, path string) int {
+	d, err := playback.Open(path, &playback.Options{NonRealTime: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	done := make(chan struct{})
+	var once sync.Once
+	d.OnStatusChange(func(s extensions.PlaybackStatus) {
+		if s == extensions.StatusStopped {
+			once.Do(func() { close(done) })
+		}
+	})
+	n := 0
+	h := sensor.HandlerFunc(func(*sensor.Frame) { n++ })
+	for _, s := range d.Sensors() {
+		if err := s.Open(s.Profiles()...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, s := range d.Sensors() {
+		if err := s.Start(h); err != nil {
+			b.Fatal(err)
+		}
+	}
+	<-done
+	return n
+}
+
+// BenchmarkReplay measures the cost of a replay handler call against bare
+// non-real-time playback of the same bag: overhead-ns/call is the
+// difference per frame.
+func BenchmarkReplay(b *testing.B) {
+	path := smallFrames(b)
+	var bareT, replayT time.Duration
+	frames := 0
+	for b.Loop() {
+		t0 := time.Now()
+		n := bare(b, path)
+		t1 := time.Now()
+		m := 0
+		res, err := replay.Run(context.Background(), []string{path}, replay.Handlers{Frame: func(*replay.Context, *sensor.Frame) error {
+			m++
+			return nil
+		}}, nil)
+		t2 := time.Now()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if n != m || res.Frames != n {
+			b.Fatalf("bare playback %d frames, replay %d", n, m)
+		}
+		bareT += t1.Sub(t0)
+		replayT += t2.Sub(t1)
+		frames += n
+	}
+	b.ReportMetric(float64(bareT.Nanoseconds())/float64(frames), "playback-ns/frame")
+	b.ReportMetric(float64(replayT.Nanoseconds())/float64(frames), "replay-ns/frame")
+	b.ReportMetric(float64((replayT-bareT).Nanoseconds())/float64(frames), "overhead-ns/call")
+	b.ReportMetric(float64(frames)/replayT.Seconds(), "frames/s")
+}
