@@ -155,7 +155,10 @@ func (m *Manifest) WriteFile(path string) error {
 	if err != nil {
 		return fmt.Errorf("rig: %w", err)
 	}
-	_, err = f.Write(b)
+	err = f.Chmod(0o644) // as os.Create would make it, before the umask
+	if err == nil {
+		_, err = f.Write(b)
+	}
 	if err == nil {
 		err = f.Sync()
 	}

@@ -327,11 +327,23 @@ func (s *Session) Resume() error {
 	return s.each(func(d *playback.Device) error { return d.Resume() })
 }
 
-// Paused reports whether the session is paused.
-func (s *Session) Paused() bool {
+// Status returns Stopped before Start and once every device has played to
+// its end (or was stopped), Paused while paused, Playing otherwise.
+func (s *Session) Status() extensions.PlaybackStatus {
 	s.ctl.Lock()
 	defer s.ctl.Unlock()
-	return s.paused
+	select {
+	case <-s.m.done():
+		return extensions.StatusStopped
+	default:
+	}
+	switch {
+	case !s.started || s.closed:
+		return extensions.StatusStopped
+	case s.paused:
+		return extensions.StatusPaused
+	}
+	return extensions.StatusPlaying
 }
 
 // SetSpeed sets the real-time speed factor x > 0 of every device. In

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 	"github.com/rsbag/rsbag/usb"
 	"github.com/rsbag/rsbag/usb/usbtest"
@@ -54,8 +55,9 @@ func (d *capturingDevice) Close() error {
 // measures the recorder, not the renderer.
 const preparedFrames = 4
 
-// openSynthetic builds the synthetic camera with the requested streams.
-func openSynthetic(c *recordConfig) (device.Device, error) {
+// openSynthetic builds the synthetic camera with the requested streams;
+// serial, when not empty, replaces its serial number.
+func openSynthetic(c *recordConfig, serial string) (device.Device, error) {
 	video := func(s streamSpec) *software.Video {
 		if !s.enabled() {
 			return nil
@@ -73,6 +75,9 @@ func openSynthetic(c *recordConfig) (device.Device, error) {
 		Frames:         c.frames, // exactly N frames per stream
 		Speed:          c.speed,
 		PreparedFrames: preparedFrames,
+	}
+	if serial != "" {
+		cfg.Info = map[sensor.CameraInfo]string{sensor.CameraInfoSerialNumber: serial}
 	}
 	switch c.metadata {
 	case "none":

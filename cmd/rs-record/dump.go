@@ -2,8 +2,12 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
+	"strings"
+
 	"github.com/rsbag/rsbag/internal/damage"
+	"github.com/rsbag/rsbag/rig"
 	"os"
 
 	"github.com/rsbag/rsbag/internal/rsdump"
@@ -11,6 +15,7 @@ import (
 
 func runDump(e *env, args []string) error {
 	fs := newFlagSet(e, "dump", "dump [--seek NANOS] [--limit N] BAG\n"+
+		"       dump BAG BAG... | dump SESSION.session.json\n"+
 		"       dump --processing [--no-models] [--raw-dir DIR] BAG\n"+
 		"       dump --sync BAG\n\n"+
 		"Prints the bag as JSON lines as the playback device delivers it (real time off):\n"+
@@ -21,7 +26,9 @@ func runDump(e *env, args []string) error {
 		"geometry samples, as librealsense's processing reference files.\n"+
 		"With --sync, prints the framesets the syncer makes of the frames (one line per\n"+
 		"frameset, with the frame whose arrival released it), as librealsense's syncer\n"+
-		"reference files.")
+		"reference files.\n"+
+		"With several bags of one session, or its manifest, prints every frame of every bag in\n"+
+		"common bag-time order, each frame line naming its device.")
 	seek := fs.Int64("seek", -1, "seek to bag time `NANOS` before playing (-1: no seek)")
 	limit := fs.Int("limit", 0, "stop after `N` frames (0: no limit)")
 	proc := fs.Bool("processing", false, "print the processing blocks' outputs instead of the frames")
@@ -33,8 +40,14 @@ func runDump(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usageErrorf("dump", "want exactly one BAG, got %d arguments", len(pos))
+	if len(pos) == 0 {
+		return usageErrorf("dump", "want a BAG, several bags of one session, or a session manifest")
+	}
+	if len(pos) > 1 || rig.IsManifest(pos[0]) {
+		if *proc || *syncer || *noModels || *rawDir != "" || *seek != -1 || *limit != 0 {
+			return usageErrorf("dump", "a session dump (several bags or a manifest) takes only --allow-damaged")
+		}
+		return dumpSession(e, pos, *allow)
 	}
 	if *seek < -1 {
 		return usageErrorf("dump", "--seek: %d is negative", *seek)
@@ -73,6 +86,20 @@ func runDump(e *env, args []string) error {
 		err = ferr
 	}
 	return fileError(pos[0], err)
+}
+
+// dumpSession dumps the bags of a session in common bag-time order.
+func dumpSession(e *env, paths []string, allow bool) error {
+	w := bufio.NewWriterSize(e.stdout, 64<<10)
+	err := rsdump.RunSession(context.Background(), w, paths)
+	if ferr := w.Flush(); err == nil && ferr != nil {
+		err = ferr
+	}
+	var db *rsdump.DamagedBag
+	if errors.As(err, &db) {
+		return reportDamage(e, db.Path, db.Err.Report, allow)
+	}
+	return fileError(strings.Join(paths, " "), err)
 }
 
 func dumpBag(e *env, path string, seek int64, limit int, allow bool) error {

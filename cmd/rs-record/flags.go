@@ -290,3 +290,18 @@ func (r rangeFloat) Set(v string) error {
 	*r.p = x
 	return nil
 }
+
+// repeated collects every value of a flag given several times.
+type repeated struct{ p *[]string }
+
+func (r repeated) String() string {
+	if r.p == nil {
+		return ""
+	}
+	return strings.Join(*r.p, ",")
+}
+
+func (r repeated) Set(v string) error {
+	*r.p = append(*r.p, v)
+	return nil
+}

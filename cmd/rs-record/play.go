@@ -14,6 +14,7 @@ import (
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/damage"
 	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/rig"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -27,16 +28,24 @@ type playConfig struct {
 	realtime bool
 	streams  []string // lower-case stream names or "name/index"
 	allow    bool     // --allow-damaged
+	paths    []string // every bag given (several: a session)
 }
+
+// session reports whether several bags, or a manifest, are played as one
+// session.
+func (c *playConfig) session() bool { return len(c.paths) > 1 || rig.IsManifest(c.path) }
 
 const seekStep = 5 * time.Second
 
 func parsePlayFlags(e *env, args []string) (*playConfig, error) {
 	c := &playConfig{}
-	fs := newFlagSet(e, "play", "play [flags] BAG\n\n"+
+	fs := newFlagSet(e, "play", "play [flags] BAG\n"+
+		"       play [flags] BAG BAG... | play [flags] SESSION.session.json\n\n"+
 		"Plays a bag through the playback device and prints per-stream frames, fps and drops.\n"+
 		"Frames lost to damage are counted apart from drops, each lost part is reported on\n"+
 		"stderr, and a damaged bag exits with status 3 (0 with --allow-damaged).\n"+
+		"Several bags of one session, or its manifest, play together: one clock, one speed, one\n"+
+		"pause and seek for every device, frames counted per device and stream.\n"+
 		"On a terminal: space pauses and resumes, the left and right arrows seek -5 s / +5 s, q quits.")
 	floatIn(fs, &c.rate, "rate", 1, 0.001, 1000, false, "playback speed factor `X` (0.001 to 1000)")
 	fs.BoolVar(&c.loop, "loop", false, "start again at the end")
@@ -49,10 +58,13 @@ func parsePlayFlags(e *env, args []string) (*playConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(pos) != 1 {
-		return nil, usageErrorf("play", "want exactly one BAG, got %d arguments", len(pos))
+	if len(pos) == 0 {
+		return nil, usageErrorf("play", "want a BAG, several bags of one session, or a session manifest")
 	}
-	c.path = pos[0]
+	c.path, c.paths = pos[0], pos
+	if c.session() && c.loop {
+		return nil, usageErrorf("play", "--loop plays one bag; a session (several bags or a manifest) plays once")
+	}
 	switch {
 	case c.rate <= 0:
 		return nil, usageErrorf("play", "--rate: %g is not > 0", c.rate)
@@ -108,6 +120,9 @@ func runPlay(e *env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if c.session() {
+		return runPlaySession(ctx, e, c)
+	}
 
 	// The window [start, start+duration) of bag time: exact and the same
 	// in real time and non-real-time mode (the device ends at End).
@@ -138,72 +153,14 @@ func runPlay(e *env, args []string) error {
 	if err != nil {
 		return fileError(c.path, err)
 	}
-	pb := extensions.Playback(dev)
-
-	keys := make(chan byte, 8)
-	done := make(chan struct{})
-	var keyReader chan struct{}
-	if e.stdinTTY && e.stdoutTTY {
-		if restore, err := rawTerminal(e.stdin); err == nil {
-			defer restore()
-			keyReader = make(chan struct{})
-			go readKeys(e.stdin, keys, done, keyReader)
-		}
-	}
-	defer func() {
-		close(done)
-		if keyReader != nil {
-			<-keyReader
-		}
-	}()
-
-	started := time.Now()
-	tick := time.NewTicker(200 * time.Millisecond)
-	defer tick.Stop()
 	line := &liveLine{w: e.stdout}
-	prev := &snapshot{}
-	lastShow := time.Time{}
-	var runErr error
-loop:
-	for {
-		select {
-		case <-ctx.Done():
-			break loop
-		case <-ended:
-			break loop
-		case k := <-keys:
-			switch k {
-			case 'q':
-				break loop
-			case ' ':
-				if pb.Status() == extensions.StatusPaused {
-					runErr = pb.Resume()
-				} else {
-					runErr = pb.Pause()
-				}
-			case keyRight, keyLeft:
-				to := pb.Position() + seekStep
-				if k == keyLeft {
-					to = max(pb.Position()-seekStep, 0)
-				}
-				if d := pb.Duration(); to > d {
-					to = d
-				}
-				runErr = pb.Seek(to)
-			}
-			if runErr != nil {
-				break loop
-			}
-		case <-tick.C:
-			if e.stdoutTTY && time.Since(lastShow) >= 500*time.Millisecond {
-				cur := st.snapshot(time.Since(started), dev)
-				s := progressLine(prev, cur)
-				s = fmt.Sprintf("%s / %s  %s", fmtSecs(pb.Position()), fmtSecs(pb.Duration()), pb.Status()) + s[strings.IndexByte(s, 's')+1:]
-				line.show(s)
-				prev, lastShow = cur, time.Now()
-			}
-		}
-	}
+	started := time.Now()
+	runErr := controlLoop(ctx, e, dev, ended, func(prev *snapshot) *snapshot {
+		cur := st.snapshot(time.Since(started), dev)
+		s := progressLine(prev, cur)
+		line.show(fmt.Sprintf("%s / %s  %s", fmtSecs(dev.Position()), fmtSecs(dev.Duration()), dev.Status()) + s[strings.IndexByte(s, 's')+1:])
+		return cur
+	})
 	elapsed := time.Since(started)
 	stopErr := st.stop()
 	final := st.snapshot(elapsed, dev)
@@ -234,6 +191,76 @@ loop:
 	}
 	fmt.Fprintln(e.stdout, sum)
 	return reportDamage(e, c.path, rep, c.allow)
+}
+
+// control is what the keys act on: a playback device or a session.
+type control interface {
+	Status() extensions.PlaybackStatus
+	Pause() error
+	Resume() error
+	Seek(time.Duration) error
+	Position() time.Duration
+	Duration() time.Duration
+}
+
+// controlLoop runs until ctx is done, ended receives, q is pressed or a
+// control fails: on a terminal, space pauses and resumes and the arrows
+// seek; show, called twice a second on a terminal, prints the progress
+// line and returns the snapshot it printed.
+func controlLoop(ctx context.Context, e *env, pb control, ended <-chan struct{}, show func(prev *snapshot) *snapshot) error {
+	keys := make(chan byte, 8)
+	done := make(chan struct{})
+	var keyReader chan struct{}
+	if e.stdinTTY && e.stdoutTTY {
+		if restore, err := rawTerminal(e.stdin); err == nil {
+			defer restore()
+			keyReader = make(chan struct{})
+			go readKeys(e.stdin, keys, done, keyReader)
+		}
+	}
+	defer func() {
+		close(done)
+		if keyReader != nil {
+			<-keyReader
+		}
+	}()
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	prev := &snapshot{}
+	lastShow := time.Time{}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-ended:
+			return nil
+		case k := <-keys:
+			var err error
+			switch k {
+			case 'q':
+				return nil
+			case ' ':
+				if pb.Status() == extensions.StatusPaused {
+					err = pb.Resume()
+				} else {
+					err = pb.Pause()
+				}
+			case keyRight, keyLeft:
+				to := pb.Position() + seekStep
+				if k == keyLeft {
+					to = max(pb.Position()-seekStep, 0)
+				}
+				err = pb.Seek(min(to, pb.Duration()))
+			}
+			if err != nil {
+				return err
+			}
+		case <-tick.C:
+			if e.stdoutTTY && time.Since(lastShow) >= 500*time.Millisecond {
+				prev, lastShow = show(prev), time.Now()
+			}
+		}
+	}
 }
 
 func fmtSecs(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }

@@ -36,8 +36,17 @@ type recordConfig struct {
 	metadata  string
 	compress  bool
 	chunkSize sizeValue
-	recordUSB string // hidden: USB fixture capture
+	recordUSB string   // hidden: USB fixture capture
+	devices   int      // --devices N: a session of N cameras
+	serials   []string // --device SERIAL (repeated)
 }
+
+// session reports whether several cameras (or one named camera) are
+// recorded as a rig session: one bag per camera and a manifest.
+func (c *recordConfig) session() bool { return c.devices > 0 || len(c.serials) > 0 }
+
+// maxDevices bounds --devices.
+const maxDevices = 16
 
 // Defaults: librealsense's rs-record records 10 s; the stream set is that of
 // a D435i (depth 848x480@30 Z16, color 1280x720@30 RGB8, accel 250 Hz, gyro
@@ -82,6 +91,10 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 	fs.BoolVar(&c.compress, "compress", true, "LZ4-compress the chunks")
 	fs.Var(negBool{&c.compress}, "no-compress", "write uncompressed chunks")
 	fs.Var(&c.chunkSize, "chunk-size", "chunk size `BYTES` (suffixes KiB, MiB)")
+	fs.IntVar(&c.devices, "devices", 0, "record the first `N` cameras together (with --synthetic: N synthetic cameras) as one session:\n"+
+		"one bag per camera, FILE.SERIAL.bag, and the manifest FILE.session.json")
+	fs.Var(repeated{&c.serials}, "device", "record the camera with serial number `SERIAL` (repeat for a session of several;\n"+
+		"with --synthetic: the synthetic cameras' serial numbers)")
 	fs.StringVar(&c.recordUSB, "record-usb", "", "hidden: capture the USB exchange with the camera to `FILE` (test fixtures)")
 	pos, err := parseArgs(fs, "record", args)
 	if err != nil {
@@ -106,6 +119,21 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		return nil, usageErrorf("record", "--record-usb captures a live camera: it cannot be used with --synthetic")
 	case c.speed < 0:
 		return nil, usageErrorf("record", "--speed: %g is negative", c.speed)
+	case c.devices < 0 || c.devices > maxDevices:
+		return nil, usageErrorf("record", "--devices: %d is not in [1, %d]", c.devices, maxDevices)
+	case c.devices > 0 && len(c.serials) > 0 && c.devices != len(c.serials):
+		return nil, usageErrorf("record", "--devices %d but %d --device serials", c.devices, len(c.serials))
+	case len(c.serials) > maxDevices:
+		return nil, usageErrorf("record", "%d --device serials: at most %d", len(c.serials), maxDevices)
+	case c.session() && c.recordUSB != "":
+		return nil, usageErrorf("record", "--record-usb captures one camera: it cannot be used with --devices or --device")
+	}
+	seen := map[string]bool{}
+	for _, sn := range c.serials {
+		if sn == "" || seen[sn] {
+			return nil, usageErrorf("record", "--device %q: serial numbers must be non-empty and distinct", sn)
+		}
+		seen[sn] = true
 	}
 	if c.frames > 0 && !c.timeSet {
 		c.seconds = 0
@@ -116,20 +144,8 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 	return c, nil
 }
 
-func runRecord(e *env, args []string) error {
-	c, err := parseRecordFlags(e, args)
-	if err != nil {
-		return err
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
-	dev, synthetic, err := openRecordDevice(ctx, e, c)
-	if err != nil {
-		return err
-	}
-	defer dev.Close()
-
+// recordOptions are the recorder's options for c.
+func recordOptions(c *recordConfig, synthetic bool) *record.Options {
 	opts := &record.Options{
 		Compression:    record.CompressionLZ4,
 		ChunkThreshold: int(c.chunkSize),
@@ -140,6 +156,27 @@ func runRecord(e *env, args []string) error {
 	if !c.compress {
 		opts.Compression = record.CompressionNone
 	}
+	return opts
+}
+
+func runRecord(e *env, args []string) error {
+	c, err := parseRecordFlags(e, args)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if c.session() {
+		return runRecordSession(ctx, e, c)
+	}
+
+	dev, synthetic, err := openRecordDevice(ctx, e, c)
+	if err != nil {
+		return err
+	}
+	defer dev.Close()
+
+	opts := recordOptions(c, synthetic)
 	// Choose the profiles before the file is created: a request the camera
 	// cannot meet must not truncate an existing file.
 	picks, err := pickProfiles(dev, c)
@@ -241,7 +278,7 @@ func openRecordDevice(ctx context.Context, e *env, c *recordConfig) (device.Devi
 		}
 		fmt.Fprintf(e.stderr, "%s: no RealSense camera found; recording the synthetic camera\n", progName)
 	}
-	dev, err := openSynthetic(c)
+	dev, err := openSynthetic(c, "")
 	if err != nil {
 		return nil, true, fmt.Errorf("synthetic camera: %w", err)
 	}

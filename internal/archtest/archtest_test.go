@@ -34,7 +34,7 @@ var allowed = map[string][]string{
 	"record":            {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout"},
 	"playback":          {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/goid"},
 	"internal/damage":   {"msgs", "rosbag", "playback"},
-	"internal/rsdump":   {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/damage", "rosbag"},
+	"internal/rsdump":   {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/damage", "rosbag", "rig"},
 	"pipeline":          {"sensor", "extensions", "device", "playback", "record", "software", "usb"},
 	"processing":        {"sensor", "extensions"},
 	"mcapbag":           {"rosbag", "msgs", "internal/layout"},

@@ -210,7 +210,7 @@ func Run(w io.Writer, path string, opts Options) error {
 				}
 			}
 		}
-		d.frameLine(seq, sensorOf[f.Profile.UID], f, pos)
+		d.frameLine(seq, sensorOf[f.Profile.UID], f, pos, "")
 		seq++
 		perSt[f.Profile.Name()]++
 		if opts.Limit > 0 && seq >= opts.Limit {
@@ -409,10 +409,15 @@ func (d *dumper) profileLine(i int, p *sensor.StreamProfile) {
 	d.emit(l)
 }
 
-func (d *dumper) frameLine(seq, sens int, f *sensor.Frame, pos int64) {
+// frameLine writes a frame; dev, when not empty, names its device (the
+// serial number, in a session dump).
+func (d *dumper) frameLine(seq, sens int, f *sensor.Frame, pos int64, dev string) {
 	p := f.Profile
 	l := newLine("frame")
 	l.int("seq", int64(seq))
+	if dev != "" {
+		l.str("device", dev)
+	}
 	l.int("sensor", int64(sens))
 	l.str("stream", p.Stream.String())
 	l.int("index", int64(p.Index))
