@@ -111,6 +111,7 @@ type Device struct {
 
 	status   atomic.Int32
 	position atomic.Int64
+	speed    atomic.Uint64 // float64 bits of rs.speed, for Speed
 	lastErr  atomic.Pointer[error]
 	lossMu   sync.Mutex
 	losses   []Loss // what damage cost, each part once, in the order found
@@ -201,6 +202,7 @@ func Open(path string, opts *Options) (*Device, error) {
 	d.start, d.end = max(samplesFrom, rosbag.Time(opts.Start)), rosbag.Time(opts.End)
 	d.rs = readerState{realTime: !opts.NonRealTime, speed: speed, next: d.start}
 	d.realTime.Store(d.rs.realTime)
+	d.speed.Store(math.Float64bits(speed))
 	d.status.Store(int32(extensions.StatusStopped))
 	d.ev = newEvents(&d.callbacks)
 	go d.run()
@@ -540,12 +542,16 @@ func (d *Device) SetSpeed(x float64) error {
 	}
 	return d.control(func() error {
 		d.rs.speed = x
+		d.speed.Store(math.Float64bits(x))
 		if d.rs.baseSet {
 			d.rs.base, d.rs.baseBag = d.clock.Now(), rosbag.Time(d.position.Load())
 		}
 		return nil
 	})
 }
+
+// Speed returns the real-time speed factor.
+func (d *Device) Speed() float64 { return math.Float64frombits(d.speed.Load()) }
 
 // SetRealTime switches between real-time (paced, drop-oldest) and
 // non-real-time (lossless, deterministic) playback.

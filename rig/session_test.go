@@ -199,6 +199,16 @@ func TestSessionControls(t *testing.T) {
 			if err := s.SetSpeed(4); err != nil {
 				t.Fatal(err)
 			}
+			if err := s.SetSpeed(0); err == nil {
+				t.Fatal("SetSpeed(0): no error")
+			}
+			if !nrt {
+				for i, d := range s.Devices() {
+					if d.Speed() != 4 {
+						t.Fatalf("device %d: speed %v after the session's SetSpeed(4)", i, d.Speed())
+					}
+				}
+			}
 			if err := s.Seek(target); err != nil {
 				t.Fatal(err)
 			}
@@ -296,5 +306,52 @@ func TestPaths(t *testing.T) {
 		if got := rig.ManifestPath(c.file); got != c.man {
 			t.Errorf("rig.ManifestPath(%q) = %q, want %q", c.file, got, c.man)
 		}
+	}
+}
+
+// TestSessionModeSwitch: switching a running non-real-time session to
+// real time releases the frames waiting for their turn and gives every
+// device the session's speed; switching back restores the common order.
+func TestSessionModeSwitch(t *testing.T) {
+	man := synthrig.Record(t, 2)
+	s, err := rig.Open([]string{man}, &rig.Options{NonRealTime: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var mu sync.Mutex
+	n := 0
+	first := make(chan struct{})
+	var once sync.Once
+	if err := s.Start(nil, func(int, time.Duration, *sensor.Frame) {
+		mu.Lock()
+		n++
+		mu.Unlock()
+		once.Do(func() { close(first) })
+	}); err != nil {
+		t.Fatal(err)
+	}
+	<-first
+	if err := s.SetSpeed(8); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetRealTime(true); err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range s.Devices() {
+		if !d.RealTime() || d.Speed() != 8 {
+			t.Fatalf("device %d: real time %v speed %v, want true 8", i, d.RealTime(), d.Speed())
+		}
+	}
+	if err := s.SetRealTime(false); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := s.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if s.Status() != extensions.StatusStopped || s.RealTime() {
+		t.Fatalf("status %v real time %v at the end", s.Status(), s.RealTime())
 	}
 }
