@@ -127,9 +127,9 @@ func (m *merger) setFloor(i int, t time.Duration) {
 
 // run has the handler goroutine of each device in idx run its action a(i)
 // in place of its next frame, and waits until each has run or the device
-// has ended. It returns the actions' errors and the devices that ended
-// before running theirs.
-func (m *merger) run(idx []int, a func(i int) func() error) (error, []int) {
+// has ended. It returns the devices that ended before running theirs and
+// the actions' errors.
+func (m *merger) run(idx []int, a func(i int) func() error) ([]int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, i := range idx {
@@ -153,7 +153,7 @@ func (m *merger) run(idx []int, a func(i int) func() error) (error, []int) {
 	for _, i := range idx {
 		errs = append(errs, m.actErr[i])
 	}
-	return errors.Join(errs...), ended
+	return ended, errors.Join(errs...)
 }
 
 // leave ends the delivery enter allowed.

@@ -394,7 +394,7 @@ func (s *Session) SetRealTime(on bool) error {
 					idx = append(idx, i)
 				}
 			}
-			err, ended := s.m.run(idx, func(i int) func() error { return s.devs[i].Pause })
+			ended, err := s.m.run(idx, func(i int) func() error { return s.devs[i].Pause })
 			for _, i := range append(stopped, ended...) {
 				err = errors.Join(err, s.devs[i].Pause())
 			}
@@ -463,7 +463,7 @@ func (s *Session) Seek(t time.Duration) error {
 	}
 	if len(held) > 0 {
 		// The device's reader waits for its handler: the handler seeks.
-		err, ended := s.m.run(held, func(i int) func() error {
+		ended, err := s.m.run(held, func(i int) func() error {
 			d, x := s.devs[i], min(t, s.devs[i].Duration())
 			return func() error { return d.Seek(x) }
 		})
