@@ -195,7 +195,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"info", "a.bag", "b.bag"}, 2, "want exactly one BAG"},
 		{[]string{"play", "x.bag", "--rate", "0"}, 2, "flag -rate: want a number in [0.001, 1000]"},
 		{[]string{"play", "x.bag", "--streams", "sound"}, 2, "unknown stream"},
-		{[]string{"dump"}, 2, "want exactly one BAG"},
+		{[]string{"dump"}, 2, "want a BAG, several bags of one session, or a session manifest"},
 		{[]string{"dump", "--limit", "-3", "x.bag"}, 2, "negative"},
 		{[]string{"dump", "--bogus", "x.bag"}, 2, "flag provided but not defined"},
 		{[]string{"info", "--bogus", "x.bag"}, 2, "flag provided but not defined"},
