@@ -1,6 +1,10 @@
 package playback
 
-import "time"
+import (
+	"runtime"
+	"sync/atomic"
+	"time"
+)
 
 // Clock is the time source of real-time pacing. After is the sleep: the
 // reader waits on its channel until the next frame is due, so a fake Clock
@@ -60,10 +64,24 @@ func (p *pacer) until(due time.Time) {
 	if _, wall := p.clock.(wallClock); !wall {
 		return
 	}
-	if d := time.Until(due); d > 0 {
-		sleepPrecise(d)
+	d := time.Until(due)
+	if d <= 0 {
+		return
 	}
+	// A thread in nanosleep keeps its P (the runtime takes it back only
+	// when its monitor next looks, up to 10 ms later): with every P so
+	// held, no dispatcher runs and frames go stale. Sleep precisely only
+	// while another P stays free; otherwise park on a Go timer.
+	if int(preciseSleepers.Add(1)) < runtime.GOMAXPROCS(0) {
+		sleepPrecise(d)
+	} else {
+		time.Sleep(d)
+	}
+	preciseSleepers.Add(-1)
 }
+
+// preciseSleepers counts the readers (of every device) in sleepPrecise.
+var preciseSleepers atomic.Int32
 
 // stop releases the timer.
 func (p *pacer) stop() {

@@ -36,7 +36,8 @@ type queued struct {
 // In real-time mode a queued frame is evicted (drop-oldest, counted in
 // Stats) only when it is stale: a newer frame of the stream is queued and
 // the handler has not taken it within the recorded interval between the
-// two. A handler slower than the stream therefore sees only the latest
+// two, or within the stream's nominal frame period when the recording put
+// them closer (a recorder that wrote a burst). A handler slower than the stream therefore sees only the latest
 // frames, as with a live camera, while frames that the reader hands out in
 // a burst after a stall of its own (the scheduler did not run it on time)
 // wait for the dispatcher instead of evicting one another. In
@@ -48,11 +49,16 @@ type dispatcher struct {
 	owners *goid.Set // the device's handler goroutines
 	mu     sync.Mutex
 	q      []queued
-	wake   chan struct{}
-	ack    chan struct{}
-	ctl    chan ctlReq
-	quit   chan struct{}
-	exited chan struct{}
+	// busy is set while the handler runs a real-time frame, and returned
+	// is when it last returned: frames go stale only while the handler is
+	// behind, not while the dispatcher waits for the scheduler.
+	busy     bool
+	returned time.Time
+	wake     chan struct{}
+	ack      chan struct{}
+	ctl      chan ctlReq
+	quit     chan struct{}
+	exited   chan struct{}
 	// stopped is owned by the reader goroutine.
 	stopped bool
 }
@@ -70,13 +76,28 @@ type ctlReq struct {
 }
 
 func startDispatcher(st *stream, h sensor.Handler, clock Clock, owners *goid.Set) *dispatcher {
-	d := &dispatcher{st: st, h: h, clock: clock, owners: owners, q: make([]queued, 0, 2), wake: make(chan struct{}, 1),
-		ack: make(chan struct{}, 1), ctl: make(chan ctlReq), quit: make(chan struct{}), exited: make(chan struct{})}
+	d := newDispatcher(st, h, clock, owners)
 	go d.run()
 	return d
 }
 
+func newDispatcher(st *stream, h sensor.Handler, clock Clock, owners *goid.Set) *dispatcher {
+	return &dispatcher{st: st, h: h, clock: clock, owners: owners, q: make([]queued, 0, 2), wake: make(chan struct{}, 1),
+		ack: make(chan struct{}, 1), ctl: make(chan ctlReq), quit: make(chan struct{}), exited: make(chan struct{})}
+}
+
 func (d *dispatcher) deliver(it queued) {
+	if !it.ack { // real time: the handler is busy until it returns
+		d.mu.Lock()
+		d.busy = true
+		d.mu.Unlock()
+		defer func() {
+			now := d.clock.Now()
+			d.mu.Lock()
+			d.busy, d.returned = false, now
+			d.mu.Unlock()
+		}()
+	}
 	d.h.HandleFrame(it.f)
 	d.st.delivered.Add(1)
 	if it.ack {
@@ -150,8 +171,15 @@ func (d *dispatcher) shiftLocked(n int) {
 	d.q = d.q[:k]
 }
 
-// evictLocked drops the stale frames at the front of the queue.
+// evictLocked drops the stale frames at the front of the queue: those
+// whose stale time has passed while the handler was busy (up to now, or,
+// when the handler is idle, up to its last return — a frame that the
+// dispatcher has not yet taken because the scheduler has not run it is not
+// the handler's delay).
 func (d *dispatcher) evictLocked(now time.Time) {
+	if !d.busy && d.returned.Before(now) {
+		now = d.returned
+	}
 	n := 0
 	for n < len(d.q) && d.q[n].next && !now.Before(d.q[n].staleAt) {
 		n++
@@ -171,6 +199,12 @@ func (d *dispatcher) pushLatest(f *sensor.Frame, t rosbag.Time, now time.Time, s
 		var gap time.Duration
 		if t > last.t {
 			gap = time.Duration(float64(t-last.t) / speed)
+		}
+		// A frame recorded in a burst (microseconds after the previous
+		// one) does not make the previous one stale before the handler
+		// has had the stream's nominal frame period to take it.
+		if fps := d.st.profile.FPS; fps > 0 {
+			gap = max(gap, time.Duration(float64(time.Second)/float64(fps)/speed))
 		}
 		last.staleAt, last.next = last.at.Add(gap), true
 	}

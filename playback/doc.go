@@ -42,7 +42,10 @@
 // frame is evicted only then: when the reader itself was held up (by the
 // scheduler, a slow disk) and hands the overdue frames out back to back,
 // they queue (up to 32 per stream) and a handler that keeps up with the
-// stream gets every one of them.
+// stream gets every one of them. Nor is a frame evicted by one recorded
+// microseconds after it (a recorder that wrote a burst): a handler always
+// has at least the stream's nominal frame period (1/fps, divided by the
+// speed) to take a frame before a newer one evicts it.
 //
 // # Non-real time: deterministic playback
 //

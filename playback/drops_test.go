@@ -99,10 +99,12 @@ func TestNoDropFastHandler(t *testing.T) {
 }
 
 // TestSlowHandlerEvicts: on a virtual clock, a handler that is still busy
-// while k more frames of its stream become due loses all but the latest
-// of them: exactly k-1 are evicted, and the next frame it gets is the
-// latest.
+// while k more frames of its stream become due loses the frames that
+// became stale: a newer one was queued and a frame period (the recorded
+// spacing, at least the stream's nominal 1/fps) has passed since it was
+// queued; the next frame it gets is the oldest one not stale.
 func TestSlowHandlerEvicts(t *testing.T) {
+	all := playAll(t, poseBag)
 	clk := newFakeClock()
 	d := open(t, poseBag, &Options{Clock: clk})
 	entered := make(chan uint64, 16)
@@ -129,14 +131,36 @@ func TestSlowHandlerEvicts(t *testing.T) {
 	}
 	// Let the reader queue the k-th frame: it sleeps again afterwards.
 	r, _ := nextSleep(t, clk, never)
-	if _, dropped := totals(d); dropped != k-1 {
-		t.Errorf("%d frames dropped while the handler was busy for %d frame intervals, want %d", dropped, k, k-1)
+	// Frames first+1 .. first+k are queued at their bag times (the clock
+	// follows the bag exactly); frame j is stale once j+1 is queued and
+	// max(its spacing, the nominal period) has passed.
+	i0 := -1
+	for i, f := range all {
+		if f.number == first {
+			i0 = i
+		}
+	}
+	if i0 < 0 || i0+k >= len(all) {
+		t.Fatalf("frame %d not in the bag's first frames", first)
+	}
+	period := int64(time.Second) / int64(d.Sensors()[0].Profiles()[0].FPS)
+	wantDropped := 0
+	for j := i0 + 1; j < i0+k; j++ {
+		if all[j].pos+max(all[j+1].pos-all[j].pos, period) <= all[i0+k].pos {
+			wantDropped++
+		}
+	}
+	if wantDropped < k-2 {
+		t.Fatalf("only %d of %d frames would be stale: the test does not test eviction", wantDropped, k)
+	}
+	if _, dropped := totals(d); int(dropped) != wantDropped {
+		t.Errorf("%d frames dropped while the handler was busy for %d frame intervals, want %d", dropped, k, wantDropped)
 	}
 	close(release)
 	select {
 	case n := <-entered:
-		if n != first+k {
-			t.Errorf("after the slow call the handler got frame %d, want the latest, %d", n, first+k)
+		if n != first+uint64(wantDropped)+1 {
+			t.Errorf("after the slow call the handler got frame %d, want the oldest not stale, %d", n, first+uint64(wantDropped)+1)
 		}
 	case <-time.After(waitDeadline):
 		t.Fatal("no frame after the slow call")

@@ -1,0 +1,102 @@
+package playback
+
+import (
+	"testing"
+	"time"
+
+	"github.com/rsbag/rsbag/internal/goid"
+	"github.com/rsbag/rsbag/rosbag"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// TestBurstKeepsFrames: frames recorded in a burst (4 µs and 103 µs apart
+// on a 250 Hz stream, as a recorder under load writes them) reach a
+// handler that keeps up with the stream's rate, even when the dispatcher
+// takes them only after the later one is queued; a frame is evicted only
+// when its handler is still behind a whole nominal frame period later.
+func TestBurstKeepsFrames(t *testing.T) {
+	clk := newFakeClock()
+	st := &stream{profile: &sensor.StreamProfile{Stream: sensor.StreamAccel, FPS: 250, Kind: sensor.KindMotion}}
+	busy := make(chan uint64)
+	release := make(chan struct{})
+	got := make(chan uint64, 16)
+	d := startDispatcher(st, sensor.HandlerFunc(func(f *sensor.Frame) {
+		if f.Number == 0 {
+			busy <- 0
+			<-release // the handler is busy while the burst is queued
+		}
+		got <- f.Number
+	}), clk, &goid.Set{})
+	var released bool
+	defer func() {
+		if !released {
+			close(release)
+		}
+		d.stop()
+	}()
+	frame := func(n uint64) *sensor.Frame { return &sensor.Frame{Profile: st.profile, Number: n} }
+	at := func(us int64) time.Time { return clk.Now().Add(time.Duration(us) * time.Microsecond) }
+
+	d.pushLatest(frame(0), 0, at(0), 1)
+	<-busy
+	// A burst: 1 at 4 ms, 2 at 4.004 ms, 3 at 4.107 ms of bag time,
+	// queued when due.
+	base := rosbag.Time(4_000_000)
+	d.pushLatest(frame(1), base, at(4000), 1)
+	d.pushLatest(frame(2), base+4_000, at(4004), 1)
+	d.pushLatest(frame(3), base+107_000, at(4107), 1)
+	if dropped := st.dropped.Load(); dropped != 0 {
+		t.Fatalf("%d frames of a burst evicted within the stream's frame period", dropped)
+	}
+	// The handler is still busy a whole frame period (4 ms) after frames 1
+	// and 2 were queued when frame 4 comes, at 8.1 ms: they are stale;
+	// frame 3, queued at 4.107 ms, is not yet.
+	d.pushLatest(frame(4), base+4_100_000, at(8100), 1)
+	if dropped := st.dropped.Load(); dropped != 2 {
+		t.Fatalf("%d frames evicted for a handler a frame period behind, want 2 (frames 1 and 2)", dropped)
+	}
+	close(release)
+	released = true
+	var seq []uint64
+	for range 3 {
+		select {
+		case n := <-got:
+			seq = append(seq, n)
+		case <-time.After(waitDeadline):
+			t.Fatalf("handler got only %v", seq)
+		}
+	}
+	if want := []uint64{0, 3, 4}; seq[0] != want[0] || seq[1] != want[1] || seq[2] != want[2] {
+		t.Fatalf("handler got %v, want %v", seq, want)
+	}
+}
+
+// TestSchedulerDelayKeepsFrames: frames that wait only because the
+// dispatcher has not been scheduled (its handler is idle, not behind) are
+// not evicted, however late it runs; they are delivered in order.
+func TestSchedulerDelayKeepsFrames(t *testing.T) {
+	clk := newFakeClock()
+	st := &stream{profile: &sensor.StreamProfile{Stream: sensor.StreamGyro, FPS: 200, Kind: sensor.KindMotion}}
+	got := make(chan uint64, 16)
+	d := newDispatcher(st, sensor.HandlerFunc(func(f *sensor.Frame) { got <- f.Number }), clk, &goid.Set{})
+	// The dispatcher's goroutine is not running yet: five frames 5 ms
+	// apart are queued over 20 ms.
+	for n := range uint64(5) {
+		d.pushLatest(&sensor.Frame{Profile: st.profile, Number: n}, rosbag.Time(n*5_000_000), clk.Now().Add(time.Duration(n)*5*time.Millisecond), 1)
+	}
+	if dropped := st.dropped.Load(); dropped != 0 {
+		t.Fatalf("%d frames evicted while the handler was idle", dropped)
+	}
+	go d.run()
+	defer d.stop()
+	for want := range uint64(5) {
+		select {
+		case n := <-got:
+			if n != want {
+				t.Fatalf("got frame %d, want %d", n, want)
+			}
+		case <-time.After(waitDeadline):
+			t.Fatalf("frame %d not delivered", want)
+		}
+	}
+}
