@@ -147,6 +147,11 @@ type readerState struct {
 	baseSet    bool
 	base       time.Time
 	baseBag    rosbag.Time
+	// pictured holds the streams whose "current picture" (a seek while
+	// paused, P.35) was their frame at exactly pictureT: reading on
+	// skips those frames, so that nothing is delivered twice.
+	pictured map[*stream]bool
+	pictureT rosbag.Time
 }
 
 // Open opens the bag at path as a playback device. The device is stopped
@@ -457,7 +462,7 @@ func (d *Device) Seek(t time.Duration) error {
 	if t < 0 || t > d.duration {
 		return fmt.Errorf("playback: %s: seek to %d ns (duration %d ns): %w", d.path, int64(t), int64(d.duration), ErrOutOfRange)
 	}
-	return d.control(func() error { d.seek(rosbag.Time(t)); return nil })
+	return d.control(func() error { return d.seek(rosbag.Time(t)) })
 }
 
 // SeekFrame seeks to the n-th frame (0-based) of the stream of profile p.
@@ -481,7 +486,7 @@ func (d *Device) SeekFrame(p *sensor.StreamProfile, n int) error {
 	for it.Next() {
 		if i == n {
 			t := it.Message().Time
-			return d.control(func() error { d.seek(t); return nil })
+			return d.control(func() error { return d.seek(t) })
 		}
 		i++
 	}
@@ -711,6 +716,7 @@ func (d *Device) run() {
 				d.stopAtEnd(err)
 				continue
 			}
+			d.unpicture(g)
 			if g != nil && d.end > 0 && g.t >= d.end {
 				g = nil // Options.End: the end of the file
 				d.rs.reposition, d.rs.pending = true, nil
@@ -940,19 +946,144 @@ func (d *Device) resetOptions(t rosbag.Time) {
 	}
 }
 
-func (d *Device) seek(t rosbag.Time) {
+func (d *Device) seek(target rosbag.Time) error {
 	d.flushAll(ctlFlush)
 	d.invalidate()
-	d.rs.group = nil
-	if t < samplesFrom {
-		t = samplesFrom
-	}
+	d.rs.group, d.rs.pictured = nil, nil
+	t := max(target, samplesFrom)
 	d.rs.next, d.rs.baseSet = t, false
 	if d.rs.active == 0 {
 		d.rs.startAt = t
 	}
 	d.resetOptions(t)
-	d.position.Store(bagNs(t))
+	var err error
+	if d.rs.paused && d.rs.active > 0 {
+		err = d.picture(t)
+	}
+	// The position is the target, also for 0 (P.26, P.33), once the
+	// picture is delivered.
+	d.position.Store(int64(target))
+	return err
+}
+
+// pictureLookback is how far before a seek target the reader first looks
+// for each stream's current picture; it looks further back only for the
+// streams it did not find.
+var pictureLookback = []rosbag.Time{rosbag.Time(time.Second), rosbag.Time(30 * time.Second), 0}
+
+// picture delivers, for every started video and motion stream, its last
+// frame at or before t — the "current picture" a viewer shows after a seek
+// while paused (P.35) — and returns once their handlers have returned.
+// Reading on skips those of them that are at exactly t. While a frame's
+// handler runs, Position is that frame's bag time.
+func (d *Device) picture(t rosbag.Time) error {
+	var want []*stream
+	for _, s := range d.sensors {
+		if !s.started {
+			continue
+		}
+		for _, st := range s.opened {
+			if st.disp != nil && (st.profile.Kind == sensor.KindVideo || st.profile.Kind == sensor.KindMotion) {
+				want = append(want, st)
+			}
+		}
+	}
+	at := map[*stream]rosbag.Time{}
+	for _, back := range pictureLookback {
+		var conns []uint32
+		for _, st := range want {
+			if _, ok := at[st]; !ok {
+				conns = append(conns, st.data...)
+			}
+		}
+		if len(conns) == 0 {
+			break
+		}
+		from := samplesFrom
+		if back > 0 && t > samplesFrom+back {
+			from = t - back
+		}
+		it := d.bag.Messages(&rosbag.Query{Connections: conns, Start: from, End: t + 1, SkipCorrupt: true})
+		for it.Next() {
+			m := it.Message()
+			at[d.routes[m.Conn.ID].st] = m.Time
+		}
+		err := it.Err()
+		it.Close()
+		if err != nil {
+			return fmt.Errorf("playback: %s: reading the frames at %v: %w", d.path, t, err)
+		}
+		if from == samplesFrom {
+			break
+		}
+	}
+	// Read each bag time that holds a picture with every message of those
+	// streams (metadata included), as the reader assembles frames.
+	byTime := map[rosbag.Time][]*stream{}
+	var times []rosbag.Time
+	for _, st := range want {
+		if tp, ok := at[st]; ok {
+			if byTime[tp] == nil {
+				times = append(times, tp)
+			}
+			byTime[tp] = append(byTime[tp], st)
+		}
+	}
+	slices.Sort(times)
+	d.rs.pictured, d.rs.pictureT = map[*stream]bool{}, t
+	for _, tp := range times {
+		var conns []uint32
+		for _, st := range byTime[tp] {
+			conns = append(conns, st.conns...)
+		}
+		g := &group{t: tp}
+		it := d.bag.Messages(&rosbag.Query{Connections: conns, Start: tp, End: tp + 1, KeepData: true, SkipCorrupt: true})
+		for it.Next() {
+			m := it.Message()
+			if err := d.addMessage(g, &m); err != nil {
+				it.Close()
+				return err
+			}
+		}
+		err := it.Err()
+		it.Close()
+		if err != nil {
+			return fmt.Errorf("playback: %s: reading the frames at %v: %w", d.path, tp, err)
+		}
+		g.finishAll()
+		for _, item := range g.items {
+			if item.f == nil || item.st.disp == nil || !slices.Contains(byTime[tp], item.st) {
+				continue
+			}
+			if tp == t {
+				d.rs.pictured[item.st] = true
+			}
+			d.position.Store(bagNs(tp))
+			item.st.disp.pushWait(item.f)
+			select {
+			case <-item.st.disp.ack:
+			case <-d.done:
+				return ErrClosed
+			}
+		}
+	}
+	return nil
+}
+
+// unpicture drops from g the frames already delivered as the current
+// picture of a seek while paused.
+func (d *Device) unpicture(g *group) {
+	if g == nil || d.rs.pictured == nil {
+		return
+	}
+	if g.t > d.rs.pictureT {
+		d.rs.pictured = nil
+		return
+	}
+	if g.t < d.rs.pictureT {
+		return
+	}
+	g.items = slices.DeleteFunc(g.items, func(it gitem) bool { return it.f != nil && d.rs.pictured[it.st] })
 }
 
 func (d *Device) pause() {
@@ -1003,6 +1134,7 @@ func (d *Device) step() error {
 			if g == nil {
 				return fmt.Errorf("playback: %s: step: %w", d.path, ErrEOF)
 			}
+			d.unpicture(g)
 			d.rs.group = g
 		}
 		n := g.deliverable()

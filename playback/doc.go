@@ -75,8 +75,13 @@
 // Positions are bag times (the first frame's position is its capture time,
 // not 0). Seek(t) accepts 0 ≤ t ≤ Duration; the next frames are those at or
 // after t, and no frame read before the seek is delivered after Seek
-// returns. Seeking while stopped sets where the next start begins. Seeking
-// while paused delivers nothing until Resume or Step. At the end of the file
+// returns; right after Seek(t), Position is t (also for 0). Seeking while
+// stopped sets where the next start begins. Seeking while paused delivers,
+// before Seek returns and in either mode, the current picture at t: for
+// every started video and motion stream its last frame at or before t (P.35;
+// pose streams have none), so that a viewer's seek bar shows where it
+// landed; the device stays paused, and Resume or Step go on with the frames
+// after that picture, none delivered twice. At the end of the file
 // the queued frames are delivered, every sensor stops (staying open) and
 // the status becomes Stopped; starting again plays from the beginning.
 // Options.Repeat loops instead. A malformed frame message (one that does not

@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -618,25 +619,69 @@ func TestSeek(t *testing.T) {
 		}
 	})
 
-	t.Run("paused", func(t *testing.T) {
-		d := open(t, depthColor, &Options{NonRealTime: true})
-		c := newCollector(d)
-		startAll(t, d, c)
-		d.Pause()
-		n := len(c.snapshot())
-		if err := d.Seek(target); err != nil {
-			t.Fatal(err)
+	// P.35: a seek while paused delivers the current picture at the
+	// target — each stream's last frame at or before it — before it
+	// returns, in either mode; resuming goes on after that picture, with
+	// every later frame once and none twice. Targets: a bag time with
+	// frames exactly at it, one between frames, and 0.
+	for _, rt := range []bool{false, true} {
+		for _, tg := range []time.Duration{target, target + 20*time.Millisecond, 0} {
+			t.Run(fmt.Sprintf("paused/realtime=%v/%v", rt, tg), func(t *testing.T) {
+				d := open(t, depthColor, &Options{NonRealTime: !rt, Speed: 4})
+				c := newCollector(d)
+				startAll(t, d, c)
+				d.Pause()
+				n := len(c.snapshot())
+				if err := d.Seek(tg); err != nil {
+					t.Fatal(err)
+				}
+				if d.Position() != tg {
+					t.Errorf("position %v after a seek to %v while paused", d.Position(), tg)
+				}
+				var want []rec // each stream's last frame at or before tg, in bag order
+				last := map[string]int{}
+				for i, r := range all {
+					if r.pos <= int64(tg) {
+						last[r.stream] = i
+					}
+				}
+				for i, r := range all {
+					if j, ok := last[r.stream]; ok && j == i {
+						want = append(want, r)
+					}
+				}
+				picture := c.snapshot()[n:]
+				// While a frame of the picture is handled, the position is
+				// its bag time.
+				if !slices.Equal(picture, want) {
+					t.Fatalf("seek to %v while paused delivered %v, want the current picture %v", tg, picture, want)
+				}
+				d.Resume()
+				c.waitStopped(t)
+				got := c.snapshot()[n+len(picture):]
+				var after []rec
+				for _, r := range all {
+					if r.pos > int64(tg) || r.pos == int64(tg) && !slices.Contains(want, r) {
+						after = append(after, r)
+					}
+				}
+				if !rt && !slices.Equal(got, after) {
+					t.Fatalf("after resuming: %d frames from %v, want %d from %v", len(got), got[:min(3, len(got))], len(after), after[:min(3, len(after))])
+				}
+				type key struct {
+					stream string
+					number uint64
+				}
+				seen := map[key]bool{}
+				for _, r := range append(picture, got...) {
+					if seen[key{r.stream, r.number}] {
+						t.Fatalf("frame %v delivered twice", r)
+					}
+					seen[key{r.stream, r.number}] = true
+				}
+			})
 		}
-		if len(c.snapshot()) != n {
-			t.Error("frames delivered by a seek while paused")
-		}
-		d.Resume()
-		c.waitStopped(t)
-		got := c.snapshot()[n:]
-		if len(got) == 0 || got[0] != firstAtOrAfter(all, int64(target)) {
-			t.Fatalf("first frame after seek while paused: %v, want %v", got, firstAtOrAfter(all, int64(target)))
-		}
-	})
+	}
 
 	for _, rt := range []bool{false, true} {
 		t.Run(fmt.Sprintf("playing/realtime=%v", rt), func(t *testing.T) {

@@ -423,7 +423,11 @@ func (s *Session) SetRealTime(on bool) error {
 // Seek moves every device to bag time t, within [0, Duration]: the next
 // frames are those at or after t, and none read before is delivered after
 // Seek returns. A device whose frames end before t has nothing more to
-// play; a device that had played to its end plays again from t.
+// play; a device that had played to its end plays again from t. While the
+// session is paused in real time, the devices are paused and each
+// delivers its current picture at t (see package playback); in
+// non-real-time mode the session pauses by holding the frames back, and a
+// seek while paused delivers nothing until Resume.
 func (s *Session) Seek(t time.Duration) error {
 	s.ctl.Lock()
 	defer s.ctl.Unlock()

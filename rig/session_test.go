@@ -162,6 +162,8 @@ func TestSessionControls(t *testing.T) {
 				bad      []string
 				after    = map[int]int{}
 				seekDone bool
+				seeking  bool
+				picture  = map[int]int{}
 				target   = s.Duration() / 2
 			)
 			first := make(chan struct{})
@@ -169,7 +171,15 @@ func TestSessionControls(t *testing.T) {
 			if err := s.Start(nil, func(dev int, bt time.Duration, f *sensor.Frame) {
 				mu.Lock()
 				defer mu.Unlock()
-				if paused {
+				switch {
+				case paused && seeking:
+					// Real time: the devices are paused, and a seek while
+					// paused delivers each one's current picture.
+					picture[dev]++
+					if bt > target {
+						bad = append(bad, fmt.Sprintf("device %d picture frame at %v after the target %v", dev, bt, target))
+					}
+				case paused:
 					bad = append(bad, fmt.Sprintf("device %d frame at %v delivered while paused", dev, bt))
 				}
 				if seekDone {
@@ -209,11 +219,17 @@ func TestSessionControls(t *testing.T) {
 					}
 				}
 			}
+			mu.Lock()
+			seeking = true
+			mu.Unlock()
 			if err := s.Seek(target); err != nil {
 				t.Fatal(err)
 			}
 			mu.Lock()
-			paused, seekDone = false, true
+			paused, seeking, seekDone = false, false, true
+			if nrt && len(picture) > 0 || !nrt && (picture[0] == 0 || picture[1] == 0) {
+				t.Errorf("picture frames per device %v: want some from both devices in real time only", picture)
+			}
 			mu.Unlock()
 			if err := s.Resume(); err != nil {
 				t.Fatal(err)

@@ -316,16 +316,17 @@ func TestBrowserPlaysBag(t *testing.T) {
 		t.Errorf("depth frame changed while paused: %s → %s", number, n)
 	}
 
-	// Seek with the seek bar to 0.5 s: the first depth frame at or after it
-	// is shown and the position is its bag time.
+	// Seek with the seek bar to 0.5 s: the current picture there — the
+	// last depth frame at or before it — is shown and the position is
+	// 0.5 s (P.35).
 	const seekMs = 500
-	var at int
-	for at < len(refs["Depth/0"])-1 && refs["Depth/0"][at].bagTime < seekMs*time.Millisecond {
+	at := 0
+	for at+1 < len(refs["Depth/0"]) && refs["Depth/0"][at+1].bagTime <= seekMs*time.Millisecond {
 		at++
 	}
 	want := refs["Depth/0"][at]
 	b.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const s = document.getElementById('seek'); s.value = '%d'; s.dispatchEvent(new Event('change')); })()`, seekMs)))
-	b.waitFor("the seek", fmt.Sprintf(`document.getElementById('position').dataset.positionNs === '%d' && document.getElementById('canvas-%d').dataset.number === '%d'`, int64(want.bagTime), depth, want.f.Number))
+	b.waitFor("the seek", fmt.Sprintf(`document.getElementById('position').dataset.positionNs === '%d' && document.getElementById('canvas-%d').dataset.number === '%d'`, int64(seekMs*time.Millisecond), depth, want.f.Number))
 
 	// Step forward: exactly the next depth frame.
 	next := refs["Depth/0"][at+1]

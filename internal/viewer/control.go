@@ -90,8 +90,9 @@ func (s *Server) pauseLocked() error {
 	return s.showAt(time.Duration(s.primary.bagTime.Load()))
 }
 
-// showAt seeks (while paused) to bag time t and steps until the primary
-// stream has delivered the frame at or after t.
+// showAt seeks (while paused) to bag time t, which delivers the current
+// picture there, and steps on when the primary stream has no frame at or
+// before t.
 func (s *Server) showAt(t time.Duration) error {
 	n0 := s.primary.delivered.Load()
 	if err := s.pb.Seek(t); err != nil {
@@ -146,7 +147,8 @@ func (s *Server) step(dir int) error {
 }
 
 // seek moves playback to t from the start of the bag. While paused (or after
-// the end) the frame at t is shown.
+// the end) the current picture at t is shown: each stream's last frame at
+// or before t.
 func (s *Server) seek(t time.Duration) error {
 	if s.pb == nil {
 		return errNotPlayback

@@ -351,14 +351,17 @@ func TestControls(t *testing.T) {
 	if c.state.PositionNs != int64(ref[9].bagTime) {
 		t.Errorf("position after two steps back %d, want %d", c.state.PositionNs, ref[9].bagTime)
 	}
-	// Seek to a time between two frames: the next frame is shown.
+	// Seek to a time between two frames: the current picture there, the
+	// earlier frame, is shown (P.35).
 	mid := (ref[20].bagTime + ref[21].bagTime) / 2
 	c.must(command{Cmd: "seek", T: mid.Seconds()})
-	c.waitNumber(depth, ref[21].f.Number)
-	// The picture is the frame's.
-	if got, want := c.frames[depth].Number, ref[21].f.Number; got != want {
+	c.waitNumber(depth, ref[20].f.Number)
+	if got, want := c.frames[depth].Number, ref[20].f.Number; got != want {
 		t.Errorf("frame %d, want %d", got, want)
 	}
+	// Stepping on from it shows the next frame.
+	c.must(command{Cmd: "step", Dir: 1})
+	c.waitNumber(depth, ref[21].f.Number)
 	// Bad arguments are refused with a reason and change nothing.
 	for _, bad := range []command{{Cmd: "seek", T: 99}, {Cmd: "seek", T: -1}, {Cmd: "speed", X: 0}, {Cmd: "speed", X: 8},
 		{Cmd: "step", Dir: 2}, {Cmd: "scheme", Scheme: 99}, {Cmd: "explode"}, {Cmd: "hover", ID: 42}} {
