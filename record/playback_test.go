@@ -40,7 +40,6 @@ func playAll(t *testing.T, path string) map[string][]*sensor.Frame {
 		t.Fatal(err)
 	}
 	for i, s := range pb.Sensors() {
-		i := i
 		if len(s.Profiles()) == 0 {
 			continue
 		}

@@ -79,7 +79,6 @@ func recordSynthetic(t *testing.T, name, path string) (Stats, []*sensor.Frame) {
 	for _, s := range ss {
 		name := s.Info()[sensor.CameraInfoName]
 		if _, ok := late[name]; ok {
-			s := s
 			late[name] = func() { start(s) }
 		}
 	}

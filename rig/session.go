@@ -123,7 +123,6 @@ func Open(paths []string, opts *Options) (*Session, error) {
 	s.sensors = make([][]sensor.Sensor, len(s.devs))
 	s.handlers = make([]sensor.Handler, len(s.devs))
 	for i, d := range s.devs {
-		i := i
 		d.OnStatusChange(func(st extensions.PlaybackStatus) {
 			if st == extensions.StatusStopped {
 				s.m.setEnded(i)
@@ -209,7 +208,6 @@ func (s *Session) Start(sel func(dev int, p *sensor.StreamProfile) bool, h Handl
 	}
 	for i, d := range s.devs {
 		dev := d
-		i := i
 		s.handlers[i] = sensor.HandlerFunc(func(f *sensor.Frame) {
 			t := dev.Position()
 			if s.realTime.Load() {

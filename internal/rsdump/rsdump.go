@@ -140,7 +140,6 @@ func Run(w io.Writer, path string, opts Options) error {
 	})
 	for i, s := range sensors {
 		if n, ok := s.(extensions.Notifier); ok {
-			i := i
 			n.OnNotification(func(n sensor.Notification) {
 				l := newLine("notification")
 				l.int("sensor", int64(i))
