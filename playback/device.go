@@ -169,16 +169,10 @@ func Open(path string, opts *Options) (*Device, error) {
 		return nil, fmt.Errorf("playback: %s: window [%v, %v): want 0 <= Start < End (or End 0)", path, opts.Start, opts.End)
 	}
 	bag, err := rosbag.Open(path, opts.Reader)
-	var recovery *rosbag.Recovery
 	if err != nil {
-		if bag == nil || !errors.Is(err, rosbag.ErrUnindexed) {
-			if bag != nil {
-				bag.Close()
-			}
-			return nil, fmt.Errorf("playback: %s: %w", path, err)
-		}
-		recovery = bag.Info().Recovery
+		return nil, fmt.Errorf("playback: %s: %w", path, err)
 	}
+	recovery := bag.Info().Recovery
 	desc, err := readDescription(path, bag)
 	if err != nil {
 		bag.Close()

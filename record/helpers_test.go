@@ -69,7 +69,7 @@ func readBag(t testing.TB, path string) ([]bagMsg, rosbag.Info, error) {
 	if it.Err() != nil {
 		t.Fatalf("read %s: %v", path, it.Err())
 	}
-	return out, r.Info(), err
+	return out, r.Info(), r.Unindexed()
 }
 
 // byTopic groups messages per topic, keeping order.

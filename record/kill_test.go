@@ -127,7 +127,7 @@ func TestKilledRecording(t *testing.T) {
 		t.Fatalf("killed bag does not open: %v", err)
 	}
 	defer r.Close()
-	if err != nil && !errors.Is(err, rosbag.ErrUnindexed) {
+	if err := r.Unindexed(); err != nil && !errors.Is(err, rosbag.ErrUnindexed) {
 		t.Fatalf("open: %v", err)
 	}
 	info := r.Info()

@@ -234,6 +234,9 @@ func TestDiskFullNoIndex(t *testing.T) {
 	}
 	b := mf.bytes()
 	r, err := rosbag.NewReader(bytesReaderAt(b), int64(len(b)), nil)
+	if err == nil {
+		err = r.Unindexed()
+	}
 	if r == nil || !errors.Is(err, rosbag.ErrUnindexed) {
 		t.Fatalf("NewReader = %v, %v; want the bag recovered", r, err)
 	}

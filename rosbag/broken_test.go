@@ -18,6 +18,7 @@ func readAll(b []byte) (r *Reader, n int, openErr, iterErr error) {
 	if r == nil {
 		return nil, 0, openErr, nil
 	}
+	openErr = r.Unindexed()
 	it := r.Messages(nil)
 	for it.Next() {
 		n++

@@ -63,6 +63,9 @@ func TestRecoveryDamaged(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r, err := NewReader(bytes.NewReader(c.b), int64(len(c.b)), nil)
+			if err == nil {
+				err = r.Unindexed()
+			}
 			if r == nil || !errors.Is(err, ErrUnindexed) {
 				t.Fatalf("NewReader = %v, %v; want a reader and ErrUnindexed", r, err)
 			}

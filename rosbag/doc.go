@@ -63,10 +63,11 @@
 // reported in Recovery.Skipped (offset, bytes, time range when readable,
 // reason). The scan stops at the first truncated record or broken top-level
 // framing. It rebuilds connections, chunk infos and index data from the chunk
-// contents. NewReader then returns a usable *Reader together with an error
-// wrapping [ErrUnindexed] (and io.ErrUnexpectedEOF when the file was cut);
-// Info().Recovery says what was lost. [Reindex] writes the rebuilt index into
-// the file.
+// contents. NewReader then returns the *Reader with no error:
+// Info().Recovery says what was recovered and lost, and [Reader.Unindexed]
+// returns an error wrapping [ErrUnindexed] (and io.ErrUnexpectedEOF when the
+// file was cut) that says so. [Reindex] writes the rebuilt index into the
+// file.
 //
 // [Reader.Messages] returns an [Iterator] over the messages of a [Query]
 // (topics or connections, [Start, End) window) in time order; equal times keep

@@ -10,9 +10,9 @@ var (
 	// ErrNotBag is returned when the input does not start with a ROS bag
 	// version line.
 	ErrNotBag = errors.New("rosbag: not a bag")
-	// ErrUnindexed is wrapped by the error NewReader returns together with a
-	// usable Reader when the bag had to be opened by a linear scan: it has no
-	// index (index_pos 0), is truncated, or its index section is corrupt.
+	// ErrUnindexed is wrapped by the error Reader.Unindexed returns when the
+	// bag had to be opened by a linear scan: it has no index (index_pos 0),
+	// is truncated, or its index section is corrupt.
 	ErrUnindexed = errors.New("rosbag: unindexed bag")
 	// ErrClosed is returned by methods called after Close.
 	ErrClosed = errors.New("rosbag: closed")

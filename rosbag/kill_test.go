@@ -51,6 +51,9 @@ func TestKilledWriter(t *testing.T) {
 				t.Fatal("child reported nothing")
 			}
 			r, err := Open(path, nil)
+			if err == nil {
+				err = r.Unindexed()
+			}
 			if r == nil || !errors.Is(err, ErrUnindexed) {
 				t.Fatalf("open: %v", err)
 			}

@@ -57,10 +57,10 @@ type indexEntry struct {
 
 // NewReader opens the bag in r (size bytes). It borrows r.
 //
-// For an unindexed, truncated or index-corrupt bag it returns a usable Reader
-// built by a linear scan together with an error wrapping ErrUnindexed (and
-// io.ErrUnexpectedEOF when the file was cut short); Info().Recovery says what
-// was lost.
+// An unindexed, truncated or index-corrupt bag opens too: the Reader is
+// built by a linear scan, Info().Recovery says what the scan found and what
+// was lost, and Unindexed returns the error that describes it. The error
+// NewReader returns means that nothing could be read.
 func NewReader(r io.ReaderAt, size int64, opts *ReaderOptions) (*Reader, error) {
 	br := &Reader{ra: r, size: size, maxRec: DefaultMaxRecordSize, connByID: make(map[uint32]*Connection)}
 	if opts != nil {
@@ -77,7 +77,21 @@ func NewReader(r io.ReaderAt, size int64, opts *ReaderOptions) (*Reader, error) 
 		br.noSum = opts.NoChecksum // after open: a recovery scan always verifies
 	}
 	br.finish()
-	return br, rerr
+	if br.recovery == nil && rerr != nil {
+		return nil, rerr
+	}
+	return br, nil
+}
+
+// Unindexed returns nil for a bag opened through its index, and for a bag
+// opened by a linear scan an error wrapping ErrUnindexed (and
+// io.ErrUnexpectedEOF when the file was cut short) that says what the scan
+// recovered and what was lost.
+func (r *Reader) Unindexed() error {
+	if r.recovery == nil {
+		return nil
+	}
+	return r.recoveredErr()
 }
 
 // ErrNotRegular is wrapped by the error Open returns for a path that is not

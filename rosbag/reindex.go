@@ -29,8 +29,8 @@ func Reindex(path string) (*Recovery, error) {
 	if r == nil {
 		return nil, rerr
 	}
-	if rerr == nil {
-		return nil, nil
+	if r.recovery == nil {
+		return nil, nil // indexed
 	}
 	rc := r.recovery
 	end := rc.DataEnd

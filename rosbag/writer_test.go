@@ -378,7 +378,7 @@ func TestWriterDiskFull(t *testing.T) {
 			if r == nil {
 				t.Fatalf("limit %d %s: open: %v", limit, comp, err)
 			}
-			if err != nil && !errors.Is(err, ErrUnindexed) {
+			if err := r.Unindexed(); err != nil && !errors.Is(err, ErrUnindexed) {
 				t.Errorf("limit %d %s: open: %v", limit, comp, err)
 			}
 			n := 0
@@ -408,6 +408,9 @@ func TestFlushInterval(t *testing.T) {
 		deadline--
 	}
 	r, err := Open(path, nil)
+	if err == nil {
+		err = r.Unindexed()
+	}
 	if !errors.Is(err, ErrUnindexed) || r == nil || r.Info().Messages != 1 {
 		t.Fatalf("after the flush interval: %v", err)
 	}

@@ -147,15 +147,14 @@ func editReindex(e *env, args []string) error {
 		return fileError(bag, err)
 	}
 	r, err := rosbag.Open(bag, nil)
-	if r != nil {
-		r.Close()
+	if err != nil {
+		return fileError(bag, err)
 	}
-	switch {
-	case err == nil:
+	unindexed := r.Unindexed()
+	r.Close()
+	if unindexed == nil {
 		fmt.Fprintf(e.stdout, "%s: already indexed; not changed\n", bag)
 		return nil
-	case !errors.Is(err, rosbag.ErrUnindexed) || r == nil:
-		return fileError(bag, err)
 	}
 	// Rebuild a copy next to the bag; the bag itself is replaced only by a
 	// rename once the copy is proven.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -69,10 +68,7 @@ func runExport(e *env, args []string) error {
 		return exportROS2(e, bag, *out, ros2Opts, *allow)
 	}
 	r, err := rosbag.Open(bag, nil)
-	if err != nil && (r == nil || !errors.Is(err, rosbag.ErrUnindexed)) {
-		if r != nil {
-			r.Close()
-		}
+	if err != nil {
 		return fileError(bag, err)
 	}
 	defer r.Close()

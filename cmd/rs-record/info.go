@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -156,13 +155,7 @@ func runInfo(e *env, args []string) (err error) {
 // that leaves nothing to read is an error.
 func inspect(path string) (*infoReport, error) {
 	r, err := rosbag.Open(path, nil)
-	if r == nil && err == nil {
-		err = errors.New("cannot open bag")
-	}
-	if err != nil && (r == nil || !errors.Is(err, rosbag.ErrUnindexed)) {
-		if r != nil {
-			r.Close()
-		}
+	if err != nil {
 		return nil, err
 	}
 	defer r.Close()

@@ -217,13 +217,11 @@ func canonical(k layout.Kind, data []byte, scratch *[]byte) ([]byte, error) {
 func openForEdit(bag string) (*rosbag.Reader, error) {
 	r, err := rosbag.Open(bag, nil)
 	if err != nil {
-		if r != nil {
-			r.Close()
-		}
-		if errors.Is(err, rosbag.ErrUnindexed) {
-			return nil, fmt.Errorf("%w; run 'rs-record edit reindex' on it first", err)
-		}
 		return nil, err
+	}
+	if err := r.Unindexed(); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("%w; run 'rs-record edit reindex' on it first", err)
 	}
 	return r, nil
 }

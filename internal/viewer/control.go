@@ -203,7 +203,7 @@ func (s *Server) indexPrimary() {
 		return
 	}
 	r, err := rosbag.Open(s.pb.Filename(), nil)
-	if r == nil {
+	if err != nil {
 		s.setErr(fmt.Errorf("index %s: %w", s.pb.Filename(), err))
 		return
 	}
