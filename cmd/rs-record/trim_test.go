@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -64,16 +65,31 @@ func TestEditTrim(t *testing.T) {
 			if len(frames) < 4 {
 				t.Skipf("%d frames", len(frames))
 			}
-			// The window: from the second quarter to the third of the
-			// frames' bag-time span.
-			first, last := frames[0]["position_ns"].(float64), frames[0]["position_ns"].(float64)
+			// The window: from the frame a quarter of the way to the one
+			// three quarters of the way (by count, so that a recording whose
+			// frames came in bursts still has frames inside), its bounds
+			// midway between two distinct frame times so that rounding
+			// the seconds cannot move a frame across them.
+			var ps []float64
 			for _, f := range frames {
-				first, last = min(first, f["position_ns"].(float64)), max(last, f["position_ns"].(float64))
+				ps = append(ps, f["position_ns"].(float64))
 			}
-			span := last - first
-			from, to := first+span/4, first+span*3/4
+			sort.Float64s(ps)
+			first := ps[0]
+			between := func(i int) float64 { // midway below the first time > ps[i-1] at or after i
+				for j := max(i, 1); j < len(ps); j++ {
+					if ps[j] > ps[j-1] {
+						return (ps[j-1] + ps[j]) / 2
+					}
+				}
+				return ps[len(ps)-1] + 1
+			}
+			from, to := between(len(ps)/4), between(len(ps)*3/4)
+			if to <= from {
+				to = between(len(ps) - 1)
+			}
 			out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(bag), ".bag")+".trim.bag")
-			r := rsRecord(t, "edit", "trim", "--start", fmt.Sprint(span/4/1e9), "--end", fmt.Sprint(span*3/4/1e9), "-o", out, bag)
+			r := rsRecord(t, "edit", "trim", "--start", fmt.Sprint((from-first)/1e9), "--end", fmt.Sprint((to-first)/1e9), "-o", out, bag)
 			if r.code != 0 {
 				t.Fatalf("trim: exit %d\n%s", r.code, r.stderr)
 			}
