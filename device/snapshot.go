@@ -187,7 +187,7 @@ func Capture(d Device) (*Snapshot, error) {
 			g := first + uint32(len(pins))
 			pins = append(pins, st)
 			pinGroup = append(pinGroup, g)
-			s.Pinned = append(s.Pinned, extensions.PinnedExtrinsics{Key: st.key, Group: g, FromPin: extensions.IdentityExtrinsics()})
+			s.Pinned = append(s.Pinned, extensions.PinnedExtrinsics{Key: st.key, Group: g, FromPin: sensor.IdentityExtrinsics()})
 		}
 	}
 	return s, nil

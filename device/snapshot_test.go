@@ -117,7 +117,7 @@ func TestCaptureGroups(t *testing.T) {
 		}
 		return m
 	}
-	keep := []extensions.PinnedExtrinsics{{Key: extensions.StreamKey{Stream: sensor.StreamDepth}, Group: 7, FromPin: extensions.IdentityExtrinsics()}}
+	keep := []extensions.PinnedExtrinsics{{Key: extensions.StreamKey{Stream: sensor.StreamDepth}, Group: 7, FromPin: sensor.IdentityExtrinsics()}}
 	for _, tc := range []struct {
 		name string
 		d    device.Device

@@ -19,7 +19,7 @@ import (
 func pinned() map[string]extensions.PinnedExtrinsics {
 	a := float32(0.01)
 	c, s := float32(math.Cos(float64(a))), float32(math.Sin(float64(a)))
-	id := extensions.IdentityExtrinsics()
+	id := sensor.IdentityExtrinsics()
 	ir2 := id
 	ir2.Translation = [3]float32{-0.05, 0, 0}
 	return map[string]extensions.PinnedExtrinsics{
@@ -109,10 +109,10 @@ func TestExtrinsicsExamples(t *testing.T) {
 			t.Errorf("Depth→Infrared/1 translation[%d] = %v, want -0", i, v)
 		}
 	}
-	if e, ok := g.Extrinsics(all["Depth/0"].Key, all["Depth/0"].Key); !ok || e != extensions.IdentityExtrinsics() {
+	if e, ok := g.Extrinsics(all["Depth/0"].Key, all["Depth/0"].Key); !ok || e != sensor.IdentityExtrinsics() {
 		t.Errorf("Depth→Depth = %v %v, want identity", e, ok)
 	}
-	other := extensions.PinnedExtrinsics{Key: extensions.StreamKey{Sensor: 2, Stream: sensor.StreamGyro}, Group: 2, FromPin: extensions.IdentityExtrinsics()}
+	other := extensions.PinnedExtrinsics{Key: extensions.StreamKey{Sensor: 2, Stream: sensor.StreamGyro}, Group: 2, FromPin: sensor.IdentityExtrinsics()}
 	g = extensions.NewExtrinsicsGraph([]extensions.PinnedExtrinsics{all["Depth/0"], other})
 	if _, ok := g.Extrinsics(all["Depth/0"].Key, other.Key); ok {
 		t.Error("extrinsics across groups")
@@ -122,7 +122,7 @@ func TestExtrinsicsExamples(t *testing.T) {
 	}
 	// Composition and inverse: T·T⁻¹ is the identity for an exact transform.
 	tr := sensor.Extrinsics{Rotation: [9]float32{0, 1, 0, -1, 0, 0, 0, 0, 1}, Translation: [3]float32{1, 2, 3}}
-	if got := extensions.ComposeExtrinsics(tr, extensions.InverseExtrinsics(tr)); got != extensions.IdentityExtrinsics() {
+	if got := tr.Compose(tr.Inverse()); got != sensor.IdentityExtrinsics() {
 		t.Errorf("T·T⁻¹ = %v", got)
 	}
 }

@@ -119,7 +119,7 @@ func newTestDevice(t testing.TB, w, h int) *testDevice {
 	if err := td.dev.RegisterExtrinsics(td.depth, td.color, rot); err != nil {
 		t.Fatal(err)
 	}
-	if err := td.dev.RegisterExtrinsics(td.depth, td.ir, extensions.IdentityExtrinsics()); err != nil {
+	if err := td.dev.RegisterExtrinsics(td.depth, td.ir, sensor.IdentityExtrinsics()); err != nil {
 		t.Fatal(err)
 	}
 	return td

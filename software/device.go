@@ -139,7 +139,7 @@ func (d *Device) rebuild() {
 	adj := map[extensions.StreamKey][]edge{}
 	for _, r := range d.regs {
 		adj[r.from] = append(adj[r.from], edge{r.to, r.e})
-		adj[r.to] = append(adj[r.to], edge{r.from, extensions.InverseExtrinsics(r.e)})
+		adj[r.to] = append(adj[r.to], edge{r.from, r.e.Inverse()})
 	}
 	done := map[extensions.StreamKey]bool{}
 	var pinned []extensions.PinnedExtrinsics
@@ -151,7 +151,7 @@ func (d *Device) rebuild() {
 		// Breadth-first from the pin, composing along the first path found.
 		pin := r.from
 		done[pin] = true
-		fromPin := map[extensions.StreamKey]sensor.Extrinsics{pin: extensions.IdentityExtrinsics()}
+		fromPin := map[extensions.StreamKey]sensor.Extrinsics{pin: sensor.IdentityExtrinsics()}
 		pinned = append(pinned, extensions.PinnedExtrinsics{Key: pin, Group: group, FromPin: fromPin[pin]})
 		queue := []extensions.StreamKey{pin}
 		for len(queue) > 0 {
@@ -166,7 +166,7 @@ func (d *Device) rebuild() {
 				if x == pin {
 					e = ed.e
 				} else {
-					e = extensions.ComposeExtrinsics(ed.e, fromPin[x])
+					e = ed.e.Compose(fromPin[x])
 				}
 				fromPin[ed.to] = e
 				pinned = append(pinned, extensions.PinnedExtrinsics{Key: ed.to, Group: group, FromPin: e})

@@ -7,7 +7,6 @@ import (
 	"hash/crc32"
 	"math"
 
-	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -310,7 +309,7 @@ func (t *RGBCalibration) ColorToDepth() sensor.Extrinsics {
 // registers (d400_device::init, _left_right_extrinsics): the identity with
 // translation x = 0.001 × baseline (m, signed as stored).
 func (t *CoefficientsTable) DepthToRightIR() sensor.Extrinsics {
-	e := extensions.IdentityExtrinsics()
+	e := sensor.IdentityExtrinsics()
 	e.Translation[0] = float32(0.001 * t.BaselineMM)
 	return e
 }

@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/rsbag/rsbag/device"
-	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -165,7 +164,7 @@ type streamExtrinsics struct {
 }
 
 func (fw *firmware) extrinsics() streamExtrinsics {
-	id := extensions.IdentityExtrinsics()
+	id := sensor.IdentityExtrinsics()
 	x := streamExtrinsics{
 		fromDepth: map[extrinsicsKey]sensor.Extrinsics{{sensor.StreamDepth, 0}: id, {sensor.StreamInfrared, 1}: id},
 		toDepth:   map[extrinsicsKey]sensor.Extrinsics{{sensor.StreamDepth, 0}: id, {sensor.StreamInfrared, 1}: id},
@@ -173,20 +172,20 @@ func (fw *firmware) extrinsics() streamExtrinsics {
 	if fw.coeff != nil {
 		e := fw.coeff.DepthToRightIR()
 		x.fromDepth[extrinsicsKey{sensor.StreamInfrared, 2}] = e
-		x.toDepth[extrinsicsKey{sensor.StreamInfrared, 2}] = extensions.InverseExtrinsics(e)
+		x.toDepth[extrinsicsKey{sensor.StreamInfrared, 2}] = e.Inverse()
 	}
 	if fw.imu != nil {
 		// register_extrinsics(depth, accel) and register_same_extrinsics(
 		// accel, gyro) in ds_motion_common::init_motion.
 		for _, s := range []sensor.Stream{sensor.StreamAccel, sensor.StreamGyro} {
 			x.fromDepth[extrinsicsKey{s, 0}] = fw.imu.DepthToIMU
-			x.toDepth[extrinsicsKey{s, 0}] = extensions.InverseExtrinsics(fw.imu.DepthToIMU)
+			x.toDepth[extrinsicsKey{s, 0}] = fw.imu.DepthToIMU.Inverse()
 		}
 	}
 	if fw.rgb != nil {
 		e := fw.rgb.ColorToDepth()
 		x.toDepth[extrinsicsKey{sensor.StreamColor, 0}] = e
-		x.fromDepth[extrinsicsKey{sensor.StreamColor, 0}] = extensions.InverseExtrinsics(e)
+		x.fromDepth[extrinsicsKey{sensor.StreamColor, 0}] = e.Inverse()
 	}
 	return x
 }
@@ -196,12 +195,12 @@ func (fw *firmware) extrinsics() streamExtrinsics {
 func (x streamExtrinsics) between(from, to extrinsicsKey) (sensor.Extrinsics, bool) {
 	if from == to {
 		_, ok := x.fromDepth[from]
-		return extensions.IdentityExtrinsics(), ok
+		return sensor.IdentityExtrinsics(), ok
 	}
 	motion := func(k extrinsicsKey) bool { return k.stream == sensor.StreamAccel || k.stream == sensor.StreamGyro }
 	if motion(from) && motion(to) {
 		_, ok := x.fromDepth[from]
-		return extensions.IdentityExtrinsics(), ok
+		return sensor.IdentityExtrinsics(), ok
 	}
 	inDepth := func(k extrinsicsKey) bool {
 		return k == extrinsicsKey{sensor.StreamDepth, 0} || k == extrinsicsKey{sensor.StreamInfrared, 1}
@@ -219,5 +218,5 @@ func (x streamExtrinsics) between(from, to extrinsicsKey) (sensor.Extrinsics, bo
 	if !okA || !okB {
 		return sensor.Extrinsics{}, false
 	}
-	return extensions.ComposeExtrinsics(b, a), true
+	return b.Compose(a), true
 }

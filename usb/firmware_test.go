@@ -178,7 +178,7 @@ func TestFirmwareInfoAndCalibration(t *testing.T) {
 	// Extrinsics.
 	ir1 := &sensor.StreamProfile{Stream: sensor.StreamInfrared, Index: 1}
 	ir2 := &sensor.StreamProfile{Stream: sensor.StreamInfrared, Index: 2}
-	id := extensions.IdentityExtrinsics()
+	id := sensor.IdentityExtrinsics()
 	if e, err := d.Extrinsics(z720, ir1); err != nil || e != id {
 		t.Errorf("depth→ir1 %v %v", e, err)
 	}
@@ -192,10 +192,10 @@ func TestFirmwareInfoAndCalibration(t *testing.T) {
 		t.Errorf("color→depth %v %v", cd, err)
 	}
 	dc, err := d.Extrinsics(z480, c720)
-	if err != nil || dc != extensions.InverseExtrinsics(cd) {
+	if err != nil || dc != cd.Inverse() {
 		t.Errorf("depth→color %v %v", dc, err)
 	}
-	if rt := extensions.ComposeExtrinsics(dc, cd); !near(rt.Translation[0], 0) || !near(rt.Rotation[0], 1) {
+	if rt := dc.Compose(cd); !near(rt.Translation[0], 0) || !near(rt.Rotation[0], 1) {
 		t.Errorf("round trip %v", rt)
 	}
 	ci, err := d.Extrinsics(c720, ir2)
@@ -213,13 +213,13 @@ func TestFirmwareInfoAndCalibration(t *testing.T) {
 	if e, err := d.Extrinsics(z720, gyro); err != nil || e != cad {
 		t.Errorf("depth→gyro %v %v", e, err)
 	}
-	if e, err := d.Extrinsics(accel, z720); err != nil || e != extensions.InverseExtrinsics(cad) {
+	if e, err := d.Extrinsics(accel, z720); err != nil || e != cad.Inverse() {
 		t.Errorf("accel→depth %v %v", e, err)
 	}
 	if e, err := d.Extrinsics(accel, gyro); err != nil || e != id {
 		t.Errorf("accel→gyro %v %v", e, err)
 	}
-	if e, err := d.Extrinsics(c720, accel); err != nil || !near(e.Translation[0], extensions.ComposeExtrinsics(cad, cd).Translation[0]) {
+	if e, err := d.Extrinsics(c720, accel); err != nil || !near(e.Translation[0], cad.Compose(cd).Translation[0]) {
 		t.Errorf("color→accel %v %v", e, err)
 	}
 	if err := fake.Err(); err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -100,7 +99,7 @@ func ParseIMUCalibration(pid uint16, raw []byte, readErr error) (*IMUCalibration
 			c.DepthToIMU.Translation[i] = f32(raw, dmv2DepthToIMU+36+4*i)
 		}
 	} else {
-		c.DepthToIMU = extensions.IdentityExtrinsics()
+		c.DepthToIMU = sensor.IdentityExtrinsics()
 		switch pid {
 		case pidD435i:
 			c.DepthToIMU.Translation = [3]float32{-0.00552, 0.0051, 0.01174}

@@ -18,7 +18,7 @@ const (
 )
 
 func TestParseIMUCalibration(t *testing.T) {
-	id := extensions.IdentityExtrinsics()
+	id := sensor.IdentityExtrinsics()
 	d435iCAD := [3]float32{-0.00552, 0.0051, 0.01174}
 	d455CAD := [3]float32{-0.03022, 0.0074, 0.01602}
 	identity := sensor.MotionIntrinsics{Data: [3][4]float32{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}}}
