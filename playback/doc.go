@@ -4,7 +4,7 @@
 // kinds, recommended filters, notifications), stream profiles with their
 // intrinsics, and the extrinsics librealsense derives — and the sensors
 // deliver the recorded frames through the sensor.Sensor interface like a
-// live camera (spec/realsense-playback-semantics.md part P).
+// live camera (testdata/spec/realsense-playback-semantics.md part P).
 //
 // # Goroutines
 //

@@ -80,23 +80,16 @@ var (
 	knownFilters = map[string]bool{"Decimation Filter": true, "Threshold Filter": true, "Depth to Disparity": true,
 		"Spatial Filter": true, "Temporal Filter": true, "Hole Filling Filter": true, "Disparity to Depth": true,
 		"Rotation Filter": true, "HDR Merge": true, "Filter By Sequence id": true}
-	// d400ProductIDs are the D400 product ids seen in the reference bags
-	// (real/single_depth_color_640x480.bag: 0B07; the D435I of the
-	// synthetic bags: 0B3A). A "Product Line" of "D400" also counts.
-	d400ProductIDs = map[string]bool{"0B07": true, "0B3A": true}
 )
 
-const (
-	d400ProductLine = "D400"
-	disparityLegacy = "Disparity Filter"
-)
+const disparityLegacy = "Disparity Filter"
 
 // Sensor names that select sensor kinds (spec §6.2, §5.7).
 const (
-	nameStereo     = "Stereo Module"
-	nameCodedLight = "Coded-Light Depth Sensor"
-	nameRGB        = "RGB Camera"
-	nameMotion     = "Motion Module"
+	nameStereo     = layout.SensorStereo
+	nameCodedLight = layout.SensorCodedLight
+	nameRGB        = layout.SensorRGB
+	nameMotion     = layout.SensorMotion
 	nameFisheye    = "Wide FOV Camera"
 )
 
@@ -563,7 +556,7 @@ func (d *description) recommendFilters(path string) error {
 			continue
 		}
 		s.filters = nil
-		if !isD400(d.info) {
+		if !layout.IsD400(d.info) {
 			continue
 		}
 		switch s.info[sensor.CameraInfoName] {
@@ -633,8 +626,4 @@ func lastTime(it *rosbag.Iterator, end, first rosbag.Time) (rosbag.Time, error) 
 			return first, nil
 		}
 	}
-}
-
-func isD400(info sensor.Info) bool {
-	return info[sensor.CameraInfoProductLine] == d400ProductLine || d400ProductIDs[info[sensor.CameraInfoProductId]]
 }

@@ -80,6 +80,9 @@ func New(dev device.Device, path string, opts *Options) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkRecordable(dev); err != nil {
+		return nil, err // before the file is created: an existing one stays
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("record: %w", err)
@@ -102,7 +105,33 @@ func NewWriter(dev device.Device, w io.WriteSeeker, opts *Options) (*Device, err
 	if err != nil {
 		return nil, err
 	}
+	if err := checkRecordable(dev); err != nil {
+		return nil, err
+	}
 	return newDevice(dev, w, o)
+}
+
+// ErrUnplayable reports a device whose recording no reader would play.
+var ErrUnplayable = errors.New("record: device cannot be recorded as a playable bag")
+
+// checkRecordable refuses a device whose bag readers would refuse: a file
+// of version 3 holds no post-processing topics, so a reader derives a
+// D400's recommended filters from its sensors' names and refuses names it
+// does not know (a D400 with a "Tracking Module", say).
+func checkRecordable(dev device.Device) error {
+	if dev == nil {
+		return errors.New("record: nil device")
+	}
+	if !layout.IsD400(dev.Info()) {
+		return nil
+	}
+	for i, s := range dev.Sensors() {
+		if name := s.Info()[sensor.CameraInfoName]; !layout.D400SensorName(name) {
+			return fmt.Errorf("%w: sensor %d is named %q, and a version-3 bag of a D400 may hold only its %q, %q, %q and %q sensors",
+				ErrUnplayable, i, name, layout.SensorStereo, layout.SensorCodedLight, layout.SensorRGB, layout.SensorMotion)
+		}
+	}
+	return nil
 }
 
 func newDevice(dev device.Device, w io.WriteSeeker, o Options) (*Device, error) {

@@ -2,8 +2,8 @@
 // device.Device (live, software, even playback) that behaves exactly like the
 // wrapped device while it writes the device's description and every frame
 // that streams through it to a RealSense bag (file version 3, see
-// spec/realsense-bag-format.md §3–§7 and spec/realsense-playback-semantics.md
-// part R).
+// testdata/spec/realsense-bag-format.md §3–§7 and
+// testdata/spec/realsense-playback-semantics.md part R).
 //
 // # Wrapping
 //

@@ -1,12 +1,15 @@
 package record
 
 import (
+	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/software"
 )
 
 // TestRefusedFrame: a frame whose message would exceed rosbag.MaxMessageSize
@@ -61,4 +64,39 @@ func TestRefusedFrame(t *testing.T) {
 	if n := len(byTopic(ms)["/device_0/sensor_0/Depth_0/image/data"]); n != 2 {
 		t.Errorf("%d depth frames in the bag, want 2", n)
 	}
+}
+
+// TestRefusesUnplayableD400: a D400 with a sensor no reader knows for a
+// version-3 bag (the synthetic D435i with a Tracking Module) is refused
+// before anything is written, and an existing file is left untouched.
+func TestRefusesUnplayableD400(t *testing.T) {
+	cam, err := software.NewSynthetic(software.SyntheticConfig{AccelFPS: 100, PoseFPS: 200, Frames: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cam.Close()
+	path := filepath.Join(t.TempDir(), "x.bag")
+	if err := os.WriteFile(path, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(cam, path, nil); !errors.Is(err, ErrUnplayable) || !strings.Contains(err.Error(), "Tracking Module") {
+		t.Fatalf("New = %v, want ErrUnplayable naming the Tracking Module", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "keep" {
+		t.Fatalf("the existing file was changed: %q", b)
+	}
+	if _, err := NewWriter(cam, &memFile{}, nil); !errors.Is(err, ErrUnplayable) {
+		t.Fatalf("NewWriter = %v, want ErrUnplayable", err)
+	}
+	// Without the pose stream the same camera records.
+	ok, err := software.NewSynthetic(software.SyntheticConfig{AccelFPS: 100, Frames: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ok.Close()
+	rec, err := New(ok, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Close()
 }

@@ -1,5 +1,5 @@
 // Package rosbag reads and writes ROS bag format 2.0 files as written by
-// librealsense and the ROS tools (spec/realsense-bag-format.md §1).
+// librealsense and the ROS tools (testdata/spec/realsense-bag-format.md §1).
 //
 // The package knows bytes, records and connection headers only; message
 // (de)serialization lives in package msgs.

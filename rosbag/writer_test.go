@@ -14,7 +14,7 @@ import (
 	"testing"
 )
 
-// Real connection constants from spec/realsense-msgdefs.json (pinned by the
+// Real connection constants from testdata/spec/realsense-msgdefs.json (pinned by the
 // reference bags: the real bag's /file_version connection, spec §12).
 const (
 	uint32MD5 = "304a39449588c7f8ce2df6e8001c5fce"

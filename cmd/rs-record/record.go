@@ -85,7 +85,7 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 	fs.IntVar(&c.irCount, "ir-count", 1, "number of infrared streams (`N` = 1 or 2) when --ir is on")
 	fs.IntVar(&c.accel, "accel", defaultAccelHz, "accelerometer rate in `HZ` (0: off)")
 	fs.IntVar(&c.gyro, "gyro", defaultGyroHz, "gyroscope rate in `HZ` (0: off)")
-	fs.IntVar(&c.pose, "pose", 0, "pose rate in `HZ` (0: off; synthetic camera or tracking camera)")
+	fs.IntVar(&c.pose, "pose", 0, "pose rate in `HZ` (0: off; a tracking camera: the synthetic D435i has none, and a D400 bag cannot hold one)")
 	floatIn(fs, &c.speed, "speed", 1, 0, 1000, false, "synthetic camera speed factor `X` up to 1000 (0: as fast as possible)")
 	fs.Var(oneOf{&c.metadata, []string{"none", "basic", "rich"}}, "metadata", "frame metadata of the synthetic camera: `none|basic|rich`")
 	fs.BoolVar(&c.compress, "compress", true, "LZ4-compress the chunks")

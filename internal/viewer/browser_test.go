@@ -305,6 +305,11 @@ func TestBrowserPlaysBag(t *testing.T) {
 	b.do(chromedp.Click("#play"))
 	b.waitFor("paused", `document.getElementById('status').dataset.status === 'Paused'`)
 	b.waitFor("the last frame before the pause drawn", fmt.Sprintf(`document.getElementById('canvas-%d').dataset.number === document.getElementById('stats-%d').dataset.number`, depth, depth))
+	// The pause command has returned (it shows the current picture, which
+	// sets the position) and a state message has come since.
+	b.waitFor("the pause's reply", `(document.body.dataset.lastReply || '').startsWith('pause:') && (document.body.dataset.lastReply || '').endsWith(':ok')`)
+	afterReply := b.datasetInt("body", "states")
+	b.waitFor("a state after the reply", fmt.Sprintf("+document.body.dataset.states > %d", afterReply))
 	states := b.datasetInt("body", "states")
 	pos := b.datasetInt("position", "positionNs")
 	number := b.dataset(fmt.Sprintf("canvas-%d", depth), "number")
