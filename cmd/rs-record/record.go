@@ -195,12 +195,8 @@ func runRecord(e *env, args []string) error {
 	}
 
 	started := time.Now()
-	var limit <-chan time.Time
-	if c.seconds > 0 {
-		t := time.NewTimer(time.Duration(c.seconds * float64(time.Second)))
-		defer t.Stop()
-		limit = t.C
-	}
+	limit, stopLimit := timeLimit(c.seconds)
+	defer stopLimit()
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
 	line := &liveLine{w: e.stdout}
@@ -244,6 +240,16 @@ loop:
 		return fileError(c.file, fmt.Errorf("%d frames were not recorded: each was larger than the largest message a bag may hold (%d bytes); the bag holds the rest", n, rosbag.MaxMessageSize))
 	}
 	return nil
+}
+
+// timeLimit returns a channel that receives after seconds (never when
+// seconds is 0) and a function that releases its timer.
+func timeLimit(seconds float64) (<-chan time.Time, func()) {
+	if seconds <= 0 {
+		return nil, func() {}
+	}
+	t := time.NewTimer(time.Duration(seconds * float64(time.Second)))
+	return t.C, func() { t.Stop() }
 }
 
 // recordSummary is the final snapshot: frames written per stream (in the

@@ -54,12 +54,8 @@ func runRecordSession(ctx context.Context, e *env, c *recordConfig) error {
 		}
 	}
 	started := time.Now()
-	var limit <-chan time.Time
-	if c.seconds > 0 {
-		t := time.NewTimer(time.Duration(c.seconds * float64(time.Second)))
-		defer t.Stop()
-		limit = t.C
-	}
+	limit, stopLimit := timeLimit(c.seconds)
+	defer stopLimit()
 	allDone := make(chan struct{})
 	go func() {
 		for _, st := range sts {
