@@ -56,7 +56,7 @@ func ExampleOpen() {
 	}
 	defer r.Close()
 	in := r.Info()
-	fmt.Println(in.Version, in.Compression, in.Chunks, in.Connections, in.Messages, in.Start, in.End)
+	fmt.Println(in.Version, r.Compression(), in.Chunks, in.Connections, in.Messages, in.Start, in.End)
 	it := r.Messages(nil)
 	it.Seek(in.End) // O(log chunks)
 	for it.Next() {

@@ -20,7 +20,7 @@ func goldenPath(bag string) string {
 func summarize(t *testing.T, r *Reader) bagReport {
 	t.Helper()
 	in := r.Info()
-	rep := bagReport{Compression: in.Compression, Chunks: in.Chunks, Connections: in.Connections, Messages: int(in.Messages)}
+	rep := bagReport{Compression: r.Compression(), Chunks: in.Chunks, Connections: in.Connections, Messages: int(in.Messages)}
 	if in.Messages > 0 {
 		rep.StartTime, rep.EndTime = in.Start.String(), in.End.String()
 	}

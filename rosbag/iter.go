@@ -37,28 +37,32 @@ func (r *Reader) Messages(q *Query) *Iterator {
 // An Iterator yields messages in time order; equal times keep file order. It
 // is not safe for concurrent use; use one Iterator per goroutine.
 type Iterator struct {
-	r        *Reader
-	q        Query
-	sel      map[uint32]bool // nil: all connections
-	started  bool
-	from     Time // lower bound after Seek
-	pend     int  // next position in r.byStart to activate
-	heap     []*cursor
-	free     []*cursor
-	slots    [cacheSlots]*chunkBuf // decompressed chunks (see readahead.go)
-	cur      int                   // chunk of the current message, -1 before the first
-	plan     []int                 // chunks read-ahead wants
-	inflight int                   // slots being loaded by the loader
-	box      *loaderBox            // read-ahead goroutines, started on demand
-	closed   bool
-	tick     uint64
-	hb       []byte
-	ib       []byte
-	msg      Message
-	err      error
-	done     bool
-	skipped  []SkippedChunk // Query.SkipCorrupt
-	bad      map[int]error  // chunks known corrupt (Query.SkipCorrupt)
+	r       *Reader
+	q       Query
+	sel     map[uint32]bool // nil: all connections
+	started bool
+	from    Time // lower bound after Seek
+	pend    int  // next position in r.byStart to activate
+	heap    []*cursor
+	free    []*cursor
+	slots   [cacheSlots]*chunkBuf // decompressed chunks (see readahead.go)
+	cur     int                   // chunk of the current message, -1 before the first
+	plan    []int                 // chunks read-ahead wants
+	fresh   bool                  // no message returned since the start or the last seek
+	// aheadPending: the read-ahead of chunk cur is still to plan (its
+	// first message was the first after a seek).
+	aheadPending bool
+	inflight     int        // slots being loaded by the loader
+	box          *loaderBox // read-ahead goroutines, started on demand
+	closed       bool
+	tick         uint64
+	hb           []byte
+	ib           []byte
+	msg          Message
+	err          error
+	done         bool
+	skipped      []SkippedChunk // Query.SkipCorrupt
+	bad          map[int]error  // chunks known corrupt (Query.SkipCorrupt)
 }
 
 // cursor walks the selected index entries of one chunk.
@@ -144,6 +148,7 @@ func (it *Iterator) reset() {
 	it.heap = it.heap[:0]
 	it.started = true
 	it.cur = -1 // plan read-ahead again at the first chunk
+	it.fresh = true
 	r := it.r
 	t := it.from
 	// first chunk (by start) that starts at or after t
@@ -317,6 +322,7 @@ func (it *Iterator) Next() bool {
 		return false
 	}
 	if it.next() {
+		it.fresh = false
 		return true
 	}
 	it.stopLoader()

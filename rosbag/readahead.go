@@ -10,7 +10,8 @@ import (
 // Chunk cache and read-ahead of an Iterator.
 //
 // An iterator keeps cacheSlots decompressed chunks. While the caller consumes
-// the messages of one chunk, up to readAhead of the chunks it will need next
+// the messages of one chunk (from the second message after a start or a
+// seek on), up to readAhead of the chunks it will need next
 // (the active chunks of the merge heap, then the next selected chunks by
 // start time) are loaded, decompressed and checked by loader goroutines. A
 // slot that is loading belongs to the loader until its result is received
@@ -131,9 +132,15 @@ func (it *Iterator) chunk(ci int) (*chunkBuf, error) {
 		return nil, err
 	}
 	cb.used = it.tick
-	if ci != it.cur {
+	// Read-ahead starts with the second message after a start or a seek:
+	// a seek that reads one message (a viewer's picture, a lookup in a bag
+	// in object storage) loads only the chunk it needs.
+	if ci != it.cur || it.aheadPending {
 		it.cur = ci
-		it.readAhead(ci)
+		it.aheadPending = it.fresh
+		if !it.fresh {
+			it.readAhead(ci)
+		}
 	}
 	return cb, nil
 }

@@ -6,8 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"path"
+	"path/filepath"
 	"sort"
+	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -31,7 +36,7 @@ var ErrTooLarge = errors.New("message larger than a bag reader accepts")
 // only and keeps no cursor.
 type Reader struct {
 	ra     io.ReaderAt
-	f      *os.File
+	f      io.Closer // the file Open or OpenFile opened
 	size   int64
 	path   string
 	maxRec int64
@@ -46,6 +51,9 @@ type Reader struct {
 	segN     int
 	info     Info
 	recovery *Recovery
+
+	compOnce    sync.Once
+	compression []string
 }
 
 // indexEntry locates a message inside a chunk.
@@ -99,8 +107,19 @@ func (r *Reader) Unindexed() error {
 // offsets, and opening a FIFO would block until a writer comes.
 var ErrNotRegular = errors.New("not a regular file")
 
-// Open opens the bag file path; Close closes it. See NewReader.
+// Open opens the bag at path; Close closes it. See NewReader. A name of
+// the form SCHEME://... whose scheme was registered with RegisterScheme
+// (package blobfile registers s3, gs, azblob and file) is opened by that
+// scheme's opener, so that a bag in object storage is read with range
+// requests instead of being downloaded.
 func Open(path string, opts *ReaderOptions) (*Reader, error) {
+	if open, ok := lookupScheme(path); ok {
+		f, err := open(path)
+		if err != nil {
+			return nil, fmt.Errorf("rosbag: %w", err)
+		}
+		return OpenFile(f, path, opts)
+	}
 	if err := CheckRegular(path); err != nil {
 		return nil, fmt.Errorf("rosbag: %w", err)
 	}
@@ -117,14 +136,36 @@ func Open(path string, opts *ReaderOptions) (*Reader, error) {
 		f.Close()
 		return nil, fmt.Errorf("rosbag: %s: %w (%s)", path, ErrNotRegular, fileKind(st.Mode()))
 	}
-	o := ReaderOptions{Path: path}
+	return OpenFile(osFile{f, st.Size()}, path, opts)
+}
+
+// A File is a bag's bytes, read at random offsets: a local file, or an
+// object in storage read with range requests (package blobfile).
+type File interface {
+	io.ReaderAt
+	io.Closer
+	// Size returns the length of the file in bytes.
+	Size() int64
+}
+
+type osFile struct {
+	*os.File
+	size int64
+}
+
+func (f osFile) Size() int64 { return f.size }
+
+// OpenFile opens the bag in f, named name in errors; the Reader owns f and
+// its Close closes it (also when OpenFile fails). See NewReader.
+func OpenFile(f File, name string, opts *ReaderOptions) (*Reader, error) {
+	o := ReaderOptions{Path: name}
 	if opts != nil {
 		o = *opts
 		if o.Path == "" {
-			o.Path = path
+			o.Path = name
 		}
 	}
-	r, err := NewReader(f, st.Size(), &o)
+	r, err := NewReader(f, f.Size(), &o)
 	if r == nil {
 		f.Close()
 		return nil, err
@@ -133,11 +174,47 @@ func Open(path string, opts *ReaderOptions) (*Reader, error) {
 	return r, err
 }
 
+// An Opener opens the file a name of its scheme names.
+type Opener func(name string) (File, error)
+
+var schemes sync.Map // scheme → Opener
+
+// RegisterScheme makes Open (and so every package that opens bags by name:
+// playback, rig, the tools) open the names "SCHEME://..." with open. It is
+// meant to be called from the init function of the package that provides
+// the opener, like image.RegisterFormat; a later registration of a scheme
+// replaces the earlier one.
+func RegisterScheme(scheme string, open Opener) {
+	schemes.Store(scheme, open)
+}
+
+// IsURL reports whether name has a scheme registered with RegisterScheme,
+// so that Open reads it through that scheme and not as a local path.
+func IsURL(name string) bool {
+	_, ok := lookupScheme(name)
+	return ok
+}
+
+func lookupScheme(name string) (Opener, bool) {
+	i := strings.Index(name, "://")
+	if i <= 0 {
+		return nil, false
+	}
+	v, ok := schemes.Load(name[:i])
+	if !ok {
+		return nil, false
+	}
+	return v.(Opener), true
+}
+
 // CheckRegular returns an error wrapping ErrNotRegular (and naming the
 // path and what it is) when path is not a regular file, or the error of
 // os.Stat. Files read at random offsets (bags, MCAP files) are checked
-// before they are opened.
+// before they are opened. A URL of a registered scheme (see IsURL) passes.
 func CheckRegular(path string) error {
+	if IsURL(path) {
+		return nil
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return err
@@ -319,18 +396,32 @@ func (r *Reader) open() error {
 		return r.recoveredErr()
 	}
 	r.info.Indexed = true
-	var hb []byte
-	seen := map[string]bool{}
-	for _, ci := range r.chunks {
-		var comp string
-		var err error
-		_, comp, _, hb, err = r.chunkRecord(ci.pos, hb)
-		if err == nil && !seen[comp] {
-			seen[comp] = true
-			r.info.Compression = append(r.info.Compression, comp)
-		}
-	}
 	return nil
+}
+
+// Compression returns the distinct chunk compressions ("none", "lz4",
+// "bz2") in file order of first use. For an indexed bag it reads the header
+// of every chunk the first time it is called (one small read per chunk, which
+// Open does not make, so that opening a bag in object storage reads its
+// index only); chunks whose header cannot be read are left out.
+func (r *Reader) Compression() []string {
+	r.compOnce.Do(func() {
+		if r.recovery != nil {
+			return // the scan found them
+		}
+		var hb []byte
+		seen := map[string]bool{}
+		for _, ci := range r.chunks {
+			var comp string
+			var err error
+			_, comp, _, hb, err = r.chunkRecord(ci.pos, hb)
+			if err == nil && !seen[comp] {
+				seen[comp] = true
+				r.compression = append(r.compression, comp)
+			}
+		}
+	})
+	return r.compression
 }
 
 func (r *Reader) recoveredErr() error {
@@ -546,4 +637,17 @@ func (r *Reader) overlapping(lim int, t Time, fn func(p int)) {
 	if len(r.byStart) > 0 {
 		walk(1, 0, r.segN)
 	}
+}
+
+// BaseName returns the last element of a bag's name: of the URL's path
+// (without its query) for a URL of a registered scheme, of the local path
+// otherwise.
+func BaseName(name string) string {
+	if !IsURL(name) {
+		return filepath.Base(name)
+	}
+	if u, err := url.Parse(name); err == nil && u.Path != "" {
+		return path.Base(u.Path)
+	}
+	return filepath.Base(name)
 }

@@ -97,7 +97,7 @@ scan:
 			slices.SortFunc(ci.counts, func(a, b connCount) int { return int(int64(a.conn) - int64(b.conn)) })
 			if !comps[comp] {
 				comps[comp] = true
-				r.info.Compression = append(r.info.Compression, comp)
+				r.compression = append(r.compression, comp)
 			}
 			r.chunks = append(r.chunks, ci)
 			rc.Chunks++

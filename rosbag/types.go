@@ -54,8 +54,7 @@ type ReaderOptions struct {
 type Info struct {
 	Path        string
 	Size        int64
-	Version     string   // "2.0"
-	Compression []string // distinct chunk compressions in file order of first use
+	Version     string // "2.0"
 	Chunks      int
 	Connections int
 	Messages    uint64

@@ -256,7 +256,7 @@ func TestWrittenBagsConform(t *testing.T) {
 			}
 			defer r.Close()
 			in := r.Info()
-			if in.Messages != 2001 || !in.Indexed || in.Chunks < 10 || in.Compression[0] != comp {
+			if in.Messages != 2001 || !in.Indexed || in.Chunks < 10 || r.Compression()[0] != comp {
 				t.Fatalf("info %+v", in)
 			}
 			// time order, ties in file order

@@ -118,7 +118,7 @@ func exportROS2(e *env, bag, out string, opts *ros2.Options, allow bool) error {
 func frameNames(r *rosbag.Reader) func(uint32) (string, bool) {
 	names := map[uint32]string{}
 	for _, c := range r.Connections() {
-		if t := layout.Parse(c.Topic); isFrame(&t) {
+		if t := layout.Parse(c.Topic); t.Kind.IsFrameData() {
 			names[c.ID] = fmt.Sprintf("%s/%d", t.Stream, t.Index)
 		}
 	}

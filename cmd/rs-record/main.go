@@ -4,7 +4,7 @@
 // Usage:
 //
 //	rs-record [record] [-t SECONDS] [-f FILE] [flags]   record a session (the default command)
-//	rs-record info [--json] BAG                          describe a bag
+//	rs-record info [--json] [--quick] BAG                describe a bag
 //	rs-record play [flags] BAG                           play a bag through the playback device
 //	rs-record dump [--seek NANOS] [--limit N] BAG        print a bag as JSON lines
 //	rs-record view [--port N] [--loop] [BAG]             show a bag (or the camera) in the browser
@@ -18,6 +18,10 @@
 // read as far as it can be, every loss is reported, and --allow-damaged
 // makes the status 0). Errors are printed as one line on stderr that names
 // the file and the problem.
+//
+// info, dump, play, export and convert read a BAG in object storage by its
+// URL (s3://BUCKET/KEY, gs://, azblob://, file://; see package blobfile)
+// with range requests, without downloading it.
 package main
 
 import (
@@ -28,6 +32,13 @@ import (
 	"io/fs"
 	"os"
 	"runtime/debug"
+
+	_ "gocloud.dev/blob/azureblob" // azblob:// bags
+	_ "gocloud.dev/blob/fileblob"  // file:// bags
+	_ "gocloud.dev/blob/gcsblob"   // gs:// bags
+	_ "gocloud.dev/blob/s3blob"    // s3:// bags
+
+	_ "github.com/rsbag/rsbag/blobfile" // bags by URL
 	"strings"
 
 	"github.com/rsbag/rsbag/internal/damage"

@@ -264,7 +264,7 @@ func writeTrimmed(out string, r *rosbag.Reader, tl *timeline, win window, stream
 // bagCompression is the chunk compression of the output: lz4 when the
 // source has lz4 chunks, none otherwise.
 func bagCompression(r *rosbag.Reader) string {
-	for _, c := range r.Info().Compression {
+	for _, c := range r.Compression() {
 		if c == "lz4" {
 			return "lz4"
 		}

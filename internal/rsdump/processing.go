@@ -14,6 +14,7 @@ import (
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/processing"
+	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -48,7 +49,7 @@ var (
 func RunProcessing(w io.Writer, path string, opts ProcOptions) error {
 	d := &dumper{w: w, uid: map[int]int{}}
 	l := newLine("file")
-	l.str("name", filepath.Base(path))
+	l.str("name", rosbag.BaseName(path))
 	l.str("librealsense", Reader)
 	d.emit(l)
 	if !opts.NoModels {
@@ -121,7 +122,7 @@ func RunProcessing(w io.Writer, path string, opts ProcOptions) error {
 	}
 
 	pp := pairedProfile(dev)
-	p := newProcessor(d, dev, baseline, pp, opts.RawDir, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
+	p := newProcessor(d, dev, baseline, pp, opts.RawDir, strings.TrimSuffix(rosbag.BaseName(path), filepath.Ext(path)))
 	done := make(chan struct{})
 	dev.OnStatusChange(func(s extensions.PlaybackStatus) {
 		if s == extensions.StatusStopped {

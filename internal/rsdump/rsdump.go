@@ -7,15 +7,16 @@ package rsdump
 import (
 	"errors"
 	"fmt"
-	"github.com/rsbag/rsbag/internal/damage"
 	"hash/fnv"
 	"io"
 	"maps"
-	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/rsbag/rsbag/internal/damage"
+	"github.com/rsbag/rsbag/rosbag"
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
@@ -66,7 +67,7 @@ func (d *dumper) fail(stage string, err error) error {
 func Run(w io.Writer, path string, opts Options) error {
 	d := &dumper{w: w, uid: map[int]int{}}
 	l := newLine("file")
-	l.str("name", filepath.Base(path))
+	l.str("name", rosbag.BaseName(path))
 	l.str("librealsense", Reader)
 	d.emit(l)
 

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"io"
 	"maps"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/rsbag/rsbag/internal/damage"
 	"github.com/rsbag/rsbag/rig"
+	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -43,7 +43,7 @@ func RunSession(ctx context.Context, w io.Writer, paths []string) error {
 	l := newLine("session")
 	var names []string
 	for _, f := range s.Files() {
-		names = append(names, filepath.Base(f))
+		names = append(names, rosbag.BaseName(f))
 	}
 	l.strs("bags", names)
 	l.str("librealsense", Reader)

@@ -2,12 +2,12 @@ package rsdump
 
 import (
 	"io"
-	"path/filepath"
 	"sync"
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/pipeline"
 	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -18,7 +18,7 @@ import (
 func RunSync(w io.Writer, path string) error {
 	d := &dumper{w: w, uid: map[int]int{}}
 	l := newLine("file")
-	l.str("name", filepath.Base(path))
+	l.str("name", rosbag.BaseName(path))
 	l.str("librealsense", Reader)
 	d.emit(l)
 	dev, err := playback.Open(path, &playback.Options{NonRealTime: true})

@@ -1,4 +1,4 @@
-package main
+package baginfo
 
 import (
 	"errors"
@@ -45,16 +45,16 @@ func (d decoders) decode(m rosbag.Message) (msgs.Message, error) {
 
 // collect adds what a message of the RealSense topic grammar (spec §4.1)
 // says about the device, its sensors, options and streams.
-func (rep *infoReport) collect(t *layout.Topic, v msgs.Message) {
+func (rep *Report) collect(t *layout.Topic, v msgs.Message) {
 	switch t.Kind {
 	case layout.KindDeviceInfo:
 		if kv, ok := v.(*msgs.KeyValue); ok {
-			rep.Device = append(rep.Device, infoField{kv.Key, kv.Value})
+			rep.Device = append(rep.Device, Field{kv.Key, kv.Value})
 		}
 	case layout.KindSensorInfo:
 		if kv, ok := v.(*msgs.KeyValue); ok {
 			s := rep.sensor(t.Sensor)
-			s.Info = append(s.Info, infoField{kv.Key, kv.Value})
+			s.Info = append(s.Info, Field{kv.Key, kv.Value})
 			if kv.Key == sensor.CameraInfoName.String() {
 				s.Name = kv.Value
 			}
@@ -94,28 +94,40 @@ func (rep *infoReport) collect(t *layout.Topic, v msgs.Message) {
 // isFrame reports whether t is the data topic of a frame (one message per
 // frame).
 func isFrame(t *layout.Topic) bool {
-	return t.Kind == layout.KindImageData || t.Kind == layout.KindImuData || t.Kind == layout.KindPoseTransform
+	return t.Kind.IsFrameData()
 }
 
-func (rep *infoReport) sensor(i int) *sensorInfo {
+// describes reports whether t is a topic that describes the device (what
+// Options.Quick reads): not frames, their metadata or their pose
+// companions, nor topics outside the RealSense grammar.
+func describes(t *layout.Topic) bool {
+	switch {
+	case isFrame(t), t.Kind.IsMetadata(), t.Kind == layout.KindUnknown,
+		t.Kind == layout.KindPoseAccel, t.Kind == layout.KindPoseTwist:
+		return false
+	}
+	return true
+}
+
+func (rep *Report) sensor(i int) *Sensor {
 	for _, s := range rep.Sensors {
 		if s.Index == i {
 			return s
 		}
 	}
-	s := &sensorInfo{Index: i}
+	s := &Sensor{Index: i}
 	rep.Sensors = append(rep.Sensors, s)
 	sort.Slice(rep.Sensors, func(a, b int) bool { return rep.Sensors[a].Index < rep.Sensors[b].Index })
 	return s
 }
 
-func (s *sensorInfo) option(name string) *optionInfo {
+func (s *Sensor) option(name string) *Option {
 	for _, o := range s.Options {
 		if o.Name == name {
 			return o
 		}
 	}
-	o := &optionInfo{Name: name}
+	o := &Option{Name: name}
 	s.Options = append(s.Options, o)
 	sort.Slice(s.Options, func(a, b int) bool { return s.Options[a].Name < s.Options[b].Name })
 	return o
@@ -123,7 +135,7 @@ func (s *sensorInfo) option(name string) *optionInfo {
 
 // setValue records an option value: the first is the value at the start of
 // the recording, later ones are changes.
-func (o *optionInfo) setValue(v float32) {
+func (o *Option) setValue(v float32) {
 	if o.seen {
 		o.Changes++
 		return
