@@ -37,6 +37,7 @@ func runInfo(e *env, args []string) (err error) {
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false) // URLs keep their &
 		if err := enc.Encode(rep); err != nil {
 			return err
 		}
