@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/rsbag/rsbag/internal/damage"
-	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/mcapbag"
 	"github.com/rsbag/rsbag/mcapbag/ros2"
 	"github.com/rsbag/rsbag/playback"
@@ -82,7 +81,7 @@ func runExport(e *env, args []string) error {
 		return fileError(bag, err)
 	}
 	fmt.Fprintf(e.stdout, "%s: %d messages on %d topics, %.1f MB of message data\n", *out, res.Messages, res.Channels, float64(res.Bytes)/1e6)
-	names := frameNames(r)
+	names := damage.FrameNames(r)
 	rep := damage.FromRecovery(r.Info().Recovery, names)
 	for _, c := range res.Skipped {
 		rep.Add(c, names)
@@ -111,21 +110,6 @@ func exportROS2(e *env, bag, out string, opts *ros2.Options, allow bool) error {
 		fmt.Fprintf(e.stderr, "%s: %s: not exported: %s\n", progName, k, res.Skipped[k])
 	}
 	return reportDamage(e, bag, damage.FromPlayback(dev), allow)
-}
-
-// frameNames maps the connections of r that carry frames to the name of
-// their stream ("Depth/0").
-func frameNames(r *rosbag.Reader) func(uint32) (string, bool) {
-	names := map[uint32]string{}
-	for _, c := range r.Connections() {
-		if t := layout.Parse(c.Topic); t.Kind.IsFrameData() {
-			names[c.ID] = fmt.Sprintf("%s/%d", t.Stream, t.Index)
-		}
-	}
-	return func(id uint32) (string, bool) {
-		n, ok := names[id]
-		return n, ok
-	}
 }
 
 func runImport(e *env, args []string) error {

@@ -145,6 +145,11 @@ func Inspect(path string, opts *Options) (*Report, error) {
 		return nil, err
 	}
 	defer r.Close()
+	return InspectReader(r, path, opts)
+}
+
+// InspectReader is Inspect of an open bag, named path in the report.
+func InspectReader(r *rosbag.Reader, path string, opts *Options) (*Report, error) {
 	var o Options
 	if opts != nil {
 		o = *opts

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"
@@ -191,4 +192,19 @@ func Is(err error) bool {
 	var fe *rosbag.FormatError
 	var me *msgs.DecodeError
 	return errors.As(err, &de) || errors.As(err, &fe) || errors.As(err, &me)
+}
+
+// FrameNames maps the connections of r that carry frames to the name of
+// their stream ("Depth/0"), as the losses name them.
+func FrameNames(r *rosbag.Reader) func(conn uint32) (string, bool) {
+	names := map[uint32]string{}
+	for _, c := range r.Connections() {
+		if t := layout.Parse(c.Topic); t.Kind.IsFrameData() {
+			names[c.ID] = fmt.Sprintf("%s/%d", t.Stream, t.Index)
+		}
+	}
+	return func(id uint32) (string, bool) {
+		n, ok := names[id]
+		return n, ok
+	}
 }
