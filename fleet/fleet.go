@@ -52,7 +52,7 @@ const (
 // Verdicts of a Row.
 const (
 	VerdictOK      = "ok"      // read completely
-	VerdictDamaged = "damaged" // read as far as it could be; Lost says what was lost
+	VerdictDamaged = "damaged" // read as far as it could be; Lost (or Error, when nothing could be read) says what was lost
 	VerdictError   = "error"   // not read: Error says why
 )
 
@@ -163,7 +163,13 @@ func Process(ctx context.Context, t Task, job Job) (row Row) {
 			done <- r
 		}()
 		if err := process(ctx, t, job, &r); err != nil {
+			// Damage that leaves nothing to read (the description lost,
+			// a message that does not decode) is damage, as for
+			// rs-record (exit status 3); anything else is an error.
 			r.Verdict, r.Error = VerdictError, err.Error()
+			if damage.Is(err) {
+				r.Verdict = VerdictDamaged
+			}
 		}
 	}()
 	select {

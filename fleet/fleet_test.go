@@ -106,6 +106,7 @@ func fleetBags(t *testing.T, dir string) []string {
 		{"--depth", "424x240@30", "--color", "424x240@30", "--ir", "424x240@30", "--ir-count", "2", "--frames", "6"},
 		{"--depth", "off", "--color", "off", "--frames", "40"},
 		{"--depth", "480x270@30", "--color", "424x240@30", "--chunk-size", "64KiB", "--frames", "12"},
+		{"--depth", "424x240@15", "--color", "424x240@15", "--accel", "63", "--gyro", "200", "--frames", "9"},
 	} {
 		bag := filepath.Join(dir, fmt.Sprintf("synthetic-%d.bag", i))
 		run(t, rsRecord, append([]string{"record", "--synthetic", "--speed", "0", "-t", "0", "-f", bag}, args...)...)

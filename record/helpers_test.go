@@ -72,6 +72,17 @@ func readBag(t testing.TB, path string) ([]bagMsg, rosbag.Info, error) {
 	return out, r.Info(), r.Unindexed()
 }
 
+// compression returns the chunk compressions of the bag at path.
+func compression(t testing.TB, path string) []string {
+	t.Helper()
+	r, err := rosbag.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	return r.Compression()
+}
+
 // byTopic groups messages per topic, keeping order.
 func byTopic(ms []bagMsg) map[string][]bagMsg {
 	m := map[string][]bagMsg{}

@@ -79,8 +79,8 @@ func TestRecordBasic(t *testing.T) {
 			if !info.Indexed {
 				t.Error("bag is not indexed")
 			}
-			if len(info.Compression) != 1 || info.Compression[0] != comp {
-				t.Errorf("compression %v, want %s", info.Compression, comp)
+			if c := compression(t, path); len(c) != 1 || c[0] != comp {
+				t.Errorf("compression %v, want %s", c, comp)
 			}
 			top := byTopic(ms)
 			fv := top["/file_version"]
