@@ -88,9 +88,7 @@ func (j *Job) Check() error {
 			return errors.New("no format to convert to: want png, raw, csv, bin or ply")
 		}
 		for _, f := range j.Formats {
-			switch f {
-			case "png", "raw", "csv", "bin", "ply":
-			default:
+			if !(&convert.Options{}).SetOutput(f, "x") {
 				return fmt.Errorf("format %q: want png, raw, csv, bin or ply", f)
 			}
 		}
@@ -123,25 +121,14 @@ type Row struct {
 	Indexed bool   `json:"indexed"`
 	// FileVersion, Device, Streams and DurationNs are those of rs-record
 	// info --json (with --quick for Info).
-	FileVersion int             `json:"file_version"`
-	Device      []baginfo.Field `json:"device,omitempty"`
-	Streams     []Stream        `json:"streams,omitempty"`
-	DurationNs  uint64          `json:"duration_ns"`
-	Messages    uint64          `json:"messages"`
-	Lost        []damage.Loss   `json:"lost,omitempty"`
+	FileVersion int              `json:"file_version"`
+	Device      []baginfo.Field  `json:"device,omitempty"`
+	Streams     []baginfo.Stream `json:"streams,omitempty"`
+	DurationNs  uint64           `json:"duration_ns"`
+	Messages    uint64           `json:"messages"`
+	Lost        []damage.Loss    `json:"lost,omitempty"`
 	// Outputs are the URLs of the files written for the bag.
 	Outputs []string `json:"outputs,omitempty"`
-}
-
-// Stream is one stream of a Row.
-type Stream struct {
-	Stream string `json:"stream"`
-	Index  int    `json:"index"`
-	Format string `json:"format,omitempty"`
-	Width  int    `json:"width,omitempty"`
-	Height int    `json:"height,omitempty"`
-	FPS    int    `json:"fps"`
-	Frames uint64 `json:"frames"`
 }
 
 // Process does the job's work on one bag. It returns a row in every case:
@@ -239,10 +226,7 @@ func inspect(ctx context.Context, bag string, quick bool) (*baginfo.Report, erro
 func (row *Row) fill(rep *baginfo.Report) {
 	row.Size, row.Indexed, row.FileVersion = rep.Size, rep.Indexed, rep.FileVersion
 	row.Device, row.DurationNs, row.Messages = rep.Device, rep.DurationNs, rep.Messages
-	for _, s := range rep.Streams {
-		row.Streams = append(row.Streams, Stream{Stream: s.Stream, Index: s.Index, Format: s.Format,
-			Width: s.Width, Height: s.Height, FPS: s.FPS, Frames: s.Frames})
-	}
+	row.Streams = rep.Streams
 }
 
 func export(ctx context.Context, t Task, job Job, out *Output, row *Row) (*damage.Report, error) {
@@ -300,17 +284,8 @@ func convertBag(ctx context.Context, t Task, job Job, out *Output, row *Row) (*d
 	var o convert.Options
 	prefix := filepath.Join(dir, t.Stem)
 	for _, f := range job.Formats {
-		switch f {
-		case "png":
-			o.PNG = prefix
-		case "raw":
-			o.RAW = prefix
-		case "csv":
-			o.CSV = prefix
-		case "bin":
-			o.BIN = prefix
-		case "ply":
-			o.PLY = prefix
+		if !o.SetOutput(f, prefix) {
+			return nil, fmt.Errorf("format %q: want png, raw, csv, bin or ply", f)
 		}
 	}
 	res, err := convert.Run(ctx, t.Bag, o)

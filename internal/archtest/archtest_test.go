@@ -2,7 +2,7 @@
 // packages point down the layers only (see STYLE: msgs, rosbag, sensor and
 // internal/goid at the bottom; then extensions, device and internal/layout; then the device
 // backends usb, software, record and playback, which never import each
-// other; then internal/rsdump and the command).
+// other; then internal/rsdump and the command; the fleet module on top).
 package archtest
 
 import (
@@ -33,7 +33,10 @@ var allowed = map[string][]string{
 	"software":          {"sensor", "extensions", "device", "internal/goid"},
 	"record":            {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout"},
 	"playback":          {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/goid"},
-	"internal/damage":   {"msgs", "rosbag", "playback"},
+	"internal/damage":   {"msgs", "rosbag", "playback", "internal/layout"},
+	"internal/baginfo":  {"msgs", "rosbag", "sensor", "internal/layout", "internal/damage"},
+	"internal/fakes3":   {},
+	"blobfile":          {"rosbag"},
 	"internal/rsdump":   {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/damage", "rosbag", "rig"},
 	"pipeline":          {"sensor", "extensions", "device", "playback", "record", "software", "usb"},
 	"processing":        {"sensor", "extensions"},
@@ -47,7 +50,10 @@ var allowed = map[string][]string{
 	"internal/viewer":   {"sensor", "extensions", "device", "playback", "processing", "rosbag", "internal/layout", "internal/imaging"},
 	"internal/convert":  {"sensor", "extensions", "playback", "processing", "pipeline", "internal/damage", "internal/imaging"},
 	"cmd/rs-record":     {"*"},
-	"internal/archtest": {},
+	// The fleet module's packages run the tools' packages per bag.
+	"fleet":              {"rosbag", "blobfile", "playback", "mcapbag", "mcapbag/ros2", "internal/baginfo", "internal/convert", "internal/damage"},
+	"fleet/cmd/rs-fleet": {"blobfile", "fleet"},
+	"internal/archtest":  {},
 }
 
 // rule returns the listed package that governs pkg.

@@ -23,18 +23,7 @@ func BenchmarkConvert(b *testing.B) {
 				dir := b.TempDir()
 				var o Options
 				prefix := filepath.Join(dir, "x")
-				switch out {
-				case "PNG":
-					o.PNG = prefix
-				case "RAW":
-					o.RAW = prefix
-				case "CSV":
-					o.CSV = prefix
-				case "BIN":
-					o.BIN = prefix
-				case "PLY":
-					o.PLY = prefix
-				}
+				o.SetOutput(out, prefix)
 				src := bag
 				if out == "PLY" {
 					src = filepath.Join(refDir, "depth_color.bag")

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -50,6 +51,26 @@ type Options struct {
 	// Time names the IMU and pose CSV file (rs-convert names it by the
 	// local time of the conversion); the zero value means time.Now().
 	Time time.Time
+}
+
+// SetOutput sets the prefix of the output named format ("PNG", "RAW",
+// "CSV", "BIN" or "PLY", in any case); it reports false for another name.
+func (o *Options) SetOutput(format, prefix string) bool {
+	switch strings.ToUpper(format) {
+	case "PNG":
+		o.PNG = prefix
+	case "RAW":
+		o.RAW = prefix
+	case "CSV":
+		o.CSV = prefix
+	case "BIN":
+		o.BIN = prefix
+	case "PLY":
+		o.PLY = prefix
+	default:
+		return false
+	}
+	return true
 }
 
 // FrameRange is an inclusive range of frame numbers.
