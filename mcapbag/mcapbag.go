@@ -255,6 +255,11 @@ func Import(dst *rosbag.Writer, src io.ReadSeeker) (*Result, error) {
 		conns[id] = cid
 	}
 	res.Channels = len(conns)
+	if ra, ok := src.(io.ReaderAt); ok {
+		if chunks, ok := orderedChunks(info.ChunkIndexes); ok && info.Statistics != nil {
+			return res, importChunks(dst, ra, chunks, conns, info, res)
+		}
+	}
 	it, err := r.Messages(mcap.UsingIndex(true), mcap.InOrder(mcap.LogTimeOrder))
 	if err != nil {
 		return nil, fmt.Errorf("mcapbag: import: %w", err)
@@ -272,14 +277,22 @@ func Import(dst *rosbag.Writer, src io.ReadSeeker) (*Result, error) {
 		if !ok {
 			return nil, fmt.Errorf("mcapbag: import: message on unknown channel %d", ch.ID)
 		}
-		if m.LogTime > uint64(rosbag.MaxTime) || m.LogTime < uint64(rosbag.MinTime) {
-			return nil, fmt.Errorf("mcapbag: import: message of %s at log time %d ns: outside the bag time range", ch.Topic, m.LogTime)
+		if err := writeMessage(dst, cid, ch.Topic, m.LogTime, m.Data, res); err != nil {
+			return nil, err
 		}
-		if err := dst.WriteMessage(cid, rosbag.Time(m.LogTime), m.Data); err != nil {
-			return nil, fmt.Errorf("mcapbag: import: message of %s at %d ns: %w", ch.Topic, m.LogTime, err)
-		}
-		res.Messages++
-		res.Bytes += int64(len(m.Data))
 	}
 	return res, nil
+}
+
+// writeMessage writes one imported message to dst and counts it.
+func writeMessage(dst *rosbag.Writer, cid uint32, topic string, logTime uint64, data []byte, res *Result) error {
+	if logTime > uint64(rosbag.MaxTime) || logTime < uint64(rosbag.MinTime) {
+		return fmt.Errorf("mcapbag: import: message of %s at log time %d ns: outside the bag time range", topic, logTime)
+	}
+	if err := dst.WriteMessage(cid, rosbag.Time(logTime), data); err != nil {
+		return fmt.Errorf("mcapbag: import: message of %s at %d ns: %w", topic, logTime, err)
+	}
+	res.Messages++
+	res.Bytes += int64(len(data))
+	return nil
 }

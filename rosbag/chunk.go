@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+
+	"github.com/rsbag/rsbag/internal/lz4frame"
 )
 
 // chunkBuf holds one chunk's payload; buffers are reused.
@@ -89,7 +91,7 @@ func (r *Reader) loadChunk(pos int64, cb *chunkBuf) (record, string, error) {
 			return rec, comp, err
 		}
 		cb.data = grow(cb.data, int(size))
-		if _, err := decodeLZ4FrameSum(cb.data, cb.raw, !r.noSum); err != nil {
+		if _, err := lz4frame.DecodeSum(cb.data, cb.raw, !r.noSum); err != nil {
 			return rec, comp, &FormatError{Path: r.path, Offset: pos, Record: "lz4 chunk", Reason: "decompression failed", Err: err}
 		}
 	case "bz2":

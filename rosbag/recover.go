@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"slices"
+
+	"github.com/rsbag/rsbag/internal/lz4frame"
 )
 
 // recover rebuilds connections, chunk infos and index entries by a linear
@@ -221,7 +223,7 @@ func (r *Reader) peekChunk(off int64, msg func(id uint32, t Time)) {
 			return
 		}
 		p = make([]byte, sz)
-		n, _ := decodeLZ4Frame(p, raw)
+		n, _ := lz4frame.Decode(p, raw)
 		p = p[:n]
 	default:
 		return

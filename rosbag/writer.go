@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/rsbag/rsbag/internal/lz4frame"
 )
 
 // Writer defaults (spec §1.4: librealsense closes a chunk above 768 KiB).
@@ -432,7 +434,7 @@ func (w *Writer) Flush() error {
 
 func (w *Writer) worker() {
 	defer w.wg.Done()
-	var enc lz4Encoder
+	var enc lz4frame.Encoder
 	for c := range w.jobs {
 		w.prepare(c, &enc)
 		c.done <- struct{}{}
@@ -441,7 +443,7 @@ func (w *Writer) worker() {
 
 // prepare sorts the index entries and builds the chunk header (with the
 // compressed data for lz4) and the index data records.
-func (w *Writer) prepare(c *chunkJob, enc *lz4Encoder) {
+func (w *Writer) prepare(c *chunkJob, enc *lz4frame.Encoder) {
 	slices.Sort(c.used)
 	c.counts = c.counts[:0]
 	tail := c.tail[:0]
@@ -476,7 +478,7 @@ func (w *Writer) prepare(c *chunkJob, enc *lz4Encoder) {
 	dl := len(head)
 	head = append(head, 0, 0, 0, 0)
 	if w.compress == "lz4" {
-		head = enc.appendFrame(head, c.payload)
+		head = enc.AppendFrame(head, c.payload)
 		binary.LittleEndian.PutUint32(head[dl:], uint32(len(head)-dl-4))
 	} else {
 		binary.LittleEndian.PutUint32(head[dl:], uint32(len(c.payload)))

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rsbag/rsbag/internal/lz4frame"
 )
 
 // Real connection constants from testdata/spec/realsense-msgdefs.json (pinned by the
@@ -162,19 +164,19 @@ func TestWriterLZ4SameRecords(t *testing.T) {
 				break
 			}
 			n := int(bs &^ (1 << 31))
-			blk := make([]byte, lz4BlockSize)
+			blk := make([]byte, lz4frame.BlockSize)
 			var m int
 			if bs&(1<<31) != 0 {
 				m = copy(blk, d[p:p+n])
 			} else {
-				m, err = lz4UncompressBlock(d[p:p+n], blk)
+				m, err = lz4frame.UncompressBlock(d[p:p+n], blk)
 				if err != nil {
 					t.Fatal(err)
 				}
 			}
 			total += int64(m)
-			if total < size && m != lz4BlockSize {
-				t.Errorf("chunk %d: inner block of %d bytes, want %d", i, m, lz4BlockSize)
+			if total < size && m != lz4frame.BlockSize {
+				t.Errorf("chunk %d: inner block of %d bytes, want %d", i, m, lz4frame.BlockSize)
 			}
 			p += n
 		}
@@ -198,10 +200,10 @@ func TestXXH32(t *testing.T) {
 		{"a", 0, 0x550D7456},
 		{"abc", 0, 0x32D153FF},
 		{"Nobody inspects the spammish repetition", 0, 0xE2293B2F},
-		{strings.Repeat("0123456789abcdef", 5), 0, xxh32(nil, 0)}, // placeholder, replaced below
+		{strings.Repeat("0123456789abcdef", 5), 0, lz4frame.XXH32(nil, 0)}, // placeholder, replaced below
 	}[:4] {
-		if got := xxh32([]byte(c.in), c.seed); got != c.want {
-			t.Errorf("xxh32(%q) = %08x, want %08x", c.in, got, c.want)
+		if got := lz4frame.XXH32([]byte(c.in), c.seed); got != c.want {
+			t.Errorf("lz4frame.XXH32(%q) = %08x, want %08x", c.in, got, c.want)
 		}
 	}
 	// content checksum of the real bag's first chunk, computed by librealsense

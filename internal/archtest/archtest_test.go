@@ -21,7 +21,8 @@ const module = "github.com/rsbag/rsbag/"
 // the rules of its nearest listed parent, and may import its own parent.
 var allowed = map[string][]string{
 	"msgs":              {},
-	"rosbag":            {},
+	"rosbag":            {"internal/lz4frame"},
+	"internal/lz4frame": {},
 	"sensor":            {},
 	"internal/goid":     {},
 	"internal/testbags": {"rosbag"},
@@ -40,7 +41,7 @@ var allowed = map[string][]string{
 	"internal/rsdump":   {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/damage", "rosbag", "rig"},
 	"pipeline":          {"sensor", "extensions", "device", "playback", "record", "software", "usb"},
 	"processing":        {"sensor", "extensions"},
-	"mcapbag":           {"rosbag", "msgs", "internal/layout"},
+	"mcapbag":           {"rosbag", "msgs", "internal/layout", "internal/lz4frame"},
 	"mcapbag/ros2":      {"sensor", "extensions", "playback", "mcapbag"},
 	"rig":               {"sensor", "extensions", "device", "playback", "record"},
 	"replay":            {"sensor", "pipeline", "playback", "rig"},

@@ -1,4 +1,4 @@
-package rosbag
+package lz4frame
 
 import "testing"
 
@@ -9,6 +9,6 @@ func BenchmarkXXH32(b *testing.B) {
 	}
 	b.SetBytes(int64(len(buf)))
 	for i := 0; i < b.N; i++ {
-		xxh32(buf, 0)
+		XXH32(buf, 0)
 	}
 }

@@ -1,4 +1,8 @@
-package rosbag
+// Package lz4frame writes and reads single LZ4 frames as ROS bag chunks and
+// MCAP chunks hold them (the LZ4 frame format: independent blocks of 1 MiB,
+// content checksum), without the per-frame allocations and the slower hash
+// of a general-purpose LZ4 stream.
+package lz4frame
 
 import (
 	"encoding/binary"
@@ -11,30 +15,30 @@ import (
 
 // LZ4 frame constants (spec §1.5).
 const (
-	lz4Magic     = 0x184D2204
-	lz4FLG       = 0x64 // version 01, independent blocks, content checksum
-	lz4BD        = 0x60 // block max size 1 MiB
-	lz4BlockSize = 1 << 20
+	lz4Magic  = 0x184D2204
+	lz4FLG    = 0x64 // version 01, independent blocks, content checksum
+	lz4BD     = 0x60 // block max size 1 MiB
+	BlockSize = 1 << 20
 )
 
-// lz4Encoder compresses chunk payloads into single LZ4 frames. It is reused
+// Encoder compresses chunk payloads into single LZ4 frames. It is reused
 // and not safe for concurrent use.
-type lz4Encoder struct {
+type Encoder struct {
 	c lz4.Compressor
 }
 
-// lz4FrameBound returns the largest frame for n payload bytes.
-func lz4FrameBound(n int) int {
-	blocks := (n + lz4BlockSize - 1) / lz4BlockSize
+// Bound returns the largest frame for n payload bytes.
+func Bound(n int) int {
+	blocks := (n + BlockSize - 1) / BlockSize
 	return 7 + blocks*4 + n + 4 + 4
 }
 
-// appendFrame appends an LZ4 frame of src to dst.
-func (e *lz4Encoder) appendFrame(dst, src []byte) []byte {
+// AppendFrame appends an LZ4 frame of src to dst.
+func (e *Encoder) AppendFrame(dst, src []byte) []byte {
 	var hd = [7]byte{0x04, 0x22, 0x4D, 0x18, lz4FLG, lz4BD, 0}
-	hd[6] = byte(xxh32(hd[4:6], 0) >> 8)
+	hd[6] = byte(XXH32(hd[4:6], 0) >> 8)
 	dst = append(dst, hd[:]...)
-	need := len(dst) + lz4FrameBound(len(src))
+	need := len(dst) + Bound(len(src))
 	if cap(dst) < need {
 		nd := make([]byte, len(dst), need)
 		copy(nd, dst)
@@ -42,8 +46,8 @@ func (e *lz4Encoder) appendFrame(dst, src []byte) []byte {
 	}
 	for p := src; len(p) > 0; {
 		blk := p
-		if len(blk) > lz4BlockSize {
-			blk = blk[:lz4BlockSize]
+		if len(blk) > BlockSize {
+			blk = blk[:BlockSize]
 		}
 		p = p[len(blk):]
 		pos := len(dst)
@@ -58,33 +62,34 @@ func (e *lz4Encoder) appendFrame(dst, src []byte) []byte {
 		dst = dst[:pos+4+n]
 	}
 	dst = binary.LittleEndian.AppendUint32(dst, 0)
-	return binary.LittleEndian.AppendUint32(dst, xxh32(src, 0))
+	return binary.LittleEndian.AppendUint32(dst, XXH32(src, 0))
 }
 
-var errLZ4 = errors.New("lz4 frame")
+// ErrFrame is wrapped by the errors of a frame that does not decode.
+var ErrFrame = errors.New("lz4 frame")
 
-// decodeLZ4Frame decompresses one LZ4 frame from src into dst[:size], which
+// Decode decompresses one LZ4 frame from src into dst[:size], which
 // must have length size. It checks every length against the input and the
 // declared size and verifies the content checksum when present.
-func decodeLZ4Frame(dst, src []byte) (int, error) { return decodeLZ4FrameSum(dst, src, true) }
+func Decode(dst, src []byte) (int, error) { return DecodeSum(dst, src, true) }
 
-// decodeLZ4FrameSum is decodeLZ4Frame that verifies the content checksum
+// DecodeSum is Decode that verifies the content checksum
 // only when sum is true (the header and block checksums are always checked).
-func decodeLZ4FrameSum(dst, src []byte, sum bool) (int, error) {
+func DecodeSum(dst, src []byte, sum bool) (int, error) {
 	out := 0
 	size := len(dst)
 	if len(src) < 7 {
-		return out, fmt.Errorf("%w: header cut short (%d bytes)", errLZ4, len(src))
+		return out, fmt.Errorf("%w: header cut short (%d bytes)", ErrFrame, len(src))
 	}
 	if binary.LittleEndian.Uint32(src) != lz4Magic {
-		return out, fmt.Errorf("%w: magic %08x, want %08x", errLZ4, binary.LittleEndian.Uint32(src), lz4Magic)
+		return out, fmt.Errorf("%w: magic %08x, want %08x", ErrFrame, binary.LittleEndian.Uint32(src), lz4Magic)
 	}
 	flg, bd := src[4], src[5]
 	if flg>>6 != 1 {
-		return out, fmt.Errorf("%w: version %d, want 1", errLZ4, flg>>6)
+		return out, fmt.Errorf("%w: version %d, want 1", ErrFrame, flg>>6)
 	}
 	if flg&0x02 != 0 || bd&0x8F != 0 {
-		return out, fmt.Errorf("%w: reserved bits set (FLG %02x BD %02x)", errLZ4, flg, bd)
+		return out, fmt.Errorf("%w: reserved bits set (FLG %02x BD %02x)", ErrFrame, flg, bd)
 	}
 	indep := flg&0x20 != 0
 	blockSum := flg&0x10 != 0
@@ -102,31 +107,31 @@ func decodeLZ4FrameSum(dst, src []byte, sum bool) (int, error) {
 	case 7:
 		maxBlock = 4 << 20
 	default:
-		return out, fmt.Errorf("%w: block size id %d, want 4..7", errLZ4, bd>>4)
+		return out, fmt.Errorf("%w: block size id %d, want 4..7", ErrFrame, bd>>4)
 	}
 	p := 6
 	if hasSize {
 		if len(src) < p+8 {
-			return out, fmt.Errorf("%w: content size cut short", errLZ4)
+			return out, fmt.Errorf("%w: content size cut short", ErrFrame)
 		}
 		if cs := binary.LittleEndian.Uint64(src[p:]); cs != uint64(size) {
-			return out, fmt.Errorf("%w: content size %d, want %d (chunk size)", errLZ4, cs, size)
+			return out, fmt.Errorf("%w: content size %d, want %d (chunk size)", ErrFrame, cs, size)
 		}
 		p += 8
 	}
 	if hasDict {
-		return out, fmt.Errorf("%w: dictionary id not supported", errLZ4)
+		return out, fmt.Errorf("%w: dictionary id not supported", ErrFrame)
 	}
 	if len(src) < p+1 {
-		return out, fmt.Errorf("%w: header checksum cut short", errLZ4)
+		return out, fmt.Errorf("%w: header checksum cut short", ErrFrame)
 	}
-	if hc := byte(xxh32(src[4:p], 0) >> 8); hc != src[p] {
-		return out, fmt.Errorf("%w: header checksum %02x, want %02x", errLZ4, src[p], hc)
+	if hc := byte(XXH32(src[4:p], 0) >> 8); hc != src[p] {
+		return out, fmt.Errorf("%w: header checksum %02x, want %02x", ErrFrame, src[p], hc)
 	}
 	p++
 	for {
 		if len(src) < p+4 {
-			return out, fmt.Errorf("%w: block size at frame offset %d cut short", errLZ4, p)
+			return out, fmt.Errorf("%w: block size at frame offset %d cut short", ErrFrame, p)
 		}
 		bs := binary.LittleEndian.Uint32(src[p:])
 		p += 4
@@ -136,16 +141,16 @@ func decodeLZ4FrameSum(dst, src []byte, sum bool) (int, error) {
 		raw := bs&(1<<31) != 0
 		n := int(bs &^ (1 << 31))
 		if n > maxBlock || n > len(src)-p {
-			return out, fmt.Errorf("%w: block of %d bytes at frame offset %d exceeds the frame or the maximum block size", errLZ4, n, p-4)
+			return out, fmt.Errorf("%w: block of %d bytes at frame offset %d exceeds the frame or the maximum block size", ErrFrame, n, p-4)
 		}
 		blk := src[p : p+n]
 		p += n
 		if blockSum {
 			if len(src) < p+4 {
-				return out, fmt.Errorf("%w: block checksum cut short", errLZ4)
+				return out, fmt.Errorf("%w: block checksum cut short", ErrFrame)
 			}
-			if got, want := binary.LittleEndian.Uint32(src[p:]), xxh32(blk, 0); got != want {
-				return out, fmt.Errorf("%w: block checksum %08x, want %08x", errLZ4, got, want)
+			if got, want := binary.LittleEndian.Uint32(src[p:]), XXH32(blk, 0); got != want {
+				return out, fmt.Errorf("%w: block checksum %08x, want %08x", ErrFrame, got, want)
 			}
 			p += 4
 		}
@@ -155,7 +160,7 @@ func decodeLZ4FrameSum(dst, src []byte, sum bool) (int, error) {
 		}
 		if raw {
 			if n > len(room) {
-				return out, fmt.Errorf("%w: data exceeds the chunk size %d", errLZ4, size)
+				return out, fmt.Errorf("%w: data exceeds the chunk size %d", ErrFrame, size)
 			}
 			out += copy(room, blk)
 			continue
@@ -169,26 +174,26 @@ func decodeLZ4FrameSum(dst, src []byte, sum bool) (int, error) {
 			m, err = lz4.UncompressBlockWithDict(blk, room, d)
 		}
 		if err != nil {
-			return out, fmt.Errorf("%w: block at frame offset %d: %v (or data exceeds the chunk size %d)", errLZ4, p-n-4, err, size)
+			return out, fmt.Errorf("%w: block at frame offset %d: %v (or data exceeds the chunk size %d)", ErrFrame, p-n-4, err, size)
 		}
 		out += m
 	}
 	if out != size {
-		return out, fmt.Errorf("%w: decompressed %d bytes, want %d (chunk size)", errLZ4, out, size)
+		return out, fmt.Errorf("%w: decompressed %d bytes, want %d (chunk size)", ErrFrame, out, size)
 	}
 	if contentSum {
 		if len(src) < p+4 {
-			return out, fmt.Errorf("%w: content checksum cut short", errLZ4)
+			return out, fmt.Errorf("%w: content checksum cut short", ErrFrame)
 		}
 		if sum {
-			if got, want := binary.LittleEndian.Uint32(src[p:]), xxh32(dst, 0); got != want {
-				return out, fmt.Errorf("%w: content checksum %08x, want %08x", errLZ4, got, want)
+			if got, want := binary.LittleEndian.Uint32(src[p:]), XXH32(dst, 0); got != want {
+				return out, fmt.Errorf("%w: content checksum %08x, want %08x", ErrFrame, got, want)
 			}
 		}
 		p += 4
 	}
 	if p != len(src) {
-		return out, fmt.Errorf("%w: %d bytes after the frame", errLZ4, len(src)-p)
+		return out, fmt.Errorf("%w: %d bytes after the frame", ErrFrame, len(src)-p)
 	}
 	return out, nil
 }
@@ -201,9 +206,9 @@ const (
 	prime32_5 = 374761393
 )
 
-// xxh32 returns the XXH32 hash of b (the algorithm of the xxHash
+// XXH32 returns the XXH32 hash of b (the algorithm of the xxHash
 // specification).
-func xxh32(b []byte, seed uint32) uint32 {
+func XXH32(b []byte, seed uint32) uint32 {
 	n := len(b)
 	var h uint32
 	if n >= 16 {
@@ -239,4 +244,5 @@ func xxh32(b []byte, seed uint32) uint32 {
 	return h
 }
 
-func lz4UncompressBlock(src, dst []byte) (int, error) { return lz4.UncompressBlock(src, dst) }
+// UncompressBlock decompresses one LZ4 block of src into dst.
+func UncompressBlock(src, dst []byte) (int, error) { return lz4.UncompressBlock(src, dst) }
