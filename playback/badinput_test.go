@@ -242,11 +242,15 @@ func TestOptionTimeline(t *testing.T) {
 	}
 	changes := make(chan extensions.OptionChange, 8)
 	o.OnOptionChange(func(c extensions.OptionChange) { changes <- c })
-	d.Seek(450_000_000)
+	if err := d.Seek(450_000_000); err != nil {
+		t.Fatal(err)
+	}
 	if value() != 33000 {
 		t.Errorf("Exposure after seek past the change %v, want 33000", value())
 	}
-	d.Seek(100_000_000)
+	if err := d.Seek(100_000_000); err != nil {
+		t.Fatal(err)
+	}
 	if value() != 8500 {
 		t.Errorf("Exposure after seek before the change %v, want 8500", value())
 	}

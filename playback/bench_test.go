@@ -133,7 +133,9 @@ func BenchmarkSeek(b *testing.B) {
 	}
 	defer d.Close()
 	startAll(b, d, sensor.HandlerFunc(func(*sensor.Frame) {}))
-	d.Pause()
+	if err := d.Pause(); err != nil {
+		b.Fatal(err)
+	}
 	const perOp = 200
 	b.ResetTimer()
 	start := time.Now()
@@ -144,7 +146,9 @@ func BenchmarkSeek(b *testing.B) {
 		}
 		if i%perOp == 0 {
 			// A seek only repositions; read one frame to price the chunk load.
-			d.Step()
+			if err := d.Step(); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 	b.ReportMetric(float64(time.Since(start).Nanoseconds())/float64(b.N*perOp), "ns/seek")
@@ -236,7 +240,9 @@ func BenchmarkPacing(b *testing.B) {
 		for _, st := range d.Stats() {
 			dropped += st.Dropped
 		}
-		d.Close()
+		if err := d.Close(); err != nil {
+			b.Fatal(err)
+		}
 		if len(offs) > 0 {
 			least := slices.Min(offs)
 			for _, o := range offs {

@@ -2,6 +2,7 @@ package playback
 
 import (
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rsbag/rsbag/internal/goid"
@@ -14,8 +15,9 @@ import (
 // handler that keeps up with the stream's rate, even when the dispatcher
 // takes them only after the later one is queued; a frame is evicted only
 // when its handler is still behind a whole nominal frame period later.
-func TestBurstKeepsFrames(t *testing.T) {
-	clk := newFakeClock()
+func TestBurstKeepsFrames(t *testing.T) { synctest.Test(t, burstKeepsFrames) }
+
+func burstKeepsFrames(t *testing.T) {
 	st := &stream{profile: &sensor.StreamProfile{Stream: sensor.StreamAccel, FPS: 250, Kind: sensor.KindMotion}}
 	busy := make(chan uint64)
 	release := make(chan struct{})
@@ -26,7 +28,7 @@ func TestBurstKeepsFrames(t *testing.T) {
 			<-release // the handler is busy while the burst is queued
 		}
 		got <- f.Number
-	}), clk, &goid.Set{})
+	}), &goid.Set{})
 	var released bool
 	defer func() {
 		if !released {
@@ -35,23 +37,28 @@ func TestBurstKeepsFrames(t *testing.T) {
 		d.stop()
 	}()
 	frame := func(n uint64) *sensor.Frame { return &sensor.Frame{Profile: st.profile, Number: n} }
-	at := func(us int64) time.Time { return clk.Now().Add(time.Duration(us) * time.Microsecond) }
+	t0 := time.Now()
+	// push queues frame n of bag time t when it is due, us microseconds
+	// after frame 0.
+	push := func(n uint64, t rosbag.Time, us int64) {
+		time.Sleep(time.Until(t0.Add(time.Duration(us) * time.Microsecond)))
+		d.pushLatest(frame(n), t, time.Now(), 1)
+	}
 
-	d.pushLatest(frame(0), 0, at(0), 1)
+	push(0, 0, 0)
 	<-busy
-	// A burst: 1 at 4 ms, 2 at 4.004 ms, 3 at 4.107 ms of bag time,
-	// queued when due.
+	// A burst: 1 at 4 ms, 2 at 4.004 ms, 3 at 4.107 ms of bag time.
 	base := rosbag.Time(4_000_000)
-	d.pushLatest(frame(1), base, at(4000), 1)
-	d.pushLatest(frame(2), base+4_000, at(4004), 1)
-	d.pushLatest(frame(3), base+107_000, at(4107), 1)
+	push(1, base, 4000)
+	push(2, base+4_000, 4004)
+	push(3, base+107_000, 4107)
 	if dropped := st.dropped.Load(); dropped != 0 {
 		t.Fatalf("%d frames of a burst evicted within the stream's frame period", dropped)
 	}
 	// The handler is still busy a whole frame period (4 ms) after frames 1
 	// and 2 were queued when frame 4 comes, at 8.1 ms: they are stale;
 	// frame 3, queued at 4.107 ms, is not yet.
-	d.pushLatest(frame(4), base+4_100_000, at(8100), 1)
+	push(4, base+4_100_000, 8100)
 	if dropped := st.dropped.Load(); dropped != 2 {
 		t.Fatalf("%d frames evicted for a handler a frame period behind, want 2 (frames 1 and 2)", dropped)
 	}
@@ -74,15 +81,19 @@ func TestBurstKeepsFrames(t *testing.T) {
 // TestSchedulerDelayKeepsFrames: frames that wait only because the
 // dispatcher has not been scheduled (its handler is idle, not behind) are
 // not evicted, however late it runs; they are delivered in order.
-func TestSchedulerDelayKeepsFrames(t *testing.T) {
-	clk := newFakeClock()
+func TestSchedulerDelayKeepsFrames(t *testing.T) { synctest.Test(t, schedulerDelayKeepsFrames) }
+
+func schedulerDelayKeepsFrames(t *testing.T) {
 	st := &stream{profile: &sensor.StreamProfile{Stream: sensor.StreamGyro, FPS: 200, Kind: sensor.KindMotion}}
 	got := make(chan uint64, 16)
-	d := newDispatcher(st, sensor.HandlerFunc(func(f *sensor.Frame) { got <- f.Number }), clk, &goid.Set{})
+	d := newDispatcher(st, sensor.HandlerFunc(func(f *sensor.Frame) { got <- f.Number }), &goid.Set{})
 	// The dispatcher's goroutine is not running yet: five frames 5 ms
 	// apart are queued over 20 ms.
 	for n := range uint64(5) {
-		d.pushLatest(&sensor.Frame{Profile: st.profile, Number: n}, rosbag.Time(n*5_000_000), clk.Now().Add(time.Duration(n)*5*time.Millisecond), 1)
+		if n > 0 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		d.pushLatest(&sensor.Frame{Profile: st.profile, Number: n}, rosbag.Time(n*5_000_000), time.Now(), 1)
 	}
 	if dropped := st.dropped.Load(); dropped != 0 {
 		t.Fatalf("%d frames evicted while the handler was idle", dropped)

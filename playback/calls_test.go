@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
@@ -122,19 +123,7 @@ func TestControlFromHandler(t *testing.T) {
 	}
 
 	t.Run("Pause", func(t *testing.T) {
-		d, col := run(t, (*Device).Pause)
-		waitFor(t, "Paused", func() bool { return d.Status() == extensions.StatusPaused })
-		time.Sleep(holdWindow)
-		if n := len(col.snapshot()); n != k {
-			t.Fatalf("%d frames delivered after a pause from the handler of frame %d", n, k)
-		}
-		if err := d.Resume(); err != nil {
-			t.Fatal(err)
-		}
-		col.waitStopped(t)
-		if got := col.snapshot(); fmt.Sprint(got) != fmt.Sprint(all) {
-			t.Errorf("pause from a handler, resume:\n got %v\nwant %v", got, all)
-		}
+		synctest.Test(t, func(t *testing.T) { pauseFromHandler(t, run, all) })
 	})
 
 	t.Run("Pause+Resume", func(t *testing.T) {
@@ -273,5 +262,27 @@ func TestCloseFromCallback(t *testing.T) {
 	}
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// pauseFromHandler: TestControlFromHandler's Pause, in a synctest bubble so
+// that "nothing more is delivered" is checked once every goroutine of the
+// device is blocked.
+func pauseFromHandler(t *testing.T, run func(*testing.T, func(*Device) error) (*Device, *collector), all []rec) {
+	const k = 5
+	d, col := run(t, (*Device).Pause)
+	synctest.Wait()
+	if d.Status() != extensions.StatusPaused {
+		t.Fatalf("status %v after a pause from the handler, want Paused", d.Status())
+	}
+	if n := len(col.snapshot()); n != k {
+		t.Fatalf("%d frames delivered after a pause from the handler of frame %d", n, k)
+	}
+	if err := d.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	col.waitStopped(t)
+	if got := col.snapshot(); fmt.Sprint(got) != fmt.Sprint(all) {
+		t.Errorf("pause from a handler, resume:\n got %v\nwant %v", got, all)
 	}
 }

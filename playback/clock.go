@@ -6,27 +6,11 @@ import (
 	"time"
 )
 
-// Clock is the time source of real-time pacing. After is the sleep: the
-// reader waits on its channel until the next frame is due, so a fake Clock
-// paces playback in virtual time. Now is also called by the stream
-// dispatchers (to tell a stale frame), so it must be safe for concurrent
-// use.
-type Clock interface {
-	Now() time.Time
-	After(d time.Duration) <-chan time.Time
-}
-
-type wallClock struct{}
-
-func (wallClock) Now() time.Time { return time.Now() }
-
-func (wallClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
-
-// pacer waits until a frame is due. With the wall clock it reuses one
-// timer instead of allocating one per frame (time.After); any other Clock
-// is asked for After.
+// pacer waits until a frame is due on the wall clock. It reuses one timer
+// instead of allocating one per frame (time.After). Tests run it as is in
+// a testing/synctest bubble, where the same calls read and sleep on the
+// bubble's fake clock.
 type pacer struct {
-	clock Clock
 	timer *time.Timer
 }
 
@@ -35,9 +19,6 @@ type pacer struct {
 // next call resets the timer, and since Go 1.23 a reset timer never
 // delivers a stale value.
 func (p *pacer) after(d time.Duration) <-chan time.Time {
-	if _, wall := p.clock.(wallClock); !wall {
-		return p.clock.After(d)
-	}
 	if p.timer == nil {
 		p.timer = time.NewTimer(d)
 	} else {
@@ -51,19 +32,10 @@ func (p *pacer) after(d time.Duration) <-chan time.Time {
 // wake a few hundred microseconds late; a short blocking sleep of the
 // reader's thread is several times more precise, and the few requests that
 // arrive during it wait at most this long.
-func (p *pacer) margin() time.Duration {
-	if _, wall := p.clock.(wallClock); wall {
-		return preciseMargin
-	}
-	return 0
-}
+const margin = preciseMargin
 
-// until sleeps precisely until due with the wall clock; with any other
-// Clock the timer wait already reached due.
+// until sleeps precisely until due.
 func (p *pacer) until(due time.Time) {
-	if _, wall := p.clock.(wallClock); !wall {
-		return
-	}
 	d := time.Until(due)
 	if d <= 0 {
 		return
@@ -78,6 +50,12 @@ func (p *pacer) until(due time.Time) {
 		time.Sleep(d)
 	}
 	preciseSleepers.Add(-1)
+	// nanosleep sleeps at least d, so this finds nothing left on the wall
+	// clock; a clock that a thread's sleep does not move (a synctest
+	// bubble's) is advanced to due here.
+	if d := time.Until(due); d > 0 {
+		time.Sleep(d)
+	}
 }
 
 // preciseSleepers counts the readers (of every device) in sleepPrecise.

@@ -37,8 +37,6 @@ type Options struct {
 	// Start with Repeat) as at the end of the file, in real time and in
 	// non-real-time mode alike. It must be greater than Start.
 	End time.Duration
-	// Clock paces real-time playback (default: the wall clock).
-	Clock Clock
 	// Reader is passed to rosbag.Open.
 	Reader *rosbag.ReaderOptions
 }
@@ -86,8 +84,7 @@ type Device struct {
 	streams  []*stream // uid order
 	extr     map[profilePair]sensor.Extrinsics
 	duration time.Duration
-	clock    Clock
-	pace     pacer // sleeps on clock; owned by the reader goroutine
+	pace     pacer // owned by the reader goroutine
 	repeat   bool
 	start    rosbag.Time // Options.Start (at least samplesFrom)
 	end      rosbag.Time // Options.End; 0: the end of the file
@@ -178,13 +175,9 @@ func Open(path string, opts *Options) (*Device, error) {
 		bag.Close()
 		return nil, err
 	}
-	d := &Device{path: path, bag: bag, recovery: recovery, desc: desc, info: desc.info, clock: opts.Clock,
+	d := &Device{path: path, bag: bag, recovery: recovery, desc: desc, info: desc.info,
 		repeat: opts.Repeat, reqs: make(chan request), later: newFuncQueue(), done: make(chan struct{}), readerExited: make(chan struct{}),
 		routes: map[uint32]route{}}
-	if d.clock == nil {
-		d.clock = wallClock{}
-	}
-	d.pace.clock = d.clock
 	if desc.hasFrame {
 		d.duration = time.Duration(desc.last - desc.first)
 	}
@@ -541,7 +534,7 @@ func (d *Device) SetSpeed(x float64) error {
 		d.rs.speed = x
 		d.speed.Store(math.Float64bits(x))
 		if d.rs.baseSet {
-			d.rs.base, d.rs.baseBag = d.clock.Now(), rosbag.Time(d.position.Load())
+			d.rs.base, d.rs.baseBag = time.Now(), rosbag.Time(d.position.Load())
 		}
 		return nil
 	})

@@ -45,14 +45,16 @@ type queued struct {
 type dispatcher struct {
 	st     *stream
 	h      sensor.Handler
-	clock  Clock
 	owners *goid.Set // the device's handler goroutines
 	mu     sync.Mutex
 	q      []queued
-	// busy is set while the handler runs a real-time frame, and returned
-	// is when it last returned: frames go stale only while the handler is
-	// behind, not while the dispatcher waits for the scheduler.
+	// busy is set while the handler runs a real-time frame; called is when
+	// that call (or the last one) began and returned when the last one
+	// returned: a frame goes stale only if the handler was inside a call
+	// when its stale time came, not while the dispatcher waited for the
+	// scheduler.
 	busy     bool
+	called   time.Time
 	returned time.Time
 	wake     chan struct{}
 	ack      chan struct{}
@@ -75,24 +77,25 @@ type ctlReq struct {
 	reply chan struct{}
 }
 
-func startDispatcher(st *stream, h sensor.Handler, clock Clock, owners *goid.Set) *dispatcher {
-	d := newDispatcher(st, h, clock, owners)
+func startDispatcher(st *stream, h sensor.Handler, owners *goid.Set) *dispatcher {
+	d := newDispatcher(st, h, owners)
 	go d.run()
 	return d
 }
 
-func newDispatcher(st *stream, h sensor.Handler, clock Clock, owners *goid.Set) *dispatcher {
-	return &dispatcher{st: st, h: h, clock: clock, owners: owners, q: make([]queued, 0, 2), wake: make(chan struct{}, 1),
+func newDispatcher(st *stream, h sensor.Handler, owners *goid.Set) *dispatcher {
+	return &dispatcher{st: st, h: h, owners: owners, q: make([]queued, 0, 2), wake: make(chan struct{}, 1),
 		ack: make(chan struct{}, 1), ctl: make(chan ctlReq), quit: make(chan struct{}), exited: make(chan struct{})}
 }
 
 func (d *dispatcher) deliver(it queued) {
 	if !it.ack { // real time: the handler is busy until it returns
+		now := time.Now()
 		d.mu.Lock()
-		d.busy = true
+		d.busy, d.called = true, now
 		d.mu.Unlock()
 		defer func() {
-			now := d.clock.Now()
+			now := time.Now()
 			d.mu.Lock()
 			d.busy, d.returned = false, now
 			d.mu.Unlock()
@@ -154,7 +157,7 @@ func (d *dispatcher) take() (queued, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if len(d.q) > 1 && d.q[0].next {
-		d.evictLocked(d.clock.Now())
+		d.evictLocked(time.Now())
 	}
 	if len(d.q) == 0 {
 		return queued{}, false
@@ -172,16 +175,16 @@ func (d *dispatcher) shiftLocked(n int) {
 }
 
 // evictLocked drops the stale frames at the front of the queue: those
-// whose stale time has passed while the handler was busy (up to now, or,
-// when the handler is idle, up to its last return — a frame that the
-// dispatcher has not yet taken because the scheduler has not run it is not
-// the handler's delay).
+// whose stale time came while the handler was inside a call (after the
+// call began, and up to now or, when the handler is idle, up to its last
+// return). A frame that the dispatcher has not yet taken because the
+// scheduler has not run it is not the handler's delay.
 func (d *dispatcher) evictLocked(now time.Time) {
 	if !d.busy && d.returned.Before(now) {
 		now = d.returned
 	}
 	n := 0
-	for n < len(d.q) && d.q[n].next && !now.Before(d.q[n].staleAt) {
+	for n < len(d.q) && d.q[n].next && d.called.Before(d.q[n].staleAt) && !now.Before(d.q[n].staleAt) {
 		n++
 	}
 	if n > 0 {

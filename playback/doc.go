@@ -34,7 +34,7 @@
 // # Real time
 //
 // By default frames leave at their recorded bag-time spacing divided by the
-// speed factor (SetSpeed, > 0), timed by Options.Clock. A frame that its
+// speed factor (SetSpeed, > 0), on the wall clock. A frame that its
 // handler has not taken when the next frame of its stream is due — the
 // handler is slower than the stream — is evicted by that frame (Stats
 // counts it as dropped), so a slow handler sees only the latest frames and

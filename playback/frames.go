@@ -395,7 +395,7 @@ func (d *Device) dispatchGroup(g *group, blocking bool) bool {
 	d.position.Store(bagNs(g.t))
 	var now time.Time // real time: when the frames are queued
 	if d.rs.realTime && !blocking && g.hasFrame {
-		now = d.clock.Now()
+		now = time.Now()
 	}
 	paused := d.rs.paused
 	for g.cursor < len(g.items) {

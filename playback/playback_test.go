@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rsbag/rsbag/device"
@@ -303,7 +304,9 @@ func TestRefHeadSoftDevice(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("frames\n got %v\nwant %v", got, want)
 	}
-	d.Close()
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
 	if len(notes) != 1 || notes[0].Category != sensor.NotificationCategoryHardwareEvent {
 		t.Errorf("notifications %+v, want one Hardware Event", notes)
 	}
@@ -334,7 +337,9 @@ func TestDeterminism(t *testing.T) {
 		startAll(t, d, c)
 		c.waitStopped(t)
 		got := c.snapshot()
-		d.Close()
+		if err := d.Close(); err != nil {
+			t.Fatal(err)
+		}
 		if run == 0 {
 			first = got
 			if len(first) != 36 {
@@ -407,12 +412,20 @@ func TestStressOpenPlayClose(t *testing.T) {
 		case 0: // close while playing
 		case 1: // stop and close the sensors first
 			for _, s := range d.Sensors() {
-				s.Stop()
-				s.Close()
+				if err := s.Stop(); err != nil && !errors.Is(err, sensor.ErrNotStarted) {
+					t.Fatal(err)
+				}
+				if err := s.Close(); err != nil && !errors.Is(err, sensor.ErrNotOpen) {
+					t.Fatal(err)
+				}
 			}
 		case 2:
-			d.Seek(d.Duration() / 2)
-			d.Pause()
+			if err := d.Seek(d.Duration() / 2); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Pause(); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if err := d.Close(); err != nil {
 			t.Fatal(err)
@@ -430,25 +443,24 @@ func TestStressOpenPlayClose(t *testing.T) {
 	}
 }
 
+// controlCalls is how many control calls each of TestConcurrentControl's
+// goroutines makes.
+const controlCalls = 60
+
 // TestConcurrentControl calls Seek/Pause/Resume/SetSpeed from several
-// goroutines during real-time playback (run with -race).
+// goroutines during real-time playback; -race reports a data race it
+// provokes, and every call must succeed.
 func TestConcurrentControl(t *testing.T) {
 	d := open(t, depthColor, &Options{Speed: 4, Repeat: true})
 	var n sync.WaitGroup
 	var frames sync.Map
 	startAll(t, d, sensor.HandlerFunc(func(f *sensor.Frame) { frames.Store(f.Profile.UID, f.Number) }))
-	stop := make(chan struct{})
 	for g := 0; g < 4; g++ {
 		n.Add(1)
 		go func(g int) {
 			defer n.Done()
 			rng := rand.New(rand.NewSource(int64(g)))
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
+			for range controlCalls {
 				var err error
 				switch rng.Intn(5) {
 				case 0:
@@ -472,8 +484,6 @@ func TestConcurrentControl(t *testing.T) {
 			}
 		}(g)
 	}
-	time.Sleep(700 * time.Millisecond)
-	close(stop)
 	n.Wait()
 	if err := d.Resume(); err != nil {
 		t.Fatal(err)
@@ -489,93 +499,42 @@ func TestConcurrentControl(t *testing.T) {
 	}
 }
 
-// fakeClock is a virtual clock: After records the requested sleep, and the
-// time advances only when the test releases it.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	sleeps chan sleepReq
-}
-
-type sleepReq struct {
-	d  time.Duration
-	ch chan time.Time
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Unix(1000, 0), sleeps: make(chan sleepReq, 16)}
-}
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-
-func (c *fakeClock) After(d time.Duration) <-chan time.Time {
-	ch := make(chan time.Time, 1)
-	c.sleeps <- sleepReq{d, ch}
-	return ch
-}
-
-func (c *fakeClock) advance(r sleepReq) {
-	c.mu.Lock()
-	c.now = c.now.Add(r.d)
-	now := c.now
-	c.mu.Unlock()
-	r.ch <- now
-}
-
-// TestPacingVirtualTime checks in virtual time that frames leave at their
-// recorded spacing divided by the speed.
-func TestPacingVirtualTime(t *testing.T) {
+// TestPacing checks on a synctest bubble's clock that frames leave at
+// their recorded spacing divided by the speed, through the reader's real
+// waits (the timer and the precise sleep).
+func TestPacing(t *testing.T) {
 	for _, speed := range []float64{1, 2.5} {
 		t.Run(fmt.Sprint(speed), func(t *testing.T) {
-			clk := newFakeClock()
-			d := open(t, poseBag, &Options{Clock: clk, Speed: speed})
-			type del struct {
-				pos int64
-				at  time.Time
-			}
-			ch := make(chan del, 1024)
-			s := d.Sensors()[0]
-			if err := s.Open(s.Profiles()...); err != nil {
-				t.Fatal(err)
-			}
-			if err := s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
-				ch <- del{int64(d.Position()), clk.Now()}
-			})); err != nil {
-				t.Fatal(err)
-			}
-			next := func() del {
-				select {
-				case x := <-ch:
-					return x
-				case <-time.After(waitDeadline):
-					t.Fatal("timeout waiting for a frame")
-				}
-				return del{}
-			}
-			first := next() // the first frame leaves at once
-			prev := first.at
-			for k := 1; k < 50; k++ {
-				var r sleepReq
-				select {
-				case r = <-clk.sleeps:
-				case <-time.After(waitDeadline):
-					t.Fatal("timeout waiting for a sleep")
-				}
-				clk.advance(r)
-				x := next()
-				due := first.at.Add(time.Duration(float64(x.pos-first.pos) / speed))
-				if !x.at.Equal(due) || r.d != due.Sub(prev) {
-					t.Fatalf("frame %d (bag %d): slept %v, delivered at %v; want sleep %v, delivery at %v",
-						k, x.pos, r.d, x.at.Sub(first.at), due.Sub(prev), due.Sub(first.at))
-				}
-				prev = x.at
-			}
-			go func() {
-				for r := range clk.sleeps {
-					r.ch <- clk.Now()
-				}
-			}()
-			d.Close()
+			synctest.Test(t, func(t *testing.T) { pacing(t, speed) })
 		})
+	}
+}
+
+func pacing(t *testing.T, speed float64) {
+	d := open(t, poseBag, &Options{Speed: speed})
+	c := newCollector(d)
+	var at []time.Time
+	s := d.Sensors()[0]
+	if err := s.Open(s.Profiles()...); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
+		at = append(at, time.Now()) // one stream: calls do not overlap
+		c.HandleFrame(f)
+	})); err != nil {
+		t.Fatal(err)
+	}
+	c.waitStopped(t)
+	got := c.snapshot()
+	if len(got) < 50 || len(at) != len(got) {
+		t.Fatalf("%d frames (%d times), want the bag's frames", len(got), len(at))
+	}
+	// The first frame leaves at once; frame k when its bag time since the
+	// first, divided by the speed, has passed.
+	for k := 1; k < len(got); k++ {
+		due := at[0].Add(time.Duration(float64(got[k].pos-got[0].pos) / speed))
+		if !at[k].Equal(due) {
+			t.Fatalf("frame %d (bag %d) delivered at %v, want %v", k, got[k].pos, at[k].Sub(at[0]), due.Sub(at[0]))
+		}
 	}
 }

@@ -81,7 +81,7 @@ func (d *Device) run() {
 			d.rs.group = g
 		}
 		if d.rs.realTime && d.rs.group.hasFrame {
-			now := d.clock.Now()
+			now := time.Now()
 			if !d.rs.baseSet {
 				d.rs.base, d.rs.baseBag, d.rs.baseSet = now, d.rs.group.t, true
 			}
@@ -92,7 +92,7 @@ func (d *Device) run() {
 				due = d.rs.base
 			}
 			if wait := due.Sub(now); wait > 0 {
-				if coarse := wait - d.pace.margin(); coarse > 0 {
+				if coarse := wait - margin; coarse > 0 {
 					ticked, closed := d.serve(d.pace.after(coarse))
 					if closed {
 						return
@@ -200,7 +200,7 @@ func (d *Device) startSensor(s *Sensor, h sensor.Handler) error {
 		return fmt.Errorf("playback: sensor %d: %w", s.index, sensor.ErrAlreadyStarted)
 	}
 	for _, st := range s.opened {
-		st.disp = startDispatcher(st, h, d.clock, &d.handlers)
+		st.disp = startDispatcher(st, h, &d.handlers)
 	}
 	s.started = true
 	d.rs.active++

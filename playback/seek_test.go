@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
@@ -62,7 +64,9 @@ func TestSeek(t *testing.T) {
 				d := open(t, depthColor, &Options{NonRealTime: !rt, Speed: 4})
 				c := newCollector(d)
 				startAll(t, d, c)
-				d.Pause()
+				if err := d.Pause(); err != nil {
+					t.Fatal(err)
+				}
 				n := len(c.snapshot())
 				if err := d.Seek(tg); err != nil {
 					t.Fatal(err)
@@ -88,7 +92,9 @@ func TestSeek(t *testing.T) {
 				if !slices.Equal(picture, want) {
 					t.Fatalf("seek to %v while paused delivered %v, want the current picture %v", tg, picture, want)
 				}
-				d.Resume()
+				if err := d.Resume(); err != nil {
+					t.Fatal(err)
+				}
 				c.waitStopped(t)
 				got := c.snapshot()[n+len(picture):]
 				var after []rec
@@ -117,56 +123,7 @@ func TestSeek(t *testing.T) {
 
 	for _, rt := range []bool{false, true} {
 		t.Run(fmt.Sprintf("playing/realtime=%v", rt), func(t *testing.T) {
-			d := open(t, depthColor, &Options{NonRealTime: !rt, Speed: 0.5})
-			c := newCollector(d)
-			c.delay = func() { time.Sleep(time.Millisecond) }
-			startAll(t, d, c)
-			for len(c.snapshot()) < 3 {
-				time.Sleep(time.Millisecond)
-			}
-			back := time.Duration(100_000_000)
-			n0 := len(c.snapshot())
-			if err := d.Seek(back); err != nil {
-				t.Fatal(err)
-			}
-			// Frames from n on were delivered after Seek returned; the
-			// first frame after the seek may come before that.
-			n := len(c.snapshot())
-			start := time.Now()
-			for len(c.snapshot()) == n {
-				if time.Since(start) > waitDeadline {
-					t.Fatal("no frame after seek: stall")
-				}
-				time.Sleep(time.Millisecond)
-			}
-			if stall := time.Since(start); stall > 500*time.Millisecond {
-				t.Errorf("first frame after the seek took %v", stall)
-			}
-			snap := c.snapshot()
-			for _, got := range snap[n:] {
-				if got.pos < int64(back) {
-					t.Fatalf("stale frame %v after seek to %v", got, back)
-				}
-			}
-			if !rt {
-				// Non-real time: the frames after the seek are those from
-				// the first one at or after the target, in order.
-				want := firstAtOrAfter(all, int64(back))
-				k := -1
-				for i := n0; i <= n && i < len(snap); i++ {
-					if snap[i] == want {
-						k = i
-					}
-				}
-				if k < 0 {
-					t.Fatalf("first frame after seek: %v, want %v", snap[n0:min(n+1, len(snap))], want)
-				}
-				for _, got := range snap[k:] {
-					if got.pos < int64(back) {
-						t.Fatalf("frame %v after the seek's first frame %v", got, want)
-					}
-				}
-			}
+			synctest.Test(t, func(t *testing.T) { seekPlaying(t, all, rt) })
 		})
 	}
 
@@ -211,6 +168,23 @@ func TestSeek(t *testing.T) {
 // repeats a frame.
 func TestPauseResumeStep(t *testing.T) {
 	all := playAll(t, depthColor)
+	synctest.Test(t, func(t *testing.T) { pauseResumeStep(t, all) })
+}
+
+// pauseAt makes c's handler pause d from the handler of the n-th frame:
+// in non-real-time mode the pause takes effect before the next frame.
+func pauseAt(t *testing.T, d *Device, c *collector, n int) {
+	var seen atomic.Int32
+	c.delay = func() {
+		if int(seen.Add(1)) == n {
+			if err := d.Pause(); err != nil {
+				t.Errorf("Pause from the handler: %v", err)
+			}
+		}
+	}
+}
+
+func pauseResumeStep(t *testing.T, all []rec) {
 	d := open(t, depthColor, &Options{NonRealTime: true})
 	c := newCollector(d)
 	var statuses []extensions.PlaybackStatus
@@ -226,18 +200,15 @@ func TestPauseResumeStep(t *testing.T) {
 	if err := d.Step(); !errors.Is(err, ErrNotPaused) {
 		t.Errorf("Step while stopped = %v, want ErrNotPaused", err)
 	}
+	pauseAt(t, d, c, 5)
 	startAll(t, d, c)
-	for len(c.snapshot()) < 5 {
-		time.Sleep(100 * time.Microsecond)
-	}
-	d.Pause()
+	synctest.Wait() // every goroutine of the device is blocked
 	if d.Status() != extensions.StatusPaused {
 		t.Errorf("status %v, want Paused", d.Status())
 	}
 	n := len(c.snapshot())
-	time.Sleep(5 * time.Millisecond)
-	if len(c.snapshot()) != n {
-		t.Fatal("frames delivered while paused")
+	if n != 5 {
+		t.Fatalf("%d frames delivered, want 5: frames delivered while paused", n)
 	}
 	for i := 0; i < 3; i++ {
 		if err := d.Step(); err != nil {
@@ -247,7 +218,9 @@ func TestPauseResumeStep(t *testing.T) {
 			t.Fatalf("step %d: %d frames, want %d", i, got, n+i+1)
 		}
 	}
-	d.Resume()
+	if err := d.Resume(); err != nil {
+		t.Fatal(err)
+	}
 	c.waitStopped(t)
 	if got := c.snapshot(); fmt.Sprint(got) != fmt.Sprint(all) {
 		t.Errorf("with pause/step/resume:\n got %v\nwant %v", got, all)
@@ -299,7 +272,9 @@ func TestRepeat(t *testing.T) {
 
 // TestRealTimeDrops: a slow handler loses frames in real time, and the loss
 // is counted.
-func TestRealTimeDrops(t *testing.T) {
+func TestRealTimeDrops(t *testing.T) { synctest.Test(t, realTimeDrops) }
+
+func realTimeDrops(t *testing.T) {
 	d := open(t, motionBag, &Options{Speed: 4})
 	c := newCollector(d)
 	c.delay = func() { time.Sleep(5 * time.Millisecond) }
@@ -345,21 +320,22 @@ func TestOptionsAndFilters(t *testing.T) {
 // made while stopped.
 func TestDeviceStop(t *testing.T) {
 	all := playAll(t, depthColor)
+	synctest.Test(t, func(t *testing.T) { deviceStop(t, all) })
+}
+
+func deviceStop(t *testing.T, all []rec) {
 	d := open(t, depthColor, &Options{NonRealTime: true})
 	c := newCollector(d)
+	pauseAt(t, d, c, 5) // Stop also clears a pause
 	startAll(t, d, c)
-	for len(c.snapshot()) < 5 {
-		time.Sleep(100 * time.Microsecond)
-	}
-	d.Pause() // Stop also clears a pause
+	synctest.Wait()
 	if err := d.Stop(); err != nil {
 		t.Fatal(err)
 	}
 	c.waitStopped(t)
-	n := len(c.snapshot())
-	time.Sleep(5 * time.Millisecond)
-	if len(c.snapshot()) != n {
-		t.Error("frames delivered after Stop returned")
+	synctest.Wait()
+	if n := len(c.snapshot()); n != 5 {
+		t.Errorf("%d frames delivered, want the 5 before the pause and none after Stop returned", n)
 	}
 	if d.Status() != extensions.StatusStopped || d.Position() != 0 {
 		t.Errorf("after Stop: status %v, position %v", d.Status(), d.Position())
@@ -378,9 +354,13 @@ func TestDeviceStop(t *testing.T) {
 	}
 	// Starting one sensor at a time would lose the other's first frames:
 	// start every sensor while paused, as startAll does.
-	d.Pause()
+	if err := d.Pause(); err != nil {
+		t.Fatal(err)
+	}
 	c2 := restart()
-	d.Resume()
+	if err := d.Resume(); err != nil {
+		t.Fatal(err)
+	}
 	c2.waitStopped(t)
 	if got := c2.snapshot(); fmt.Sprint(got) != fmt.Sprint(all) {
 		t.Errorf("after Stop and Start:\n got %v\nwant %v", got, all)
@@ -391,12 +371,70 @@ func TestDeviceStop(t *testing.T) {
 	if err := d.Seek(time.Duration(target)); err != nil {
 		t.Fatal(err)
 	}
-	d.Pause()
+	if err := d.Pause(); err != nil {
+		t.Fatal(err)
+	}
 	c3 := restart()
-	d.Resume()
+	if err := d.Resume(); err != nil {
+		t.Fatal(err)
+	}
 	c3.waitStopped(t)
 	got := c3.snapshot()
 	if len(got) == 0 || got[0].pos < target || len(got) >= len(all) {
 		t.Errorf("after a seek to %d while stopped: %v", target, got)
+	}
+}
+
+// seekPlaying: TestSeek while playing, in a synctest bubble.
+func seekPlaying(t *testing.T, all []rec, rt bool) {
+	d := open(t, depthColor, &Options{NonRealTime: !rt, Speed: 0.5})
+	c := newCollector(d)
+	c.delay = func() { time.Sleep(time.Millisecond) }
+	startAll(t, d, c)
+	waitFor(t, "3 frames", func() bool { return len(c.snapshot()) >= 3 })
+	back := time.Duration(100_000_000)
+	n0 := len(c.snapshot())
+	if err := d.Seek(back); err != nil {
+		t.Fatal(err)
+	}
+	// Frames from n on were delivered after Seek returned; the
+	// first frame after the seek may come before that.
+	n := len(c.snapshot())
+	start := time.Now()
+	for len(c.snapshot()) == n {
+		if time.Since(start) > waitDeadline {
+			t.Fatal("no frame after seek: stall")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// On the bubble's clock: at most a frame interval of the 30 fps
+	// streams at speed 0.5, plus the handler's 1 ms and the poll's.
+	if stall, most := time.Since(start), time.Second/30*2+2*time.Millisecond; stall > most {
+		t.Errorf("first frame after the seek took %v, want at most %v", stall, most)
+	}
+	snap := c.snapshot()
+	for _, got := range snap[n:] {
+		if got.pos < int64(back) {
+			t.Fatalf("stale frame %v after seek to %v", got, back)
+		}
+	}
+	if !rt {
+		// Non-real time: the frames after the seek are those from
+		// the first one at or after the target, in order.
+		want := firstAtOrAfter(all, int64(back))
+		k := -1
+		for i := n0; i <= n && i < len(snap); i++ {
+			if snap[i] == want {
+				k = i
+			}
+		}
+		if k < 0 {
+			t.Fatalf("first frame after seek: %v, want %v", snap[n0:min(n+1, len(snap))], want)
+		}
+		for _, got := range snap[k:] {
+			if got.pos < int64(back) {
+				t.Fatalf("frame %v after the seek's first frame %v", got, want)
+			}
+		}
 	}
 }

@@ -3,13 +3,10 @@ package playback
 import (
 	"fmt"
 	"testing"
-	"time"
+	"testing/synctest"
 
 	"github.com/rsbag/rsbag/sensor"
 )
-
-// holdWindow is how long the tests watch a held device for frames.
-const holdWindow = 100 * time.Millisecond
 
 // openAll opens every sensor that has profiles with all of them.
 func openAll(t testing.TB, d *Device) []sensor.Sensor {
@@ -38,23 +35,25 @@ func TestLosslessStart(t *testing.T) {
 	}
 	for _, order := range [][]int{{0, 1}, {1, 0}} {
 		t.Run(fmt.Sprint(order), func(t *testing.T) {
-			d := open(t, depthColor, &Options{NonRealTime: true})
-			c := newCollector(d)
-			ss := openAll(t, d)
-			if err := ss[order[0]].Start(c); err != nil {
-				t.Fatal(err)
-			}
-			time.Sleep(holdWindow)
-			if n := len(c.snapshot()); n != 0 || d.Position() != 0 {
-				t.Fatalf("%d frames delivered, position %v before every opened sensor started", n, d.Position())
-			}
-			if err := ss[order[1]].Start(c); err != nil {
-				t.Fatal(err)
-			}
-			c.waitStopped(t)
-			if got := c.snapshot(); fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Errorf("frames\n got %v\nwant %v", got, want)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				d := open(t, depthColor, &Options{NonRealTime: true})
+				c := newCollector(d)
+				ss := openAll(t, d)
+				if err := ss[order[0]].Start(c); err != nil {
+					t.Fatal(err)
+				}
+				synctest.Wait() // every goroutine of the device is blocked
+				if n := len(c.snapshot()); n != 0 || d.Position() != 0 {
+					t.Fatalf("%d frames delivered, position %v before every opened sensor started", n, d.Position())
+				}
+				if err := ss[order[1]].Start(c); err != nil {
+					t.Fatal(err)
+				}
+				c.waitStopped(t)
+				if got := c.snapshot(); fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("frames\n got %v\nwant %v", got, want)
+				}
+			})
 		})
 	}
 }
@@ -64,26 +63,7 @@ func TestLosslessStart(t *testing.T) {
 // gets every one of its frames. In real time the first start begins
 // reading.
 func TestOpenedSensorHolds(t *testing.T) {
-	t.Run("non-real-time", func(t *testing.T) {
-		d := open(t, depthColor, &Options{NonRealTime: true})
-		c := newCollector(d)
-		ss := openAll(t, d)
-		if err := ss[0].Start(c); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(holdWindow)
-		if n := len(c.snapshot()); n != 0 {
-			t.Fatalf("%d frames delivered while sensor 1 is opened and not started", n)
-		}
-		if err := ss[1].Close(); err != nil {
-			t.Fatal(err)
-		}
-		c.waitStopped(t)
-		got := c.snapshot()
-		if len(got) != 30 || got[0].stream != "Depth/0" || got[29].stream != "Depth/0" {
-			t.Errorf("after closing sensor 1: %d frames %v, want the 30 depth frames", len(got), got)
-		}
-	})
+	t.Run("non-real-time", func(t *testing.T) { synctest.Test(t, nonRealTimeHolds) })
 	t.Run("real-time", func(t *testing.T) {
 		d := open(t, depthColor, &Options{Speed: 20})
 		c := newCollector(d)
@@ -101,4 +81,26 @@ func TestOpenedSensorHolds(t *testing.T) {
 			t.Error("no frame: real-time reading must begin with the first started sensor")
 		}
 	})
+}
+
+// nonRealTimeHolds: TestOpenedSensorHolds in non-real-time mode.
+func nonRealTimeHolds(t *testing.T) {
+	d := open(t, depthColor, &Options{NonRealTime: true})
+	c := newCollector(d)
+	ss := openAll(t, d)
+	if err := ss[0].Start(c); err != nil {
+		t.Fatal(err)
+	}
+	synctest.Wait() // every goroutine of the device is blocked
+	if n := len(c.snapshot()); n != 0 {
+		t.Fatalf("%d frames delivered while sensor 1 is opened and not started", n)
+	}
+	if err := ss[1].Close(); err != nil {
+		t.Fatal(err)
+	}
+	c.waitStopped(t)
+	got := c.snapshot()
+	if len(got) != 30 || got[0].stream != "Depth/0" || got[29].stream != "Depth/0" {
+		t.Errorf("after closing sensor 1: %d frames %v, want the 30 depth frames", len(got), got)
+	}
 }
