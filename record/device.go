@@ -260,7 +260,7 @@ func (d *Device) Pause() error {
 	}
 	if !d.paused {
 		d.paused = true
-		d.pauseStart = d.opts.Now()
+		d.pauseStart = time.Now()
 	}
 	return nil
 }
@@ -279,7 +279,7 @@ func (d *Device) Resume() error {
 			if from.Before(d.base) {
 				from = d.base
 			}
-			if p := d.opts.Now().Sub(from); p > 0 {
+			if p := time.Now().Sub(from); p > 0 {
 				d.pausedTotal += p
 			}
 		}
@@ -324,7 +324,7 @@ func (d *Device) onFrame(s *Sensor, f *sensor.Frame) {
 		d.mu.Unlock()
 		return
 	}
-	now := d.opts.Now()
+	now := time.Now()
 	if !d.based {
 		d.based, d.base = true, now
 	}
@@ -389,7 +389,7 @@ func (d *Device) refuse(s *Sensor, st *streamState, f *sensor.Frame, size int) {
 		Severity: sensor.SeverityError,
 		Description: fmt.Sprintf("Recording refused frame %d of %s/%d (%dx%d): its message of %d bytes exceeds the largest a bag may hold (%d bytes); recording continues",
 			f.Number, st.key.stream, st.key.index, f.Width, f.Height, size, rosbag.MaxMessageSize),
-		TimestampMs: float64(d.opts.Now().UnixNano()) / 1e6,
+		TimestampMs: float64(time.Now().UnixNano()) / 1e6,
 	})
 }
 
@@ -408,7 +408,7 @@ func (d *Device) pushControl(e event) {
 	if d.stopped {
 		return
 	}
-	e.t = d.captureLocked(d.opts.Now())
+	e.t = d.captureLocked(time.Now())
 	d.q.push(e)
 }
 
@@ -419,7 +419,7 @@ func (d *Device) onOption(s *Sensor, c extensions.OptionChange) {
 		return
 	}
 	d.optSeq++
-	d.q.push(event{kind: evOption, sensor: s, option: c, seq: d.optSeq, t: d.captureLocked(d.opts.Now())})
+	d.q.push(event{kind: evOption, sensor: s, option: c, seq: d.optSeq, t: d.captureLocked(time.Now())})
 }
 
 // queueDescription snapshots the device description (R.9) when the first
@@ -524,7 +524,7 @@ func (d *Device) notifyPending(s *Sensor, force bool) {
 			Category:    sensor.NotificationCategoryUnknownError,
 			Severity:    sensor.SeverityError,
 			Description: fmt.Sprintf("Stopping recording for sensor (streaming will continue). (Error: %v)", err),
-			TimestampMs: float64(d.opts.Now().UnixNano()) / 1e6,
+			TimestampMs: float64(time.Now().UnixNano()) / 1e6,
 		})
 	}
 }
@@ -549,7 +549,7 @@ func (d *Device) reportDrops(s *Sensor, st *streamState, force bool) {
 		Severity: sensor.SeverityWarn,
 		Description: fmt.Sprintf("Recording dropped %d frame(s) of %s/%d (%d in total): the recording queue is full (the disk does not keep up); streaming continues",
 			n-r, st.key.stream, st.key.index, n),
-		TimestampMs: float64(d.opts.Now().UnixNano()) / 1e6,
+		TimestampMs: float64(time.Now().UnixNano()) / 1e6,
 	})
 }
 
@@ -634,7 +634,7 @@ func (d *Device) Stats() Stats {
 	d.statsMu.Unlock()
 	d.mu.Lock()
 	if d.based {
-		s.Elapsed = d.opts.Now().Sub(d.base)
+		s.Elapsed = time.Now().Sub(d.base)
 	}
 	s.Err = d.failErr
 	d.mu.Unlock()

@@ -33,7 +33,7 @@ func noHang(t *testing.T, what string, f func()) {
 func TestCallsFromHandler(t *testing.T) {
 	td := newTestDevice(t, 8, 4)
 	defer td.dev.Close()
-	rec, err := NewWriter(td.dev, &memFile{}, newClock().opts(Options{Lossless: true}))
+	rec, err := NewWriter(td.dev, &memFile{}, &Options{Lossless: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestCallsFromHandler(t *testing.T) {
 func TestCallsFromNotification(t *testing.T) {
 	td := newTestDevice(t, 64, 48)
 	defer td.dev.Close()
-	rec, err := NewWriter(td.dev, &memFile{limit: 20_000}, newClock().opts(Options{Compression: CompressionNone, ChunkThreshold: 4 << 10, Lossless: true}))
+	rec, err := NewWriter(td.dev, &memFile{limit: 20_000}, &Options{Compression: CompressionNone, ChunkThreshold: 4 << 10, Lossless: true})
 	if err != nil {
 		t.Fatal(err)
 	}

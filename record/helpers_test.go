@@ -7,9 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/msgs"
@@ -17,30 +15,6 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 )
-
-// vclock is a virtual clock for Options.Now and, through Sleep, for the
-// synthetic camera (software.Clock): sleeping advances it at once.
-type vclock struct{ ns atomic.Int64 }
-
-// Sleep advances the clock by d unless done is closed.
-func (c *vclock) Sleep(d time.Duration, done <-chan struct{}) bool {
-	select {
-	case <-done:
-		return false
-	default:
-	}
-	if d > 0 {
-		c.Add(d)
-	}
-	return true
-}
-
-func (c *vclock) Now() time.Time          { return time.Unix(1_700_000_000, c.ns.Load()) }
-func (c *vclock) Add(d time.Duration)     { c.ns.Add(int64(d)) }
-func (c *vclock) Set(d time.Duration)     { c.ns.Store(int64(d)) }
-func (c *vclock) Since0() time.Duration   { return time.Duration(c.ns.Load()) }
-func newClock() *vclock                   { return &vclock{} }
-func (c *vclock) opts(o Options) *Options { o.Now = c.Now; return &o }
 
 // bagMsg is one message read back from a bag.
 type bagMsg struct {

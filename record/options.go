@@ -53,9 +53,6 @@ type Options struct {
 	// bag time t in one bag and one at t in another arrived at the same
 	// instant. Frames that arrive before it are recorded at bag time 0.
 	Origin time.Time
-	// Now returns the current time; capture times are measured with it. nil
-	// means time.Now. Tests and simulated devices inject a virtual clock.
-	Now func() time.Time
 }
 
 func (o *Options) withDefaults() (Options, error) {
@@ -87,9 +84,6 @@ func (o *Options) withDefaults() (Options, error) {
 	}
 	if r.QueueBytes == 0 {
 		r.QueueBytes = DefaultQueueBytes
-	}
-	if r.Now == nil {
-		r.Now = time.Now
 	}
 	return r, nil
 }

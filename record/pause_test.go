@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rsbag/rsbag/msgs"
@@ -17,11 +18,12 @@ import (
 // TestPauseOptionsNotifications records with a virtual clock: frames every
 // 10 ms, an option change and a notification before, during and after a
 // pause, and checks every value and bag time.
-func TestPauseOptionsNotifications(t *testing.T) {
+func TestPauseOptionsNotifications(t *testing.T) { synctest.Test(t, pauseOptionsNotifications) }
+
+func pauseOptionsNotifications(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "pause.bag")
 	td := newTestDevice(t, 8, 4)
-	clk := newClock()
-	rec, err := New(td.dev, path, clk.opts(Options{Lossless: true}))
+	rec, err := New(td.dev, path, &Options{Lossless: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,28 +54,28 @@ func TestPauseOptionsNotifications(t *testing.T) {
 	setExposure(9000)
 	frame() // t = 0 → base; frame #1 at 2 ns
 	for i := 0; i < 4; i++ {
-		clk.Add(10 * ms)
+		time.Sleep(10 * ms)
 		frame() // #2..#5 at 10..40 ms
 	}
-	clk.Add(5 * ms)
+	time.Sleep(5 * ms)
 	setExposure(10000) // 45 ms
 	notify("before pause")
-	clk.Add(5 * ms)
+	time.Sleep(5 * ms)
 	if err := rec.Pause(); err != nil { // 50 ms
 		t.Fatal(err)
 	}
 	for i := 0; i < 3; i++ {
-		clk.Add(10 * ms)
+		time.Sleep(10 * ms)
 		frame() // #6..#8 while paused: not recorded
 	}
 	setExposure(11000) // during the pause: at the pause's bag time 50 ms
 	notify("during pause")
-	clk.Add(1000 * ms)
+	time.Sleep(1000 * ms)
 	if err := rec.Resume(); err != nil { // 1080 ms wall, 50 ms bag
 		t.Fatal(err)
 	}
 	for i := 0; i < 3; i++ {
-		clk.Add(10 * ms)
+		time.Sleep(10 * ms)
 		frame() // #9..#11 at 60, 70, 80 ms
 	}
 	setExposure(12000) // 80 ms
@@ -169,7 +171,9 @@ func TestPauseOptionsNotifications(t *testing.T) {
 // TestDiskFull records into a writer that fails after N bytes: the error
 // stops recording (streaming continues), is notified, comes back from Close,
 // and what was written before is readable.
-func TestDiskFull(t *testing.T) {
+func TestDiskFull(t *testing.T) { synctest.Test(t, diskFull) }
+
+func diskFull(t *testing.T) {
 	mf := &memFile{limit: 60_000}
 	rec, notes, log := recordUntilFull(t, mf)
 	if log.count() != 40 {
@@ -225,7 +229,9 @@ func (b bytesReaderAt) ReadAt(p []byte, off int64) (int, error) {
 // TestDiskFullNoIndex: when the disk stays full, Close cannot write the
 // index either: its error says the bag is left without its index and how
 // it is recovered, and a reader recovers the chunks written in full.
-func TestDiskFullNoIndex(t *testing.T) {
+func TestDiskFullNoIndex(t *testing.T) { synctest.Test(t, diskFullNoIndex) }
+
+func diskFullNoIndex(t *testing.T) {
 	mf := &memFile{limit: 60_000, sticky: true}
 	rec, _, _ := recordUntilFull(t, mf)
 	err := rec.Close()
@@ -255,8 +261,7 @@ func TestDiskFullNoIndex(t *testing.T) {
 func recordUntilFull(t *testing.T, mf *memFile) (*Device, *noteLog, *handlerLog) {
 	t.Helper()
 	td := newTestDevice(t, 64, 48)
-	clk := newClock()
-	rec, err := NewWriter(td.dev, mf, clk.opts(Options{Compression: CompressionNone, ChunkThreshold: 8 << 10, Lossless: true}))
+	rec, err := NewWriter(td.dev, mf, &Options{Compression: CompressionNone, ChunkThreshold: 8 << 10, Lossless: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +270,7 @@ func recordUntilFull(t *testing.T, mf *memFile) (*Device, *noteLog, *handlerLog)
 	notes.watch(ss[0])
 	openStart(t, ss[0], log, td.depth)
 	for i := 0; i < 40; i++ {
-		clk.Add(33 * time.Millisecond)
+		time.Sleep(33 * time.Millisecond)
 		if err := td.depthS.Inject(td.frame(td.depth)); err != nil {
 			t.Fatal(err)
 		}

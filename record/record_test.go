@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
@@ -18,16 +20,24 @@ import (
 
 // recordTestDevice records n frames of every stream of a testDevice, seen
 // through wrap when not nil.
-func recordTestDevice(t *testing.T, path string, o Options, n int, wrap func(device.Device) device.Device) (*testDevice, *handlerLog) {
+func recordTestDevice(t *testing.T, path string, o Options, n int, wrap func(device.Device) device.Device) (td *testDevice, log *handlerLog) {
 	t.Helper()
+	// In a synctest bubble: the frames' capture times are 33 ms apart on
+	// its clock, and the recording takes no real time.
+	synctest.Test(t, func(t *testing.T) { td, log = recordTestDeviceIn(t, path, o, n, wrap) })
+	return td, log
+}
+
+// recordTestDeviceIn is recordTestDevice inside the bubble.
+
+func recordTestDeviceIn(t *testing.T, path string, o Options, n int, wrap func(device.Device) device.Device) (*testDevice, *handlerLog) {
 	td := newTestDevice(t, 16, 8)
-	clk := newClock()
 	o.Lossless = true
 	var dev device.Device = td.dev
 	if wrap != nil {
 		dev = wrap(dev)
 	}
-	rec, err := New(dev, path, clk.opts(o))
+	rec, err := New(dev, path, &o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +58,7 @@ func recordTestDevice(t *testing.T, path string, o Options, n int, wrap func(dev
 		}
 	}
 	for i := 0; i < n; i++ {
-		clk.Add(33 * 1e6)
+		time.Sleep(33 * time.Millisecond)
 		for _, p := range []*sensor.StreamProfile{td.depth, td.ir} {
 			if err := td.depthS.Inject(td.frame(p)); err != nil {
 				t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
@@ -16,17 +17,22 @@ import (
 )
 
 // recordSynthetic records the synthetic camera configured like a reference
-// bag, paced on a virtual clock (bag times = stream times), and returns the
+// bag, paced on a synctest bubble's clock (bag times = stream times), and returns the
 // record device's stats and the frames the user's handler received.
-func recordSynthetic(t *testing.T, name, path string) (Stats, []*sensor.Frame) {
+func recordSynthetic(t *testing.T, name, path string) (st Stats, got []*sensor.Frame) {
 	t.Helper()
+	synctest.Test(t, func(t *testing.T) { st, got = recordSyntheticIn(t, name, path) })
+	return st, got
+}
+
+// recordSyntheticIn is recordSynthetic inside a synctest bubble, whose
+// clock paces the camera and gives the recorder its capture times.
+func recordSyntheticIn(t *testing.T, name, path string) (Stats, []*sensor.Frame) {
 	cfg, ok := software.ReferenceConfig(name)
 	if !ok {
 		t.Fatalf("no reference config %s", name)
 	}
-	clk := newClock()
 	cfg.Speed = 1
-	cfg.Clock = clk
 	var rec *Device
 	cfg.OnPause = func() {
 		if err := rec.Pause(); err != nil {
@@ -52,7 +58,7 @@ func recordSynthetic(t *testing.T, name, path string) (Stats, []*sensor.Frame) {
 		t.Fatal(err)
 	}
 	defer cam.Close()
-	o := Options{Lossless: true, Now: clk.Now}
+	o := Options{Lossless: true}
 	if strings.Contains(name, "uncompressed") {
 		o.Compression = CompressionNone
 	}

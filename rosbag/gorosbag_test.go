@@ -12,8 +12,6 @@ import (
 	gorosbag "github.com/foxglove/go-rosbag"
 )
 
-func init() { crossCheck = goRosbagCount }
-
 // goRosbagCount reads a bag with go-rosbag (indexed) and checks the count.
 func goRosbagCount(t testing.TB, path string, want int) {
 	t.Helper()

@@ -46,7 +46,7 @@
 // System time: like librealsense's software device, which leaves the system
 // time of injected frames at 0 (every reference bag holds system_time
 // 0.000000), synthetic frames carry Frame.SystemTimeMs 0 unless
-// SyntheticConfig.HostSystemTime asks for the arrival time on the clock.
+// SyntheticConfig.HostSystemTime asks for the arrival time on the wall clock.
 //
 // Pose rotations are glibc 2.36's sinf/cosf of 0.005f·n, as in the
 // reference pose.bag: float32(math.Sin/Cos(float64(x))) except for the frames

@@ -3,6 +3,7 @@ package software
 import (
 	"encoding/binary"
 	"math"
+	"time"
 
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -17,7 +18,7 @@ func (y *Synthetic) frame(st *synthStream, k int, t float64) *sensor.Frame {
 	}
 	f.TimestampMs = base + t
 	if y.cfg.HostSystemTime {
-		f.SystemTimeMs = float64(y.clock.Now().UnixNano()) / 1e6
+		f.SystemTimeMs = float64(time.Now().UnixNano()) / 1e6
 	} // else 0, as librealsense's software device (SyntheticConfig.HostSystemTime)
 	p := st.p
 	fn := float32(n)

@@ -2,11 +2,14 @@ package software
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"math/rand"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rsbag/rsbag/device"
@@ -172,56 +175,52 @@ func TestConcurrentStartStopClose(t *testing.T) {
 	waitGoroutines(t, base)
 }
 
-// virtualClock advances only when slept on.
-type virtualClock struct {
-	mu    sync.Mutex
-	now   time.Time
-	slept time.Duration
-}
-
-func (c *virtualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *virtualClock) Sleep(d time.Duration, done <-chan struct{}) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	c.slept += d
-	return true
-}
-
-func TestPacingVirtualTime(t *testing.T) {
+// TestPacing checks the synthetic camera's pacing on a synctest bubble's
+// clock: 31 frames at 30 fps take a second divided by the speed, frames
+// arrive at their stream times and the notification at its time.
+func TestPacing(t *testing.T) {
 	for _, speed := range []float64{1, 2, 0.5} {
-		clk := &virtualClock{now: time.Unix(1700000000, 0)}
-		cam, err := NewSynthetic(SyntheticConfig{Depth: &Video{Width: 8, Height: 8, FPS: 30}, Frames: 31, Speed: speed, Clock: clk, HostSystemTime: true,
-			Notifications: []NotificationAt{{At: 500 * time.Millisecond, Sensor: "depth", Description: "n"}}})
-		if err != nil {
-			t.Fatal(err)
+		t.Run(fmt.Sprint(speed), func(t *testing.T) { synctest.Test(t, func(t *testing.T) { pacing(t, speed) }) })
+	}
+}
+
+func pacing(t *testing.T, speed float64) {
+	cam, err := NewSynthetic(SyntheticConfig{Depth: &Video{Width: 8, Height: 8, FPS: 30}, Frames: 31, Speed: speed, HostSystemTime: true,
+		Notifications: []NotificationAt{{At: 500 * time.Millisecond, Sensor: "depth", Description: "n"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := cam.SoftwareSensors()[0]
+	var arrivals []float64
+	var noteAt float64
+	s.OnNotification(func(n sensor.Notification) { noteAt = n.TimestampMs })
+	if err := s.Open(s.Profiles()...); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := s.Start(sensor.HandlerFunc(func(f *sensor.Frame) { arrivals = append(arrivals, f.SystemTimeMs) })); err != nil {
+		t.Fatal(err)
+	}
+	<-cam.Done()
+	took := time.Since(start)
+	if err := cam.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := time.Duration(float64(time.Second) / speed); took != want {
+		t.Errorf("31 frames at 30 fps took %v, want %v", took, want)
+	}
+	if len(arrivals) != 31 {
+		t.Fatalf("%d frames", len(arrivals))
+	}
+	ms := func(ns int64) float64 { return float64(ns) / 1e6 }
+	t0 := ms(start.UnixNano())
+	for k, a := range arrivals {
+		if want := t0 + ms(int64(float64(k)*float64(time.Second)/30/speed)); math.Abs(a-want) > 1e-3 {
+			t.Errorf("frame %d arrived at %v ms, want %v", k, a-t0, want-t0)
 		}
-		s := cam.SoftwareSensors()[0]
-		var arrivals []float64
-		var noteAt float64
-		s.OnNotification(func(n sensor.Notification) { noteAt = n.TimestampMs })
-		_ = s.Open(s.Profiles()...)
-		_ = s.Start(sensor.HandlerFunc(func(f *sensor.Frame) { arrivals = append(arrivals, f.SystemTimeMs) }))
-		<-cam.Done()
-		cam.Close()
-		want := time.Duration(float64(time.Second) / speed)
-		if d := clk.slept - want; d < -time.Millisecond || d > time.Millisecond {
-			t.Errorf("speed %v: slept %v, want %v", speed, clk.slept, want)
-		}
-		if len(arrivals) != 31 {
-			t.Fatalf("speed %v: %d frames", speed, len(arrivals))
-		}
-		if got := arrivals[30] - arrivals[0]; got < 1000/speed-1 || got > 1000/speed+1 {
-			t.Errorf("speed %v: first to last arrival %v ms", speed, got)
-		}
-		if got := noteAt - arrivals[0]; got < 500/speed-1 || got > 500/speed+1 {
-			t.Errorf("speed %v: notification at %v ms", speed, got)
-		}
+	}
+	if want := t0 + 500/speed; math.Abs(noteAt-want) > 1e-3 {
+		t.Errorf("notification at %v ms, want %v", noteAt-t0, want-t0)
 	}
 }
 

@@ -98,19 +98,9 @@ type Hook struct {
 	Func func()
 }
 
-// Clock is the time source of the synthetic camera's pacing; tests inject a
-// virtual one.
-type Clock interface {
-	Now() time.Time
-	// Sleep waits for d or until done is closed; it reports whether d
-	// elapsed.
-	Sleep(d time.Duration, done <-chan struct{}) bool
-}
-
-type realClock struct{}
-
-func (realClock) Now() time.Time { return time.Now() }
-func (realClock) Sleep(d time.Duration, done <-chan struct{}) bool {
+// sleep waits for d or until done is closed; it reports whether d
+// elapsed.
+func sleep(d time.Duration, done <-chan struct{}) bool {
 	if d <= 0 {
 		return true
 	}
@@ -123,9 +113,6 @@ func (realClock) Sleep(d time.Duration, done <-chan struct{}) bool {
 		return false
 	}
 }
-
-// RealClock is the wall clock.
-var RealClock Clock = realClock{}
 
 // SyntheticConfig configures NewSynthetic. Its fields mirror rsgen's flags;
 // the zero value of a field means rsgen's default.
@@ -176,12 +163,10 @@ type SyntheticConfig struct {
 	ColorDistortion *sensor.Distortion
 
 	// Speed paces the frames: stream time t is delivered at start + t/Speed
-	// of Clock. 0 delivers as fast as the handlers take them.
+	// on the wall clock (which also times notifications). 0 delivers as
+	// fast as the handlers take them.
 	Speed float64
-	// Clock is the pacing clock and the source of notification times (and
-	// of frame arrival times with HostSystemTime); RealClock when nil.
-	Clock Clock
-	// HostSystemTime makes every frame carry its arrival time on Clock in
+	// HostSystemTime makes every frame carry its arrival time in
 	// Frame.SystemTimeMs, as a live camera does. By default SystemTimeMs is
 	// 0: librealsense's software device leaves the system time of injected
 	// frames at 0, so the reference bags hold system_time 0.000000 in every
@@ -208,7 +193,6 @@ type SyntheticConfig struct {
 type Synthetic struct {
 	*Device
 	cfg     SyntheticConfig
-	clock   Clock
 	streams []*synthStream
 
 	mu      sync.Mutex
@@ -383,10 +367,7 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 	for k, v := range cfg.Info {
 		info.Set(k, v)
 	}
-	y := &Synthetic{Device: New(info), cfg: cfg, clock: cfg.Clock}
-	if y.clock == nil {
-		y.clock = RealClock
-	}
+	y := &Synthetic{Device: New(info), cfg: cfg}
 	d := y.Device
 	byName := map[string]*Sensor{}
 	addSensor := func(name string) *Sensor {

@@ -129,7 +129,7 @@ func (y *Synthetic) events() []event {
 			s.Notify(sensor.Notification{
 				Category: sensor.NotificationCategoryHardwareEvent, Severity: sensor.SeverityInfo,
 				Description:    n.Description,
-				TimestampMs:    float64(y.clock.Now().UnixNano()) / 1e6,
+				TimestampMs:    float64(time.Now().UnixNano()) / 1e6,
 				SerializedData: fmt.Sprintf(`{"rsgen_t_ms":%d}`, n.At.Milliseconds()),
 			})
 		})
@@ -185,7 +185,7 @@ func (y *Synthetic) run(g *timeline, done chan struct{}) {
 	defer y.running.leave() // before g.done: the next timeline enters after
 	evs := y.events()
 	ticks := make([]int, len(y.streams))
-	epoch := y.clock.Now()
+	epoch := time.Now()
 	flush := func() {
 		for _, s := range y.SoftwareSensors() {
 			s.Flush()
@@ -201,8 +201,8 @@ func (y *Synthetic) run(g *timeline, done chan struct{}) {
 			}
 		}
 		target := epoch.Add(time.Duration(t / y.cfg.Speed * float64(time.Millisecond)))
-		if d := target.Sub(y.clock.Now()); d > 0 {
-			return y.clock.Sleep(d, g.quit)
+		if d := target.Sub(time.Now()); d > 0 {
+			return sleep(d, g.quit)
 		}
 		select {
 		case <-g.quit:

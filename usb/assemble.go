@@ -35,7 +35,7 @@ func (a *assembler) take() []byte {
 
 // push adds one payload.
 func (a *assembler) push(p []byte) {
-	h, err := ParsePayloadHeader(p)
+	h, err := parsePayloadHeader(p)
 	if err != nil {
 		a.stats.BadPayloads++
 		if a.active {

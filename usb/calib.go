@@ -37,8 +37,8 @@ type GVD struct {
 	FirmwareStr string // "major.minor.patch.build"
 }
 
-// ParseGVD parses a GVD reply.
-func ParseGVD(b []byte) (GVD, error) {
+// parseGVD parses a GVD reply.
+func parseGVD(b []byte) (GVD, error) {
 	if len(b) < gvdASICSerial+gvdSerialSize {
 		return GVD{}, fmt.Errorf("usb: GVD reply of %d bytes, want at least %d", len(b), gvdASICSerial+gvdSerialSize)
 	}
@@ -132,8 +132,8 @@ type CoefficientsTable struct {
 	Rect       [16][4]float32 // fx, fy, ppx, ppy per rectangle resolution
 }
 
-// ParseCoefficientsTable parses and checks the depth coefficients table.
-func ParseCoefficientsTable(b []byte) (*CoefficientsTable, error) {
+// parseCoefficientsTable parses and checks the depth coefficients table.
+func parseCoefficientsTable(b []byte) (*CoefficientsTable, error) {
 	if err := checkTable("depth coefficients", b, coeffTableSize); err != nil {
 		return nil, err
 	}
@@ -200,9 +200,9 @@ type RectItem struct {
 
 const rectItemSize = 20
 
-// ParseRectItems parses a RECPARAMSGET reply; trailing bytes that do not
+// parseRectItems parses a RECPARAMSGET reply; trailing bytes that do not
 // make a whole item are ignored, as librealsense does.
-func ParseRectItems(b []byte) []RectItem {
+func parseRectItems(b []byte) []RectItem {
 	out := make([]RectItem, 0, len(b)/rectItemSize)
 	for off := 0; off+rectItemSize <= len(b); off += rectItemSize {
 		out = append(out, RectItem{
@@ -237,8 +237,8 @@ type RGBCalibration struct {
 	TranslationMM [3]float32 // rectified translation, mm
 }
 
-// ParseRGBCalibration parses and checks the RGB calibration table.
-func ParseRGBCalibration(b []byte) (*RGBCalibration, error) {
+// parseRGBCalibration parses and checks the RGB calibration table.
+func parseRGBCalibration(b []byte) (*RGBCalibration, error) {
 	if err := checkTable("RGB calibration", b, rgbTableSize); err != nil {
 		return nil, err
 	}

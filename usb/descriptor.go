@@ -188,11 +188,11 @@ func (c *ControlInterface) Unit(typ int, guid *GUID) (Unit, bool) {
 	return Unit{}, false
 }
 
-// ParseUVC parses the UVC class-specific descriptors of a raw configuration
+// parseUVC parses the UVC class-specific descriptors of a raw configuration
 // descriptor (UVC 1.5 §3.7 VideoControl and §3.9 VideoStreaming interface
 // descriptors): one ControlInterface per VideoControl interface, with the
 // VideoStreaming interfaces its header lists.
-func ParseUVC(raw []byte) ([]ControlInterface, error) {
+func parseUVC(raw []byte) ([]ControlInterface, error) {
 	var (
 		vcs      []ControlInterface
 		vs       = map[int]*StreamingInterface{}

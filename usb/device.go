@@ -66,7 +66,7 @@ func Enumerate(ctx context.Context, t Transport) ([]Camera, error) {
 	byPort := map[string]*DeviceDesc{}
 	var order []string
 	for _, d := range descs {
-		if !IsD400(d.Vendor, d.Product) {
+		if !isD400(d.Vendor, d.Product) {
 			continue
 		}
 		key := d.PortPath()
@@ -182,7 +182,7 @@ func (d *Device) build(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("usb %s: read configuration descriptor: %w", d.cam.Desc, err)
 	}
-	vcs, err := ParseUVC(raw)
+	vcs, err := parseUVC(raw)
 	if err != nil {
 		return fmt.Errorf("usb %s: %w", d.cam.Desc, err)
 	}

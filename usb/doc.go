@@ -25,8 +25,13 @@
 // option on (the default, as in librealsense for the D400), hardware
 // timestamps are mapped onto host time by librealsense's linear fit and
 // reported in the global-time domain. Frames without metadata use the host
-// clock (system-time domain). Package usbtest
-// supplies a scripted fake transport and a recorder for fixtures.
+// clock (system-time domain).
+//
+// Options.Transport replaces libusb: package usbtrace wraps a transport to
+// capture a camera's USB exchange (rs-record's --record-usb), another USB
+// stack (usbip, a sandbox's broker) can implement Transport, and the
+// package's tests script a fake one (package usbtest, never linked into a
+// program that does not import it).
 //
 // Each streaming VideoStreaming interface, and the IMU, has a reading
 // goroutine that runs the frame handler and the notification callbacks.

@@ -49,7 +49,7 @@ func readFirmware(ctx context.Context, c *hwm, pid uint16, withColor bool) (*fir
 	if err != nil {
 		return nil, err
 	}
-	if fw.gvd, err = ParseGVD(b); err != nil {
+	if fw.gvd, err = parseGVD(b); err != nil {
 		return nil, err
 	}
 	// Advanced mode status (UAMG: first reply byte non-zero) and, with
@@ -76,14 +76,14 @@ func readFirmware(ctx context.Context, c *hwm, pid uint16, withColor bool) (*fir
 	var errs []error
 	if b, err := c.command(ctx, hwmGETINTCAL, calibCoefficients, 0, 0, 0, nil); err != nil {
 		errs = append(errs, err)
-	} else if fw.coeff, err = ParseCoefficientsTable(b); err != nil {
+	} else if fw.coeff, err = parseCoefficientsTable(b); err != nil {
 		errs = append(errs, err)
 	}
 	if fw.gvd.AtLeast(fwRecParams) {
 		if b, err := c.command(ctx, hwmRECPARAMSGET, 0, 0, 0, 0, nil); err != nil {
 			errs = append(errs, err)
 		} else {
-			fw.rect = ParseRectItems(b)
+			fw.rect = parseRectItems(b)
 		}
 	}
 	if p, ok := d40xProduct(pid); ok && p.hid {
@@ -91,14 +91,14 @@ func readFirmware(ctx context.Context, c *hwm, pid uint16, withColor bool) (*fir
 		if errors.Is(err, device.ErrDisconnected) {
 			return nil, err
 		}
-		if fw.imu, err = ParseIMUCalibration(pid, b, err); err != nil {
+		if fw.imu, err = parseIMUCalibration(pid, b, err); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	if withColor {
 		if b, err := c.command(ctx, hwmGETINTCAL, calibRGB, 0, 0, 0, nil); err != nil {
 			errs = append(errs, err)
-		} else if fw.rgb, err = ParseRGBCalibration(b); err != nil {
+		} else if fw.rgb, err = parseRGBCalibration(b); err != nil {
 			errs = append(errs, err)
 		}
 	}

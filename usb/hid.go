@@ -47,8 +47,8 @@ type HIDReport struct {
 	Raw         [3]int16
 }
 
-// ParseHIDReport parses a 32-byte IMU input report.
-func ParseHIDReport(b []byte) (HIDReport, error) {
+// parseHIDReport parses a 32-byte IMU input report.
+func parseHIDReport(b []byte) (HIDReport, error) {
 	if len(b) != hidReportSize {
 		return HIDReport{}, fmt.Errorf("usb: HID report is %d bytes, want %d", len(b), hidReportSize)
 	}
@@ -212,7 +212,7 @@ func (m *MotionSensor) read(ctx context.Context, st Stream, byID map[uint8]*sens
 			m.notify(sensor.NotificationCategoryFramesTimeout, sensor.SeverityWarn, fmt.Sprintf("%s: read: %v", m.name, err))
 			continue
 		}
-		r, err := ParseHIDReport(buf[:n])
+		r, err := parseHIDReport(buf[:n])
 		if err != nil {
 			m.mu.Lock()
 			m.stats.BadPayloads++

@@ -43,10 +43,10 @@ const (
 	hwmRECPARAMSGET = 0x7E // rectified intrinsics per resolution (fw 5.11.9.5 and later)
 )
 
-// HWMCommand returns the 1024-byte SET_CUR payload that carries firmware
+// hwmCommand returns the 1024-byte SET_CUR payload that carries firmware
 // command op with its parameters and data, as the depth extension unit
 // expects it. It fails when data does not fit.
-func HWMCommand(op uint8, p1, p2, p3, p4 uint32, data []byte) ([]byte, error) {
+func hwmCommand(op uint8, p1, p2, p3, p4 uint32, data []byte) ([]byte, error) {
 	if hwmHeaderSize+len(data) > hwmBufferSize {
 		return nil, fmt.Errorf("usb: firmware command %#02x: %d data bytes exceed the %d-byte buffer", op, len(data), hwmBufferSize-hwmHeaderSize)
 	}
@@ -72,9 +72,9 @@ func (e *HWMError) Error() string {
 	return fmt.Sprintf("usb: firmware command %#02x failed with status %d", e.Op, e.Code)
 }
 
-// ParseHWMReply checks a 1024-byte GET_CUR reply to command op and returns
+// parseHWMReply checks a 1024-byte GET_CUR reply to command op and returns
 // the command's data (a view of b).
-func ParseHWMReply(op uint8, b []byte) ([]byte, error) {
+func parseHWMReply(op uint8, b []byte) ([]byte, error) {
 	if len(b) < hwmBufferSize {
 		return nil, fmt.Errorf("usb: firmware command %#02x: reply of %d bytes, want %d", op, len(b), hwmBufferSize)
 	}
@@ -100,7 +100,7 @@ type hwm struct {
 
 // command sends op and returns a copy of the reply data.
 func (c *hwm) command(ctx context.Context, op uint8, p1, p2, p3, p4 uint32, data []byte) ([]byte, error) {
-	out, err := HWMCommand(op, p1, p2, p3, p4, data)
+	out, err := hwmCommand(op, p1, p2, p3, p4, data)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ func (c *hwm) command(ctx context.Context, op uint8, p1, p2, p3, p4 uint32, data
 	if err != nil {
 		return nil, fmt.Errorf("usb: firmware command %#02x: GET_CUR: %w", op, err)
 	}
-	d, err := ParseHWMReply(op, in[:n])
+	d, err := parseHWMReply(op, in[:n])
 	if err != nil {
 		return nil, err
 	}

@@ -74,12 +74,12 @@ type IMUCalibration struct {
 // handle as a depth-module table.
 var errUnknownIMUTable = errors.New("unsupported IMU calibration table")
 
-// ParseIMUCalibration derives the IMU calibration of product pid from an
+// parseIMUCalibration derives the IMU calibration of product pid from an
 // MMER reply as librealsense does. readErr is the error of the MMER
 // command, if any: the defaults are then reported. A table of another
 // format than the depth-module v2 table returns an error (librealsense then
 // has no motion intrinsics or IMU extrinsics).
-func ParseIMUCalibration(pid uint16, raw []byte, readErr error) (*IMUCalibration, error) {
+func parseIMUCalibration(pid uint16, raw []byte, readErr error) (*IMUCalibration, error) {
 	valid := readErr == nil && len(raw) >= 2
 	if valid {
 		if id := binary.LittleEndian.Uint16(raw); id != imuTableDMV2 {

@@ -43,8 +43,8 @@ func (h PayloadHeader) EOF() bool { return h.Info&hdrEOF != 0 }
 // Err reports the error bit.
 func (h PayloadHeader) Err() bool { return h.Info&hdrERR != 0 }
 
-// ParsePayloadHeader parses the header at the start of a payload.
-func ParsePayloadHeader(p []byte) (PayloadHeader, error) {
+// parsePayloadHeader parses the header at the start of a payload.
+func parsePayloadHeader(p []byte) (PayloadHeader, error) {
 	if len(p) < 2 {
 		return PayloadHeader{}, fmt.Errorf("usb: payload of %d bytes has no header", len(p))
 	}

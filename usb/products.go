@@ -42,14 +42,14 @@ var d400Products = map[uint16]product{
 	0x0B5C: {"Intel RealSense D455", true},
 }
 
-// IsD400 reports whether vid:pid is a D400-family camera.
-func IsD400(vid, pid uint16) bool {
+// isD400 reports whether vid:pid is a D400-family camera.
+func isD400(vid, pid uint16) bool {
 	_, ok := d400Products[pid]
 	return vid == IntelVID && ok
 }
 
-// ProductName returns librealsense's name for a D400 product id.
-func ProductName(pid uint16) (string, bool) {
+// productName returns librealsense's name for a D400 product id.
+func productName(pid uint16) (string, bool) {
 	p, ok := d400Products[pid]
 	return p.name, ok
 }
@@ -68,7 +68,7 @@ func usbType(bcd uint16) string {
 
 // cameraInfo derives the device camera info from its descriptors.
 func cameraInfo(d DeviceDesc) sensor.Info {
-	name, _ := ProductName(d.Product)
+	name, _ := productName(d.Product)
 	info := sensor.Info{
 		sensor.CameraInfoName:              name,
 		sensor.CameraInfoPhysicalPort:      d.PortPath(),

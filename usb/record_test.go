@@ -4,9 +4,11 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
@@ -75,13 +77,25 @@ func TestRecordPlayback(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := newCollector()
+	stopped := make(chan struct{})
+	var once sync.Once
+	pb.OnStatusChange(func(s extensions.PlaybackStatus) {
+		if s == extensions.StatusStopped {
+			once.Do(func() { close(stopped) })
+		}
+	})
 	if err := ps.Start(got); err != nil {
 		t.Fatal(err)
 	}
-	fs := got.wait(t, n)
-	time.Sleep(50 * time.Millisecond)
-	ps.Stop()
-	ps.Close()
+	select { // the end of the recording: every frame has been handled
+	case <-stopped:
+	case <-time.After(20 * time.Second):
+		t.Fatal("playback of the recording did not stop")
+	}
+	fs := got.wait(t, 0)
+	if err := ps.Close(); err != nil {
+		t.Fatal(err)
+	}
 	if len(fs) != n {
 		t.Fatalf("played %d frames, want %d", len(fs), n)
 	}

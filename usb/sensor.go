@@ -21,10 +21,8 @@ var nextUID atomic.Int64
 
 func newUID() int { return int(nextUID.Add(1)) + 1000 }
 
-// timeNow is the clock for system timestamps (a test hook).
-var timeNow = time.Now
-
-func nowMs() float64 { return float64(timeNow().UnixNano()) / 1e6 }
+// nowMs is the host clock for system timestamps, in milliseconds.
+func nowMs() float64 { return float64(time.Now().UnixNano()) / 1e6 }
 
 // mode is how to stream one profile: which VideoStreaming interface, format
 // and frame descriptor and interval.
@@ -423,7 +421,7 @@ func (s *Sensor) Start(h sensor.Handler) error {
 			undo()
 			return fmt.Errorf("usb %s: claim interface %d: %w", s.name, m.vs.Interface, err)
 		}
-		pr, err := Negotiate(ctx, s.dev.h, m.vs.Interface, s.vc.UVCVersion,
+		pr, err := negotiate(ctx, s.dev.h, m.vs.Interface, s.vc.UVCVersion,
 			Probe{FormatIndex: uint8(m.format), FrameIndex: uint8(m.frame), FrameInterval: m.interval})
 		if err != nil {
 			undo()

@@ -95,7 +95,9 @@ func (d DeviceDesc) String() string {
 
 // Transport is what the driver needs from a USB stack: enumerate devices and
 // open them. The gousb implementation (DefaultTransport) talks to libusb;
-// package usbtest provides a scripted fake and a recorder.
+// package usbtrace wraps one to record what it does, and package usbtest
+// provides a scripted fake. Implementations build DeviceDesc.Interfaces
+// from the raw configuration descriptor with ParseInterfaces.
 type Transport interface {
 	// Devices lists the attached devices with their descriptors.
 	Devices(ctx context.Context) ([]DeviceDesc, error)

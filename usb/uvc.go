@@ -23,10 +23,10 @@ const (
 	vsCommitControl = 0x02 // VS_COMMIT_CONTROL
 )
 
-// ProbeControlSize returns the length of the video probe and commit control
+// probeControlSize returns the length of the video probe and commit control
 // for a UVC version: 26 bytes in UVC 1.0, 34 in 1.1 and 48 in 1.5 (UVC 1.5
 // §4.3.1.1, Table 4-75).
-func ProbeControlSize(bcdUVC uint16) int {
+func probeControlSize(bcdUVC uint16) int {
 	switch {
 	case bcdUVC >= 0x0150:
 		return 48
@@ -63,8 +63,8 @@ func (p Probe) Marshal(n int) []byte {
 	return b
 }
 
-// ParseProbe decodes a probe or commit control of at least 26 bytes.
-func ParseProbe(b []byte) (Probe, error) {
+// parseProbe decodes a probe or commit control of at least 26 bytes.
+func parseProbe(b []byte) (Probe, error) {
 	if len(b) < 26 {
 		return Probe{}, fmt.Errorf("usb: probe control is %d bytes, want at least 26", len(b))
 	}
@@ -80,12 +80,12 @@ func ParseProbe(b []byte) (Probe, error) {
 	return p, nil
 }
 
-// Negotiate runs the UVC probe/commit sequence (UVC 1.5 §4.3.1.1.1) on
+// negotiate runs the UVC probe/commit sequence (UVC 1.5 §4.3.1.1.1) on
 // VideoStreaming interface intf: GET_MAX probe, SET_CUR probe with the
 // wanted format, frame and interval, GET_CUR probe for what the device
 // accepted, SET_CUR commit of that. It returns the committed control.
-func Negotiate(ctx context.Context, h Handle, intf int, bcdUVC uint16, want Probe) (Probe, error) {
-	n := ProbeControlSize(bcdUVC)
+func negotiate(ctx context.Context, h Handle, intf int, bcdUVC uint16, want Probe) (Probe, error) {
+	n := probeControlSize(bcdUVC)
 	buf := make([]byte, n)
 	probe := uint16(vsProbeControl) << 8
 	idx := uint16(intf)
@@ -100,7 +100,7 @@ func Negotiate(ctx context.Context, h Handle, intf int, bcdUVC uint16, want Prob
 	if err != nil {
 		return Probe{}, fmt.Errorf("usb: interface %d: probe GET_CUR: %w", intf, err)
 	}
-	p, err := ParseProbe(buf[:got])
+	p, err := parseProbe(buf[:got])
 	if err != nil {
 		return Probe{}, fmt.Errorf("usb: interface %d: probe GET_CUR: %w", intf, err)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 	"github.com/rsbag/rsbag/usb"
-	"github.com/rsbag/rsbag/usb/usbtest"
+	"github.com/rsbag/rsbag/usb/usbtrace"
 )
 
 // openLiveCamera opens the first RealSense camera through libusb. With
@@ -24,7 +24,7 @@ func openLiveCamera(ctx context.Context, c *recordConfig) (device.Device, error)
 	if err != nil {
 		return nil, err
 	}
-	rec := &usbtest.Record{T: t}
+	rec := &usbtrace.Record{T: t}
 	dev, err := usb.Open(ctx, &usb.Options{Transport: rec})
 	if err != nil {
 		rec.Close()
@@ -36,7 +36,7 @@ func openLiveCamera(ctx context.Context, c *recordConfig) (device.Device, error)
 // capturingDevice writes the captured USB exchange when it is closed.
 type capturingDevice struct {
 	*usb.Device
-	rec  *usbtest.Record
+	rec  *usbtrace.Record
 	path string
 }
 

@@ -332,10 +332,16 @@ func startRecording(t *testing.T, bag string) (*exec.Cmd, *bytes.Buffer, *bytes.
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill() })
+	// Past 4 MiB, then one more flush (the writer flushes chunks as they
+	// fill, and at least every second).
 	deadline := time.Now().Add(30 * time.Second)
+	var first int64
 	for {
 		fi, err := os.Stat(bag)
-		if err == nil && fi.Size() > 4<<20 {
+		if err == nil && first == 0 && fi.Size() > 4<<20 {
+			first = fi.Size()
+		}
+		if err == nil && first > 0 && fi.Size() > first {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -343,7 +349,6 @@ func startRecording(t *testing.T, bag string) (*exec.Cmd, *bytes.Buffer, *bytes.
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	time.Sleep(1500 * time.Millisecond) // more than the 1 s flush interval
 	return cmd, &o, &e
 }
 

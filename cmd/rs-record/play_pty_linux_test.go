@@ -88,7 +88,9 @@ func TestPlayKeys(t *testing.T) {
 	}
 	slave.Close()
 	scr := &screen{}
+	drained := make(chan struct{}) // closed when the terminal has no writer left
 	go func() {
+		defer close(drained)
 		b := make([]byte, 4096)
 		for {
 			n, err := master.Read(b)
@@ -129,7 +131,11 @@ func TestPlayKeys(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatalf("q did not end rs-record play; terminal:\n%q", scr.String())
 	}
-	time.Sleep(100 * time.Millisecond) // let the reader drain the last output
+	select { // the program has exited: the reader gets its last output, then EIO
+	case <-drained:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the terminal was not drained; it shows:\n%q", scr.String())
+	}
 	if out := scr.String()[mark:]; !strings.Contains(out, "Depth/0") || !strings.Contains(out, "Color/0") {
 		t.Errorf("no per-stream summary after q:\n%q", out)
 	}

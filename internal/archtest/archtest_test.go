@@ -125,3 +125,41 @@ func TestImportGraph(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandsLinkNoFakes: the shipped commands do not link the test fakes
+// (the scripted USB transport, the fake S3 server, the test bag writers),
+// directly or through another package.
+func TestCommandsLinkNoFakes(t *testing.T) {
+	root := filepath.Join("..", "..")
+	fakes := []string{"usb/usbtest", "internal/fakes3", "internal/testbags"}
+	for _, cmd := range []string{"cmd/rs-record", "fleet/cmd/rs-fleet"} {
+		seen := map[string]string{cmd: ""} // package -> the package importing it
+		queue := []string{cmd}
+		for len(queue) > 0 {
+			pkg := queue[0]
+			queue = queue[1:]
+			bp, err := build.ImportDir(filepath.Join(root, pkg), 0)
+			if err != nil {
+				t.Fatalf("%s: %v", pkg, err)
+			}
+			for _, imp := range bp.Imports {
+				dep, ok := strings.CutPrefix(imp, module)
+				if !ok {
+					continue
+				}
+				if _, done := seen[dep]; !done {
+					seen[dep] = pkg
+					queue = append(queue, dep)
+				}
+			}
+		}
+		if len(seen) < 5 {
+			t.Fatalf("%s links only %d module packages: the walk is broken", cmd, len(seen))
+		}
+		for _, f := range fakes {
+			if by, ok := seen[f]; ok {
+				t.Errorf("%s links the test fake %s (imported by %s)", cmd, f, by)
+			}
+		}
+	}
+}

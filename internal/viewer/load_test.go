@@ -29,7 +29,7 @@ func BenchmarkLoad5Clients(b *testing.B) {
 		Depth: &software.Video{Width: 1280, Height: 720, FPS: 30}, Color: &software.Video{Width: 1280, Height: 720, FPS: 30},
 		Frames: 60, Metadata: software.MetadataBasic, Speed: 1,
 	}
-	path := recordSynthetic(b, "load_1280x720", cfg, nil)
+	path := recordSynthetic(b, "load_1280x720", cfg)
 	ts := startTest(b, path, true)
 
 	const clients = 5

@@ -18,7 +18,7 @@ import (
 
 // TestExportCompressions: every chunk compression gives the same messages.
 func TestExportCompressions(t *testing.T) {
-	bag := filepath.Join("..", "..", "..", "shared", "testdata", "librealsense", "depth_color.bag")
+	bag := filepath.Join("..", "..", "testdata", "librealsense", "depth_color.bag")
 	var ref map[string][]msg
 	var files []string
 	for _, c := range []mcapbag.Compression{mcapbag.Zstd, mcapbag.LZ4, mcapbag.None} {
@@ -83,7 +83,7 @@ func TestNames(t *testing.T) {
 		}
 	}
 
-	bag := filepath.Join("..", "..", "..", "shared", "testdata", "librealsense", "depth_color.bag")
+	bag := filepath.Join("..", "..", "testdata", "librealsense", "depth_color.bag")
 	file, _ := exportFile(t, bag, t.TempDir(), &Options{Namespace: "/robot/front", CameraName: "front"})
 	got, _ := readExport(t, file)
 	var topics []string
@@ -187,7 +187,7 @@ func TestCDR(t *testing.T) {
 
 // TestExportCancel: a cancelled context stops the export with its error.
 func TestExportCancel(t *testing.T) {
-	bag := filepath.Join("..", "..", "..", "shared", "testdata", "librealsense", "depth_color.bag")
+	bag := filepath.Join("..", "..", "testdata", "librealsense", "depth_color.bag")
 	dev, err := playback.Open(bag, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -170,10 +170,26 @@ const (
 	depthVCIntf = 0
 )
 
+// Command returns the 1024-byte SET_CUR buffer of firmware command op as
+// the camera receives it (librealsense src/hw-monitor.cpp,
+// hw_monitor::fill_usb_buffer): the uint16 length of what follows the
+// first 4 bytes, the magic 0xCDAB, the uint32 opcode, four uint32
+// parameters (the fake's commands use two), then data, zero-padded.
+func Command(op uint8, p1, p2 uint32, data []byte) []byte {
+	b := make([]byte, 1024)
+	binary.LittleEndian.PutUint16(b[0:], uint16(24+len(data)-4))
+	binary.LittleEndian.PutUint16(b[2:], 0xCDAB)
+	binary.LittleEndian.PutUint32(b[4:], uint32(op))
+	binary.LittleEndian.PutUint32(b[8:], p1)
+	binary.LittleEndian.PutUint32(b[12:], p2)
+	copy(b[24:], data)
+	return b
+}
+
 // HWM returns the two control transfers of one firmware command over the
 // depth extension unit (SET_CUR of the command, GET_CUR of reply).
 func HWM(op uint8, p1, p2 uint32, reply []byte) []IO {
-	w, _ := usb.HWMCommand(op, p1, p2, 0, 0, nil) // without data it cannot fail
+	w := Command(op, p1, p2, nil)
 	s := usb.Setup{RequestType: 0x21, Request: 0x01, Value: 1 << 8, Index: depthXUUnit<<8 | depthVCIntf}
 	g := s
 	g.RequestType, g.Request = 0xA1, 0x81
@@ -183,7 +199,7 @@ func HWM(op uint8, p1, p2 uint32, reply []byte) []IO {
 // HWMData is HWM for a command that carries data (SET_ADV).
 func HWMData(op uint8, p1, p2 uint32, data, reply []byte) []IO {
 	ios := HWM(op, p1, p2, reply)
-	ios[0].W, _ = usb.HWMCommand(op, p1, p2, 0, 0, data) // tests pass data that fits
+	ios[0].W = Command(op, p1, p2, data)
 	return ios
 }
 

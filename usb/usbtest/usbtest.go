@@ -1,7 +1,9 @@
 // Package usbtest provides a fake usb.Transport that replays scripted
 // devices — descriptors, control-transfer replies checked in order, and
-// payload streams the test supplies — and a Record wrapper that copies every
-// buffer a real transport moves, for capturing fixtures.
+// payload streams the test supplies — and the D435/D435i descriptors and
+// firmware replies the usb package's tests script. Its operations are
+// usbtrace's, so that a trace captured from a camera (usbtrace.Record)
+// scripts the fake.
 package usbtest
 
 import (
@@ -15,42 +17,23 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/usb"
+	"github.com/rsbag/rsbag/usb/usbtrace"
 )
 
 // Op names the kind of an IO.
-type Op string
+type Op = usbtrace.Op
 
 // Kinds of IO.
 const (
-	OpControl      Op = "control"      // Setup, W (OUT data) or R (IN reply)
-	OpSetInterface Op = "setinterface" // Setup.Index = interface, Setup.Value = alternate
-	OpRelease      Op = "release"      // Setup.Index = interface
-	OpClearHalt    Op = "clearhalt"    // EP
-	OpRead         Op = "read"         // EP, R (recorded stream reads only)
+	OpControl      = usbtrace.OpControl
+	OpSetInterface = usbtrace.OpSetInterface
+	OpRelease      = usbtrace.OpRelease
+	OpClearHalt    = usbtrace.OpClearHalt
+	OpRead         = usbtrace.OpRead
 )
 
 // IO is one scripted or recorded operation.
-type IO struct {
-	Op    Op
-	EP    uint8
-	Setup usb.Setup
-	W     []byte // bytes written (OUT control data)
-	R     []byte // bytes read (IN control reply or stream data)
-	Err   error  // error to return (playback) or returned (record)
-}
-
-// String renders the IO for failure messages.
-func (io IO) String() string {
-	return fmt.Sprintf("%s ep=%#02x %v W=%s R=%s err=%v", io.Op, io.EP, io.Setup, short(io.W), short(io.R), io.Err)
-}
-
-// short renders b in hex, eliding all but the first 32 bytes.
-func short(b []byte) string {
-	if len(b) <= 32 {
-		return fmt.Sprintf("% x", b)
-	}
-	return fmt.Sprintf("% x ...(%d bytes)", b[:32], len(b))
-}
+type IO = usbtrace.IO
 
 // Errorf returns an error that IsErr recognises as coming from the fake.
 func Errorf(format string, a ...any) error { return &fakeError{fmt.Sprintf(format, a...)} }
@@ -98,7 +81,7 @@ var hwmSetup = usb.Setup{RequestType: 0x21, Request: 0x01, Value: 1 << 8, Index:
 
 // clockCommand is the MRD of REGISTER_CLOCK_0 (librealsense
 // d400_device::get_device_time_ms).
-var clockCommand, _ = usb.HWMCommand(0x01, 0x0001613C, 0x0001613C+4, 0, 0, nil)
+var clockCommand = Command(0x01, 0x0001613C, 0x0001613C+4, nil)
 
 // clock answers the device-clock read outside the script: ok reports
 // whether the transfer was part of it.

@@ -1,15 +1,57 @@
-package usbtest
+// Package usbtrace records every operation a usb.Transport performs — control
+// transfers with their data, interface changes, halts cleared and stream
+// reads — in call order. rs-record's --record-usb uses it to capture a
+// camera's exchange for a bug report or a test fixture; the fake transport
+// of package usbtest replays operations of the same type.
+package usbtrace
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/rsbag/rsbag/usb"
 )
 
+// Op names the kind of an IO.
+type Op string
+
+// Kinds of IO.
+const (
+	OpControl      Op = "control"      // Setup, W (OUT data) or R (IN reply)
+	OpSetInterface Op = "setinterface" // Setup.Index = interface, Setup.Value = alternate
+	OpRelease      Op = "release"      // Setup.Index = interface
+	OpClearHalt    Op = "clearhalt"    // EP
+	OpRead         Op = "read"         // EP, R (recorded stream reads only)
+)
+
+// IO is one operation on a USB device: recorded by Record, or scripted
+// by a fake (package usbtest).
+type IO struct {
+	Op    Op
+	EP    uint8
+	Setup usb.Setup
+	W     []byte // bytes written (OUT control data)
+	R     []byte // bytes read (IN control reply or stream data)
+	Err   error  // error returned (recorded) or to return (scripted)
+}
+
+// String renders the IO for failure messages.
+func (io IO) String() string {
+	return fmt.Sprintf("%s ep=%#02x %v W=%s R=%s err=%v", io.Op, io.EP, io.Setup, short(io.W), short(io.R), io.Err)
+}
+
+// short renders b in hex, eliding all but the first 32 bytes.
+func short(b []byte) string {
+	if len(b) <= 32 {
+		return fmt.Sprintf("% x", b)
+	}
+	return fmt.Sprintf("% x ...(%d bytes)", b[:32], len(b))
+}
+
 // Record wraps a real transport and copies every buffer it moves into Ops,
-// in call order (periph's i2ctest.Record). Replay the control part of Ops
-// with a scripted Device and the OpRead part with its streams.
+// in call order. The control part of Ops scripts a usbtest.Device and the
+// OpRead part its streams.
 type Record struct {
 	T usb.Transport
 
