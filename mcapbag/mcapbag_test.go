@@ -225,9 +225,7 @@ func TestExportConformance(t *testing.T) {
 // gyro) through a pipeline, on a virtual clock, and returns the bag.
 func ownBag(t *testing.T) string {
 	bag := filepath.Join(t.TempDir(), "own.bag")
-	saved := pipeline.Synthetic
-	defer func() { pipeline.Synthetic = saved }()
-	pipeline.Synthetic = software.SyntheticConfig{
+	syn := software.SyntheticConfig{
 		Depth:    &software.Video{Width: 64, Height: 48, FPS: 30, Format: sensor.FormatZ16},
 		Color:    &software.Video{Width: 64, Height: 48, FPS: 30, Format: sensor.FormatRGB8},
 		AccelFPS: 63, GyroFPS: 200, Duration: 300 * time.Millisecond, Speed: 1, Metadata: software.MetadataBasic,
@@ -235,6 +233,7 @@ func ownBag(t *testing.T) string {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := &pipeline.Config{}
 		cfg.EnableSynthetic()
+		cfg.SetSynthetic(syn)
 		if err := cfg.EnableRecordToFile(bag); err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"github.com/rsbag/rsbag/software"
 	"slices"
 	"sort"
 	"strings"
@@ -109,6 +110,7 @@ type Config struct {
 	repeat    bool
 	record    string
 	synthetic bool
+	syncfg    *software.SyntheticConfig
 	nonRT     bool
 }
 
@@ -200,6 +202,15 @@ func (c *Config) EnableSynthetic() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.synthetic = true
+}
+
+// SetSynthetic configures the synthetic camera the pipeline uses (with
+// EnableSynthetic, or when no camera is attached) instead of
+// DefaultSynthetic's.
+func (c *Config) SetSynthetic(cfg software.SyntheticConfig) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.syncfg = &cfg
 }
 
 // ErrUnresolvable reports a config the device cannot satisfy.

@@ -36,15 +36,18 @@ const queueSize = 16
 // ahead of its reader.
 const fileQueueSize = 2
 
-// Synthetic is the synthetic camera a Pipeline uses when no camera is
-// attached: the streams rs-record records by default (a D435i's).
-var Synthetic = software.SyntheticConfig{
-	Depth:    &software.Video{Width: 848, Height: 480, FPS: 30, Format: sensor.FormatZ16},
-	Color:    &software.Video{Width: 1280, Height: 720, FPS: 30, Format: sensor.FormatRGB8},
-	AccelFPS: 250,
-	GyroFPS:  200,
-	Speed:    1,
-	Metadata: software.MetadataBasic,
+// DefaultSynthetic returns the synthetic camera a Pipeline uses when no
+// camera is attached and its Config sets none (Config.EnableSynthetic):
+// the streams rs-record records by default (a D435i's).
+func DefaultSynthetic() software.SyntheticConfig {
+	return software.SyntheticConfig{
+		Depth:    &software.Video{Width: 848, Height: 480, FPS: 30, Format: sensor.FormatZ16},
+		Color:    &software.Video{Width: 1280, Height: 720, FPS: 30, Format: sensor.FormatRGB8},
+		AccelFPS: 250,
+		GyroFPS:  200,
+		Speed:    1,
+		Metadata: software.MetadataBasic,
+	}
 }
 
 // Profile is what a started Pipeline streams: its device and the stream
@@ -213,7 +216,7 @@ func (p *Pipeline) start(ctx context.Context, cfg *Config, cb func(*Frameset)) (
 // openDevice opens the device cfg asks for; its closer is added to r.
 func openDevice(ctx context.Context, cfg *Config, r *running) (device.Device, *playback.Device, error) {
 	cfg.mu.Lock()
-	file, repeat, serial, synthetic, nonRT := cfg.file, cfg.repeat, cfg.serial, cfg.synthetic, cfg.nonRT
+	file, repeat, serial, synthetic, syncfg, nonRT := cfg.file, cfg.repeat, cfg.serial, cfg.synthetic, cfg.syncfg, cfg.nonRT
 	cfg.mu.Unlock()
 	switch {
 	case file != "":
@@ -236,7 +239,11 @@ func openDevice(ctx context.Context, cfg *Config, r *running) (device.Device, *p
 			return nil, nil, fmt.Errorf("pipeline: camera: %w", err)
 		}
 	}
-	syn, err := software.NewSynthetic(Synthetic)
+	if syncfg == nil {
+		d := DefaultSynthetic()
+		syncfg = &d
+	}
+	syn, err := software.NewSynthetic(*syncfg)
 	if err != nil {
 		return nil, nil, fmt.Errorf("pipeline: synthetic camera: %w", err)
 	}

@@ -22,9 +22,7 @@ import (
 // recording pipeline handed out.
 func TestPipelineRecordAndPlayBack(t *testing.T) {
 	bag := filepath.Join(t.TempDir(), "session.bag")
-	saved := Synthetic
-	defer func() { Synthetic = saved }()
-	Synthetic = software.SyntheticConfig{
+	syn := software.SyntheticConfig{
 		Depth:    &software.Video{Width: 64, Height: 48, FPS: 30, Format: sensor.FormatZ16},
 		Color:    &software.Video{Width: 64, Height: 48, FPS: 30, Format: sensor.FormatRGB8},
 		AccelFPS: 63,
@@ -37,6 +35,7 @@ func TestPipelineRecordAndPlayBack(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := &Config{}
 		cfg.EnableSynthetic()
+		cfg.SetSynthetic(syn)
 		if err := cfg.EnableRecordToFile(bag); err != nil {
 			t.Fatal(err)
 		}

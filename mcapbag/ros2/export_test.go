@@ -243,12 +243,11 @@ func (d *dec) end() {
 // synthBag records the synthetic camera with cfg on a virtual clock.
 func synthBag(t *testing.T, name string, cfg software.SyntheticConfig) string {
 	bag := filepath.Join(t.TempDir(), name+".bag")
-	saved := pipeline.Synthetic
-	defer func() { pipeline.Synthetic = saved }()
-	pipeline.Synthetic = cfg
+	syn := cfg
 	synctest.Test(t, func(t *testing.T) {
 		c := &pipeline.Config{}
 		c.EnableSynthetic()
+		c.SetSynthetic(syn)
 		if err := c.EnableRecordToFile(bag); err != nil {
 			t.Fatal(err)
 		}
