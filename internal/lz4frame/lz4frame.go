@@ -212,19 +212,9 @@ func XXH32(b []byte, seed uint32) uint32 {
 	n := len(b)
 	var h uint32
 	if n >= 16 {
-		v1 := seed + prime32_1 + prime32_2
-		v2 := seed + prime32_2
-		v3 := seed
-		v4 := seed - prime32_1
-		for len(b) >= 16 {
-			s := (*[16]byte)(b)
-			v1 = bits.RotateLeft32(v1+(uint32(s[0])|uint32(s[1])<<8|uint32(s[2])<<16|uint32(s[3])<<24)*prime32_2, 13) * prime32_1
-			v2 = bits.RotateLeft32(v2+(uint32(s[4])|uint32(s[5])<<8|uint32(s[6])<<16|uint32(s[7])<<24)*prime32_2, 13) * prime32_1
-			v3 = bits.RotateLeft32(v3+(uint32(s[8])|uint32(s[9])<<8|uint32(s[10])<<16|uint32(s[11])<<24)*prime32_2, 13) * prime32_1
-			v4 = bits.RotateLeft32(v4+(uint32(s[12])|uint32(s[13])<<8|uint32(s[14])<<16|uint32(s[15])<<24)*prime32_2, 13) * prime32_1
-			b = b[16:]
-		}
-		h = bits.RotateLeft32(v1, 1) + bits.RotateLeft32(v2, 7) + bits.RotateLeft32(v3, 12) + bits.RotateLeft32(v4, 18)
+		v := [4]uint32{seed + prime32_1 + prime32_2, seed + prime32_2, seed, seed - prime32_1}
+		b = b[xxhLanes(&v, b):]
+		h = bits.RotateLeft32(v[0], 1) + bits.RotateLeft32(v[1], 7) + bits.RotateLeft32(v[2], 12) + bits.RotateLeft32(v[3], 18)
 	} else {
 		h = seed + prime32_5
 	}
@@ -243,6 +233,27 @@ func XXH32(b []byte, seed uint32) uint32 {
 	h ^= h >> 16
 	return h
 }
+
+// xxhLanes runs the four lanes of XXH32 over the whole 16-byte stripes of
+// b and returns how many bytes they cover. Whole little-endian words from a
+// fixed-size array compile to one load each with no bounds check, and in a
+// function of its own the lanes stay in registers.
+func xxhLanes(v *[4]uint32, b []byte) int {
+	v1, v2, v3, v4 := v[0], v[1], v[2], v[3]
+	n := len(b) &^ 15
+	for i := 0; i < n; i += 16 {
+		s := (*[16]byte)(b[i : i+16])
+		v1 = xxhRound(v1, binary.LittleEndian.Uint32(s[0:]))
+		v2 = xxhRound(v2, binary.LittleEndian.Uint32(s[4:]))
+		v3 = xxhRound(v3, binary.LittleEndian.Uint32(s[8:]))
+		v4 = xxhRound(v4, binary.LittleEndian.Uint32(s[12:]))
+	}
+	v[0], v[1], v[2], v[3] = v1, v2, v3, v4
+	return n
+}
+
+// xxhRound is one lane's step of XXH32.
+func xxhRound(v, x uint32) uint32 { return bits.RotateLeft32(v+x*prime32_2, 13) * prime32_1 }
 
 // UncompressBlock decompresses one LZ4 block of src into dst.
 func UncompressBlock(src, dst []byte) (int, error) { return lz4.UncompressBlock(src, dst) }

@@ -1,0 +1,52 @@
+package lz4frame
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/pierrec/lz4/v4"
+)
+
+// TestXXH32 checks XXH32 against the content checksum the LZ4 reference
+// port writes (pierrec/lz4's frame writer), for lengths that end in every
+// part of the algorithm (the four lanes, the 4-byte words, the bytes), and
+// that Decode reads that writer's frames and verifies the checksum.
+func TestXXH32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 3, 4, 5, 15, 16, 17, 19, 31, 32, 33, 64, 100, 1000, 65536 + 7, 1<<20 + 13, 3<<20 + 5} {
+		data := make([]byte, n)
+		for i := range data {
+			data[i] = byte(rng.IntN(8)) // compressible, and not all equal
+		}
+		var frame bytes.Buffer
+		w := lz4.NewWriter(&frame)
+		if err := w.Apply(lz4.ChecksumOption(true)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(data); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		fb := frame.Bytes()
+		want := binary.LittleEndian.Uint32(fb[len(fb)-4:])
+		if got := XXH32(data, 0); got != want {
+			t.Errorf("XXH32 of %d bytes = %08x, the reference writer's content checksum is %08x", n, got, want)
+		}
+		out := make([]byte, n)
+		if m, err := Decode(out, fb); err != nil || m != n || !bytes.Equal(out, data) {
+			t.Errorf("%d bytes: Decode = %d, %v; equal %v", n, m, err, bytes.Equal(out, data))
+		}
+		fb[len(fb)-1] ^= 1
+		if _, err := Decode(out, fb); err == nil {
+			t.Errorf("%d bytes: a wrong content checksum decodes", n)
+		}
+	}
+	// The specification's value for the empty input with seed 0.
+	if got := XXH32(nil, 0); got != 0x02CC5D05 {
+		t.Errorf("XXH32(empty) = %08x, want 02cc5d05", got)
+	}
+}
