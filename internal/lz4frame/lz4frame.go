@@ -129,7 +129,14 @@ func DecodeSum(dst, src []byte, sum bool) (int, error) {
 		return out, fmt.Errorf("%w: header checksum %02x, want %02x", ErrFrame, src[p], hc)
 	}
 	p++
+	// The content checksum is computed block by block, right after each
+	// block is decoded, while its bytes are still in the core's cache.
+	check := contentSum && sum
+	lanes, hashed := xxhStart(0), 0
 	for {
+		if check {
+			hashed += xxhLanes(&lanes, dst[hashed:out])
+		}
 		if len(src) < p+4 {
 			return out, fmt.Errorf("%w: block size at frame offset %d cut short", ErrFrame, p)
 		}
@@ -185,8 +192,8 @@ func DecodeSum(dst, src []byte, sum bool) (int, error) {
 		if len(src) < p+4 {
 			return out, fmt.Errorf("%w: content checksum cut short", ErrFrame)
 		}
-		if sum {
-			if got, want := binary.LittleEndian.Uint32(src[p:]), XXH32(dst, 0); got != want {
+		if check {
+			if got, want := binary.LittleEndian.Uint32(src[p:]), xxhFinish(&lanes, dst[hashed:out], out, 0); got != want {
 				return out, fmt.Errorf("%w: content checksum %08x, want %08x", ErrFrame, got, want)
 			}
 		}
@@ -209,16 +216,26 @@ const (
 // XXH32 returns the XXH32 hash of b (the algorithm of the xxHash
 // specification).
 func XXH32(b []byte, seed uint32) uint32 {
-	n := len(b)
+	v := xxhStart(seed)
+	return xxhFinish(&v, b[xxhLanes(&v, b):], len(b), seed)
+}
+
+// xxhStart returns the four lanes' initial state for seed.
+func xxhStart(seed uint32) [4]uint32 {
+	return [4]uint32{seed + prime32_1 + prime32_2, seed + prime32_2, seed, seed - prime32_1}
+}
+
+// xxhFinish returns the hash of n bytes whose whole 16-byte stripes went
+// through the lanes v and whose rest (fewer than 16 bytes) is tail.
+func xxhFinish(v *[4]uint32, tail []byte, n int, seed uint32) uint32 {
 	var h uint32
 	if n >= 16 {
-		v := [4]uint32{seed + prime32_1 + prime32_2, seed + prime32_2, seed, seed - prime32_1}
-		b = b[xxhLanes(&v, b):]
 		h = bits.RotateLeft32(v[0], 1) + bits.RotateLeft32(v[1], 7) + bits.RotateLeft32(v[2], 12) + bits.RotateLeft32(v[3], 18)
 	} else {
 		h = seed + prime32_5
 	}
 	h += uint32(n)
+	b := tail
 	for len(b) >= 4 {
 		h = bits.RotateLeft32(h+binary.LittleEndian.Uint32(b)*prime32_3, 17) * prime32_4
 		b = b[4:]

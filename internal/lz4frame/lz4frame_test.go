@@ -22,7 +22,9 @@ func TestXXH32(t *testing.T) {
 		}
 		var frame bytes.Buffer
 		w := lz4.NewWriter(&frame)
-		if err := w.Apply(lz4.ChecksumOption(true)); err != nil {
+		// 64 KiB blocks: the larger inputs span many blocks, with the
+		// checksum computed block by block.
+		if err := w.Apply(lz4.ChecksumOption(true), lz4.BlockSizeOption(lz4.Block64Kb)); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := w.Write(data); err != nil {
