@@ -137,10 +137,12 @@ func (w *Writer) compress() {
 			}
 			c.out = zw.EncodeAll(c.buf, c.out[:0])
 		case LZ4:
-			// An LZ4 frame, at the fast level of the bags' own chunks.
+			// An LZ4 frame, at the fast level of the bags' own chunks,
+			// without the frame's content checksum: the chunk record's
+			// uncompressed_crc already covers the same bytes.
 			if lw == nil {
 				lw = lz4.NewWriter(nil)
-				if err := lw.Apply(lz4.CompressionLevelOption(lz4.Fast)); err != nil {
+				if err := lw.Apply(lz4.CompressionLevelOption(lz4.Fast), lz4.ChecksumOption(false)); err != nil {
 					c.err = err
 					break
 				}
