@@ -33,7 +33,7 @@ type SensorSnapshot struct {
 	Info     sensor.Info
 	Options  []extensions.OptionSpec // ascending enum order
 	Profiles []*sensor.StreamProfile // in the sensor's order
-	Kinds    []extensions.Kind
+	Kinds    []extensions.SensorKind
 
 	HasDepthUnits    bool
 	DepthUnits       float32 // meters per unit, when HasDepthUnits
@@ -135,9 +135,9 @@ func Capture(d Device) (*Snapshot, error) {
 		}
 		kinded, isKinded := sn.(extensions.Kinded)
 		if isKinded {
-			ss.Kinds = append([]extensions.Kind(nil), kinded.Kinds()...)
+			ss.Kinds = append([]extensions.SensorKind(nil), kinded.Kinds()...)
 		}
-		has := func(k extensions.Kind) bool {
+		has := func(k extensions.SensorKind) bool {
 			for _, x := range ss.Kinds {
 				if x == k {
 					return true

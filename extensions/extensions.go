@@ -60,12 +60,12 @@ type DepthStereoSensor interface {
 	StereoBaselineMM() float32
 }
 
-// Kind is a sensor-kind extension.
-type Kind uint8
+// SensorKind is a sensor-kind extension.
+type SensorKind uint8
 
 // Sensor kinds, named as librealsense names the extensions.
 const (
-	KindDepthSensor Kind = iota
+	KindDepthSensor SensorKind = iota
 	KindDepthStereoSensor
 	KindColorSensor
 	KindMotionSensor
@@ -76,7 +76,7 @@ const (
 var kindNames = [...]string{"depth_sensor", "depth_stereo_sensor", "color_sensor", "motion_sensor", "fisheye_sensor", "pose_sensor"}
 
 // String returns the extension name, e.g. "depth_sensor".
-func (k Kind) String() string {
+func (k SensorKind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
 	}
@@ -86,7 +86,7 @@ func (k Kind) String() string {
 // Kinded is implemented by sensors that report their kind extensions.
 type Kinded interface {
 	// Kinds returns the sensor's kind extensions in Kind order.
-	Kinds() []Kind
+	Kinds() []SensorKind
 }
 
 // RecommendedFilters is implemented by sensors that recommend processing

@@ -117,7 +117,7 @@ type Device struct {
 }
 
 type route struct {
-	kind layout.Kind
+	kind layout.TopicKind
 	st   *stream
 	sens *Sensor
 	opt  *optionState

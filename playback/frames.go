@@ -15,7 +15,7 @@ import (
 )
 
 type gitem struct {
-	kind  layout.Kind
+	kind  layout.TopicKind
 	st    *stream
 	f     *sensor.Frame
 	sens  *Sensor

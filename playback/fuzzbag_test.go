@@ -87,7 +87,7 @@ func buildBag(tb testing.TB, path string, prog []byte) bool {
 	return w.Close() == nil
 }
 
-func modernOp(z *fz, op byte, top *layout.Topic, infos, metas, cats []string) (layout.Kind, msgs.Message) {
+func modernOp(z *fz, op byte, top *layout.Topic, infos, metas, cats []string) (layout.TopicKind, msgs.Message) {
 	switch op % 20 {
 	case 0:
 		return layout.KindDeviceInfo, &msgs.KeyValue{Key: z.str(infos...), Value: z.str("0B07", "0B3A", "D400", "Intel RealSense D435I")}
@@ -178,7 +178,7 @@ func image(z *fz) *msgs.Image {
 	return im
 }
 
-func legacyOp(z *fz, op byte, top *layout.Topic, infos, metas []string) (layout.Kind, msgs.Message) {
+func legacyOp(z *fz, op byte, top *layout.Topic, infos, metas []string) (layout.TopicKind, msgs.Message) {
 	switch op % 9 {
 	case 0:
 		return layout.KindLegacyDeviceInfo, &msgs.LegacyVendorData{Name: z.str("sensor_count"), Value: z.str("0", "1", "2", "3", "65535", "-1", "99999")}

@@ -48,7 +48,7 @@ func (d *description) topic(name string) layout.Topic {
 
 // frameKind returns the frame data kind of versions 2–4 that a frame topic
 // kind of any version stands for, or KindUnknown.
-func frameKind(k layout.Kind) layout.Kind {
+func frameKind(k layout.TopicKind) layout.TopicKind {
 	switch k {
 	case layout.KindImageData, layout.KindLegacyImageData:
 		return layout.KindImageData

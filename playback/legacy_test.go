@@ -28,7 +28,7 @@ const (
 	legacyBaseline = float32(0.015)
 )
 
-func legacyTopic(k layout.Kind, s int, st sensor.Stream, idx int) string {
+func legacyTopic(k layout.TopicKind, s int, st sensor.Stream, idx int) string {
 	t := layout.Topic{Kind: k, Sensor: s, Stream: st, Index: idx}
 	if k == layout.KindLegacyFrameInfo {
 		t.Category = "camera"

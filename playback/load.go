@@ -48,7 +48,7 @@ type streamKey struct {
 func keyOf(t layout.Topic) streamKey { return streamKey{t.Sensor, t.Stream, t.Index} }
 
 // metadataKind is the metadata topic kind of each frame data kind.
-var metadataKind = map[layout.Kind]layout.Kind{
+var metadataKind = map[layout.TopicKind]layout.TopicKind{
 	layout.KindImageData:     layout.KindImageMetadata,
 	layout.KindImuData:       layout.KindImuMetadata,
 	layout.KindPoseTransform: layout.KindPoseMetadata,
@@ -56,7 +56,7 @@ var metadataKind = map[layout.Kind]layout.Kind{
 
 // hasType reports whether c carries the message type of topic kind k: the
 // md5sum decides, as in librealsense (spec §1.6).
-func hasType(c *rosbag.Connection, k layout.Kind) bool {
+func hasType(c *rosbag.Connection, k layout.TopicKind) bool {
 	t := k.Type()
 	return t != nil && c.MD5Sum == t.MD5
 }

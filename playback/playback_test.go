@@ -144,7 +144,7 @@ func TestMD5Constants(t *testing.T) {
 	}
 	s := string(b)
 	for _, c := range []struct {
-		kind     layout.Kind
+		kind     layout.TopicKind
 		typ, md5 string
 	}{
 		{layout.KindFileVersion, "std_msgs/UInt32", "304a39449588c7f8ce2df6e8001c5fce"},
@@ -243,7 +243,7 @@ func TestRefHeadSoftDevice(t *testing.T) {
 	}
 	names := []string{"Stereo Module", "RGB Camera", "Motion Module", "Tracking Module"}
 	streams := [][]string{{"Infrared/1", "Depth/0"}, {"Color/0"}, {"Gyro/0", "Accel/0"}, {"Pose/0"}}
-	kinds := [][]extensions.Kind{{extensions.KindDepthSensor, extensions.KindDepthStereoSensor},
+	kinds := [][]extensions.SensorKind{{extensions.KindDepthSensor, extensions.KindDepthStereoSensor},
 		{extensions.KindColorSensor}, {extensions.KindMotionSensor}, nil}
 	ss := d.Sensors()
 	if len(ss) != len(names) {

@@ -27,9 +27,9 @@ type stream struct {
 	rec     *recStream
 	profile *sensor.StreamProfile
 	sens    *Sensor
-	kind    layout.Kind // KindImageData, KindImuData or KindPoseTransform
-	conns   []uint32    // data, metadata and pose sibling connections
-	data    []uint32    // data connections only
+	kind    layout.TopicKind // KindImageData, KindImuData or KindPoseTransform
+	conns   []uint32         // data, metadata and pose sibling connections
+	data    []uint32         // data connections only
 	disp    *dispatcher
 }
 
@@ -46,7 +46,7 @@ type Sensor struct {
 	streams  []*stream
 	options  []*optionState
 	byOption map[sensor.Option]*optionState
-	kinds    []extensions.Kind
+	kinds    []extensions.SensorKind
 	filters  []string
 
 	optCbs   callbacks[extensions.OptionChange]
@@ -193,7 +193,9 @@ func (s *Sensor) OnNotification(f func(sensor.Notification)) (cancel func()) {
 }
 
 // Kinds returns the sensor's kind extensions (spec §6.2).
-func (s *Sensor) Kinds() []extensions.Kind { return append([]extensions.Kind(nil), s.kinds...) }
+func (s *Sensor) Kinds() []extensions.SensorKind {
+	return append([]extensions.SensorKind(nil), s.kinds...)
+}
 
 // RecommendedFilters returns the recommended processing block names.
 func (s *Sensor) RecommendedFilters() []string { return append([]string(nil), s.filters...) }

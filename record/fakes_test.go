@@ -27,7 +27,7 @@ func (fullFake) OptionReadOnly(sensor.Option) bool                   { return fa
 func (fullFake) OnOptionChange(func(extensions.OptionChange)) func() { return func() {} }
 func (fullFake) DepthUnits() float32                                 { return 0.001 }
 func (fullFake) StereoBaselineMM() float32                           { return 50 }
-func (fullFake) Kinds() []extensions.Kind                            { return nil }
+func (fullFake) Kinds() []extensions.SensorKind                      { return nil }
 func (fullFake) RecommendedFilters() []string                        { return nil }
 
 // memFile is an in-memory io.WriteSeeker; with limit > 0 writes beyond limit

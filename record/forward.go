@@ -33,7 +33,7 @@ func (f stereoFwd) StereoBaselineMM() float32 { return f.d.StereoBaselineMM() }
 
 type kindsFwd struct{ k extensions.Kinded }
 
-func (f kindsFwd) Kinds() []extensions.Kind { return f.k.Kinds() }
+func (f kindsFwd) Kinds() []extensions.SensorKind { return f.k.Kinds() }
 
 type filtersFwd struct{ f extensions.RecommendedFilters }
 

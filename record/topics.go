@@ -4,7 +4,6 @@ import (
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
-	"github.com/rsbag/rsbag/sensor"
 )
 
 // fileVersion is the /file_version value we write (spec §4.3, v3 column).
@@ -15,32 +14,6 @@ var (
 	topicFileVersion = layout.Topic{Kind: layout.KindFileVersion}.String()
 	topicDeviceInfo  = layout.DeviceInfoTopic()
 )
-
-// payloadKind is the topic kind of a stream's frames (spec §4.1).
-type payloadKind uint8
-
-const (
-	kindNone payloadKind = iota
-	kindImage
-	kindImu
-	kindPose
-)
-
-func streamKind(st sensor.Stream) payloadKind {
-	k, ok := layout.StreamKind(st)
-	if !ok {
-		return kindNone
-	}
-	switch k {
-	case sensor.KindVideo:
-		return kindImage
-	case sensor.KindMotion:
-		return kindImu
-	case sensor.KindPose:
-		return kindPose
-	}
-	return kindNone
-}
 
 // bagTime converts a capture time in nanoseconds to the bag time librealsense
 // writes: 0 is the static time (0 s, 1 ns); anything else goes through the

@@ -32,11 +32,11 @@ const frameIDNoDepthUnits = "0"
 
 // streamOut holds the topics and connections of one stream (writer-owned).
 type streamOut struct {
-	kind   payloadKind
-	data   uint32 // image/data, imu/data or pose/transform/data
-	accel  uint32 // pose/accel/data
-	twist  uint32 // pose/twist/data
-	meta   uint32 // <kind>/metadata
+	kind   sensor.ProfileKind // the topic kind of its frames (spec §4.1)
+	data   uint32             // image/data, imu/data or pose/transform/data
+	accel  uint32             // pose/accel/data
+	twist  uint32             // pose/twist/data
+	meta   uint32             // <kind>/metadata
 	tfDone bool
 	tfNext time.Time
 }
@@ -367,18 +367,19 @@ func (w *writer) out(si int, st *streamState) (*streamOut, bool) {
 		return st.out, true
 	}
 	stream, idx := st.key.stream, st.key.index
-	o := &streamOut{kind: streamKind(stream)}
+	kind, known := layout.StreamKind(stream)
+	o := &streamOut{kind: kind}
 	var ok1, ok2, ok3, ok4 bool
-	switch o.kind {
-	case kindImage:
+	switch {
+	case known && kind == sensor.KindVideo:
 		o.data, ok1 = w.conn(layout.StreamTopic(layout.KindImageData, si, stream, idx), &msgs.ImageType)
 		o.meta, ok2 = w.conn(layout.StreamTopic(layout.KindImageMetadata, si, stream, idx), &msgs.KeyValueType)
 		ok3, ok4 = true, true
-	case kindImu:
+	case known && kind == sensor.KindMotion:
 		o.data, ok1 = w.conn(layout.StreamTopic(layout.KindImuData, si, stream, idx), &msgs.ImuType)
 		o.meta, ok2 = w.conn(layout.StreamTopic(layout.KindImuMetadata, si, stream, idx), &msgs.KeyValueType)
 		ok3, ok4 = true, true
-	case kindPose:
+	case known && kind == sensor.KindPose:
 		tr, ac, tw := layout.PoseTopics(si, stream, idx)
 		o.data, ok1 = w.conn(tr, &msgs.TransformType)
 		o.accel, ok2 = w.conn(ac, &msgs.AccelType)
@@ -412,7 +413,7 @@ func (w *writer) writeFrame(e *event) {
 	}
 	t := bagTime(e.t)
 	switch o.kind {
-	case kindImage:
+	case sensor.KindVideo:
 		img := &w.img
 		img.Header = msgs.Header{Seq: uint32(f.Number), Stamp: stamp(f.TimestampMs), FrameID: frameIDNoDepthUnits}
 		img.Height, img.Width = uint32(f.Height), uint32(f.Width)
@@ -423,7 +424,7 @@ func (w *writer) writeFrame(e *event) {
 		w.write(o.data, t, img)
 		img.Data = nil
 		w.writeMetadata(o.meta, t, f)
-	case kindImu:
+	case sensor.KindMotion:
 		imu := &w.imu
 		*imu = msgs.Imu{Header: msgs.Header{Seq: uint32(f.Number), Stamp: stamp(f.TimestampMs), FrameID: frameIDNoDepthUnits}}
 		switch f.Profile.Stream {
@@ -436,7 +437,7 @@ func (w *writer) writeFrame(e *event) {
 		}
 		w.write(o.data, t, imu)
 		w.writeMetadata(o.meta, t, f)
-	case kindPose:
+	case sensor.KindPose:
 		p := f.Pose
 		if len(f.Data) == sensor.PoseSize {
 			if dp, err := sensor.DecodePose(f.Data); err == nil {

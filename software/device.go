@@ -97,7 +97,7 @@ func (d *Device) Sensors() []sensor.Sensor {
 }
 
 // SoftwareSensors returns the sensors in device order, typed.
-func (d *Device) SoftwareSensors() []*Sensor {
+func (d *Device) softwareSensors() []*Sensor {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return append([]*Sensor(nil), d.sensors...)

@@ -5,7 +5,8 @@
 //
 // A Device is built from code: New, then AddSensor, then streams
 // (AddVideoStream, AddMotionStream, AddPoseStream), options (AddOption,
-// AddReadOnlyOption, AddOptionSpec), info and extrinsics
+// AddReadOnlyOption; SetReadOnlyOption changes a value from the device
+// side), info and extrinsics
 // (RegisterExtrinsics). The user then opens and starts its sensors like any
 // other device, and the code that owns the device injects frames
 // (Sensor.Inject) and notifications (Sensor.Notify).

@@ -100,7 +100,7 @@ func TestCloseFromTimeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := cam.SoftwareSensors()[0]
+	s := cam.softwareSensors()[0]
 	if err := s.Open(s.Profiles()...); err != nil {
 		t.Fatal(err)
 	}

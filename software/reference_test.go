@@ -201,7 +201,7 @@ func runReference(t *testing.T, name string) (*Synthetic, *captured) {
 		c.frames[f.Profile.Name()] = append(c.frames[f.Profile.Name()], f)
 		c.mu.Unlock()
 	})
-	for _, s := range cam.SoftwareSensors() {
+	for _, s := range cam.softwareSensors() {
 		s.OnNotification(func(n sensor.Notification) {
 			c.mu.Lock()
 			c.notes = append(c.notes, n)
@@ -235,7 +235,7 @@ func TestReferenceBags(t *testing.T) {
 }
 
 func profileByName(cam *Synthetic, sensorIdx int, name string) *sensor.StreamProfile {
-	for i, s := range cam.SoftwareSensors() {
+	for i, s := range cam.softwareSensors() {
 		if sensorIdx >= 0 && i != sensorIdx {
 			continue
 		}

@@ -12,17 +12,16 @@ import (
 )
 
 // Sensor is a sensor of a software device. Besides sensor.Sensor it
-// implements extensions.Options (through its embedded OptionSet),
+// implements extensions.Options,
 // extensions.Notifier, extensions.DepthStereoSensor, extensions.Kinded and
 // extensions.RecommendedFilters. Its Kinds follow librealsense: depth sensor
 // if it has the Depth Units option, plus depth stereo sensor if it has Stereo
 // Baseline; color sensor if named "RGB Camera", motion sensor if "Motion
 // Module", fisheye sensor if "Wide FOV Camera". It is safe for concurrent use.
 type Sensor struct {
-	// OptionSet holds the sensor's options. Use AddOption and friends to add
-	// options as librealsense does; Update changes a value from the device
-	// side regardless of its read-only flag.
-	extensions.OptionSet
+	// opts holds the sensor's options (AddOption, AddReadOnlyOption,
+	// SetReadOnlyOption).
+	opts extensions.OptionSet
 
 	dev   *Device
 	index int
@@ -75,12 +74,12 @@ const framesQueueSizeDefault = 16
 
 func newSensor(d *Device, index int, name string) *Sensor {
 	s := &Sensor{dev: d, index: index, info: sensor.Info{sensor.CameraInfoName: name}, open: map[*sensor.StreamProfile]bool{}}
-	s.Add(extensions.OptionSpec{
+	s.opts.Add(extensions.OptionSpec{
 		Option: sensor.OptionFramesQueueSize, Value: framesQueueSizeDefault,
 		Range:       extensions.Range{Min: 0, Max: 32, Step: 1, Default: framesQueueSizeDefault},
 		Description: extensions.DescriptionFramesQueueSize,
 	})
-	s.SetValueHook(func(o sensor.Option, v float32) float32 {
+	s.opts.SetValueHook(func(o sensor.Option, v float32) float32 {
 		if o == sensor.OptionFramesQueueSize && s.streaming.Load() {
 			return 0
 		}
@@ -190,18 +189,43 @@ func (s *Sensor) AddPoseStream(p PoseStream) *sensor.StreamProfile {
 // librealsense's custom-option description, as
 // rs2::software_sensor::add_option.
 func (s *Sensor) AddOption(o sensor.Option, value float32, r extensions.Range, writable bool) {
-	s.Add(extensions.OptionSpec{Option: o, Value: value, Range: r, Description: extensions.DescriptionCustomOption, ReadOnly: !writable})
+	s.opts.Add(extensions.OptionSpec{Option: o, Value: value, Range: r, Description: extensions.DescriptionCustomOption, ReadOnly: !writable})
 }
 
 // AddReadOnlyOption adds a read-only option with librealsense's read-only
 // custom-option description, as rs2::software_sensor::add_read_only_option.
 func (s *Sensor) AddReadOnlyOption(o sensor.Option, value float32) {
-	s.Add(extensions.OptionSpec{Option: o, Value: value, Range: extensions.Range{Min: value, Max: value, Default: value},
+	s.opts.Add(extensions.OptionSpec{Option: o, Value: value, Range: extensions.Range{Min: value, Max: value, Default: value},
 		Description: extensions.DescriptionReadOnlyCustomOption, ReadOnly: true})
 }
 
-// AddOptionSpec adds an option with every detail given.
-func (s *Sensor) AddOptionSpec(spec extensions.OptionSpec) { s.Add(spec) }
+// SetReadOnlyOption changes the value of an option from the device side,
+// read-only or not, as rs2::software_sensor::set_read_only_option: the
+// change is reported to OnOptionChange callbacks like any other.
+func (s *Sensor) SetReadOnlyOption(o sensor.Option, v float32) error { return s.opts.Update(o, v) }
+
+// SupportedOptions lists the options in ascending enum order.
+func (s *Sensor) SupportedOptions() []sensor.Option { return s.opts.SupportedOptions() }
+
+// Option returns the current value of o.
+func (s *Sensor) Option(o sensor.Option) (float32, error) { return s.opts.Option(o) }
+
+// SetOption sets o; a read-only option returns extensions.ErrReadOnly.
+func (s *Sensor) SetOption(o sensor.Option, v float32) error { return s.opts.SetOption(o, v) }
+
+// OptionRange returns the value range of o.
+func (s *Sensor) OptionRange(o sensor.Option) (extensions.Range, error) { return s.opts.OptionRange(o) }
+
+// OptionDescription returns the description of o.
+func (s *Sensor) OptionDescription(o sensor.Option) string { return s.opts.OptionDescription(o) }
+
+// OptionReadOnly reports whether SetOption refuses o.
+func (s *Sensor) OptionReadOnly(o sensor.Option) bool { return s.opts.OptionReadOnly(o) }
+
+// OnOptionChange registers f for every value change; cancel unregisters it.
+func (s *Sensor) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
+	return s.opts.OnOptionChange(f)
+}
 
 // SetRecommendedFilters sets the recommended processing blocks (names).
 func (s *Sensor) SetRecommendedFilters(names []string) {
@@ -218,11 +242,11 @@ func (s *Sensor) RecommendedFilters() []string {
 }
 
 // Kinds returns the librealsense extensions of the sensor.
-func (s *Sensor) Kinds() []extensions.Kind {
-	var k []extensions.Kind
-	if _, ok := s.Spec(sensor.OptionDepthUnits); ok {
+func (s *Sensor) Kinds() []extensions.SensorKind {
+	var k []extensions.SensorKind
+	if _, ok := s.opts.Spec(sensor.OptionDepthUnits); ok {
 		k = append(k, extensions.KindDepthSensor)
-		if _, ok := s.Spec(sensor.OptionStereoBaseline); ok {
+		if _, ok := s.opts.Spec(sensor.OptionStereoBaseline); ok {
 			k = append(k, extensions.KindDepthStereoSensor)
 		}
 	}

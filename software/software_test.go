@@ -190,7 +190,7 @@ func pacing(t *testing.T, speed float64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := cam.SoftwareSensors()[0]
+	s := cam.softwareSensors()[0]
 	var arrivals []float64
 	var noteAt float64
 	s.OnNotification(func(n sensor.Notification) { noteAt = n.TimestampMs })

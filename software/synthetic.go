@@ -384,7 +384,7 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 		s := addSensor(StereoModuleName)
 		s.AddReadOnlyOption(sensor.OptionAsicTemperature, 36.5)
 		s.AddOption(sensor.OptionDepthUnits, 0.001, extensions.Range{Min: 0.000001, Max: 0.01, Step: 0.000001, Default: 0.001}, true)
-		s.AddOptionSpec(extensions.OptionSpec{Option: sensor.OptionStereoBaseline, Value: 50,
+		s.opts.Add(extensions.OptionSpec{Option: sensor.OptionStereoBaseline, Value: 50,
 			Range: extensions.Range{Min: 50, Max: 50, Default: 50}, Description: extensions.DescriptionBypassReadOnly, ReadOnly: true})
 		if v := cfg.Depth; v != nil {
 			if v.Format != sensor.FormatAny && v.Format != sensor.FormatZ16 {
@@ -463,7 +463,7 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := s.Update(o.Option, o.Value); err != nil {
+		if err := s.opts.Update(o.Option, o.Value); err != nil {
 			return nil, fmt.Errorf("software: synthetic set %s: %w", o.Sensor, err)
 		}
 	}
@@ -543,7 +543,7 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 	add(gyroP, 0)
 	add(poseP, 0)
 
-	for _, s := range d.SoftwareSensors() {
+	for _, s := range d.softwareSensors() {
 		s.mu.Lock()
 		s.onStart = y.sensorStarted
 		s.onStop = y.sensorStopped
@@ -558,7 +558,7 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 }
 
 func sensorOf(d *Device, p *sensor.StreamProfile) string {
-	for _, s := range d.SoftwareSensors() {
+	for _, s := range d.softwareSensors() {
 		if s.hasProfileLocked(p) {
 			return s.String()
 		}

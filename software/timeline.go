@@ -36,7 +36,7 @@ func (y *Synthetic) sensorStarted(*Sensor) {
 		}
 	}
 	opened := 0
-	for _, s := range y.SoftwareSensors() {
+	for _, s := range y.softwareSensors() {
 		if len(s.OpenProfiles()) == 0 {
 			continue
 		}
@@ -59,7 +59,7 @@ func (y *Synthetic) sensorStarted(*Sensor) {
 func (y *Synthetic) sensorStopped(*Sensor) {
 	y.mu.Lock()
 	defer y.mu.Unlock()
-	for _, s := range y.SoftwareSensors() {
+	for _, s := range y.softwareSensors() {
 		if s.started() {
 			return
 		}
@@ -106,7 +106,7 @@ func (y *Synthetic) events() []event {
 		evs = append(evs, event{ms: at, kind: kind, seq: len(evs), do: f})
 	}
 	byName := map[string]*Sensor{}
-	for _, s := range y.SoftwareSensors() {
+	for _, s := range y.softwareSensors() {
 		byName[s.String()] = s
 	}
 	for name, at := range cfg.SensorStart {
@@ -121,7 +121,7 @@ func (y *Synthetic) events() []event {
 	}
 	for _, c := range cfg.Changes {
 		s := byName[cfg.sensorFor(c.Sensor)]
-		add(ms(c.At), evChange, func() { _ = s.Update(c.Option, c.Value) })
+		add(ms(c.At), evChange, func() { _ = s.opts.Update(c.Option, c.Value) })
 	}
 	for _, n := range cfg.Notifications {
 		s := byName[cfg.sensorFor(n.Sensor)]
@@ -187,7 +187,7 @@ func (y *Synthetic) run(g *timeline, done chan struct{}) {
 	ticks := make([]int, len(y.streams))
 	epoch := time.Now()
 	flush := func() {
-		for _, s := range y.SoftwareSensors() {
+		for _, s := range y.softwareSensors() {
 			s.Flush()
 		}
 	}

@@ -200,7 +200,7 @@ func (d *Device) build(ctx context.Context) error {
 		s.dev = d
 		if depth {
 			s.name = "Stereo Module"
-			s.kind = []extensions.Kind{extensions.KindDepthSensor, extensions.KindDepthStereoSensor}
+			s.kind = []extensions.SensorKind{extensions.KindDepthSensor, extensions.KindDepthStereoSensor}
 			s.opts = bindOptions(d, s.name, &vc, depthControls)
 			s.units.Store(math.Float32bits(s.initialDepthUnits()))
 			if d.fw != nil && d.fw.advUnits {
@@ -213,7 +213,7 @@ func (d *Device) build(ctx context.Context) error {
 			}
 		} else {
 			s.name = "RGB Camera"
-			s.kind = []extensions.Kind{extensions.KindColorSensor}
+			s.kind = []extensions.SensorKind{extensions.KindColorSensor}
 			s.opts = bindOptions(d, s.name, &vc, colorControls)
 		}
 		if d.tk != nil {

@@ -89,7 +89,7 @@ func newMotionSensor(dev *Device, intf int, ep uint8) *MotionSensor {
 	m := &MotionSensor{intf: intf, ep: ep}
 	m.dev, m.name = dev, "Motion Module"
 	m.info = sensor.Info{sensor.CameraInfoName: m.name}
-	m.kind = []extensions.Kind{extensions.KindMotionSensor}
+	m.kind = []extensions.SensorKind{extensions.KindMotionSensor}
 	m.opts = &options{dev: dev, name: m.name, byOpt: map[sensor.Option]*boundControl{}}
 	if dev.fw != nil && dev.fw.imu != nil {
 		// ds_motion_common::create_hid_device registers Enable Motion

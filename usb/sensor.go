@@ -68,7 +68,7 @@ type base struct {
 	dev  *Device
 	name string
 	info sensor.Info
-	kind []extensions.Kind
+	kind []extensions.SensorKind
 
 	mu      sync.Mutex
 	opened  []*sensor.StreamProfile
@@ -87,7 +87,9 @@ type base struct {
 func (b *base) Info() sensor.Info { return b.info.Clone() }
 
 // Kinds returns the sensor's kind extensions.
-func (b *base) Kinds() []extensions.Kind { return append([]extensions.Kind(nil), b.kind...) }
+func (b *base) Kinds() []extensions.SensorKind {
+	return append([]extensions.SensorKind(nil), b.kind...)
+}
 
 // String returns the sensor name, e.g. "Stereo Module".
 func (b *base) String() string { return b.name }

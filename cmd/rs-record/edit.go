@@ -103,7 +103,7 @@ func editCopy(e *env, sub string, args []string) error {
 // message of r, in time order, to w, each message as valid ROS (canonical).
 func copyBag(w *rosbag.Writer, r *rosbag.Reader) (int64, error) {
 	ids := map[uint32]uint32{}
-	kinds := map[uint32]layout.Kind{}
+	kinds := map[uint32]layout.TopicKind{}
 	for _, c := range r.Connections() {
 		kinds[c.ID] = layout.Parse(c.Topic).Kind
 		id, err := w.AddConnectionHeader(c.Topic, c.Type, c.MD5Sum, c.MessageDefinition, c.Extra)

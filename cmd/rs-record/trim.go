@@ -34,7 +34,7 @@ func (f streamFilter) keeps(st sensor.Stream, index int) bool {
 }
 
 // streamTopic reports whether a topic kind belongs to one stream.
-func streamTopic(k layout.Kind) bool {
+func streamTopic(k layout.TopicKind) bool {
 	return describesStream(k) || k == layout.KindPoseAccel || k == layout.KindPoseTwist || k.IsFrameData() || k.IsMetadata()
 }
 
@@ -171,7 +171,7 @@ func trimBag(w *rosbag.Writer, r *rosbag.Reader, tl *timeline, win window, strea
 // describesStream reports whether a topic kind is part of a stream's
 // description, which the recorder writes when the stream starts (spec §7):
 // stream info, intrinsics, extrinsics.
-func describesStream(k layout.Kind) bool {
+func describesStream(k layout.TopicKind) bool {
 	switch k {
 	case layout.KindStreamInfo, layout.KindCameraInfo, layout.KindImuIntrinsic, layout.KindExtrinsics:
 		return true
@@ -183,7 +183,7 @@ func describesStream(k layout.Kind) bool {
 // ROS: the quirks librealsense writes (spec §8) — StreamInfo.is_recommended
 // stored as 2, four bytes after Image.data — are rewritten as a bool of 0
 // or 1 and no trailing bytes. Other messages are returned as they are.
-func canonical(k layout.Kind, data []byte, scratch *[]byte) ([]byte, error) {
+func canonical(k layout.TopicKind, data []byte, scratch *[]byte) ([]byte, error) {
 	switch k {
 	case layout.KindStreamInfo:
 		var si msgs.StreamInfo

@@ -61,7 +61,7 @@ func NotificationTopic(s int, c sensor.NotificationCategory) string {
 // StreamTopic returns the topic of kind k of stream st, index i, on sensor s,
 // for the stream kinds (KindStreamInfo ... KindPoseMetadata except
 // KindExtrinsics, see ExtrinsicsTopic).
-func StreamTopic(k Kind, s int, st sensor.Stream, i int) string {
+func StreamTopic(k TopicKind, s int, st sensor.Stream, i int) string {
 	return Topic{Kind: k, Sensor: s, Stream: st, Index: i}.String()
 }
 
@@ -93,22 +93,22 @@ func PoseTopics(s int, st sensor.Stream, i int) (transform, accel, twist string)
 
 // FrameDataKind returns the data topic kind of a stream's frames:
 // KindImageData, KindImuData or KindPoseTransform.
-func FrameDataKind(st sensor.Stream) (Kind, error) {
+func FrameDataKind(st sensor.Stream) (TopicKind, error) {
 	k, ok := StreamKind(st)
 	if !ok {
 		return KindUnknown, fmt.Errorf("%w: %s", ErrNoFrameTopic, st)
 	}
-	return [...]Kind{sensor.KindVideo: KindImageData, sensor.KindMotion: KindImuData, sensor.KindPose: KindPoseTransform}[k], nil
+	return [...]TopicKind{sensor.KindVideo: KindImageData, sensor.KindMotion: KindImuData, sensor.KindPose: KindPoseTransform}[k], nil
 }
 
 // FrameMetadataKind returns the metadata topic kind of a stream's frames:
 // KindImageMetadata, KindImuMetadata or KindPoseMetadata.
-func FrameMetadataKind(st sensor.Stream) (Kind, error) {
+func FrameMetadataKind(st sensor.Stream) (TopicKind, error) {
 	k, ok := StreamKind(st)
 	if !ok {
 		return KindUnknown, fmt.Errorf("%w: %s", ErrNoFrameTopic, st)
 	}
-	return [...]Kind{sensor.KindVideo: KindImageMetadata, sensor.KindMotion: KindImuMetadata, sensor.KindPose: KindPoseMetadata}[k], nil
+	return [...]TopicKind{sensor.KindVideo: KindImageMetadata, sensor.KindMotion: KindImuMetadata, sensor.KindPose: KindPoseMetadata}[k], nil
 }
 
 // FrameDataTopic returns the frame data topic of a stream (".../image/data",

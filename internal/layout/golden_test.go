@@ -18,7 +18,7 @@ import (
 // kind whose message type is the connection's, and each rebuilds to the same
 // string (option names compared in underscore spelling).
 func TestBagTopics(t *testing.T) {
-	seen := map[Kind]int{}
+	seen := map[TopicKind]int{}
 	for _, path := range testBags(t) {
 		topics := map[string]bagMessage{}
 		for _, m := range readBag(t, path) {

@@ -191,14 +191,14 @@ func TestStringParseRoundTrip(t *testing.T) {
 			t.Errorf("kind %d has no name", k)
 		}
 	}
-	if KindUnknown.Type() != nil || Kind(99).String() != "Kind(99)" || Kind(99).Type() != nil || (Topic{Kind: 99}).String() != "" {
+	if KindUnknown.Type() != nil || TopicKind(99).String() != "Kind(99)" || TopicKind(99).Type() != nil || (Topic{Kind: 99}).String() != "" {
 		t.Error("unknown kind")
 	}
 }
 
 func TestKindInVersion(t *testing.T) {
 	cases := []struct {
-		k    Kind
+		k    TopicKind
 		v    uint32
 		want bool
 	}{
@@ -223,7 +223,7 @@ func TestVersions(t *testing.T) {
 		t.Error("version constants")
 	}
 	cases := []struct {
-		k    Kind
+		k    TopicKind
 		v    uint32
 		want bool
 	}{

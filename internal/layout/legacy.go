@@ -11,14 +11,14 @@ import (
 // Topics of file version 1 (spec §10; read-only, never written). They are
 // parsed by ParseLegacy, which returns the kinds below.
 const (
-	KindLegacyDeviceInfo       Kind = iota + kindCount // /info/4294967295 (vendor_data)
-	KindLegacySensorInfo                               // /info/<sensor> (vendor_data)
-	KindLegacyStreamInfo                               // /camera/rs_stream_info/<sensor>
-	KindLegacyMotionStreamInfo                         // /camera/rs_motion_stream_info/<sensor>
-	KindLegacyImageData                                // /camera/<TYPE><idx>/image_raw/<sensor>
-	KindLegacyImuData                                  // /imu/<TYPE>/imu_raw/<sensor>
-	KindLegacyPoseData                                 // /camera/rs_6DoF<idx>/<sensor>
-	KindLegacyFrameInfo                                // /camera|imu/<TYPE><idx>/rs_frame_info_ext/<sensor>
+	KindLegacyDeviceInfo       TopicKind = iota + kindCount // /info/4294967295 (vendor_data)
+	KindLegacySensorInfo                                    // /info/<sensor> (vendor_data)
+	KindLegacyStreamInfo                                    // /camera/rs_stream_info/<sensor>
+	KindLegacyMotionStreamInfo                              // /camera/rs_motion_stream_info/<sensor>
+	KindLegacyImageData                                     // /camera/<TYPE><idx>/image_raw/<sensor>
+	KindLegacyImuData                                       // /imu/<TYPE>/imu_raw/<sensor>
+	KindLegacyPoseData                                      // /camera/rs_6DoF<idx>/<sensor>
+	KindLegacyFrameInfo                                     // /camera|imu/<TYPE><idx>/rs_frame_info_ext/<sensor>
 	legacyKindEnd
 )
 
@@ -47,7 +47,7 @@ var legacyStreams = [...]struct {
 
 const legacyPosePrefix = "rs_6DoF"
 
-func legacyType(k Kind) *msgs.Type {
+func legacyType(k TopicKind) *msgs.Type {
 	switch k {
 	case KindLegacyDeviceInfo, KindLegacySensorInfo:
 		return &msgs.LegacyVendorDataType

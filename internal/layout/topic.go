@@ -9,33 +9,33 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// Kind is the kind of a RealSense topic.
-type Kind uint8
+// TopicKind is the kind of a RealSense topic.
+type TopicKind uint8
 
 // Kinds of topic (spec §4.1, §10).
 const (
-	KindUnknown           Kind = iota // not a RealSense topic
-	KindFileVersion                   // /file_version
-	KindLegacyFileVersion             // /FILE_VERSION (file version 1)
-	KindDeviceInfo                    // /device_<d>/info
-	KindSensorInfo                    // /device_<d>/sensor_<s>/info
-	KindStreamInfo                    // .../<Stream>_<i>/info
-	KindCameraInfo                    // .../<Stream>_<i>/info/camera_info
-	KindImuIntrinsic                  // .../<Stream>_<i>/imu_intrinsic
-	KindExtrinsics                    // .../<Stream>_<i>/tf/<g>
-	KindImageData                     // .../<Stream>_<i>/image/data
-	KindImageMetadata                 // .../<Stream>_<i>/image/metadata
-	KindImuData                       // .../<Stream>_<i>/imu/data
-	KindImuMetadata                   // .../<Stream>_<i>/imu/metadata
-	KindPoseTransform                 // .../<Stream>_<i>/pose/transform/data
-	KindPoseAccel                     // .../<Stream>_<i>/pose/accel/data
-	KindPoseTwist                     // .../<Stream>_<i>/pose/twist/data
-	KindPoseMetadata                  // .../<Stream>_<i>/pose/metadata
-	KindOptionValue                   // /device_<d>/sensor_<s>/option/<Name>/value (version >= 3)
-	KindOptionDescription             // /device_<d>/sensor_<s>/option/<Name>/description (version >= 3)
-	KindProperty                      // /device_<d>/sensor_<s>/property (version 2)
-	KindPostProcessing                // /device_<d>/sensor_<s>/post_processing (version >= 4)
-	KindNotification                  // /device_<d>/sensor_<s>/notification/<Category Name>
+	KindUnknown           TopicKind = iota // not a RealSense topic
+	KindFileVersion                        // /file_version
+	KindLegacyFileVersion                  // /FILE_VERSION (file version 1)
+	KindDeviceInfo                         // /device_<d>/info
+	KindSensorInfo                         // /device_<d>/sensor_<s>/info
+	KindStreamInfo                         // .../<Stream>_<i>/info
+	KindCameraInfo                         // .../<Stream>_<i>/info/camera_info
+	KindImuIntrinsic                       // .../<Stream>_<i>/imu_intrinsic
+	KindExtrinsics                         // .../<Stream>_<i>/tf/<g>
+	KindImageData                          // .../<Stream>_<i>/image/data
+	KindImageMetadata                      // .../<Stream>_<i>/image/metadata
+	KindImuData                            // .../<Stream>_<i>/imu/data
+	KindImuMetadata                        // .../<Stream>_<i>/imu/metadata
+	KindPoseTransform                      // .../<Stream>_<i>/pose/transform/data
+	KindPoseAccel                          // .../<Stream>_<i>/pose/accel/data
+	KindPoseTwist                          // .../<Stream>_<i>/pose/twist/data
+	KindPoseMetadata                       // .../<Stream>_<i>/pose/metadata
+	KindOptionValue                        // /device_<d>/sensor_<s>/option/<Name>/value (version >= 3)
+	KindOptionDescription                  // /device_<d>/sensor_<s>/option/<Name>/description (version >= 3)
+	KindProperty                           // /device_<d>/sensor_<s>/property (version 2)
+	KindPostProcessing                     // /device_<d>/sensor_<s>/post_processing (version >= 4)
+	KindNotification                       // /device_<d>/sensor_<s>/notification/<Category Name>
 	kindCount
 )
 
@@ -47,7 +47,7 @@ var kindNames = [...]string{
 }
 
 // String returns a short lower-case name of the kind, e.g. "image_data".
-func (k Kind) String() string {
+func (k TopicKind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
 	}
@@ -59,7 +59,7 @@ func (k Kind) String() string {
 
 // Type returns the message type written on topics of this kind, or nil for
 // KindUnknown.
-func (k Kind) Type() *msgs.Type {
+func (k TopicKind) Type() *msgs.Type {
 	switch k {
 	case KindFileVersion, KindLegacyFileVersion:
 		return &msgs.UInt32Type
@@ -94,7 +94,7 @@ func (k Kind) Type() *msgs.Type {
 // InVersion reports whether librealsense writes topics of this kind in files
 // of version v (table of spec §4.3). Version 1 has none of them except
 // KindLegacyFileVersion.
-func (k Kind) InVersion(v uint32) bool {
+func (k TopicKind) InVersion(v uint32) bool {
 	switch {
 	case k == KindLegacyFileVersion || (k >= kindCount && k < legacyKindEnd):
 		return v == VersionLegacy
@@ -114,36 +114,36 @@ func (k Kind) InVersion(v uint32) bool {
 // IsFrameData reports whether k carries frames: image data, imu data or
 // pose transforms (the topics the playback duration and samples view use;
 // version-1 frame kinds are not included).
-func (k Kind) IsFrameData() bool {
+func (k TopicKind) IsFrameData() bool {
 	return k == KindImageData || k == KindImuData || k == KindPoseTransform
 }
 
 // IsMetadata reports whether k is a frame metadata topic.
-func (k Kind) IsMetadata() bool {
+func (k TopicKind) IsMetadata() bool {
 	return k == KindImageMetadata || k == KindImuMetadata || k == KindPoseMetadata
 }
 
 // HasStream reports whether topics of kind k name a stream (<Stream>_<i>,
 // or a version-1 stream name).
-func (k Kind) HasStream() bool {
+func (k TopicKind) HasStream() bool {
 	return (k >= KindStreamInfo && k <= KindPoseMetadata) || (k >= KindLegacyImageData && k <= KindLegacyFrameInfo)
 }
 
 // HasSensor reports whether topics of kind k name a sensor (sensor_<s>, or
 // the sensor number of a version-1 topic).
-func (k Kind) HasSensor() bool {
+func (k TopicKind) HasSensor() bool {
 	return (k >= KindSensorInfo && k <= KindNotification) || (k >= KindLegacySensorInfo && k < legacyKindEnd)
 }
 
 // IsLegacy reports whether k is a kind of file version 1 (ParseLegacy).
-func (k Kind) IsLegacy() bool {
+func (k TopicKind) IsLegacy() bool {
 	return k == KindLegacyFileVersion || (k >= kindCount && k < legacyKindEnd)
 }
 
 // Topic is a parsed RealSense topic name. Which fields are meaningful
 // depends on Kind (see HasSensor, HasStream).
 type Topic struct {
-	Kind   Kind
+	Kind   TopicKind
 	Device int           // device index (always 0 in files librealsense writes)
 	Sensor int           // sensor index
 	Stream sensor.Stream // stream type

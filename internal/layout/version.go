@@ -12,7 +12,7 @@ const (
 // (KindFileVersion or KindLegacyFileVersion) can be read: /file_version
 // must be at least VersionMin (larger values read as the latest version),
 // /FILE_VERSION at most VersionLegacy.
-func ReadableVersion(topicKind Kind, v uint32) bool {
+func ReadableVersion(topicKind TopicKind, v uint32) bool {
 	switch topicKind {
 	case KindFileVersion:
 		return v >= VersionMin
