@@ -279,7 +279,7 @@ func (d *Device) Resume() error {
 			if from.Before(d.base) {
 				from = d.base
 			}
-			if p := time.Now().Sub(from); p > 0 {
+			if p := time.Since(from); p > 0 {
 				d.pausedTotal += p
 			}
 		}
@@ -634,7 +634,7 @@ func (d *Device) Stats() Stats {
 	d.statsMu.Unlock()
 	d.mu.Lock()
 	if d.based {
-		s.Elapsed = time.Now().Sub(d.base)
+		s.Elapsed = time.Since(d.base)
 	}
 	s.Err = d.failErr
 	d.mu.Unlock()

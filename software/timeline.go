@@ -201,7 +201,7 @@ func (y *Synthetic) run(g *timeline, done chan struct{}) {
 			}
 		}
 		target := epoch.Add(time.Duration(t / y.cfg.Speed * float64(time.Millisecond)))
-		if d := target.Sub(time.Now()); d > 0 {
+		if d := time.Until(target); d > 0 {
 			return sleep(d, g.quit)
 		}
 		select {
