@@ -237,9 +237,6 @@ func appendTime(b []byte, t Time) []byte {
 func appendString(b []byte, s string) []byte {
 	return append(binary.LittleEndian.AppendUint32(b, uint32(len(s))), s...)
 }
-func appendBytes(b []byte, p []byte) []byte {
-	return append(binary.LittleEndian.AppendUint32(b, uint32(len(p))), p...)
-}
 func appendF32s(b []byte, v []float32) []byte {
 	for _, x := range v {
 		b = appendF32(b, x)

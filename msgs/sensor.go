@@ -24,55 +24,33 @@ type Image struct {
 // depth_units to an Image.
 const DepthUnitsFrameID = "1"
 
-// Type returns &ImageType.
-func (*Image) Type() *Type { return &ImageType }
+// The librealsense exception of Image, called by the generated codec after
+// the fields of the definition.
 
-// Size returns the encoded size in bytes.
-func (m *Image) Size() int {
-	n := m.Header.Size() + 4 + 4 + 4 + len(m.Encoding) + 1 + 4 + 4 + len(m.Data)
+// sizeTrailer is the size of the trailing depth_units: 4 when stored.
+func (m *Image) sizeTrailer() int {
 	if m.HasDepthUnits {
-		n += 4
+		return 4
 	}
-	return n
+	return 0
 }
 
-// AppendTo appends the encoded message to b.
-func (m *Image) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = m.Header.AppendTo(b)
-	b = appendU32(b, m.Height)
-	b = appendU32(b, m.Width)
-	b = appendString(b, m.Encoding)
-	b = appendU8(b, m.IsBigendian)
-	b = appendU32(b, m.Step)
-	b = appendBytes(b, m.Data)
+// appendTrailer appends depth_units when HasDepthUnits is set.
+func (m *Image) appendTrailer(b []byte) []byte {
 	if m.HasDepthUnits {
 		b = appendF32(b, m.DepthUnits)
 	}
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *Image) Marshal() []byte { return Marshal(m) }
-
-// Unmarshal decodes b into m. Data aliases b: it is not copied.
-func (m *Image) Unmarshal(b []byte) error {
-	d := newDecoder(b, ImageType.Name)
-	d.push("header")
-	m.Header.decode(&d)
-	d.pop()
-	m.Height = d.u32("height")
-	m.Width = d.u32("width")
-	m.Encoding = d.str("encoding")
-	m.IsBigendian = d.u8("is_bigendian")
-	m.Step = d.u32("step")
-	m.Data = d.bytes("data")
+// decodeTrailer decodes depth_units when frame_id is "1" and 4 bytes
+// follow data.
+func (m *Image) decodeTrailer(d *decoder) {
 	m.DepthUnits, m.HasDepthUnits = 0, false
-	if d.err == nil && m.Header.FrameID == DepthUnitsFrameID && len(b)-d.off >= 4 {
+	if d.err == nil && m.Header.FrameID == DepthUnitsFrameID && len(d.b)-d.off >= 4 {
 		m.DepthUnits = d.f32("depth_units")
 		m.HasDepthUnits = true
 	}
-	return d.end()
 }
 
 // RegionOfInterest is sensor_msgs/RegionOfInterest.
@@ -82,39 +60,6 @@ type RegionOfInterest struct {
 	Height    uint32 `ros:"height"`
 	Width     uint32 `ros:"width"`
 	DoRectify Bool   `ros:"do_rectify"`
-}
-
-// Type returns &RegionOfInterestType.
-func (*RegionOfInterest) Type() *Type { return &RegionOfInterestType }
-
-// Size returns the encoded size in bytes.
-func (m *RegionOfInterest) Size() int { return 17 }
-
-// AppendTo appends the encoded message to b.
-func (m *RegionOfInterest) AppendTo(b []byte) []byte {
-	b = appendU32(b, m.XOffset)
-	b = appendU32(b, m.YOffset)
-	b = appendU32(b, m.Height)
-	b = appendU32(b, m.Width)
-	return appendU8(b, uint8(m.DoRectify))
-}
-
-// Marshal returns the encoded message.
-func (m *RegionOfInterest) Marshal() []byte { return Marshal(m) }
-
-// Unmarshal decodes b into m.
-func (m *RegionOfInterest) Unmarshal(b []byte) error {
-	d := newDecoder(b, RegionOfInterestType.Name)
-	m.decode(&d)
-	return d.end()
-}
-
-func (m *RegionOfInterest) decode(d *decoder) {
-	m.XOffset = d.u32("x_offset")
-	m.YOffset = d.u32("y_offset")
-	m.Height = d.u32("height")
-	m.Width = d.u32("width")
-	m.DoRectify = Bool(d.u8("do_rectify"))
 }
 
 // CameraInfo is sensor_msgs/CameraInfo (video stream intrinsics).
@@ -132,65 +77,6 @@ type CameraInfo struct {
 	ROI             RegionOfInterest `ros:"roi"`
 }
 
-// Type returns &CameraInfoType.
-func (*CameraInfo) Type() *Type { return &CameraInfoType }
-
-// Size returns the encoded size in bytes.
-func (m *CameraInfo) Size() int {
-	return m.Header.Size() + 8 + 4 + len(m.DistortionModel) + 4 + 8*len(m.D) + 8*(9+9+12) + 8 + 17
-}
-
-// AppendTo appends the encoded message to b.
-func (m *CameraInfo) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = m.Header.AppendTo(b)
-	b = appendU32(b, m.Height)
-	b = appendU32(b, m.Width)
-	b = appendString(b, m.DistortionModel)
-	b = appendU32(b, uint32(len(m.D)))
-	b = appendF64s(b, m.D)
-	b = appendF64s(b, m.K[:])
-	b = appendF64s(b, m.R[:])
-	b = appendF64s(b, m.P[:])
-	b = appendU32(b, m.BinningX)
-	b = appendU32(b, m.BinningY)
-	return m.ROI.AppendTo(b)
-}
-
-// Marshal returns the encoded message.
-func (m *CameraInfo) Marshal() []byte { return Marshal(m) }
-
-// Unmarshal decodes b into m.
-func (m *CameraInfo) Unmarshal(b []byte) error {
-	d := newDecoder(b, CameraInfoType.Name)
-	m.decode(&d)
-	return d.end()
-}
-
-func (m *CameraInfo) decode(d *decoder) {
-	d.push("header")
-	m.Header.decode(d)
-	d.pop()
-	m.Height = d.u32("height")
-	m.Width = d.u32("width")
-	m.DistortionModel = d.str("distortion_model")
-	n := d.count("D", 8)
-	if cap(m.D) >= n {
-		m.D = m.D[:n]
-	} else {
-		m.D = make([]float64, n)
-	}
-	d.f64s("D", m.D)
-	d.f64s("K", m.K[:])
-	d.f64s("R", m.R[:])
-	d.f64s("P", m.P[:])
-	m.BinningX = d.u32("binning_x")
-	m.BinningY = d.u32("binning_y")
-	d.push("roi")
-	m.ROI.decode(d)
-	d.pop()
-}
-
 // Imu is sensor_msgs/Imu (motion frames).
 type Imu struct {
 	Header                       Header     `ros:"header"`
@@ -202,79 +88,9 @@ type Imu struct {
 	LinearAccelerationCovariance [9]float64 `ros:"linear_acceleration_covariance"`
 }
 
-// Type returns &ImuType.
-func (*Imu) Type() *Type { return &ImuType }
-
-// Size returns the encoded size in bytes.
-func (m *Imu) Size() int { return m.Header.Size() + 32 + 24 + 24 + 3*72 }
-
-// AppendTo appends the encoded message to b.
-func (m *Imu) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = m.Header.AppendTo(b)
-	b = m.Orientation.AppendTo(b)
-	b = appendF64s(b, m.OrientationCovariance[:])
-	b = m.AngularVelocity.AppendTo(b)
-	b = appendF64s(b, m.AngularVelocityCovariance[:])
-	b = m.LinearAcceleration.AppendTo(b)
-	return appendF64s(b, m.LinearAccelerationCovariance[:])
-}
-
-// Marshal returns the encoded message.
-func (m *Imu) Marshal() []byte { return Marshal(m) }
-
-// Unmarshal decodes b into m.
-func (m *Imu) Unmarshal(b []byte) error {
-	d := newDecoder(b, ImuType.Name)
-	d.push("header")
-	m.Header.decode(&d)
-	d.pop()
-	d.push("orientation")
-	m.Orientation.decode(&d)
-	d.pop()
-	d.f64s("orientation_covariance", m.OrientationCovariance[:])
-	d.push("angular_velocity")
-	m.AngularVelocity.decode(&d)
-	d.pop()
-	d.f64s("angular_velocity_covariance", m.AngularVelocityCovariance[:])
-	d.push("linear_acceleration")
-	m.LinearAcceleration.decode(&d)
-	d.pop()
-	d.f64s("linear_acceleration_covariance", m.LinearAccelerationCovariance[:])
-	return d.end()
-}
-
 // TimeReference is sensor_msgs/TimeReference (documented, never written).
 type TimeReference struct {
 	Header  Header `ros:"header"`
 	TimeRef Time   `ros:"time_ref"`
 	Source  string `ros:"source"`
-}
-
-// Type returns &TimeReferenceType.
-func (*TimeReference) Type() *Type { return &TimeReferenceType }
-
-// Size returns the encoded size in bytes.
-func (m *TimeReference) Size() int { return m.Header.Size() + 8 + 4 + len(m.Source) }
-
-// AppendTo appends the encoded message to b.
-func (m *TimeReference) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = m.Header.AppendTo(b)
-	b = appendTime(b, m.TimeRef)
-	return appendString(b, m.Source)
-}
-
-// Marshal returns the encoded message.
-func (m *TimeReference) Marshal() []byte { return Marshal(m) }
-
-// Unmarshal decodes b into m.
-func (m *TimeReference) Unmarshal(b []byte) error {
-	d := newDecoder(b, TimeReferenceType.Name)
-	d.push("header")
-	m.Header.decode(&d)
-	d.pop()
-	m.TimeRef = d.time("time_ref")
-	m.Source = d.str("source")
-	return d.end()
 }

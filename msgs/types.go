@@ -1,6 +1,6 @@
 package msgs
 
-//go:generate go run ./internal/gen -in ../testdata/spec/realsense-msgdefs.json -out types_gen.go
+//go:generate go run ./internal/gen -in ../testdata/spec/realsense-msgdefs.json -out types_gen.go -codecs codecs_gen.go
 
 // Type describes a ROS message type as written into a bag's connection
 // header: the type name, the md5sum and the full message definition text

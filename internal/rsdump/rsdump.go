@@ -233,6 +233,13 @@ func Run(w io.Writer, path string, opts Options) error {
 	if len(opened) > 0 {
 		select {
 		case <-stopped:
+			// The last frame of the bag can also be the limit's: its
+			// handler returned before the playback stopped.
+			select {
+			case <-limitReached:
+				status = "limit"
+			default:
+			}
 		case <-limitReached:
 			status = "limit"
 		case <-timeout:

@@ -1,9 +1,13 @@
 // Command gen writes the message type descriptors of package msgs from the
 // machine-readable message definitions (realsense-msgdefs.json).
 //
+// With -codecs it also writes the codec methods (Type, Size, AppendTo,
+// Marshal, Unmarshal) of every message struct of the package in -dir,
+// checked field by field against its definition.
+//
 // Usage (from the msgs directory, through go generate):
 //
-//	go run ./internal/gen -in ../testdata/spec/realsense-msgdefs.json -out types_gen.go
+//	go run ./internal/gen -in ../testdata/spec/realsense-msgdefs.json -out types_gen.go -codecs codecs_gen.go
 package main
 
 import (
@@ -33,6 +37,8 @@ var (
 func main() {
 	in := flag.String("in", "", "message definitions (JSON object: type name -> {md5sum, message_definition})")
 	out := flag.String("out", "", "output Go file")
+	codecs := flag.String("codecs", "", "output Go file of the codec methods (optional)")
+	dir := flag.String("dir", ".", "directory of the package's message structs")
 	flag.Parse()
 	if *in == "" || *out == "" {
 		log.Fatal("gen: -in and -out are required")
@@ -43,6 +49,15 @@ func main() {
 	}
 	if err := os.WriteFile(*out, src, 0o644); err != nil {
 		log.Fatal(err)
+	}
+	if *codecs != "" {
+		defs, err := loadDefs(*in)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := writeCodecs(defs, *dir, *codecs); err != nil {
+			log.Fatal(err)
+		}
 	}
 }
 
@@ -67,7 +82,8 @@ func goName(ros string) string {
 	return b.String()
 }
 
-func generate(path string) ([]byte, error) {
+// loadDefs reads the message definitions.
+func loadDefs(path string) (map[string]def, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("gen: %w", err)
@@ -75,6 +91,14 @@ func generate(path string) ([]byte, error) {
 	var defs map[string]def
 	if err := json.Unmarshal(raw, &defs); err != nil {
 		return nil, fmt.Errorf("gen: %s: %w", path, err)
+	}
+	return defs, nil
+}
+
+func generate(path string) ([]byte, error) {
+	defs, err := loadDefs(path)
+	if err != nil {
+		return nil, err
 	}
 	names := make([]string, 0, len(defs))
 	for n, d := range defs {
