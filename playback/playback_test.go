@@ -538,3 +538,40 @@ func pacing(t *testing.T, speed float64) {
 		}
 	}
 }
+
+// TestCallbackOrder: notification callbacks run in registration order, as
+// with the other backends (extensions.Callbacks), and a cancelled one no
+// longer runs.
+func TestCallbackOrder(t *testing.T) {
+	d := open(t, refBag, &Options{NonRealTime: true})
+	const n = 16
+	var mu sync.Mutex
+	var calls []int
+	notifier := d.Sensors()[0].(extensions.Notifier)
+	var cancels []func()
+	for i := range n {
+		cancels = append(cancels, notifier.OnNotification(func(sensor.Notification) {
+			mu.Lock()
+			calls = append(calls, i)
+			mu.Unlock()
+		}))
+	}
+	cancels[3]()
+	c := newCollector(d)
+	startAll(t, d, c)
+	c.waitStopped(t)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(calls) == 0 || len(calls)%(n-1) != 0 {
+		t.Fatalf("%d callback calls, want a multiple of %d (one notification at least)", len(calls), n-1)
+	}
+	for k, i := range calls {
+		want := k % (n - 1)
+		if want >= 3 {
+			want++ // 3 was cancelled
+		}
+		if i != want {
+			t.Fatalf("call %d ran callback %d, want %d (registration order): %v", k, i, want, calls)
+		}
+	}
+}

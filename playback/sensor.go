@@ -3,7 +3,6 @@ package playback
 import (
 	"fmt"
 	"math"
-	"sync"
 	"sync/atomic"
 
 	"github.com/rsbag/rsbag/extensions"
@@ -49,8 +48,8 @@ type Sensor struct {
 	kinds    []extensions.SensorKind
 	filters  []string
 
-	optCbs   callbacks[extensions.OptionChange]
-	notifCbs callbacks[sensor.Notification]
+	optCbs   extensions.Callbacks[extensions.OptionChange]
+	notifCbs extensions.Callbacks[sensor.Notification]
 
 	// Owned by the device's reader goroutine.
 	opened  []*stream
@@ -183,13 +182,13 @@ func (s *Sensor) OptionReadOnly(o sensor.Option) bool { return true }
 // OnOptionChange registers f for recorded option changes met during
 // playback (and value changes caused by a seek).
 func (s *Sensor) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
-	return s.optCbs.add(f)
+	return s.optCbs.Add(f)
 }
 
 // OnNotification registers f for recorded notifications and playback
 // errors.
 func (s *Sensor) OnNotification(f func(sensor.Notification)) (cancel func()) {
-	return s.notifCbs.add(f)
+	return s.notifCbs.Add(f)
 }
 
 // Kinds returns the sensor's kind extensions (spec §6.2).
@@ -200,42 +199,9 @@ func (s *Sensor) Kinds() []extensions.SensorKind {
 // RecommendedFilters returns the recommended processing block names.
 func (s *Sensor) RecommendedFilters() []string { return append([]string(nil), s.filters...) }
 
-func (s *Sensor) raiseOptionChange(c extensions.OptionChange) { s.optCbs.call(c) }
+func (s *Sensor) raiseOptionChange(c extensions.OptionChange) { s.optCbs.Call(c) }
 
-func (s *Sensor) raiseNotification(n sensor.Notification) { s.notifCbs.call(n) }
-
-// callbacks is a set of registered functions of one event type.
-type callbacks[T any] struct {
-	mu   sync.Mutex
-	next int
-	fs   map[int]func(T)
-}
-
-// add registers f and returns the function that removes it.
-func (c *callbacks[T]) add(f func(T)) (cancel func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	id := c.next
-	c.next++
-	if c.fs == nil {
-		c.fs = map[int]func(T){}
-	}
-	c.fs[id] = f
-	return func() { c.mu.Lock(); delete(c.fs, id); c.mu.Unlock() }
-}
-
-// call calls every registered function with v, without holding the lock.
-func (c *callbacks[T]) call(v T) {
-	c.mu.Lock()
-	fs := make([]func(T), 0, len(c.fs))
-	for _, f := range c.fs {
-		fs = append(fs, f)
-	}
-	c.mu.Unlock()
-	for _, f := range fs {
-		f(v)
-	}
-}
+func (s *Sensor) raiseNotification(n sensor.Notification) { s.notifCbs.Call(n) }
 
 // depthSensor adds the DepthSensor extension.
 type depthSensor struct{ *Sensor }
