@@ -90,35 +90,17 @@ func FirstExtrinsicsGroup(d Device) uint32 {
 	return FirstGroupLive
 }
 
-// Capture takes a snapshot of d: it reads every extension its sensors
-// implement (extensions.Options, Kinded, DepthSensor, DepthStereoSensor,
-// RecommendedFilters) and the extrinsics between its streams. Option values
-// that cannot be read are left out.
-//
-// Extrinsics groups: a device that knows its groups (ExtrinsicsSource)
-// reports them and Capture keeps them. Otherwise Capture derives them from
-// pairwise queries: in sensor and profile order, each stream joins the group
-// of the first earlier pin it has extrinsics from, or else becomes the pin of
-// a new group; groups are numbered from FirstExtrinsicsGroup(d) in the order
-// their pins appear.
-func Capture(d Device) (*Snapshot, error) {
+// Describe takes a snapshot of d without its extrinsics: the info, and per
+// sensor its info, options (with their current values), profiles, kinds,
+// depth units, stereo baseline and recommended filters, as Capture. It is
+// what a recording's description holds.
+func Describe(d Device) *Snapshot {
 	s := &Snapshot{Info: d.Info().Clone()}
-	type ref struct {
-		key extensions.StreamKey
-		p   *sensor.StreamProfile
-	}
-	var streams []ref
-	seen := map[extensions.StreamKey]bool{}
 	for i, sn := range d.Sensors() {
 		ss := SensorSnapshot{Index: i, Info: sn.Info().Clone()}
 		for _, p := range sn.Profiles() {
 			c := *p
 			ss.Profiles = append(ss.Profiles, &c)
-			k := extensions.StreamKey{Sensor: i, Stream: p.Stream, Index: p.Index}
-			if !seen[k] {
-				seen[k] = true
-				streams = append(streams, ref{k, p})
-			}
 		}
 		if o, ok := sn.(extensions.Options); ok {
 			for _, id := range o.SupportedOptions() {
@@ -155,6 +137,37 @@ func Capture(d Device) (*Snapshot, error) {
 			ss.RecommendedFilters = append([]string{}, rf.RecommendedFilters()...)
 		}
 		s.Sensors = append(s.Sensors, ss)
+	}
+	return s
+}
+
+// Capture takes a snapshot of d: it reads every extension its sensors
+// implement (extensions.Options, Kinded, DepthSensor, DepthStereoSensor,
+// RecommendedFilters) and the extrinsics between its streams. Option values
+// that cannot be read are left out.
+//
+// Extrinsics groups: a device that knows its groups (ExtrinsicsSource)
+// reports them and Capture keeps them. Otherwise Capture derives them from
+// pairwise queries: in sensor and profile order, each stream joins the group
+// of the first earlier pin it has extrinsics from, or else becomes the pin of
+// a new group; groups are numbered from FirstExtrinsicsGroup(d) in the order
+// their pins appear.
+func Capture(d Device) (*Snapshot, error) {
+	s := Describe(d)
+	type ref struct {
+		key extensions.StreamKey
+		p   *sensor.StreamProfile
+	}
+	var streams []ref
+	seen := map[extensions.StreamKey]bool{}
+	for i, sn := range d.Sensors() {
+		for _, p := range sn.Profiles() {
+			k := extensions.StreamKey{Sensor: i, Stream: p.Stream, Index: p.Index}
+			if !seen[k] {
+				seen[k] = true
+				streams = append(streams, ref{k, p})
+			}
+		}
 	}
 	if src, ok := d.(ExtrinsicsSource); ok {
 		s.Pinned = append(s.Pinned, src.PinnedExtrinsics()...)

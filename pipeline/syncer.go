@@ -230,10 +230,12 @@ func (s *Syncer) WaitForFrames(ctx context.Context) (*Frameset, error) { return 
 // Stop makes the syncer drop further frames; framesets already released
 // can still be taken, then WaitForFrames returns ErrStopped.
 func (s *Syncer) Stop() {
+	// Close first: a handler blocked in Enqueue of a full blocking queue
+	// holds s.mu, and returns once the queue is closed.
+	s.queue.Close()
 	s.mu.Lock()
 	s.stopped = true
 	s.mu.Unlock()
-	s.queue.Close()
 }
 
 // FrameQueue is a bounded queue of framesets, as librealsense's

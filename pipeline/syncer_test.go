@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -261,4 +262,41 @@ func TestFramesetAccessors(t *testing.T) {
 	if s := NewFrameset(frameAt(gyro, 9, 0)).String(); !strings.Contains(s, "Gyro/0 #9") {
 		t.Errorf("String = %q", s)
 	}
+}
+
+// TestSyncerStopUnblocksHandler: a handler waiting for room in a full
+// blocking queue (a pipeline playing a file whose reader stopped taking
+// framesets) returns when the syncer is stopped, and Stop returns.
+func TestSyncerStopUnblocksHandler(t *testing.T) {
+	// A deadlock blocks goroutines on a mutex, which a synctest bubble does
+	// not see as idle: a wall-clock watchdog outside the bubble turns it
+	// into a failure with every goroutine's stack.
+	watchdog := time.AfterFunc(20*time.Second, func() {
+		buf := make([]byte, 1<<20)
+		panic("TestSyncerStopUnblocksHandler: deadlock\n" + string(buf[:runtime.Stack(buf, true)]))
+	})
+	defer watchdog.Stop()
+	synctest.Test(t, func(t *testing.T) {
+		imu := &sensor.StreamProfile{Stream: sensor.StreamGyro, FPS: 200, Format: sensor.FormatMotionXYZ32F, Kind: sensor.KindMotion, UID: 3}
+		s := NewSyncer(nil, 1)
+		s.queue.blocking = true
+		handled := make(chan struct{})
+		go func() {
+			for n := range uint64(3) { // the second waits for room
+				s.HandleFrame(&sensor.Frame{Profile: imu, Number: n, TimestampMs: float64(n) * 5})
+			}
+			close(handled)
+		}()
+		synctest.Wait() // the handler is blocked in Enqueue
+		select {
+		case <-handled:
+			t.Fatal("the handler did not wait for room in the full queue")
+		default:
+		}
+		s.Stop()
+		<-handled // a deadlock here fails the bubble
+		if fs, ok := s.PollForFrames(); !ok || fs.At(0).Number != 0 {
+			t.Errorf("the frameset queued before Stop: %v %v", fs, ok)
+		}
+	})
 }

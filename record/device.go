@@ -448,42 +448,16 @@ func (d *Device) queueDescription() {
 	d.mu.Unlock()
 }
 
-// description is the device description a bag starts with.
+// description is the device description a bag starts with: the wrapped
+// device as device.Describe sees it when the first frame is recorded (its
+// info, and per sensor its info and options with their values then).
 type description struct {
-	info    sensor.Info
-	sensors []sensorDescription
-	seq     uint64 // option changes up to this one are in the snapshot
-}
-
-type sensorDescription struct {
-	info    sensor.Info
-	options []optionValue
-}
-
-type optionValue struct {
-	option      sensor.Option
-	value       float32
-	description string
+	snap *device.Snapshot
+	seq  uint64 // option changes up to this one are in the snapshot
 }
 
 // snapshot reads the description from the wrapped device.
-func (d *Device) snapshot() *description {
-	desc := &description{info: d.inner.Info()}
-	for _, s := range d.sensors {
-		sd := sensorDescription{info: s.inner.Info()}
-		if o, ok := s.inner.(extensions.Options); ok {
-			for _, opt := range o.SupportedOptions() {
-				v, err := o.Option(opt)
-				if err != nil {
-					continue // options whose value cannot be read are skipped (§5.6)
-				}
-				sd.options = append(sd.options, optionValue{opt, v, o.OptionDescription(opt)})
-			}
-		}
-		desc.sensors = append(desc.sensors, sd)
-	}
-	return desc
-}
+func (d *Device) snapshot() *description { return &description{snap: device.Describe(d.inner)} }
 
 func (d *Device) onNotification(s *Sensor, n sensor.Notification) {
 	d.pushControl(event{kind: evNotification, sensor: s, note: n})

@@ -267,16 +267,18 @@ func (w *writer) writeDescription(desc *description) {
 		return
 	}
 	w.descDone = true
-	for _, k := range desc.info.Keys() {
-		w.put(topicDeviceInfo, &msgs.KeyValueType, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: desc.info[k]})
+	snap := desc.snap
+	for _, k := range snap.Info.Keys() {
+		w.put(topicDeviceInfo, &msgs.KeyValueType, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: snap.Info[k]})
 	}
-	for i, sd := range desc.sensors {
-		topic := layout.SensorInfoTopic(i)
-		for _, k := range sd.info.Keys() {
-			w.put(topic, &msgs.KeyValueType, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: sd.info[k]})
+	for _, ss := range snap.Sensors {
+		topic := layout.SensorInfoTopic(ss.Index)
+		for _, k := range ss.Info.Keys() {
+			w.put(topic, &msgs.KeyValueType, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: ss.Info[k]})
 		}
-		for _, ov := range sd.options {
-			w.writeOption(i, ov.option, ov.value, ov.description, rosbag.MinTime)
+		// Options whose value cannot be read are not in the snapshot (§5.6).
+		for _, o := range ss.Options {
+			w.writeOption(ss.Index, o.Option, o.Value, o.Description, rosbag.MinTime)
 		}
 	}
 	for i := range w.pending {
