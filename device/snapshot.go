@@ -12,9 +12,12 @@ import (
 // Snapshot is an immutable description of a device: its info, its sensors
 // with their info, options, profiles, kinds, depth units, stereo baseline and
 // recommended filters, and the extrinsics of its streams in the pin→stream
-// form bags store. It is what a record device writes and what a playback
-// device serves. A Snapshot must not be modified once it is shared; Capture
-// returns deep copies of everything it reads.
+// form bags store. It is the one description model of both sides of a bag:
+// a record device writes the Describe of the device it wraps, and a
+// playback device reads the bag into one and serves it (its Snapshot, Info,
+// and its sensors' info, kinds and recommended filters). A Snapshot must not
+// be modified once it is shared; Capture returns deep copies of everything
+// it reads.
 type Snapshot struct {
 	Info    sensor.Info
 	Sensors []SensorSnapshot

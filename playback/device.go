@@ -78,7 +78,7 @@ type Device struct {
 	bag      *rosbag.Reader
 	recovery *rosbag.Recovery
 	desc     *description
-	info     sensor.Info
+	snap     *device.Snapshot // the description, as served
 	sensors  []*Sensor
 	ifaces   []sensor.Sensor
 	streams  []*stream // uid order
@@ -175,7 +175,7 @@ func Open(path string, opts *Options) (*Device, error) {
 		bag.Close()
 		return nil, err
 	}
-	d := &Device{path: path, bag: bag, recovery: recovery, desc: desc, info: desc.info,
+	d := &Device{path: path, bag: bag, recovery: recovery, desc: desc,
 		repeat: opts.Repeat, reqs: make(chan request), later: newFuncQueue(), done: make(chan struct{}), readerExited: make(chan struct{}),
 		routes: map[uint32]route{}}
 	if desc.hasFrame {
@@ -201,14 +201,12 @@ func Open(path string, opts *Options) (*Device, error) {
 
 // build creates the sensors, streams and routes from the description.
 func (d *Device) build() {
+	snap := &device.Snapshot{Info: d.desc.info.Clone()}
 	var all []*recStream
 	byKey := map[streamKey]*stream{}
 	for _, rs := range d.desc.sensors {
-		s := &Sensor{dev: d, index: rs.index, info: rs.info, byOption: map[sensor.Option]*optionState{},
-			filters: rs.filters}
-		if s.filters == nil {
-			s.filters = []string{}
-		}
+		s := &Sensor{dev: d, index: rs.index, byOption: map[sensor.Option]*optionState{}}
+		ss := device.SensorSnapshot{Index: rs.index, Info: rs.info.Clone(), RecommendedFilters: append([]string{}, rs.filters...)}
 		var opts []sensor.Option
 		for o := range rs.options {
 			opts = append(opts, o)
@@ -220,23 +218,28 @@ func (d *Device) build() {
 			s.options = append(s.options, st)
 			s.byOption[o] = st
 			d.allOpts = append(d.allOpts, st)
+			v := st.desc.static
+			ss.Options = append(ss.Options, extensions.OptionSpec{Option: o, Value: v,
+				Range: extensions.Range{Min: v, Max: v, Default: v}, Description: st.desc.desc, ReadOnly: true})
 		}
 		_, depth := s.byOption[sensor.OptionDepthUnits]
 		_, stereo := s.byOption[sensor.OptionStereoBaseline]
 		if depth {
-			s.kinds = append(s.kinds, extensions.KindDepthSensor)
+			ss.Kinds = append(ss.Kinds, extensions.KindDepthSensor)
 			d.depthOpt = s.byOption[sensor.OptionDepthUnits]
+			ss.HasDepthUnits, ss.DepthUnits = true, d.depthOpt.desc.static
 			if stereo {
-				s.kinds = append(s.kinds, extensions.KindDepthStereoSensor)
+				ss.Kinds = append(ss.Kinds, extensions.KindDepthStereoSensor)
+				ss.HasBaseline, ss.StereoBaselineMM = true, s.byOption[sensor.OptionStereoBaseline].desc.static
 			}
 		}
 		switch rs.info[sensor.CameraInfoName] {
 		case nameRGB:
-			s.kinds = append(s.kinds, extensions.KindColorSensor)
+			ss.Kinds = append(ss.Kinds, extensions.KindColorSensor)
 		case nameMotion:
-			s.kinds = append(s.kinds, extensions.KindMotionSensor)
+			ss.Kinds = append(ss.Kinds, extensions.KindMotionSensor)
 		case nameFisheye:
-			s.kinds = append(s.kinds, extensions.KindFisheyeSensor)
+			ss.Kinds = append(ss.Kinds, extensions.KindFisheyeSensor)
 		}
 		for _, r := range rs.streams {
 			st := &stream{rec: r, profile: r.profile, sens: s}
@@ -250,11 +253,13 @@ func (d *Device) build() {
 			}
 			s.streams = append(s.streams, st)
 			s.profiles = append(s.profiles, r.profile)
+			ss.Profiles = append(ss.Profiles, r.profile)
 			d.streams = append(d.streams, st)
 			byKey[r.key] = st
 			all = append(all, r)
 		}
 		d.sensors = append(d.sensors, s)
+		snap.Sensors = append(snap.Sensors, ss)
 		switch {
 		case depth && stereo:
 			d.ifaces = append(d.ifaces, stereoSensor{depthSensor{s}})
@@ -264,7 +269,11 @@ func (d *Device) build() {
 			d.ifaces = append(d.ifaces, s)
 		}
 	}
-	d.extr = deriveExtrinsics(all)
+	d.extr, snap.Pinned = deriveExtrinsics(all)
+	d.snap = snap
+	for i, s := range d.sensors {
+		s.snap = &snap.Sensors[i]
+	}
 	for _, c := range d.bag.Connections() {
 		ti := d.desc.topic(c.Topic)
 		r := route{kind: ti.Kind, conn: c}
@@ -316,7 +325,21 @@ func (d *Device) build() {
 }
 
 // Info returns the recorded device info.
-func (d *Device) Info() sensor.Info { return d.info.Clone() }
+func (d *Device) Info() sensor.Info { return d.snap.Info.Clone() }
+
+// Snapshot returns the device description the bag holds, in the model a
+// recording is written from (device.Describe, device.Capture): info, and per
+// sensor its info, options with their values at the start of the bag (read
+// only, range {v, v, 0, v}), profiles, kinds, depth units, stereo baseline
+// and recommended filters, and the recorded extrinsics with their groups.
+// It must not be modified.
+func (d *Device) Snapshot() *device.Snapshot { return d.snap }
+
+// PinnedExtrinsics returns the recorded pin→stream extrinsics with their
+// groups (device.ExtrinsicsSource).
+func (d *Device) PinnedExtrinsics() []extensions.PinnedExtrinsics {
+	return append([]extensions.PinnedExtrinsics(nil), d.snap.Pinned...)
+}
 
 // Sensors returns the recorded sensors in index order.
 func (d *Device) Sensors() []sensor.Sensor { return append([]sensor.Sensor(nil), d.ifaces...) }

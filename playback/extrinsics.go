@@ -35,8 +35,9 @@ type profilePair struct{ from, to *sensor.StreamProfile }
 
 // deriveExtrinsics registers the extrinsics between every ordered pair of
 // streams of the same tf group, derived by extensions.ExtrinsicsGraph from
-// the recorded pin→stream transforms (spec §5.8, README "Extrinsics").
-func deriveExtrinsics(streams []*recStream) map[profilePair]sensor.Extrinsics {
+// the recorded pin→stream transforms (spec §5.8, README "Extrinsics"),
+// which it also returns.
+func deriveExtrinsics(streams []*recStream) (map[profilePair]sensor.Extrinsics, []extensions.PinnedExtrinsics) {
 	var pinned []extensions.PinnedExtrinsics
 	for _, s := range streams {
 		if s.pin != nil && s.profile != nil {
@@ -55,7 +56,7 @@ func deriveExtrinsics(streams []*recStream) map[profilePair]sensor.Extrinsics {
 			}
 		}
 	}
-	return out
+	return out, pinned
 }
 
 func extKey(k streamKey) extensions.StreamKey {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync/atomic"
 
+	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/sensor"
@@ -40,13 +41,11 @@ type stream struct {
 type Sensor struct {
 	dev      *Device
 	index    int
-	info     sensor.Info
+	snap     *device.SensorSnapshot // its part of the device's Snapshot
 	profiles []*sensor.StreamProfile
 	streams  []*stream
 	options  []*optionState
 	byOption map[sensor.Option]*optionState
-	kinds    []extensions.SensorKind
-	filters  []string
 
 	optCbs   extensions.Callbacks[extensions.OptionChange]
 	notifCbs extensions.Callbacks[sensor.Notification]
@@ -60,7 +59,7 @@ type Sensor struct {
 func (s *Sensor) Index() int { return s.index }
 
 // Info returns the recorded sensor info.
-func (s *Sensor) Info() sensor.Info { return s.info.Clone() }
+func (s *Sensor) Info() sensor.Info { return s.snap.Info.Clone() }
 
 // Profiles returns the recorded stream profiles, every one tagged default.
 func (s *Sensor) Profiles() []*sensor.StreamProfile {
@@ -193,11 +192,13 @@ func (s *Sensor) OnNotification(f func(sensor.Notification)) (cancel func()) {
 
 // Kinds returns the sensor's kind extensions (spec §6.2).
 func (s *Sensor) Kinds() []extensions.SensorKind {
-	return append([]extensions.SensorKind(nil), s.kinds...)
+	return append([]extensions.SensorKind(nil), s.snap.Kinds...)
 }
 
 // RecommendedFilters returns the recommended processing block names.
-func (s *Sensor) RecommendedFilters() []string { return append([]string(nil), s.filters...) }
+func (s *Sensor) RecommendedFilters() []string {
+	return append([]string{}, s.snap.RecommendedFilters...)
+}
 
 func (s *Sensor) raiseOptionChange(c extensions.OptionChange) { s.optCbs.Call(c) }
 
