@@ -76,6 +76,12 @@ func bagPath(name string) string {
 // end of the stream (or n framesets when n > 0).
 func readAll(t *testing.T, cfg *Config, n int) []string {
 	t.Helper()
+	return readAllWith(t, cfg, n, describe)
+}
+
+// readAllWith is readAll with each frameset described by desc.
+func readAllWith(t *testing.T, cfg *Config, n int, desc func(*Frameset) string) []string {
+	t.Helper()
 	p := New()
 	if _, err := p.Start(context.Background(), cfg); err != nil {
 		t.Fatal(err)
@@ -90,7 +96,7 @@ func readAll(t *testing.T, cfg *Config, n int) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, describe(fs))
+		got = append(got, desc(fs))
 	}
 	return got
 }

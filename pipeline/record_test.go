@@ -97,7 +97,7 @@ func TestPipelineRecordAndPlayBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.SetRealTime(false)
-	played := readAllAt(t, cfg)
+	played := readAllWith(t, cfg, 0, describeAt)
 	// Framesets of the same instant (frames of different sensors due
 	// together) leave the live syncer in the order the sensors' goroutines
 	// ran, and are written in the recorder's order: compare them as a set.
@@ -116,27 +116,6 @@ func TestPipelineRecordAndPlayBack(t *testing.T) {
 // frame, in microseconds.
 func describeAt(fs *Frameset) string {
 	return fmt.Sprintf("%d %s", int64(math.Round(fs.Frames()[0].TimestampMs*1000)), describe(fs))
-}
-
-// readAllAt is readAll of describeAt.
-func readAllAt(t *testing.T, cfg *Config) []string {
-	t.Helper()
-	p := New()
-	if _, err := p.Start(context.Background(), cfg); err != nil {
-		t.Fatal(err)
-	}
-	defer p.Stop()
-	var got []string
-	for {
-		fs, err := p.WaitForFrames(context.Background())
-		if errors.Is(err, ErrEndOfStream) {
-			return got
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, describeAt(fs))
-	}
 }
 
 // sameInstantSorted sorts each run of consecutive describeAt strings with

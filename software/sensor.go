@@ -20,8 +20,10 @@ import (
 // Module", fisheye sensor if "Wide FOV Camera". It is safe for concurrent use.
 type Sensor struct {
 	// opts holds the sensor's options (AddOption, AddReadOnlyOption,
-	// SetReadOnlyOption).
+	// SetReadOnlyOption); the embedded interface gives the sensor the
+	// extensions.Options methods of opts, and only those.
 	opts extensions.OptionSet
+	optionsView
 
 	dev   *Device
 	index int
@@ -72,8 +74,13 @@ var (
 // is not streaming, as librealsense reports it (options_pause_notify.bag).
 const framesQueueSizeDefault = 16
 
+// optionsView is the field type through which Sensor has the
+// extensions.Options methods of its OptionSet.
+type optionsView = extensions.Options
+
 func newSensor(d *Device, index int, name string) *Sensor {
 	s := &Sensor{dev: d, index: index, info: sensor.Info{sensor.CameraInfoName: name}, open: map[*sensor.StreamProfile]bool{}}
+	s.optionsView = &s.opts
 	s.opts.Add(extensions.OptionSpec{
 		Option: sensor.OptionFramesQueueSize, Value: framesQueueSizeDefault,
 		Range:       extensions.Range{Min: 0, Max: 32, Step: 1, Default: framesQueueSizeDefault},
@@ -203,29 +210,6 @@ func (s *Sensor) AddReadOnlyOption(o sensor.Option, value float32) {
 // read-only or not, as rs2::software_sensor::set_read_only_option: the
 // change is reported to OnOptionChange callbacks like any other.
 func (s *Sensor) SetReadOnlyOption(o sensor.Option, v float32) error { return s.opts.Update(o, v) }
-
-// SupportedOptions lists the options in ascending enum order.
-func (s *Sensor) SupportedOptions() []sensor.Option { return s.opts.SupportedOptions() }
-
-// Option returns the current value of o.
-func (s *Sensor) Option(o sensor.Option) (float32, error) { return s.opts.Option(o) }
-
-// SetOption sets o; a read-only option returns extensions.ErrReadOnly.
-func (s *Sensor) SetOption(o sensor.Option, v float32) error { return s.opts.SetOption(o, v) }
-
-// OptionRange returns the value range of o.
-func (s *Sensor) OptionRange(o sensor.Option) (extensions.Range, error) { return s.opts.OptionRange(o) }
-
-// OptionDescription returns the description of o.
-func (s *Sensor) OptionDescription(o sensor.Option) string { return s.opts.OptionDescription(o) }
-
-// OptionReadOnly reports whether SetOption refuses o.
-func (s *Sensor) OptionReadOnly(o sensor.Option) bool { return s.opts.OptionReadOnly(o) }
-
-// OnOptionChange registers f for every value change; cancel unregisters it.
-func (s *Sensor) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
-	return s.opts.OnOptionChange(f)
-}
 
 // SetRecommendedFilters sets the recommended processing blocks (names).
 func (s *Sensor) SetRecommendedFilters(names []string) {

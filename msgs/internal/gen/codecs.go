@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,6 +35,15 @@ type field struct {
 // generated fields (sensor_msgs/Image: the depth_units float32 librealsense
 // appends).
 var trailers = map[string]bool{"Image": true}
+
+// goTypes lists the Go types that may hold each primitive wire type.
+var goTypes = map[string][]string{
+	"bool": {"Bool"}, "uint8": {"uint8", "byte"}, "byte": {"uint8", "byte"}, "char": {"uint8", "byte"},
+	"int8":   {"int8"},
+	"uint32": {"uint32"}, "int32": {"int32"}, "uint64": {"uint64"}, "int64": {"int64"},
+	"float32": {"float32"}, "float64": {"float64"}, "time": {"Time"}, "duration": {"Time"},
+	"string": {"string"},
+}
 
 // fixedWire is the encoded size of the primitive wire types.
 var fixedWire = map[string]int{
@@ -260,32 +270,9 @@ func checkType(f *field) error {
 		f.element = t
 	}
 	e := f.element
-	ok := false
-	switch f.wire {
-	case "bool":
-		ok = e == "Bool"
-	case "uint8", "byte", "char":
-		ok = e == "uint8" || e == "byte"
-	case "int8":
-		ok = e == "int8"
-	case "uint32":
-		ok = e == "uint32"
-	case "int32":
-		ok = e == "int32"
-	case "uint64":
-		ok = e == "uint64"
-	case "int64":
-		ok = e == "int64"
-	case "float32":
-		ok = e == "float32"
-	case "float64":
-		ok = e == "float64"
-	case "time", "duration":
-		ok = e == "Time"
-	case "string":
-		ok = e == "string"
-	default:
-		ok = f.nested && e == goName(f.wire)
+	ok := slices.Contains(goTypes[f.wire], e)
+	if f.nested {
+		ok = e == goName(f.wire)
 	}
 	if !ok {
 		return fmt.Errorf("wire type %s with Go type %s", f.wire, t)
@@ -435,58 +422,50 @@ func writeCodec(b *bytes.Buffer, g string, fs []field) {
 	p("}\n\n")
 }
 
+// primCodec is how a primitive wire type is appended and decoded: the
+// append function and the conversion of the value to its argument type, the
+// decoder method and the conversion of its result to the Go type.
+type primCodec struct{ app, toWire, dec, fromWire string }
+
+var primCodecs = map[string]primCodec{
+	"bool":     {"appendU8", "uint8", "u8", "Bool"},
+	"uint8":    {"appendU8", "", "u8", ""},
+	"byte":     {"appendU8", "", "u8", ""},
+	"char":     {"appendU8", "", "u8", ""},
+	"int8":     {"appendU8", "uint8", "u8", "int8"},
+	"uint32":   {"appendU32", "", "u32", ""},
+	"int32":    {"appendU32", "uint32", "u32", "int32"},
+	"uint64":   {"appendU64", "", "u64", ""},
+	"int64":    {"appendU64", "uint64", "u64", "int64"},
+	"float32":  {"appendF32", "", "f32", ""},
+	"float64":  {"appendF64", "", "f64", ""},
+	"time":     {"appendTime", "", "time", ""},
+	"duration": {"appendTime", "", "time", ""},
+}
+
 // appendPrim returns the expression appending primitive v of f's wire type.
 func appendPrim(f field, v string) string {
-	switch f.wire {
-	case "bool":
-		return fmt.Sprintf("appendU8(b, uint8(%s))", v)
-	case "uint8", "byte", "char":
-		return fmt.Sprintf("appendU8(b, %s)", v)
-	case "int8":
-		return fmt.Sprintf("appendU8(b, uint8(%s))", v)
-	case "uint32":
-		return fmt.Sprintf("appendU32(b, %s)", v)
-	case "int32":
-		return fmt.Sprintf("appendU32(b, uint32(%s))", v)
-	case "uint64":
-		return fmt.Sprintf("appendU64(b, %s)", v)
-	case "int64":
-		return fmt.Sprintf("appendU64(b, uint64(%s))", v)
-	case "float32":
-		return fmt.Sprintf("appendF32(b, %s)", v)
-	case "float64":
-		return fmt.Sprintf("appendF64(b, %s)", v)
-	case "time", "duration":
-		return fmt.Sprintf("appendTime(b, %s)", v)
+	c, ok := primCodecs[f.wire]
+	if !ok {
+		panic("gen: no primitive " + f.wire)
 	}
-	panic("gen: no primitive " + f.wire)
+	if c.toWire != "" {
+		v = c.toWire + "(" + v + ")"
+	}
+	return fmt.Sprintf("%s(b, %s)", c.app, v)
 }
 
 // decodePrim returns the expression decoding one primitive of f's wire type.
 func decodePrim(f field, q string) string {
-	switch f.wire {
-	case "bool":
-		return fmt.Sprintf("Bool(d.u8(%s))", q)
-	case "uint8", "byte", "char":
-		return fmt.Sprintf("d.u8(%s)", q)
-	case "int8":
-		return fmt.Sprintf("int8(d.u8(%s))", q)
-	case "uint32":
-		return fmt.Sprintf("d.u32(%s)", q)
-	case "int32":
-		return fmt.Sprintf("int32(d.u32(%s))", q)
-	case "uint64":
-		return fmt.Sprintf("d.u64(%s)", q)
-	case "int64":
-		return fmt.Sprintf("int64(d.u64(%s))", q)
-	case "float32":
-		return fmt.Sprintf("d.f32(%s)", q)
-	case "float64":
-		return fmt.Sprintf("d.f64(%s)", q)
-	case "time", "duration":
-		return fmt.Sprintf("d.time(%s)", q)
+	c, ok := primCodecs[f.wire]
+	if !ok {
+		panic("gen: no primitive " + f.wire)
 	}
-	panic("gen: no primitive " + f.wire)
+	e := fmt.Sprintf("d.%s(%s)", c.dec, q)
+	if c.fromWire != "" {
+		e = c.fromWire + "(" + e + ")"
+	}
+	return e
 }
 
 // writeCodecs writes the codecs file.
