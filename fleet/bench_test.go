@@ -17,12 +17,20 @@ import (
 // pipeline on the local runner with 2 workers, and with a serial loop
 // running rs-record info on each, and reports bags/min and MB/s of bags.
 func BenchmarkValidate(b *testing.B) {
+	// 12 bags of 60 frames per stream (about 0.7 MB each: the per-bag
+	// start-up dominates) and of 900 (about 10 MB each).
+	for _, frames := range []int{60, 900} {
+		b.Run(fmt.Sprintf("%d-frames", frames), func(b *testing.B) { benchmarkValidate(b, frames) })
+	}
+}
+
+func benchmarkValidate(b *testing.B, frames int) {
 	dir := b.TempDir()
 	var bags []string
 	var size int64
 	for i := range 12 {
 		bag := filepath.Join(dir, fmt.Sprintf("rec-%02d.bag", i))
-		run(b, rsRecord, "record", "--synthetic", "--speed", "0", "-t", "0", "--frames", "60", "-f", bag)
+		run(b, rsRecord, "record", "--synthetic", "--speed", "0", "-t", "0", "--frames", fmt.Sprint(frames), "-f", bag)
 		st, err := os.Stat(bag)
 		if err != nil {
 			b.Fatal(err)
