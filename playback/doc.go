@@ -45,7 +45,10 @@
 // stream gets every one of them. Nor is a frame evicted by one recorded
 // microseconds after it (a recorder that wrote a burst): a handler always
 // has at least the stream's nominal frame period (1/fps, divided by the
-// speed) to take a frame before a newer one evicts it.
+// speed) to take a frame before a newer one evicts it, and that period
+// counts only while the handler is inside a call — a frame that waits
+// because the dispatcher has not been scheduled yet is never the
+// handler's delay.
 //
 // # Non-real time: deterministic playback
 //
