@@ -252,7 +252,6 @@ func (d *Device) build() {
 				st.kind = layout.KindPoseTransform
 			}
 			s.streams = append(s.streams, st)
-			s.profiles = append(s.profiles, r.profile)
 			ss.Profiles = append(ss.Profiles, r.profile)
 			d.streams = append(d.streams, st)
 			byKey[r.key] = st

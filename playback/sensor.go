@@ -42,7 +42,6 @@ type Sensor struct {
 	dev      *Device
 	index    int
 	snap     *device.SensorSnapshot // its part of the device's Snapshot
-	profiles []*sensor.StreamProfile
 	streams  []*stream
 	options  []*optionState
 	byOption map[sensor.Option]*optionState
@@ -63,7 +62,7 @@ func (s *Sensor) Info() sensor.Info { return s.snap.Info.Clone() }
 
 // Profiles returns the recorded stream profiles, every one tagged default.
 func (s *Sensor) Profiles() []*sensor.StreamProfile {
-	return append([]*sensor.StreamProfile(nil), s.profiles...)
+	return append([]*sensor.StreamProfile(nil), s.snap.Profiles...)
 }
 
 // Open reserves profiles for streaming; each must be one of Profiles.

@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -64,7 +65,7 @@ func TestDescriptionRoundTrip(t *testing.T) {
 			}
 			defer pb.Close()
 			got := pb.Snapshot()
-			if !maps(got.Info, want.Info) {
+			if !maps.Equal(got.Info, want.Info) {
 				t.Errorf("device info %v, want %v", got.Info, want.Info)
 			}
 			if len(got.Sensors) != len(want.Sensors) {
@@ -72,7 +73,7 @@ func TestDescriptionRoundTrip(t *testing.T) {
 			}
 			for i := range want.Sensors {
 				g, w := &got.Sensors[i], &want.Sensors[i]
-				if g.Index != w.Index || !maps(g.Info, w.Info) {
+				if g.Index != w.Index || !maps.Equal(g.Info, w.Info) {
 					t.Errorf("sensor %d: index %d info %v, want %d %v", i, g.Index, g.Info, w.Index, w.Info)
 				}
 				var gotOpts, wantOpts []string
@@ -109,17 +110,4 @@ func TestDescriptionRoundTrip(t *testing.T) {
 			}
 		})
 	}
-}
-
-// maps reports whether two infos hold the same values.
-func maps(a, b sensor.Info) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
