@@ -25,8 +25,8 @@ type Device struct {
 	pinned    []extensions.PinnedExtrinsics
 	closed    bool
 	closeErr  error
-	onClose   []func() // run by Close after the sensors are closed
-	owners    []*owner // goroutines Close would wait for, besides deliveries
+	onClose   []func()    // run by Close after the sensors are closed
+	owners    []*goid.Set // goroutines Close would wait for, besides deliveries
 	closeOnce sync.Once
 }
 
@@ -249,21 +249,17 @@ func (d *Device) Close() error {
 // calledFromOwnGoroutine reports whether the caller runs on a goroutine Close
 // would wait for: a sensor's delivery goroutine or one of d.owners.
 func (d *Device) calledFromOwnGoroutine() bool {
-	me := goid.ID()
 	d.mu.Lock()
 	sensors := d.sensors
 	owners := d.owners
 	d.mu.Unlock()
 	for _, o := range owners {
-		if o.is(me) {
+		if o.Current() {
 			return true
 		}
 	}
 	for _, s := range sensors {
-		s.mu.Lock()
-		r := s.run
-		s.mu.Unlock()
-		if r != nil && r.owner.is(me) {
+		if s.handlers.Current() {
 			return true
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/goid"
+	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -28,13 +29,14 @@ type Sensor struct {
 	dev   *Device
 	index int
 
+	life     sensorrt.Lifecycle
+	handlers goid.Set // the delivery goroutine while it runs
+
 	mu       sync.Mutex
 	info     sensor.Info
 	profiles []*sensor.StreamProfile
-	open     map[*sensor.StreamProfile]bool
 	filters  []string
-	run      *delivery
-	closed   bool // device closed
+	worker   *sensorrt.Worker // while started
 
 	// streaming is what Frames Queue Size reports on: 0 while streaming.
 	streaming atomic.Bool
@@ -45,20 +47,6 @@ type Sensor struct {
 	onStart, onStop func(*Sensor)
 
 	notes extensions.Callbacks[sensor.Notification]
-}
-
-type item struct {
-	f       *sensor.Frame
-	barrier chan struct{}
-}
-
-// delivery is one started period of a sensor: its goroutine and channels.
-type delivery struct {
-	in    chan item
-	stop  chan struct{}
-	done  chan struct{}
-	owner owner       // the delivery goroutine
-	busy  atomic.Bool // the handler is running
 }
 
 var (
@@ -79,7 +67,8 @@ const framesQueueSizeDefault = 16
 type optionsView = extensions.Options
 
 func newSensor(d *Device, index int, name string) *Sensor {
-	s := &Sensor{dev: d, index: index, info: sensor.Info{sensor.CameraInfoName: name}, open: map[*sensor.StreamProfile]bool{}}
+	s := &Sensor{dev: d, index: index, info: sensor.Info{sensor.CameraInfoName: name}}
+	s.life.Handlers = &s.handlers
 	s.optionsView = &s.opts
 	s.opts.Add(extensions.OptionSpec{
 		Option: sensor.OptionFramesQueueSize, Value: framesQueueSizeDefault,
@@ -267,173 +256,94 @@ func (s *Sensor) Profiles() []*sensor.StreamProfile {
 
 // OpenProfiles returns the opened profiles in the sensor's order.
 func (s *Sensor) OpenProfiles() []*sensor.StreamProfile {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	var out []*sensor.StreamProfile
-	for _, p := range s.profiles {
-		if s.open[p] {
+	for _, p := range s.Profiles() {
+		if s.life.Reserved(p) {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// Open reserves profiles of this sensor for streaming.
-func (s *Sensor) Open(profiles ...*sensor.StreamProfile) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return fmt.Errorf("software sensor %q: open: %w", s.info[sensor.CameraInfoName], sensor.ErrClosed)
+// wrap names the sensor in an error of its life cycle.
+func (s *Sensor) wrap(err error) error {
+	if err == nil {
+		return nil
 	}
-	if len(s.open) > 0 {
-		return fmt.Errorf("software sensor %q: open: %w", s.info[sensor.CameraInfoName], sensor.ErrAlreadyOpen)
-	}
-	if len(profiles) == 0 {
-		return fmt.Errorf("software sensor %q: open: no profiles given: %w", s.info[sensor.CameraInfoName], sensor.ErrNoProfile)
-	}
-	for _, p := range profiles {
-		if !s.hasProfile(p) {
-			return fmt.Errorf("software sensor %q: open %s: %w", s.info[sensor.CameraInfoName], p, sensor.ErrNoProfile)
-		}
-	}
-	for _, p := range profiles {
-		s.open[p] = true
-	}
-	return nil
+	return fmt.Errorf("software sensor %q: %w", s.String(), err)
 }
 
-func (s *Sensor) hasProfile(p *sensor.StreamProfile) bool {
-	for _, q := range s.profiles {
-		if q == p {
-			return true
-		}
-	}
-	return false
+// Open reserves profiles of this sensor for streaming.
+func (s *Sensor) Open(profiles ...*sensor.StreamProfile) error {
+	return s.wrap(s.life.Open(s.Profiles(), profiles, nil))
 }
 
 // Start starts delivering injected frames to h on the sensor's delivery
 // goroutine.
 func (s *Sensor) Start(h sensor.Handler) error {
-	s.mu.Lock()
-	name := s.info[sensor.CameraInfoName]
-	switch {
-	case s.closed:
+	err := s.life.Start(h, func() error {
+		w := sensorrt.Start(h, &s.handlers, 0, nil)
+		s.mu.Lock()
+		s.worker = w
 		s.mu.Unlock()
-		return fmt.Errorf("software sensor %q: start: %w", name, sensor.ErrClosed)
-	case len(s.open) == 0:
-		s.mu.Unlock()
-		return fmt.Errorf("software sensor %q: start: %w", name, sensor.ErrNotOpen)
-	case s.run != nil:
-		s.mu.Unlock()
-		return fmt.Errorf("software sensor %q: start: %w", name, sensor.ErrAlreadyStarted)
-	case h == nil:
-		s.mu.Unlock()
-		return fmt.Errorf("software sensor %q: start: nil handler", name)
+		if !s.deferStreaming.Load() {
+			s.streaming.Store(true)
+		}
+		return nil
+	})
+	if err != nil {
+		return s.wrap(err)
 	}
-	r := &delivery{in: make(chan item), stop: make(chan struct{}), done: make(chan struct{})}
-	s.run = r
-	if !s.deferStreaming.Load() {
-		s.streaming.Store(true)
-	}
-	go r.loop(h)
-	onStart := s.onStart
-	s.mu.Unlock()
-	if onStart != nil {
-		onStart(s)
+	if s.onStart != nil {
+		s.onStart(s)
 	}
 	return nil
 }
 
-func (r *delivery) loop(h sensor.Handler) {
-	defer close(r.done)
-	r.owner.enter()
-	defer r.owner.leave()
-	for {
-		select {
-		case it := <-r.in:
-			if it.f != nil {
-				r.busy.Store(true)
-				h.HandleFrame(it.f)
-				r.busy.Store(false)
-			}
-			if it.barrier != nil {
-				close(it.barrier)
-			}
-		case <-r.stop:
-			return
-		}
+// stopWorker ends the delivery goroutine (Lifecycle's stop step).
+func (s *Sensor) stopWorker() error {
+	s.mu.Lock()
+	w := s.worker
+	s.worker = nil
+	s.mu.Unlock()
+	w.Stop()
+	s.streaming.Store(false)
+	if s.onStop != nil {
+		s.onStop(s)
 	}
+	return nil
 }
 
 // Stop stops delivery. It is synchronous: when it returns the handler is not
 // running and will not be called again. Called from the sensor's own handler
 // (which it would wait for), it returns an error wrapping
 // sensor.ErrStopFromHandler and the sensor keeps streaming.
-func (s *Sensor) Stop() error {
-	me := goid.ID()
-	s.mu.Lock()
-	name := s.info[sensor.CameraInfoName]
-	r := s.run
-	if r != nil && r.owner.is(me) {
-		s.mu.Unlock()
-		return fmt.Errorf("software sensor %q: stop: %w", name, sensor.ErrStopFromHandler)
-	}
-	s.run = nil
-	onStop := s.onStop
-	s.mu.Unlock()
-	if r == nil {
-		return fmt.Errorf("software sensor %q: stop: %w", name, sensor.ErrNotStarted)
-	}
-	close(r.stop)
-	<-r.done
-	s.streaming.Store(false)
-	if onStop != nil {
-		onStop(s)
-	}
-	return nil
-}
+func (s *Sensor) Stop() error { return s.wrap(s.life.Stop(s.stopWorker)) }
 
 // Close stops the sensor if needed and releases its opened profiles. From
-// the sensor's own handler it fails like Stop and changes nothing.
-func (s *Sensor) Close() error {
-	if s.started() {
-		if err := s.Stop(); err != nil && s.started() {
-			return err
-		}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	clear(s.open)
-	return nil
-}
+// the sensor's own handler it fails like Stop and changes nothing; a sensor
+// with nothing opened fails with an error wrapping sensor.ErrNotOpen.
+func (s *Sensor) Close() error { return s.wrap(s.life.Close(s.stopWorker, nil)) }
 
 // shutdown closes the sensor for good (device Close).
 func (s *Sensor) shutdown() error {
-	err := s.Close()
-	s.mu.Lock()
-	s.closed = true
-	s.mu.Unlock()
-	if err != nil {
+	if err := s.life.Shutdown(s.stopWorker, nil); err != nil {
 		return fmt.Errorf("software sensor %q: close: %w", s.String(), err)
 	}
 	return nil
 }
 
-func (s *Sensor) started() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.run != nil
-}
-
 // IsOpen reports whether p is opened on this sensor.
-func (s *Sensor) IsOpen(p *sensor.StreamProfile) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.open[p]
-}
+func (s *Sensor) IsOpen(p *sensor.StreamProfile) bool { return s.life.Reserved(p) }
 
 // Streaming reports whether the sensor is started.
-func (s *Sensor) Streaming() bool { return s.started() }
+func (s *Sensor) Streaming() bool { return s.life.Started() }
+
+func (s *Sensor) currentWorker() *sensorrt.Worker {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.worker
+}
 
 // Inject hands a frame to the delivery goroutine, waiting while the handler
 // is busy with the previous one. The frame's Profile must be an opened
@@ -446,14 +356,11 @@ func (s *Sensor) Streaming() bool { return s.started() }
 // sensor.ErrStopFromHandler when called from the sensor's own handler while
 // it would have to wait for that handler.
 func (s *Sensor) Inject(f *sensor.Frame) error {
-	s.mu.Lock()
-	r := s.run
-	ok := s.open[f.Profile]
-	s.mu.Unlock()
-	if r == nil {
+	w := s.currentWorker()
+	if w == nil {
 		return fmt.Errorf("software sensor %q: inject: %w", s.String(), sensor.ErrNotStarted)
 	}
-	if !ok {
+	if !s.life.Reserved(f.Profile) {
 		return fmt.Errorf("software sensor %q: inject frame of %v: %w", s.String(), f.Profile, sensor.ErrNoProfile)
 	}
 	p := f.Profile
@@ -471,49 +378,18 @@ func (s *Sensor) Inject(f *sensor.Frame) error {
 			f.DepthUnits = s.DepthUnits()
 		}
 	}
-	if err := r.send(item{f: f}); err != nil {
+	if err := w.Send(f); err != nil {
 		return fmt.Errorf("software sensor %q: inject: %w", s.String(), err)
 	}
 	return nil
-}
-
-// send hands it to the delivery goroutine. Only when that has to wait for a
-// running handler does it check that it is not running in that handler
-// itself, which would never take it.
-func (r *delivery) send(it item) error {
-	select {
-	case r.in <- it:
-		return nil
-	default:
-	}
-	if r.busy.Load() && r.owner.is(goid.ID()) {
-		return sensor.ErrStopFromHandler
-	}
-	select {
-	case r.in <- it:
-		return nil
-	case <-r.stop:
-		return sensor.ErrNotStarted
-	}
 }
 
 // Flush waits until every frame injected before it has been handled. It
 // returns at once when the sensor is not started, and when called from the
 // sensor's own handler (every earlier frame has then been handled).
 func (s *Sensor) Flush() {
-	s.mu.Lock()
-	r := s.run
-	s.mu.Unlock()
-	if r == nil {
-		return
-	}
-	b := make(chan struct{})
-	if r.send(item{barrier: b}) != nil {
-		return
-	}
-	select {
-	case <-b:
-	case <-r.done:
+	if w := s.currentWorker(); w != nil {
+		w.Drain()
 	}
 }
 

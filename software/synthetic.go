@@ -3,11 +3,13 @@ package software
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/goid"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -196,7 +198,7 @@ type Synthetic struct {
 	streams []*synthStream
 
 	mu      sync.Mutex
-	running owner     // the timeline goroutine
+	running goid.Set  // the timeline goroutine
 	gen     *timeline // current or last timeline
 	doneCh  chan struct{}
 	closing bool
@@ -559,17 +561,11 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 
 func sensorOf(d *Device, p *sensor.StreamProfile) string {
 	for _, s := range d.softwareSensors() {
-		if s.hasProfileLocked(p) {
+		if slices.Contains(s.Profiles(), p) {
 			return s.String()
 		}
 	}
 	return ""
-}
-
-func (s *Sensor) hasProfileLocked(p *sensor.StreamProfile) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.hasProfile(p)
 }
 
 // findKey returns the SensorStart key that names s.

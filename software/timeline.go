@@ -41,7 +41,7 @@ func (y *Synthetic) sensorStarted(*Sensor) {
 			continue
 		}
 		opened++
-		if !s.started() {
+		if !s.life.Started() {
 			return
 		}
 	}
@@ -60,7 +60,7 @@ func (y *Synthetic) sensorStopped(*Sensor) {
 	y.mu.Lock()
 	defer y.mu.Unlock()
 	for _, s := range y.softwareSensors() {
-		if s.started() {
+		if s.life.Started() {
 			return
 		}
 	}
@@ -113,7 +113,7 @@ func (y *Synthetic) events() []event {
 		s := byName[cfg.sensorFor(name)]
 		if at > 0 && s != nil {
 			add(ms(at), evStart, func() {
-				if s.started() {
+				if s.life.Started() {
 					s.streaming.Store(true)
 				}
 			})
@@ -181,8 +181,7 @@ func (y *Synthetic) limit(k, fps int) bool {
 func (y *Synthetic) run(g *timeline, done chan struct{}) {
 	defer close(done)
 	defer close(g.done)
-	y.running.enter()
-	defer y.running.leave() // before g.done: the next timeline enters after
+	defer y.running.Enter()() // before g.done: the next timeline enters after
 	evs := y.events()
 	ticks := make([]int, len(y.streams))
 	epoch := time.Now()
@@ -244,7 +243,7 @@ func (y *Synthetic) run(g *timeline, done chan struct{}) {
 		st := y.streams[best]
 		k := ticks[best]
 		ticks[best]++
-		if bestMs < st.startMs || !st.s.started() || !st.s.IsOpen(st.p) {
+		if bestMs < st.startMs || !st.s.life.Started() || !st.s.IsOpen(st.p) {
 			continue
 		}
 		f := y.frame(st, k, bestMs)

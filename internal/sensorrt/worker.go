@@ -1,0 +1,369 @@
+package sensorrt
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rsbag/rsbag/internal/goid"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// MaxQueued bounds the real-time queue of a Worker. It holds more than one
+// frame only after the producer stalled and then handed out its overdue
+// frames back to back; a stall longer than MaxQueued frame periods loses the
+// oldest of them.
+const MaxQueued = 32
+
+// Counters are the delivery counters of a stream. They belong to the stream
+// and outlive the workers that update them, so that they add up over
+// several starts.
+type Counters struct {
+	// Delivered counts the frames whose handler call returned.
+	Delivered atomic.Uint64
+	// Dropped counts the frames evicted from a real-time queue, dropped by
+	// Flush and left undelivered by Stop.
+	Dropped atomic.Uint64
+}
+
+// queued is one frame waiting in a worker's queue.
+type queued struct {
+	f   *sensor.Frame
+	ack bool // Deliver: the producer waits on the worker's ack channel
+	// Offer: the frame's stamp (recorded time, scaled by nothing) and when
+	// it was queued.
+	stamp time.Duration
+	at    time.Time
+	// staleAt is set once a newer frame is queued behind this one: at plus
+	// the interval between their stamps (divided by the speed), or the
+	// nominal frame period when that is longer. From then on the frame is
+	// stale, if the handler spent that time inside a call.
+	staleAt time.Time
+	next    bool // a newer frame is queued behind it
+}
+
+type ctlKind int
+
+const (
+	ctlFlush ctlKind = iota // drop the queued frames
+	ctlDrain                // deliver the queued frames
+)
+
+type ctlReq struct {
+	kind  ctlKind
+	reply chan struct{}
+}
+
+// Worker is the goroutine that calls one handler, one frame at a time, and
+// the queue in front of it. A producer hands it frames in one of three
+// ways, which a sensor does not mix:
+//
+//   - Send (lossless hand-off): returns once the worker has taken the frame,
+//     waiting while the handler is busy with the previous one (the software
+//     device's Inject).
+//   - Deliver (lossless, in step): returns once the handler has returned
+//     from the frame (non-real-time playback, which keeps bag order across
+//     streams that way).
+//   - Offer (real time, drop-oldest): queues the frame and returns at once.
+//     A queued frame is evicted (counted in Dropped) only when it is stale:
+//     a newer one is queued and the handler, inside a call, has not taken it
+//     within the recorded interval between the two or within the stream's
+//     nominal frame period, whichever is longer. A handler slower than the
+//     stream thus sees the latest frames, as with a live camera, while a
+//     burst (a recorder that wrote frames microseconds apart, a producer that
+//     caught up after a stall of its own, a worker the scheduler ran late)
+//     waits instead of evicting frames a handler that keeps up would take.
+type Worker struct {
+	h        sensor.Handler
+	handlers *goid.Set // the goroutines that run the sensor's user code
+	period   time.Duration
+	count    *Counters
+
+	self    atomic.Uint64 // the worker goroutine's id once it runs
+	running atomic.Bool   // the handler is inside a call
+
+	in chan *sensor.Frame // Send
+
+	mu sync.Mutex
+	q  []queued
+	// busy is set while the handler runs an offered frame; called is when
+	// that call (or the last one) began and returned when the last one
+	// returned: a frame goes stale only if the handler was inside a call
+	// when its stale time came, not while the worker waited for the
+	// scheduler.
+	busy     bool
+	called   time.Time
+	returned time.Time
+
+	wake   chan struct{}
+	ack    chan struct{}
+	ctl    chan ctlReq
+	quit   chan struct{}
+	exited chan struct{}
+	stop   sync.Once
+}
+
+// New returns a worker that will call h for frames of a stream whose
+// nominal frame period is period (0 when unknown), counting into c, and
+// whose goroutine will join handlers while it runs. Go starts it.
+func New(h sensor.Handler, handlers *goid.Set, period time.Duration, c *Counters) *Worker {
+	if c == nil {
+		c = new(Counters)
+	}
+	return &Worker{h: h, handlers: handlers, period: period, count: c,
+		in: make(chan *sensor.Frame), q: make([]queued, 0, 2),
+		wake: make(chan struct{}, 1), ack: make(chan struct{}, 1), ctl: make(chan ctlReq),
+		quit: make(chan struct{}), exited: make(chan struct{})}
+}
+
+// Start returns a running worker (New, then Go).
+func Start(h sensor.Handler, handlers *goid.Set, period time.Duration, c *Counters) *Worker {
+	w := New(h, handlers, period, c)
+	w.Go()
+	return w
+}
+
+// Go starts the worker's goroutine; call it once.
+func (w *Worker) Go() { go w.run() }
+
+// PeriodOf returns the nominal frame period of a profile: 1/FPS, or 0 when
+// the rate is unknown.
+func PeriodOf(p *sensor.StreamProfile) time.Duration {
+	if p == nil || p.FPS <= 0 {
+		return 0
+	}
+	return time.Second / time.Duration(p.FPS)
+}
+
+// Current reports whether the caller runs on the worker's goroutine.
+func (w *Worker) Current() bool {
+	id := w.self.Load()
+	return id != 0 && goid.ID() == id
+}
+
+func (w *Worker) run() {
+	defer close(w.exited)
+	w.self.Store(goid.ID())
+	if w.handlers != nil {
+		defer w.handlers.Enter()()
+	}
+	for {
+		select {
+		case f := <-w.in:
+			w.call(f, false)
+		case <-w.wake:
+			// One frame per turn, so that a flush or a stop waits for at
+			// most one handler call.
+			if it, ok := w.take(); ok {
+				w.deliver(it)
+				w.mu.Lock()
+				more := len(w.q) > 0
+				w.mu.Unlock()
+				if more {
+					w.signal()
+				}
+			}
+		case c := <-w.ctl:
+			for {
+				it, ok := w.take()
+				if !ok {
+					break
+				}
+				if c.kind == ctlDrain {
+					w.deliver(it)
+				} else {
+					w.count.Dropped.Add(1)
+				}
+			}
+			close(c.reply)
+		case <-w.quit:
+			return
+		}
+	}
+}
+
+// call runs the handler; offered marks a real-time frame, during whose call
+// the handler is busy for the eviction rule.
+func (w *Worker) call(f *sensor.Frame, offered bool) {
+	if offered {
+		now := time.Now()
+		w.mu.Lock()
+		w.busy, w.called = true, now
+		w.mu.Unlock()
+	}
+	w.running.Store(true)
+	w.h.HandleFrame(f)
+	w.running.Store(false)
+	if offered {
+		now := time.Now()
+		w.mu.Lock()
+		w.busy, w.returned = false, now
+		w.mu.Unlock()
+	}
+	w.count.Delivered.Add(1)
+}
+
+func (w *Worker) deliver(it queued) {
+	w.call(it.f, !it.ack)
+	if it.ack {
+		w.ack <- struct{}{}
+	}
+}
+
+func (w *Worker) signal() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take removes the oldest frame that is not stale.
+func (w *Worker) take() (queued, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.q) > 1 && w.q[0].next {
+		w.evictLocked(time.Now())
+	}
+	if len(w.q) == 0 {
+		return queued{}, false
+	}
+	it := w.q[0]
+	w.shiftLocked(1)
+	return it, true
+}
+
+// shiftLocked removes the n oldest frames.
+func (w *Worker) shiftLocked(n int) {
+	k := copy(w.q, w.q[n:])
+	clear(w.q[k:])
+	w.q = w.q[:k]
+}
+
+// evictLocked drops the stale frames at the front of the queue: those whose
+// stale time came while the handler was inside a call (after the call
+// began, and up to now or, when the handler is idle, up to its last
+// return). A frame the worker has not taken because the scheduler has not
+// run it is not the handler's delay.
+func (w *Worker) evictLocked(now time.Time) {
+	if !w.busy && w.returned.Before(now) {
+		now = w.returned
+	}
+	n := 0
+	for n < len(w.q) && w.q[n].next && w.called.Before(w.q[n].staleAt) && !now.Before(w.q[n].staleAt) {
+		n++
+	}
+	if n > 0 {
+		w.shiftLocked(n)
+		w.count.Dropped.Add(uint64(n))
+	}
+}
+
+// Offer queues f, stamped stamp (its recorded time), at time now of the
+// producer's clock; speed (> 0) scales recorded intervals into real ones.
+// It evicts the frames that became stale and never waits.
+func (w *Worker) Offer(f *sensor.Frame, stamp time.Duration, now time.Time, speed float64) {
+	w.mu.Lock()
+	if n := len(w.q); n > 0 {
+		last := &w.q[n-1]
+		var gap time.Duration
+		if stamp > last.stamp {
+			gap = time.Duration(float64(stamp-last.stamp) / speed)
+		}
+		// A frame recorded in a burst (microseconds after the previous
+		// one) does not make the previous one stale before the handler has
+		// had the stream's nominal frame period to take it.
+		if w.period > 0 {
+			gap = max(gap, time.Duration(float64(w.period)/speed))
+		}
+		last.staleAt, last.next = last.at.Add(gap), true
+	}
+	w.q = append(w.q, queued{f: f, stamp: stamp, at: now})
+	w.evictLocked(now)
+	if over := len(w.q) - MaxQueued; over > 0 {
+		w.shiftLocked(over)
+		w.count.Dropped.Add(uint64(over))
+	}
+	w.mu.Unlock()
+	w.signal()
+}
+
+// Deliver hands f to the handler and waits until it has returned from it,
+// or until cancel is closed or the worker stops; it reports whether the
+// handler took the frame.
+func (w *Worker) Deliver(f *sensor.Frame, cancel <-chan struct{}) bool {
+	w.mu.Lock()
+	w.q = append(w.q, queued{f: f, ack: true})
+	w.mu.Unlock()
+	w.signal()
+	select {
+	case <-w.ack:
+		return true
+	case <-cancel:
+		return false
+	case <-w.exited:
+		return false
+	}
+}
+
+// Send hands f to the worker and returns once the worker has taken it,
+// waiting while the handler is busy with the previous frame. It returns
+// sensor.ErrNotStarted when the worker stops first, and
+// sensor.ErrStopFromHandler when called from the handler itself while it
+// would have to wait for that handler.
+func (w *Worker) Send(f *sensor.Frame) error {
+	select {
+	case w.in <- f:
+		return nil
+	default:
+	}
+	if w.running.Load() && w.Current() {
+		return sensor.ErrStopFromHandler
+	}
+	select {
+	case w.in <- f:
+		return nil
+	case <-w.quit:
+		return sensor.ErrNotStarted
+	}
+}
+
+// Flush drops the queued frames (counted in Dropped) and returns once the
+// handler is not running one taken before.
+func (w *Worker) Flush() { w.control(ctlFlush) }
+
+// Drain delivers the queued frames and returns once the handler has
+// returned from every frame handed to the worker before. Called from the
+// handler itself, whose earlier frames have all been handled, it returns at
+// once; so it does when the worker has stopped.
+func (w *Worker) Drain() { w.control(ctlDrain) }
+
+func (w *Worker) control(k ctlKind) {
+	if w.Current() {
+		return
+	}
+	c := ctlReq{kind: k, reply: make(chan struct{})}
+	select {
+	case w.ctl <- c:
+	case <-w.exited:
+		return
+	}
+	select {
+	case <-c.reply:
+	case <-w.exited:
+	}
+}
+
+// Stop ends the worker and waits for its goroutine: when it returns the
+// handler is not running and will not be called again. Frames still queued
+// are dropped (counted in Dropped). It is idempotent; it must not be called
+// from the handler.
+func (w *Worker) Stop() {
+	w.stop.Do(func() {
+		close(w.quit)
+		<-w.exited
+		w.mu.Lock()
+		w.count.Dropped.Add(uint64(len(w.q)))
+		w.q = w.q[:0]
+		w.mu.Unlock()
+	})
+}
