@@ -14,6 +14,7 @@ import (
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/goid"
 	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -206,6 +207,7 @@ func (d *Device) build() {
 	byKey := map[streamKey]*stream{}
 	for _, rs := range d.desc.sensors {
 		s := &Sensor{dev: d, index: rs.index, byOption: map[sensor.Option]*optionState{}}
+		s.life = sensorrt.Lifecycle{Name: fmt.Sprintf("playback: sensor %d", rs.index), Handlers: &d.handlers}
 		ss := device.SensorSnapshot{Index: rs.index, Info: rs.info.Clone(), RecommendedFilters: append([]string{}, rs.filters...)}
 		var opts []sensor.Option
 		for o := range rs.options {
@@ -455,7 +457,7 @@ func (d *Device) Err() error {
 func (d *Device) Stats() []StreamStats {
 	out := make([]StreamStats, len(d.streams))
 	for i, st := range d.streams {
-		out[i] = StreamStats{Profile: st.profile, Delivered: st.delivered.Load(), Dropped: st.dropped.Load(),
+		out[i] = StreamStats{Profile: st.profile, Delivered: st.Delivered.Load(), Dropped: st.Dropped.Load(),
 			Lost: st.lost.Load()}
 	}
 	return out

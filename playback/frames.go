@@ -39,7 +39,7 @@ type group struct {
 func (g *group) deliverable() int {
 	n := 0
 	for _, it := range g.items[g.cursor:] {
-		if it.f != nil && it.st.sens.started {
+		if it.f != nil && it.st.sens.life.Started() {
 			n++
 		}
 	}
@@ -412,18 +412,15 @@ func (d *Device) dispatchGroup(g *group, blocking bool) bool {
 			s, n := it.sens, it.ntf
 			d.ev.post(func() { s.raiseNotification(n) })
 		default:
-			disp := it.st.disp
-			if disp == nil || !it.st.sens.started {
+			w := it.st.w
+			if w == nil || !it.st.sens.life.Started() {
 				continue
 			}
 			if d.rs.realTime && !blocking {
-				disp.pushLatest(it.f, g.t, now, d.rs.speed)
+				w.Offer(it.f, time.Duration(g.t), now, d.rs.speed)
 				continue
 			}
-			disp.pushWait(it.f)
-			select {
-			case <-disp.ack:
-			case <-d.done:
+			if !w.Deliver(it.f, d.done) {
 				return false
 			}
 			if d.later.runQueued() && (d.rs.group != g || d.rs.active == 0 || d.rs.paused != paused) {

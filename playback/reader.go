@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -32,7 +33,7 @@ func (d *Device) playing() bool {
 	}
 	if !d.rs.realTime {
 		for _, s := range d.sensors {
-			if len(s.opened) > 0 && !s.started {
+			if s.life.IsOpen() && !s.life.Started() {
 				return false
 			}
 		}
@@ -118,13 +119,7 @@ func (d *Device) shutdown() {
 		d.rs.it = nil
 	}
 	for _, s := range d.sensors {
-		for _, st := range s.opened {
-			if st.disp != nil {
-				st.disp.stop()
-				st.disp = nil
-			}
-		}
-		s.started = false
+		_ = s.life.Shutdown(func() error { s.stopWorkers(false); return nil }, nil)
 	}
 	if d.rs.active > 0 {
 		d.rs.active = 0
@@ -163,46 +158,42 @@ func (d *Device) queryConns() []uint32 {
 	return append(conns, d.ntfConns...)
 }
 
-func (d *Device) flushAll(k ctlKind) {
+// flushAll drops the frames queued for every started stream.
+func (d *Device) flushAll() {
 	for _, s := range d.sensors {
 		for _, st := range s.opened {
-			if st.disp != nil {
-				st.disp.control(k)
+			if st.w != nil {
+				st.w.Flush()
 			}
 		}
 	}
 }
 
-func (d *Device) openSensor(s *Sensor, sel []*stream) error {
-	if len(s.opened) > 0 {
-		return fmt.Errorf("playback: sensor %d: %w", s.index, sensor.ErrAlreadyOpen)
-	}
-	s.opened = sel
-	d.invalidate()
-	return nil
+func (d *Device) openSensor(s *Sensor, profiles []*sensor.StreamProfile, sel []*stream) error {
+	return s.life.Open(nil, profiles, func() error {
+		s.opened = sel
+		d.invalidate()
+		return nil
+	})
 }
 
 func (d *Device) closeSensor(s *Sensor) error {
-	if len(s.opened) == 0 {
-		return fmt.Errorf("playback: sensor %d: %w", s.index, sensor.ErrNotOpen)
-	}
-	d.stopSensor(s, false)
-	s.opened = nil
-	d.invalidate()
-	return nil
+	return s.life.Close(func() error { d.stopStreams(s, false); return nil }, func() {
+		s.opened = nil
+		d.invalidate()
+	})
 }
 
 func (d *Device) startSensor(s *Sensor, h sensor.Handler) error {
-	if len(s.opened) == 0 {
-		return fmt.Errorf("playback: sensor %d: %w", s.index, sensor.ErrNotOpen)
-	}
-	if s.started {
-		return fmt.Errorf("playback: sensor %d: %w", s.index, sensor.ErrAlreadyStarted)
-	}
+	return s.life.Start(h, func() error { d.startStreams(s, h); return nil })
+}
+
+// startStreams is a sensor's start step: a worker per opened stream; the
+// device plays from its first started sensor.
+func (d *Device) startStreams(s *Sensor, h sensor.Handler) {
 	for _, st := range s.opened {
-		st.disp = startDispatcher(st, h, &d.handlers)
+		st.w = sensorrt.Start(h, &d.handlers, sensorrt.PeriodOf(st.profile), &st.Counters)
 	}
-	s.started = true
 	d.rs.active++
 	if d.rs.active == 1 {
 		d.lastErr.Store(nil)
@@ -217,25 +208,19 @@ func (d *Device) startSensor(s *Sensor, h sensor.Handler) error {
 			d.setStatus(extensions.StatusPlaying)
 		}
 	}
-	return nil
 }
 
-// stopSensor stops s's dispatchers (delivering their queued frames first
-// when drain is set); the device stops with its last sensor.
+// stopSensor stops s if it is started (delivering the queued frames first
+// when drain is set).
 func (d *Device) stopSensor(s *Sensor, drain bool) {
-	if !s.started {
-		return
-	}
-	for _, st := range s.opened {
-		if st.disp != nil {
-			if drain {
-				st.disp.control(ctlDrain)
-			}
-			st.disp.stop()
-			st.disp = nil
-		}
-	}
-	s.started = false
+	_ = s.life.Stop(func() error { d.stopStreams(s, drain); return nil })
+}
+
+// stopStreams is a sensor's stop step: its workers end (delivering their
+// queued frames first when drain is set); the device stops with its last
+// sensor.
+func (d *Device) stopStreams(s *Sensor, drain bool) {
+	s.stopWorkers(drain)
 	d.rs.active--
 	if d.rs.active == 0 {
 		d.stopDevice()
@@ -267,15 +252,13 @@ func (d *Device) stopAtEnd(err error) {
 		n := sensor.Notification{Category: sensor.NotificationCategoryUnknownError, Severity: sensor.SeverityError,
 			Description: err.Error()}
 		for _, s := range d.sensors {
-			if s.started {
+			if s.life.Started() {
 				d.ev.post(func() { s.raiseNotification(n) })
 			}
 		}
 	}
 	for _, s := range d.sensors {
-		if s.started {
-			d.stopSensor(s, true)
-		}
+		d.stopSensor(s, true)
 	}
 }
 
@@ -293,7 +276,7 @@ func (d *Device) resetOptions(t rosbag.Time) {
 }
 
 func (d *Device) seek(target rosbag.Time) error {
-	d.flushAll(ctlFlush)
+	d.flushAll()
 	d.invalidate()
 	d.rs.group, d.rs.pictured = nil, nil
 	t := max(target, samplesFrom)
@@ -325,11 +308,11 @@ var pictureLookback = []rosbag.Time{rosbag.Time(time.Second), rosbag.Time(30 * t
 func (d *Device) picture(t rosbag.Time) error {
 	var want []*stream
 	for _, s := range d.sensors {
-		if !s.started {
+		if !s.life.Started() {
 			continue
 		}
 		for _, st := range s.opened {
-			if st.disp != nil && (st.profile.Kind == sensor.KindVideo || st.profile.Kind == sensor.KindMotion) {
+			if st.w != nil && (st.profile.Kind == sensor.KindVideo || st.profile.Kind == sensor.KindMotion) {
 				want = append(want, st)
 			}
 		}
@@ -398,17 +381,14 @@ func (d *Device) picture(t rosbag.Time) error {
 		}
 		g.finishAll()
 		for _, item := range g.items {
-			if item.f == nil || item.st.disp == nil || !slices.Contains(byTime[tp], item.st) {
+			if item.f == nil || item.st.w == nil || !slices.Contains(byTime[tp], item.st) {
 				continue
 			}
 			if tp == t {
 				d.rs.pictured[item.st] = true
 			}
 			d.position.Store(bagNs(tp))
-			item.st.disp.pushWait(item.f)
-			select {
-			case <-item.st.disp.ack:
-			case <-d.done:
+			if !item.st.w.Deliver(item.f, d.done) {
 				return ErrClosed
 			}
 		}
@@ -437,7 +417,7 @@ func (d *Device) pause() {
 		return
 	}
 	d.rs.paused = true
-	d.flushAll(ctlFlush)
+	d.flushAll()
 	if d.rs.active > 0 {
 		d.setStatus(extensions.StatusPaused)
 	} else {

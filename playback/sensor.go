@@ -8,6 +8,7 @@ import (
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -23,14 +24,15 @@ func (o *optionState) set(v float32) { o.cur.Store(math.Float32bits(v)) }
 
 // stream is a recorded stream with its connections and delivery state.
 type stream struct {
-	streamCounters
+	sensorrt.Counters
+	lost    atomic.Uint64 // frames in corrupt chunks
 	rec     *recStream
 	profile *sensor.StreamProfile
 	sens    *Sensor
 	kind    layout.TopicKind // KindImageData, KindImuData or KindPoseTransform
 	conns   []uint32         // data, metadata and pose sibling connections
 	data    []uint32         // data connections only
-	disp    *dispatcher
+	w       *sensorrt.Worker // while its sensor is started
 }
 
 // Sensor is a playback sensor. It implements sensor.Sensor and the
@@ -49,9 +51,24 @@ type Sensor struct {
 	optCbs   extensions.Callbacks[extensions.OptionChange]
 	notifCbs extensions.Callbacks[sensor.Notification]
 
-	// Owned by the device's reader goroutine.
-	opened  []*stream
-	started bool
+	// life changes state only on the device's reader goroutine, which owns
+	// opened (the streams of the opened profiles).
+	life   sensorrt.Lifecycle
+	opened []*stream
+}
+
+// stopWorkers ends the workers of the opened streams, delivering their
+// queued frames first when drain is set.
+func (s *Sensor) stopWorkers(drain bool) {
+	for _, st := range s.opened {
+		if st.w != nil {
+			if drain {
+				st.w.Drain()
+			}
+			st.w.Stop()
+			st.w = nil
+		}
+	}
 }
 
 // Index returns the sensor's index in the recorded device.
@@ -67,9 +84,6 @@ func (s *Sensor) Profiles() []*sensor.StreamProfile {
 
 // Open reserves profiles for streaming; each must be one of Profiles.
 func (s *Sensor) Open(profiles ...*sensor.StreamProfile) error {
-	if len(profiles) == 0 {
-		return fmt.Errorf("playback: sensor %d: open: no profile given: %w", s.index, sensor.ErrNoProfile)
-	}
 	var sel []*stream
 	for _, p := range profiles {
 		var found *stream
@@ -87,15 +101,12 @@ func (s *Sensor) Open(profiles ...*sensor.StreamProfile) error {
 	if err := s.dev.refuseFromHandler(fmt.Sprintf("sensor %d: open", s.index)); err != nil {
 		return err
 	}
-	return s.dev.do(func() error { return s.dev.openSensor(s, sel) })
+	return s.dev.do(func() error { return s.dev.openSensor(s, profiles, sel) })
 }
 
 // Start begins delivering the opened streams' frames to h, one goroutine
 // per stream.
 func (s *Sensor) Start(h sensor.Handler) error {
-	if h == nil {
-		return fmt.Errorf("playback: sensor %d: start: nil handler", s.index)
-	}
 	if err := s.dev.refuseFromHandler(fmt.Sprintf("sensor %d: start", s.index)); err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package playback
+package sensorrt
 
 import (
 	"testing"
@@ -6,60 +6,64 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/internal/goid"
-	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
 
+// waitDeadline bounds a wait for a frame that must come (in a synctest
+// bubble it passes only when every goroutine is blocked).
+const waitDeadline = 20 * time.Second
+
 // TestBurstKeepsFrames: frames recorded in a burst (4 µs and 103 µs apart
 // on a 250 Hz stream, as a recorder under load writes them) reach a
-// handler that keeps up with the stream's rate, even when the dispatcher
+// handler that keeps up with the stream's rate, even when the worker
 // takes them only after the later one is queued; a frame is evicted only
 // when its handler is still behind a whole nominal frame period later.
 func TestBurstKeepsFrames(t *testing.T) { synctest.Test(t, burstKeepsFrames) }
 
 func burstKeepsFrames(t *testing.T) {
-	st := &stream{profile: &sensor.StreamProfile{Stream: sensor.StreamAccel, FPS: 250, Kind: sensor.KindMotion}}
+	p := &sensor.StreamProfile{Stream: sensor.StreamAccel, FPS: 250, Kind: sensor.KindMotion}
+	var c Counters
 	busy := make(chan uint64)
 	release := make(chan struct{})
 	got := make(chan uint64, 16)
-	d := startDispatcher(st, sensor.HandlerFunc(func(f *sensor.Frame) {
+	d := Start(sensor.HandlerFunc(func(f *sensor.Frame) {
 		if f.Number == 0 {
 			busy <- 0
 			<-release // the handler is busy while the burst is queued
 		}
 		got <- f.Number
-	}), &goid.Set{})
+	}), &goid.Set{}, PeriodOf(p), &c)
 	var released bool
 	defer func() {
 		if !released {
 			close(release)
 		}
-		d.stop()
+		d.Stop()
 	}()
-	frame := func(n uint64) *sensor.Frame { return &sensor.Frame{Profile: st.profile, Number: n} }
+	frame := func(n uint64) *sensor.Frame { return &sensor.Frame{Profile: p, Number: n} }
 	t0 := time.Now()
 	// push queues frame n of bag time t when it is due, us microseconds
 	// after frame 0.
-	push := func(n uint64, t rosbag.Time, us int64) {
+	push := func(n uint64, t time.Duration, us int64) {
 		time.Sleep(time.Until(t0.Add(time.Duration(us) * time.Microsecond)))
-		d.pushLatest(frame(n), t, time.Now(), 1)
+		d.Offer(frame(n), t, time.Now(), 1)
 	}
 
 	push(0, 0, 0)
 	<-busy
 	// A burst: 1 at 4 ms, 2 at 4.004 ms, 3 at 4.107 ms of bag time.
-	base := rosbag.Time(4_000_000)
+	base := 4 * time.Millisecond
 	push(1, base, 4000)
-	push(2, base+4_000, 4004)
-	push(3, base+107_000, 4107)
-	if dropped := st.dropped.Load(); dropped != 0 {
+	push(2, base+4*time.Microsecond, 4004)
+	push(3, base+107*time.Microsecond, 4107)
+	if dropped := c.Dropped.Load(); dropped != 0 {
 		t.Fatalf("%d frames of a burst evicted within the stream's frame period", dropped)
 	}
 	// The handler is still busy a whole frame period (4 ms) after frames 1
 	// and 2 were queued when frame 4 comes, at 8.1 ms: they are stale;
 	// frame 3, queued at 4.107 ms, is not yet.
-	push(4, base+4_100_000, 8100)
-	if dropped := st.dropped.Load(); dropped != 2 {
+	push(4, base+4100*time.Microsecond, 8100)
+	if dropped := c.Dropped.Load(); dropped != 2 {
 		t.Fatalf("%d frames evicted for a handler a frame period behind, want 2 (frames 1 and 2)", dropped)
 	}
 	close(release)
@@ -79,27 +83,28 @@ func burstKeepsFrames(t *testing.T) {
 }
 
 // TestSchedulerDelayKeepsFrames: frames that wait only because the
-// dispatcher has not been scheduled (its handler is idle, not behind) are
+// worker has not been scheduled (its handler is idle, not behind) are
 // not evicted, however late it runs; they are delivered in order.
 func TestSchedulerDelayKeepsFrames(t *testing.T) { synctest.Test(t, schedulerDelayKeepsFrames) }
 
 func schedulerDelayKeepsFrames(t *testing.T) {
-	st := &stream{profile: &sensor.StreamProfile{Stream: sensor.StreamGyro, FPS: 200, Kind: sensor.KindMotion}}
+	p := &sensor.StreamProfile{Stream: sensor.StreamGyro, FPS: 200, Kind: sensor.KindMotion}
+	var c Counters
 	got := make(chan uint64, 16)
-	d := newDispatcher(st, sensor.HandlerFunc(func(f *sensor.Frame) { got <- f.Number }), &goid.Set{})
-	// The dispatcher's goroutine is not running yet: five frames 5 ms
+	d := New(sensor.HandlerFunc(func(f *sensor.Frame) { got <- f.Number }), &goid.Set{}, PeriodOf(p), &c)
+	// The worker's goroutine is not running yet: five frames 5 ms
 	// apart are queued over 20 ms.
 	for n := range uint64(5) {
 		if n > 0 {
 			time.Sleep(5 * time.Millisecond)
 		}
-		d.pushLatest(&sensor.Frame{Profile: st.profile, Number: n}, rosbag.Time(n*5_000_000), time.Now(), 1)
+		d.Offer(&sensor.Frame{Profile: p, Number: n}, time.Duration(n)*5*time.Millisecond, time.Now(), 1)
 	}
-	if dropped := st.dropped.Load(); dropped != 0 {
+	if dropped := c.Dropped.Load(); dropped != 0 {
 		t.Fatalf("%d frames evicted while the handler was idle", dropped)
 	}
-	go d.run()
-	defer d.stop()
+	d.Go()
+	defer d.Stop()
 	for want := range uint64(5) {
 		select {
 		case n := <-got:
