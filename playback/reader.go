@@ -185,7 +185,7 @@ func (d *Device) closeSensor(s *Sensor) error {
 }
 
 func (d *Device) startSensor(s *Sensor, h sensor.Handler) error {
-	return s.life.Start(h, func() error { d.startStreams(s, h); return nil })
+	return s.life.Start(h, func([]*sensor.StreamProfile) error { d.startStreams(s, h); return nil })
 }
 
 // startStreams is a sensor's start step: a worker per opened stream; the

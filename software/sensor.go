@@ -281,7 +281,7 @@ func (s *Sensor) Open(profiles ...*sensor.StreamProfile) error {
 // Start starts delivering injected frames to h on the sensor's delivery
 // goroutine.
 func (s *Sensor) Start(h sensor.Handler) error {
-	err := s.life.Start(h, func() error {
+	err := s.life.Start(h, func([]*sensor.StreamProfile) error {
 		w := sensorrt.Start(h, &s.handlers, 0, nil)
 		s.mu.Lock()
 		s.worker = w

@@ -94,13 +94,19 @@ func (a *assembler) finish() {
 
 // Stats counts what a streaming sensor received.
 type Stats struct {
-	Frames          uint64 // frames delivered
+	Frames          uint64 // frames assembled and handed on
 	ErrorFrames     uint64 // dropped: a payload had the error bit
 	ShortFrames     uint64 // dropped: fewer bytes than the format needs
 	OversizedFrames uint64 // dropped: more bytes than the format needs
 	BadPayloads     uint64 // payloads with an unparsable header
 	Resets          uint64 // endpoint resets by the watchdog
+	// LateFrames were dropped because the handler, still inside a call a
+	// frame period after a newer frame arrived, did not take them: a live
+	// camera does not wait for a slow handler.
+	LateFrames uint64
 }
 
 // Dropped returns the number of dropped frames.
-func (s Stats) Dropped() uint64 { return s.ErrorFrames + s.ShortFrames + s.OversizedFrames }
+func (s Stats) Dropped() uint64 {
+	return s.ErrorFrames + s.ShortFrames + s.OversizedFrames + s.LateFrames
+}

@@ -197,9 +197,8 @@ func (d *Device) build(ctx context.Context) error {
 		_, depth := vc.Unit(vcExtensionUnit, &DepthXU)
 		s := &Sensor{vc: vc, depth: depth, modes: map[*sensor.StreamProfile]mode{}, ilv: map[*sensor.StreamProfile]mode{}}
 		s.global.Store(true)
-		s.dev = d
 		if depth {
-			s.name = "Stereo Module"
+			s.init(d, "Stereo Module")
 			s.kind = []extensions.SensorKind{extensions.KindDepthSensor, extensions.KindDepthStereoSensor}
 			s.opts = bindOptions(d, s.name, &vc, depthControls)
 			s.units.Store(math.Float32bits(s.initialDepthUnits()))
@@ -212,7 +211,7 @@ func (d *Device) build(ctx context.Context) error {
 				s.opts.addFixed(sensor.OptionStereoBaseline, s.StereoBaselineMM(), "Distance in mm between the stereo imagers")
 			}
 		} else {
-			s.name = "RGB Camera"
+			s.init(d, "RGB Camera")
 			s.kind = []extensions.SensorKind{extensions.KindColorSensor}
 			s.opts = bindOptions(d, s.name, &vc, colorControls)
 		}
@@ -456,7 +455,7 @@ func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, 
 // closes nothing.
 func (d *Device) Close() error {
 	for _, s := range d.sensors {
-		if b := baseOf(s); b != nil && b.readers.Current() {
+		if b := baseOf(s); b != nil && b.handlers.Current() {
 			return fmt.Errorf("usb %s: close from a handler of the %s: %w", d.cam.Desc, b.name, sensor.ErrStopFromHandler)
 		}
 	}
@@ -469,13 +468,15 @@ func (d *Device) Close() error {
 	d.mu.Unlock()
 	var errs []error
 	for _, s := range d.sensors {
-		if err := s.Close(); err != nil && !errors.Is(err, device.ErrDisconnected) {
-			errs = append(errs, err)
+		var err error
+		switch v := s.(type) {
+		case *Sensor:
+			err = v.shutdown()
+		case *MotionSensor:
+			err = v.shutdown()
 		}
-		if b := baseOf(s); b != nil {
-			b.mu.Lock()
-			b.closed = true
-			b.mu.Unlock()
+		if err != nil && !errors.Is(err, device.ErrDisconnected) {
+			errs = append(errs, err)
 		}
 	}
 	if err := d.h.Close(); err != nil {

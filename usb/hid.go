@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"math"
 	"sync/atomic"
+	"time"
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -87,7 +89,7 @@ var hidRates = []struct {
 
 func newMotionSensor(dev *Device, intf int, ep uint8) *MotionSensor {
 	m := &MotionSensor{intf: intf, ep: ep}
-	m.dev, m.name = dev, "Motion Module"
+	m.init(dev, "Motion Module")
 	m.info = sensor.Info{sensor.CameraInfoName: m.name}
 	m.kind = []extensions.SensorKind{extensions.KindMotionSensor}
 	m.opts = &options{dev: dev, name: m.name, byOpt: map[sensor.Option]*boundControl{}}
@@ -124,7 +126,7 @@ func (m *MotionSensor) Open(ps ...*sensor.StreamProfile) error {
 		}
 		seen[p.Stream] = true
 	}
-	return m.openProfiles(m.profiles, ps)
+	return m.life.Open(m.profiles, ps, nil)
 }
 
 func reportID(s sensor.Stream) uint8 {
@@ -164,18 +166,20 @@ func (m *MotionSensor) power(ctx context.Context, id uint8, state uint8, fps int
 // Start powers the opened IMU sensors up at their rates and reads input
 // reports from the interrupt endpoint.
 func (m *MotionSensor) Start(h sensor.Handler) error {
+	return m.life.Start(h, func(opened []*sensor.StreamProfile) error { return m.start(h, opened) })
+}
+
+// start is Start's step, with the life cycle locked.
+func (m *MotionSensor) start(h sensor.Handler, opened []*sensor.StreamProfile) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err := m.canStart(h); err != nil {
-		return err
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	if err := m.dev.h.SetInterface(m.intf, 0); err != nil {
 		cancel()
 		return fmt.Errorf("usb %s: claim interface %d: %w", m.name, m.intf, err)
 	}
 	byID := map[uint8]*sensor.StreamProfile{}
-	for _, p := range m.opened {
+	for _, p := range opened {
 		if err := m.power(ctx, reportID(p.Stream), hidPowerD0, p.FPS); err != nil {
 			cancel()
 			return err
@@ -187,16 +191,18 @@ func (m *MotionSensor) Start(h sensor.Handler) error {
 		cancel()
 		return fmt.Errorf("usb %s: stream endpoint %#02x: %w", m.name, m.ep, err)
 	}
-	m.cancel, m.started, m.err = cancel, true, nil
 	m.frames = map[*sensor.StreamProfile]uint64{}
-	m.wg.Add(1)
-	go m.read(ctx, st, byID, h)
+	// One worker for both IMU streams: the slower rate bounds how long a
+	// frame may wait for the handler.
+	var period time.Duration
+	for _, p := range byID {
+		period = max(period, sensorrt.PeriodOf(p))
+	}
+	m.run(cancel, h, []time.Duration{period}, func(_ int, w *sensorrt.Worker) { m.read(ctx, st, byID, w) })
 	return nil
 }
 
-func (m *MotionSensor) read(ctx context.Context, st Stream, byID map[uint8]*sensor.StreamProfile, h sensor.Handler) {
-	defer m.wg.Done()
-	defer m.readers.Enter()()
+func (m *MotionSensor) read(ctx context.Context, st Stream, byID map[uint8]*sensor.StreamProfile, w *sensorrt.Worker) {
 	defer st.Close()
 	buf := make([]byte, hidReportSize)
 	for {
@@ -247,7 +253,7 @@ func (m *MotionSensor) read(ctx context.Context, st Stream, byID map[uint8]*sens
 		m.mu.Lock()
 		m.stats.Frames++
 		m.mu.Unlock()
-		h.HandleFrame(f)
+		offer(w, f)
 	}
 }
 
@@ -255,16 +261,18 @@ func (m *MotionSensor) read(ctx context.Context, st Stream, byID map[uint8]*sens
 // sensor's own handler or notification callbacks, which it would wait for,
 // it returns an error wrapping sensor.ErrStopFromHandler and the sensor
 // keeps streaming.
-func (m *MotionSensor) Stop() error {
-	if err := m.halt(); err != nil {
-		return err
-	}
+func (m *MotionSensor) Stop() error { return m.life.Stop(m.stop) }
+
+// stop is Stop's step.
+func (m *MotionSensor) stop() error {
+	m.halt()
+	m.mu.Lock()
 	defer m.mu.Unlock()
 	errs := []error{m.err}
 	if m.err == nil || !errors.Is(m.err, device.ErrDisconnected) {
 		ctx, cancel := context.WithTimeout(context.Background(), m.dev.opts.ControlTimeout)
 		defer cancel()
-		for _, p := range m.opened {
+		for _, p := range m.life.Opened() {
 			errs = append(errs, m.power(ctx, reportID(p.Stream), hidPowerD4, 0))
 		}
 		if err := m.dev.h.Release(m.intf); err != nil {
@@ -277,4 +285,7 @@ func (m *MotionSensor) Stop() error {
 // Close stops the sensor if needed and releases its profiles. Like Stop, it
 // fails with an error wrapping sensor.ErrStopFromHandler (and changes
 // nothing) when called from the sensor's own handler.
-func (m *MotionSensor) Close() error { return m.closeWith(m.Stop, nil) }
+func (m *MotionSensor) Close() error { return m.life.Close(m.stop, nil) }
+
+// shutdown closes the sensor for good (device Close).
+func (m *MotionSensor) shutdown() error { return m.life.Shutdown(m.stop, nil) }

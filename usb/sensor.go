@@ -13,6 +13,7 @@ import (
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/goid"
+	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -62,25 +63,33 @@ func (p *plan) first() *sensor.StreamProfile {
 	return nil
 }
 
-// base holds what UVC and HID sensors share: info, life cycle state,
-// notification callbacks and the sticky error.
+// base holds what UVC and HID sensors share: info, life cycle, the
+// goroutines that read and deliver, notification callbacks and the sticky
+// error.
 type base struct {
 	dev  *Device
 	name string
 	info sensor.Info
 	kind []extensions.SensorKind
 
+	life     sensorrt.Lifecycle
+	handlers goid.Set // the reading goroutines (callbacks) and workers (h)
+
 	mu      sync.Mutex
-	opened  []*sensor.StreamProfile
-	started bool
-	closed  bool
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
-	err     error // sticky streaming error
+	workers []*sensorrt.Worker
+	late    sensorrt.Counters // frames a slow handler lost
+	err     error             // sticky streaming error
 	stats   Stats
-	readers goid.Set // the reading goroutines, which run h and the callbacks
 
 	notes extensions.Callbacks[sensor.Notification]
+}
+
+// init names the sensor and sets up its life cycle.
+func (b *base) init(dev *Device, name string) {
+	b.dev, b.name = dev, name
+	b.life = sensorrt.Lifecycle{Name: "usb " + name, Handlers: &b.handlers}
 }
 
 // Info returns the sensor's camera info.
@@ -125,104 +134,46 @@ func (b *base) fail(err error) {
 func (b *base) Stats() Stats {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.stats
+	st := b.stats
+	st.LateFrames = b.late.Dropped.Load()
+	return st
 }
 
-// fromHandler returns an error wrapping sensor.ErrStopFromHandler when
-// called on one of the sensor's reading goroutines (from its frame handler
-// or a notification callback), which the call named what would wait for;
-// else nil.
-func (b *base) fromHandler(what string) error {
-	if b.readers.Current() {
-		return fmt.Errorf("usb %s: %s: %w", b.name, what, sensor.ErrStopFromHandler)
+// run starts, for each reading function, a worker that calls h and a
+// reading goroutine that hands it frames; cancel ends the reading.
+func (b *base) run(cancel context.CancelFunc, h sensor.Handler, periods []time.Duration, read func(i int, w *sensorrt.Worker)) {
+	b.cancel, b.err = cancel, nil
+	b.workers = b.workers[:0]
+	for i, p := range periods {
+		w := sensorrt.Start(h, &b.handlers, p, &b.late)
+		b.workers = append(b.workers, w)
+		b.wg.Add(1)
+		go func() {
+			defer b.wg.Done()
+			defer b.handlers.Enter()()
+			read(i, w)
+		}()
 	}
-	return nil
 }
 
-// halt cancels the reading goroutines and waits for them; it returns
-// sensor.ErrNotStarted or an error wrapping sensor.ErrStopFromHandler, or
-// nil with b.mu held and started cleared.
-func (b *base) halt() error {
-	if err := b.fromHandler("stop"); err != nil {
-		return err
-	}
-	b.mu.Lock()
-	if !b.started {
-		b.mu.Unlock()
-		return sensor.ErrNotStarted
-	}
+// halt ends the reading goroutines, then the workers (frames still queued
+// are dropped): when it returns h is not running and will not be called
+// again.
+func (b *base) halt() {
 	b.cancel()
-	b.mu.Unlock()
 	b.wg.Wait()
-	b.mu.Lock()
-	b.started = false
-	return nil
+	for _, w := range b.workers {
+		w.Stop()
+	}
+	b.workers = nil
 }
 
-// closeWith stops a started sensor with stop and releases its profiles;
-// release, when not nil, runs with b.mu held to forget what Open prepared.
-// Called from the sensor's own handler it changes nothing and returns an
-// error wrapping sensor.ErrStopFromHandler.
-func (b *base) closeWith(stop func() error, release func()) error {
-	if err := b.fromHandler("close"); err != nil {
-		return err
-	}
-	var err error
-	b.mu.Lock()
-	started := b.started
-	b.mu.Unlock()
-	if started {
-		err = stop()
-	}
-	b.mu.Lock()
-	b.opened = nil
-	if release != nil {
-		release()
-	}
-	b.mu.Unlock()
-	return err
-}
-
-// canStart checks, with b.mu held, that the sensor may start with h.
-func (b *base) canStart(h sensor.Handler) error {
-	switch {
-	case b.closed:
-		return sensor.ErrClosed
-	case b.opened == nil:
-		return sensor.ErrNotOpen
-	case b.started:
-		return sensor.ErrAlreadyStarted
-	case h == nil:
-		return fmt.Errorf("usb %s: start: nil handler", b.name)
-	}
-	return nil
-}
-
-func (b *base) openProfiles(all []*sensor.StreamProfile, ps []*sensor.StreamProfile) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.closed {
-		return sensor.ErrClosed
-	}
-	if b.opened != nil {
-		return sensor.ErrAlreadyOpen
-	}
-	if len(ps) == 0 {
-		return fmt.Errorf("usb %s: open: %w", b.name, sensor.ErrNoProfile)
-	}
-	for _, p := range ps {
-		found := false
-		for _, q := range all {
-			if p == q {
-				found = true
-			}
-		}
-		if !found {
-			return fmt.Errorf("usb %s: open %v: %w", b.name, p, sensor.ErrNoProfile)
-		}
-	}
-	b.opened = append([]*sensor.StreamProfile(nil), ps...)
-	return nil
+// offer queues a frame for the handler: a live camera does not wait for it
+// (sensorrt.Worker.Offer), so a handler slower than the stream sees its
+// latest frames.
+func offer(w *sensorrt.Worker, f *sensor.Frame) {
+	now := time.Now()
+	w.Offer(f, time.Duration(now.UnixNano()), now, 1)
 }
 
 // Sensor is a UVC sensor of a live camera: the Stereo Module (depth and
@@ -266,13 +217,7 @@ func (s *Sensor) Open(ps ...*sensor.StreamProfile) error {
 	if err != nil {
 		return err
 	}
-	if err := s.openProfiles(s.profiles, ps); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	s.plans = plans
-	s.mu.Unlock()
-	return nil
+	return s.life.Open(s.profiles, ps, func() error { s.plans = plans; return nil })
 }
 
 func (s *Sensor) resolve(ps []*sensor.StreamProfile) ([]*plan, error) {
@@ -398,11 +343,13 @@ type vsRun struct {
 // Start negotiates every opened profile (probe/commit), starts its IN
 // stream and delivers frames to h.
 func (s *Sensor) Start(h sensor.Handler) error {
+	return s.life.Start(h, func([]*sensor.StreamProfile) error { return s.start(h) })
+}
+
+// start is Start's step, with the life cycle locked.
+func (s *Sensor) start(h sensor.Handler) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.canStart(h); err != nil {
-		return err
-	}
 	o := s.dev.opts
 	ctx, cancel := context.WithCancel(context.Background())
 	var runs []*vsRun
@@ -450,25 +397,25 @@ func (s *Sensor) Start(h sensor.Handler) error {
 		s.dev.tk.start(o.ControlTimeout)
 		s.keeping = true
 	}
-	s.cancel, s.started, s.err, s.running = cancel, true, nil, runs
-	for _, r := range runs {
-		s.wg.Add(1)
-		go s.read(ctx, r, h)
+	s.running = runs
+	periods := make([]time.Duration, len(runs))
+	for i, r := range runs {
+		periods[i] = sensorrt.PeriodOf(r.p)
 	}
+	s.run(cancel, h, periods, func(i int, w *sensorrt.Worker) { s.read(ctx, runs[i], w) })
 	return nil
 }
 
 // read is the goroutine of one VideoStreaming interface: it reads
-// payloads, assembles frames and calls h. A read that sees no data for the
-// watchdog period, or a stall, resets the endpoint and restarts the stream.
-func (s *Sensor) read(ctx context.Context, r *vsRun, h sensor.Handler) {
-	defer s.wg.Done()
-	defer s.readers.Enter()()
+// payloads, assembles frames and hands them to w. A read that sees no data
+// for the watchdog period, or a stall, resets the endpoint and restarts the
+// stream.
+func (s *Sensor) read(ctx context.Context, r *vsRun, w *sensorrt.Worker) {
 	o := s.dev.opts
 	var local Stats
 	asm := &assembler{expect: r.m.expect, maxSize: r.size, stats: &local}
 	asm.emit = func(data []byte, hdr PayloadHeader, m *frameMeta) {
-		s.deliver(r, data, hdr, m, h)
+		s.deliver(r, data, hdr, m, w)
 	}
 	buf := make([]byte, r.size)
 	publish := func() {
@@ -530,10 +477,10 @@ func addStats(a, b Stats) Stats {
 // (src/ds/ds-timestamp.cpp): with metadata, the UVC header timestamp in
 // microseconds on the hardware clock and the capture-timing frame counter;
 // without, the host clock (system time) and a running counter.
-func (s *Sensor) deliver(r *vsRun, data []byte, hdr PayloadHeader, m *frameMeta, h sensor.Handler) {
+func (s *Sensor) deliver(r *vsRun, data []byte, hdr PayloadHeader, m *frameMeta, w *sensorrt.Worker) {
 	r.frames++
 	now := nowMs()
-	f := sensor.Frame{
+	f := &sensor.Frame{
 		Profile:      r.p,
 		Number:       r.frames,
 		SystemTimeMs: now,
@@ -566,7 +513,7 @@ func (s *Sensor) deliver(r *vsRun, data []byte, hdr PayloadHeader, m *frameMeta,
 	f.Metadata.Set(sensor.MetadataKeyTimeOfArrival, int64(now))
 	f.Metadata.Set(sensor.MetadataKeyBackendTimestamp, int64(now))
 	if r.m.split == 0 {
-		h.HandleFrame(&f)
+		offer(w, f)
 		return
 	}
 	left, right := splitStereo(r.m.split, data, r.outs[1] != nil, r.outs[2] != nil)
@@ -575,11 +522,11 @@ func (s *Sensor) deliver(r *vsRun, data []byte, hdr PayloadHeader, m *frameMeta,
 		if p == nil {
 			continue
 		}
-		g := f
+		g := *f
 		g.Profile, g.Data = p, img
 		g.BPP = p.Format.BitsPerPixel()
 		g.Stride = p.Width * g.BPP / 8
-		h.HandleFrame(&g)
+		offer(w, &g)
 	}
 }
 
@@ -635,10 +582,12 @@ func splitStereo(kind int, src []byte, wantL, wantR bool) (left, right []byte) {
 // own handler or notification callbacks, which it would wait for, it
 // returns an error wrapping sensor.ErrStopFromHandler and the sensor keeps
 // streaming.
-func (s *Sensor) Stop() error {
-	if err := s.halt(); err != nil {
-		return err
-	}
+func (s *Sensor) Stop() error { return s.life.Stop(s.stop) }
+
+// stop is Stop's step.
+func (s *Sensor) stop() error {
+	s.halt()
+	s.mu.Lock()
 	defer s.mu.Unlock()
 	streamErr := s.err
 	var errs []error
@@ -668,5 +617,8 @@ func (s *Sensor) Stop() error {
 // fails with an error wrapping sensor.ErrStopFromHandler (and changes
 // nothing) when called from the sensor's own handler.
 func (s *Sensor) Close() error {
-	return s.closeWith(s.Stop, func() { s.plans = nil })
+	return s.life.Close(s.stop, func() { s.plans = nil })
 }
+
+// shutdown closes the sensor for good (device Close).
+func (s *Sensor) shutdown() error { return s.life.Shutdown(s.stop, func() { s.plans = nil }) }

@@ -1,6 +1,7 @@
 // Package archtest checks the package graph: imports between the module's
 // packages point down the layers only (see STYLE: msgs, rosbag, sensor and
-// internal/goid at the bottom; then extensions, device and internal/layout; then the device
+// internal/goid at the bottom; then extensions, device, internal/layout and the sensor
+// runtime internal/sensorrt; then the device
 // backends usb, software, record and playback, which never import each
 // other; then internal/rsdump and the command; the fleet module on top).
 package archtest
@@ -25,15 +26,16 @@ var allowed = map[string][]string{
 	"internal/lz4frame": {},
 	"sensor":            {},
 	"internal/goid":     {},
+	"internal/sensorrt": {"sensor", "internal/goid"},
 	"internal/testbags": {"rosbag"},
 	"internal/benchbag": {"rosbag", "msgs", "sensor", "internal/layout"},
 	"extensions":        {"sensor"},
 	"device":            {"sensor", "extensions"},
 	"internal/layout":   {"msgs", "sensor"},
-	"usb":               {"sensor", "extensions", "device", "internal/goid"},
-	"software":          {"sensor", "extensions", "device", "internal/goid"},
+	"usb":               {"sensor", "extensions", "device", "internal/goid", "internal/sensorrt"},
+	"software":          {"sensor", "extensions", "device", "internal/goid", "internal/sensorrt"},
 	"record":            {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout"},
-	"playback":          {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/goid"},
+	"playback":          {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/goid", "internal/sensorrt"},
 	"internal/damage":   {"msgs", "rosbag", "playback", "internal/layout"},
 	"internal/baginfo":  {"msgs", "rosbag", "sensor", "internal/layout", "internal/damage"},
 	"internal/fakes3":   {},

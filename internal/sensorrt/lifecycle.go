@@ -62,7 +62,7 @@ func (l *Lifecycle) FromHandler(op string) error {
 // Open reserves ps, each of which must be one of offered (by identity;
 // offered nil: the caller checked them). prepare, when not nil, runs with
 // the state locked and may refuse; the profiles are reserved only if it
-// succeeds.
+// succeeds. prepare must not call l's methods.
 func (l *Lifecycle) Open(offered, ps []*sensor.StreamProfile, prepare func() error) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -92,9 +92,10 @@ func (l *Lifecycle) Open(offered, ps []*sensor.StreamProfile, prepare func() err
 }
 
 // Start begins delivery to h: start (the backend's step, which starts its
-// workers or reading goroutines) runs with the state locked, and the
-// sensor is started only if it succeeds.
-func (l *Lifecycle) Start(h sensor.Handler, start func() error) error {
+// workers or reading goroutines) runs with the state locked, given the
+// opened profiles, and the sensor is started only if it succeeds. start
+// must not call l's methods.
+func (l *Lifecycle) Start(h sensor.Handler, start func(opened []*sensor.StreamProfile) error) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch {
@@ -107,7 +108,7 @@ func (l *Lifecycle) Start(h sensor.Handler, start func() error) error {
 	case h == nil:
 		return l.errorf("start", errors.New("nil handler"))
 	}
-	if err := start(); err != nil {
+	if err := start(slices.Clone(l.open)); err != nil {
 		return err
 	}
 	l.phase = started
