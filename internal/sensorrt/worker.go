@@ -96,7 +96,7 @@ type Worker struct {
 	returned time.Time
 
 	wake   chan struct{}
-	ack    chan struct{}
+	ack    chan bool // Deliver: whether the handler took the frame
 	ctl    chan ctlReq
 	quit   chan struct{}
 	exited chan struct{}
@@ -112,7 +112,7 @@ func New(h sensor.Handler, handlers *goid.Set, period time.Duration, c *Counters
 	}
 	return &Worker{h: h, handlers: handlers, period: period, count: c,
 		in: make(chan *sensor.Frame), q: make([]queued, 0, 2),
-		wake: make(chan struct{}, 1), ack: make(chan struct{}, 1), ctl: make(chan ctlReq),
+		wake: make(chan struct{}, 1), ack: make(chan bool, 1), ctl: make(chan ctlReq),
 		quit: make(chan struct{}), exited: make(chan struct{})}
 }
 
@@ -148,6 +148,14 @@ func (w *Worker) run() {
 		defer w.handlers.Enter()()
 	}
 	for {
+		// A flush or drain waiting is served before the next frame, so that
+		// no frame queued before it is delivered after it was asked for.
+		select {
+		case c := <-w.ctl:
+			w.serve(c)
+			continue
+		default:
+		}
 		select {
 		case f := <-w.in:
 			w.call(f, false)
@@ -164,22 +172,30 @@ func (w *Worker) run() {
 				}
 			}
 		case c := <-w.ctl:
-			for {
-				it, ok := w.take()
-				if !ok {
-					break
-				}
-				if c.kind == ctlDrain {
-					w.deliver(it)
-				} else {
-					w.count.Dropped.Add(1)
-				}
-			}
-			close(c.reply)
+			w.serve(c)
 		case <-w.quit:
 			return
 		}
 	}
+}
+
+// serve empties the queue as c asks: delivering or dropping the frames.
+func (w *Worker) serve(c ctlReq) {
+	for {
+		it, ok := w.take()
+		if !ok {
+			break
+		}
+		if c.kind == ctlDrain {
+			w.deliver(it)
+			continue
+		}
+		w.count.Dropped.Add(1)
+		if it.ack {
+			w.ack <- false // its producer waits
+		}
+	}
+	close(c.reply)
 }
 
 // call runs the handler; offered marks a real-time frame, during whose call
@@ -206,7 +222,7 @@ func (w *Worker) call(f *sensor.Frame, offered bool) {
 func (w *Worker) deliver(it queued) {
 	w.call(it.f, !it.ack)
 	if it.ack {
-		w.ack <- struct{}{}
+		w.ack <- true
 	}
 }
 
@@ -288,16 +304,16 @@ func (w *Worker) Offer(f *sensor.Frame, stamp time.Duration, now time.Time, spee
 }
 
 // Deliver hands f to the handler and waits until it has returned from it,
-// or until cancel is closed or the worker stops; it reports whether the
-// handler took the frame.
+// until a Flush drops it, or until cancel is closed or the worker stops; it
+// reports whether the handler took the frame. One producer at a time.
 func (w *Worker) Deliver(f *sensor.Frame, cancel <-chan struct{}) bool {
 	w.mu.Lock()
 	w.q = append(w.q, queued{f: f, ack: true})
 	w.mu.Unlock()
 	w.signal()
 	select {
-	case <-w.ack:
-		return true
+	case ok := <-w.ack:
+		return ok
 	case <-cancel:
 		return false
 	case <-w.exited:

@@ -1,6 +1,8 @@
 package sensorrt
 
 import (
+	"errors"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -114,5 +116,162 @@ func schedulerDelayKeepsFrames(t *testing.T) {
 		case <-time.After(waitDeadline):
 			t.Fatalf("frame %d not delivered", want)
 		}
+	}
+}
+
+// TestSendHandsOff: Send returns once the worker took the frame, frames
+// arrive in order; from the handler, when it would wait for itself, Send
+// fails with ErrStopFromHandler; after Stop with ErrNotStarted.
+func TestSendHandsOff(t *testing.T) { synctest.Test(t, sendHandsOff) }
+
+func sendHandsOff(t *testing.T) {
+	var w *Worker
+	got := make(chan uint64, 8)
+	fromHandler := make(chan error, 1)
+	w = Start(sensor.HandlerFunc(func(f *sensor.Frame) {
+		if f.Number == 2 {
+			fromHandler <- w.Send(&sensor.Frame{Number: 99})
+		}
+		got <- f.Number
+	}), &goid.Set{}, 0, nil)
+	for n := range uint64(3) {
+		if err := w.Send(&sensor.Frame{Number: n}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Drain()
+	if err := <-fromHandler; !errors.Is(err, sensor.ErrStopFromHandler) {
+		t.Errorf("Send from the handler: %v, want ErrStopFromHandler", err)
+	}
+	for want := range uint64(3) {
+		if n := <-got; n != want {
+			t.Fatalf("got frame %d, want %d", n, want)
+		}
+	}
+	w.Stop()
+	if err := w.Send(&sensor.Frame{}); !errors.Is(err, sensor.ErrNotStarted) {
+		t.Errorf("Send after Stop: %v, want ErrNotStarted", err)
+	}
+}
+
+// TestDeliverWaitsForHandler: Deliver returns after the handler returned,
+// and gives up when its cancel channel closes.
+func TestDeliverWaitsForHandler(t *testing.T) { synctest.Test(t, deliverWaitsForHandler) }
+
+func deliverWaitsForHandler(t *testing.T) {
+	var c Counters
+	block := make(chan struct{})
+	w := Start(sensor.HandlerFunc(func(f *sensor.Frame) {
+		if f.Number == 1 {
+			<-block
+		}
+	}), &goid.Set{}, 0, &c)
+	defer w.Stop()
+	if !w.Deliver(&sensor.Frame{Number: 0}, nil) || c.Delivered.Load() != 1 {
+		t.Fatalf("Deliver returned before the handler did (delivered %d)", c.Delivered.Load())
+	}
+	cancel := make(chan struct{})
+	done := make(chan bool, 1)
+	go func() { done <- w.Deliver(&sensor.Frame{Number: 1}, cancel) }()
+	synctest.Wait()
+	select {
+	case <-done:
+		t.Fatal("Deliver returned while the handler ran")
+	default:
+	}
+	close(cancel)
+	if <-done {
+		t.Error("Deliver reported the frame handled after its cancel")
+	}
+	close(block)
+}
+
+// TestDrainFlushStop: Drain delivers offered frames; Flush and Stop drop
+// them, counted; Drain from the handler returns at once; the handler is not
+// called after Stop.
+func TestDrainFlushStop(t *testing.T) { synctest.Test(t, drainFlushStop) }
+
+func drainFlushStop(t *testing.T) {
+	var c Counters
+	var w *Worker
+	entered, release := make(chan uint64), make(chan struct{})
+	var after atomic.Bool
+	w = New(sensor.HandlerFunc(func(f *sensor.Frame) {
+		if after.Load() {
+			t.Error("handler called after Stop")
+		}
+		if f.Number == 0 {
+			w.Drain() // from the handler: returns at once
+			entered <- f.Number
+			<-release
+		}
+	}), &goid.Set{}, 10*time.Millisecond, &c)
+	w.Go()
+	now := time.Now()
+	w.Offer(&sensor.Frame{Number: 0}, 0, now, 1)
+	<-entered // the handler is inside frame 0
+	for n := range uint64(3) {
+		w.Offer(&sensor.Frame{Number: n + 1}, time.Duration(n+1)*time.Microsecond, now, 1)
+	}
+	close(release)
+	w.Drain()
+	if d := c.Delivered.Load(); d != 4 || c.Dropped.Load() != 0 {
+		t.Fatalf("after Drain: %d delivered, %d dropped, want 4 and 0", d, c.Dropped.Load())
+	}
+	// Queue frames the worker cannot take yet: the handler is busy again.
+	release2 := make(chan struct{})
+	w2 := Start(sensor.HandlerFunc(func(f *sensor.Frame) {
+		if f.Number == 0 {
+			<-release2
+		}
+	}), &goid.Set{}, 10*time.Millisecond, &c)
+	w2.Offer(&sensor.Frame{Number: 0}, 0, time.Now(), 1)
+	synctest.Wait() // worker 2 is inside frame 0
+	for n := range uint64(2) {
+		w2.Offer(&sensor.Frame{Number: n + 1}, time.Duration(n+1)*time.Microsecond, time.Now(), 1)
+	}
+	go func() { synctest.Wait(); close(release2) }()
+	w2.Flush()
+	if c.Dropped.Load() != 2 {
+		t.Fatalf("Flush dropped %d, want 2", c.Dropped.Load())
+	}
+	w2.Stop()
+	w.Offer(&sensor.Frame{Number: 9}, time.Second, time.Now(), 1)
+	w.Offer(&sensor.Frame{Number: 10}, time.Second+1, time.Now(), 1)
+	w.Stop()
+	after.Store(true)
+	if got := c.Delivered.Load() + c.Dropped.Load(); got != 4+1+2+2 {
+		t.Errorf("delivered+dropped = %d after Stop, want every frame counted once (9)", got)
+	}
+}
+
+// TestQueueBound: a producer that outruns a stuck handler keeps at most
+// MaxQueued frames; the oldest are dropped.
+func TestQueueBound(t *testing.T) { synctest.Test(t, queueBound) }
+
+func queueBound(t *testing.T) {
+	var c Counters
+	release := make(chan struct{})
+	var got []uint64
+	w := Start(sensor.HandlerFunc(func(f *sensor.Frame) {
+		if f.Number == 0 {
+			<-release
+		}
+		got = append(got, f.Number)
+	}), &goid.Set{}, time.Second, &c)
+	w.Offer(&sensor.Frame{Number: 0}, 0, time.Now(), 1)
+	synctest.Wait()
+	const n = MaxQueued + 7
+	for i := range uint64(n) {
+		w.Offer(&sensor.Frame{Number: i + 1}, time.Duration(i+1), time.Now(), 1)
+	}
+	if d := c.Dropped.Load(); d != n-MaxQueued {
+		t.Errorf("dropped %d, want %d", d, n-MaxQueued)
+	}
+	close(release)
+	w.Drain()
+	w.Stop()
+	if len(got) != MaxQueued+1 || got[1] != n-MaxQueued+1 || got[len(got)-1] != n {
+		t.Errorf("handler got %d frames %v..., want frame 0 then the newest %d", len(got), got[:min(3, len(got))], MaxQueued)
 	}
 }
