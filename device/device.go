@@ -5,35 +5,22 @@
 //
 // # Frame delivery contract
 //
-// Every implementation follows these rules (they refine those of package
-// sensor):
+// Every implementation delivers frames through one sensor runtime
+// (internal/sensorrt, where the contract is written out in full and
+// tested), so that they all behave alike:
 //
-//   - Goroutine: a started sensor calls its Handler on a goroutine owned by
-//     that sensor (one per started sensor in the software and synthetic
-//     devices, one per stream in playback), never on the goroutine that
-//     called Start, and never with a lock held, so a handler may call any
-//     method of the device except Stop/Close of its own sensor and Close of
-//     the device, which would wait for the handler to return: they return
-//     an error wrapping sensor.ErrStopFromHandler instead.
-//   - Ordering: frames of one stream are delivered one at a time, in
-//     increasing frame order. Frames of different streams of one sensor are
-//     delivered in production order when the sensor has one delivery
-//     goroutine; frames of different sensors may be delivered concurrently.
-//   - Slow handlers: a handler that does not keep up applies back-pressure.
-//     Lossless producers (software device, synthetic camera, non-real-time
-//     playback) wait for it, so frames arrive late but none are lost;
-//     real-time producers (live cameras, real-time playback) drop the oldest
-//     undelivered frame of that stream instead of queueing without bound.
-//     A handler never blocks the frames of another sensor's goroutine.
-//   - Stop is synchronous: when it returns the handler is not running and
-//     will not be called again for that sensor. Close stops every sensor and
-//     returns only when every goroutine the device started has ended.
-//   - Lifetime: a delivered *sensor.Frame and its Data are immutable and stay
-//     valid for as long as they are referenced, including after the handler
-//     returns, after Stop and after Close. Producers never write to a buffer
-//     after handing it out; they may hand the same immutable buffer to
-//     several frames (the synthetic camera's prepared contents). Consumers
-//     must not modify a frame or its Data; there is nothing to release.
+//   - A started sensor calls its handler on a goroutine it owns, never on
+//     the caller's and never with a lock held; from the handler, Stop and
+//     Close of its own sensor and Close of the device fail with an error
+//     wrapping sensor.ErrStopFromHandler instead of waiting for themselves.
+//   - Frames of a stream arrive one at a time, in order.
+//   - Lossless producers (software device, synthetic camera, non-real-time
+//     playback) wait for a slow handler; real-time ones (live cameras,
+//     real-time playback) drop its oldest undelivered frames, counted, once
+//     they have waited a frame period while it was inside a call.
+//   - Stop is synchronous; Close returns when every goroutine has ended.
+//   - A delivered frame and its Data are immutable and stay valid as long
+//     as they are referenced; there is nothing to release.
 package device
 
 import (

@@ -42,7 +42,7 @@ func (p *pacer) until(due time.Time) {
 	}
 	// A thread in nanosleep keeps its P (the runtime takes it back only
 	// when its monitor next looks, up to 10 ms later): with every P so
-	// held, no dispatcher runs and frames go stale. Sleep precisely only
+	// held, no worker runs and frames go stale. Sleep precisely only
 	// while another P stays free; otherwise park on a Go timer.
 	if int(preciseSleepers.Add(1)) < runtime.GOMAXPROCS(0) {
 		sleepPrecise(d)

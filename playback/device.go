@@ -97,7 +97,7 @@ type Device struct {
 
 	reqs         chan request
 	later        funcQueue // requests made from handlers, run after they return
-	handlers     goid.Set  // the dispatchers' goroutines
+	handlers     goid.Set  // the workers' goroutines and the callbacks' one
 	callbacks    goid.Set  // the callback goroutine
 	realTime     atomic.Bool
 	done         chan struct{}

@@ -9,8 +9,8 @@
 // # Goroutines
 //
 // A Device owns one reader goroutine, which reads the bag in bag-time order,
-// and one dispatcher goroutine per started stream, which calls the
-// handler. Seek, Pause, Resume, Step, Stop, SetSpeed, SetRealTime and the sensors'
+// and one worker goroutine of the sensor runtime per started stream, which
+// calls the handler. Seek, Pause, Resume, Step, Stop, SetSpeed, SetRealTime and the sensors'
 // Open/Start/Stop/Close are requests answered by the reader goroutine: they
 // are synchronous and take no lock that user code could hold. Status,
 // notification and option-change callbacks run in order on a separate
@@ -47,13 +47,13 @@
 // has at least the stream's nominal frame period (1/fps, divided by the
 // speed) to take a frame before a newer one evicts it, and that period
 // counts only while the handler is inside a call — a frame that waits
-// because the dispatcher has not been scheduled yet is never the
-// handler's delay.
+// because the worker has not been scheduled yet is never the handler's
+// delay.
 //
 // # Non-real time: deterministic playback
 //
 // With Options.NonRealTime or SetRealTime(false) playback is lossless: the
-// reader hands each frame to its stream's dispatcher and waits until the
+// reader hands each frame to its stream's worker and waits until the
 // handler has returned before reading on. Frames of all streams are
 // therefore delivered one at a time in bag order (equal bag times in file
 // order).

@@ -111,7 +111,7 @@ func (d *Device) run() {
 	}
 }
 
-// shutdown stops every dispatcher and the bag iterator when the device
+// shutdown stops every worker and the bag iterator when the device
 // closes.
 func (d *Device) shutdown() {
 	if d.rs.it != nil {

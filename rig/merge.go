@@ -21,7 +21,7 @@ const (
 // merger; a frame goes when every other device has either ended or a frame
 // waiting at a later time (equal times: the lower device index first).
 // The merger holds no goroutine of its own: the waiting handlers are the
-// devices' dispatchers.
+// devices' workers.
 type merger struct {
 	mu      sync.Mutex
 	cond    sync.Cond
