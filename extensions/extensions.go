@@ -6,6 +6,7 @@ package extensions
 
 import (
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/rsbag/rsbag/sensor"
@@ -146,6 +147,20 @@ type Playback interface {
 	OnStatusChange(f func(PlaybackStatus))
 	// Filename returns the path of the bag being played.
 	Filename() string
+}
+
+// Stopped returns a channel that is closed the first time p's status
+// becomes Stopped (the end of the file, a read error, Stop). It registers
+// itself with OnStatusChange, replacing the callback set before.
+func Stopped(p Playback) <-chan struct{} {
+	ch := make(chan struct{})
+	var once sync.Once
+	p.OnStatusChange(func(s PlaybackStatus) {
+		if s == StatusStopped {
+			once.Do(func() { close(ch) })
+		}
+	})
+	return ch
 }
 
 // Errors returned by extension methods.

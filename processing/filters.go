@@ -54,6 +54,22 @@ func (o *options) selects(f *sensor.Frame) bool {
 	return (s == 0 || sensor.Stream(s) == p.Stream) && (fm == 0 || sensor.Format(fm) == p.Format) && (i == -1 || int(i) == p.Index)
 }
 
+// smoothingInput checks the input of the spatial and temporal filters: a
+// frame the stream filters do not select passes through unchanged (pass);
+// a DISPARITY32 frame is always taken. For a Z16 or DISPARITY32 frame it
+// returns the bytes per pixel and the smoothing alpha and delta.
+func (o *options) smoothingInput(f *sensor.Frame) (bpp int, alpha, delta float32, pass bool, err error) {
+	if (f == nil || f.Profile == nil || f.Profile.Format != sensor.FormatDisparity32) && !o.selects(f) {
+		return 0, 0, 0, true, nil
+	}
+	if bpp, err = checkVideo(o.block, f, sensor.FormatZ16, sensor.FormatDisparity32); err != nil {
+		return 0, 0, 0, false, err
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return bpp, o.get(sensor.OptionFilterSmoothAlpha), o.get(sensor.OptionFilterSmoothDelta), false, nil
+}
+
 // Threshold keeps the depth pixels between a min and a max distance and
 // zeroes the others, as librealsense's threshold filter. It is safe for
 // concurrent use.

@@ -36,17 +36,14 @@ func NewSpatial() *Spatial {
 
 // Process returns the smoothed frame of the Z16 or DISPARITY32 frame f.
 func (s *Spatial) Process(f *sensor.Frame) (*sensor.Frame, error) {
-	if f == nil || f.Profile == nil || f.Profile.Format != sensor.FormatDisparity32 {
-		if !s.selects(f) {
-			return f, nil
-		}
-	}
-	bpp, err := checkVideo(s.block, f, sensor.FormatZ16, sensor.FormatDisparity32)
+	bpp, alpha, delta, pass, err := s.smoothingInput(f)
 	if err != nil {
 		return nil, err
 	}
+	if pass {
+		return f, nil
+	}
 	s.mu.Lock()
-	alpha, delta := s.get(sensor.OptionFilterSmoothAlpha), s.get(sensor.OptionFilterSmoothDelta)
 	iters, mode := int(s.get(sensor.OptionFilterMagnitude)), int(s.get(sensor.OptionHolesFill))
 	s.mu.Unlock()
 	radius := 0
@@ -360,18 +357,13 @@ func persistenceLUT(mode int) [256]uint8 {
 // keeps its values for the next frame. A frame of another profile than the
 // last one starts the history over.
 func (t *Temporal) Process(f *sensor.Frame) (*sensor.Frame, error) {
-	if f == nil || f.Profile == nil || f.Profile.Format != sensor.FormatDisparity32 {
-		if !t.selects(f) {
-			return f, nil
-		}
-	}
-	bpp, err := checkVideo(t.block, f, sensor.FormatZ16, sensor.FormatDisparity32)
+	bpp, alpha, delta, pass, err := t.smoothingInput(f)
 	if err != nil {
 		return nil, err
 	}
-	t.mu.Lock()
-	alpha, delta := t.get(sensor.OptionFilterSmoothAlpha), t.get(sensor.OptionFilterSmoothDelta)
-	t.mu.Unlock()
+	if pass {
+		return f, nil
+	}
 	p := t.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Index = sensor.StreamDepth, 0 })
 	out := derive(f, p, f.Width, f.Height, bpp)
 	copy(out.Data, packed(f, bpp))

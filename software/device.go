@@ -17,7 +17,7 @@ func nextUID() int { return sensor.NextUID() }
 // Device is a software device. It is safe for concurrent use.
 type Device struct {
 	mu        sync.Mutex
-	info      sensor.Info
+	infos     infoSet
 	sensors   []*Sensor
 	keys      map[*sensor.StreamProfile]extensions.StreamKey
 	regs      []registration
@@ -47,32 +47,47 @@ func New(info sensor.Info) *Device {
 	if info == nil {
 		info = sensor.Info{}
 	}
-	return &Device{info: info.Clone(), keys: map[*sensor.StreamProfile]extensions.StreamKey{}}
+	return &Device{infos: infoSet{info: info.Clone()}, keys: map[*sensor.StreamProfile]extensions.StreamKey{}}
 }
 
 // String returns the device name.
 func (d *Device) String() string {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if n, ok := d.info[sensor.CameraInfoName]; ok {
+	if n, ok := d.infos.get(sensor.CameraInfoName); ok {
 		return n
 	}
 	return "Software Device"
 }
 
 // Info returns a copy of the device info.
-func (d *Device) Info() sensor.Info {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.info.Clone()
-}
+func (d *Device) Info() sensor.Info { return d.infos.clone() }
 
 // SetInfo sets a device info value (rs2::software_device::register_info);
 // an empty value removes it.
-func (d *Device) SetInfo(k sensor.CameraInfo, v string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.info.Set(k, v)
+func (d *Device) SetInfo(k sensor.CameraInfo, v string) { d.infos.set(k, v) }
+
+// infoSet is camera info with its own lock.
+type infoSet struct {
+	mu   sync.Mutex
+	info sensor.Info
+}
+
+func (i *infoSet) get(k sensor.CameraInfo) (string, bool) {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	v, ok := i.info[k]
+	return v, ok
+}
+
+func (i *infoSet) clone() sensor.Info {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return i.info.Clone()
+}
+
+func (i *infoSet) set(k sensor.CameraInfo, v string) {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	i.info.Set(k, v)
 }
 
 // AddSensor adds a sensor named name (its CameraInfoName) with librealsense's

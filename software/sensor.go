@@ -32,8 +32,9 @@ type Sensor struct {
 	life     sensorrt.Lifecycle
 	handlers goid.Set // the delivery goroutine while it runs
 
+	infos infoSet
+
 	mu       sync.Mutex
-	info     sensor.Info
 	profiles []*sensor.StreamProfile
 	filters  []string
 	worker   *sensorrt.Worker // while started
@@ -67,7 +68,7 @@ const framesQueueSizeDefault = 16
 type optionsView = extensions.Options
 
 func newSensor(d *Device, index int, name string) *Sensor {
-	s := &Sensor{dev: d, index: index, info: sensor.Info{sensor.CameraInfoName: name}}
+	s := &Sensor{dev: d, index: index, infos: infoSet{info: sensor.Info{sensor.CameraInfoName: name}}}
 	s.life.Handlers = &s.handlers
 	s.optionsView = &s.opts
 	s.opts.Add(extensions.OptionSpec{
@@ -89,24 +90,15 @@ func (s *Sensor) Index() int { return s.index }
 
 // String returns the sensor name.
 func (s *Sensor) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.info[sensor.CameraInfoName]
+	n, _ := s.infos.get(sensor.CameraInfoName)
+	return n
 }
 
 // Info returns a copy of the sensor info.
-func (s *Sensor) Info() sensor.Info {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.info.Clone()
-}
+func (s *Sensor) Info() sensor.Info { return s.infos.clone() }
 
 // SetInfo sets a sensor info value; an empty value removes it.
-func (s *Sensor) SetInfo(k sensor.CameraInfo, v string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.info.Set(k, v)
-}
+func (s *Sensor) SetInfo(k sensor.CameraInfo, v string) { s.infos.set(k, v) }
 
 // VideoStream describes a video stream to add (rs2_video_stream).
 type VideoStream struct {

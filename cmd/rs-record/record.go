@@ -197,32 +197,21 @@ func runRecord(e *env, args []string) error {
 	started := time.Now()
 	limit, stopLimit := timeLimit(c.seconds)
 	defer stopLimit()
-	tick := time.NewTicker(500 * time.Millisecond)
-	defer tick.Stop()
 	line := &liveLine{w: e.stdout}
 	prev := &snapshot{}
-loop:
-	for {
-		select {
-		case <-ctx.Done():
-			break loop
-		case <-limit:
-			break loop
-		case <-st.done:
-			break loop
-		case <-tick.C:
-			rs := rec.Stats()
-			if rs.Err != nil {
-				break loop
-			}
-			if e.stdoutTTY {
-				cur := st.snapshot(time.Since(started))
-				cur.Bytes, cur.Drops = rs.FileSize, rs.Dropped
-				line.show(progressLine(prev, cur))
-				prev = cur
-			}
+	recordUntil(ctx, limit, st.done, func() bool {
+		rs := rec.Stats()
+		if rs.Err != nil {
+			return false
 		}
-	}
+		if e.stdoutTTY {
+			cur := st.snapshot(time.Since(started))
+			cur.Bytes, cur.Drops = rs.FileSize, rs.Dropped
+			line.show(progressLine(prev, cur))
+			prev = cur
+		}
+		return true
+	})
 	// Signals stay caught until the bag is finalized: a second Ctrl-C does
 	// not cost the index.
 	elapsed := time.Since(started)
@@ -503,5 +492,27 @@ func flagOf(s sensor.Stream) string {
 		return "ir"
 	default:
 		return strings.ToLower(s.String())
+	}
+}
+
+// recordUntil waits until ctx is done, limit fires or done closes, calling
+// tick every half second; it returns early when tick returns false (a
+// recording failed).
+func recordUntil(ctx context.Context, limit <-chan time.Time, done <-chan struct{}, tick func() bool) {
+	t := time.NewTicker(500 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-limit:
+			return
+		case <-done:
+			return
+		case <-t.C:
+			if !tick() {
+				return
+			}
+		}
 	}
 }

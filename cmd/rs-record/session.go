@@ -63,25 +63,14 @@ func runRecordSession(ctx context.Context, e *env, c *recordConfig) error {
 		}
 		close(allDone)
 	}()
-	tick := time.NewTicker(500 * time.Millisecond)
-	defer tick.Stop()
-loop:
-	for {
-		select {
-		case <-ctx.Done():
-			break loop
-		case <-limit:
-			break loop
-		case <-allDone:
-			break loop
-		case <-tick.C:
-			for _, rec := range r.Devices {
-				if rec.Stats().Err != nil {
-					break loop
-				}
+	recordUntil(ctx, limit, allDone, func() bool {
+		for _, rec := range r.Devices {
+			if rec.Stats().Err != nil {
+				return false
 			}
 		}
-	}
+		return true
+	})
 	elapsed := time.Since(started)
 	var errs []error
 	for i, st := range sts {

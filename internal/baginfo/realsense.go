@@ -1,9 +1,10 @@
 package baginfo
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 
 	"github.com/rsbag/rsbag/internal/layout"
@@ -110,27 +111,23 @@ func describes(t *layout.Topic) bool {
 }
 
 func (rep *Report) sensor(i int) *Sensor {
-	for _, s := range rep.Sensors {
-		if s.Index == i {
-			return s
-		}
-	}
-	s := &Sensor{Index: i}
-	rep.Sensors = append(rep.Sensors, s)
-	sort.Slice(rep.Sensors, func(a, b int) bool { return rep.Sensors[a].Index < rep.Sensors[b].Index })
-	return s
+	return findOrAdd(&rep.Sensors, &Sensor{Index: i}, func(s *Sensor) int { return s.Index })
 }
 
 func (s *Sensor) option(name string) *Option {
-	for _, o := range s.Options {
-		if o.Name == name {
-			return o
-		}
+	return findOrAdd(&s.Options, &Option{Name: name}, func(o *Option) string { return o.Name })
+}
+
+// findOrAdd returns the element of *list whose key is key(v), or adds v,
+// keeping *list sorted by key.
+func findOrAdd[T any, K cmp.Ordered](list *[]*T, v *T, key func(*T) K) *T {
+	k := key(v)
+	i, found := slices.BinarySearchFunc(*list, k, func(e *T, k K) int { return cmp.Compare(key(e), k) })
+	if found {
+		return (*list)[i]
 	}
-	o := &Option{Name: name}
-	s.Options = append(s.Options, o)
-	sort.Slice(s.Options, func(a, b int) bool { return s.Options[a].Name < s.Options[b].Name })
-	return o
+	*list = slices.Insert(*list, i, v)
+	return v
 }
 
 // setValue records an option value: the first is the value at the start of

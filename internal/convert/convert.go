@@ -120,13 +120,7 @@ func Run(ctx context.Context, path string, opts Options) (*Result, error) {
 	if err := c.start(); err != nil {
 		return nil, err
 	}
-	ended := make(chan struct{})
-	var once sync.Once
-	dev.OnStatusChange(func(s extensions.PlaybackStatus) {
-		if s == extensions.StatusStopped {
-			once.Do(func() { close(ended) })
-		}
-	})
+	ended := extensions.Stopped(dev)
 	c.startSensors()
 	select {
 	case <-ended:

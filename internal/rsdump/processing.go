@@ -47,11 +47,7 @@ var (
 // frame of the paired stream (Color, else Infrared Y8) the hashes of every
 // block's output and a 5x5 grid of geometry samples, and a summary.
 func RunProcessing(w io.Writer, path string, opts ProcOptions) error {
-	d := &dumper{w: w, uid: map[int]int{}}
-	l := newLine("file")
-	l.str("name", rosbag.BaseName(path))
-	l.str("librealsense", Reader)
-	d.emit(l)
+	d := newDumper(w, path)
 	if !opts.NoModels {
 		for m := sensor.Distortion(0); m < sensor.DistortionCount; m++ {
 			in := modelIntrinsics
@@ -78,9 +74,9 @@ func RunProcessing(w io.Writer, path string, opts ProcOptions) error {
 		}
 	}
 
-	dev, err := playback.Open(path, &playback.Options{NonRealTime: true})
+	dev, err := d.open(path)
 	if err != nil {
-		return d.fail("load_device", err)
+		return err
 	}
 	defer dev.Close()
 	var baseline float32
@@ -123,16 +119,7 @@ func RunProcessing(w io.Writer, path string, opts ProcOptions) error {
 
 	pp := pairedProfile(dev)
 	p := newProcessor(d, dev, baseline, pp, opts.RawDir, strings.TrimSuffix(rosbag.BaseName(path), filepath.Ext(path)))
-	done := make(chan struct{})
-	dev.OnStatusChange(func(s extensions.PlaybackStatus) {
-		if s == extensions.StatusStopped {
-			select {
-			case <-done:
-			default:
-				close(done)
-			}
-		}
-	})
+	done := extensions.Stopped(dev)
 	var opened []sensor.Sensor
 	for _, s := range dev.Sensors() {
 		var open []*sensor.StreamProfile
@@ -162,7 +149,7 @@ func RunProcessing(w io.Writer, path string, opts ProcOptions) error {
 	if p.err != nil {
 		return d.fail("process", p.err)
 	}
-	l = newLine("summary")
+	l := newLine("summary")
 	l.int("pairs", int64(p.pairs))
 	d.emit(l)
 	return d.err

@@ -61,23 +61,39 @@ func (d *dumper) fail(stage string, err error) error {
 	return fmt.Errorf("rsdump: %s: %w", stage, err)
 }
 
-// Run plays the bag at path in non-real-time mode and writes the dump to w.
-// It returns an error (after printing an error line) when the bag cannot be
-// played.
-func Run(w io.Writer, path string, opts Options) error {
+// newDumper returns a dumper writing to w, after the file line of the bag
+// at path.
+func newDumper(w io.Writer, path string) *dumper {
 	d := &dumper{w: w, uid: map[int]int{}}
 	l := newLine("file")
 	l.str("name", rosbag.BaseName(path))
 	l.str("librealsense", Reader)
 	d.emit(l)
+	return d
+}
 
+// open opens the bag at path for playback in non-real-time mode; a failure
+// is printed as an error line and returned.
+func (d *dumper) open(path string) (*playback.Device, error) {
 	dev, err := playback.Open(path, &playback.Options{NonRealTime: true})
 	if err != nil {
-		return d.fail("load_device", err)
+		return nil, d.fail("load_device", err)
+	}
+	return dev, nil
+}
+
+// Run plays the bag at path in non-real-time mode and writes the dump to w.
+// It returns an error (after printing an error line) when the bag cannot be
+// played.
+func Run(w io.Writer, path string, opts Options) error {
+	d := newDumper(w, path)
+	dev, err := d.open(path)
+	if err != nil {
+		return err
 	}
 	defer dev.Close()
 
-	l = newLine("device")
+	l := newLine("device")
 	writeInfo(l, "info", dev.Info())
 	d.emit(l)
 	l = newLine("playback")
@@ -132,13 +148,7 @@ func Run(w io.Writer, path string, opts Options) error {
 		notifs   []*line
 		lastOpt  = map[[2]int]float32{}
 	)
-	stopped := make(chan struct{})
-	var stopOnce sync.Once
-	dev.OnStatusChange(func(s extensions.PlaybackStatus) {
-		if s == extensions.StatusStopped {
-			stopOnce.Do(func() { close(stopped) })
-		}
-	})
+	stopped := extensions.Stopped(dev)
 	for i, s := range sensors {
 		if n, ok := s.(extensions.Notifier); ok {
 			n.OnNotification(func(n sensor.Notification) {

@@ -6,8 +6,6 @@ import (
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/pipeline"
-	"github.com/rsbag/rsbag/playback"
-	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -16,14 +14,10 @@ import (
 // after each frame, and writes one frameset line per released frameset,
 // in the schema of testdata/librealsense/sync/README.md.
 func RunSync(w io.Writer, path string) error {
-	d := &dumper{w: w, uid: map[int]int{}}
-	l := newLine("file")
-	l.str("name", rosbag.BaseName(path))
-	l.str("librealsense", Reader)
-	d.emit(l)
-	dev, err := playback.Open(path, &playback.Options{NonRealTime: true})
+	d := newDumper(w, path)
+	dev, err := d.open(path)
 	if err != nil {
-		return d.fail("load_device", err)
+		return err
 	}
 	defer dev.Close()
 	var profiles []*sensor.StreamProfile
@@ -62,13 +56,7 @@ func RunSync(w io.Writer, path string) error {
 			d.emit(l)
 		}
 	}
-	done := make(chan struct{})
-	var once sync.Once
-	dev.OnStatusChange(func(s extensions.PlaybackStatus) {
-		if s == extensions.StatusStopped {
-			once.Do(func() { close(done) })
-		}
-	})
+	done := extensions.Stopped(dev)
 	var opened []sensor.Sensor
 	for _, s := range dev.Sensors() {
 		if len(s.Profiles()) == 0 {
@@ -101,7 +89,7 @@ func RunSync(w io.Writer, path string) error {
 	mu.Lock()
 	defer mu.Unlock()
 	drain(nil)
-	l = newLine("summary")
+	l := newLine("summary")
 	l.int("frames", int64(frames))
 	d.emit(l)
 	return d.err

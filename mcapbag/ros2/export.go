@@ -182,13 +182,7 @@ func Export(ctx context.Context, dst io.Writer, dev *playback.Device, opts *Opti
 		return nil, err
 	}
 
-	ended := make(chan struct{})
-	var once sync.Once
-	dev.OnStatusChange(func(s extensions.PlaybackStatus) {
-		if s == extensions.StatusStopped {
-			once.Do(func() { close(ended) })
-		}
-	})
+	ended := extensions.Stopped(dev)
 	var startErr error
 	for _, s := range opened {
 		if startErr = s.Start(sensor.HandlerFunc(x.frame)); startErr != nil {
