@@ -1,6 +1,7 @@
 package mcapbag
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -191,15 +192,7 @@ func (l *chunkLoader) load(ci *mcap.ChunkIndex, raw, dst []byte, zd **zstd.Decod
 		p = end
 	}
 	if !sorted {
-		slices.SortStableFunc(msgs, func(a, b chunkMsg) int {
-			switch {
-			case a.logTime < b.logTime:
-				return -1
-			case a.logTime > b.logTime:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(msgs, func(a, b chunkMsg) int { return cmp.Compare(a.logTime, b.logTime) })
 	}
 	return raw, dst, msgs, nil
 }

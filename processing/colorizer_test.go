@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rsbag/rsbag/extensions"
-	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -71,36 +69,9 @@ func procExpected(t testing.TB, file string) (bag string, depth []procLine) {
 // frame number.
 func depthFrames(t testing.TB, path string) map[uint64]*sensor.Frame {
 	t.Helper()
-	dev, err := playback.Open(path, &playback.Options{NonRealTime: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dev.Close()
-	done := make(chan struct{})
-	dev.OnStatusChange(func(s extensions.PlaybackStatus) {
-		if s == extensions.StatusStopped {
-			close(done)
-		}
+	return streamFrames(t, path, func(p *sensor.StreamProfile) bool {
+		return p.Stream == sensor.StreamDepth && p.Format == sensor.FormatZ16
 	})
-	out := map[uint64]*sensor.Frame{}
-	for _, s := range dev.Sensors() {
-		if err := s.Open(s.Profiles()...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, s := range dev.Sensors() {
-		if err := s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
-			if f.Profile.Stream == sensor.StreamDepth && f.Profile.Format == sensor.FormatZ16 {
-				if _, ok := out[f.Number]; !ok {
-					out[f.Number] = f
-				}
-			}
-		})); err != nil {
-			t.Fatal(err)
-		}
-	}
-	<-done
-	return out
 }
 
 func hashOf(b []byte) string {

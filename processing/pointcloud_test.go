@@ -19,12 +19,7 @@ func streamFrames(t testing.TB, path string, keep func(p *sensor.StreamProfile) 
 		t.Fatal(err)
 	}
 	defer dev.Close()
-	done := make(chan struct{})
-	dev.OnStatusChange(func(s extensions.PlaybackStatus) {
-		if s == extensions.StatusStopped {
-			close(done)
-		}
-	})
+	done := extensions.Stopped(dev)
 	out := map[uint64]*sensor.Frame{}
 	for _, s := range dev.Sensors() {
 		if err := s.Open(s.Profiles()...); err != nil {

@@ -28,24 +28,17 @@ func (r *Reader) chunkRecord(pos int64, buf []byte) (rec record, compression str
 	if err != nil {
 		return rec, "", 0, buf, err
 	}
-	op, bad := rec.hdr.op()
-	if bad == "" && op != opChunk {
-		bad = fmt.Sprintf("op 0x%02x (%s), want 0x%02x (chunk)", op, opName(op), opChunk)
-	}
-	var sz uint32
-	if bad == "" {
-		sz, bad = rec.hdr.u32("size")
-	}
+	f := fields{h: rec.hdr}
+	f.op(opChunk, "chunk")
+	sz := f.u32("size")
 	var comp []byte
-	if bad == "" {
+	if f.bad == "" {
 		var ok bool
-		comp, ok, bad = rec.hdr.lookup("compression")
-		if bad == "" && !ok {
-			bad = "missing field compression"
-		}
+		comp, ok, f.bad = rec.hdr.lookup("compression")
+		f.check(ok, "missing field compression")
 	}
-	if bad != "" {
-		return rec, "", 0, buf, r.ferr(pos, "chunk", bad)
+	if f.bad != "" {
+		return rec, "", 0, buf, r.ferr(pos, "chunk", f.bad)
 	}
 	size = int64(sz)
 	if size > r.maxRec {

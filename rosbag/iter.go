@@ -232,33 +232,15 @@ func (it *Iterator) readIndex(ci int, dst []indexEntry) ([]indexEntry, error) {
 		if err != nil {
 			return dst, fmt.Errorf("chunk %d at offset %d: %w", ci, c.pos, err)
 		}
-		op, bad := ir.hdr.op()
-		if bad == "" && op != opIndexData {
-			bad = fmt.Sprintf("op 0x%02x (%s), want 0x%02x (index data)", op, opName(op), opIndexData)
-		}
-		var ver, conn, count uint32
-		if bad == "" {
-			ver, bad = ir.hdr.u32("ver")
-		}
-		if bad == "" && ver != 1 {
-			bad = fmt.Sprintf("ver %d, want 1", ver)
-		}
-		if bad == "" {
-			conn, bad = ir.hdr.u32("conn")
-		}
-		if bad == "" {
-			count, bad = ir.hdr.u32("count")
-		}
-		if bad == "" && int64(count)*12 != ir.dataLen {
-			bad = fmt.Sprintf("count %d needs %d data bytes, data length is %d", count, 12*int64(count), ir.dataLen)
-		}
-		if bad == "" {
-			if _, ok := r.connByID[conn]; !ok {
-				bad = fmt.Sprintf("unknown connection %d", conn)
-			}
-		}
-		if bad != "" {
-			return dst, r.ferr(off, "index data", bad)
+		f := fields{h: ir.hdr}
+		f.op(opIndexData, "index data")
+		f.version1()
+		conn, count := f.u32("conn"), f.u32("count")
+		f.check(int64(count)*12 == ir.dataLen, "count %d needs %d data bytes, data length is %d", count, 12*int64(count), ir.dataLen)
+		_, known := r.connByID[conn]
+		f.check(known, "unknown connection %d", conn)
+		if f.bad != "" {
+			return dst, r.ferr(off, "index data", f.bad)
 		}
 		if it.sel == nil || it.sel[conn] {
 			it.ib = grow(it.ib, int(ir.dataLen))

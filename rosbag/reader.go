@@ -364,24 +364,12 @@ func (r *Reader) open() error {
 		r.info.Version = ""
 		return err
 	}
-	op, bad := rec.hdr.op()
-	if bad == "" && op != opBagHeader {
-		bad = fmt.Sprintf("op 0x%02x, want 0x%02x", op, opBagHeader)
-	}
-	var indexPos uint64
-	var connCount, chunkCount uint32
-	if bad == "" {
-		indexPos, bad = rec.hdr.u64("index_pos")
-	}
-	if bad == "" {
-		connCount, bad = rec.hdr.u32("conn_count")
-	}
-	if bad == "" {
-		chunkCount, bad = rec.hdr.u32("chunk_count")
-	}
-	if bad != "" {
+	f := fields{h: rec.hdr}
+	f.op(opBagHeader, "bag header")
+	indexPos, connCount, chunkCount := f.u64("index_pos"), f.u32("conn_count"), f.u32("chunk_count")
+	if f.bad != "" {
 		r.info.Version = ""
-		return r.ferr(bagHeaderPos, "bag header", bad)
+		return r.ferr(bagHeaderPos, "bag header", f.bad)
 	}
 	dataStart := rec.end()
 	r.info.IndexPos = int64(indexPos)
@@ -465,12 +453,10 @@ func (r *Reader) readIndex(dataStart int64, indexPos uint64, connCount, chunkCou
 		if err != nil {
 			return err
 		}
-		op, bad := rec.hdr.op()
-		if bad == "" && op != opConnection {
-			bad = fmt.Sprintf("op 0x%02x, want 0x%02x (connection %d of %d)", op, opConnection, i+1, connCount)
-		}
-		if bad != "" {
-			return r.ferr(off, "connection record", bad)
+		f := fields{h: rec.hdr}
+		f.op(opConnection, fmt.Sprintf("connection %d of %d", i+1, connCount))
+		if f.bad != "" {
+			return r.ferr(off, "connection record", f.bad)
 		}
 		data = grow(data, int(rec.dataLen))
 		if err := r.readAt(data, rec.dataOff, "connection record data"); err != nil {
@@ -507,35 +493,15 @@ func (r *Reader) readIndex(dataStart int64, indexPos uint64, connCount, chunkCou
 
 func (r *Reader) parseChunkInfo(rec record, data *[]byte) (chunkInfo, string) {
 	var ci chunkInfo
-	op, bad := rec.hdr.op()
-	if bad == "" && op != opChunkInfo {
-		bad = fmt.Sprintf("op 0x%02x, want 0x%02x", op, opChunkInfo)
-	}
-	var ver, count uint32
-	var pos uint64
-	if bad == "" {
-		ver, bad = rec.hdr.u32("ver")
-	}
-	if bad == "" && ver != 1 {
-		bad = fmt.Sprintf("ver %d, want 1", ver)
-	}
-	if bad == "" {
-		pos, bad = rec.hdr.u64("chunk_pos")
-	}
-	if bad == "" {
-		ci.start, bad = rec.hdr.time("start_time")
-	}
-	if bad == "" {
-		ci.end, bad = rec.hdr.time("end_time")
-	}
-	if bad == "" {
-		count, bad = rec.hdr.u32("count")
-	}
-	if bad == "" && int64(count)*8 != rec.dataLen {
-		bad = fmt.Sprintf("count %d needs %d data bytes, data length is %d", count, 8*int64(count), rec.dataLen)
-	}
-	if bad != "" {
-		return ci, bad
+	f := fields{h: rec.hdr}
+	f.op(opChunkInfo, "chunk info")
+	f.version1()
+	pos := f.u64("chunk_pos")
+	ci.start, ci.end = f.time("start_time"), f.time("end_time")
+	count := f.u32("count")
+	f.check(int64(count)*8 == rec.dataLen, "count %d needs %d data bytes, data length is %d", count, 8*int64(count), rec.dataLen)
+	if f.bad != "" {
+		return ci, f.bad
 	}
 	if pos > uint64(r.size) {
 		return ci, fmt.Sprintf("chunk_pos %d past the end of the file", pos)

@@ -319,3 +319,58 @@ func parseConnection(h header, d []byte) (*Connection, string) {
 	}
 	return c, ""
 }
+
+// fields reads the fields of one record header and keeps the first problem
+// met: once a read or check fails, the later ones return zero values and
+// bad stays as it is, so that a record's checks read as a list.
+type fields struct {
+	h   header
+	bad string
+}
+
+// op checks that the record's op is want (named what in the problem).
+func (f *fields) op(want byte, what string) {
+	if f.bad != "" {
+		return
+	}
+	var op byte
+	if op, f.bad = f.h.op(); f.bad == "" && op != want {
+		f.bad = fmt.Sprintf("op 0x%02x (%s), want 0x%02x (%s)", op, opName(op), want, what)
+	}
+}
+
+func (f *fields) u32(name string) (v uint32) {
+	if f.bad == "" {
+		v, f.bad = f.h.u32(name)
+	}
+	return v
+}
+
+func (f *fields) u64(name string) (v uint64) {
+	if f.bad == "" {
+		v, f.bad = f.h.u64(name)
+	}
+	return v
+}
+
+func (f *fields) time(name string) (v Time) {
+	if f.bad == "" {
+		v, f.bad = f.h.time(name)
+	}
+	return v
+}
+
+// version1 checks that field ver is 1, the only version of the index
+// records.
+func (f *fields) version1() {
+	if v := f.u32("ver"); f.bad == "" && v != 1 {
+		f.bad = fmt.Sprintf("ver %d, want 1", v)
+	}
+}
+
+// check records the problem format describes unless ok.
+func (f *fields) check(ok bool, format string, args ...any) {
+	if f.bad == "" && !ok {
+		f.bad = fmt.Sprintf(format, args...)
+	}
+}

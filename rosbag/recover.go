@@ -1,6 +1,7 @@
 package rosbag
 
 import (
+	"cmp"
 	"errors"
 	"io"
 	"slices"
@@ -235,15 +236,5 @@ func (r *Reader) peekChunk(off int64, msg func(id uint32, t Time)) {
 }
 
 func cmpIndexEntry(a, b indexEntry) int {
-	switch {
-	case a.t < b.t:
-		return -1
-	case a.t > b.t:
-		return 1
-	case a.off < b.off:
-		return -1
-	case a.off > b.off:
-		return 1
-	}
-	return 0
+	return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.off, b.off))
 }

@@ -1,6 +1,7 @@
 package rosbag
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -486,15 +487,7 @@ func (w *Writer) prepare(c *chunkJob, enc *lz4frame.Encoder) {
 	c.head = head
 }
 
-func cmpEntry(a, b idxEntry) int {
-	switch {
-	case a.t < b.t:
-		return -1
-	case a.t > b.t:
-		return 1
-	}
-	return 0
-}
+func cmpEntry(a, b idxEntry) int { return cmp.Compare(a.t, b.t) }
 
 func (w *Writer) setErr(err error) {
 	w.errMu.Lock()

@@ -4,13 +4,12 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"os"
 	"strings"
 
 	"github.com/rsbag/rsbag/internal/damage"
-	"github.com/rsbag/rsbag/rig"
-	"os"
-
 	"github.com/rsbag/rsbag/internal/rsdump"
+	"github.com/rsbag/rsbag/rig"
 )
 
 func runDump(e *env, args []string) error {

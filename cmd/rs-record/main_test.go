@@ -478,52 +478,36 @@ func TestDumpReferenceBag(t *testing.T) {
 	}
 }
 
-// TestDumpProcessing: rs-record dump --processing prints librealsense's
-// processing reference file of a bag line for line (the file line names
-// the reader).
-func TestDumpProcessing(t *testing.T) {
+// TestDumpReferences: rs-record dump --processing and dump --sync print
+// librealsense's processing and syncer reference files of a bag line for
+// line (all but the file line, which names the reader).
+func TestDumpReferences(t *testing.T) {
 	t.Parallel()
-	r := rsRecord(t, "dump", "--processing", "../../testdata/librealsense/depth_color.bag")
-	if r.code != 0 {
-		t.Fatalf("dump --processing: exit %d\n%s", r.code, r.stderr)
-	}
-	want, err := os.ReadFile("../../testdata/librealsense/processing/depth_color.proc.expected.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	wl := strings.Split(strings.TrimSpace(string(want)), "\n")
-	if len(got) != len(wl) {
-		t.Fatalf("%d lines, want %d", len(got), len(wl))
-	}
-	for i := 1; i < len(wl); i++ {
-		if got[i] != wl[i] {
-			t.Fatalf("line %d:\n got %.300s\nwant %.300s", i+1, got[i], wl[i])
-		}
-	}
-}
-
-// TestDumpSync: rs-record dump --sync prints librealsense's syncer
-// reference file of a bag line for line (the file line names the reader).
-func TestDumpSync(t *testing.T) {
-	t.Parallel()
-	r := rsRecord(t, "dump", "--sync", "../../testdata/librealsense/metadata_rich.bag")
-	if r.code != 0 {
-		t.Fatalf("dump --sync: exit %d\n%s", r.code, r.stderr)
-	}
-	want, err := os.ReadFile("../../testdata/librealsense/sync/metadata_rich.sync.expected.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	wl := strings.Split(strings.TrimSpace(string(want)), "\n")
-	if len(got) != len(wl) {
-		t.Fatalf("%d lines, want %d", len(got), len(wl))
-	}
-	for i := 1; i < len(wl); i++ {
-		if got[i] != wl[i] {
-			t.Fatalf("line %d:\n got %s\nwant %s", i+1, got[i], wl[i])
-		}
+	for _, c := range []struct{ flag, bag, want string }{
+		{"--processing", "depth_color.bag", "processing/depth_color.proc.expected.jsonl"},
+		{"--sync", "metadata_rich.bag", "sync/metadata_rich.sync.expected.jsonl"},
+	} {
+		t.Run(c.flag, func(t *testing.T) {
+			t.Parallel()
+			r := rsRecord(t, "dump", c.flag, "../../testdata/librealsense/"+c.bag)
+			if r.code != 0 {
+				t.Fatalf("dump %s: exit %d\n%s", c.flag, r.code, r.stderr)
+			}
+			want, err := os.ReadFile("../../testdata/librealsense/" + c.want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.Split(strings.TrimSpace(r.stdout), "\n")
+			wl := strings.Split(strings.TrimSpace(string(want)), "\n")
+			if len(got) != len(wl) {
+				t.Fatalf("%d lines, want %d", len(got), len(wl))
+			}
+			for i := 1; i < len(wl); i++ {
+				if got[i] != wl[i] {
+					t.Fatalf("line %d:\n got %.300s\nwant %.300s", i+1, got[i], wl[i])
+				}
+			}
+		})
 	}
 }
 

@@ -16,52 +16,25 @@ import (
 // included), but for the reader's name on the file line; and the raw
 // outputs of the first processed frame equal librealsense's bytes.
 func TestProcessingGolden(t *testing.T) {
-	files, _ := filepath.Glob("../../testdata/librealsense/processing/*.proc.expected.jsonl")
-	if len(files) == 0 {
-		t.Fatal("no processing expectations")
-	}
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".proc.expected.jsonl")
-		t.Run(name, func(t *testing.T) {
-			bag := filepath.Join("../../testdata/librealsense", name+".bag")
-			if _, err := os.Stat(bag); err != nil {
-				bag = filepath.Join("../../testdata/librealsense/real", name+".bag")
+	eachGolden(t, "processing/*.proc.expected.jsonl", func(t *testing.T, name, bag, want string) {
+		raw := t.TempDir()
+		var got bytes.Buffer
+		if err := RunProcessing(&got, bag, ProcOptions{RawDir: raw}); err != nil {
+			t.Fatal(err)
+		}
+		sameLines(t, got.Bytes(), want)
+		wantRaw, _ := filepath.Glob(filepath.Join("../../testdata/librealsense/processing/raw", name+".*.bin.gz"))
+		gotRaw, _ := filepath.Glob(filepath.Join(raw, "*.bin.gz"))
+		if len(gotRaw) != len(wantRaw) || len(wantRaw) == 0 {
+			t.Fatalf("%d raw outputs, want %d", len(gotRaw), len(wantRaw))
+		}
+		for _, w := range wantRaw {
+			a, b := gunzip(t, w), gunzip(t, filepath.Join(raw, filepath.Base(w)))
+			if !bytes.Equal(a, b) {
+				t.Errorf("%s: %d bytes differ from librealsense's %d", filepath.Base(w), len(b), len(a))
 			}
-			raw := t.TempDir()
-			var got bytes.Buffer
-			if err := RunProcessing(&got, bag, ProcOptions{RawDir: raw}); err != nil {
-				t.Fatal(err)
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			gl, wl := bytes.Split(bytes.TrimSpace(got.Bytes()), []byte("\n")), bytes.Split(bytes.TrimSpace(want), []byte("\n"))
-			if len(gl) != len(wl) {
-				t.Errorf("%d lines, want %d", len(gl), len(wl))
-			}
-			for i := 0; i < min(len(gl), len(wl)); i++ {
-				g, w := tokens(t, gl[i]), tokens(t, wl[i])
-				if i == 0 {
-					g, w = dropKey(g, "librealsense"), dropKey(w, "librealsense")
-				}
-				if strings.Join(g, " ") != strings.Join(w, " ") {
-					t.Fatalf("line %d:\n got %s\nwant %s", i+1, gl[i], wl[i])
-				}
-			}
-			wantRaw, _ := filepath.Glob(filepath.Join("../../testdata/librealsense/processing/raw", name+".*.bin.gz"))
-			gotRaw, _ := filepath.Glob(filepath.Join(raw, "*.bin.gz"))
-			if len(gotRaw) != len(wantRaw) || len(wantRaw) == 0 {
-				t.Fatalf("%d raw outputs, want %d", len(gotRaw), len(wantRaw))
-			}
-			for _, w := range wantRaw {
-				a, b := gunzip(t, w), gunzip(t, filepath.Join(raw, filepath.Base(w)))
-				if !bytes.Equal(a, b) {
-					t.Errorf("%s: %d bytes differ from librealsense's %d", filepath.Base(w), len(b), len(a))
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // TestProcessingNoModels: --no-models leaves out the model lines only.
