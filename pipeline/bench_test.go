@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/benchbag"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
@@ -78,23 +77,10 @@ func BenchmarkPipeline(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer d.Close()
-			done := make(chan struct{})
-			d.OnStatusChange(func(s extensions.PlaybackStatus) {
-				if s == extensions.StatusStopped {
-					close(done)
-				}
-			})
 			n := 0
-			h := sensor.HandlerFunc(func(*sensor.Frame) { n++ })
-			for _, s := range d.Sensors() {
-				if err := s.Open(s.Profiles()...); err != nil {
-					b.Fatal(err)
-				}
-			}
-			for _, s := range d.Sensors() {
-				if err := s.Start(h); err != nil {
-					b.Fatal(err)
-				}
+			done, err := d.PlayAll(sensor.HandlerFunc(func(*sensor.Frame) { n++ }))
+			if err != nil {
+				b.Fatal(err)
 			}
 			<-done
 			frames += n

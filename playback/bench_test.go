@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/benchbag"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -83,14 +82,11 @@ func playOnce(b *testing.B, path string, h func(f *sensor.Frame)) int {
 		b.Fatal(err)
 	}
 	defer d.Close()
-	done := make(chan struct{})
-	d.OnStatusChange(func(s extensions.PlaybackStatus) {
-		if s == extensions.StatusStopped {
-			close(done)
-		}
-	})
 	var n int
-	startAll(b, d, sensor.HandlerFunc(func(f *sensor.Frame) { n++; h(f) }))
+	done, err := d.PlayAll(sensor.HandlerFunc(func(f *sensor.Frame) { n++; h(f) }))
+	if err != nil {
+		b.Fatal(err)
+	}
 	<-done
 	return n
 }
@@ -217,15 +213,9 @@ func BenchmarkPacing(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		done := make(chan struct{})
-		d.OnStatusChange(func(s extensions.PlaybackStatus) {
-			if s == extensions.StatusStopped {
-				close(done)
-			}
-		})
 		var mu sync.Mutex
 		var offs []int64
-		startAll(b, d, sensor.HandlerFunc(func(f *sensor.Frame) {
+		done, err := d.PlayAll(sensor.HandlerFunc(func(f *sensor.Frame) {
 			now := time.Now()
 			pos, ok := bagTime[key{f.Profile.Name(), f.Number}]
 			mu.Lock()
@@ -236,6 +226,9 @@ func BenchmarkPacing(b *testing.B) {
 			}
 			offs = append(offs, now.UnixNano()-pos)
 		}))
+		if err != nil {
+			b.Fatal(err)
+		}
 		<-done
 		for _, st := range d.Stats() {
 			dropped += st.Dropped

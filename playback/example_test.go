@@ -9,6 +9,33 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 )
 
+// ExampleDevice_PlayAll delivers a whole recording to one handler, in real
+// time: PlayAll opens and starts every stream, and its channel closes at
+// the end of the file.
+func ExampleDevice_PlayAll() {
+	dev, err := playback.Open("../testdata/librealsense/depth_color.bag", nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer dev.Close()
+	var mu sync.Mutex
+	counts := map[string]int{}
+	done, err := dev.PlayAll(sensor.HandlerFunc(func(f *sensor.Frame) {
+		mu.Lock()
+		counts[f.Profile.Name()]++
+		mu.Unlock()
+	}))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	<-done
+	fmt.Println(counts)
+	// Output:
+	// map[Color/0:30 Depth/0:30]
+}
+
 // Example plays a recording in non-real-time (lossless, deterministic)
 // mode and counts the frames of each stream.
 func Example() {

@@ -20,7 +20,21 @@ func (d *Device) setStatus(s extensions.PlaybackStatus) {
 		if f != nil {
 			f(s)
 		}
+		if s == extensions.StatusStopped {
+			d.releaseStopWaiters()
+		}
 	})
+}
+
+// releaseStopWaiters closes the channels PlayAll returned.
+func (d *Device) releaseStopWaiters() {
+	d.statusMu.Lock()
+	ws := d.stopWait
+	d.stopWait = nil
+	d.statusMu.Unlock()
+	for _, w := range ws {
+		close(w)
+	}
 }
 
 // playing reports whether the reader reads: some sensor is started, the

@@ -2,6 +2,7 @@ package playback
 
 import (
 	"fmt"
+	"maps"
 	"testing"
 	"testing/synctest"
 
@@ -102,5 +103,44 @@ func nonRealTimeHolds(t *testing.T) {
 	got := c.snapshot()
 	if len(got) != 30 || got[0].stream != "Depth/0" || got[29].stream != "Depth/0" {
 		t.Errorf("after closing sensor 1: %d frames %v, want the 30 depth frames", len(got), got)
+	}
+}
+
+// TestPlayAll: PlayAll delivers every frame of the recording, in real time
+// and not (the same frames startAll's sensors get without it), and its
+// channel closes at the end, after the status callback set before.
+func TestPlayAll(t *testing.T) {
+	ref := open(t, depthColor, &Options{NonRealTime: true})
+	rc := newCollector(ref)
+	startAll(t, ref, rc)
+	rc.waitStopped(t)
+	want := map[string]int{}
+	for _, r := range rc.snapshot() {
+		want[r.stream]++
+	}
+	for _, nonRT := range []bool{true, false} {
+		t.Run(fmt.Sprintf("nonrealtime=%v", nonRT), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				d := open(t, depthColor, &Options{NonRealTime: nonRT})
+				c := newCollector(d)
+				stopped, err := d.PlayAll(c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				<-stopped
+				select {
+				case <-c.stopped:
+				default:
+					t.Error("PlayAll's channel closed before the status callback ran")
+				}
+				got := map[string]int{}
+				for _, r := range c.snapshot() {
+					got[r.stream]++
+				}
+				if !maps.Equal(got, want) || len(want) == 0 {
+					t.Errorf("frames per stream %v, want %v", got, want)
+				}
+			})
+		})
 	}
 }

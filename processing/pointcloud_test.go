@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -19,23 +18,16 @@ func streamFrames(t testing.TB, path string, keep func(p *sensor.StreamProfile) 
 		t.Fatal(err)
 	}
 	defer dev.Close()
-	done := extensions.Stopped(dev)
 	out := map[uint64]*sensor.Frame{}
-	for _, s := range dev.Sensors() {
-		if err := s.Open(s.Profiles()...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, s := range dev.Sensors() {
-		if err := s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
-			if keep(f.Profile) {
-				if _, ok := out[f.Number]; !ok {
-					out[f.Number] = f
-				}
+	done, err := dev.PlayAll(sensor.HandlerFunc(func(f *sensor.Frame) {
+		if keep(f.Profile) {
+			if _, ok := out[f.Number]; !ok {
+				out[f.Number] = f
 			}
-		})); err != nil {
-			t.Fatal(err)
 		}
+	}))
+	if err != nil {
+		t.Fatal(err)
 	}
 	<-done
 	return out

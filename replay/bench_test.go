@@ -3,11 +3,9 @@ package replay_test
 import (
 	"context"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/replay"
@@ -63,24 +61,10 @@ func bare(b *testing.B, path string) int {
 		b.Fatal(err)
 	}
 	defer d.Close()
-	done := make(chan struct{})
-	var once sync.Once
-	d.OnStatusChange(func(s extensions.PlaybackStatus) {
-		if s == extensions.StatusStopped {
-			once.Do(func() { close(done) })
-		}
-	})
 	n := 0
-	h := sensor.HandlerFunc(func(*sensor.Frame) { n++ })
-	for _, s := range d.Sensors() {
-		if err := s.Open(s.Profiles()...); err != nil {
-			b.Fatal(err)
-		}
-	}
-	for _, s := range d.Sensors() {
-		if err := s.Start(h); err != nil {
-			b.Fatal(err)
-		}
+	done, err := d.PlayAll(sensor.HandlerFunc(func(*sensor.Frame) { n++ }))
+	if err != nil {
+		b.Fatal(err)
 	}
 	<-done
 	return n

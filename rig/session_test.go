@@ -70,13 +70,6 @@ func alone(t *testing.T, path string, dev int) []event {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	done := make(chan struct{})
-	var once sync.Once
-	d.OnStatusChange(func(s extensions.PlaybackStatus) {
-		if s == extensions.StatusStopped {
-			once.Do(func() { close(done) })
-		}
-	})
 	var evs []event
 	var mu sync.Mutex
 	h := sensor.HandlerFunc(func(f *sensor.Frame) {
@@ -84,15 +77,9 @@ func alone(t *testing.T, path string, dev int) []event {
 		evs = append(evs, event{dev, d.Position(), f.Profile.Name(), f.Number})
 		mu.Unlock()
 	})
-	for _, s := range d.Sensors() {
-		if err := s.Open(s.Profiles()...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, s := range d.Sensors() {
-		if err := s.Start(h); err != nil {
-			t.Fatal(err)
-		}
+	done, err := d.PlayAll(h)
+	if err != nil {
+		t.Fatal(err)
 	}
 	<-done
 	mu.Lock()

@@ -4,7 +4,6 @@ import (
 	"io"
 	"sync"
 
-	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/pipeline"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -56,35 +55,19 @@ func RunSync(w io.Writer, path string) error {
 			d.emit(l)
 		}
 	}
-	done := extensions.Stopped(dev)
-	var opened []sensor.Sensor
-	for _, s := range dev.Sensors() {
-		if len(s.Profiles()) == 0 {
-			continue
-		}
-		if err := s.Open(s.Profiles()...); err != nil {
-			return d.fail("open", err)
-		}
-		opened = append(opened, s)
-	}
-	for _, s := range opened {
-		err := s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
-			mu.Lock()
-			defer mu.Unlock()
-			frames++
-			sy.HandleFrame(f)
-			drain(f)
-		}))
-		if err != nil {
-			return d.fail("start", err)
-		}
+	done, err := dev.PlayAll(sensor.HandlerFunc(func(f *sensor.Frame) {
+		mu.Lock()
+		defer mu.Unlock()
+		frames++
+		sy.HandleFrame(f)
+		drain(f)
+	}))
+	if err != nil {
+		return d.fail("start", err)
 	}
 	<-done
 	if err := dev.Err(); err != nil {
 		return d.fail("play", err)
-	}
-	for _, s := range opened {
-		s.Stop()
 	}
 	mu.Lock()
 	defer mu.Unlock()
