@@ -115,7 +115,6 @@ type Device struct {
 	statusCb func(extensions.PlaybackStatus)
 	stopWait []chan struct{} // PlayAll's, closed at the next Stopped
 
-
 	rs readerState // owned by the reader goroutine
 }
 
