@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/testbags"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -18,37 +19,8 @@ import (
 // rechunk copies src to an indexed lz4 bag with small chunks.
 func rechunk(t *testing.T, src string) string {
 	t.Helper()
-	r, err := rosbag.Open(src, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
 	dst := filepath.Join(t.TempDir(), "chunks.bag")
-	w, err := rosbag.Create(dst, &rosbag.WriterOptions{ChunkThreshold: 64 << 10, FlushInterval: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := map[uint32]uint32{}
-	it := r.Messages(nil)
-	for it.Next() {
-		m := it.Message()
-		id, ok := ids[m.Conn.ID]
-		if !ok {
-			if id, err = w.AddConnection(m.Conn.Topic, m.Conn.Type, m.Conn.MD5Sum, m.Conn.MessageDefinition); err != nil {
-				t.Fatal(err)
-			}
-			ids[m.Conn.ID] = id
-		}
-		if err := w.WriteMessage(id, m.Time, m.Data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := it.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	testbags.Copy(t, src, dst, &rosbag.WriterOptions{ChunkThreshold: 64 << 10, FlushInterval: -1}, nil)
 	return dst
 }
 

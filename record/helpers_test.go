@@ -239,3 +239,21 @@ func truncate(b []byte, n int) string {
 	}
 	return string(b)
 }
+
+// recordDepth records a w×h test device's depth stream losslessly into a
+// bag named name in a temporary directory, with logs of the frames and the
+// notifications its recording sensor gets.
+func recordDepth(t *testing.T, name string, w, h int) (*testDevice, *Device, string, *handlerLog, *noteLog) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	td := newTestDevice(t, w, h)
+	rec, err := New(td.dev, path, &Options{Lossless: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := rec.Sensors()
+	log, notes := new(handlerLog), new(noteLog)
+	notes.watch(ss[0])
+	openStart(t, ss[0], log, td.depth)
+	return td, rec, path, log, notes
+}

@@ -21,17 +21,8 @@ import (
 func TestRefusedFrame(t *testing.T) { synctest.Test(t, refusedFrame) }
 
 func refusedFrame(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "refused.bag")
-	td := newTestDevice(t, 16, 8)
-	rec, err := New(td.dev, path, &Options{Lossless: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	td, rec, path, _, notes := recordDepth(t, "refused.bag", 16, 8)
 	ss := rec.Sensors()
-	var log handlerLog
-	var notes noteLog
-	notes.watch(ss[0])
-	openStart(t, ss[0], &log, td.depth)
 	inject := func(f *sensor.Frame) {
 		time.Sleep(33 * time.Millisecond)
 		if err := td.depthS.Inject(f); err != nil {

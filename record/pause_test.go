@@ -3,7 +3,6 @@ package record
 import (
 	"errors"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,17 +20,8 @@ import (
 func TestPauseOptionsNotifications(t *testing.T) { synctest.Test(t, pauseOptionsNotifications) }
 
 func pauseOptionsNotifications(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "pause.bag")
-	td := newTestDevice(t, 8, 4)
-	rec, err := New(td.dev, path, &Options{Lossless: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	td, rec, path, log, notes := recordDepth(t, "pause.bag", 8, 4)
 	ss := rec.Sensors()
-	var notes noteLog
-	notes.watch(ss[0])
-	var log handlerLog
-	openStart(t, ss[0], &log, td.depth)
 	ms := time.Millisecond
 	frame := func() {
 		if err := td.depthS.Inject(td.frame(td.depth)); err != nil {

@@ -2,6 +2,7 @@ package usb_test
 
 import (
 	"context"
+	"io"
 	"math"
 	"path/filepath"
 	"sync"
@@ -48,19 +49,7 @@ func TestRecordPlayback(t *testing.T) {
 		s.Send(usbtest.Payload(fid|usbtest.EOF, uint32(1_000_000+33_333*i), usbtest.CaptureTiming(uint32(10+i), uint32(5000+i), 8000), image(size, byte(i))))
 	}
 	want := col.wait(t, n)
-	if err := depth.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	depth.Close()
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	pb, err := playback.Open(path, &playback.Options{NonRealTime: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pb.Close()
+	pb := finishRecording(t, depth, rec, path)
 	var ps sensor.Sensor
 	var pp *sensor.StreamProfile
 	for _, s := range pb.Sensors() {
@@ -146,18 +135,7 @@ func TestRecordMotionIntrinsics(t *testing.T) {
 	}
 	fake.Stream(0x85).Send(usbtest.HIDReport(1, 1_000_000, 0, 0, 1000))
 	col.wait(t, 1)
-	if err := m.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	m.Close()
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
-	pb, err := playback.Open(path, &playback.Options{NonRealTime: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pb.Close()
+	pb := finishRecording(t, m, rec, path)
 	found := false
 	for _, s := range pb.Sensors() {
 		for _, q := range s.Profiles() {
@@ -172,4 +150,24 @@ func TestRecordMotionIntrinsics(t *testing.T) {
 	if !found {
 		t.Error("no accel stream in the recording")
 	}
+}
+
+// finishRecording stops and closes the recorded sensor s, closes the
+// recorder and opens the bag at path for non-real-time playback (closed
+// when the test ends).
+func finishRecording(t *testing.T, s sensor.Sensor, rec io.Closer, path string) *playback.Device {
+	t.Helper()
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	pb, err := playback.Open(path, &playback.Options{NonRealTime: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pb.Close() })
+	return pb
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rsbag/rsbag/internal/testbags"
 	"github.com/rsbag/rsbag/rosbag"
 	"math/rand/v2"
 	"os"
@@ -289,36 +290,7 @@ func TestDamageVerdictsAgree(t *testing.T) {
 // copyWithout copies the bag src to dst without the topics drop rejects.
 func copyWithout(t *testing.T, src, dst string, drop func(topic string) bool) {
 	t.Helper()
-	r, err := rosbag.Open(src, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	w, err := rosbag.Create(dst, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := map[uint32]uint32{}
-	it := r.Messages(nil)
-	for it.Next() {
-		m := it.Message()
-		if drop(m.Conn.Topic) {
-			continue
-		}
-		id, ok := ids[m.Conn.ID]
-		if !ok {
-			if id, err = w.AddConnection(m.Conn.Topic, m.Conn.Type, m.Conn.MD5Sum, m.Conn.MessageDefinition); err != nil {
-				t.Fatal(err)
-			}
-			ids[m.Conn.ID] = id
-		}
-		if err := w.WriteMessage(id, m.Time, m.Data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := errors.Join(it.Err(), w.Close()); err != nil {
-		t.Fatal(err)
-	}
+	testbags.Copy(t, src, dst, nil, func(m *rosbag.Message) bool { return !drop(m.Conn.Topic) })
 }
 
 // TestErrorsNameTheProblem: each command's error says what is wrong with

@@ -3,6 +3,7 @@
 package testbags
 
 import (
+	"errors"
 	"path/filepath"
 	"sort"
 	"testing"
@@ -75,4 +76,42 @@ func Read(t testing.TB, path string) []Message {
 		return out[i].off < out[j].off
 	})
 	return out
+}
+
+// Copy copies every connection and message of the bag src, with its time,
+// into a new bag dst written with opts, leaving out the messages keep
+// refuses (nil keeps all). A connection none of whose messages is kept is
+// not written.
+func Copy(t testing.TB, src, dst string, opts *rosbag.WriterOptions, keep func(m *rosbag.Message) bool) {
+	t.Helper()
+	r, err := rosbag.Open(src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	w, err := rosbag.Create(dst, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[uint32]uint32{}
+	it := r.Messages(nil)
+	for it.Next() {
+		m := it.Message()
+		if keep != nil && !keep(&m) {
+			continue
+		}
+		id, ok := ids[m.Conn.ID]
+		if !ok {
+			if id, err = w.AddConnection(m.Conn.Topic, m.Conn.Type, m.Conn.MD5Sum, m.Conn.MessageDefinition); err != nil {
+				t.Fatal(err)
+			}
+			ids[m.Conn.ID] = id
+		}
+		if err := w.WriteMessage(id, m.Time, m.Data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := errors.Join(it.Err(), w.Close()); err != nil {
+		t.Fatal(err)
+	}
 }
