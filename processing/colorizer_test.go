@@ -35,6 +35,21 @@ type procLine struct {
 
 // procExpected reads a processing/NAME.proc.expected.jsonl file: the bag it
 // describes and its depth lines.
+// eachProcReference runs check, as a subtest, for every processing
+// reference file with its bag and depth lines.
+func eachProcReference(t *testing.T, check func(t *testing.T, file, bag string, lines []procLine)) {
+	files, _ := filepath.Glob(filepath.Join(refDir, "processing", "*.proc.expected.jsonl"))
+	if len(files) == 0 {
+		t.Fatal("no processing expectations")
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".proc.expected.jsonl"), func(t *testing.T) {
+			bag, lines := procExpected(t, file)
+			check(t, file, bag, lines)
+		})
+	}
+}
+
 func procExpected(t testing.TB, file string) (bag string, depth []procLine) {
 	t.Helper()
 	f, err := os.Open(file)
@@ -92,51 +107,44 @@ func checkOp(t *testing.T, what string, f *sensor.Frame, want procOp) {
 // bag, colorized with the defaults and with each of the ten schemes (no
 // equalization, 0.3 to 4 m), equals librealsense's output byte for byte.
 func TestColorizerMatchesLibrealsense(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(refDir, "processing", "*.proc.expected.jsonl"))
-	if len(files) == 0 {
-		t.Fatal("no processing expectations")
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".proc.expected.jsonl"), func(t *testing.T) {
-			bag, lines := procExpected(t, file)
-			frames := depthFrames(t, bag)
-			def := NewColorizer()
-			schemes := make([]*Colorizer, len(colorMaps))
-			for k := range schemes {
-				schemes[k] = NewColorizer()
-				for _, o := range []struct {
-					opt sensor.Option
-					v   float32
-				}{{sensor.OptionHistogramEqualizationEnabled, 0}, {sensor.OptionColorScheme, float32(k)},
-					{sensor.OptionMinDistance, 0.3}, {sensor.OptionMaxDistance, 4}} {
-					if err := schemes[k].SetOption(o.opt, o.v); err != nil {
-						t.Fatal(err)
-					}
+	eachProcReference(t, func(t *testing.T, file, bag string, lines []procLine) {
+		frames := depthFrames(t, bag)
+		def := NewColorizer()
+		schemes := make([]*Colorizer, len(colorMaps))
+		for k := range schemes {
+			schemes[k] = NewColorizer()
+			for _, o := range []struct {
+				opt sensor.Option
+				v   float32
+			}{{sensor.OptionHistogramEqualizationEnabled, 0}, {sensor.OptionColorScheme, float32(k)},
+				{sensor.OptionMinDistance, 0.3}, {sensor.OptionMaxDistance, 4}} {
+				if err := schemes[k].SetOption(o.opt, o.v); err != nil {
+					t.Fatal(err)
 				}
 			}
-			checked := 0
-			for _, l := range lines {
-				f, ok := frames[l.Number]
-				if !ok {
-					t.Fatalf("depth frame %d not in %s", l.Number, bag)
-				}
-				out, err := def.Process(f)
+		}
+		checked := 0
+		for _, l := range lines {
+			f, ok := frames[l.Number]
+			if !ok {
+				t.Fatalf("depth frame %d not in %s", l.Number, bag)
+			}
+			out, err := def.Process(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkOp(t, fmt.Sprintf("frame %d colorize", l.Number), out, l.Ops["colorize"])
+			for k, c := range schemes {
+				out, err := c.Process(f)
 				if err != nil {
 					t.Fatal(err)
 				}
-				checkOp(t, fmt.Sprintf("frame %d colorize", l.Number), out, l.Ops["colorize"])
-				for k, c := range schemes {
-					out, err := c.Process(f)
-					if err != nil {
-						t.Fatal(err)
-					}
-					checkOp(t, fmt.Sprintf("frame %d colorize.scheme-%d", l.Number, k), out, l.Ops[fmt.Sprintf("colorize.scheme-%d", k)])
-				}
-				checked++
+				checkOp(t, fmt.Sprintf("frame %d colorize.scheme-%d", l.Number, k), out, l.Ops[fmt.Sprintf("colorize.scheme-%d", k)])
 			}
-			if checked == 0 {
-				t.Error("no depth frame checked")
-			}
-		})
-	}
+			checked++
+		}
+		if checked == 0 {
+			t.Error("no depth frame checked")
+		}
+	})
 }

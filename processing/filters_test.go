@@ -1,9 +1,7 @@
 package processing
 
 import (
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/rsbag/rsbag/extensions"
@@ -33,68 +31,61 @@ func baselineOf(t testing.TB, bag string) float32 {
 // judge's chain, gives librealsense's bytes, size and format; one instance
 // of each block sees every frame in order, as the temporal filter needs.
 func TestFiltersMatchLibrealsense(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(refDir, "processing", "*.proc.expected.jsonl"))
-	if len(files) == 0 {
-		t.Fatal("no processing expectations")
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".proc.expected.jsonl"), func(t *testing.T) {
-			bag, lines := procExpected(t, file)
-			frames := depthFrames(t, bag)
-			baseline := baselineOf(t, bag)
+	eachProcReference(t, func(t *testing.T, file, bag string, lines []procLine) {
+		frames := depthFrames(t, bag)
+		baseline := baselineOf(t, bag)
 
-			threshold := NewThreshold()
-			if err := threshold.SetOption(sensor.OptionMinDistance, 0.15); err != nil {
+		threshold := NewThreshold()
+		if err := threshold.SetOption(sensor.OptionMinDistance, 0.15); err != nil {
+			t.Fatal(err)
+		}
+		holes := make([]*HoleFilling, 3)
+		for m := range holes {
+			holes[m] = NewHoleFilling()
+			if err := holes[m].SetOption(sensor.OptionHolesFill, float32(m)); err != nil {
 				t.Fatal(err)
 			}
-			holes := make([]*HoleFilling, 3)
-			for m := range holes {
-				holes[m] = NewHoleFilling()
-				if err := holes[m].SetOption(sensor.OptionHolesFill, float32(m)); err != nil {
-					t.Fatal(err)
+		}
+		single := map[string]Block{
+			"decimation": NewDecimation(), "threshold": threshold, "disparity": NewDisparityTransform(true, baseline),
+			"spatial": NewSpatial(), "temporal": NewTemporal(), "units": NewUnitsTransform(),
+			"hole-filling.mode-0": holes[0], "hole-filling.mode-1": holes[1], "hole-filling.mode-2": holes[2],
+		}
+		chainHoles := NewHoleFilling()
+		if err := chainHoles.SetOption(sensor.OptionHolesFill, 1); err != nil {
+			t.Fatal(err)
+		}
+		chain := []Block{NewDecimation(), NewDisparityTransform(true, baseline), NewSpatial(), NewTemporal(),
+			NewDisparityTransform(false, baseline), chainHoles}
+		for _, l := range lines {
+			d := frames[l.Number]
+			if d == nil {
+				t.Fatalf("no depth frame %d", l.Number)
+			}
+			checkOp(t, "depth", d, l.Ops["depth"])
+			names := make([]string, 0, len(single))
+			for name := range single {
+				names = append(names, name)
+			}
+			slices.Sort(names)
+			for _, name := range names {
+				out, err := single[name].Process(d)
+				if err != nil {
+					t.Fatalf("frame %d %s: %v", l.Number, name, err)
+				}
+				checkOp(t, name, out, l.Ops[name])
+			}
+			out := d
+			for _, b := range chain {
+				var err error
+				if out, err = b.Process(out); err != nil {
+					t.Fatalf("frame %d chain %s: %v", l.Number, b.Name(), err)
 				}
 			}
-			single := map[string]Block{
-				"decimation": NewDecimation(), "threshold": threshold, "disparity": NewDisparityTransform(true, baseline),
-				"spatial": NewSpatial(), "temporal": NewTemporal(), "units": NewUnitsTransform(),
-				"hole-filling.mode-0": holes[0], "hole-filling.mode-1": holes[1], "hole-filling.mode-2": holes[2],
+			checkOp(t, "chain", out, l.Ops["chain"])
+			if t.Failed() {
+				t.Fatalf("frame %d differs", l.Number)
 			}
-			chainHoles := NewHoleFilling()
-			if err := chainHoles.SetOption(sensor.OptionHolesFill, 1); err != nil {
-				t.Fatal(err)
-			}
-			chain := []Block{NewDecimation(), NewDisparityTransform(true, baseline), NewSpatial(), NewTemporal(),
-				NewDisparityTransform(false, baseline), chainHoles}
-			for _, l := range lines {
-				d := frames[l.Number]
-				if d == nil {
-					t.Fatalf("no depth frame %d", l.Number)
-				}
-				checkOp(t, "depth", d, l.Ops["depth"])
-				names := make([]string, 0, len(single))
-				for name := range single {
-					names = append(names, name)
-				}
-				slices.Sort(names)
-				for _, name := range names {
-					out, err := single[name].Process(d)
-					if err != nil {
-						t.Fatalf("frame %d %s: %v", l.Number, name, err)
-					}
-					checkOp(t, name, out, l.Ops[name])
-				}
-				out := d
-				for _, b := range chain {
-					var err error
-					if out, err = b.Process(out); err != nil {
-						t.Fatalf("frame %d chain %s: %v", l.Number, b.Name(), err)
-					}
-				}
-				checkOp(t, "chain", out, l.Ops["chain"])
-				if t.Failed() {
-					t.Fatalf("frame %d differs", l.Number)
-				}
-			}
-		})
-	}
+		}
+	})
 }

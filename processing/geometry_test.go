@@ -5,8 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/rsbag/rsbag/playback"
@@ -49,66 +47,62 @@ func pairedProfile(dev *playback.Device) *sensor.StreamProfile {
 // point in the paired stream's coordinates and its pixel there equal
 // librealsense's float32 results.
 func TestGeometryMatchesLibrealsense(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(refDir, "processing", "*.proc.expected.jsonl"))
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".proc.expected.jsonl"), func(t *testing.T) {
-			bag, _ := procExpected(t, file)
-			frames := depthFrames(t, bag)
-			dev, err := playback.Open(bag, nil)
-			if err != nil {
-				t.Fatal(err)
+	eachProcReference(t, func(t *testing.T, file, bag string, lines []procLine) {
+		frames := depthFrames(t, bag)
+		dev, err := playback.Open(bag, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer dev.Close()
+		paired := pairedProfile(dev)
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		n := 0
+		for sc.Scan() {
+			var l geometryLine
+			if err := json.Unmarshal(sc.Bytes(), &l); err != nil || l.Type != "geometry" {
+				continue
 			}
-			defer dev.Close()
-			paired := pairedProfile(dev)
-			f, err := os.Open(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			sc := bufio.NewScanner(f)
-			sc.Buffer(nil, 1<<20)
-			n := 0
-			for sc.Scan() {
-				var l geometryLine
-				if err := json.Unmarshal(sc.Bytes(), &l); err != nil || l.Type != "geometry" {
-					continue
-				}
-				d := frames[l.Number]
-				var extr sensor.Extrinsics
-				if paired != nil {
-					var dp *sensor.StreamProfile // d's profile on this device
-					for _, s := range dev.Sensors() {
-						for _, p := range s.Profiles() {
-							if p.Same(d.Profile) {
-								dp = p
-							}
+			d := frames[l.Number]
+			var extr sensor.Extrinsics
+			if paired != nil {
+				var dp *sensor.StreamProfile // d's profile on this device
+				for _, s := range dev.Sensors() {
+					for _, p := range s.Profiles() {
+						if p.Same(d.Profile) {
+							dp = p
 						}
 					}
-					if extr, err = dev.Extrinsics(dp, paired); err != nil {
-						t.Fatal(err)
-					}
 				}
-				for _, s := range l.Samples {
-					raw := binary.LittleEndian.Uint16(d.Data[s.Pixel[1]*d.Stride+2*s.Pixel[0]:])
-					dist := float32(raw) * d.DepthUnits
-					p := d.Profile.Intrinsics.Deproject([2]float32{float32(s.Pixel[0]), float32(s.Pixel[1])}, dist)
-					if dist != s.Distance || p != s.Point {
-						t.Errorf("frame %d pixel %v: distance %v point %v, want %v %v", l.Number, s.Pixel, dist, p, s.Distance, s.Point)
-					}
-					if s.PairedPoint == nil {
-						continue
-					}
-					q := extr.Transform(p)
-					px := paired.Intrinsics.Project(q)
-					if q != *s.PairedPoint || px != *s.PairedPixel {
-						t.Errorf("frame %d pixel %v: paired point %v pixel %v, want %v %v", l.Number, s.Pixel, q, px, *s.PairedPoint, *s.PairedPixel)
-					}
+				if extr, err = dev.Extrinsics(dp, paired); err != nil {
+					t.Fatal(err)
 				}
-				n++
 			}
-			if n == 0 {
-				t.Error("no geometry line")
+			for _, s := range l.Samples {
+				raw := binary.LittleEndian.Uint16(d.Data[s.Pixel[1]*d.Stride+2*s.Pixel[0]:])
+				dist := float32(raw) * d.DepthUnits
+				p := d.Profile.Intrinsics.Deproject([2]float32{float32(s.Pixel[0]), float32(s.Pixel[1])}, dist)
+				if dist != s.Distance || p != s.Point {
+					t.Errorf("frame %d pixel %v: distance %v point %v, want %v %v", l.Number, s.Pixel, dist, p, s.Distance, s.Point)
+				}
+				if s.PairedPoint == nil {
+					continue
+				}
+				q := extr.Transform(p)
+				px := paired.Intrinsics.Project(q)
+				if q != *s.PairedPoint || px != *s.PairedPixel {
+					t.Errorf("frame %d pixel %v: paired point %v pixel %v, want %v %v", l.Number, s.Pixel, q, px, *s.PairedPoint, *s.PairedPixel)
+				}
 			}
-		})
-	}
+			n++
+		}
+		if n == 0 {
+			t.Error("no geometry line")
+		}
+	})
 }

@@ -1,7 +1,6 @@
 package processing
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -77,87 +76,79 @@ func (d deviceExtrinsics) find(p *sensor.StreamProfile) *sensor.StreamProfile {
 // of every depth frame of every reference bag, mapped to the paired frame
 // as the judge does, are librealsense's bytes.
 func TestPointCloudMatchesLibrealsense(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(refDir, "processing", "*.proc.expected.jsonl"))
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".proc.expected.jsonl"), func(t *testing.T) {
-			bag, _ := procExpected(t, file)
-			depth, paired, _, dev := pairedSetup(t, bag)
-			ex := deviceExtrinsics{dev}
-			pc := NewPointCloud()
-			n := 0
-			for _, l := range pairedLines(t, file) {
-				d := depth[l.Number]
-				if l.Paired != nil {
-					o := paired[*l.Paired]
-					e, err := ex.Extrinsics(d.Profile, o.Profile)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := pc.MapTo(o.Profile, e); err != nil {
-						t.Fatal(err)
-					}
-				}
-				pts, err := pc.Calculate(d)
+	eachProcReference(t, func(t *testing.T, file, bag string, lines []procLine) {
+		depth, paired, _, dev := pairedSetup(t, bag)
+		ex := deviceExtrinsics{dev}
+		pc := NewPointCloud()
+		n := 0
+		for _, l := range pairedLines(t, file) {
+			d := depth[l.Number]
+			if l.Paired != nil {
+				o := paired[*l.Paired]
+				e, err := ex.Extrinsics(d.Profile, o.Profile)
 				if err != nil {
-					t.Fatalf("frame %d: %v", l.Number, err)
+					t.Fatal(err)
 				}
-				if got, want := hashOf(pts.VertexBytes()), l.Ops["pointcloud.vertices"].Hash; got != want {
-					t.Errorf("frame %d vertices %s, want %s", l.Number, got, want)
+				if err := pc.MapTo(o.Profile, e); err != nil {
+					t.Fatal(err)
 				}
-				want, mapped := l.Ops["pointcloud.texcoords"]
-				if mapped != (pts.TexCoords != nil) {
-					t.Errorf("frame %d: texture coordinates %v, want %v", l.Number, pts.TexCoords != nil, mapped)
-				} else if mapped && hashOf(pts.TexCoordBytes()) != want.Hash {
-					t.Errorf("frame %d texture coordinates %s, want %s", l.Number, hashOf(pts.TexCoordBytes()), want.Hash)
-				}
-				n++
 			}
-			if n == 0 {
-				t.Fatal("no depth line")
+			pts, err := pc.Calculate(d)
+			if err != nil {
+				t.Fatalf("frame %d: %v", l.Number, err)
 			}
-		})
-	}
+			if got, want := hashOf(pts.VertexBytes()), l.Ops["pointcloud.vertices"].Hash; got != want {
+				t.Errorf("frame %d vertices %s, want %s", l.Number, got, want)
+			}
+			want, mapped := l.Ops["pointcloud.texcoords"]
+			if mapped != (pts.TexCoords != nil) {
+				t.Errorf("frame %d: texture coordinates %v, want %v", l.Number, pts.TexCoords != nil, mapped)
+			} else if mapped && hashOf(pts.TexCoordBytes()) != want.Hash {
+				t.Errorf("frame %d texture coordinates %s, want %s", l.Number, hashOf(pts.TexCoordBytes()), want.Hash)
+			}
+			n++
+		}
+		if n == 0 {
+			t.Fatal("no depth line")
+		}
+	})
 }
 
 // TestAlignMatchesLibrealsense: every depth frame of every reference bag
 // aligned to its paired frame, and the paired frame aligned to depth, are
 // librealsense's bytes.
 func TestAlignMatchesLibrealsense(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(refDir, "processing", "*.proc.expected.jsonl"))
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".proc.expected.jsonl"), func(t *testing.T) {
-			bag, _ := procExpected(t, file)
-			depth, paired, name, dev := pairedSetup(t, bag)
-			ex := deviceExtrinsics{dev}
-			var toOther *Align
-			toDepth := NewAlign(sensor.StreamDepth, ex)
-			n := 0
-			for _, l := range pairedLines(t, file) {
-				if l.Paired == nil {
-					if _, ok := l.Ops["align.to-depth"]; ok {
-						t.Errorf("frame %d: aligned without a paired frame", l.Number)
-					}
-					continue
+	eachProcReference(t, func(t *testing.T, file, bag string, lines []procLine) {
+		depth, paired, name, dev := pairedSetup(t, bag)
+		ex := deviceExtrinsics{dev}
+		var toOther *Align
+		toDepth := NewAlign(sensor.StreamDepth, ex)
+		n := 0
+		for _, l := range pairedLines(t, file) {
+			if l.Paired == nil {
+				if _, ok := l.Ops["align.to-depth"]; ok {
+					t.Errorf("frame %d: aligned without a paired frame", l.Number)
 				}
-				d, o := depth[l.Number], paired[*l.Paired]
-				if toOther == nil {
-					toOther = NewAlign(o.Profile.Stream, ex)
-				}
-				a, err := toOther.Process(d, o)
-				if err != nil {
-					t.Fatalf("frame %d: %v", l.Number, err)
-				}
-				checkOp(t, "align.to-"+name, a, l.Ops["align.to-"+name])
-				b, err := toDepth.Process(d, o)
-				if err != nil {
-					t.Fatalf("frame %d: %v", l.Number, err)
-				}
-				checkOp(t, "align.to-depth", b, l.Ops["align.to-depth"])
-				n++
+				continue
 			}
-			if n == 0 {
-				t.Fatal("no paired depth frame")
+			d, o := depth[l.Number], paired[*l.Paired]
+			if toOther == nil {
+				toOther = NewAlign(o.Profile.Stream, ex)
 			}
-		})
-	}
+			a, err := toOther.Process(d, o)
+			if err != nil {
+				t.Fatalf("frame %d: %v", l.Number, err)
+			}
+			checkOp(t, "align.to-"+name, a, l.Ops["align.to-"+name])
+			b, err := toDepth.Process(d, o)
+			if err != nil {
+				t.Fatalf("frame %d: %v", l.Number, err)
+			}
+			checkOp(t, "align.to-depth", b, l.Ops["align.to-depth"])
+			n++
+		}
+		if n == 0 {
+			t.Fatal("no paired depth frame")
+		}
+	})
 }

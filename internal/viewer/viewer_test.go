@@ -504,25 +504,21 @@ func TestDamagedBag(t *testing.T) {
 	if err := c.conn.Write(c.ctx, websocket.MessageText, []byte("{not json")); err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if r := c.next(); r != nil {
-			if !strings.Contains(r.Error, "bad command") {
-				t.Errorf("malformed command: %+v", r)
+	nextError := func(what, want string) {
+		for {
+			if r := c.next(); r != nil {
+				if !strings.Contains(r.Error, want) {
+					t.Errorf("%s: %+v, want an error naming %q", what, r, want)
+				}
+				return
 			}
-			break
 		}
 	}
+	nextError("malformed command", "bad command")
 	if err := c.conn.Write(c.ctx, websocket.MessageBinary, []byte{1, 2, 3}); err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if r := c.next(); r != nil {
-			if !strings.Contains(r.Error, "JSON text") {
-				t.Errorf("binary command: %+v", r)
-			}
-			break
-		}
-	}
+	nextError("binary command", "JSON text")
 	// An oversized command closes that connection, not the server.
 	c.conn.Write(c.ctx, websocket.MessageText, bytes.Repeat([]byte("x"), maxCommandBytes+1))
 	for {
