@@ -84,6 +84,18 @@ func (s *Sensor) Profiles() []*sensor.StreamProfile {
 
 // Open reserves profiles for streaming; each must be one of Profiles.
 func (s *Sensor) Open(profiles ...*sensor.StreamProfile) error {
+	sel, err := s.streamsOf(profiles)
+	if err != nil {
+		return err
+	}
+	if err := s.dev.refuseFromHandler(fmt.Sprintf("sensor %d: open", s.index)); err != nil {
+		return err
+	}
+	return s.dev.do(func() error { return s.dev.openSensor(s, profiles, sel) })
+}
+
+// streamsOf returns the recorded streams of profiles, in their order.
+func (s *Sensor) streamsOf(profiles []*sensor.StreamProfile) ([]*stream, error) {
 	var sel []*stream
 	for _, p := range profiles {
 		var found *stream
@@ -93,15 +105,12 @@ func (s *Sensor) Open(profiles ...*sensor.StreamProfile) error {
 			}
 		}
 		if found == nil {
-			return fmt.Errorf("playback: sensor %d: failed to open sensor, requested profile %v is not available: %w",
+			return nil, fmt.Errorf("playback: sensor %d: failed to open sensor, requested profile %v is not available: %w",
 				s.index, p, sensor.ErrNoProfile)
 		}
 		sel = append(sel, found)
 	}
-	if err := s.dev.refuseFromHandler(fmt.Sprintf("sensor %d: open", s.index)); err != nil {
-		return err
-	}
-	return s.dev.do(func() error { return s.dev.openSensor(s, profiles, sel) })
+	return sel, nil
 }
 
 // Start begins delivering the opened streams' frames to h, one goroutine
