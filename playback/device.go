@@ -347,12 +347,34 @@ func (d *Device) PinnedExtrinsics() []extensions.PinnedExtrinsics {
 func (d *Device) Sensors() []sensor.Sensor { return append([]sensor.Sensor(nil), d.ifaces...) }
 
 // Extrinsics returns the transform between two recorded streams of the same
-// extrinsics group, derived as librealsense does.
+// extrinsics group, derived as librealsense does. A profile that is not one
+// of the device's — that of a frame a processing block made (another
+// format or size, or a copy) — stands for the recorded stream of its type
+// and index, whose extrinsics librealsense gives the profiles it derives.
 func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, error) {
-	if e, ok := d.extr[profilePair{from, to}]; ok {
+	if e, ok := d.extr[profilePair{d.recorded(from), d.recorded(to)}]; ok {
 		return e, nil
 	}
 	return sensor.Extrinsics{}, fmt.Errorf("playback: %s: %v → %v: %w", d.path, from, to, device.ErrNoExtrinsics)
+}
+
+// recorded returns p if it is a recorded profile, else the recorded
+// profile of p's stream type and index (p when there is none).
+func (d *Device) recorded(p *sensor.StreamProfile) *sensor.StreamProfile {
+	if p == nil {
+		return nil
+	}
+	for _, st := range d.streams {
+		if st.profile == p {
+			return p
+		}
+	}
+	for _, st := range d.streams {
+		if st.profile.Stream == p.Stream && st.profile.Index == p.Index {
+			return st.profile
+		}
+	}
+	return p
 }
 
 // Filename returns the path of the bag.

@@ -1,11 +1,13 @@
 package playback
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"testing"
 	"testing/synctest"
 
+	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -142,5 +144,37 @@ func TestPlayAll(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// TestDerivedProfileExtrinsics: a profile a processing block made from a
+// recorded one (a copy with another size and format) has the recorded
+// stream's extrinsics; a stream the bag does not have has none.
+func TestDerivedProfileExtrinsics(t *testing.T) {
+	d := open(t, depthColor, &Options{NonRealTime: true})
+	var depth, color *sensor.StreamProfile
+	for _, s := range d.Sensors() {
+		for _, p := range s.Profiles() {
+			switch p.Stream {
+			case sensor.StreamDepth:
+				depth = p
+			case sensor.StreamColor:
+				color = p
+			}
+		}
+	}
+	want, err := d.Extrinsics(depth, color)
+	if err != nil {
+		t.Fatal(err)
+	}
+	derived := *depth
+	derived.Width, derived.Height, derived.Format, derived.UID = depth.Width/2, depth.Height/2, sensor.FormatDisparity32, 0
+	got, err := d.Extrinsics(&derived, color)
+	if err != nil || got != want {
+		t.Errorf("derived depth → color: %v, %v; want %v", got, err, want)
+	}
+	ir := &sensor.StreamProfile{Stream: sensor.StreamInfrared, Index: 1, Format: sensor.FormatY8}
+	if _, err := d.Extrinsics(ir, color); !errors.Is(err, device.ErrNoExtrinsics) {
+		t.Errorf("a stream the bag lacks: %v, want ErrNoExtrinsics", err)
 	}
 }

@@ -43,7 +43,7 @@ func TestPLYReadByOpen3D(t *testing.T) {
 	depth, paired, _, dev := pairedSetup(t, bag)
 	d, o := depth[1], paired[1]
 	pc := NewPointCloud()
-	e, err := deviceExtrinsics{dev}.Extrinsics(d.Profile, o.Profile)
+	e, err := dev.Extrinsics(d.Profile, o.Profile)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,32 +53,13 @@ func pairedSetup(t *testing.T, bag string) (depth, paired map[uint64]*sensor.Fra
 	return depth, paired, strings.ToLower(pp.Stream.String()), dev
 }
 
-// deviceExtrinsics gives the extrinsics of a device's profiles for frames
-// whose profiles are the same as the device's.
-type deviceExtrinsics struct{ dev *playback.Device }
-
-func (d deviceExtrinsics) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, error) {
-	return d.dev.Extrinsics(d.find(from), d.find(to))
-}
-
-func (d deviceExtrinsics) find(p *sensor.StreamProfile) *sensor.StreamProfile {
-	for _, s := range d.dev.Sensors() {
-		for _, q := range s.Profiles() {
-			if q.Same(p) {
-				return q
-			}
-		}
-	}
-	return p
-}
-
 // TestPointCloudMatchesLibrealsense: the vertices and texture coordinates
 // of every depth frame of every reference bag, mapped to the paired frame
 // as the judge does, are librealsense's bytes.
 func TestPointCloudMatchesLibrealsense(t *testing.T) {
 	eachProcReference(t, func(t *testing.T, file, bag string, lines []procLine) {
 		depth, paired, _, dev := pairedSetup(t, bag)
-		ex := deviceExtrinsics{dev}
+		ex := dev
 		pc := NewPointCloud()
 		n := 0
 		for _, l := range pairedLines(t, file) {
@@ -120,7 +101,7 @@ func TestPointCloudMatchesLibrealsense(t *testing.T) {
 func TestAlignMatchesLibrealsense(t *testing.T) {
 	eachProcReference(t, func(t *testing.T, file, bag string, lines []procLine) {
 		depth, paired, name, dev := pairedSetup(t, bag)
-		ex := deviceExtrinsics{dev}
+		ex := dev
 		var toOther *Align
 		toDepth := NewAlign(sensor.StreamDepth, ex)
 		n := 0

@@ -191,31 +191,13 @@ type processor struct {
 	toDepth  *processing.Align
 	singles  []namedBlock
 	chain    []processing.Block
-	ex       devExtrinsics
+	ex       *playback.Device
 	pairedTo string
 }
 
 type namedBlock struct {
 	name string
 	b    processing.Block
-}
-
-// devExtrinsics looks up extrinsics by the device's own profiles.
-type devExtrinsics struct{ dev *playback.Device }
-
-func (e devExtrinsics) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, error) {
-	return e.dev.Extrinsics(e.find(from), e.find(to))
-}
-
-func (e devExtrinsics) find(p *sensor.StreamProfile) *sensor.StreamProfile {
-	for _, s := range e.dev.Sensors() {
-		for _, q := range s.Profiles() {
-			if q.Same(p) {
-				return q
-			}
-		}
-	}
-	return p
 }
 
 func must(err error) {
@@ -225,7 +207,7 @@ func must(err error) {
 }
 
 func newProcessor(d *dumper, dev *playback.Device, baseline float32, paired *sensor.StreamProfile, rawDir, name string) *processor {
-	p := &processor{d: d, dev: dev, paired: paired, rawDir: rawDir, name: name, ex: devExtrinsics{dev},
+	p := &processor{d: d, dev: dev, paired: paired, rawDir: rawDir, name: name, ex: dev,
 		col: processing.NewColorizer(), pc: processing.NewPointCloud()}
 	for k := range 10 {
 		c := processing.NewColorizer()
