@@ -216,11 +216,11 @@ func (d *Device) FirstExtrinsicsGroup() uint32 { return device.FirstGroupSoftwar
 func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	a, ok := d.keys[from]
+	a, ok := d.keyLocked(from)
 	if !ok {
 		return sensor.Extrinsics{}, fmt.Errorf("software device: extrinsics from %s: profile not in device: %w", from.Name(), device.ErrNotFound)
 	}
-	b, ok := d.keys[to]
+	b, ok := d.keyLocked(to)
 	if !ok {
 		return sensor.Extrinsics{}, fmt.Errorf("software device: extrinsics to %s: profile not in device: %w", to.Name(), device.ErrNotFound)
 	}
@@ -230,6 +230,27 @@ func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, 
 		return sensor.Extrinsics{}, fmt.Errorf("software device: extrinsics %s → %s: %w", from.Name(), to.Name(), device.ErrNoExtrinsics)
 	}
 	return e, nil
+}
+
+// keyLocked returns the stream key of p: that of the profile itself, or,
+// for a profile a processing block derived from one of the device's
+// (another size or format, a copy), that of the device's stream of its type
+// and index, whose extrinsics librealsense gives the profiles it derives.
+func (d *Device) keyLocked(p *sensor.StreamProfile) (extensions.StreamKey, bool) {
+	if k, ok := d.keys[p]; ok {
+		return k, true
+	}
+	if p == nil {
+		return extensions.StreamKey{}, false
+	}
+	var best extensions.StreamKey
+	found := false
+	for q, k := range d.keys { // the first sensor's, if several have it
+		if q.Stream == p.Stream && q.Index == p.Index && (!found || k.Sensor < best.Sensor) {
+			best, found = k, true
+		}
+	}
+	return best, found
 }
 
 // Close stops and closes every sensor. It is idempotent and returns the same

@@ -264,3 +264,26 @@ func TestSyntheticFormats(t *testing.T) {
 		t.Error("no streams accepted")
 	}
 }
+
+// TestDerivedProfileExtrinsics: a profile a processing block made from one
+// of the device's (a copy with another size and format) has that stream's
+// extrinsics; a stream the device does not have has none.
+func TestDerivedProfileExtrinsics(t *testing.T) {
+	d := New(nil)
+	ds, cs := d.AddSensor("Stereo Module"), d.AddSensor("RGB Camera")
+	depth := ds.AddVideoStream(VideoStream{Stream: sensor.StreamDepth, Format: sensor.FormatZ16, Width: 8, Height: 4, FPS: 30})
+	color := cs.AddVideoStream(VideoStream{Stream: sensor.StreamColor, Format: sensor.FormatRGB8, Width: 8, Height: 4, FPS: 30})
+	want := sensor.Extrinsics{Rotation: [9]float32{1, 0, 0, 0, 1, 0, 0, 0, 1}, Translation: [3]float32{0.015, 0, 0}}
+	if err := d.RegisterExtrinsics(depth, color, want); err != nil {
+		t.Fatal(err)
+	}
+	derived := *depth
+	derived.Width, derived.Format, derived.UID = 4, sensor.FormatDisparity32, 0
+	if got, err := d.Extrinsics(&derived, color); err != nil || got != want {
+		t.Errorf("derived depth → color: %v, %v; want %v", got, err, want)
+	}
+	ir := &sensor.StreamProfile{Stream: sensor.StreamInfrared, Index: 1, Format: sensor.FormatY8}
+	if _, err := d.Extrinsics(ir, color); !errors.Is(err, device.ErrNotFound) {
+		t.Errorf("a stream the device lacks: %v, want ErrNotFound", err)
+	}
+}
