@@ -15,33 +15,24 @@ import (
 var benchSize = flag.Int64("mcapbag.benchsize", 1<<30, "bytes of frame data in the benchmark bag")
 
 var bench struct {
-	once        sync.Once
-	dir         string
-	bag, mcap   string
-	frameBytes  int64
-	bagBytes    int64
-	mcapCreated bool
+	once       sync.Once
+	mcap       string
+	frameBytes int64
 }
 
-// benchFiles writes the 1 GiB benchmark bag (1280x720 depth+color, LZ4
-// chunks as librealsense writes them) and its uncompressed MCAP export.
+// benchFiles returns the shared 1 GiB benchmark bag (1280x720 depth+color,
+// LZ4 chunks as librealsense writes them) and its MCAP export (LZ4
+// chunks), written once.
 func benchFiles(b *testing.B) (bag, mc string) {
+	bag, frameBytes := benchbag.Shared(b, "lz4", *benchSize)
 	bench.once.Do(func() {
-		dir, err := os.MkdirTemp("", "mcapbag-bench")
+		bench.frameBytes = frameBytes
+		mc := filepath.Join(benchbag.Dir(b), "bench.mcap")
+		f, err := os.Create(mc)
 		if err != nil {
 			b.Fatal(err)
 		}
-		bench.dir = dir
-		bench.bag = filepath.Join(dir, "bench.bag")
-		bench.frameBytes = benchbag.Write(b, bench.bag, "lz4", *benchSize)
-		st, _ := os.Stat(bench.bag)
-		bench.bagBytes = st.Size()
-		bench.mcap = filepath.Join(dir, "bench.mcap")
-		f, err := os.Create(bench.mcap)
-		if err != nil {
-			b.Fatal(err)
-		}
-		r, err := rosbag.Open(bench.bag, nil)
+		r, err := rosbag.Open(bag, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -52,20 +43,15 @@ func benchFiles(b *testing.B) (bag, mc string) {
 		if err := f.Close(); err != nil {
 			b.Fatal(err)
 		}
+		bench.mcap = mc
 	})
-	if bench.bag == "" {
-		b.Fatal("no benchmark bag")
+	if bench.mcap == "" {
+		b.Fatal("no benchmark MCAP file")
 	}
-	return bench.bag, bench.mcap
+	return bag, bench.mcap
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if bench.dir != "" {
-		os.RemoveAll(bench.dir)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { benchbag.Main(m) }
 
 // BenchmarkExport measures MB/s of message data: reading every message of
 // the ≥ 1 GiB bag ("read", the raw read speed), exporting it to MCAP with
@@ -114,7 +100,7 @@ func BenchmarkExport(b *testing.B) {
 		_, mc := benchFiles(b)
 		b.SetBytes(bench.frameBytes)
 		b.ResetTimer()
-		out := filepath.Join(bench.dir, "imported.bag")
+		out := filepath.Join(benchbag.Dir(b), "imported.bag")
 		for i := 0; i < b.N; i++ {
 			f, err := os.Open(mc)
 			if err != nil {

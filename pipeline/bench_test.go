@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"os"
-	"path/filepath"
 	"runtime"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -21,27 +18,8 @@ import (
 // the README are for the default, 1 GiB).
 var benchSize = flag.Int64("pipeline.benchsize", 1<<30, "bytes of frame data in the benchmark bag")
 
-var bench struct {
-	once  sync.Once
-	dir   string
-	path  string
-	bytes int64
-}
-
 func benchBag(b *testing.B) (string, int64) {
-	bench.once.Do(func() {
-		dir, err := os.MkdirTemp("", "pipeline-bench")
-		if err != nil {
-			b.Fatal(err)
-		}
-		bench.dir = dir
-		bench.path = filepath.Join(dir, "bench.bag")
-		bench.bytes = benchbag.Write(b, bench.path, "none", *benchSize)
-	})
-	if bench.path == "" {
-		b.Fatal("no benchmark bag")
-	}
-	return bench.path, bench.bytes
+	return benchbag.Shared(b, "none", *benchSize)
 }
 
 // cpuTime returns the process's user+system CPU time.
@@ -53,13 +31,7 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if bench.dir != "" {
-		os.RemoveAll(bench.dir)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { benchbag.Main(m) }
 
 // BenchmarkPipeline plays a ≥ 1 GiB bag of 1280x720 depth+color frames in
 // non-real-time mode through a Pipeline (its syncer pairs every depth frame

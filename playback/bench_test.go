@@ -3,8 +3,6 @@ package playback
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -17,50 +15,16 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// makeBenchBag writes the shared benchmark bag (benchbag.Write) of
-// at least size bytes of 1280x720 depth+color frame data into dir.
-func makeBenchBag(tb testing.TB, dir, compression string, size int64) (string, int64) {
-	path := filepath.Join(dir, fmt.Sprintf("bench-%s-%d.bag", compression, size))
-	return path, benchbag.Write(tb, path, compression, size)
-}
-
-var benchBags struct {
-	sync.Mutex
-	dir   string
-	paths map[string]string
-	bytes map[string]int64
-}
-
+// benchBag returns the shared benchmark bag (benchbag.Shared); it skips
+// unless benchmarks run, as it builds large bags.
 func benchBag(b *testing.B, compression string, size int64) (string, int64) {
 	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
 		b.Skip("builds large bags: run with -bench")
 	}
-	benchBags.Lock()
-	defer benchBags.Unlock()
-	key := fmt.Sprint(compression, size)
-	if p, ok := benchBags.paths[key]; ok {
-		return p, benchBags.bytes[key]
-	}
-	if benchBags.dir == "" {
-		dir, err := os.MkdirTemp("", "playback-bench")
-		if err != nil {
-			b.Fatal(err)
-		}
-		benchBags.dir = dir
-		benchBags.paths, benchBags.bytes = map[string]string{}, map[string]int64{}
-	}
-	p, n := makeBenchBag(b, benchBags.dir, compression, size)
-	benchBags.paths[key], benchBags.bytes[key] = p, n
-	return p, n
+	return benchbag.Shared(b, compression, size)
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if benchBags.dir != "" {
-		os.RemoveAll(benchBags.dir)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { benchbag.Main(m) }
 
 const gb = 1 << 30
 
