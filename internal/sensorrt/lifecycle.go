@@ -26,7 +26,7 @@ const (
 // workers, waiting for them) and reports a refused call with the sensor
 // package's errors, wrapped with the sensor's name and the operation:
 // "NAME: start: sensor: not opened". It is safe for concurrent use; the
-// zero value needs Name and Handlers set before use.
+// zero value is ready to use: no name in its errors and no handler guard.
 type Lifecycle struct {
 	// Name starts every error, e.g. `usb Stereo Module`; when empty the
 	// errors start with the operation, for the caller to wrap.
