@@ -25,7 +25,7 @@ const (
 // state, runs the backend's own step (claiming interfaces, starting
 // workers, waiting for them) and reports a refused call with the sensor
 // package's errors, wrapped with the sensor's name and the operation:
-// "NAME: start: sensor: not opened". It is safe for concurrent use; the
+// "NAME: start: sensor: not open". It is safe for concurrent use; the
 // zero value is ready to use: no name in its errors and no handler guard.
 type Lifecycle struct {
 	// Name starts every error, e.g. `usb Stereo Module`; when empty the
