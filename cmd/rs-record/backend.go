@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 
@@ -88,4 +89,28 @@ func openSynthetic(c *recordConfig, serial string) (device.Device, error) {
 		cfg.Metadata = software.MetadataBasic
 	}
 	return software.NewSynthetic(cfg)
+}
+
+// cameraLosses describes the frames a live camera lost before they reached
+// the recorder (usb.Stats of its sensors): payloads with the error bit,
+// short or oversized frames, frames dropped because the handler fell
+// behind, and endpoint resets. It is "" when nothing was lost, and for
+// other devices.
+func cameraLosses(dev device.Device) string {
+	var sum usb.Stats
+	for _, s := range dev.Sensors() {
+		if c, ok := s.(interface{ Stats() usb.Stats }); ok {
+			st := c.Stats()
+			sum.ErrorFrames += st.ErrorFrames
+			sum.ShortFrames += st.ShortFrames
+			sum.OversizedFrames += st.OversizedFrames
+			sum.LateFrames += st.LateFrames
+			sum.Resets += st.Resets
+		}
+	}
+	if sum.Dropped() == 0 && sum.Resets == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the camera lost %d frames before recording: %d with the error bit, %d short, %d oversized, %d late (the recorder fell behind); %d endpoint resets",
+		sum.Dropped(), sum.ErrorFrames, sum.ShortFrames, sum.OversizedFrames, sum.LateFrames, sum.Resets)
 }

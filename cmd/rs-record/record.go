@@ -225,6 +225,9 @@ func runRecord(e *env, args []string) error {
 		return fileError(c.file, err)
 	}
 	fmt.Fprintln(e.stdout, summaryLine("recorded", c.file, recordSummary(st, rec.Stats(), elapsed, c.file)))
+	if l := cameraLosses(dev); l != "" {
+		fmt.Fprintln(e.stdout, l)
+	}
 	if n := rec.Stats().Refused; n > 0 {
 		return fileError(c.file, fmt.Errorf("%d frames were not recorded: each was larger than the largest message a bag may hold (%d bytes); the bag holds the rest", n, rosbag.MaxMessageSize))
 	}

@@ -84,6 +84,9 @@ func runRecordSession(ctx context.Context, e *env, c *recordConfig) error {
 			continue
 		}
 		fmt.Fprintln(e.stdout, summaryLine("recorded", r.Paths[i], recordSummary(sts[i], rec.Stats(), elapsed, r.Paths[i])))
+		if l := cameraLosses(devs[i]); l != "" {
+			fmt.Fprintln(e.stdout, l)
+		}
 	}
 	fmt.Fprintf(e.stdout, "session %s: %d bags\n", r.ManifestFile, len(r.Paths))
 	return errors.Join(errs...)
