@@ -50,18 +50,29 @@ func eachProcReference(t *testing.T, check func(t *testing.T, file, bag string, 
 	}
 }
 
-func procExpected(t testing.TB, file string) (bag string, depth []procLine) {
+// eachLine calls f with every line of a reference file.
+func eachLine(t testing.TB, file string, f func(line []byte)) {
 	t.Helper()
-	f, err := os.Open(file)
+	r, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
+	defer r.Close()
+	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
+		f(sc.Bytes())
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func procExpected(t testing.TB, file string) (bag string, depth []procLine) {
+	t.Helper()
+	eachLine(t, file, func(line []byte) {
 		var l procLine
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+		if err := json.Unmarshal(line, &l); err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
 		switch l.Type {
@@ -73,10 +84,7 @@ func procExpected(t testing.TB, file string) (bag string, depth []procLine) {
 		case "depth":
 			depth = append(depth, l)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	})
 	return bag, depth
 }
 

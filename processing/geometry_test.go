@@ -1,10 +1,8 @@
 package processing
 
 import (
-	"bufio"
 	"encoding/binary"
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/rsbag/rsbag/playback"
@@ -55,31 +53,16 @@ func TestGeometryMatchesLibrealsense(t *testing.T) {
 		}
 		defer dev.Close()
 		paired := pairedProfile(dev)
-		f, err := os.Open(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
 		n := 0
-		for sc.Scan() {
+		eachLine(t, file, func(line []byte) {
 			var l geometryLine
-			if err := json.Unmarshal(sc.Bytes(), &l); err != nil || l.Type != "geometry" {
-				continue
+			if err := json.Unmarshal(line, &l); err != nil || l.Type != "geometry" {
+				return
 			}
 			d := frames[l.Number]
 			var extr sensor.Extrinsics
 			if paired != nil {
-				var dp *sensor.StreamProfile // d's profile on this device
-				for _, s := range dev.Sensors() {
-					for _, p := range s.Profiles() {
-						if p.Same(d.Profile) {
-							dp = p
-						}
-					}
-				}
-				if extr, err = dev.Extrinsics(dp, paired); err != nil {
+				if extr, err = dev.Extrinsics(d.Profile, paired); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -100,7 +83,7 @@ func TestGeometryMatchesLibrealsense(t *testing.T) {
 				}
 			}
 			n++
-		}
+		})
 		if n == 0 {
 			t.Error("no geometry line")
 		}
