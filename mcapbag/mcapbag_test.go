@@ -132,23 +132,12 @@ func TestRoundTrip(t *testing.T) {
 				var d0, d1 bytes.Buffer
 				errA := rsdump.Run(&d0, bag, rsdump.Options{})
 				errB := rsdump.Run(&d1, back, rsdump.Options{})
-				if fmt.Sprint(errA) != fmt.Sprint(errB) || dumpBody(d0.String()) != dumpBody(d1.String()) {
+				if fmt.Sprint(errA) != fmt.Sprint(errB) || testbags.DumpBody(d0.String()) != testbags.DumpBody(d1.String()) {
 					t.Errorf("the round-tripped bag plays differently (errors %v / %v)", errA, errB)
 				}
 			})
 		}
 	}
-}
-
-// dumpBody drops the lines of a dump that name the file.
-func dumpBody(s string) string {
-	var keep []string
-	for _, l := range strings.Split(s, "\n") {
-		if !strings.Contains(l, ".bag") {
-			keep = append(keep, l)
-		}
-	}
-	return strings.Join(keep, "\n")
 }
 
 // TestExportSummary: the exported file has the ros1 profile, one schema

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rsbag/rsbag/internal/testbags"
 )
 
 // TestEditCompress: decompress then compress gives bags that pass the
@@ -34,7 +36,7 @@ func TestEditCompress(t *testing.T) {
 				t.Errorf("%s: compression %v, want %s", bag, bi.Compression, want)
 			}
 			d1 := rsRecord(t, "dump", bag)
-			if d1.code != 0 || dumpBody(d0.stdout) != dumpBody(d1.stdout) {
+			if d1.code != 0 || testbags.DumpBody(d0.stdout) != testbags.DumpBody(d1.stdout) {
 				t.Errorf("%s plays differently from the source (exit %d)", bag, d1.code)
 			}
 			checkStrict(t, bag)

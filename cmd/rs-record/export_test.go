@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/rsbag/rsbag/internal/testbags"
 )
 
 // TestExportImport: a fresh recording exported to MCAP passes mcapcheck-js
@@ -53,7 +55,7 @@ func TestExportImport(t *testing.T) {
 	}
 	checkStrict(t, back)
 	d0, d1 := rsRecord(t, "dump", bag), rsRecord(t, "dump", back)
-	if d0.code != 0 || d1.code != 0 || dumpBody(d0.stdout) != dumpBody(d1.stdout) {
+	if d0.code != 0 || d1.code != 0 || testbags.DumpBody(d0.stdout) != testbags.DumpBody(d1.stdout) {
 		t.Errorf("the imported bag plays differently (exit %d / %d)", d0.code, d1.code)
 	}
 	// Nothing but the outputs was written.
@@ -63,17 +65,6 @@ func TestExportImport(t *testing.T) {
 			t.Errorf("left behind: %s", e.Name())
 		}
 	}
-}
-
-// dumpBody drops the lines of a dump that name the file.
-func dumpBody(s string) string {
-	var keep []string
-	for _, l := range strings.Split(s, "\n") {
-		if !strings.Contains(l, ".bag") {
-			keep = append(keep, l)
-		}
-	}
-	return strings.Join(keep, "\n")
 }
 
 // TestExportBadInput: each mistake is an error naming the file, with the
