@@ -312,15 +312,23 @@ func TestHelloDescribesBag(t *testing.T) {
 	}
 }
 
+// pausedDepthColor serves depth_color.bag, connects, pauses and returns the
+// connection, the bag's depth frames as lossless playback gives them and
+// the depth stream's id.
+func pausedDepthColor(t *testing.T) (*wsClient, []refFrame, int) {
+	t.Helper()
+	path := filepath.Join(refDir, "depth_color.bag")
+	ref := refFrames(t, path)["Depth/0"]
+	c := dialWS(t, startTest(t, path, false), "")
+	depth := c.streamID("Depth/0")
+	c.must(command{Cmd: "pause"})
+	return c, ref, depth
+}
+
 // TestControls drives pause, step, step back and seek and checks the
 // pictures and positions against a lossless playback of the same bag.
 func TestControls(t *testing.T) {
-	path := filepath.Join(refDir, "depth_color.bag")
-	ref := refFrames(t, path)["Depth/0"]
-	ts := startTest(t, path, false)
-	c := dialWS(t, ts, "")
-	depth := c.streamID("Depth/0")
-	c.must(command{Cmd: "pause"})
+	c, ref, depth := pausedDepthColor(t)
 	if c.state.Status != "Paused" {
 		t.Fatalf("status after pause: %s", c.state.Status)
 	}
@@ -382,12 +390,7 @@ func TestControls(t *testing.T) {
 }
 
 func TestHoverDistance(t *testing.T) {
-	path := filepath.Join(refDir, "depth_color.bag")
-	ref := refFrames(t, path)["Depth/0"]
-	ts := startTest(t, path, false)
-	c := dialWS(t, ts, "")
-	depth := c.streamID("Depth/0")
-	c.must(command{Cmd: "pause"})
+	c, ref, depth := pausedDepthColor(t)
 	c.must(command{Cmd: "seek", T: ref[5].bagTime.Seconds()})
 	c.waitNumber(depth, ref[5].f.Number)
 	f := ref[5].f
