@@ -142,16 +142,23 @@ func benchBag(b *testing.B, path, comp string, n int) {
 	}
 }
 
-// BenchmarkReaderIndexed reads an LZ4 bag; one op is one 1 MiB message, so
-// allocs/op is per message.
-func BenchmarkReaderIndexed(b *testing.B) {
+// openReadBench opens, with opts, a bag of 64 1 MiB image messages in LZ4
+// chunks written for the benchmark; it is closed when the benchmark ends.
+func openReadBench(b *testing.B, opts *ReaderOptions) *Reader {
 	path := filepath.Join(b.TempDir(), "read.bag")
 	benchBag(b, path, "lz4", 64)
-	r, err := Open(path, nil)
+	r, err := Open(path, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer r.Close()
+	b.Cleanup(func() { r.Close() })
+	return r
+}
+
+// BenchmarkReaderIndexed reads an LZ4 bag; one op is one 1 MiB message, so
+// allocs/op is per message.
+func BenchmarkReaderIndexed(b *testing.B) {
+	r := openReadBench(b, nil)
 	it := r.Messages(nil)
 	b.SetBytes(1 << 20)
 	b.ReportAllocs()

@@ -169,13 +169,7 @@ func TestIteratorGoroutines(t *testing.T) {
 // total), "keep" uses Query.KeepData (one: the decompression). One op is one
 // 1 MiB message; B/op is what the reader allocates per frame.
 func BenchmarkReaderKeep(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "read.bag")
-	benchBag(b, path, "lz4", 64)
-	r, err := Open(path, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer r.Close()
+	r := openReadBench(b, nil)
 	for _, mode := range []string{"copy", "keep"} {
 		b.Run(mode, func(b *testing.B) {
 			it := r.Messages(&Query{KeepData: mode == "keep"})
@@ -231,13 +225,7 @@ func TestNoChecksum(t *testing.T) {
 // BenchmarkReaderIndexedNoChecksum is BenchmarkReaderIndexed with
 // ReaderOptions.NoChecksum.
 func BenchmarkReaderIndexedNoChecksum(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "read.bag")
-	benchBag(b, path, "lz4", 64)
-	r, err := Open(path, &ReaderOptions{NoChecksum: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer r.Close()
+	r := openReadBench(b, &ReaderOptions{NoChecksum: true})
 	it := r.Messages(nil)
 	defer it.Close()
 	b.SetBytes(1 << 20)
