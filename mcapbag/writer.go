@@ -28,6 +28,7 @@ type Writer struct {
 	limit int
 
 	cur     *chunk
+	maxRec  int    // the largest message record so far
 	seq     uint64 // messages written
 	counts  map[uint16]uint64
 	work    chan *chunk // to the workers
@@ -229,10 +230,13 @@ func (w *Writer) WriteMessage(m *mcap.Message) error {
 	}
 	idx.Add(m.LogTime, uint64(len(c.buf)))
 	n := 2 + 4 + 8 + 8 + len(m.Data)
+	w.maxRec = max(w.maxRec, 1+8+n)
 	if cap(c.buf)-len(c.buf) < 1+8+n {
 		// A chunk ends at the first message past the limit: room for the
-		// limit and that message, so that a chunk is copied at most once.
-		c.buf = slices.Grow(c.buf, max(w.limit+1+8+n, 2*cap(c.buf))-len(c.buf))
+		// limit and the largest record seen so far. Chunk buffers are
+		// reused, so a buffer grows (and copies what it holds) only while
+		// records larger than any before keep coming.
+		c.buf = slices.Grow(c.buf, max(w.limit+w.maxRec, len(c.buf)+1+8+n)-len(c.buf))
 	}
 	c.buf = append(c.buf, byte(mcap.OpMessage))
 	c.buf = binary.LittleEndian.AppendUint64(c.buf, uint64(n))
