@@ -27,23 +27,7 @@ func benchFiles(b *testing.B) (bag, mc string) {
 	bag, frameBytes := benchbag.Shared(b, "lz4", *benchSize)
 	bench.once.Do(func() {
 		bench.frameBytes = frameBytes
-		mc := filepath.Join(benchbag.Dir(b), "bench.mcap")
-		f, err := os.Create(mc)
-		if err != nil {
-			b.Fatal(err)
-		}
-		r, err := rosbag.Open(bag, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := Export(f, r, &ExportOptions{Compression: LZ4}); err != nil {
-			b.Fatal(err)
-		}
-		r.Close()
-		if err := f.Close(); err != nil {
-			b.Fatal(err)
-		}
-		bench.mcap = mc
+		bench.mcap = exportFile(b, bag, benchbag.Dir(b), &ExportOptions{Compression: LZ4})
 	})
 	if bench.mcap == "" {
 		b.Fatal("no benchmark MCAP file")

@@ -24,7 +24,7 @@ import (
 )
 
 // exportFile exports the bag at path to an MCAP file in dir.
-func exportFile(t *testing.T, path, dir string, opts *ExportOptions) string {
+func exportFile(t testing.TB, path, dir string, opts *ExportOptions) string {
 	t.Helper()
 	r, err := rosbag.Open(path, nil)
 	if err != nil {

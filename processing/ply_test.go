@@ -43,13 +43,7 @@ func TestPLYReadByOpen3D(t *testing.T) {
 	depth, paired, _, dev := pairedSetup(t, bag)
 	d, o := depth[1], paired[1]
 	pc := NewPointCloud()
-	e, err := dev.Extrinsics(d.Profile, o.Profile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := pc.MapTo(o.Profile, e); err != nil {
-		t.Fatal(err)
-	}
+	mapTo(t, pc, dev, d, o)
 	pts, err := pc.Calculate(d)
 	if err != nil {
 		t.Fatal(err)

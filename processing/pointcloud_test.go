@@ -53,26 +53,31 @@ func pairedSetup(t *testing.T, bag string) (depth, paired map[uint64]*sensor.Fra
 	return depth, paired, strings.ToLower(pp.Stream.String()), dev
 }
 
+// mapTo makes pc texture depth frame d with frame o, through the device's
+// extrinsics between their streams.
+func mapTo(t *testing.T, pc *PointCloud, dev ExtrinsicsSource, d, o *sensor.Frame) {
+	t.Helper()
+	e, err := dev.Extrinsics(d.Profile, o.Profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pc.MapTo(o.Profile, e); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestPointCloudMatchesLibrealsense: the vertices and texture coordinates
 // of every depth frame of every reference bag, mapped to the paired frame
 // as the judge does, are librealsense's bytes.
 func TestPointCloudMatchesLibrealsense(t *testing.T) {
 	eachProcReference(t, func(t *testing.T, file, bag string, lines []procLine) {
 		depth, paired, _, dev := pairedSetup(t, bag)
-		ex := dev
 		pc := NewPointCloud()
 		n := 0
 		for _, l := range pairedLines(t, file) {
 			d := depth[l.Number]
 			if l.Paired != nil {
-				o := paired[*l.Paired]
-				e, err := ex.Extrinsics(d.Profile, o.Profile)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := pc.MapTo(o.Profile, e); err != nil {
-					t.Fatal(err)
-				}
+				mapTo(t, pc, dev, d, paired[*l.Paired])
 			}
 			pts, err := pc.Calculate(d)
 			if err != nil {

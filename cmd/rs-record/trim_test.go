@@ -47,10 +47,7 @@ func frameKey(f map[string]any) string {
 // option changes inside the window.
 func TestEditTrim(t *testing.T) {
 	t.Parallel()
-	bags, _ := filepath.Glob("../../testdata/librealsense/*.bag")
-	if len(bags) == 0 {
-		t.Fatal("no reference bags")
-	}
+	bags := referenceBags(t)
 	dir := t.TempDir()
 	own := filepath.Join(dir, "synthetic.bag")
 	if r := rsRecord(t, "record", "--synthetic", "--speed", "0", "--frames", "40", "--depth", "424x240@30",
