@@ -13,11 +13,8 @@ func (d *Device) PlayAll(h sensor.Handler) (stopped <-chan struct{}, err error) 
 		return nil, err
 	}
 	ch := make(chan struct{})
-	d.statusMu.Lock()
-	d.stopWait = append(d.stopWait, ch)
-	d.statusMu.Unlock()
 	// Opened and started in one request: the reader reads nothing before
-	// every stream is started.
+	// every stream is started, nor before ch waits for its stop.
 	err = d.do(func() error {
 		var opened []*Sensor
 		for _, s := range d.sensors {
@@ -39,6 +36,9 @@ func (d *Device) PlayAll(h sensor.Handler) (stopped <-chan struct{}, err error) 
 				return err
 			}
 		}
+		d.statusMu.Lock()
+		d.stopWait = append(d.stopWait, ch)
+		d.statusMu.Unlock()
 		return nil
 	})
 	if err != nil {

@@ -35,7 +35,9 @@ func (r *Reader) chunkRecord(pos int64, buf []byte) (rec record, compression str
 	if f.bad == "" {
 		var ok bool
 		comp, ok, f.bad = rec.hdr.lookup("compression")
-		f.check(ok, "missing field compression")
+		if f.bad == "" && !ok {
+			f.bad = "missing field compression"
+		}
 	}
 	if f.bad != "" {
 		return rec, "", 0, buf, r.ferr(pos, "chunk", f.bad)

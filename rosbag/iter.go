@@ -236,9 +236,12 @@ func (it *Iterator) readIndex(ci int, dst []indexEntry) ([]indexEntry, error) {
 		f.op(opIndexData, "index data")
 		f.version1()
 		conn, count := f.u32("conn"), f.u32("count")
-		f.check(int64(count)*12 == ir.dataLen, "count %d needs %d data bytes, data length is %d", count, 12*int64(count), ir.dataLen)
-		_, known := r.connByID[conn]
-		f.check(known, "unknown connection %d", conn)
+		if int64(count)*12 != ir.dataLen {
+			f.failf("count %d needs %d data bytes, data length is %d", count, 12*int64(count), ir.dataLen)
+		}
+		if _, known := r.connByID[conn]; !known {
+			f.failf("unknown connection %d", conn)
+		}
 		if f.bad != "" {
 			return dst, r.ferr(off, "index data", f.bad)
 		}

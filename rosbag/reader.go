@@ -454,9 +454,9 @@ func (r *Reader) readIndex(dataStart int64, indexPos uint64, connCount, chunkCou
 			return err
 		}
 		f := fields{h: rec.hdr}
-		f.op(opConnection, fmt.Sprintf("connection %d of %d", i+1, connCount))
+		f.op(opConnection, "connection")
 		if f.bad != "" {
-			return r.ferr(off, "connection record", f.bad)
+			return r.ferr(off, "connection record", fmt.Sprintf("%s, connection %d of %d", f.bad, i+1, connCount))
 		}
 		data = grow(data, int(rec.dataLen))
 		if err := r.readAt(data, rec.dataOff, "connection record data"); err != nil {
@@ -499,7 +499,9 @@ func (r *Reader) parseChunkInfo(rec record, data *[]byte) (chunkInfo, string) {
 	pos := f.u64("chunk_pos")
 	ci.start, ci.end = f.time("start_time"), f.time("end_time")
 	count := f.u32("count")
-	f.check(int64(count)*8 == rec.dataLen, "count %d needs %d data bytes, data length is %d", count, 8*int64(count), rec.dataLen)
+	if int64(count)*8 != rec.dataLen {
+		f.failf("count %d needs %d data bytes, data length is %d", count, 8*int64(count), rec.dataLen)
+	}
 	if f.bad != "" {
 		return ci, f.bad
 	}

@@ -368,9 +368,11 @@ func (f *fields) version1() {
 	}
 }
 
-// check records the problem format describes unless ok.
-func (f *fields) check(ok bool, format string, args ...any) {
-	if f.bad == "" && !ok {
+// failf records the problem format describes, unless one was met before.
+// Callers test their condition first, so that the arguments are boxed only
+// on the way to an error.
+func (f *fields) failf(format string, args ...any) {
+	if f.bad == "" {
 		f.bad = fmt.Sprintf(format, args...)
 	}
 }

@@ -164,7 +164,10 @@ func (l *Lifecycle) Close(stop func() error, release func()) error {
 		switch l.phase {
 		case idle:
 			l.mu.Unlock()
-			return errors.Join(err, l.errorf("close", sensor.ErrNotOpen))
+			if err != nil {
+				return err // closed meanwhile by another call, after this one stopped it
+			}
+			return l.errorf("close", sensor.ErrNotOpen)
 		case opened:
 			l.phase, l.open = idle, nil
 			if release != nil {
