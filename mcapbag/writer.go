@@ -12,7 +12,8 @@ import (
 
 	"github.com/foxglove/mcap/go/mcap"
 	"github.com/klauspost/compress/zstd"
-	"github.com/pierrec/lz4/v4"
+
+	"github.com/rsbag/rsbag/internal/lz4frame"
 )
 
 // Writer writes an MCAP file whose messages are grouped in chunks that are
@@ -122,7 +123,7 @@ func (w *Writer) firstErr() error {
 func (w *Writer) compress() {
 	defer w.workers.Done()
 	var zw *zstd.Encoder
-	var lw *lz4.Writer
+	var lw lz4frame.Encoder
 	for c := range w.work {
 		c.crc = crc32.ChecksumIEEE(c.buf)
 		switch w.comp {
@@ -138,34 +139,14 @@ func (w *Writer) compress() {
 			}
 			c.out = zw.EncodeAll(c.buf, c.out[:0])
 		case LZ4:
-			// An LZ4 frame, at the fast level of the bags' own chunks,
-			// without the frame's content checksum: the chunk record's
-			// uncompressed_crc already covers the same bytes.
-			if lw == nil {
-				lw = lz4.NewWriter(nil)
-				if err := lw.Apply(lz4.CompressionLevelOption(lz4.Fast), lz4.ChecksumOption(false)); err != nil {
-					c.err = err
-					break
-				}
-			}
-			c.out = c.out[:0]
-			lw.Reset(appender{&c.out})
-			if _, err := lw.Write(c.buf); err != nil {
-				c.err = err
-			} else if err := lw.Close(); err != nil {
-				c.err = err
-			}
+			// An LZ4 frame of independent 1 MiB blocks, compressed
+			// straight from the chunk buffer at the fast level of the bags'
+			// own chunks, without the frame's content checksum: the chunk
+			// record's uncompressed_crc already covers the same bytes.
+			c.out = lw.AppendFrameSum(c.out[:0], c.buf, false)
 		}
 		close(c.ready)
 	}
-}
-
-// appender is an io.Writer appending to a slice.
-type appender struct{ b *[]byte }
-
-func (a appender) Write(p []byte) (int, error) {
-	*a.b = append(*a.b, p...)
-	return len(p), nil
 }
 
 // sink writes the compressed chunks in order.

@@ -15,10 +15,11 @@ import (
 
 // LZ4 frame constants (spec §1.5).
 const (
-	lz4Magic  = 0x184D2204
-	lz4FLG    = 0x64 // version 01, independent blocks, content checksum
-	lz4BD     = 0x60 // block max size 1 MiB
-	BlockSize = 1 << 20
+	lz4Magic      = 0x184D2204
+	lz4FLG        = 0x64 // version 01, independent blocks, content checksum
+	flgContentSum = 0x04
+	lz4BD         = 0x60 // block max size 1 MiB
+	BlockSize     = 1 << 20
 )
 
 // Encoder compresses chunk payloads into single LZ4 frames. It is reused
@@ -33,9 +34,18 @@ func Bound(n int) int {
 	return 7 + blocks*4 + n + 4 + 4
 }
 
-// AppendFrame appends an LZ4 frame of src to dst.
-func (e *Encoder) AppendFrame(dst, src []byte) []byte {
+// AppendFrame appends an LZ4 frame of src to dst, with the content
+// checksum.
+func (e *Encoder) AppendFrame(dst, src []byte) []byte { return e.AppendFrameSum(dst, src, true) }
+
+// AppendFrameSum is AppendFrame that writes the content checksum only when
+// sum is true: a container that checks the uncompressed bytes itself (an
+// MCAP chunk's CRC) need not pay for the hash.
+func (e *Encoder) AppendFrameSum(dst, src []byte, sum bool) []byte {
 	var hd = [7]byte{0x04, 0x22, 0x4D, 0x18, lz4FLG, lz4BD, 0}
+	if !sum {
+		hd[4] &^= flgContentSum
+	}
 	hd[6] = byte(XXH32(hd[4:6], 0) >> 8)
 	dst = append(dst, hd[:]...)
 	need := len(dst) + Bound(len(src))
@@ -62,6 +72,9 @@ func (e *Encoder) AppendFrame(dst, src []byte) []byte {
 		dst = dst[:pos+4+n]
 	}
 	dst = binary.LittleEndian.AppendUint32(dst, 0)
+	if !sum {
+		return dst
+	}
 	return binary.LittleEndian.AppendUint32(dst, XXH32(src, 0))
 }
 
@@ -94,7 +107,7 @@ func DecodeSum(dst, src []byte, sum bool) (int, error) {
 	indep := flg&0x20 != 0
 	blockSum := flg&0x10 != 0
 	hasSize := flg&0x08 != 0
-	contentSum := flg&0x04 != 0
+	contentSum := flg&flgContentSum != 0
 	hasDict := flg&0x01 != 0
 	maxBlock := 0
 	switch bd >> 4 {
