@@ -41,6 +41,10 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// Beam's loopback environment leaves an empty placeholder file in the
+	// temporary directory on every run: the tests' runs leave theirs in
+	// dir, removed at the end.
+	os.Setenv("TMPDIR", dir)
 	rsRecord = filepath.Join(dir, "rs-record")
 	cmd := exec.Command("go", "build", "-o", rsRecord, "./cmd/rs-record")
 	cmd.Dir = ".."

@@ -146,6 +146,19 @@ func runJob(job fleet.Job, inputs []string, workers int, allow bool, extra int, 
 	if len(tasks) == 0 {
 		return 0, usageError{errors.New("--input names no bag")}
 	}
+	// Beam's loopback environment (the local runner's) creates an empty
+	// placeholder file in the temporary directory on every run and never
+	// removes it: the job gets a temporary directory of its own, removed
+	// when it ends. This runs once per process, after beam.Init.
+	if tmp, err := os.MkdirTemp("", "rs-fleet-"); err == nil {
+		defer os.RemoveAll(tmp)
+		if prev, ok := os.LookupEnv("TMPDIR"); ok {
+			defer os.Setenv("TMPDIR", prev)
+		} else {
+			defer os.Unsetenv("TMPDIR")
+		}
+		os.Setenv("TMPDIR", tmp)
+	}
 	sum, rows, err := fleet.Run(ctx, job, tasks, workers, beamx.Run)
 	if err != nil {
 		return 0, err

@@ -13,7 +13,8 @@ import (
 
 // TestCommand runs the rs-fleet binary: usage errors exit 2, a run of good
 // bags 0 with their rows and a summary line, a run with a damaged bag 3
-// (0 with --allow-damaged).
+// (0 with --allow-damaged). A run leaves nothing in the temporary
+// directory.
 func TestCommand(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "rs-fleet")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
@@ -32,8 +33,10 @@ func TestCommand(t *testing.T) {
 	if err := os.WriteFile(cut, data[:len(data)/2], 0o644); err != nil {
 		t.Fatal(err)
 	}
+	tmp := t.TempDir()
 	runFleet := func(args ...string) (int, string, string) {
 		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 		var o, e bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &o, &e
 		err := cmd.Run()
@@ -75,6 +78,9 @@ func TestCommand(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(lines[1]), &sum); err != nil || sum.Summary.Bags != 1 || sum.Summary.OK != 1 {
 		t.Errorf("summary line %s: %v", lines[1], err)
+	}
+	if left, err := os.ReadDir(tmp); err != nil || len(left) > 0 {
+		t.Errorf("the run left %d entries in its temporary directory (%v): %v", len(left), err, left)
 	}
 	code, stdout, _ = runFleet("validate", "--input", good+","+cut, "--output", out)
 	if code != 3 || !strings.Contains(stdout, `"verdict":"damaged"`) {
