@@ -117,15 +117,12 @@ func (t *Threshold) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	p := t.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Index, q.Format = sensor.StreamDepth, 0, sensor.FormatZ16 })
 	out := derive(f, p, f.Width, f.Height, 2)
 	units := f.DepthUnits
-	parallelRows(f.Height, f.Width*f.Height, func(y0, y1 int) {
-		for y := y0; y < y1; y++ {
-			src := f.Data[y*f.Stride : y*f.Stride+2*f.Width]
-			dst := out.Data[y*out.Stride : (y+1)*out.Stride]
-			for i := 0; i < len(src); i += 2 {
-				v := uint16(src[i]) | uint16(src[i+1])<<8
-				if d := units * float32(v); d >= lo && d <= hi {
-					dst[i], dst[i+1] = src[i], src[i+1]
-				}
+	eachRow(f, out, func(src, dst []byte) {
+		src, dst = src[:2*f.Width], dst[:2*f.Width]
+		for i := 0; i < len(src); i += 2 {
+			v := uint16(src[i]) | uint16(src[i+1])<<8
+			if d := units * float32(v); d >= lo && d <= hi {
+				dst[i], dst[i+1] = src[i], src[i+1]
 			}
 		}
 	})
@@ -158,15 +155,12 @@ func (u *UnitsTransform) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	})
 	out := derive(f, p, f.Width, f.Height, 4)
 	units := f.DepthUnits
-	parallelRows(f.Height, f.Width*f.Height, func(y0, y1 int) {
-		for y := y0; y < y1; y++ {
-			src := f.Data[y*f.Stride : y*f.Stride+2*f.Width]
-			dst := out.Data[y*out.Stride : (y+1)*out.Stride]
-			for i := 0; i < f.Width; i++ {
-				v := uint16(src[2*i]) | uint16(src[2*i+1])<<8
-				b := math.Float32bits(units * float32(v))
-				dst[4*i], dst[4*i+1], dst[4*i+2], dst[4*i+3] = byte(b), byte(b>>8), byte(b>>16), byte(b>>24)
-			}
+	eachRow(f, out, func(src, dst []byte) {
+		src, dst = src[:2*f.Width], dst[:4*f.Width]
+		for i := 0; i < f.Width; i++ {
+			v := uint16(src[2*i]) | uint16(src[2*i+1])<<8
+			b := math.Float32bits(units * float32(v))
+			dst[4*i], dst[4*i+1], dst[4*i+2], dst[4*i+3] = byte(b), byte(b>>8), byte(b>>16), byte(b>>24)
 		}
 	})
 	return out, nil
