@@ -10,8 +10,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/internal/benchbag"
-	"github.com/rsbag/rsbag/playback"
-	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/internal/benchplay"
 )
 
 // benchSize is the frame data of the benchmark bag (the figures quoted in
@@ -44,17 +43,7 @@ func BenchmarkPipeline(b *testing.B) {
 		b.SetBytes(bytes)
 		frames := 0
 		measure(b, func() int {
-			d, err := playback.Open(path, &playback.Options{NonRealTime: true})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer d.Close()
-			n := 0
-			done, err := d.PlayAll(sensor.HandlerFunc(func(*sensor.Frame) { n++ }))
-			if err != nil {
-				b.Fatal(err)
-			}
-			<-done
+			n := benchplay.Frames(b, path)
 			frames += n
 			return n / 2 // a pipeline would make depth+color pairs
 		})

@@ -33,8 +33,6 @@ type procLine struct {
 	Ops    map[string]procOp `json:"ops"`
 }
 
-// procExpected reads a processing/NAME.proc.expected.jsonl file: the bag it
-// describes and its depth lines.
 // eachProcReference runs check, as a subtest, for every processing
 // reference file with its bag and depth lines.
 func eachProcReference(t *testing.T, check func(t *testing.T, file, bag string, lines []procLine)) {
@@ -68,6 +66,8 @@ func eachLine(t testing.TB, file string, f func(line []byte)) {
 	}
 }
 
+// procExpected reads a processing/NAME.proc.expected.jsonl file: the bag it
+// describes and its depth lines.
 func procExpected(t testing.TB, file string) (bag string, depth []procLine) {
 	t.Helper()
 	eachLine(t, file, func(line []byte) {

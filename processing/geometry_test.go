@@ -3,6 +3,7 @@ package processing
 import (
 	"encoding/binary"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/rsbag/rsbag/playback"
@@ -23,21 +24,28 @@ type geometryLine struct {
 	Samples []geometrySample `json:"samples"`
 }
 
-// pairedProfile is the stream the judge pairs depth with: Color if the bag
-// has it, else Infrared 0 or 1 in Y8.
-func pairedProfile(dev *playback.Device) *sensor.StreamProfile {
-	var ir *sensor.StreamProfile
-	for _, s := range dev.Sensors() {
-		for _, p := range s.Profiles() {
-			if p.Stream == sensor.StreamColor {
-				return p
-			}
-			if p.Stream == sensor.StreamInfrared && p.Format == sensor.FormatY8 && p.Index <= 1 && ir == nil {
-				ir = p
+// pairedProfile returns the profile of the stream the judge paired depth
+// frames with, as its file names it (the key "align.to-STREAM" of the
+// depth frame aligned to that stream), of the lowest index the bag has of
+// that stream; nil when no depth frame was paired.
+func pairedProfile(dev *playback.Device, lines []procLine) *sensor.StreamProfile {
+	name := ""
+	for _, l := range lines {
+		for k := range l.Ops {
+			if s, ok := strings.CutPrefix(k, "align.to-"); ok && s != "depth" {
+				name = s
 			}
 		}
 	}
-	return ir
+	var pp *sensor.StreamProfile
+	for _, s := range dev.Sensors() {
+		for _, p := range s.Profiles() {
+			if name != "" && strings.ToLower(p.Stream.String()) == name && (pp == nil || p.Index < pp.Index) {
+				pp = p
+			}
+		}
+	}
+	return pp
 }
 
 // TestGeometryMatchesLibrealsense: on a 5x5 grid of every processed depth
@@ -52,7 +60,7 @@ func TestGeometryMatchesLibrealsense(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer dev.Close()
-		paired := pairedProfile(dev)
+		paired := pairedProfile(dev, lines)
 		n := 0
 		eachLine(t, file, func(line []byte) {
 			var l geometryLine

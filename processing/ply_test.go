@@ -39,8 +39,8 @@ func TestPLYReadByOpen3D(t *testing.T) {
 		}
 		t.Skip("python3-open3d is not installed")
 	}
-	bag := filepath.Join(refDir, "depth_color.bag")
-	depth, paired, _, dev := pairedSetup(t, bag)
+	bag, lines := procExpected(t, filepath.Join(refDir, "processing", "depth_color.proc.expected.jsonl"))
+	depth, paired, _, dev := pairedSetup(t, bag, lines)
 	d, o := depth[1], paired[1]
 	pc := NewPointCloud()
 	mapTo(t, pc, dev, d, o)

@@ -32,22 +32,19 @@ func streamFrames(t testing.TB, path string, keep func(p *sensor.StreamProfile) 
 	return out
 }
 
-// pairedLines returns the depth lines of an expected file.
-func pairedLines(t testing.TB, file string) []procLine {
-	_, l := procExpected(t, file)
-	return l
-}
-
-// pairedSetup returns, for a reference bag, its depth frames, the frames
-// of its paired stream, the paired stream's name in the judge's keys and
-// the device for extrinsics.
-func pairedSetup(t *testing.T, bag string) (depth, paired map[uint64]*sensor.Frame, name string, dev *playback.Device) {
+// pairedSetup returns, for a reference bag and the judge's depth lines of
+// it, its depth frames, the frames of its paired stream, the paired
+// stream's name in the judge's keys and the device for extrinsics.
+func pairedSetup(t *testing.T, bag string, lines []procLine) (depth, paired map[uint64]*sensor.Frame, name string, dev *playback.Device) {
 	dev, err := playback.Open(bag, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dev.Close() })
-	pp := pairedProfile(dev)
+	pp := pairedProfile(dev, lines)
+	if pp == nil {
+		t.Fatal("the judge paired no depth frame")
+	}
 	depth = depthFrames(t, bag)
 	paired = streamFrames(t, bag, func(p *sensor.StreamProfile) bool { return p.Same(pp) })
 	return depth, paired, strings.ToLower(pp.Stream.String()), dev
@@ -71,10 +68,10 @@ func mapTo(t *testing.T, pc *PointCloud, dev ExtrinsicsSource, d, o *sensor.Fram
 // as the judge does, are librealsense's bytes.
 func TestPointCloudMatchesLibrealsense(t *testing.T) {
 	eachProcReference(t, func(t *testing.T, file, bag string, lines []procLine) {
-		depth, paired, _, dev := pairedSetup(t, bag)
+		depth, paired, _, dev := pairedSetup(t, bag, lines)
 		pc := NewPointCloud()
 		n := 0
-		for _, l := range pairedLines(t, file) {
+		for _, l := range lines {
 			d := depth[l.Number]
 			if l.Paired != nil {
 				mapTo(t, pc, dev, d, paired[*l.Paired])
@@ -105,12 +102,12 @@ func TestPointCloudMatchesLibrealsense(t *testing.T) {
 // librealsense's bytes.
 func TestAlignMatchesLibrealsense(t *testing.T) {
 	eachProcReference(t, func(t *testing.T, file, bag string, lines []procLine) {
-		depth, paired, name, dev := pairedSetup(t, bag)
+		depth, paired, name, dev := pairedSetup(t, bag, lines)
 		ex := dev
 		var toOther *Align
 		toDepth := NewAlign(sensor.StreamDepth, ex)
 		n := 0
-		for _, l := range pairedLines(t, file) {
+		for _, l := range lines {
 			if l.Paired == nil {
 				if _, ok := l.Ops["align.to-depth"]; ok {
 					t.Errorf("frame %d: aligned without a paired frame", l.Number)

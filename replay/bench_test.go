@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/internal/benchplay"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/replay"
 	"github.com/rsbag/rsbag/sensor"
@@ -53,23 +53,6 @@ func smallFrames(b *testing.B) string {
 	return path
 }
 
-// bare plays path in non-real-time mode with a handler that counts, and
-// returns the number of frames.
-func bare(b *testing.B, path string) int {
-	d, err := playback.Open(path, &playback.Options{NonRealTime: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer d.Close()
-	n := 0
-	done, err := d.PlayAll(sensor.HandlerFunc(func(*sensor.Frame) { n++ }))
-	if err != nil {
-		b.Fatal(err)
-	}
-	<-done
-	return n
-}
-
 // BenchmarkReplay measures the cost of a replay handler call against bare
 // non-real-time playback of the same bag: overhead-ns/call is the
 // difference per frame.
@@ -79,7 +62,7 @@ func BenchmarkReplay(b *testing.B) {
 	frames := 0
 	for b.Loop() {
 		t0 := time.Now()
-		n := bare(b, path)
+		n := benchplay.Frames(b, path)
 		t1 := time.Now()
 		m := 0
 		res, err := replay.Run(context.Background(), []string{path}, replay.Handlers{Frame: func(*replay.Context, *sensor.Frame) error {
