@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -31,11 +30,7 @@ func exportFile(t testing.TB, path, dir string, opts *ExportOptions) string {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(path), ".bag")+".mcap")
-	f, err := os.Create(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, out := testbags.Create(t, dir, path, ".mcap")
 	defer f.Close()
 	res, err := Export(f, r, opts)
 	if err != nil {

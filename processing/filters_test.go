@@ -89,3 +89,31 @@ func TestFiltersMatchLibrealsense(t *testing.T) {
 		}
 	})
 }
+
+// TestSmoothRowsInt pins the row passes of the spatial filter on Z16 to
+// librealsense's asymmetric rules: the left pass takes a value of 1 as
+// valid, the right pass as a hole; holes are filled from the last valid
+// value while the run stays under the radius; a neighbour within delta is
+// blended with it.
+func TestSmoothRowsInt(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		row    []uint16
+		radius int
+		want   []uint16
+	}{
+		{"one is a hole to the right pass", []uint16{100, 1, 100}, 2, []uint16{100, 100, 100}},
+		{"no fill without a radius", []uint16{100, 1, 100}, 0, []uint16{100, 1, 100}},
+		{"fill runs stop at the radius", []uint16{100, 0, 0, 0, 50}, 2, []uint16{100, 100, 0, 50, 50}},
+		{"blend within delta", []uint16{100, 110, 200}, 0, []uint16{103, 105, 200}},
+		{"a single column is left alone", []uint16{0}, 2, []uint16{0}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := slices.Clone(c.row)
+			smoothRowsInt(v, len(v), 1, 0.5, 20, c.radius)
+			if !slices.Equal(v, c.want) {
+				t.Errorf("%v: got %v, want %v", c.row, v, c.want)
+			}
+		})
+	}
+}

@@ -157,48 +157,39 @@ func smoothRowsInt(v []uint16, w, h int, alpha float32, delta uint16, radius int
 	parallelRows(h, w*h, func(y0, y1 int) {
 		for y := y0; y < y1; y++ {
 			row := v[y*w : (y+1)*w]
-			val0 := row[0]
-			fill := 0
-			for x := 1; x < w-1; x++ {
-				val1 := row[x]
-				if val0 >= 1 {
-					if val1 >= 1 {
-						fill = 0
-						if diff := absDiff(val1, val0); diff >= 1 && diff <= delta {
-							val1 = uint16(blend(float32(val1), float32(val0), alpha) + 0.5)
-							row[x] = val1
-						}
-					} else if radius > 0 {
-						if fill++; fill < radius {
-							val1 = val0
-							row[x] = val1
-						}
-					}
-				}
-				val0 = val1
-			}
-			val1 := row[w-1]
-			fill = 0
-			for x := w - 2; x >= 0; x-- {
-				val0 := row[x]
-				if val1 >= 1 {
-					if val0 > 1 {
-						fill = 0
-						if absDiff(val1, val0) <= delta {
-							val0 = uint16(blend(float32(val0), float32(val1), alpha) + 0.5)
-							row[x] = val0
-						}
-					} else if radius > 0 {
-						if fill++; fill < radius {
-							val0 = val1
-							row[x] = val0
-						}
-					}
-				}
-				val1 = val0
-			}
+			smoothPass(row, 1, w-1, 1, 1, 1, delta, alpha, radius)
+			smoothPass(row, w-2, -1, -1, 2, 0, delta, alpha, radius)
 		}
 	})
+}
+
+// smoothPass filters row[from], row[from+step], ... up to but not
+// including row[to], each pixel against the value the pass left in the
+// pixel before it. Next to a valid pixel, one of at least minValid whose
+// difference from it is in [minDiff, delta] is blended with it, and a
+// lesser one is filled with it while the run of filled pixels stays under
+// radius. librealsense's left pass takes pixels ≥ 1 and differences ≥ 1,
+// its right pass pixels > 1 and any difference.
+func smoothPass(row []uint16, from, to, step int, minValid, minDiff, delta uint16, alpha float32, radius int) {
+	prev, fill := row[from-step], 0
+	for x := from; x != to; x += step {
+		cur := row[x]
+		if prev >= 1 {
+			if cur >= minValid {
+				fill = 0
+				if d := absDiff(cur, prev); d >= minDiff && d <= delta {
+					cur = uint16(blend(float32(cur), float32(prev), alpha) + 0.5)
+					row[x] = cur
+				}
+			} else if radius > 0 {
+				if fill++; fill < radius {
+					cur = prev
+					row[x] = cur
+				}
+			}
+		}
+		prev = cur
+	}
 }
 
 func absDiff(a, b uint16) uint16 {

@@ -4,6 +4,7 @@ package testbags
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -127,4 +128,17 @@ func DumpBody(s string) string {
 		}
 	}
 	return strings.Join(keep, "\n")
+}
+
+// Create creates in dir the file named after the bag at path, its ".bag"
+// replaced by ext, for a conversion of that bag to write. It returns the
+// open file, which the caller closes, and its path.
+func Create(t testing.TB, dir, path, ext string) (*os.File, string) {
+	t.Helper()
+	out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(path), ".bag")+ext)
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, out
 }

@@ -89,11 +89,7 @@ func exportFile(t *testing.T, path, dir string, opts *Options) (string, *Result)
 		t.Fatal(err)
 	}
 	defer dev.Close()
-	out := filepath.Join(dir, strings.TrimSuffix(filepath.Base(path), ".bag")+".mcap")
-	f, err := os.Create(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, out := testbags.Create(t, dir, path, ".mcap")
 	defer f.Close()
 	res, err := Export(context.Background(), f, dev, opts)
 	if err != nil {
