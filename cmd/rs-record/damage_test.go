@@ -205,16 +205,6 @@ func dumpVerdict(t *testing.T, bag string) verdict {
 	return v
 }
 
-// referenceBags returns the librealsense reference bags.
-func referenceBags(t *testing.T) []string {
-	t.Helper()
-	bags, _ := filepath.Glob("../../testdata/librealsense/*.bag")
-	if len(bags) == 0 {
-		t.Fatal("no reference bags")
-	}
-	return bags
-}
-
 // TestDamageVerdictsAgree: for every reference bag and damaged copies of it
 // (truncations, byte flips, a lost or wrong index, make-broken-bags'
 // variants), info, play and dump give the same exit status (0 whole or
@@ -224,7 +214,7 @@ func referenceBags(t *testing.T) []string {
 // the file.
 func TestDamageVerdictsAgree(t *testing.T) {
 	t.Parallel()
-	bags := referenceBags(t)
+	bags := testbags.Librealsense(t, "../..")
 	dir := t.TempDir()
 	var mu sync.Mutex
 	counts := map[int]int{}

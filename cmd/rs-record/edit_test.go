@@ -16,7 +16,7 @@ import (
 func TestEditCompress(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	srcs := referenceBags(t)
+	srcs := testbags.Librealsense(t, "../..")
 	for _, src := range srcs {
 		base := strings.TrimSuffix(filepath.Base(src), ".bag")
 		none, lz4 := filepath.Join(dir, base+".none.bag"), filepath.Join(dir, base+".lz4.bag")

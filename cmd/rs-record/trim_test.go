@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/rsbag/rsbag/internal/testbags"
 )
 
 // dumpLines runs dump and returns its lines decoded, by type.
@@ -47,7 +49,7 @@ func frameKey(f map[string]any) string {
 // option changes inside the window.
 func TestEditTrim(t *testing.T) {
 	t.Parallel()
-	bags := referenceBags(t)
+	bags := testbags.Librealsense(t, "../..")
 	dir := t.TempDir()
 	own := filepath.Join(dir, "synthetic.bag")
 	if r := rsRecord(t, "record", "--synthetic", "--speed", "0", "--frames", "40", "--depth", "424x240@30",

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rsbag/rsbag/internal/testbags"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -105,12 +106,8 @@ func expected(t *testing.T, bag string) []map[string]any {
 // duration, encodings; and that the writer-side conversions give back the
 // stored values.
 func TestGoldenTimes(t *testing.T) {
-	bags, _ := filepath.Glob("../../testdata/librealsense/*.bag")
 	real, _ := filepath.Glob("../../testdata/librealsense/real/*.bag")
-	bags = append(bags, real...)
-	if len(bags) < 2 {
-		t.Fatal("no bags")
-	}
+	bags := append(testbags.Librealsense(t, "../.."), real...)
 	for _, path := range bags {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			msgsInBag := readBag(t, path)

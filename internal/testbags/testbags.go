@@ -37,6 +37,18 @@ func Paths(t testing.TB, root string) []string {
 	return bags
 }
 
+// Librealsense lists the bags librealsense wrote, each with the
+// NAME.expected.jsonl of its playback, under root (as for Paths), sorted.
+// It fails the test when there are none.
+func Librealsense(t testing.TB, root string) []string {
+	t.Helper()
+	bags, err := filepath.Glob(filepath.Join(root, "testdata/librealsense/*.bag"))
+	if err != nil || len(bags) == 0 {
+		t.Fatalf("no librealsense bags under %s (%v)", root, err)
+	}
+	return bags
+}
+
 // Message is one message of a bag with its connection's header fields.
 type Message struct {
 	Topic, Type, MD5, Definition string
