@@ -2,7 +2,6 @@ package mcapbag
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,8 +14,8 @@ import (
 	"github.com/foxglove/mcap/go/mcap"
 
 	"github.com/rsbag/rsbag/internal/rsdump"
+	"github.com/rsbag/rsbag/internal/synthrig"
 	"github.com/rsbag/rsbag/internal/testbags"
-	"github.com/rsbag/rsbag/pipeline"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
@@ -214,22 +213,6 @@ func ownBag(t *testing.T) string {
 		Color:    &software.Video{Width: 64, Height: 48, FPS: 30, Format: sensor.FormatRGB8},
 		AccelFPS: 63, GyroFPS: 200, Duration: 300 * time.Millisecond, Speed: 1, Metadata: software.MetadataBasic,
 	}
-	synctest.Test(t, func(t *testing.T) {
-		cfg := &pipeline.Config{}
-		cfg.EnableSynthetic()
-		cfg.SetSynthetic(syn)
-		if err := cfg.EnableRecordToFile(bag); err != nil {
-			t.Fatal(err)
-		}
-		p := pipeline.New()
-		if _, err := p.Start(context.Background(), cfg); err != nil {
-			t.Fatal(err)
-		}
-		// The camera stops after 300 ms of virtual time.
-		time.Sleep(time.Second)
-		if err := p.Stop(); err != nil {
-			t.Fatal(err)
-		}
-	})
+	synctest.Test(t, func(t *testing.T) { synthrig.Bag(t, bag, syn) })
 	return bag
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/internal/benchplay"
-	"github.com/rsbag/rsbag/record"
+	"github.com/rsbag/rsbag/internal/synthrig"
 	"github.com/rsbag/rsbag/replay"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
@@ -18,38 +18,13 @@ import (
 // per frame, not per byte, dominates.
 func smallFrames(b *testing.B) string {
 	b.Helper()
-	cam, err := software.NewSynthetic(software.SyntheticConfig{
+	path := filepath.Join(b.TempDir(), "small.bag")
+	synthrig.Bag(b, path, software.SyntheticConfig{
 		Depth:    &software.Video{Width: 64, Height: 48, FPS: 90, Format: sensor.FormatZ16},
 		AccelFPS: 400,
 		GyroFPS:  400,
 		Duration: 20 * time.Second,
 	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cam.Close()
-	path := filepath.Join(b.TempDir(), "small.bag")
-	rec, err := record.New(cam, path, &record.Options{Lossless: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, s := range rec.Sensors() {
-		if err := s.Open(s.Profiles()...); err != nil {
-			b.Fatal(err)
-		}
-	}
-	for _, s := range rec.Sensors() {
-		if err := s.Start(sensor.HandlerFunc(func(*sensor.Frame) {})); err != nil {
-			b.Fatal(err)
-		}
-	}
-	<-cam.Done()
-	for _, s := range rec.Sensors() {
-		s.Stop()
-	}
-	if err := rec.Close(); err != nil {
-		b.Fatal(err)
-	}
 	return path
 }
 

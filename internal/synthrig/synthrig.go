@@ -1,5 +1,5 @@
-// Package synthrig records sessions of several synthetic cameras (package
-// rig) for tests.
+// Package synthrig records synthetic cameras for tests: one into a bag, or
+// several as a session (package rig).
 package synthrig
 
 import (
@@ -71,6 +71,34 @@ func Record(t testing.TB, n int, shift ...time.Duration) string {
 			recs = append(recs, r)
 		}
 	}
+	stream(t, cams, recs)
+	if rec == nil {
+		return file
+	}
+	return rec.ManifestFile
+}
+
+// Bag records the synthetic camera of cfg losslessly into the bag at path,
+// every stream of it from start to the end of its stream time. In a
+// synctest bubble a paced camera takes no real time.
+func Bag(t testing.TB, path string, cfg software.SyntheticConfig) {
+	t.Helper()
+	cam, err := software.NewSynthetic(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cam.Close()
+	rec, err := record.New(cam, path, &record.Options{Lossless: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream(t, []*software.Synthetic{cam}, []*record.Device{rec})
+}
+
+// stream streams every profile of the recorders' sensors until each camera
+// is done, then stops and closes the recorders.
+func stream(t testing.TB, cams []*software.Synthetic, recs []*record.Device) {
+	t.Helper()
 	for _, r := range recs {
 		for _, s := range r.Sensors() {
 			if err := s.Open(s.Profiles()...); err != nil {
@@ -96,8 +124,4 @@ func Record(t testing.TB, n int, shift ...time.Duration) string {
 			t.Fatal(err)
 		}
 	}
-	if rec == nil {
-		return file
-	}
-	return rec.ManifestFile
 }

@@ -20,8 +20,8 @@ import (
 	"github.com/foxglove/mcap/go/mcap"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/synthrig"
 	"github.com/rsbag/rsbag/internal/testbags"
-	"github.com/rsbag/rsbag/pipeline"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
@@ -239,23 +239,7 @@ func (d *dec) end() {
 // synthBag records the synthetic camera with cfg on a virtual clock.
 func synthBag(t *testing.T, name string, cfg software.SyntheticConfig) string {
 	bag := filepath.Join(t.TempDir(), name+".bag")
-	syn := cfg
-	synctest.Test(t, func(t *testing.T) {
-		c := &pipeline.Config{}
-		c.EnableSynthetic()
-		c.SetSynthetic(syn)
-		if err := c.EnableRecordToFile(bag); err != nil {
-			t.Fatal(err)
-		}
-		p := pipeline.New()
-		if _, err := p.Start(context.Background(), c); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(time.Second) // the camera stops after cfg.Duration of virtual time
-		if err := p.Stop(); err != nil {
-			t.Fatal(err)
-		}
-	})
+	synctest.Test(t, func(t *testing.T) { synthrig.Bag(t, bag, cfg) })
 	return bag
 }
 
