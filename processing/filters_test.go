@@ -1,6 +1,7 @@
 package processing
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -115,5 +116,36 @@ func TestSmoothRowsInt(t *testing.T) {
 				t.Errorf("%v: got %v, want %v", c.row, v, c.want)
 			}
 		})
+	}
+}
+
+// TestPersistenceModes checks every persistency mode of the Temporal
+// filter against its librealsense name ("Valid in 2/last 4": at least 2
+// valid among the 4 newest frames; "Valid in 1/8": among all 8) for every
+// 8-frame history, the newest frame in bit 7.
+func TestPersistenceModes(t *testing.T) {
+	for mode, name := range temporalPersistency {
+		var newest, valid int
+		switch {
+		case name == "Disabled":
+			newest, valid = 0, 1
+		case name == "Always on":
+		default:
+			if _, err := fmt.Sscanf(name, "Valid in %d/last %d", &valid, &newest); err != nil {
+				if _, err := fmt.Sscanf(name, "Valid in %d/%d", &valid, &newest); err != nil {
+					t.Fatalf("mode %d: unknown name %q", mode, name)
+				}
+			}
+		}
+		lut := persistenceLUT(mode)
+		for h := range 256 {
+			n := 0
+			for k := range newest {
+				n += h >> (7 - k) & 1
+			}
+			if got, want := lut[h]&1 != 0, n >= valid; got != want {
+				t.Errorf("mode %d (%s), history %08b: credible %v, want %v", mode, name, h, got, want)
+			}
+		}
 	}
 }

@@ -300,39 +300,28 @@ func NewTemporal() *Temporal {
 	return t
 }
 
+// persistenceRules gives, for each persistency mode (the index, named in
+// temporalPersistency), how many of the newest frames it looks at and how
+// many of those must have had a valid pixel: mode 0 never fills, mode 8
+// always does.
+var persistenceRules = [...]struct{ newest, valid int }{{0, 1}, {8, 8}, {3, 2}, {4, 2}, {8, 2}, {2, 1}, {5, 1}, {8, 1}, {0, 0}}
+
 // persistenceLUT returns, for each 8-frame validity history, the frame
 // bits for which the history makes a missing pixel credible under mode.
 func persistenceLUT(mode int) [256]uint8 {
+	var lut [256]uint8
+	if mode < 0 || mode >= len(persistenceRules) {
+		return lut
+	}
+	rule := persistenceRules[mode]
 	var valid [256]bool
 	for i := range valid {
-		bit := func(b int) int { return i >> b & 1 }
-		last := func(n int) int { // valid frames among the n newest
-			s := 0
-			for k := 0; k < n; k++ {
-				s += bit(7 - k)
-			}
-			return s
+		n := 0 // valid frames among the newest, bit 7 the newest
+		for k := range rule.newest {
+			n += i >> (7 - k) & 1
 		}
-		switch mode {
-		case 1:
-			valid[i] = last(8) >= 8
-		case 2:
-			valid[i] = last(3) >= 2
-		case 3:
-			valid[i] = last(4) >= 2
-		case 4:
-			valid[i] = last(8) >= 2
-		case 5:
-			valid[i] = last(2) >= 1
-		case 6:
-			valid[i] = last(5) >= 1
-		case 7:
-			valid[i] = last(8) >= 1
-		case 8:
-			valid[i] = true
-		}
+		valid[i] = n >= rule.valid
 	}
-	var lut [256]uint8
 	for phase := 0; phase < 8; phase++ {
 		for i := 0; i < 256; i++ {
 			pos := uint8(i<<(8-phase) | i>>phase)
