@@ -54,7 +54,7 @@
 // reference pose.bag: float32(math.Sin/Cos(float64(x))) except for the frames
 // where testdata/librealsense/README.md documents glibc one float32 step away
 // (sin for n = 19, 93, 99, 109, 136; cos for n = 169, 197, 199), which a
-// small table supplies (see SyntheticPose).
+// small table supplies.
 //
 // # Frame buffers
 //

@@ -136,14 +136,14 @@ func ulpDiff(a, b float32) int64 {
 	return d
 }
 
-// TestSyntheticPoseGlibc pins the README's documented sinf/cosf values: each
-// is one float32 step from float32(sin/cos(float64(x))), and SyntheticPose
+// TestSynthPoseGlibc pins the README's documented sinf/cosf values: each
+// is one float32 step from float32(sin/cos(float64(x))), and synthPose
 // returns it; every other n of pose.bag uses the float64 function rounded.
-func TestSyntheticPoseGlibc(t *testing.T) {
+func TestSynthPoseGlibc(t *testing.T) {
 	for n := uint64(1); n <= 200; n++ {
 		x := float64(float32(0.005 * float32(n)))
 		sin, cos := float32(math.Sin(x)), float32(math.Cos(x))
-		p := SyntheticPose(n)
+		p := synthPose(n)
 		wantSin, wantCos := sin, cos
 		if v, ok := glibcSinDiff[n]; ok {
 			if ulpDiff(v, sin) != 1 {

@@ -33,7 +33,7 @@ func (y *Synthetic) frame(st *synthStream, k int, t float64) *sensor.Frame {
 		}
 		f.Data = sensor.AppendMotion(make([]byte, 0, 12), f.Motion)
 	case sensor.KindPose:
-		f.Pose = SyntheticPose(n)
+		f.Pose = synthPose(n)
 		f.Data = sensor.AppendPose(make([]byte, 0, sensor.PoseSize), &f.Pose)
 	}
 	if y.cfg.Metadata >= MetadataBasic {
@@ -92,12 +92,12 @@ var (
 	glibcCos = map[uint64]float32{169: 0.66373134, 197: 0.5528631, 199: 0.54450285}
 )
 
-// SyntheticPose returns the pose of frame number n. The rotation is
+// synthPose returns the pose of frame number n. The rotation is
 // (0, sinf(x), 0, cosf(x)) with x = 0.005f·n as glibc 2.36 computes it: for
 // n ≤ 200 exactly (float32(math.Sin/Cos(float64(x))) corrected by the
 // glibcSin/glibcCos table), beyond that float32(math.Sin/Cos(float64(x))),
 // which may be one float32 step away from glibc for some n.
-func SyntheticPose(n uint64) sensor.Pose {
+func synthPose(n uint64) sensor.Pose {
 	fn := float32(n)
 	x := float32(0.005 * fn)
 	sin, cos := float32(math.Sin(float64(x))), float32(math.Cos(float64(x)))
@@ -119,10 +119,10 @@ func SyntheticPose(n uint64) sensor.Pose {
 	}
 }
 
-// SyntheticPixels renders the exact contents of frame number n of a w×h
+// synthPixels renders the exact contents of frame number n of a w×h
 // stream of format f with seed s (depth 1, color 2, infrared 10+index) into
 // a new buffer.
-func SyntheticPixels(f sensor.Format, w, h, seed int, n uint64) []byte {
+func synthPixels(f sensor.Format, w, h, seed int, n uint64) []byte {
 	bpp := f.BitsPerPixel() / 8
 	out := make([]byte, w*h*bpp)
 	wide := f == sensor.FormatZ16 || f == sensor.FormatY16
@@ -152,7 +152,7 @@ func (st *synthStream) prepare(prepared int, first uint64, gap int) {
 	p := st.p
 	st.bytesPP = p.Format.BitsPerPixel() / 8
 	st.wide = p.Format == sensor.FormatZ16 || p.Format == sensor.FormatY16
-	st.base = SyntheticPixels(p.Format, p.Width, p.Height, st.seed, 0)
+	st.base = synthPixels(p.Format, p.Width, p.Height, st.seed, 0)
 	// The addition for n = 1 per byte lane, repeated over lcm(bpp, 8) bytes.
 	words := 1
 	for (words*8)%st.bytesPP != 0 {

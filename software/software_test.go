@@ -239,7 +239,7 @@ func TestSyntheticFormats(t *testing.T) {
 				if fr.Profile.Stream == sensor.StreamInfrared {
 					seed = 10 + fr.Profile.Index
 				}
-				want := SyntheticPixels(fr.Profile.Format, fr.Width, fr.Height, seed, fr.Number)
+				want := synthPixels(fr.Profile.Format, fr.Width, fr.Height, seed, fr.Number)
 				if string(want) != string(fr.Data) || fr.Stride*fr.Height != len(fr.Data) {
 					mu.Lock()
 					bad++

@@ -250,8 +250,8 @@ const (
 	systemBaseMs = 1700000000000.125
 )
 
-// DefaultSyntheticInfo returns the synthetic camera's default device info.
-func DefaultSyntheticInfo() sensor.Info {
+// defaultInfo returns the synthetic camera's default device info.
+func defaultInfo() sensor.Info {
 	return sensor.Info{
 		sensor.CameraInfoName:                       "Intel RealSense D435I",
 		sensor.CameraInfoSerialNumber:               "912345678901",
@@ -269,10 +269,10 @@ func DefaultSyntheticInfo() sensor.Info {
 	}
 }
 
-// VideoIntrinsics returns the synthetic intrinsics of a w×h stream with
+// videoIntrinsics returns the synthetic intrinsics of a w×h stream with
 // variant v (0 depth/infrared, 1 color), computed in float32 as the reference
 // bags were.
-func VideoIntrinsics(w, h, v int, model sensor.Distortion) sensor.Intrinsics {
+func videoIntrinsics(w, h, v int, model sensor.Distortion) sensor.Intrinsics {
 	fw, fh, fv := float32(w), float32(h), float32(v)
 	fv1 := float32(v + 1)
 	in := sensor.Intrinsics{
@@ -289,9 +289,9 @@ func VideoIntrinsics(w, h, v int, model sensor.Distortion) sensor.Intrinsics {
 	return in
 }
 
-// SyntheticMotionIntrinsics returns the motion intrinsics of variant v (1
+// motionIntrinsics returns the motion intrinsics of variant v (1
 // accel, 2 gyro), computed in float32.
-func SyntheticMotionIntrinsics(v int) sensor.MotionIntrinsics {
+func motionIntrinsics(v int) sensor.MotionIntrinsics {
 	var m sensor.MotionIntrinsics
 	fv := float32(v)
 	for r := 0; r < 3; r++ {
@@ -365,7 +365,7 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 	if cfg.FirstFrameNumber == 0 {
 		cfg.FirstFrameNumber = 1
 	}
-	info := DefaultSyntheticInfo()
+	info := defaultInfo()
 	for k, v := range cfg.Info {
 		info.Set(k, v)
 	}
@@ -394,7 +394,7 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 			}
 			depthP = s.AddVideoStream(VideoStream{Stream: sensor.StreamDepth, Format: sensor.FormatZ16,
 				Width: v.Width, Height: v.Height, FPS: v.FPS, Default: true,
-				Intrinsics: VideoIntrinsics(v.Width, v.Height, 0, sensor.DistortionBrownConrady)})
+				Intrinsics: videoIntrinsics(v.Width, v.Height, 0, sensor.DistortionBrownConrady)})
 		}
 		if v := cfg.Infrared; v != nil {
 			f := v.Format
@@ -414,7 +414,7 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 			for i := 1; i <= n; i++ {
 				irP = append(irP, s.AddVideoStream(VideoStream{Stream: sensor.StreamInfrared, Index: i, Format: f,
 					Width: v.Width, Height: v.Height, FPS: v.FPS, Default: true,
-					Intrinsics: VideoIntrinsics(v.Width, v.Height, 0, sensor.DistortionBrownConrady)}))
+					Intrinsics: videoIntrinsics(v.Width, v.Height, 0, sensor.DistortionBrownConrady)}))
 			}
 		}
 	}
@@ -434,16 +434,16 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 		}
 		colorP = s.AddVideoStream(VideoStream{Stream: sensor.StreamColor, Format: f,
 			Width: v.Width, Height: v.Height, FPS: v.FPS, Default: true,
-			Intrinsics: VideoIntrinsics(v.Width, v.Height, 1, model)})
+			Intrinsics: videoIntrinsics(v.Width, v.Height, 1, model)})
 	}
 	var accelP, gyroP, poseP *sensor.StreamProfile
 	if cfg.AccelFPS > 0 || cfg.GyroFPS > 0 {
 		s := addSensor(MotionModuleName)
 		if cfg.AccelFPS > 0 {
-			accelP = s.AddMotionStream(MotionStream{Stream: sensor.StreamAccel, FPS: cfg.AccelFPS, Default: true, Intrinsics: SyntheticMotionIntrinsics(1)})
+			accelP = s.AddMotionStream(MotionStream{Stream: sensor.StreamAccel, FPS: cfg.AccelFPS, Default: true, Intrinsics: motionIntrinsics(1)})
 		}
 		if cfg.GyroFPS > 0 {
-			gyroP = s.AddMotionStream(MotionStream{Stream: sensor.StreamGyro, FPS: cfg.GyroFPS, Default: true, Intrinsics: SyntheticMotionIntrinsics(2)})
+			gyroP = s.AddMotionStream(MotionStream{Stream: sensor.StreamGyro, FPS: cfg.GyroFPS, Default: true, Intrinsics: motionIntrinsics(2)})
 		}
 	}
 	if cfg.PoseFPS > 0 {
