@@ -118,7 +118,9 @@ func stream(t testing.TB, cams []*software.Synthetic, recs []*record.Device) {
 	}
 	for _, r := range recs {
 		for _, s := range r.Sensors() {
-			s.Stop()
+			if err := s.Stop(); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if err := r.Close(); err != nil {
 			t.Fatal(err)

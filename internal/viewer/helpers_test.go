@@ -5,16 +5,16 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/rsbag/rsbag/record"
-	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/internal/synthrig"
 	"github.com/rsbag/rsbag/software"
 )
 
 // recordReference records the synthetic camera configured as the reference
 // bag name (software.ReferenceConfig: the same rsgen command line) with
-// rsbag's recorder, in a synctest bubble (bag times are stream times), and returns the bag's path. Unlike
-// librealsense's recorder around its software device, which does not record
-// option changes of software-device options, ours records them.
+// rsbag's recorder, in a synctest bubble (bag times are stream times), and
+// returns the bag's path. Unlike librealsense's recorder around its software
+// device, which does not record option changes of software-device options,
+// ours records them.
 func recordReference(t *testing.T, name string, mutate func(*software.SyntheticConfig)) string {
 	t.Helper()
 	cfg, ok := software.ReferenceConfig(name)
@@ -27,7 +27,7 @@ func recordReference(t *testing.T, name string, mutate func(*software.SyntheticC
 		mutate(&cfg)
 	}
 	path := filepath.Join(t.TempDir(), name+".bag")
-	synctest.Test(t, func(t *testing.T) { recordTo(t, path, cfg) })
+	synctest.Test(t, func(t *testing.T) { synthrig.Bag(t, path, cfg) })
 	return path
 }
 
@@ -36,40 +36,6 @@ func recordReference(t *testing.T, name string, mutate func(*software.SyntheticC
 func recordSynthetic(t testing.TB, name string, cfg software.SyntheticConfig) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name+".bag")
-	recordTo(t, path, cfg)
+	synthrig.Bag(t, path, cfg)
 	return path
-}
-
-// recordTo records the synthetic camera configured by cfg into path.
-func recordTo(t testing.TB, path string, cfg software.SyntheticConfig) {
-	t.Helper()
-	cam, err := software.NewSynthetic(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cam.Close()
-	opts := &record.Options{Lossless: true}
-	rec, err := record.New(cam, path, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range rec.Sensors() {
-		if err := s.Open(s.Profiles()...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, s := range rec.Sensors() {
-		if err := s.Start(sensor.HandlerFunc(func(*sensor.Frame) {})); err != nil {
-			t.Fatal(err)
-		}
-	}
-	<-cam.Done()
-	for _, s := range rec.Sensors() {
-		if err := s.Stop(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
 }
