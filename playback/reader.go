@@ -309,11 +309,6 @@ func (d *Device) seek(target rosbag.Time) error {
 	return err
 }
 
-// pictureLookback is how far before a seek target the reader first looks
-// for each stream's current picture; it looks further back only for the
-// streams it did not find.
-var pictureLookback = []rosbag.Time{rosbag.Time(time.Second), rosbag.Time(30 * time.Second), 0}
-
 // picture delivers, for every started video and motion stream, its last
 // frame at or before t — the "current picture" a viewer shows after a seek
 // while paused (P.35) — and returns once their handlers have returned.
@@ -331,33 +326,19 @@ func (d *Device) picture(t rosbag.Time) error {
 			}
 		}
 	}
+	// Each stream's latest frame time at or before t, from the index.
+	var conns []uint32
+	for _, st := range want {
+		conns = append(conns, st.data...)
+	}
+	latest, err := d.bag.Latest(&rosbag.Query{Connections: conns, Start: samplesFrom, End: t + 1, SkipCorrupt: true})
+	if err != nil {
+		return fmt.Errorf("playback: %s: finding the frames at %v: %w", d.path, t, err)
+	}
 	at := map[*stream]rosbag.Time{}
-	for _, back := range pictureLookback {
-		var conns []uint32
-		for _, st := range want {
-			if _, ok := at[st]; !ok {
-				conns = append(conns, st.data...)
-			}
-		}
-		if len(conns) == 0 {
-			break
-		}
-		from := samplesFrom
-		if back > 0 && t > samplesFrom+back {
-			from = t - back
-		}
-		it := d.bag.Messages(&rosbag.Query{Connections: conns, Start: from, End: t + 1, SkipCorrupt: true})
-		for it.Next() {
-			m := it.Message()
-			at[d.routes[m.Conn.ID].st] = m.Time
-		}
-		err := it.Err()
-		it.Close()
-		if err != nil {
-			return fmt.Errorf("playback: %s: reading the frames at %v: %w", d.path, t, err)
-		}
-		if from == samplesFrom {
-			break
+	for id, tm := range latest {
+		if st := d.routes[id].st; tm > at[st] {
+			at[st] = tm
 		}
 	}
 	// Read each bag time that holds a picture with every message of those

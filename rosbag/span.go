@@ -79,3 +79,64 @@ func cmpTime(a, b Time) int {
 	}
 	return 0
 }
+
+// Latest returns, for every connection selected by q (Topics, Connections)
+// that has a message in [q.Start, q.End), the time of its last message
+// there (q.End 0: no limit). Like Span it reads index data records and no
+// chunk, from the chunks ending latest and only until each connection's
+// answer is settled: after a seek, a viewer learns which frame is each
+// stream's current one without loading a chunk it will not show. With
+// q.SkipCorrupt a chunk whose index data records are corrupt is passed
+// over, as Messages passes it over.
+func (r *Reader) Latest(q *Query) (map[uint32]Time, error) {
+	if q == nil {
+		q = &Query{}
+	}
+	it := r.Messages(q)
+	defer it.Close()
+	end := q.End
+	if end == 0 {
+		end = ^Time(0)
+	}
+	last := end - 1 // the latest time that counts
+	// Candidates by the latest time they can answer with, latest first.
+	reach := func(ci int) Time { return min(r.chunks[ci].end, last) }
+	var cand []int
+	for ci := range r.chunks {
+		if r.chunks[ci].start <= last && it.wants(ci) {
+			cand = append(cand, ci)
+		}
+	}
+	slices.SortStableFunc(cand, func(a, b int) int { return cmpTime(reach(b), reach(a)) })
+	best := map[uint32]Time{}
+	var entries []indexEntry
+	for _, ci := range cand {
+		// A connection is settled once its best time is later than
+		// anything this chunk (and every later candidate) can hold.
+		open := false
+		for _, cc := range r.chunks[ci].counts {
+			if t, ok := best[cc.conn]; cc.count > 0 && (it.sel == nil || it.sel[cc.conn]) && (!ok || t < reach(ci)) {
+				open = true
+				break
+			}
+		}
+		if !open {
+			continue
+		}
+		var err error
+		if entries, err = r.chunkEntries(it, ci, entries[:0]); err != nil {
+			if q.SkipCorrupt && payloadErr(err) {
+				continue
+			}
+			return nil, err
+		}
+		for _, e := range entries {
+			if e.t >= q.Start && e.t <= last {
+				if t, ok := best[e.conn]; !ok || e.t > t {
+					best[e.conn] = e.t
+				}
+			}
+		}
+	}
+	return best, nil
+}
