@@ -141,9 +141,13 @@ func RunProcessing(w io.Writer, path string, opts ProcOptions) error {
 			return d.fail("start", err)
 		}
 	}
-	<-done
-	if err := dev.Err(); err != nil {
-		return d.fail("play", err)
+	// A bag without video streams (motion or pose only) is not played:
+	// nothing would stop the playback, and there is nothing to process.
+	if len(opened) > 0 {
+		<-done
+		if err := dev.Err(); err != nil {
+			return d.fail("play", err)
+		}
 	}
 	p.finish()
 	if p.err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rsbag/rsbag/device"
@@ -93,6 +94,21 @@ func Bag(t testing.TB, path string, cfg software.SyntheticConfig) {
 		t.Fatal(err)
 	}
 	stream(t, []*software.Synthetic{cam}, []*record.Device{rec})
+}
+
+// ReferenceBag records the synthetic camera of the reference bag name
+// (software.ReferenceConfig) losslessly into the bag at path, the first d
+// of its stream time, in a synctest bubble: bag times are stream times and
+// the recording takes no real time.
+func ReferenceBag(t *testing.T, path, name string, d time.Duration) {
+	t.Helper()
+	cfg, ok := software.ReferenceConfig(name)
+	if !ok {
+		t.Fatalf("no reference config %s", name)
+	}
+	cfg.Duration, cfg.Frames, cfg.Speed = d, 0, 1
+	cfg.PauseAt, cfg.ResumeAt = 0, 0
+	synctest.Test(t, func(t *testing.T) { Bag(t, path, cfg) })
 }
 
 // stream streams every profile of the recorders' sensors until each camera
