@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"net"
@@ -36,7 +37,8 @@ func parseViewFlags(e *env, args []string) (*viewConfig, error) {
 		"Serves a viewer of BAG (or, without BAG, of the attached camera, or the synthetic camera when none is\n"+
 		"attached) to the browser: every stream side by side, depth colorized, IMU plots, the device's options,\n"+
 		"a timeline with play/pause, step, seek, speed and loop. The first line printed is the page's URL.\n"+
-		"The server listens on 127.0.0.1 only unless --listen says otherwise; Ctrl-C stops it.")
+		"The server listens on 127.0.0.1 only unless --listen says otherwise; beyond loopback it prints one URL\n"+
+		"per address, each with a token the page and its WebSocket need. Ctrl-C stops it.")
 	port := fs.Int("port", defaultViewPort, "listen on 127.0.0.1:`N` (0: any free port)")
 	fs.StringVar(&c.addr, "listen", "", "listen on `ADDR` (host:port) instead, e.g. 0.0.0.0:8765 to expose the viewer to the network")
 	fs.BoolVar(&c.loop, "loop", false, "play the bag again from the start when it ends")
@@ -113,17 +115,41 @@ func runView(e *env, args []string) error {
 	}
 	defer dev.Close()
 
-	srv, err := viewer.Start(viewer.Config{Device: dev, Profiles: profiles, Loop: c.loop})
-	if err != nil {
-		return fileError(c.path, err)
-	}
-	defer srv.Close()
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", c.addr, err)
 	}
-	url := "http://" + ln.Addr().String() + "/"
-	fmt.Fprintln(e.stdout, url)
+	defer ln.Close()
+	cfg := viewer.Config{Device: dev, Profiles: profiles, Loop: c.loop}
+	beyond := !ln.Addr().(*net.TCPAddr).IP.IsLoopback()
+	if beyond {
+		// Beyond loopback the token, printed once in the URLs, guards the
+		// page and its WebSocket.
+		cfg.Token = rand.Text()
+		if host, _, _ := net.SplitHostPort(c.addr); host != "" && net.ParseIP(host) == nil {
+			cfg.Hosts = []string{host}
+		}
+	}
+	srv, err := viewer.Start(cfg)
+	if err != nil {
+		return fileError(c.path, err)
+	}
+	defer srv.Close()
+	urls := srv.PageURLs(ln.Addr())
+	if len(urls) == 0 {
+		return fmt.Errorf("listen on %s: no address of this machine to reach it at", c.addr)
+	}
+	for _, u := range urls {
+		fmt.Fprintln(e.stdout, u)
+	}
+	if beyond {
+		where := "on " + ln.Addr().String()
+		if ln.Addr().(*net.TCPAddr).IP.IsUnspecified() {
+			where = "on all interfaces (" + ln.Addr().String() + ")"
+		}
+		fmt.Fprintf(e.stderr, "%s: warning: the viewer listens beyond loopback, %s: anyone who can reach this machine and has the token in the URLs above can watch and control it\n", progName, where)
+	}
+	url := urls[0]
 	if c.open {
 		if err := exec.Command("xdg-open", url).Start(); err != nil {
 			fmt.Fprintf(e.stderr, "%s: cannot open a browser (%v); open %s yourself\n", progName, err, url)

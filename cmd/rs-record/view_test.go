@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -79,4 +81,63 @@ func TestViewRefusesFIFO(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stderr, fifo) || !strings.Contains(r.stderr, "not a regular file") {
 		t.Errorf("view of a FIFO: exit %d, stderr %q", r.code, r.stderr)
 	}
+}
+
+// TestViewBeyondLoopback: `rs-record view --listen 0.0.0.0:0 BAG` prints
+// a usable URL per address of the machine, each with the token, warns on
+// stderr, and serves the page only with the token and only to its hosts.
+func TestViewBeyondLoopback(t *testing.T) {
+	t.Parallel()
+	bag := filepath.Join("..", "..", "testdata", "librealsense", "depth_color.bag")
+	cmd := exec.Command(binPath, "view", "--listen", "0.0.0.0:0", bag)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e bytes.Buffer
+	cmd.Stderr = &e
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("first line: %v (stderr %s)", err, e.String())
+	}
+	page := strings.TrimSpace(line)
+	u, err := url.Parse(page)
+	if err != nil || u.Query().Get("token") == "" || u.Hostname() == "" || net.ParseIP(u.Hostname()).IsUnspecified() {
+		t.Fatalf("first line %q is not a usable URL with a token", line)
+	}
+	noToken := *u
+	noToken.RawQuery = ""
+	for _, tc := range []struct {
+		url, host string
+		status    int
+	}{
+		{page, "", 200},
+		{noToken.String(), "", 401},
+		{page, "evil.com", 403},
+	} {
+		req, _ := http.NewRequest("GET", tc.url, nil)
+		if tc.host != "" {
+			req.Host = tc.host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.status {
+			t.Errorf("GET %s (Host %q): %s, want %d", tc.url, tc.host, resp.Status, tc.status)
+		}
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("view after SIGINT: %v\n%s", err, e.String())
+	}
+	if !strings.Contains(e.String(), "warning") || !strings.Contains(e.String(), "all interfaces") {
+		t.Errorf("no warning about listening on all interfaces:\n%s", e.String())
+	}
+	checkNoPanic(t, result{stderr: e.String()})
 }

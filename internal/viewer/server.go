@@ -2,12 +2,16 @@ package viewer
 
 import (
 	"context"
+	"crypto/subtle"
 	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net"
 	"net/http"
+	"net/url"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -38,6 +42,15 @@ type Config struct {
 	Loop bool
 	// StatePeriod is how often the state message is sent (default 100 ms).
 	StatePeriod time.Duration
+	// Token guards a server that listens beyond loopback: the page, its
+	// assets and the WebSocket are served only to requests that carry it
+	// (?token= in the URL, or the cookie the page sets). Serve refuses a
+	// listener beyond loopback without it; on loopback it is not asked.
+	Token string
+	// Hosts are further names (beyond the listened address, the machine's
+	// addresses and host name, and the loopback names) by which the page
+	// may be reached beyond loopback: the Host check refuses any other.
+	Hosts []string
 }
 
 // A Server plays a device for browsers. Create it with Start, serve it with
@@ -49,6 +62,8 @@ type Server struct {
 	primary *stream // the stream that step and the timeline follow
 	sensors []sensor.Sensor
 	period  time.Duration
+	token   string
+	hosts   []string
 
 	hello []byte // the hello message, fixed at start
 
@@ -82,6 +97,8 @@ func Start(cfg Config) (*Server, error) {
 	s := &Server{
 		dev:     cfg.Device,
 		period:  cfg.StatePeriod,
+		token:   cfg.Token,
+		hosts:   cfg.Hosts,
 		clients: map[*client]struct{}{},
 		done:    make(chan struct{}),
 	}
@@ -249,14 +266,17 @@ func (s *Server) lastErr() string {
 	return s.err
 }
 
-// Serve serves the viewer on ln until ctx is done or Close is called.
+// ErrNoToken reports a listener beyond loopback given to a Server without
+// a token.
+var ErrNoToken = errors.New("viewer: listening beyond loopback needs a token")
+
+// Serve serves the viewer on ln until ctx is done or Close is called. A
+// listener beyond loopback needs Config.Token.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{
-		Handler:           s.handler(ln.Addr()),
-		ReadHeaderTimeout: 10 * time.Second,
-		MaxHeaderBytes:    16 << 10,
-		ErrorLog:          nil,
+	if !isLoopback(ln.Addr()) && s.token == "" {
+		return fmt.Errorf("serve on %s: %w", ln.Addr(), ErrNoToken)
 	}
+	hs := httpServer(s.handler(ln.Addr()))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -277,6 +297,23 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return e
 	}
 	return err
+}
+
+// Timeouts of the HTTP server: a client has this long to send a request's
+// headers, and an idle keep-alive connection is closed after idleTimeout.
+const (
+	readHeaderTimeout = 10 * time.Second
+	idleTimeout       = 60 * time.Second
+)
+
+// httpServer is the HTTP server of the viewer around h.
+func httpServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: readHeaderTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    16 << 10,
+	}
 }
 
 // Close stops and closes the streams and ends every goroutine of the
@@ -303,8 +340,12 @@ func (s *Server) shutdown() {
 	s.wg.Wait()
 }
 
+// tokenCookie is the cookie in which the page keeps the token.
+const tokenCookie = "rs-record-view-token"
+
 // handler routes the requests: the page, its two assets and the WebSocket.
-// Nothing else is served.
+// Nothing else is served. Beyond loopback a request must name one of the
+// server's hosts and carry the token.
 func (s *Server) handler(addr net.Addr) http.Handler {
 	static, _ := fs.Sub(assets, "assets")
 	files := map[string]string{
@@ -318,14 +359,32 @@ func (s *Server) handler(addr net.Addr) http.Handler {
 		".css":  "text/css; charset=utf-8",
 	}
 	loopback := isLoopback(addr)
+	hosts := s.hostNames(addr)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if loopback && !loopbackHost(r.Host) {
+		if !loopbackHost(r.Host) && (loopback || !hosts[hostName(r.Host)]) {
 			http.Error(w, "forbidden host", http.StatusForbidden)
 			return
 		}
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
 		h.Set("Cache-Control", "no-store")
+		if !loopback {
+			tok, fromQuery := r.URL.Query().Get("token"), true
+			if tok == "" {
+				fromQuery = false
+				if c, err := r.Cookie(tokenCookie); err == nil {
+					tok = c.Value
+				}
+			}
+			if subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) != 1 {
+				http.Error(w, "this viewer needs the token of its URL", http.StatusUnauthorized)
+				return
+			}
+			if fromQuery {
+				http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			}
+		}
 		if r.URL.Path == "/ws" {
 			s.serveWS(w, r)
 			return
@@ -346,7 +405,7 @@ func (s *Server) handler(addr net.Addr) http.Handler {
 			return
 		}
 		h.Set("Content-Type", types[name[strings.LastIndexByte(name, '.'):]])
-		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' blob: data:; connect-src 'self'; style-src 'self'; script-src 'self'")
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' blob: data:; connect-src 'self'; style-src 'self'; script-src 'self'; frame-ancestors 'none'")
 		w.Write(b)
 	})
 }
@@ -356,20 +415,95 @@ func isLoopback(a net.Addr) bool {
 	return ok && ta.IP.IsLoopback()
 }
 
+// hostName is the host of a request's Host header, without port or
+// brackets, in lower case.
+func hostName(host string) string {
+	if hh, _, err := net.SplitHostPort(host); err == nil {
+		host = hh
+	}
+	return strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+}
+
 // loopbackHost reports whether a request's Host names the loopback
 // interface: a page from another site that resolves its own name to
 // 127.0.0.1 (DNS rebinding) is refused.
 func loopbackHost(host string) bool {
-	h := host
-	if hh, _, err := net.SplitHostPort(host); err == nil {
-		h = hh
-	}
-	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
-	if strings.EqualFold(h, "localhost") {
+	h := hostName(host)
+	if h == "localhost" {
 		return true
 	}
 	ip := net.ParseIP(h)
 	return ip != nil && ip.IsLoopback()
+}
+
+// hostNames are the hosts a request may name on a listener beyond
+// loopback at addr: its address (every address of the machine for an
+// unspecified one), the machine's host name and Config.Hosts.
+func (s *Server) hostNames(addr net.Addr) map[string]bool {
+	names := map[string]bool{}
+	for _, ip := range listenIPs(addr) {
+		names[strings.ToLower(ip.String())] = true
+	}
+	if hn, err := os.Hostname(); err == nil {
+		names[strings.ToLower(hn)] = true
+	}
+	for _, h := range s.hosts {
+		names[hostName(h)] = true
+	}
+	return names
+}
+
+// listenIPs are the addresses a listener at addr is reached at: addr's
+// own, or for an unspecified address every address of the machine's
+// interfaces (IPv4 only for 0.0.0.0), IPv6 link-local ones left out.
+func listenIPs(addr net.Addr) []net.IP {
+	ta, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return nil
+	}
+	if !ta.IP.IsUnspecified() {
+		return []net.IP{ta.IP}
+	}
+	v4only := ta.IP.To4() != nil
+	ifas, err := net.InterfaceAddrs()
+	if err != nil {
+		return nil
+	}
+	var ips []net.IP
+	for _, a := range ifas {
+		n, ok := a.(*net.IPNet)
+		if !ok || n.IP.IsLinkLocalUnicast() || v4only && n.IP.To4() == nil {
+			continue
+		}
+		ips = append(ips, n.IP)
+	}
+	return ips
+}
+
+// PageURLs are the URLs at which a browser opens the page of the server
+// listening at addr: one per address it is reached at (every address of
+// the machine for an unspecified one), the non-loopback ones first, and
+// beyond loopback each with the token in its query.
+func (s *Server) PageURLs(addr net.Addr) []string {
+	ta, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return nil
+	}
+	port := strconv.Itoa(ta.Port)
+	query := ""
+	if !ta.IP.IsLoopback() {
+		query = "?token=" + url.QueryEscape(s.token)
+	}
+	var urls, local []string
+	for _, ip := range listenIPs(addr) {
+		u := "http://" + net.JoinHostPort(ip.String(), port) + "/" + query
+		if ip.IsLoopback() {
+			local = append(local, u)
+		} else {
+			urls = append(urls, u)
+		}
+	}
+	return append(urls, local...)
 }
 
 func sensorName(s sensor.Sensor) string {

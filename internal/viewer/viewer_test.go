@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -36,21 +37,29 @@ type testServer struct {
 	dev  *playback.Device
 	url  string // http://127.0.0.1:port
 	addr string
+	ln   net.Addr // the listener's address
 }
 
 // startTest serves the bag at path on a free loopback port.
 func startTest(t testing.TB, path string, loop bool) *testServer {
 	t.Helper()
+	return startOn(t, path, "127.0.0.1:0", Config{Loop: loop})
+}
+
+// startOn serves the bag at path with cfg on a listener at addr.
+func startOn(t testing.TB, path, addr string, cfg Config) *testServer {
+	t.Helper()
 	dev, err := playback.Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := Start(Config{Device: dev, Loop: loop})
+	cfg.Device = dev
+	srv, err := Start(cfg)
 	if err != nil {
 		dev.Close()
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +74,11 @@ func startTest(t testing.TB, path string, loop bool) *testServer {
 		srv.Close()
 		dev.Close()
 	})
-	return &testServer{srv: srv, dev: dev, url: "http://" + ln.Addr().String(), addr: ln.Addr().String()}
+	a := ln.Addr().String()
+	if ta := ln.Addr().(*net.TCPAddr); ta.IP.IsUnspecified() {
+		a = net.JoinHostPort("127.0.0.1", strconv.Itoa(ta.Port)) // reached through loopback
+	}
+	return &testServer{srv: srv, dev: dev, url: "http://" + a, addr: a, ln: ln.Addr()}
 }
 
 // wsClient is a page's WebSocket connection, as a test sees it.

@@ -19,8 +19,13 @@
   let nStates = 0; // state messages received (read by tests and tools)
 
   const qs = new URLSearchParams(location.search);
+  // The WebSocket carries the page's codec and, beyond loopback, its token.
+  const wsQuery = new URLSearchParams();
+  for (const k of ['codec', 'token']) {
+    if (qs.get(k)) wsQuery.set(k, qs.get(k));
+  }
   const wsURL = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws' +
-    (qs.get('codec') ? '?codec=' + encodeURIComponent(qs.get('codec')) : '');
+    (wsQuery.toString() ? '?' + wsQuery.toString() : '');
   const ws = new WebSocket(wsURL);
   ws.binaryType = 'arraybuffer';
 
