@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/rsbag/rsbag/internal/lz4frame"
@@ -58,7 +59,14 @@ type Writer struct {
 	size      atomic.Int64
 	infos     []chunkInfo
 	allCounts []connCount // backing array of infos[i].counts
-	persisted []bool      // connection record in a written chunk
+	// firstChunk is, by connection id, 1 + the number of the written chunk
+	// that holds the connection's record (0: none yet).
+	firstChunk []int
+	idxLen     int64        // length of the index section of the written chunks
+	room       roomReserver // nil: the file keeps no room for the index
+	roomEnd    int64        // the file holds blocks up to this offset
+
+	kept int // chunks the index written by Close lists (-1 before)
 
 	errMu sync.Mutex
 	err   error
@@ -83,6 +91,7 @@ type chunkJob struct {
 	idx        [][]idxEntry // by connection id
 	used       []uint32     // connections with entries in this chunk
 	newConns   []uint32     // connection records placed in this chunk
+	newConnLen int          // their length
 	counts     []connCount
 	head       []byte // chunk record header (+ compressed data for lz4)
 	tail       []byte // index data records
@@ -159,6 +168,13 @@ func newWriter(w io.WriteSeeker, f *os.File, name string, opts *WriterOptions) (
 		order:    make(chan *chunkJob, o.Workers+2),
 	}
 	bw.free = make(chan *chunkJob, bw.nJobs)
+	bw.kept = -1
+	switch r := w.(type) {
+	case roomReserver:
+		bw.room = r
+	case *os.File:
+		bw.room = fileRoom{r}
+	}
 	bw.seqCond = sync.NewCond(&bw.seqMu)
 	hdr := append([]byte(magic), appendBagHeader(nil, 0, 0, 0)...)
 	if _, err := w.Write(hdr); err != nil {
@@ -338,6 +354,7 @@ func (w *Writer) writeMessage(conn uint32, t Time, size int, data []byte, fill f
 	if newConn {
 		w.inChunk[conn] = true
 		c.newConns = append(c.newConns, conn)
+		c.newConnLen += len(w.connRec[conn])
 	}
 	for int(conn) >= len(c.idx) {
 		c.idx = append(c.idx, nil)
@@ -520,6 +537,9 @@ func (w *Writer) sequencer() {
 	defer w.wg.Done()
 	for c := range w.order {
 		<-c.done
+		if w.Err() == nil && w.room != nil {
+			w.keepRoom(c)
+		}
 		if w.Err() == nil {
 			pos := w.off
 			err := w.write(c.head, "chunk", pos)
@@ -542,11 +562,12 @@ func (w *Writer) sequencer() {
 				n := len(w.allCounts)
 				w.allCounts = append(w.allCounts, c.counts...)
 				w.infos = append(w.infos, chunkInfo{pos: pos, start: c.start, end: c.end, counts: w.allCounts[n:len(w.allCounts):len(w.allCounts)]})
+				w.idxLen += chunkInfoLen(len(c.counts)) + int64(c.newConnLen)
 				for _, id := range c.newConns {
-					for int(id) >= len(w.persisted) {
-						w.persisted = append(w.persisted, false)
+					for int(id) >= len(w.firstChunk) {
+						w.firstChunk = append(w.firstChunk, 0)
 					}
-					w.persisted[id] = true
+					w.firstChunk[id] = len(w.infos)
 				}
 			}
 		}
@@ -554,7 +575,7 @@ func (w *Writer) sequencer() {
 		for _, id := range c.used {
 			c.idx[id] = c.idx[id][:0]
 		}
-		c.used, c.newConns = c.used[:0], c.newConns[:0]
+		c.used, c.newConns, c.newConnLen = c.used[:0], c.newConns[:0], 0
 		c.payload = c.payload[:0]
 		w.free <- c
 		w.seqMu.Lock()
@@ -592,28 +613,29 @@ func (w *Writer) Close() error {
 	w.wg.Wait()
 	firstErr := w.Err()
 
-	// Index section at the end of the last chunk written in full.
-	var b []byte
-	nconn := 0
-	for id, c := range w.conns {
-		if id < len(w.persisted) && w.persisted[id] {
-			b = appendConnectionRecord(b, c)
-			nconn++
-		}
-	}
-	for _, ci := range w.infos {
-		b = appendChunkInfo(b, &ci)
-	}
+	// Index section at the end of the last chunk written in full; if the
+	// disk has no room for it there (no room was kept, or the file system
+	// keeps none), at the start of the last chunks, which are left out.
 	errs := []error{firstErr}
 	indexed := false
+	k := len(w.infos)
 	indexPos := w.off
-	if _, err := w.w.Seek(indexPos, io.SeekStart); err != nil {
-		errs = append(errs, fmt.Errorf("rosbag: %sseek to index section %d: %w", w.prefix(), indexPos, err))
-	} else if err := w.write(b, "index section", indexPos); err != nil {
+	b, nconn := w.indexSection(k)
+	err := w.writeIndex(b, indexPos)
+	for err != nil && k > 0 && firstErr != nil {
+		k--
+		indexPos = w.infos[k].pos
+		b, nconn = w.indexSection(k)
+		if indexPos+int64(len(b)) <= max(w.off, w.roomEnd) {
+			err = w.writeIndex(b, indexPos)
+		}
+	}
+	if err != nil {
 		errs = append(errs, err)
+		k, indexPos = len(w.infos), w.off
 	} else {
 		end := indexPos + int64(len(b))
-		hdr := appendBagHeader(nil, uint32(len(w.infos)), uint32(nconn), uint64(indexPos))
+		hdr := appendBagHeader(nil, uint32(k), uint32(nconn), uint64(indexPos))
 		if _, err := w.w.Seek(bagHeaderPos, io.SeekStart); err != nil {
 			errs = append(errs, fmt.Errorf("rosbag: %sseek to bag header: %w", w.prefix(), err))
 		} else if _, err := w.w.Write(hdr); err != nil {
@@ -628,6 +650,11 @@ func (w *Writer) Close() error {
 				errs = append(errs, fmt.Errorf("rosbag: %struncate: %w", w.prefix(), err))
 			}
 		}
+		if w.room != nil && w.roomEnd > end {
+			if err := w.room.releaseRoom(end, w.roomEnd-end); err != nil && !errors.Is(err, errors.ErrUnsupported) {
+				errs = append(errs, fmt.Errorf("rosbag: %srelease the room kept past the end: %w", w.prefix(), err))
+			}
+		}
 		w.size.Store(end)
 	}
 	if w.f != nil {
@@ -635,6 +662,11 @@ func (w *Writer) Close() error {
 			errs = append(errs, fmt.Errorf("rosbag: %sclose: %w", w.prefix(), err))
 		}
 	}
+	w.mu.Lock()
+	if indexed {
+		w.kept = k
+	}
+	w.mu.Unlock()
 	if !indexed {
 		// The chunks written in full are in the file, without an index:
 		// say so, and how to get them back.
@@ -645,6 +677,102 @@ func (w *Writer) Close() error {
 		return firstErr
 	}
 	return errors.Join(errs...)
+}
+
+// indexSection is the index section of the first k chunks written: the
+// records of the connections they hold and their chunk infos.
+func (w *Writer) indexSection(k int) (b []byte, nconn int) {
+	for id, c := range w.conns {
+		if id < len(w.firstChunk) && w.firstChunk[id] > 0 && w.firstChunk[id] <= k {
+			b = appendConnectionRecord(b, c)
+			nconn++
+		}
+	}
+	for _, ci := range w.infos[:k] {
+		b = appendChunkInfo(b, &ci)
+	}
+	return b, nconn
+}
+
+// writeIndex writes the index section b at pos.
+func (w *Writer) writeIndex(b []byte, pos int64) error {
+	if _, err := w.w.Seek(pos, io.SeekStart); err != nil {
+		return fmt.Errorf("rosbag: %sseek to index section %d: %w", w.prefix(), pos, err)
+	}
+	return w.write(b, "index section", pos)
+}
+
+// roomReserver is a file that can hold blocks past its end without
+// growing (fallocate with FALLOC_FL_KEEP_SIZE). The Writer keeps room
+// there for each chunk and the index after it before writing the chunk,
+// so that a full disk stops the bag before a chunk it could not index. A
+// file system that cannot reserve returns an error that is
+// errors.ErrUnsupported.
+type roomReserver interface {
+	// reserveRoom makes the file hold blocks for bytes [off, off+n).
+	reserveRoom(off, n int64) error
+	// releaseRoom gives back the blocks of [off, off+n), past the file's end.
+	releaseRoom(off, n int64) error
+}
+
+// roomStep is how much room past what a chunk and the index need the
+// Writer reserves at once: one reservation per five chunks of the default
+// threshold.
+const roomStep = 4 << 20
+
+// keepRoom reserves room for chunk c and the index after it before c is
+// written. When the disk has none, the Writer fails with the error (its
+// index fits in the room kept for the chunks before); when the file system
+// cannot reserve, the Writer stops trying.
+func (w *Writer) keepRoom(c *chunkJob) {
+	clen := int64(len(c.head) + len(c.tail))
+	if w.compress != "lz4" {
+		clen += int64(len(c.payload))
+	}
+	need := w.off + clen + w.idxLen + chunkInfoLen(len(c.counts)) + int64(c.newConnLen)
+	if need <= w.roomEnd {
+		return
+	}
+	err := w.room.reserveRoom(w.off, need+roomStep-w.off)
+	if err == nil {
+		w.roomEnd = need + roomStep
+		return
+	}
+	if !errors.Is(err, syscall.ENOSPC) {
+		w.room = nil // no reservation on this file system
+		return
+	}
+	if err = w.room.reserveRoom(w.off, need-w.off); err == nil {
+		w.roomEnd = need
+		return
+	}
+	w.setErr(fmt.Errorf("rosbag: %sno room for the chunk at offset %d and the index after it (%d bytes): %w", w.prefix(), w.off, need-w.off, err))
+}
+
+// Indexed returns what the index written by Close lists: by connection
+// id, the number of messages, and the times of the first and last message
+// (zero without messages). Before Close, or when Close could not write
+// the index, it returns nothing.
+func (w *Writer) Indexed() (counts []uint64, start, end Time) {
+	w.mu.Lock()
+	k := w.kept
+	w.mu.Unlock()
+	for i := range max(k, 0) {
+		ci := &w.infos[i]
+		for _, cc := range ci.counts {
+			for int(cc.conn) >= len(counts) {
+				counts = append(counts, 0)
+			}
+			counts[cc.conn] += uint64(cc.count)
+		}
+		if i == 0 || ci.start < start {
+			start = ci.start
+		}
+		if ci.end > end {
+			end = ci.end
+		}
+	}
+	return counts, start, end
 }
 
 // ErrNoIndex is wrapped by the error of Writer.Close when the index section
@@ -663,6 +791,12 @@ type chunkInfo struct {
 	// reader side
 	index []indexEntry // rebuilt by a recovery scan; nil for indexed bags
 }
+
+// chunkInfoBaseLen is the length of a chunk info record without counts.
+var chunkInfoBaseLen = int64(len(appendChunkInfo(nil, &chunkInfo{})))
+
+// chunkInfoLen is the length of a chunk info record with n counts.
+func chunkInfoLen(n int) int64 { return chunkInfoBaseLen + 8*int64(n) }
 
 func appendChunkInfo(b []byte, ci *chunkInfo) []byte {
 	b, h := beginLen(b)
