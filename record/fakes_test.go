@@ -3,7 +3,9 @@ package record
 import (
 	"errors"
 	"io"
+	"os"
 	"sync"
+	"syscall"
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/sensor"
@@ -42,7 +44,7 @@ type memFile struct {
 	sticky, full bool
 }
 
-var errDiskFull = errors.New("no space left on device (test)")
+var errDiskFull error = &os.PathError{Op: "write", Path: "memfile", Err: syscall.ENOSPC}
 
 func (m *memFile) Write(p []byte) (int, error) {
 	m.mu.Lock()

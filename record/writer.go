@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"syscall"
 	"time"
 	"unsafe"
 
@@ -179,12 +180,32 @@ func (w *writer) finish() error {
 		if errors.Is(err, rosbag.ErrNoIndex) {
 			return err // w.err, and that the index is missing too
 		}
-		return w.err
+		return w.keptIndex(w.err)
 	}
 	if err != nil {
 		w.d.fail(err)
 	}
 	return err
+}
+
+// keptIndex wraps the error that stopped recording with what the bag
+// kept: its index, the frames it lists and the time they span.
+func (w *writer) keptIndex(err error) error {
+	counts, start, end := w.bag.Indexed()
+	var kept uint64
+	w.d.statsMu.Lock()
+	for _, st := range w.d.streams {
+		if st.out != nil && int(st.out.data) < len(counts) {
+			kept += counts[st.out.data]
+		}
+	}
+	w.d.statsMu.Unlock()
+	what := "write error"
+	if errors.Is(err, syscall.ENOSPC) {
+		what = "disk full"
+	}
+	return fmt.Errorf("record: %s after %d frames; the bag kept its index (indexed, %d frames, %.3f s): %w",
+		what, w.d.Stats().Frames, kept, time.Duration(end-start).Seconds(), err)
 }
 
 func (w *writer) setErr(err error) {
