@@ -25,22 +25,30 @@ func TestViewServesBag(t *testing.T) {
 	}
 }
 
-func testViewServes(t *testing.T, args ...string) {
-	cmd := exec.Command(binPath, append([]string{"view", "--port", "0"}, args...)...)
+// startView starts `rs-record view` with args and returns it with its
+// first line and its stderr; the test kills it at its end.
+func startView(t *testing.T, args ...string) (*exec.Cmd, string, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(binPath, append([]string{"view"}, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var e bytes.Buffer
-	cmd.Stderr = &e
+	e := &bytes.Buffer{}
+	cmd.Stderr = e
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer cmd.Process.Kill()
+	t.Cleanup(func() { cmd.Process.Kill() })
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil {
 		t.Fatalf("first line: %v (stderr %s)", err, e.String())
 	}
+	return cmd, line, e
+}
+
+func testViewServes(t *testing.T, args ...string) {
+	cmd, line, e := startView(t, append([]string{"--port", "0"}, args...)...)
 	url := strings.TrimSpace(line)
 	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/") {
 		t.Fatalf("first line %q is not the page's URL on 127.0.0.1", line)
@@ -89,21 +97,7 @@ func TestViewRefusesFIFO(t *testing.T) {
 func TestViewBeyondLoopback(t *testing.T) {
 	t.Parallel()
 	bag := filepath.Join("..", "..", "testdata", "librealsense", "depth_color.bag")
-	cmd := exec.Command(binPath, "view", "--listen", "0.0.0.0:0", bag)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var e bytes.Buffer
-	cmd.Stderr = &e
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		t.Fatalf("first line: %v (stderr %s)", err, e.String())
-	}
+	cmd, line, e := startView(t, "--listen", "0.0.0.0:0", bag)
 	page := strings.TrimSpace(line)
 	u, err := url.Parse(page)
 	if err != nil || u.Query().Get("token") == "" || u.Hostname() == "" || net.ParseIP(u.Hostname()).IsUnspecified() {
