@@ -615,24 +615,28 @@ func (w *Writer) Close() error {
 
 	// Index section at the end of the last chunk written in full; if the
 	// disk has no room for it there (no room was kept, or the file system
-	// keeps none), at the start of the last chunks, which are left out.
+	// keeps none), over the last chunks, which are left out: the bytes the
+	// file already holds take it without new room.
 	errs := []error{firstErr}
 	indexed := false
 	k := len(w.infos)
 	indexPos := w.off
 	b, nconn := w.indexSection(k)
 	err := w.writeIndex(b, indexPos)
-	for err != nil && k > 0 && firstErr != nil {
-		k--
-		indexPos = w.infos[k].pos
-		b, nconn = w.indexSection(k)
-		if indexPos+int64(len(b)) <= max(w.off, w.roomEnd) {
-			err = w.writeIndex(b, indexPos)
+	if err != nil && firstErr != nil {
+		for k > 0 {
+			k--
+			indexPos = w.infos[k].pos
+			if b, nconn = w.indexSection(k); indexPos+int64(len(b)) <= max(w.off, w.roomEnd) {
+				break
+			}
+		}
+		if w.writeIndex(b, indexPos) == nil {
+			err = nil
 		}
 	}
 	if err != nil {
 		errs = append(errs, err)
-		k, indexPos = len(w.infos), w.off
 	} else {
 		end := indexPos + int64(len(b))
 		hdr := appendBagHeader(nil, uint32(k), uint32(nconn), uint64(indexPos))
