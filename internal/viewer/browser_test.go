@@ -420,3 +420,15 @@ func TestBrowserScreenshots(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserWithToken: beyond loopback the page opened at its URL with the
+// token connects its WebSocket and shows every stream.
+func TestBrowserWithToken(t *testing.T) {
+	ts := startOn(t, filepath.Join(refDir, "depth_color.bag"), "0.0.0.0:0", Config{Token: testToken, Loop: true})
+	b := newBrowser(t)
+	b.do(chromedp.Navigate(ts.url + "/?codec=png&token=" + testToken))
+	b.waitFor("pictures of every stream", `document.querySelectorAll('#streams canvas').length > 0 && [...document.querySelectorAll('#streams canvas')].every(c => c.dataset.number)`)
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
+	}
+}
