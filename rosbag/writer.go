@@ -588,7 +588,11 @@ func (w *Writer) sequencer() {
 // Close finalizes the bag: writes the open chunk, the index section and the
 // bag header. After a write error it still tries to leave a readable file of
 // the chunks written before (the underlying writer is truncated there when it
-// has a Truncate method). It returns the first error of the Writer's life.
+// has a Truncate method). A Writer on an *os.File reserves room (fallocate on
+// Linux) for each chunk and the index after it before writing the chunk: on a
+// full disk the bag keeps its index and every chunk written; where the file
+// system cannot reserve, the index is written over the last chunks if there
+// is no room after them. It returns the first error of the Writer's life.
 // Closing twice returns ErrClosed.
 func (w *Writer) Close() error {
 	w.mu.Lock()
