@@ -13,6 +13,7 @@ import (
 
 	"github.com/foxglove/mcap/go/mcap"
 
+	"github.com/rsbag/rsbag/internal/conformance"
 	"github.com/rsbag/rsbag/internal/rsdump"
 	"github.com/rsbag/rsbag/internal/synthrig"
 	"github.com/rsbag/rsbag/internal/testbags"
@@ -184,13 +185,7 @@ func TestExportSummary(t *testing.T) {
 // Foxglove's ROS 1 deserializer) accepts the export of a bag written by
 // rsbag, for every compression.
 func TestExportConformance(t *testing.T) {
-	checker := filepath.Join("..", "..", "shared", "conformance", "mcapcheck-js")
-	if _, err := os.Stat(checker); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("mcapcheck-js not installed: %v", err)
-		}
-		t.Skip("mcapcheck-js not installed")
-	}
+	checker := conformance.Tool(t, conformance.MCAPcheckJS)
 	own := ownBag(t)
 	var files []string
 	for _, comp := range []Compression{Zstd, LZ4, None} {

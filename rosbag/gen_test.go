@@ -17,7 +17,7 @@ func TestGenBroken(t *testing.T) {
 	if !*genBroken {
 		t.Skip("use -gen-broken")
 	}
-	mk := checker(t, "make-broken-bags")
+	mk := brokenBagMaker(t)
 	if mk == "" {
 		t.Fatal("make-broken-bags missing")
 	}

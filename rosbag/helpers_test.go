@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rsbag/rsbag/internal/conformance"
 )
 
 // testBags are the reference bags of the repository.
@@ -53,15 +55,22 @@ type topicReport struct {
 	LastTime    string `json:"last_time"`
 }
 
-// checker returns the path of a conformance checker, or "" when missing.
+// checker returns the path of a conformance checker of tools/conformance,
+// or "" when it is not set up outside CI (in CI the test fails).
 func checker(t testing.TB, name string) string {
+	t.Helper()
+	return conformance.Optional(t, name)
+}
+
+// brokenBagMaker returns the path of ../shared/conformance/make-broken-bags
+// (extra reference tooling beside the repository), or "" without it.
+func brokenBagMaker(t testing.TB) string {
 	t.Helper()
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
 		return ""
 	}
-	root := filepath.Dir(strings.TrimSpace(string(out)))
-	p := filepath.Join(root, "..", "shared", "conformance", name)
+	p := filepath.Join(filepath.Dir(strings.TrimSpace(string(out))), "..", "shared", "conformance", "make-broken-bags")
 	if _, err := os.Stat(p); err != nil {
 		return ""
 	}

@@ -89,7 +89,7 @@ func bagVariants(t *testing.T, bag, dir string) []variant {
 		add(fmt.Sprintf("chunkflip-%d", at), b, 3)
 		out[len(out)-1].wantLost = true
 	}
-	if tool := conformance(t, "make-broken-bags"); tool != "" {
+	if tool := brokenBagMaker(); tool != "" {
 		bdir := filepath.Join(dir, base+".broken")
 		if b, err := exec.Command(tool, bag, bdir).CombinedOutput(); err != nil {
 			t.Logf("make-broken-bags %s: %v\n%s", bag, err, b)

@@ -62,6 +62,8 @@ var allowed = map[string][]string{
 	"fleet":              {"rosbag", "blobfile", "playback", "mcapbag", "mcapbag/ros2", "internal/baginfo", "internal/convert", "internal/damage"},
 	"fleet/cmd/rs-fleet": {"blobfile", "fleet"},
 	"internal/archtest":  {},
+	// For tests: finds the checkers of tools/conformance.
+	"internal/conformance": {},
 }
 
 // rule returns the listed package that governs pkg.
