@@ -119,6 +119,22 @@ func TestExportBadInput(t *testing.T) {
 	}
 }
 
+// TestMCAPGivenAsBag: an MCAP file given where a bag is expected is named
+// as such, with the import command that turns it into a bag.
+func TestMCAPGivenAsBag(t *testing.T) {
+	t.Parallel()
+	m := filepath.Join(t.TempDir(), "x.mcap")
+	if r := rsRecord(t, "export", "--mcap", m, "../../testdata/librealsense/pose.bag"); r.code != 0 {
+		t.Fatalf("export: exit %d\n%s", r.code, r.stderr)
+	}
+	want := "an MCAP file, not a ROS bag; 'rs-record import " + m + " OUT.bag' turns it into a bag"
+	for _, args := range [][]string{{"info", m}, {"info", "--quick", m}, {"play", m}, {"dump", m}, {"export", "--mcap", m + ".out", m}} {
+		if r := rsRecord(t, args...); r.code != 1 || !strings.Contains(r.stderr, want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit 1 and %q", args, r.code, r.stderr, want)
+		}
+	}
+}
+
 // TestExportDamaged: an unindexed bag is exported through recovery with a
 // notice and exit 0; a bag with a damaged chunk exports the rest, lists
 // the loss and exits 3, as info does; --allow-damaged makes that 0.
