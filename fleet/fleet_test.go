@@ -58,19 +58,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// brokenBagMaker returns the path of ../../shared/conformance/make-broken-bags
-// (extra reference tooling beside the repository), or "" without it.
-func brokenBagMaker() string {
-	p, err := filepath.Abs(filepath.Join("..", "..", "shared", "conformance", "make-broken-bags"))
-	if err != nil {
-		return ""
-	}
-	if _, err := os.Stat(p); err != nil {
-		return ""
-	}
-	return p
-}
-
 func run(t testing.TB, name string, args ...string) {
 	t.Helper()
 	out, err := exec.Command(name, args...).CombinedOutput()
@@ -117,7 +104,7 @@ func fleetBags(t *testing.T, dir string) []string {
 		"lz4":  filepath.Join("..", "rosbag", "testdata", "broken", "lz4"),
 		"none": filepath.Join("..", "rosbag", "testdata", "broken", "none"),
 	}
-	if mk := brokenBagMaker(); mk != "" {
+	if mk := conformance.Shared("make-broken-bags"); mk != "" {
 		broken = map[string]string{}
 		for _, src := range []string{filepath.Join(dir, "ref-depth_color.bag"), filepath.Join(dir, "synthetic-1.bag")} {
 			out := filepath.Join(t.TempDir(), "broken")

@@ -3,10 +3,7 @@ package rosbag
 import (
 	"encoding/json"
 	"errors"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/rsbag/rsbag/internal/conformance"
@@ -60,21 +57,6 @@ type topicReport struct {
 func checker(t testing.TB, name string) string {
 	t.Helper()
 	return conformance.Optional(t, name)
-}
-
-// brokenBagMaker returns the path of ../shared/conformance/make-broken-bags
-// (extra reference tooling beside the repository), or "" without it.
-func brokenBagMaker(t testing.TB) string {
-	t.Helper()
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return ""
-	}
-	p := filepath.Join(filepath.Dir(strings.TrimSpace(string(out))), "..", "shared", "conformance", "make-broken-bags")
-	if _, err := os.Stat(p); err != nil {
-		return ""
-	}
-	return p
 }
 
 // runChecker runs a checker with --json (plus args) on bag. ok=false means

@@ -121,20 +121,6 @@ func infoJSON(t *testing.T, bag string) *bagInfo {
 	return &bi
 }
 
-// brokenBagMaker returns the path of ../shared/conformance/make-broken-bags
-// (extra reference tooling beside the repository), or "" without it.
-func brokenBagMaker() string {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return ""
-	}
-	p := filepath.Join(filepath.Dir(strings.TrimSpace(string(out))), "..", "shared", "conformance", "make-broken-bags")
-	if _, err := os.Stat(p); err != nil {
-		return ""
-	}
-	return p
-}
-
 // checkStrict runs both conformance checkers of tools/conformance in strict
 // mode on bag; one that is not set up skips that check outside CI and fails
 // the test in CI.
@@ -390,7 +376,7 @@ func TestSIGKILLLeavesRecoverableBag(t *testing.T) {
 // make-broken-bags when it is installed, else rosbag/testdata/broken.
 func brokenBags(t *testing.T) []string {
 	t.Helper()
-	if tool := brokenBagMaker(); tool != "" {
+	if tool := conformance.Shared("make-broken-bags"); tool != "" {
 		dir := t.TempDir()
 		good := filepath.Join(dir, "good.bag")
 		r := rsRecord(t, "record", "--synthetic", "--speed", "0", "--frames", "10", "--depth", "424x240@30",

@@ -120,3 +120,18 @@ func Optional(t testing.TB, name string) string {
 	}
 	return p
 }
+
+// Shared returns the path of the tool name of ../shared/conformance, the
+// reference tooling a folder beside the repository may hold (make-broken-bags),
+// or "" when there is none: tests use it only as extra input when present.
+func Shared(name string) string {
+	d, err := root()
+	if err != nil {
+		return ""
+	}
+	p := filepath.Join(d, "..", "..", "..", "shared", "conformance", name)
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
+}
