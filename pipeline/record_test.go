@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/conformance"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
@@ -79,12 +79,9 @@ func TestPipelineRecordAndPlayBack(t *testing.T) {
 		t.Fatalf("playback refuses the pipeline's recording: %v", err)
 	}
 	pb.Close()
-	for _, checker := range []string{"bagcheck-ros", "bagcheck-js"} {
-		path := filepath.Join("..", "..", "shared", "conformance", checker)
-		if _, err := os.Stat(path); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Errorf("%s not installed: %v", checker, err)
-			}
+	for _, checker := range []string{conformance.BagcheckROS, conformance.BagcheckJS} {
+		path := conformance.Optional(t, checker)
+		if path == "" {
 			continue
 		}
 		if out, err := exec.Command(path, "-q", bag).CombinedOutput(); err != nil {

@@ -349,6 +349,9 @@ func (r *Reader) open() error {
 		if bytes.HasPrefix(m[:], []byte("#ROSBAG V")) {
 			return &UnsupportedError{Path: r.path, Offset: 0, What: fmt.Sprintf("bag format %q (want 2.0)", bytes.TrimSpace(m[9:]))}
 		}
+		if bytes.HasPrefix(m[:], []byte(mcapMagic)) {
+			return fmt.Errorf("%w: %s: %w", ErrNotBag, r.path, ErrMCAP)
+		}
 		return fmt.Errorf("%w: %s: version line %q, want %q", ErrNotBag, r.path, m[:], magic)
 	}
 	r.info.Version = "2.0"

@@ -118,7 +118,7 @@ func copyBag(w *rosbag.Writer, r *rosbag.Reader) (int64, error) {
 	var scratch []byte
 	for it.Next() {
 		m := it.Message()
-		data, err := canonical(kinds[m.Conn.ID], m.Data, &scratch)
+		data, err := layout.Canonical(kinds[m.Conn.ID], m.Data, &scratch)
 		if err != nil {
 			return n, fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
 		}

@@ -29,7 +29,7 @@ func runExport(e *env, args []string) error {
 		"chunks are lost, listed, and make the exit status 3 (the MCAP keeps the rest).\n"+
 		"The output is written under a temporary name and renamed when complete.")
 	out := fs.String("mcap", "", "write the MCAP file to `OUT`")
-	profile := fs.String("profile", "ros1", "MCAP profile: ros1 (lossless, the bag as it is) or ros2 (the ROS 2 wrapper's topics)")
+	profile := fs.String("profile", "ros1", "MCAP profile: ros1 (every message with its ROS 1 schema, as valid ROS 1) or ros2 (the ROS 2 wrapper's topics)")
 	ns := fs.String("ros-namespace", ros2.DefaultNamespace, "ros2: the wrapper node's name space and name the topics start with")
 	camera := fs.String("camera-name", ros2.DefaultCameraName, "ros2: the camera name that starts every frame id")
 	comp := fs.String("compression", "zstd", "chunk compression: zstd, lz4 or none")

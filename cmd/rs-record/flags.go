@@ -127,8 +127,7 @@ func (s *streamSpec) String() string {
 // Set parses "WxH@FPS[:FMT]", e.g. "848x480@30" or "640x480@15:Y8", or
 // "off"/"0" to disable the stream.
 func (s *streamSpec) Set(v string) error {
-	switch strings.ToLower(v) {
-	case "off", "none", "0", "no", "false":
+	if isOff(v) {
 		*s = streamSpec{}
 		return nil
 	}
@@ -161,6 +160,40 @@ func (s *streamSpec) Set(v string) error {
 		return err
 	}
 	*s = n
+	return nil
+}
+
+// isOff reports whether a stream flag's value is one of the words that turn
+// the stream off.
+func isOff(v string) bool {
+	switch strings.ToLower(v) {
+	case "off", "none", "0", "no", "false":
+		return true
+	}
+	return false
+}
+
+// rateHz is a motion or pose stream's rate in Hz, or "off"/"0" (0) to
+// disable the stream. Its range is checked with the other record flags.
+type rateHz struct{ p *int }
+
+func (r rateHz) String() string {
+	if r.p == nil || *r.p == 0 {
+		return "off"
+	}
+	return strconv.Itoa(*r.p)
+}
+
+func (r rateHz) Set(v string) error {
+	if isOff(v) {
+		*r.p = 0
+		return nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return fmt.Errorf("want a rate in Hz such as 200, or off")
+	}
+	*r.p = n
 	return nil
 }
 

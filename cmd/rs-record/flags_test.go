@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"reflect"
 	"strings"
@@ -84,5 +85,45 @@ func TestSummaryLine(t *testing.T) {
 	prev := &snapshot{Elapsed: time.Second, Streams: []streamStat{{Name: "Depth/0", Frames: 30}, {Name: "Infrared/1", Frames: 30}, {Name: "Infrared/2", Frames: 30}}, Bytes: 2_000_000}
 	if got := progressLine(prev, s); !strings.Contains(got, "Depth 30.0/s") || !strings.Contains(got, "2.0 MB/s") || !strings.Contains(got, "drops 1") {
 		t.Errorf("progress %q", got)
+	}
+}
+
+// TestRecordRateFlags: --accel, --gyro and --pose take a rate in Hz or one of
+// the words that turn a stream off, as the help and the errors say.
+func TestRecordRateFlags(t *testing.T) {
+	tests := []struct {
+		args             []string
+		accel, gyro, pos int
+		usage            bool
+	}{
+		{nil, defaultAccelHz, defaultGyroHz, 0, false},
+		{[]string{"--accel", "off"}, 0, defaultGyroHz, 0, false},
+		{[]string{"--gyro", "off", "--accel", "OFF"}, 0, 0, 0, false},
+		{[]string{"--pose", "off"}, defaultAccelHz, defaultGyroHz, 0, false},
+		{[]string{"--accel=none", "--gyro=0"}, 0, 0, 0, false},
+		{[]string{"--accel", "63", "--gyro", "400"}, 63, 400, 0, false},
+		{[]string{"--pose", "200"}, defaultAccelHz, defaultGyroHz, 200, false},
+		{[]string{"--accel", "fast"}, 0, 0, 0, true},
+		{[]string{"--gyro", "-5"}, 0, 0, 0, true},
+		{[]string{"--pose", "1.5"}, 0, 0, 0, true},
+		{[]string{"--accel", "4001"}, 0, 0, 0, true},
+	}
+	for _, tt := range tests {
+		e := &env{stdout: &strings.Builder{}, stderr: &strings.Builder{}}
+		c, err := parseRecordFlags(e, tt.args)
+		if tt.usage {
+			var ue *usageError
+			if !errors.As(err, &ue) {
+				t.Errorf("%q: err %v, want a usage error", tt.args, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tt.args, err)
+			continue
+		}
+		if c.accel != tt.accel || c.gyro != tt.gyro || c.pose != tt.pos {
+			t.Errorf("%q: accel %d gyro %d pose %d, want %d %d %d", tt.args, c.accel, c.gyro, c.pose, tt.accel, tt.gyro, tt.pos)
+		}
 	}
 }

@@ -42,6 +42,7 @@ import (
 	"strings"
 
 	"github.com/rsbag/rsbag/internal/damage"
+	"github.com/rsbag/rsbag/rosbag"
 )
 
 // Exit statuses.
@@ -182,6 +183,9 @@ func oneLine(s string) string {
 func fileError(path string, err error) error {
 	if err == nil {
 		return nil
+	}
+	if errors.Is(err, rosbag.ErrMCAP) {
+		err = fmt.Errorf("%w; 'rs-record import %s OUT.bag' turns it into a bag", err, path)
 	}
 	return &pathError{path: path, err: err}
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/internal/layout"
-	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -154,7 +153,7 @@ func trimBag(w *rosbag.Writer, r *rosbag.Reader, tl *timeline, win window, strea
 		if err != nil {
 			return n, err
 		}
-		if data, err = canonical(t.Kind, data, &scratch); err != nil {
+		if data, err = layout.Canonical(t.Kind, data, &scratch); err != nil {
 			return n, fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
 		}
 		if err := w.WriteMessage(id, at, data); err != nil {
@@ -177,39 +176,6 @@ func describesStream(k layout.TopicKind) bool {
 		return true
 	}
 	return false
-}
-
-// canonical returns the message as this module writes file version 3, valid
-// ROS: the quirks librealsense writes (spec §8) — StreamInfo.is_recommended
-// stored as 2, four bytes after Image.data — are rewritten as a bool of 0
-// or 1 and no trailing bytes. Other messages are returned as they are.
-func canonical(k layout.TopicKind, data []byte, scratch *[]byte) ([]byte, error) {
-	switch k {
-	case layout.KindStreamInfo:
-		var si msgs.StreamInfo
-		if err := si.Unmarshal(data); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
-			return nil, err
-		}
-		si.IsRecommended = msgs.BoolOf(si.IsRecommended.Bool())
-		*scratch = si.AppendTo((*scratch)[:0])
-		return *scratch, nil
-	case layout.KindImageData:
-		var img msgs.Image
-		if err := img.Unmarshal(data); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
-			return nil, err
-		}
-		if !img.HasDepthUnits && img.Size() == len(data) {
-			return data, nil
-		}
-		// librealsense's frame_id "1" announces the trailing float32;
-		// the valid ROS message has neither (playback then takes the
-		// depth units from the Depth Units option, as for our bags).
-		img.Header.FrameID = "0" // what record writes
-		img.HasDepthUnits = false
-		*scratch = img.AppendTo((*scratch)[:0])
-		return *scratch, nil
-	}
-	return data, nil
 }
 
 // openForEdit opens a bag that an edit reads whole: an unindexed bag must
