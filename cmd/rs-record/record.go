@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"github.com/rsbag/rsbag/rosbag"
 	"os"
 	"os/signal"
@@ -39,6 +40,7 @@ type recordConfig struct {
 	recordUSB string   // hidden: USB fixture capture
 	devices   int      // --devices N: a session of N cameras
 	serials   []string // --device SERIAL (repeated)
+	force     bool     // --force: replace existing files
 }
 
 // session reports whether several cameras (or one named camera) are
@@ -95,6 +97,7 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		"one bag per camera, FILE.SERIAL.bag, and the manifest FILE.session.json")
 	fs.Var(repeated{&c.serials}, "device", "record the camera with serial number `SERIAL` (repeat for a session of several;\n"+
 		"with --synthetic: the synthetic cameras' serial numbers)")
+	fs.BoolVar(&c.force, "force", false, "replace the recording's files if they exist (without it an existing file is an error)")
 	fs.StringVar(&c.recordUSB, "record-usb", "", "hidden: capture the USB exchange with the camera to `FILE` (test fixtures)")
 	pos, err := parseArgs(fs, "record", args)
 	if err != nil {
@@ -183,6 +186,9 @@ func runRecord(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := refuseExisting(c.force, c.file); err != nil {
+		return err
+	}
 	rec, err := record.New(dev, c.file, opts)
 	if err != nil {
 		return fileError(c.file, err)
@@ -230,6 +236,20 @@ func runRecord(e *env, args []string) error {
 	}
 	if n := rec.Stats().Refused; n > 0 {
 		return fileError(c.file, fmt.Errorf("%d frames were not recorded: each was larger than the largest message a bag may hold (%d bytes); the bag holds the rest", n, rosbag.MaxMessageSize))
+	}
+	return nil
+}
+
+// refuseExisting refuses to record over an existing file unless --force
+// said so: the error names the first of paths that exists.
+func refuseExisting(force bool, paths ...string) error {
+	if force {
+		return nil
+	}
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err == nil {
+			return fileError(p, fmt.Errorf("%w: not replaced (--force replaces it)", fs.ErrExist))
+		}
 	}
 	return nil
 }

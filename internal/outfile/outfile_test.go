@@ -1,0 +1,122 @@
+package outfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"syscall"
+	"testing"
+)
+
+// TestRemoveStale: a temporary file its writer no longer holds (the writer
+// was killed: nothing holds its lock) is removed by the next run writing
+// the same output; one a running writer holds, the outputs themselves and
+// other files are not.
+func TestRemoveStale(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no flock")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.mcap")
+	stale := filepath.Join(dir, ".out.mcap.partial-123")
+	other := filepath.Join(dir, ".other.mcap.partial-5")
+	keep := []string{out, filepath.Join(dir, ".out.mcap"), filepath.Join(dir, "out.mcap.partial-7"), other}
+	for _, p := range append([]string{stale}, keep...) {
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live, err := Create(out) // a running writer of the same output
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Abort()
+	// The next run writing the same output.
+	if err := Write(out, func(f *os.File) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the stale temporary file is still there (%v)", err)
+	}
+	if _, err := os.Stat(live.Name()); err != nil {
+		t.Errorf("a running writer's temporary file was removed: %v", err)
+	}
+	for _, p := range keep {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s was removed: %v", p, err)
+		}
+	}
+	if got := RemoveStale(dir, "other"); !slices.Equal(got, []string{other}) {
+		t.Errorf("RemoveStale(other) = %q, want %q", got, other)
+	}
+}
+
+// TestWriteMode: outputs get os.Create's permissions, 0666 less the umask.
+func TestWriteMode(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no umask")
+	}
+	old := syscall.Umask(0o027)
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.bin")
+	if err := Write(p, func(f *os.File) error { _, err := f.WriteString("data"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fi.Mode().Perm(); got != 0o640 {
+		t.Errorf("mode %v, want -rw-r----- (0666 less umask 027)", got)
+	}
+}
+
+// TestWriteFailure: a failed fill leaves the final name untouched and no
+// temporary file.
+func TestWriteFailure(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.bin")
+	if err := os.WriteFile(p, []byte("before"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	err := Write(p, func(f *os.File) error { f.WriteString("partial"); return boom })
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want boom", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "before" {
+		t.Errorf("%s holds %q", p, b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("left %d files", len(ents))
+	}
+}
+
+// TestInputs: an output naming an input, directly or through a symbolic or
+// hard link, is refused.
+func TestInputs(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.bag")
+	if err := os.WriteFile(in, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sym, hard := filepath.Join(dir, "sym.bag"), filepath.Join(dir, "hard.bag")
+	if err := os.Symlink("in.bag", sym); err != nil {
+		t.Skip(err)
+	}
+	if err := os.Link(in, hard); err != nil {
+		t.Skip(err)
+	}
+	for _, tc := range []struct {
+		out  string
+		want bool
+	}{{in, true}, {sym, true}, {hard, true}, {filepath.Join(dir, "new.bag"), false}, {dir, false}} {
+		err := CheckOutputs([]string{in, "s3://b/k.bag"}, tc.out)
+		if got := errors.Is(err, ErrInput); got != tc.want {
+			t.Errorf("CheckOutputs(%s) = %v, want refused %v", tc.out, err, tc.want)
+		}
+	}
+}
