@@ -43,7 +43,7 @@ var allowed = map[string][]string{
 	"internal/outfile":   {},
 	"blobfile":           {"rosbag"},
 	"internal/rsdump":    {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/damage", "rosbag", "rig", "internal/outfile"},
-	"pipeline":           {"sensor", "extensions", "device", "playback", "record", "software", "usb"},
+	"pipeline":           {"sensor", "extensions", "device", "playback", "record", "software", "usb", "internal/outfile"},
 	"processing":         {"sensor", "extensions"},
 	"mcapbag":            {"rosbag", "msgs", "internal/layout", "internal/lz4frame"},
 	"mcapbag/ros2":       {"sensor", "extensions", "playback", "mcapbag"},

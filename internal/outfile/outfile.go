@@ -229,3 +229,69 @@ func CheckOutputs(inputs []string, outs ...string) error {
 	}
 	return nil
 }
+
+// Aside is an existing file moved aside while a new one is made under its
+// name (see SetAside).
+type Aside struct {
+	f         *os.File // the moved file, locked
+	path, tmp string
+}
+
+// SetAside moves the regular file at path (through symbolic links) to a
+// locked temporary name next to it, so that a new file can be created at
+// path without touching it: Restore puts it back, Drop removes it. It
+// returns nil, nil when path does not exist or is not a regular file
+// (nothing to keep). Should the process be killed in between, the file is
+// left under the temporary name, as a stale temporary file of path.
+func SetAside(path string) (*Aside, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, nil
+	}
+	f, err := os.OpenFile(real, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return nil, nil
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil
+	}
+	if err := lock(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: another program is writing it: %w", path, err)
+	}
+	slot, err := createLocked(filepath.Dir(real), tempPrefix(real))
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cannot move %s aside: %w", path, err)
+	}
+	slot.Close()
+	if err := os.Rename(real, slot.Name()); err != nil {
+		os.Remove(slot.Name())
+		f.Close()
+		return nil, fmt.Errorf("cannot move %s aside: %w", path, err)
+	}
+	return &Aside{f: f, path: real, tmp: slot.Name()}, nil
+}
+
+// Restore puts the file back under its name, replacing what was made
+// there since SetAside. A nil Aside does nothing.
+func (a *Aside) Restore() error {
+	if a == nil {
+		return nil
+	}
+	defer a.f.Close()
+	if err := os.Rename(a.tmp, a.path); err != nil {
+		return fmt.Errorf("%s was kept as %s: %w", a.path, a.tmp, err)
+	}
+	return nil
+}
+
+// Drop removes the file set aside. A nil Aside does nothing.
+func (a *Aside) Drop() {
+	if a == nil {
+		return
+	}
+	os.Remove(a.tmp)
+	a.f.Close()
+}

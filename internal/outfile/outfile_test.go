@@ -120,3 +120,52 @@ func TestInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestSetAside: a file set aside is back, unchanged, after Restore (also
+// when reached through a symbolic link and replaced meanwhile), and gone
+// after Drop; while set aside it is not stale.
+func TestSetAside(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no flock")
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "keep.bag")
+	link := filepath.Join(dir, "link.bag")
+	if err := os.Symlink("keep.bag", link); err != nil {
+		t.Skip(err)
+	}
+	for _, drop := range []bool{false, true} {
+		if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		a, err := SetAside(link)
+		if err != nil || a == nil {
+			t.Fatalf("SetAside: %v, %v", a, err)
+		}
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("still at its name after SetAside (%v)", err)
+		}
+		if err := os.WriteFile(link, []byte("new"), 0o644); err != nil { // through the link
+			t.Fatal(err)
+		}
+		if got := RemoveStale(dir, "keep.bag"); len(got) != 0 {
+			t.Errorf("RemoveStale removed the file set aside: %q", got)
+		}
+		want := "old"
+		if drop {
+			a.Drop()
+			want = "new"
+		} else if err := a.Restore(); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(p); string(b) != want {
+			t.Errorf("drop %v: %s holds %q, want %q", drop, p, b, want)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+			t.Errorf("drop %v: %d files left, want 2", drop, len(ents))
+		}
+	}
+	if a, err := SetAside(filepath.Join(dir, "none.bag")); a != nil || err != nil {
+		t.Errorf("SetAside of a missing file: %v, %v", a, err)
+	}
+}
