@@ -86,3 +86,29 @@ func TestSummaryLine(t *testing.T) {
 		t.Errorf("progress %q", got)
 	}
 }
+
+// TestUsageErrorLongValues: a usage error quotes a huge flag value or
+// argument cut short (with its length), not in full, and still names the
+// flag.
+func TestUsageErrorLongValues(t *testing.T) {
+	t.Parallel()
+	huge := strings.Repeat("x", 100<<10)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"record", "--depth", huge}, "-depth"},
+		{[]string{"record", "--speed", huge}, "-speed"},
+		{[]string{"record", "--" + huge}, "not defined"},
+		{[]string{"record", huge}, "unexpected argument"},
+		{[]string{"export", "--profile", huge, "--mcap", "x.mcap", "y.bag"}, "--profile"},
+		{[]string{"edit", huge}, "unknown subcommand"},
+		{[]string{"play", "--streams", huge, "y.bag"}, "--streams"},
+	} {
+		r := rsRecord(t, c.args...)
+		if r.code != 2 || len(r.stderr) > 1000 || !strings.Contains(r.stderr, c.want) || !strings.Contains(r.stderr, "102400 bytes") {
+			t.Errorf("%s %.20s...: exit %d, %d bytes on stderr (%.300q); want exit 2, naming %q and the value's length, in under 1000 bytes",
+				c.args[0], c.args[1], r.code, len(r.stderr), r.stderr, c.want)
+		}
+	}
+}
