@@ -41,13 +41,13 @@ func TestStreamSpec(t *testing.T) {
 }
 
 func TestSizeValue(t *testing.T) {
-	for in, want := range map[string]int64{"768KiB": 768 << 10, "1M": 1 << 20, "4096": 4096, "2mib": 2 << 20} {
+	for in, want := range map[string]int64{"768KiB": 768 << 10, "1M": 1 << 20, "4096": 4096, "2mib": 2 << 20, "1GiB": 1 << 30, "1G": 1 << 30, "1024MiB": 1 << 30} {
 		var s sizeValue
 		if err := s.Set(in); err != nil || int64(s) != want {
 			t.Errorf("Set(%q) = %d, %v; want %d", in, s, err, want)
 		}
 	}
-	for _, in := range []string{"", "0", "-1K", "2G", "abc"} {
+	for _, in := range []string{"", "0", "-1K", "2G", "2GiB", "1048577KiB", "abc"} {
 		var s sizeValue
 		if err := s.Set(in); err == nil {
 			t.Errorf("Set(%q) accepted", in)
