@@ -172,6 +172,10 @@ func positive(s, what string) (int, error) {
 	return n, nil
 }
 
+// minRate is the slowest playback rate and synthetic camera speed: at
+// 0.001 a 30 fps stream gives a frame every 33 s.
+const minRate = 0.001
+
 // sizeValue is a byte count given as "N", "NK"/"NKiB", "NM"/"NMiB",
 // "NG"/"NGiB" (binary units), at most 1 GiB.
 type sizeValue int64

@@ -2,6 +2,8 @@ package main
 
 import (
 	"flag"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -109,6 +111,25 @@ func TestUsageErrorLongValues(t *testing.T) {
 		if r.code != 2 || len(r.stderr) > 1000 || !strings.Contains(r.stderr, c.want) || !strings.Contains(r.stderr, "102400 bytes") {
 			t.Errorf("%s %.20s...: exit %d, %d bytes on stderr (%.300q); want exit 2, naming %q and the value's length, in under 1000 bytes",
 				c.args[0], c.args[1], r.code, len(r.stderr), r.stderr, c.want)
+		}
+	}
+}
+
+// TestRecordSpeedTooSmall: a positive --speed too small to mean anything
+// (below the slowest playback rate) is a usage error, not "as fast as
+// possible".
+func TestRecordSpeedTooSmall(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, v := range []string{"1e-300", "5e-324", "1e-9"} {
+		out := filepath.Join(dir, "s.bag")
+		r := rsRecord(t, "record", "--synthetic", "--speed", v, "--frames", "2", "--depth", "64x48@30", "--color", "off", "--accel", "0", "--gyro", "0", "-f", out)
+		if r.code != 2 || !strings.Contains(r.stderr, "--speed") || !strings.Contains(r.stderr, "0.001") {
+			t.Errorf("--speed %s: exit %d, stderr %q; want exit 2 naming --speed and its range", v, r.code, r.stderr)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("--speed %s: %s was created (%v)", v, out, err)
+			os.Remove(out)
 		}
 	}
 }

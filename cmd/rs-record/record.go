@@ -88,7 +88,7 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 	fs.IntVar(&c.accel, "accel", defaultAccelHz, "accelerometer rate in `HZ` (0: off)")
 	fs.IntVar(&c.gyro, "gyro", defaultGyroHz, "gyroscope rate in `HZ` (0: off)")
 	fs.IntVar(&c.pose, "pose", 0, "pose rate in `HZ` (0: off; a tracking camera: the synthetic D435i has none, and a D400 bag cannot hold one)")
-	floatIn(fs, &c.speed, "speed", 1, 0, 1000, false, "synthetic camera speed factor `X` up to 1000 (0: as fast as possible)")
+	floatIn(fs, &c.speed, "speed", 1, 0, 1000, false, "synthetic camera speed factor `X` from 0.001 to 1000 (0: as fast as possible)")
 	fs.Var(oneOf{&c.metadata, []string{"none", "basic", "rich"}}, "metadata", "frame metadata of the synthetic camera: `none|basic|rich`")
 	fs.BoolVar(&c.compress, "compress", true, "LZ4-compress the chunks")
 	fs.Var(negBool{&c.compress}, "no-compress", "write uncompressed chunks")
@@ -120,8 +120,8 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		return nil, usageErrorf("record", "--accel %d, --gyro %d, --pose %d: each rate must be in [0, %d] Hz", c.accel, c.gyro, c.pose, sensor.MaxMotionFPS)
 	case c.recordUSB != "" && c.synthetic:
 		return nil, usageErrorf("record", "--record-usb captures a live camera: it cannot be used with --synthetic")
-	case c.speed < 0:
-		return nil, usageErrorf("record", "--speed: %g is negative", c.speed)
+	case c.speed < 0 || c.speed > 0 && c.speed < minRate:
+		return nil, usageErrorf("record", "--speed: %g: want 0 (as fast as possible) or a factor in [%g, 1000]", c.speed, minRate)
 	case c.devices < 0 || c.devices > maxDevices:
 		return nil, usageErrorf("record", "--devices: %d is not in [1, %d]", c.devices, maxDevices)
 	case c.devices > 0 && len(c.serials) > 0 && c.devices != len(c.serials):
