@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -217,5 +219,45 @@ func TestStaleTemporaryFiles(t *testing.T) {
 	}
 	if _, err := os.Stat(live.Name()); err != nil {
 		t.Errorf("the running writer's temporary file was removed: %v", err)
+	}
+}
+
+// TestOutputMode: every file the commands write gets the permissions
+// os.Create gives, 0666 less the umask, as other tools' outputs.
+func TestOutputMode(t *testing.T) {
+	t.Parallel()
+	const ref = "../../testdata/librealsense/depth_color.bag"
+	dir := t.TempDir()
+	raw := filepath.Join(dir, "raw")
+	os.Mkdir(raw, 0o755)
+	for _, args := range [][]string{
+		{"export", "--mcap", filepath.Join(dir, "a.mcap"), ref},
+		{"import", filepath.Join(dir, "a.mcap"), filepath.Join(dir, "b.bag")},
+		{"edit", "compress", "-o", filepath.Join(dir, "c.bag"), ref},
+		{"convert", "-r", filepath.Join(dir, "F"), "--frames", "0:1", ref},
+		{"dump", "--processing", "--no-models", "--raw-dir", raw, ref},
+		{"record", "--synthetic", "--speed", "0", "--frames", "2", "--depth", "64x48@30", "--color", "off", "--accel", "0", "--gyro", "0", "--devices", "2", "-f", filepath.Join(dir, "rig.bag")},
+	} {
+		// umask 027: the outputs must be rw-r----- (not 0600, not 0644).
+		cmd := exec.Command("sh", append([]string{"-c", `umask 027 && exec "$0" "$@"`, binPath}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+	}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if got := fi.Mode().Perm(); got != 0o640 {
+			t.Errorf("%s: mode %v, want -rw-r----- (umask 027)", p, got)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
