@@ -12,6 +12,9 @@ import (
 	"github.com/rsbag/rsbag/internal/outfile"
 )
 
+// refBag is a small librealsense recording of depth and color.
+const refBag = "../../testdata/librealsense/depth_color.bag"
+
 // copyFile copies src to dst.
 func copyFile(t *testing.T, src, dst string) []byte {
 	t.Helper()
@@ -40,17 +43,16 @@ func firstFile(t *testing.T, dir, pattern string) string {
 // and the input stays as it was.
 func TestOutputIsInput(t *testing.T) {
 	t.Parallel()
-	const ref = "../../testdata/librealsense/depth_color.bag"
 	dir := t.TempDir()
 
 	// The names convert and dump --processing give their outputs.
 	probe := filepath.Join(dir, "probe")
 	os.Mkdir(probe, 0o755)
-	if r := rsRecord(t, "convert", "-r", filepath.Join(probe, "P"), "--frames", "0:3", ref); r.code != 0 {
+	if r := rsRecord(t, "convert", "-r", filepath.Join(probe, "P"), "--frames", "0:3", refBag); r.code != 0 {
 		t.Fatalf("convert: exit %d\n%s", r.code, r.stderr)
 	}
 	rawName := firstFile(t, probe, "P_Depth_*.raw")
-	if r := rsRecord(t, "dump", "--processing", "--no-models", "--raw-dir", probe, ref); r.code != 0 {
+	if r := rsRecord(t, "dump", "--processing", "--no-models", "--raw-dir", probe, refBag); r.code != 0 {
 		t.Fatalf("dump --processing: exit %d\n%s", r.code, r.stderr)
 	}
 	gzName := firstFile(t, probe, "depth_color.*.bin.gz")
@@ -100,12 +102,12 @@ func TestOutputIsInput(t *testing.T) {
 			in := filepath.Join(d, c.in)
 			var want []byte
 			if c.name == "import" {
-				if r := rsRecord(t, "export", "--mcap", in, ref); r.code != 0 {
+				if r := rsRecord(t, "export", "--mcap", in, refBag); r.code != 0 {
 					t.Fatalf("export: exit %d\n%s", r.code, r.stderr)
 				}
 				want, _ = os.ReadFile(in)
 			} else {
-				want = copyFile(t, ref, in)
+				want = copyFile(t, refBag, in)
 			}
 			out := in
 			if c.out != "" || link != "" {
@@ -188,7 +190,6 @@ func TestRecordRefusesExisting(t *testing.T) {
 // writing that output; the temporary file of a run still writing is not.
 func TestStaleTemporaryFiles(t *testing.T) {
 	t.Parallel()
-	const ref = "../../testdata/librealsense/depth_color.bag"
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.mcap")
 	stale := filepath.Join(dir, ".out.mcap.partial-12345")
@@ -204,9 +205,9 @@ func TestStaleTemporaryFiles(t *testing.T) {
 	os.WriteFile(staleBag, []byte("left by a killed edit"), 0o600)
 
 	for _, args := range [][]string{
-		{"export", "--mcap", out, ref},
-		{"convert", "-r", filepath.Join(dir, "F"), "--frames", "0:1", ref},
-		{"edit", "compress", "-o", filepath.Join(dir, "b.bag"), ref},
+		{"export", "--mcap", out, refBag},
+		{"convert", "-r", filepath.Join(dir, "F"), "--frames", "0:1", refBag},
+		{"edit", "compress", "-o", filepath.Join(dir, "b.bag"), refBag},
 	} {
 		if r := rsRecord(t, args...); r.code != 0 {
 			t.Fatalf("%v: exit %d\n%s", args, r.code, r.stderr)
@@ -226,16 +227,15 @@ func TestStaleTemporaryFiles(t *testing.T) {
 // os.Create gives, 0666 less the umask, as other tools' outputs.
 func TestOutputMode(t *testing.T) {
 	t.Parallel()
-	const ref = "../../testdata/librealsense/depth_color.bag"
 	dir := t.TempDir()
 	raw := filepath.Join(dir, "raw")
 	os.Mkdir(raw, 0o755)
 	for _, args := range [][]string{
-		{"export", "--mcap", filepath.Join(dir, "a.mcap"), ref},
+		{"export", "--mcap", filepath.Join(dir, "a.mcap"), refBag},
 		{"import", filepath.Join(dir, "a.mcap"), filepath.Join(dir, "b.bag")},
-		{"edit", "compress", "-o", filepath.Join(dir, "c.bag"), ref},
-		{"convert", "-r", filepath.Join(dir, "F"), "--frames", "0:1", ref},
-		{"dump", "--processing", "--no-models", "--raw-dir", raw, ref},
+		{"edit", "compress", "-o", filepath.Join(dir, "c.bag"), refBag},
+		{"convert", "-r", filepath.Join(dir, "F"), "--frames", "0:1", refBag},
+		{"dump", "--processing", "--no-models", "--raw-dir", raw, refBag},
 		{"record", "--synthetic", "--speed", "0", "--frames", "2", "--depth", "64x48@30", "--color", "off", "--accel", "0", "--gyro", "0", "--devices", "2", "-f", filepath.Join(dir, "rig.bag")},
 	} {
 		// umask 027: the outputs must be rw-r----- (not 0600, not 0644).

@@ -10,14 +10,19 @@ import (
 	"testing"
 )
 
+// needFlock skips where a lock cannot prove a temporary file stale.
+func needFlock(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no flock: temporary files are never proven stale")
+	}
+}
+
 // TestRemoveStale: a temporary file its writer no longer holds (the writer
 // was killed: nothing holds its lock) is removed by the next run writing
 // the same output; one a running writer holds, the outputs themselves and
 // other files are not.
 func TestRemoveStale(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no flock")
-	}
+	needFlock(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.mcap")
 	stale := filepath.Join(dir, ".out.mcap.partial-123")
@@ -125,9 +130,7 @@ func TestInputs(t *testing.T) {
 // when reached through a symbolic link and replaced meanwhile), and gone
 // after Drop; while set aside it is not stale.
 func TestSetAside(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no flock")
-	}
+	needFlock(t)
 	dir := t.TempDir()
 	p := filepath.Join(dir, "keep.bag")
 	link := filepath.Join(dir, "link.bag")
