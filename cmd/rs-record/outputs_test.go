@@ -177,6 +177,9 @@ func TestRecordRefusesExisting(t *testing.T) {
 		t.Errorf("a refused session created %q", m)
 	}
 
+	if r := rsRecord(t, "record", "--record-usb", bag, "-f", dir+"/./keep.bag"); r.code != 2 || !strings.Contains(r.stderr, "--record-usb") {
+		t.Errorf("--record-usb naming the bag: exit %d, stderr %q; want exit 2", r.code, r.stderr)
+	}
 	if r := rsRecord(t, append(args, "--force", "-f", bag)...); r.code != 0 {
 		t.Fatalf("record --force: exit %d\n%s", r.code, r.stderr)
 	}

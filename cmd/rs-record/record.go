@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -128,6 +129,8 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		return nil, usageErrorf("record", "--devices %d but %d --device serials", c.devices, len(c.serials))
 	case len(c.serials) > maxDevices:
 		return nil, usageErrorf("record", "%d --device serials: at most %d", len(c.serials), maxDevices)
+	case c.recordUSB != "" && filepath.Clean(c.recordUSB) == filepath.Clean(c.file):
+		return nil, usageErrorf("record", "--record-usb %s is the recording's own file (-f)", c.recordUSB)
 	case c.session() && c.recordUSB != "":
 		return nil, usageErrorf("record", "--record-usb captures one camera: it cannot be used with --devices or --device")
 	}
@@ -186,7 +189,7 @@ func runRecord(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := refuseExisting(c.force, c.file); err != nil {
+	if err := refuseExisting(c.force, c.file, c.recordUSB); err != nil {
 		return err
 	}
 	rec, err := record.New(dev, c.file, opts)
@@ -247,7 +250,7 @@ func refuseExisting(force bool, paths ...string) error {
 		return nil
 	}
 	for _, p := range paths {
-		if _, err := os.Lstat(p); err == nil {
+		if _, err := os.Lstat(p); p != "" && err == nil {
 			return fileError(p, fmt.Errorf("%w: not replaced (--force replaces it)", fs.ErrExist))
 		}
 	}
