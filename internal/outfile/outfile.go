@@ -136,7 +136,7 @@ func RemoveStale(dir, prefix string) []string {
 	var removed []string
 	for _, e := range ents {
 		name := e.Name()
-		if !e.Type().IsRegular() || !strings.HasPrefix(name, "."+prefix) || !strings.Contains(name[1+len(prefix):], marker) {
+		if !e.Type().IsRegular() || !isTemp(name, prefix) {
 			continue
 		}
 		p := filepath.Join(dir, name)
@@ -145,6 +145,21 @@ func RemoveStale(dir, prefix string) []string {
 		}
 	}
 	return removed
+}
+
+// isTemp reports whether name is that of a temporary file (see Create)
+// of an output whose name starts with prefix: ".PREFIX...partial-DIGITS".
+func isTemp(name, prefix string) bool {
+	i := strings.LastIndex(name, marker)
+	if !strings.HasPrefix(name, "."+prefix) || i < 1+len(prefix) || i+len(marker) == len(name) {
+		return false
+	}
+	for _, c := range name[i+len(marker):] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // removeIfStale removes the temporary file p if it can take its lock (no

@@ -27,7 +27,8 @@ func TestRemoveStale(t *testing.T) {
 	out := filepath.Join(dir, "out.mcap")
 	stale := filepath.Join(dir, ".out.mcap.partial-123")
 	other := filepath.Join(dir, ".other.mcap.partial-5")
-	keep := []string{out, filepath.Join(dir, ".out.mcap"), filepath.Join(dir, "out.mcap.partial-7"), other}
+	keep := []string{out, filepath.Join(dir, ".out.mcap"), filepath.Join(dir, "out.mcap.partial-7"), other,
+		filepath.Join(dir, ".out.mcap.partial-notes"), filepath.Join(dir, ".out.mcap.partial-")}
 	for _, p := range append([]string{stale}, keep...) {
 		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
