@@ -79,7 +79,7 @@ func (c *converter) writeFile(name string, fill func(w *bufio.Writer) error) err
 		f.Abort()
 		return fmt.Errorf("convert: writing %s: %w", name, err)
 	}
-	if err := f.Commit(); err != nil {
+	if err := f.CommitUnsynced(); err != nil { // as rs-convert: no sync per frame
 		return fmt.Errorf("convert: %w", err)
 	}
 	c.written.add(size)

@@ -83,8 +83,19 @@ func createLocked(dir, prefix string) (*os.File, error) {
 // Commit syncs the file and renames it to its final name while still
 // holding its lock, then closes it. On error the temporary file is
 // removed and the final name is untouched.
-func (f *File) Commit() error {
-	err := f.Sync()
+func (f *File) Commit() error { return f.commit(true) }
+
+// CommitUnsynced is Commit without the sync, for writers of many small
+// files (one per frame) where a sync per file would cost more than the
+// writing: the name still never holds part of a file the writer wrote,
+// but a crash of the machine may leave it empty.
+func (f *File) CommitUnsynced() error { return f.commit(false) }
+
+func (f *File) commit(sync bool) error {
+	var err error
+	if sync {
+		err = f.Sync()
+	}
 	if err == nil {
 		err = os.Rename(f.Name(), f.path)
 	}
