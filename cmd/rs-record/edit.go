@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/outfile"
 	"github.com/rsbag/rsbag/rosbag"
 )
 
@@ -65,8 +66,8 @@ func editCopy(e *env, sub string, args []string) error {
 		return usageErrorf("edit", "%s: -o OUT.bag is required", sub)
 	}
 	bag := pos[0]
-	if same, _ := sameFile(bag, *out); same {
-		return usageErrorf("edit", "%s: -o names the source bag; write the copy elsewhere", sub)
+	if err := notInput("edit", pos, *out); err != nil {
+		return err
 	}
 	if err := regularFile(bag); err != nil {
 		return fileError(bag, err)
@@ -202,15 +203,12 @@ func editReindex(e *env, args []string) error {
 	return nil
 }
 
-// sameFile reports whether a and b name the same existing file.
-func sameFile(a, b string) (bool, error) {
-	sa, err := os.Stat(a)
-	if err != nil {
-		return false, err
+// notInput refuses, as a usage error of cmd, an output that names one of
+// the inputs (through symbolic or hard links too): every command that
+// writes checks its outputs with it before writing anything.
+func notInput(cmd string, inputs []string, outs ...string) error {
+	if err := outfile.CheckOutputs(inputs, outs...); err != nil {
+		return usageErrorf(cmd, "%v; write it elsewhere", err)
 	}
-	sb, err := os.Stat(b)
-	if err != nil {
-		return false, err
-	}
-	return os.SameFile(sa, sb), nil
+	return nil
 }

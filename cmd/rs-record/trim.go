@@ -262,8 +262,8 @@ func editTrim(e *env, args []string) error {
 		return usageErrorf("edit", "trim: --streams: %v", err)
 	}
 	bag := pos[0]
-	if same, _ := sameFile(bag, *out); same {
-		return usageErrorf("edit", "trim: -o names the source bag; write the trimmed bag elsewhere")
+	if err := notInput("edit", pos, *out); err != nil {
+		return err
 	}
 	r, tl, err := openTimeline(bag, "trim")
 	if err != nil {
@@ -343,6 +343,13 @@ func editSplit(e *env, args []string) error {
 	} else if cuts, err = sizeCuts(r, int64(size)); err != nil {
 		return fileError(bag, err)
 	}
+	parts := make([]string, len(cuts)+1)
+	for i := range parts {
+		parts[i] = fmt.Sprintf("%s_%d.bag", *prefix, i)
+	}
+	if err := notInput("edit", pos, parts...); err != nil {
+		return err
+	}
 	comp := bagCompression(r)
 	from := rosbag.Time(layout.SamplesStartNs)
 	for i := 0; i <= len(cuts); i++ {
@@ -350,10 +357,7 @@ func editSplit(e *env, args []string) error {
 		if i < len(cuts) {
 			to = cuts[i]
 		}
-		out := fmt.Sprintf("%s_%d.bag", *prefix, i)
-		if same, _ := sameFile(bag, out); same {
-			return usageErrorf("edit", "split: part %s is the source bag", out)
-		}
+		out := parts[i]
 		n, err := writeTrimmed(out, r, tl, window{from, to}, nil, comp)
 		if err != nil {
 			return fileError(bag, err)
