@@ -18,7 +18,9 @@ const editSynopsis = "edit trim [--start S] [--end S] [--streams LIST] -o OUT.ba
 	"trim keeps the frames of a window of bag time (seconds after the first frame,\n" +
 	"--end excluded) and of the chosen streams; split cuts the bag into parts of\n" +
 	"DURATION of bag time or about SIZE bytes (PREFIX_0.bag, PREFIX_1.bag, ...), never\n" +
-	"between a frame and its metadata. Every part starts with the whole device\n" +
+	"between a frame and its metadata; a window without frames makes no part, and a\n" +
+	"DURATION or SIZE that would make more parts than the bag has frames is refused.\n" +
+	"Every part starts with the whole device\n" +
 	"description at time 0 (file version, device, sensor and stream info, intrinsics,\n" +
 	"extrinsics, options with the values they had at the cut), so librealsense and\n" +
 	"rs-record play it as the original plays that window, with the same frame\n" +
