@@ -99,6 +99,12 @@ type Recovery struct {
 	// Orphans counts messages of recovered chunks that were dropped because
 	// their connection record was lost (with a skipped chunk).
 	Orphans int
+	// Salvaged counts the messages recovered from the start of the chunk
+	// that the end of the file cuts short (the complete records before the
+	// cut: in an LZ4 chunk, those of its complete blocks). They are counted
+	// in Chunks and Messages too, and are read and reindexed as a chunk of
+	// their own; the cut chunk's bytes are still counted in LostBytes.
+	Salvaged int
 
 	needIndex bool // the last chunk's index data records are incomplete
 }
