@@ -164,7 +164,12 @@ func regularFile(path string) error { return rosbag.CheckRegular(path) }
 // writeAtomically writes path through fill into a temporary file in the
 // same directory, synced and renamed to path only when fill succeeds;
 // otherwise the temporary file is removed and path is untouched.
-func writeAtomically(path string, fill func(f *os.File) error) (err error) {
+func writeAtomically(path string, fill func(f *os.File) error) error {
+	return writeAtomicallyMode(path, 0o644, fill)
+}
+
+// writeAtomicallyMode is writeAtomically giving the file mode perm.
+func writeAtomicallyMode(path string, perm os.FileMode, fill func(f *os.File) error) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".partial-*")
 	if err != nil {
@@ -182,7 +187,7 @@ func writeAtomically(path string, fill func(f *os.File) error) (err error) {
 	if err := f.Sync(); err != nil {
 		return fmt.Errorf("writing %s: %w (nothing written under that name)", path, err)
 	}
-	if err := f.Chmod(0o644); err != nil {
+	if err := f.Chmod(perm); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {
