@@ -29,8 +29,12 @@ const editSynopsis = "edit trim [--start S] [--end S] [--streams LIST] -o OUT.ba
 	"compress and decompress copy every connection and message of the bag, with its\n" +
 	"time and bytes, into OUT with LZ4 or uncompressed chunks (a damaged bag is refused:\n" +
 	"run 'rs-record info' on it). reindex rebuilds the index of a bag whose recording\n" +
-	"was killed or whose index was damaged: it rebuilds a copy, checks that the copy\n" +
-	"opens indexed with every recovered message, and only then replaces the bag with it."
+	"was killed or whose index was damaged: it rebuilds a copy (keeping the complete\n" +
+	"messages before the cut of a chunk the file cuts short), checks that the copy\n" +
+	"opens indexed with every recovered message, and only then replaces the bag with it,\n" +
+	"keeping its mode and owner. It says how much free space the copy needs, follows a\n" +
+	"symbolic link, refuses a bag with other hard links, and leaves a file with nothing\n" +
+	"to recover as it is."
 
 func runEdit(e *env, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
