@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -13,10 +12,26 @@ import (
 
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/internal/synthrig"
+	"github.com/rsbag/rsbag/internal/testbags"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 )
+
+// timelineOf scans the timeline of the bag at path.
+func timelineOf(t testing.TB, path string) *timeline {
+	t.Helper()
+	r, err := rosbag.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	tl, err := scanTimeline(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}
 
 // gapBag records a small synthetic bag and rewrites it with its bag time
 // stretched or shrunk so that its 40 frames span 0.1 s, with a gap of 10 s
@@ -28,64 +43,21 @@ func gapBag(t *testing.T, dir string) (string, *timeline) {
 		"--color", "424x240@30", "-f", src); r.code != 0 {
 		t.Fatalf("record: exit %d\n%s", r.code, r.stderr)
 	}
-	r, err := rosbag.Open(src, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	tl, err := scanTimeline(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tl := timelineOf(t, src)
 	mid := tl.first + (tl.last-tl.first)/2
 	scale := 100e6 / float64(tl.last-tl.first)
-	retime := func(at rosbag.Time) rosbag.Time {
-		if at < tl.first {
-			return at
-		}
-		gap := rosbag.Time(0)
-		if at > mid {
-			gap = 10e9
-		}
-		return tl.first + rosbag.Time(float64(at-tl.first)*scale) + gap
-	}
 	out := filepath.Join(dir, "gap.bag")
-	f, err := os.Create(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w, err := rosbag.NewWriter(f, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range r.Connections() {
-		if _, err := w.AddConnectionHeader(c.Topic, c.Type, c.MD5Sum, c.MessageDefinition, c.Extra); err != nil {
-			t.Fatal(err)
+	testbags.Copy(t, src, out, nil, func(m *rosbag.Message) bool {
+		if m.Time >= tl.first {
+			gap := rosbag.Time(0)
+			if m.Time > mid {
+				gap = 10e9
+			}
+			m.Time = tl.first + rosbag.Time(float64(m.Time-tl.first)*scale) + gap
 		}
-	}
-	it := r.Messages(nil)
-	for it.Next() {
-		m := it.Message()
-		if err := w.WriteMessage(m.Conn.ID, retime(m.Time), m.Data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := it.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	gr, err := rosbag.Open(out, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer gr.Close()
-	gtl, err := scanTimeline(gr)
-	if err != nil {
-		t.Fatal(err)
-	}
+		return true
+	})
+	gtl := timelineOf(t, out)
 	if gtl.first < rosbag.Time(layout.SamplesStartNs) || gtl.frames != 40 || gtl.last-gtl.first < 10e9 {
 		t.Fatalf("the bag with a gap has %d frames from %v to %v, want 40 over more than 10 s", gtl.frames, gtl.first, gtl.last)
 	}
@@ -167,15 +139,7 @@ func BenchmarkEditSplitHeap(b *testing.B) {
 		GyroFPS:  400,
 		Duration: 1200 * time.Millisecond,
 	})
-	r, err := rosbag.Open(bag, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	tl, err := scanTimeline(r)
-	r.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
+	tl := timelineOf(b, bag)
 	span := time.Duration(tl.last - tl.first)
 	for _, parts := range []int{10, tl.frames} {
 		every := time.Duration(roundUp2(int64(span)/int64(parts) + 1))
