@@ -67,8 +67,8 @@ func infoAny(t *testing.T, bag string) (int, *bagInfo) {
 
 // TestEditReindexCutChunk cuts a synthetic recording in the middle of its
 // last chunk of several LZ4 blocks (a color frame is more than a block): the complete messages before the cut are kept by
-// reindex, which says so; info of the cut bag and of the reindexed one
-// agree on the messages and the frames of every stream.
+// reindex, which says so; info and dump of the cut bag and of the
+// reindexed one agree on the messages and on every frame.
 func TestEditReindexCutChunk(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -100,6 +100,7 @@ func TestEditReindexCutChunk(t *testing.T) {
 	if cutInfo.Messages <= beforeInfo.Messages {
 		t.Errorf("the cut bag reads %d messages, the bag without the cut chunk %d: nothing salvaged from the cut chunk", cutInfo.Messages, beforeInfo.Messages)
 	}
+	cutFrames := dumpLines(t, cut, "--allow-damaged")["frame"]
 	r := rsRecord(t, "edit", "reindex", cut)
 	if r.code != 0 || !strings.Contains(r.stdout, "salvaged") {
 		t.Fatalf("reindex: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -112,6 +113,16 @@ func TestEditReindexCutChunk(t *testing.T) {
 		if got := after.frames(s.Stream); got != cutInfo.frames(s.Stream) {
 			t.Errorf("%s: %d frames after reindex, %d in the cut bag", s.Stream, got, cutInfo.frames(s.Stream))
 		}
+	}
+	var want, got []string
+	for _, f := range cutFrames {
+		want = append(want, frameKey(f))
+	}
+	for _, f := range dumpLines(t, cut)["frame"] {
+		got = append(got, frameKey(f))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the reindexed bag plays %d frames, the cut bag %d (or other ones)", len(got), len(want))
 	}
 	checkStrict(t, cut)
 	t.Logf("%d bytes cut to %d: %d messages without the cut chunk, %d with what it salvaged", len(b), pos+n*3/4, beforeInfo.Messages, after.Messages)

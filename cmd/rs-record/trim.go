@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -128,10 +129,38 @@ func trimBag(w *rosbag.Writer, r *rosbag.Reader, tl *timeline, win window, strea
 		ids[c.ID] = id
 		return id, nil
 	}
-	it := r.Messages(nil)
-	defer it.Close()
+	// Three reads in time order, each of the chunks it needs only (a
+	// part costs its window and the description, not the whole bag): the
+	// static description, the stream descriptions written before the
+	// window, the window.
+	var descConns []uint32
+	for id, t := range tl.topics {
+		if describesStream(t.Kind) {
+			descConns = append(descConns, id)
+		}
+	}
+	slices.Sort(descConns)
+	reads := []*rosbag.Query{{End: static + 1}}
+	if len(descConns) > 0 && win.from > static+1 {
+		reads = append(reads, &rosbag.Query{Connections: descConns, Start: static + 1, End: win.from})
+	}
+	reads = append(reads, &rosbag.Query{Start: max(win.from, static+1), End: win.to})
 	var n int64
 	var scratch []byte
+	for _, q := range reads {
+		if err := trimRead(w, r.Messages(q), tl, win, streams, conn, &n, &scratch); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// trimRead writes the messages of it that trimBag keeps to w, counting
+// them in n.
+func trimRead(w *rosbag.Writer, it *rosbag.Iterator, tl *timeline, win window, streams streamFilter,
+	conn func(c *rosbag.Connection) (uint32, error), n *int64, scratch *[]byte) error {
+	static := rosbag.Time(layout.StaticTimeNs)
+	defer it.Close()
 	for it.Next() {
 		m := it.Message()
 		t := tl.topics[m.Conn.ID]
@@ -154,20 +183,20 @@ func trimBag(w *rosbag.Writer, r *rosbag.Reader, tl *timeline, win window, strea
 		}
 		id, err := conn(m.Conn)
 		if err != nil {
-			return n, err
+			return err
 		}
-		if data, err = canonical(t.Kind, data, &scratch); err != nil {
-			return n, fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
+		if data, err = canonical(t.Kind, data, scratch); err != nil {
+			return fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
 		}
 		if err := w.WriteMessage(id, at, data); err != nil {
-			return n, fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
+			return fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
 		}
-		n++
+		*n++
 	}
 	if err := it.Err(); err != nil {
-		return n, err
+		return err
 	}
-	return n, it.Close()
+	return it.Close()
 }
 
 // describesStream reports whether a topic kind is part of a stream's
