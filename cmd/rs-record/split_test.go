@@ -127,6 +127,50 @@ func TestEditSplitGapsAndLimit(t *testing.T) {
 	}
 }
 
+// TestEditSplitSizeLimit: a size so small that the parts would outnumber
+// the frames (here the metadata of each frame is 1 ns after it, so that
+// there are twice as many message times as frames) is a usage error that
+// names the smallest sensible size; with it every part holds frames.
+func TestEditSplitSizeLimit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	gap, tl := gapBag(t, dir)
+	bag := filepath.Join(dir, "apart.bag")
+	testbags.Copy(t, gap, bag, nil, func(m *rosbag.Message) bool {
+		if layout.Parse(m.Conn.Topic).Kind.IsMetadata() {
+			m.Time++
+		}
+		return true
+	})
+	prefix := filepath.Join(dir, "b")
+	r := rsRecord(t, "edit", "split", "--every", "1B", "-o", prefix, bag)
+	if r.code != 2 || !strings.Contains(r.stderr, fmt.Sprintf("%d frames", tl.frames)) {
+		t.Fatalf("split --every 1B: exit %d\n%s; want 2 naming the %d frames", r.code, r.stderr, tl.frames)
+	}
+	if parts, _ := filepath.Glob(prefix + "*"); len(parts) != 0 {
+		t.Errorf("a refused split wrote %v", parts)
+	}
+	m := regexp.MustCompile(`--every (\S+) or more`).FindStringSubmatch(r.stderr)
+	if m == nil {
+		t.Fatalf("the usage error suggests no size: %s", r.stderr)
+	}
+	if r := rsRecord(t, "edit", "split", "--every", m[1], "-o", prefix, bag); r.code != 0 {
+		t.Fatalf("split --every %s (the suggested size): exit %d\n%s", m[1], r.code, r.stderr)
+	}
+	parts, _ := filepath.Glob(prefix + "_*.bag")
+	total := 0
+	for i := range parts {
+		n := len(dumpLines(t, fmt.Sprintf("%s_%d.bag", prefix, i))["frame"])
+		if n == 0 {
+			t.Errorf("part %d of %d has no frames", i, len(parts))
+		}
+		total += n
+	}
+	if total != tl.frames {
+		t.Errorf("the %d parts hold %d frames, want %d", len(parts), total, tl.frames)
+	}
+}
+
 // BenchmarkEditSplitHeap splits a bag of 2,000 small frames into 10 parts
 // and into as many parts as it has frames: the peak heap (sampled every
 // millisecond) is the same for both, what one part needs, not growing with
