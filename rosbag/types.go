@@ -86,8 +86,9 @@ type Recovery struct {
 	// LostStart and LostEnd bound the times of messages seen in the lost part
 	// (best effort: zero when nothing could be read from it).
 	LostStart, LostEnd Time
-	// LostMessages counts message records seen in the lost part (best effort),
-	// and LostByConnection counts them per connection id.
+	// LostMessages counts message records seen in the lost part and not
+	// salvaged (best effort), and LostByConnection counts them per
+	// connection id.
 	LostMessages     int
 	LostByConnection map[uint32]int
 
