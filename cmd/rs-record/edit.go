@@ -21,11 +21,10 @@ const editSynopsis = "edit trim [--start S] [--end S] [--streams LIST] -o OUT.ba
 	"DURATION of bag time or about SIZE bytes (PREFIX_0.bag, PREFIX_1.bag, ...), never\n" +
 	"between a frame and its metadata; a window without frames makes no part, and a\n" +
 	"DURATION or SIZE that would make more parts than the bag has frames is refused.\n" +
-	"Every part starts with the whole device\n" +
-	"description at time 0 (file version, device, sensor and stream info, intrinsics,\n" +
-	"extrinsics, options with the values they had at the cut), so librealsense and\n" +
-	"rs-record play it as the original plays that window, with the same frame\n" +
-	"numbers, timestamps, metadata and bag times.\n" +
+	"Every part starts with the whole device description at time 0 (file version,\n" +
+	"device, sensor and stream info, intrinsics, extrinsics, options with the values\n" +
+	"they had at the cut), so librealsense and rs-record play it as the original plays\n" +
+	"that window, with the same frame numbers, timestamps, metadata and bag times.\n" +
 	"compress and decompress copy every connection and message of the bag, with its\n" +
 	"time and bytes, into OUT with LZ4 or uncompressed chunks (a damaged bag is refused:\n" +
 	"run 'rs-record info' on it). reindex rebuilds the index of a bag whose recording\n" +
