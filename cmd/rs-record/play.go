@@ -151,6 +151,11 @@ func runPlay(e *env, args []string) error {
 	})
 	st, err := startPlayStreams(dev, c)
 	if err != nil {
+		if rep := damage.FromPlayback(dev); rep.Damaged() && len(c.streams) == 0 {
+			// The damage left nothing to play (e.g. a bag cut inside
+			// its description): that is the verdict, as info gives it.
+			return reportDamage(e, c.path, rep, c.allow)
+		}
 		return fileError(c.path, err)
 	}
 	line := &liveLine{w: e.stdout}
