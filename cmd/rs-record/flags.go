@@ -41,6 +41,9 @@ func printDefaults(w io.Writer, fs *flag.FlagSet) {
 			return
 		}
 		name := "--" + f.Name
+		if len(f.Name) == 1 {
+			name = "-" + f.Name
+		}
 		if a, ok := aliases[f.Name]; ok {
 			name = "-" + a + ", " + name
 		}
