@@ -37,7 +37,7 @@ type Report struct {
 
 	// RealSense view.
 	FileVersion int       `json:"file_version"`
-	DurationNs  uint64    `json:"duration_ns"` // between the first and last frame
+	DurationNs  uint64    `json:"duration_ns"` // from the first message to the last frame
 	Device      []Field   `json:"device"`
 	Sensors     []*Sensor `json:"sensors"`
 	Streams     []Stream  `json:"streams"`
@@ -383,8 +383,12 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 		}
 		rep.Messages = total
 	}
-	if last > first {
-		rep.DurationNs = last - first
+	if last > first && last > rep.StartNs {
+		// From the bag's first message, the origin of every position
+		// (play, the viewer, the Go API), to the last frame: in a part
+		// cut by edit, whose frames keep their bag times, as in a whole
+		// recording.
+		rep.DurationNs = last - rep.StartNs
 	}
 	for name, md5 := range types {
 		rep.Types = append(rep.Types, Type{name, md5})
