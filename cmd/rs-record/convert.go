@@ -115,7 +115,7 @@ func runConvert(e *env, args []string) error {
 
 	if start > 0 || end > 0 {
 		if first, last := spanOf(bag); last > 0 && !inWindow(start, end, first, last) {
-			return fileError(bag, windowError("-s/-e", start, end, first, last, nil))
+			return fileError(bag, windowError("-s", "-e", start, end, first, last, nil))
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -136,7 +136,7 @@ func runConvert(e *env, args []string) error {
 	if err != nil {
 		if errors.Is(err, playback.ErrOutOfRange) {
 			first, last := spanOf(bag)
-			err = windowError("-s/-e", start, end, first, last, err)
+			err = windowError("-s", "-e", start, end, first, last, err)
 		}
 		if res != nil && res.Files > 0 {
 			err = fmt.Errorf("%w (the %d files written before are complete)", err, res.Files)

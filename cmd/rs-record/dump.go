@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	iofs "io/fs"
 	"os"
 	"strings"
 	"time"
@@ -79,6 +80,11 @@ func runDump(e *env, args []string) error {
 		return usageErrorf("dump", "--seek and --limit do not apply to --processing")
 	}
 	if *rawDir != "" {
+		// A missing directory is created (its parent must exist, as for
+		// the outputs of convert's prefixes); a file is refused.
+		if err := os.Mkdir(*rawDir, 0o777); err != nil && !errors.Is(err, iofs.ErrExist) {
+			return usageErrorf("dump", "--raw-dir: %s is not a directory and cannot be created: %v", *rawDir, errors.Unwrap(err))
+		}
 		if st, err := os.Stat(*rawDir); err != nil || !st.IsDir() {
 			return usageErrorf("dump", "--raw-dir: %s is not a directory", *rawDir)
 		}

@@ -223,8 +223,10 @@ func (s *sizeValue) String() string {
 		return fmt.Sprintf("%dMiB", n>>20)
 	case n > 0 && n%(1<<10) == 0:
 		return fmt.Sprintf("%dKiB", n>>10)
+	case n == 0:
+		return "0"
 	default:
-		return strconv.FormatInt(n, 10)
+		return strconv.FormatInt(n, 10) + "B"
 	}
 }
 

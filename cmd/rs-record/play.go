@@ -124,13 +124,13 @@ func inWindow(start, end, first, last time.Duration) bool {
 	return start <= last && (end == 0 || end > first)
 }
 
-// windowError says that the window [start, end) given by flags (end 0:
-// open) holds no frame, and where the frames are; cause, when not nil, is
-// wrapped.
-func windowError(flags string, start, end, first, last time.Duration, cause error) error {
-	what := fmt.Sprintf("%s: %s s is after the last frame", flags, fmtTime(start))
+// windowError says that the window [start, end) (end 0: open) given by
+// the flags startFlag and endFlag holds no frame, and where the frames are;
+// cause, when not nil, is wrapped.
+func windowError(startFlag, endFlag string, start, end, first, last time.Duration, cause error) error {
+	what := fmt.Sprintf("%s %s s is after the last frame", startFlag, fmtTime(start))
 	if start <= last {
-		what = fmt.Sprintf("%s: %s s to %s s holds no frame", flags, fmtTime(start), fmtTime(end))
+		what = fmt.Sprintf("the window %s s to %s s (%s, %s) holds no frame", fmtTime(start), fmtTime(end), startFlag, endFlag)
 	}
 	err := fmt.Errorf("%s; the frames are at %s s to %s s (positions from the start of the recording)", what, fmtTime(first), fmtTime(last))
 	if cause != nil {
@@ -169,13 +169,13 @@ func runPlay(e *env, args []string) error {
 	if err != nil {
 		if errors.Is(err, playback.ErrOutOfRange) {
 			first, last := spanOf(c.path)
-			err = windowError("--start/--duration", startAt, endAt, first, last, err)
+			err = windowError("--start", "--duration", startAt, endAt, first, last, err)
 		}
 		return fileError(c.path, err)
 	}
 	defer dev.Close()
 	if first, last := dev.Span(); !inWindow(startAt, endAt, first, last) {
-		return fileError(c.path, windowError("--start/--duration", startAt, endAt, first, last, nil))
+		return fileError(c.path, windowError("--start", "--duration", startAt, endAt, first, last, nil))
 	}
 	ended := make(chan struct{}, 1)
 	dev.OnStatusChange(func(s extensions.PlaybackStatus) {

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -302,7 +303,7 @@ func editTrim(e *env, args []string) error {
 	}
 	defer r.Close()
 	if first, last := time.Duration(tl.first), time.Duration(tl.last); !inWindow(start, end, first, last) {
-		return fileError(bag, windowError("--start/--end", start, end, first, last, nil))
+		return fileError(bag, windowError("--start", "--end", start, end, first, last, nil))
 	}
 	win := window{from: max(rosbag.Time(layout.SamplesStartNs), rosbag.Time(start)), to: tl.last + 1}
 	if end > 0 {
@@ -467,28 +468,40 @@ func roundUp2(n int64) int64 {
 
 // sizeCuts returns the bag times at which parts of about size bytes of the
 // file (after the description) begin, and the bytes of the file they
-// count: each chunk's stored (compressed) bytes are counted at the first
-// message read from it, and a part ends before the message time at which
-// it would pass size, never between messages of one time (a frame and its
-// metadata).
+// count: each chunk's stored (compressed) bytes are shared among its
+// messages in proportion to their lengths, and a part ends before the
+// message time at which it would pass size, never between messages of one
+// time (a frame and its metadata).
 func sizeCuts(r *rosbag.Reader, size int64) ([]rosbag.Time, int64, error) {
-	var cuts []rosbag.Time
 	chunkBytes := r.ChunkBytes()
-	seen := make([]bool, len(chunkBytes))
-	it := r.Messages(&rosbag.Query{Start: rosbag.Time(layout.SamplesStartNs)})
+	// The message bytes of each chunk, for the share of each message.
+	held := make([]int64, len(chunkBytes))
+	q := &rosbag.Query{Start: rosbag.Time(layout.SamplesStartNs)}
+	it := r.Messages(q)
+	for it.Next() {
+		if c := it.Message().Chunk; c >= 0 && c < len(held) {
+			held[c] += int64(len(it.Message().Data))
+		}
+	}
+	err := it.Err()
+	it.Close()
+	if err != nil {
+		return nil, 0, err
+	}
+	var cuts []rosbag.Time
+	it = r.Messages(q)
 	defer it.Close()
-	var acc, total int64
+	var acc, total, curBytes float64
 	var cur rosbag.Time
-	var curBytes int64
 	for it.Next() {
 		m := it.Message()
-		var n int64
-		if c := m.Chunk; c >= 0 && c < len(seen) && !seen[c] {
-			seen[c], n = true, chunkBytes[c]
+		var n float64
+		if c := m.Chunk; c >= 0 && c < len(held) && held[c] > 0 {
+			n = float64(chunkBytes[c]) * float64(len(m.Data)) / float64(held[c])
 		}
 		total += n
 		if m.Time != cur {
-			if acc > 0 && acc+curBytes > size {
+			if acc > 0 && acc+curBytes > float64(size) {
 				cuts = append(cuts, cur)
 				acc = 0
 			}
@@ -497,8 +510,8 @@ func sizeCuts(r *rosbag.Reader, size int64) ([]rosbag.Time, int64, error) {
 		}
 		curBytes += n
 	}
-	if acc > 0 && acc+curBytes > size {
+	if acc > 0 && acc+curBytes > float64(size) {
 		cuts = append(cuts, cur)
 	}
-	return cuts, total, it.Err()
+	return cuts, int64(math.Round(total)), it.Err()
 }
