@@ -38,10 +38,11 @@ type recordConfig struct {
 	metadata  string
 	compress  bool
 	chunkSize sizeValue
-	recordUSB string   // hidden: USB fixture capture
-	devices   int      // --devices N: a session of N cameras
-	serials   []string // --device SERIAL (repeated)
-	force     bool     // --force: replace existing files
+	recordUSB string        // hidden: USB fixture capture
+	devices   int           // --devices N: a session of N cameras
+	serials   []string      // --device SERIAL (repeated)
+	force     bool          // --force: replace existing files
+	notes     []record.Note // --note KEY=VALUE (repeated), for /additional_info
 }
 
 // session reports whether several cameras (or one named camera) are
@@ -98,6 +99,7 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		"one bag per camera, FILE.SERIAL.bag, and the manifest FILE.session.json")
 	fs.Var(repeated{&c.serials}, "device", "record the camera with serial number `SERIAL` (repeat for a session of several;\n"+
 		"with --synthetic: the synthetic cameras' serial numbers)")
+	fs.Var(noteFlag{&c.notes}, "note", "add `KEY=VALUE` to the recording's /additional_info, shown by info (repeat for several)")
 	fs.BoolVar(&c.force, "force", false, "replace the recording's files if they exist (without it an existing file is an error)")
 	fs.StringVar(&c.recordUSB, "record-usb", "", "hidden: capture the USB exchange with the camera to `FILE` (test fixtures)")
 	pos, err := parseArgs(fs, "record", args)
@@ -158,6 +160,7 @@ func recordOptions(c *recordConfig, synthetic bool) *record.Options {
 		// A synthetic camera running as fast as possible is not real time:
 		// the recorder waits for the disk instead of dropping frames.
 		Lossless: synthetic && c.speed == 0,
+		Notes:    c.notes,
 	}
 	if !c.compress {
 		opts.Compression = record.CompressionNone
