@@ -317,7 +317,8 @@ func (w *writer) writeDescription(desc *description) {
 
 // additionalInfo returns what every recording writes to /additional_info:
 // the program that recorded it and its version (the main module's, from the
-// build information; "(devel)" for a build from a work tree), then the
+// build information; "(devel)" and the commit for a build from a work
+// tree), then the
 // user's notes.
 func (w *writer) additionalInfo() []Note {
 	prog, version := "unknown", "unknown"
@@ -327,6 +328,14 @@ func (w *writer) additionalInfo() []Note {
 		}
 		if bi.Main.Version != "" {
 			version = bi.Main.Version
+		}
+		for _, kv := range bi.Settings { // the commit of a build from a work tree
+			switch {
+			case kv.Key == "vcs.revision" && version == "(devel)":
+				version += " " + kv.Value
+			case kv.Key == "vcs.modified" && kv.Value == "true":
+				version += " (modified)"
+			}
 		}
 	}
 	return append([]Note{{"Program", prog}, {"Version", version}}, w.d.opts.Notes...)
