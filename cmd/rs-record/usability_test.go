@@ -13,11 +13,7 @@ import (
 func TestDumpRawDirCreated(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	bag := filepath.Join(dir, "d.bag")
-	if r := rsRecord(t, "record", "--synthetic", "--speed", "0", "--frames", "2", "--depth", "64x48@30",
-		"--color", "64x48@30", "--accel", "0", "--gyro", "0", "-f", bag); r.code != 0 {
-		t.Fatalf("record: exit %d\n%s", r.code, r.stderr)
-	}
+	bag := depthColorBag(t, dir)
 	raw := filepath.Join(dir, "raw")
 	if r := rsRecord(t, "dump", "--processing", "--raw-dir", raw, bag); r.code != 0 {
 		t.Fatalf("dump --raw-dir (missing): exit %d\n%s", r.code, r.stderr)
@@ -69,11 +65,7 @@ func TestConvertLongFlags(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	bag := filepath.Join(dir, "c.bag")
-	if r := rsRecord(t, "record", "--synthetic", "--speed", "0", "--frames", "2", "--depth", "64x48@30",
-		"--color", "64x48@30", "--accel", "0", "--gyro", "0", "-f", bag); r.code != 0 {
-		t.Fatalf("record: exit %d\n%s", r.code, r.stderr)
-	}
+	bag := depthColorBag(t, dir)
 	out := filepath.Join(dir, "out")
 	if r := rsRecord(t, "convert", "--output-raw", out, "--depth", "--input", bag); r.code != 0 {
 		t.Fatalf("convert --output-raw --depth --input: exit %d\n%s", r.code, r.stderr)
@@ -83,4 +75,16 @@ func TestConvertLongFlags(t *testing.T) {
 	if len(depth) != 2 || len(color) != 0 {
 		t.Errorf("--depth wrote %d depth and %d color files, want 2 and 0", len(depth), len(color))
 	}
+}
+
+// depthColorBag records 2 frames of synthetic 64x48 depth and color into
+// dir and returns the bag's path.
+func depthColorBag(t *testing.T, dir string) string {
+	t.Helper()
+	bag := filepath.Join(dir, "dc.bag")
+	if r := rsRecord(t, "record", "--synthetic", "--speed", "0", "--frames", "2", "--depth", "64x48@30",
+		"--color", "64x48@30", "--accel", "0", "--gyro", "0", "-f", bag); r.code != 0 {
+		t.Fatalf("record: exit %d\n%s", r.code, r.stderr)
+	}
+	return bag
 }
