@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -161,7 +162,12 @@ func open(ctx context.Context, o Options) (*Device, error) {
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("usb: serial %q: %w", o.Serial, device.ErrNotFound)
+			list := make([]string, len(cams))
+			for i, c := range cams {
+				list[i] = c.Desc.Serial + " (" + c.Info[sensor.CameraInfoName] + ")"
+			}
+			return nil, fmt.Errorf("usb: no camera with serial %q among the %d found: %s: %w",
+				o.Serial, len(cams), strings.Join(list, ", "), device.ErrNotFound)
 		}
 	}
 	h, err := o.Transport.Open(ctx, cam.Desc)

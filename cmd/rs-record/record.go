@@ -43,7 +43,18 @@ type recordConfig struct {
 
 // session reports whether several cameras (or one named camera) are
 // recorded as a rig session: one bag per camera and a manifest.
-func (c *recordConfig) session() bool { return c.devices > 0 || len(c.serials) > 0 }
+// session reports whether several cameras are recorded as one session; one
+// --device SERIAL records that camera alone, to FILE.
+func (c *recordConfig) session() bool { return c.devices > 0 || len(c.serials) > 1 }
+
+// serial is the serial number of the one camera to record ("" for the
+// first found).
+func (c *recordConfig) serial() string {
+	if len(c.serials) == 1 {
+		return c.serials[0]
+	}
+	return ""
+}
 
 // maxDevices bounds --devices.
 const maxDevices = 16
@@ -93,8 +104,8 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 	fs.Var(&c.chunkSize, "chunk-size", "chunk size `BYTES` (suffixes KiB, MiB)")
 	fs.IntVar(&c.devices, "devices", 0, "record the first `N` cameras together (with --synthetic: N synthetic cameras) as one session:\n"+
 		"one bag per camera, FILE.SERIAL.bag, and the manifest FILE.session.json")
-	fs.Var(repeated{&c.serials}, "device", "record the camera with serial number `SERIAL` (repeat for a session of several;\n"+
-		"with --synthetic: the synthetic cameras' serial numbers)")
+	fs.Var(repeated{&c.serials}, "device", "record the camera with serial number `SERIAL` (an error when none has it; repeat for a\n"+
+		"session of several; with --synthetic: the synthetic cameras' serial numbers)")
 	fs.StringVar(&c.recordUSB, "record-usb", "", "hidden: capture the USB exchange with the camera to `FILE` (test fixtures)")
 	pos, err := parseArgs(fs, "record", args)
 	if err != nil {
@@ -267,16 +278,19 @@ func recordSummary(st *streams, rs record.Stats, elapsed time.Duration, path str
 // there is none (or when --synthetic is given).
 func openRecordDevice(ctx context.Context, e *env, c *recordConfig) (device.Device, bool, error) {
 	if !c.synthetic {
-		dev, err := openLiveCamera(ctx, c)
+		dev, err := openLiveCamera(ctx, e, c)
 		if err == nil {
 			return dev, false, nil
+		}
+		if c.serial() != "" {
+			return nil, false, fmt.Errorf("camera %s: %w", c.serial(), err)
 		}
 		if !errors.Is(err, device.ErrNotFound) || c.recordUSB != "" {
 			return nil, false, fmt.Errorf("open camera: %w (use --synthetic to record the synthetic camera)", err)
 		}
 		fmt.Fprintf(e.stderr, "%s: no RealSense camera found; recording the synthetic camera\n", progName)
 	}
-	dev, err := openSynthetic(c, "")
+	dev, err := openSynthetic(c, c.serial())
 	if err != nil {
 		return nil, true, fmt.Errorf("synthetic camera: %w", err)
 	}
