@@ -381,16 +381,17 @@ func buildProfiles(s *Sensor) {
 					}
 					m := mode{vs: vs, format: f.Index, frame: fr.Index, interval: iv, bpp: bpp, expect: expect, split: split}
 					if split == 0 {
-						add(stream, index, format, fr, iv, m)
 						if stream == sensor.StreamColor && yuv.Sources(format) {
 							// As librealsense's color sensor: the formats
-							// converted on the host, backed by this mode.
+							// converted on the host, backed by this mode,
+							// listed before it (RGB8 first).
 							for _, to := range yuv.Targets {
 								c := m
 								c.from, c.to = format, to
 								add(stream, index, to, fr, iv, c)
 							}
 						}
+						add(stream, index, format, fr, iv, m)
 						continue
 					}
 					add(sensor.StreamInfrared, 1, out, fr, iv, m)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -146,5 +147,51 @@ func TestVersion(t *testing.T) {
 		if got := formatVersion(&tc.bi); got != tc.want {
 			t.Errorf("got  %q\nwant %q", got, tc.want)
 		}
+	}
+}
+
+// TestLiveDefaultsFromCamera: without stream flags, a live camera records
+// its own default streams (librealsense's for its product line): a D435
+// without IMU records depth and its 640x480 RGB8 color and no motion, where
+// the D435i defaults used to ask it for an Accel stream; a flag given is
+// kept.
+func TestLiveDefaultsFromCamera(t *testing.T) {
+	d435 := usbtest.D435iDesc()
+	d435.Product = 0x0B07
+	for _, tc := range []struct {
+		name string
+		desc usb.DeviceDesc
+		imu  bool
+		args []string
+		want []string
+	}{
+		{"D435", d435, false, nil, []string{"Depth/0 Z16 848x480@30", "Color/0 RGB8 640x480@30"}},
+		{"D435 with --color", d435, false, []string{"--color", "1280x720@15"}, []string{"Depth/0 Z16 848x480@30", "Color/0 RGB8 1280x720@15"}},
+		{"D435i", usbtest.D435iDesc(), true, nil, []string{"Depth/0 Z16 848x480@30", "Color/0 RGB8 1280x720@30", "Accel/0 MOTION_XYZ32F @63", "Gyro/0 MOTION_XYZ32F @200"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake := usbtest.NewDevice(tc.desc, usbtest.D435Config(tc.imu), usbtest.DefaultFirmware().OpenOps(tc.imu)...)
+			e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, usb: usbtest.New(fake)}
+			c, err := parseRecordFlags(e, tc.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dev, synthetic, err := openRecordDevice(context.Background(), e, c)
+			if err != nil || synthetic {
+				t.Fatalf("open: %v (synthetic %v)", err, synthetic)
+			}
+			defer dev.Close()
+			picks, err := pickProfiles(dev, c.fromCamera(dev))
+			if err != nil {
+				t.Fatalf("the camera's defaults: %v", err)
+			}
+			var got []string
+			for _, p := range picks {
+				got = append(got, p.p.String())
+			}
+			if strings.Join(got, ", ") != strings.Join(tc.want, ", ") {
+				t.Errorf("picked %v\nwant   %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -36,9 +36,10 @@ type recordConfig struct {
 	metadata  string
 	compress  bool
 	chunkSize sizeValue
-	recordUSB string   // hidden: USB fixture capture
-	devices   int      // --devices N: a session of N cameras
-	serials   []string // --device SERIAL (repeated)
+	recordUSB string          // hidden: USB fixture capture
+	devices   int             // --devices N: a session of N cameras
+	serials   []string        // --device SERIAL (repeated)
+	given     map[string]bool // stream flags given on the command line
 }
 
 // session reports whether several cameras (or one named camera) are
@@ -115,6 +116,10 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		return nil, usageErrorf("record", "unexpected argument %q (the output file is given with -f)", pos[0])
 	}
 	c.timeSet = flagSet(fs, "t", "time")
+	c.given = map[string]bool{}
+	for _, name := range []string{"depth", "color", "ir", "accel", "gyro"} {
+		c.given[name] = flagSet(fs, name)
+	}
 	switch {
 	case c.file == "":
 		return nil, usageErrorf("record", "-f: empty file name")
@@ -155,6 +160,46 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 	return c, nil
 }
 
+// fromCamera returns c with the streams whose flags were not given set to
+// the default profiles of the live camera dev (librealsense's for its
+// product line and USB type, see package usb): a stream the camera has no
+// default of is off (a D435 without IMU records no Accel or Gyro).
+func (c *recordConfig) fromCamera(dev device.Device) *recordConfig {
+	cc := *c
+	def := map[streamKey]*sensor.StreamProfile{}
+	for _, s := range dev.Sensors() {
+		for _, p := range s.Profiles() {
+			if k := (streamKey{p.Stream, p.Index}); p.Default && def[k] == nil {
+				def[k] = p
+			}
+		}
+	}
+	video := func(flag string, st sensor.Stream, index int, spec *streamSpec) {
+		if c.given[flag] {
+			return
+		}
+		*spec = streamSpec{}
+		if p := def[streamKey{st, index}]; p != nil {
+			*spec = streamSpec{Width: p.Width, Height: p.Height, FPS: p.FPS, Format: p.Format}
+		}
+	}
+	video("depth", sensor.StreamDepth, 0, &cc.depth)
+	video("color", sensor.StreamColor, 0, &cc.color)
+	video("ir", sensor.StreamInfrared, 1, &cc.ir)
+	motion := func(flag string, st sensor.Stream, hz *int) {
+		if c.given[flag] {
+			return
+		}
+		*hz = 0
+		if p := def[streamKey{st, 0}]; p != nil {
+			*hz = p.FPS
+		}
+	}
+	motion("accel", sensor.StreamAccel, &cc.accel)
+	motion("gyro", sensor.StreamGyro, &cc.gyro)
+	return &cc
+}
+
 // recordOptions are the recorder's options for c.
 func recordOptions(c *recordConfig, synthetic bool) *record.Options {
 	opts := &record.Options{
@@ -186,6 +231,11 @@ func runRecord(e *env, args []string) error {
 		return err
 	}
 	defer dev.Close()
+	if !synthetic {
+		if c = c.fromCamera(dev); len(c.wanted()) == 0 {
+			return errors.New("the camera has no default streams: choose them with --depth, --color, --ir, --accel or --gyro")
+		}
+	}
 
 	opts := recordOptions(c, synthetic)
 	// Choose the profiles before the file is created: a request the camera

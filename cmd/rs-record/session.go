@@ -32,7 +32,11 @@ func runRecordSession(ctx context.Context, e *env, c *recordConfig) error {
 	// Every camera must meet the request before any file is created.
 	picks := make([][]pick, len(devs))
 	for i, d := range devs {
-		if picks[i], err = pickProfiles(d, c); err != nil {
+		dc := c
+		if !synthetic {
+			dc = c.fromCamera(d)
+		}
+		if picks[i], err = pickProfiles(d, dc); err != nil {
 			return fmt.Errorf("camera %s: %w", d.Info()[sensor.CameraInfoSerialNumber], err)
 		}
 	}

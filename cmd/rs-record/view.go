@@ -104,11 +104,14 @@ func runView(e *env, args []string) error {
 			rc.serials = []string{c.serial}
 		}
 		rc.frames = 0
-		cam, _, err := openRecordDevice(ctx, e, rc)
+		cam, synthetic, err := openRecordDevice(ctx, e, rc)
 		if err != nil {
 			return err
 		}
 		dev = cam
+		if !synthetic {
+			rc = rc.fromCamera(cam)
+		}
 		picks, err := pickProfiles(dev, rc)
 		if err != nil {
 			dev.Close()
