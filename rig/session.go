@@ -37,6 +37,10 @@ type Handler func(dev int, t time.Duration, f *sensor.Frame)
 var (
 	// ErrSameDevice reports two bags of one device in a session.
 	ErrSameDevice = errors.New("rig: two bags of the same device")
+	// ErrSameFile reports a recording whose files would be one file: two
+	// serial numbers that give one bag name, or a bag named as the
+	// manifest.
+	ErrSameFile = errors.New("rig: two files of the session have one name")
 	// ErrNoOverlap reports bags whose frames do not overlap in time.
 	ErrNoOverlap = errors.New("rig: bags do not overlap in time")
 	// ErrStarted is returned by a second Start.

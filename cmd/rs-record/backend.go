@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/internal/outfile"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 	"github.com/rsbag/rsbag/usb"
@@ -52,7 +53,10 @@ func (d *capturingDevice) Close() error {
 		b.WriteString(op.String())
 		b.WriteByte('\n')
 	}
-	return errors.Join(err, d.rec.Close(), os.WriteFile(d.path, []byte(b.String()), 0o644))
+	return errors.Join(err, d.rec.Close(), outfile.Write(d.path, func(f *os.File) error {
+		_, err := f.WriteString(b.String())
+		return err
+	}))
 }
 
 // preparedFrames is the number of frames per video stream the synthetic

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/internal/convert"
+	"github.com/rsbag/rsbag/internal/outfile"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -184,17 +185,12 @@ func writableDir(prefix string) error {
 	if prefix == "" {
 		return nil
 	}
-	dir := filepath.Dir(prefix)
-	f, err := os.CreateTemp(dir, ".rs-record-convert-*")
+	f, err := outfile.Create(prefix) // a temporary file, as the outputs' own
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return fileError(dir, fmt.Errorf("output directory not writable: %w", err))
+		return fileError(filepath.Dir(prefix), fmt.Errorf("output directory not writable: %w", errors.Unwrap(err)))
 	}
-	f.Close()
-	return os.Remove(f.Name())
+	f.Abort()
+	return nil
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -205,7 +205,12 @@ func positive(s, what string) (int, error) {
 	return n, nil
 }
 
-// sizeValue is a byte count given as "N", "NK"/"NKiB", "NM"/"NMiB" (binary units).
+// minRate is the slowest playback rate and synthetic camera speed: at
+// 0.001 a 30 fps stream gives a frame every 33 s.
+const minRate = 0.001
+
+// sizeValue is a byte count given as "N", "NK"/"NKiB", "NM"/"NMiB",
+// "NG"/"NGiB" (binary units), at most 1 GiB.
 type sizeValue int64
 
 func (s *sizeValue) String() string {
@@ -225,7 +230,7 @@ func (s *sizeValue) Set(v string) error {
 	for _, suf := range []struct {
 		s string
 		m int64
-	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"K", 1 << 10}, {"M", 1 << 20}, {"B", 1}} {
+	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"GIB", 1 << 30}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}} {
 		if strings.HasSuffix(u, suf.s) {
 			u, mult = strings.TrimSuffix(u, suf.s), suf.m
 			break

@@ -34,6 +34,9 @@ import (
 	"io/fs"
 	"os"
 	"runtime/debug"
+	"slices"
+	"strconv"
+	"unicode/utf8"
 
 	_ "gocloud.dev/blob/azureblob" // azblob:// bags
 	_ "gocloud.dev/blob/fileblob"  // file:// bags
@@ -156,7 +159,7 @@ func run(args []string, e *env) (status int) {
 				}
 			}
 			if !found {
-				fmt.Fprintf(e.stderr, "%s: unknown command %q\n", progName, a)
+				fmt.Fprintf(e.stderr, "%s: unknown command %q\n", progName, cutValue(a))
 				mainUsage(e.stderr)
 				return exitUsage
 			}
@@ -171,7 +174,7 @@ func run(args []string, e *env) (status int) {
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(e.stderr, "%s %s: %s\nRun '%s %s -h' for usage.\n", progName, cmd.name, ue.msg, progName, cmd.name)
+		fmt.Fprintf(e.stderr, "%s %s: %s\nRun '%s %s -h' for usage.\n", progName, cmd.name, cutArgs(ue.msg, args), progName, cmd.name)
 		return exitUsage
 	case damage.Is(err):
 		fmt.Fprintf(e.stderr, "%s: %s\n", progName, oneLine(err.Error()))
@@ -180,6 +183,43 @@ func run(args []string, e *env) (status int) {
 		fmt.Fprintf(e.stderr, "%s: %s\n", progName, oneLine(err.Error()))
 		return exitError
 	}
+}
+
+// maxEchoed bounds the bytes of a command-line value a usage error quotes;
+// a longer one is cut (and its length given).
+const maxEchoed = 256
+
+// cutValue returns v, or its start and its length when it is longer than
+// maxEchoed.
+func cutValue(v string) string {
+	if len(v) <= maxEchoed {
+		return v
+	}
+	n := 64
+	for n > 0 && !utf8.RuneStart(v[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s...(%d bytes)", v[:n], len(v))
+}
+
+// cutArgs cuts, in a usage error's message, each copy of a command-line
+// argument (or of a flag's name or value in it) longer than maxEchoed.
+func cutArgs(msg string, args []string) string {
+	var long []string
+	for _, a := range args {
+		name, value, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		for _, v := range []string{a, name, value} {
+			if len(v) > maxEchoed {
+				long = append(long, v)
+			}
+		}
+	}
+	slices.SortFunc(long, func(a, b string) int { return len(b) - len(a) }) // longest first
+	for _, v := range long {
+		msg = strings.ReplaceAll(msg, strconv.Quote(v), strconv.Quote(cutValue(v)))
+		msg = strings.ReplaceAll(msg, v, cutValue(v))
+	}
+	return msg
 }
 
 // oneLine folds a multi-line error message into one line.

@@ -47,7 +47,7 @@ func parsePlayFlags(e *env, args []string) (*playConfig, error) {
 		"Several bags of one session, or its manifest, play together: one clock, one speed, one\n"+
 		"pause and seek for every device, frames counted per device and stream.\n"+
 		"On a terminal: space pauses and resumes, the left and right arrows seek -5 s / +5 s, q quits.")
-	floatIn(fs, &c.rate, "rate", 1, 0.001, 1000, false, "playback speed factor `X` (0.001 to 1000)")
+	floatIn(fs, &c.rate, "rate", 1, minRate, 1000, false, "playback speed factor `X` (0.001 to 1000)")
 	fs.BoolVar(&c.loop, "loop", false, "start again at the end")
 	floatIn(fs, &c.start, "start", 0, 0, maxSeconds, false, "start `S` seconds of bag time into the recording")
 	floatIn(fs, &c.duration, "duration", 0, 0, maxSeconds, false, "play only the frames of the `S` seconds of bag time from the start (0: to the end)")
@@ -151,6 +151,11 @@ func runPlay(e *env, args []string) error {
 	})
 	st, err := startPlayStreams(dev, c)
 	if err != nil {
+		if rep := damage.FromPlayback(dev); rep.Damaged() && len(c.streams) == 0 {
+			// The damage left nothing to play (e.g. a bag cut inside
+			// its description): that is the verdict, as info gives it.
+			return reportDamage(e, c.path, rep, c.allow)
+		}
 		return fileError(c.path, err)
 	}
 	line := &liveLine{w: e.stdout}

@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rsbag/rsbag/rosbag"
+	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/record"
+	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -40,10 +42,9 @@ type recordConfig struct {
 	devices   int             // --devices N: a session of N cameras
 	serials   []string        // --device SERIAL (repeated)
 	given     map[string]bool // stream flags given on the command line
+	force     bool            // --force: replace existing files
 }
 
-// session reports whether several cameras (or one named camera) are
-// recorded as a rig session: one bag per camera and a manifest.
 // session reports whether several cameras are recorded as one session; one
 // --device SERIAL records that camera alone, to FILE.
 func (c *recordConfig) session() bool { return c.devices > 0 || len(c.serials) > 1 }
@@ -98,7 +99,7 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 	fs.Var(rateHz{&c.accel}, "accel", "accelerometer rate in `HZ`, or off")
 	fs.Var(rateHz{&c.gyro}, "gyro", "gyroscope rate in `HZ`, or off")
 	fs.Var(rateHz{&c.pose}, "pose", "pose rate in `HZ`, or off (a tracking camera's: the synthetic D435i has none, and a D400 bag cannot hold one)")
-	floatIn(fs, &c.speed, "speed", 1, 0, 1000, false, "synthetic camera speed factor `X` up to 1000 (0: as fast as possible)")
+	floatIn(fs, &c.speed, "speed", 1, 0, 1000, false, "synthetic camera speed factor `X` from 0.001 to 1000 (0: as fast as possible)")
 	fs.Var(oneOf{&c.metadata, []string{"none", "basic", "rich"}}, "metadata", "frame metadata of the synthetic camera: `none|basic|rich`")
 	fs.BoolVar(&c.compress, "compress", true, "LZ4-compress the chunks")
 	fs.Var(negBool{&c.compress}, "no-compress", "write uncompressed chunks")
@@ -107,6 +108,7 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		"one bag per camera, FILE.SERIAL.bag, and the manifest FILE.session.json")
 	fs.Var(repeated{&c.serials}, "device", "record the camera with serial number `SERIAL` (an error when none has it; repeat for a\n"+
 		"session of several; with --synthetic: the synthetic cameras' serial numbers)")
+	fs.BoolVar(&c.force, "force", false, "replace the recording's files if they exist (without it an existing file is an error)")
 	fs.StringVar(&c.recordUSB, "record-usb", "", "hidden: capture the USB exchange with the camera to `FILE` (test fixtures)")
 	pos, err := parseArgs(fs, "record", args)
 	if err != nil {
@@ -133,14 +135,16 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		return nil, usageErrorf("record", "--accel %d, --gyro %d, --pose %d: each rate must be in [0, %d] Hz", c.accel, c.gyro, c.pose, sensor.MaxMotionFPS)
 	case c.recordUSB != "" && c.synthetic:
 		return nil, usageErrorf("record", "--record-usb captures a live camera: it cannot be used with --synthetic")
-	case c.speed < 0:
-		return nil, usageErrorf("record", "--speed: %g is negative", c.speed)
+	case c.speed < 0 || c.speed > 0 && c.speed < minRate:
+		return nil, usageErrorf("record", "--speed: %g: want 0 (as fast as possible) or a factor in [%g, 1000]", c.speed, minRate)
 	case c.devices < 0 || c.devices > maxDevices:
 		return nil, usageErrorf("record", "--devices: %d is not in [1, %d]", c.devices, maxDevices)
 	case c.devices > 0 && len(c.serials) > 0 && c.devices != len(c.serials):
 		return nil, usageErrorf("record", "--devices %d but %d --device serials", c.devices, len(c.serials))
 	case len(c.serials) > maxDevices:
 		return nil, usageErrorf("record", "%d --device serials: at most %d", len(c.serials), maxDevices)
+	case c.recordUSB != "" && filepath.Clean(c.recordUSB) == filepath.Clean(c.file):
+		return nil, usageErrorf("record", "--record-usb %s is the recording's own file (-f)", c.recordUSB)
 	case c.session() && c.recordUSB != "":
 		return nil, usageErrorf("record", "--record-usb captures one camera: it cannot be used with --devices or --device")
 	}
@@ -244,6 +248,9 @@ func runRecord(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := refuseExisting(c.force, c.file, c.recordUSB); err != nil {
+		return err
+	}
 	rec, err := record.New(dev, c.file, opts)
 	if err != nil {
 		return fileError(c.file, err)
@@ -291,6 +298,20 @@ func runRecord(e *env, args []string) error {
 	}
 	if n := rec.Stats().Refused; n > 0 {
 		return fileError(c.file, fmt.Errorf("%d frames were not recorded: each was larger than the largest message a bag may hold (%d bytes); the bag holds the rest", n, rosbag.MaxMessageSize))
+	}
+	return nil
+}
+
+// refuseExisting refuses to record over an existing file unless --force
+// said so: the error names the first of paths that exists.
+func refuseExisting(force bool, paths ...string) error {
+	if force {
+		return nil
+	}
+	for _, p := range paths {
+		if _, err := os.Lstat(p); p != "" && err == nil {
+			return fileError(p, fmt.Errorf("%w: not replaced (--force replaces it)", fs.ErrExist))
+		}
 	}
 	return nil
 }

@@ -40,6 +40,13 @@ func runRecordSession(ctx context.Context, e *env, c *recordConfig) error {
 			return fmt.Errorf("camera %s: %w", d.Info()[sensor.CameraInfoSerialNumber], err)
 		}
 	}
+	files := []string{rig.ManifestPath(c.file)}
+	for _, d := range devs {
+		files = append(files, rig.BagPath(c.file, d.Info()[sensor.CameraInfoSerialNumber]))
+	}
+	if err := refuseExisting(c.force, files...); err != nil {
+		return err
+	}
 	r, err := rig.Create(c.file, devs, recordOptions(c, synthetic))
 	if err != nil {
 		return fileError(c.file, err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -41,6 +42,7 @@ func streamTopic(k layout.TopicKind) bool {
 type timeline struct {
 	first, last rosbag.Time // of the frames
 	frames      int
+	times       []rosbag.Time // of the frames, in order (one per frame)
 	// optionAt returns the data of the last value message of an option
 	// topic before t (the static one when there is no change before t).
 	options map[uint32][]rosbag.Message
@@ -70,6 +72,7 @@ func scanTimeline(r *rosbag.Reader) (*timeline, error) {
 			if tl.frames == 0 {
 				tl.first = t
 			}
+			tl.times = append(tl.times, t)
 			tl.last = max(tl.last, t)
 			tl.frames++
 		}
@@ -125,10 +128,38 @@ func trimBag(w *rosbag.Writer, r *rosbag.Reader, tl *timeline, win window, strea
 		ids[c.ID] = id
 		return id, nil
 	}
-	it := r.Messages(nil)
-	defer it.Close()
+	// Three reads in time order, each of the chunks it needs only (a
+	// part costs its window and the description, not the whole bag): the
+	// static description, the stream descriptions written before the
+	// window, the window.
+	var descConns []uint32
+	for id, t := range tl.topics {
+		if describesStream(t.Kind) {
+			descConns = append(descConns, id)
+		}
+	}
+	slices.Sort(descConns)
+	reads := []*rosbag.Query{{End: static + 1}}
+	if len(descConns) > 0 && win.from > static+1 {
+		reads = append(reads, &rosbag.Query{Connections: descConns, Start: static + 1, End: win.from})
+	}
+	reads = append(reads, &rosbag.Query{Start: max(win.from, static+1), End: win.to})
 	var n int64
 	var scratch []byte
+	for _, q := range reads {
+		if err := trimRead(w, r.Messages(q), tl, win, streams, conn, &n, &scratch); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// trimRead writes the messages of it that trimBag keeps to w, counting
+// them in n.
+func trimRead(w *rosbag.Writer, it *rosbag.Iterator, tl *timeline, win window, streams streamFilter,
+	conn func(c *rosbag.Connection) (uint32, error), n *int64, scratch *[]byte) error {
+	static := rosbag.Time(layout.StaticTimeNs)
+	defer it.Close()
 	for it.Next() {
 		m := it.Message()
 		t := tl.topics[m.Conn.ID]
@@ -151,20 +182,20 @@ func trimBag(w *rosbag.Writer, r *rosbag.Reader, tl *timeline, win window, strea
 		}
 		id, err := conn(m.Conn)
 		if err != nil {
-			return n, err
+			return err
 		}
-		if data, err = layout.Canonical(t.Kind, data, &scratch); err != nil {
-			return n, fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
+		if data, err = layout.Canonical(t.Kind, data, scratch); err != nil {
+			return fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
 		}
 		if err := w.WriteMessage(id, at, data); err != nil {
-			return n, fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
+			return fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
 		}
-		n++
+		*n++
 	}
 	if err := it.Err(); err != nil {
-		return n, err
+		return err
 	}
-	return n, it.Close()
+	return it.Close()
 }
 
 // describesStream reports whether a topic kind is part of a stream's
@@ -262,8 +293,8 @@ func editTrim(e *env, args []string) error {
 		return usageErrorf("edit", "trim: --streams: %v", err)
 	}
 	bag := pos[0]
-	if same, _ := sameFile(bag, *out); same {
-		return usageErrorf("edit", "trim: -o names the source bag; write the trimmed bag elsewhere")
+	if err := notInput("edit", pos, *out); err != nil {
+		return err
 	}
 	r, tl, err := openTimeline(bag, "trim")
 	if err != nil {
@@ -335,13 +366,35 @@ func editSplit(e *env, args []string) error {
 		return err
 	}
 	defer r.Close()
+	// The number of parts is decided before anything is written: never
+	// more than the bag has frames.
 	var cuts []rosbag.Time // starts of the parts after the first
 	if dur > 0 {
-		for t := tl.first + rosbag.Time(dur); t <= tl.last; t += rosbag.Time(dur) {
-			cuts = append(cuts, t)
+		span := tl.last - tl.first
+		if n := uint64(span)/uint64(dur) + 1; n > uint64(tl.frames) {
+			least := roundUp2(int64(span)/int64(tl.frames) + 1)
+			return usageErrorf("edit", "split: --every %s would cut the %.3f s of bag time of %s into %d parts, more than its %d frames; use --every %v or more",
+				*every, float64(span)/1e9, bag, n, tl.frames, time.Duration(least))
 		}
-	} else if cuts, err = sizeCuts(r, int64(size)); err != nil {
-		return fileError(bag, err)
+		cuts = durationCuts(tl, rosbag.Time(dur))
+	} else {
+		var total int64
+		if cuts, total, err = sizeCuts(r, int64(size)); err != nil {
+			return fileError(bag, err)
+		}
+		if n := len(cuts) + 1; n > tl.frames {
+			least := sizeValue(min(roundUp2(2*((total+int64(tl.frames)-1)/int64(tl.frames))), 1<<30))
+			return usageErrorf("edit", "split: --every %s would cut the %d bytes of messages of %s into %d parts, more than its %d frames; use --every %v or more",
+				*every, total, bag, n, tl.frames, &least)
+		}
+		cuts = framedCuts(cuts, tl.times)
+	}
+	parts := make([]string, len(cuts)+1)
+	for i := range parts {
+		parts[i] = fmt.Sprintf("%s_%d.bag", *prefix, i)
+	}
+	if err := notInput("edit", pos, parts...); err != nil {
+		return err
 	}
 	comp := bagCompression(r)
 	from := rosbag.Time(layout.SamplesStartNs)
@@ -350,10 +403,7 @@ func editSplit(e *env, args []string) error {
 		if i < len(cuts) {
 			to = cuts[i]
 		}
-		out := fmt.Sprintf("%s_%d.bag", *prefix, i)
-		if same, _ := sameFile(bag, out); same {
-			return usageErrorf("edit", "split: part %s is the source bag", out)
-		}
+		out := parts[i]
 		n, err := writeTrimmed(out, r, tl, window{from, to}, nil, comp)
 		if err != nil {
 			return fileError(bag, err)
@@ -364,19 +414,66 @@ func editSplit(e *env, args []string) error {
 	return nil
 }
 
+// durationCuts returns the starts of the parts after the first when the
+// bag is cut every d of bag time from its first frame: the starts of the
+// windows that hold frames (a window without frames makes no part).
+func durationCuts(tl *timeline, d rosbag.Time) []rosbag.Time {
+	var cuts []rosbag.Time
+	var k rosbag.Time
+	for _, t := range tl.times {
+		if w := (t - tl.first) / d; w != k {
+			cuts = append(cuts, tl.first+w*d)
+			k = w
+		}
+	}
+	return cuts
+}
+
+// framedCuts drops from cuts (ascending starts of the parts after the
+// first) those that would leave a part without frames (times, ascending):
+// such a part's messages join the part after it (the last part's, the
+// part before it).
+func framedCuts(cuts, times []rosbag.Time) []rosbag.Time {
+	var out []rosbag.Time
+	j := 0
+	for _, c := range cuts {
+		n := j
+		for j < len(times) && times[j] < c {
+			j++
+		}
+		if j > n {
+			out = append(out, c)
+		}
+	}
+	if len(out) > 0 && j == len(times) {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+// roundUp2 rounds n > 0 up to two significant digits (252000001 → 260000000).
+func roundUp2(n int64) int64 {
+	unit := int64(1)
+	for n/unit >= 100 {
+		unit *= 10
+	}
+	return (n + unit - 1) / unit * unit
+}
+
 // sizeCuts returns the bag times at which parts of about size bytes of
-// messages (after the description) begin: a part ends before the message
-// time at which it would pass size, never between messages of one time (a
-// frame and its metadata).
-func sizeCuts(r *rosbag.Reader, size int64) ([]rosbag.Time, error) {
+// messages (after the description) begin, and the bytes of those messages:
+// a part ends before the message time at which it would pass size, never
+// between messages of one time (a frame and its metadata).
+func sizeCuts(r *rosbag.Reader, size int64) ([]rosbag.Time, int64, error) {
 	var cuts []rosbag.Time
 	it := r.Messages(&rosbag.Query{Start: rosbag.Time(layout.SamplesStartNs)})
 	defer it.Close()
-	var acc int64
+	var acc, total int64
 	var cur rosbag.Time
 	var curBytes int64
 	for it.Next() {
 		m := it.Message()
+		total += int64(len(m.Data))
 		if m.Time != cur {
 			if acc > 0 && acc+curBytes > size {
 				cuts = append(cuts, cur)
@@ -390,5 +487,5 @@ func sizeCuts(r *rosbag.Reader, size int64) ([]rosbag.Time, error) {
 	if acc > 0 && acc+curBytes > size {
 		cuts = append(cuts, cur)
 	}
-	return cuts, it.Err()
+	return cuts, total, it.Err()
 }
