@@ -33,8 +33,7 @@ func defaults(d *usb.Device) []string {
 // 640x480 color default and no IMU, and on USB 2 the defaults are
 // 640x480@15.
 func TestProductDefaults(t *testing.T) {
-	d435 := usbtest.D435iDesc()
-	d435.Product, d435.Name = 0x0B07, "Intel(R) RealSense(TM) Depth Camera 435"
+	d435 := usbtest.D435Desc()
 	usb2 := usbtest.D435iDesc()
 	usb2.BCDUSB = 0x0210
 	for _, tc := range []struct {

@@ -156,8 +156,7 @@ func TestVersion(t *testing.T) {
 // the D435i defaults used to ask it for an Accel stream; a flag given is
 // kept.
 func TestLiveDefaultsFromCamera(t *testing.T) {
-	d435 := usbtest.D435iDesc()
-	d435.Product = 0x0B07
+	d435 := usbtest.D435Desc()
 	for _, tc := range []struct {
 		name string
 		desc usb.DeviceDesc

@@ -61,9 +61,10 @@ func (c *recordConfig) serial() string {
 // maxDevices bounds --devices.
 const maxDevices = 16
 
-// Defaults: librealsense's rs-record records 10 s; the stream set is that of
-// a D435i (depth 848x480@30 Z16, color 1280x720@30 RGB8, accel 250 Hz, gyro
-// 200 Hz).
+// Defaults: librealsense's rs-record records 10 s; the stream set of the
+// synthetic camera is that of a D435i (depth 848x480@30 Z16, color
+// 1280x720@30 RGB8, accel 250 Hz, gyro 200 Hz); a live camera's is its own
+// (recordConfig.fromCamera).
 const (
 	defaultSeconds = 10
 	defaultFile    = "test.bag"
