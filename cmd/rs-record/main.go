@@ -12,6 +12,8 @@
 //	rs-record import IN.mcap OUT.bag                     turn such an MCAP file back into a bag
 //	rs-record convert -p|-r|-v|-b|-l PREFIX BAG         write frames as files (as rs-convert)
 //	rs-record edit trim|split|compress|decompress|reindex ...  rewrite a bag
+//	rs-record devices [--json]                           list the attached cameras (as rs-enumerate-devices)
+//	rs-record --version                                  print the module version and commit
 //
 // Every command accepts -h. The exit status is 0 on success, 1 on an error,
 // 2 on a usage error and 3 when a bag is damaged (see internal/damage: it is
@@ -46,6 +48,7 @@ import (
 
 	"github.com/rsbag/rsbag/internal/damage"
 	"github.com/rsbag/rsbag/rosbag"
+	"github.com/rsbag/rsbag/usb"
 )
 
 // Exit statuses.
@@ -68,6 +71,9 @@ type env struct {
 	stdout, stderr io.Writer
 	stdoutTTY      bool // stdout is a terminal: show live progress
 	stdinTTY       bool // stdin is a terminal: accept key commands
+	// usb is the USB transport live cameras are found through; nil is
+	// libusb's.
+	usb usb.Transport
 }
 
 func newEnv() *env {
@@ -114,6 +120,7 @@ var commands = []command{
 	{"import", "turn an MCAP file written by export back into a bag", runImport},
 	{"convert", "write a bag's frames as PNG, RAW, CSV, BIN or PLY files (as rs-convert)", runConvert},
 	{"edit", "trim, split, compress, decompress or reindex a bag", runEdit},
+	{"devices", "list the attached cameras, their sensors and stream profiles (as rs-enumerate-devices)", runDevices},
 }
 
 func mainUsage(w io.Writer) {
@@ -137,6 +144,9 @@ func run(args []string, e *env) (status int) {
 		switch a := args[0]; {
 		case a == "help" || a == "-h" || a == "-help" || a == "--help":
 			mainUsage(e.stdout)
+			return exitOK
+		case a == "--version" || a == "-version" || a == "version":
+			fmt.Fprintln(e.stdout, versionLine())
 			return exitOK
 		case strings.HasPrefix(a, "-"):
 			// flags of the default command

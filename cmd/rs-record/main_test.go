@@ -501,3 +501,25 @@ func TestPlayNonRealTime(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordSpeed0KeepsFrameTiming records the synthetic camera as fast as
+// possible: the bag holds the frames' own timing, 90 frames at 30 fps over
+// 89/30 s, not the wall time the recording took.
+func TestRecordSpeed0KeepsFrameTiming(t *testing.T) {
+	t.Parallel()
+	bag := filepath.Join(t.TempDir(), "fast.bag")
+	r := rsRecord(t, "record", "--synthetic", "--speed", "0", "--frames", "90", "--depth", "424x240@30", "--color", "424x240@30", "-f", bag)
+	if r.code != 0 {
+		t.Fatalf("record: exit %d\n%s", r.code, r.stderr)
+	}
+	bi := infoJSON(t, bag)
+	want := 89 * time.Second / 30
+	if d := time.Duration(bi.DurationNs); d < want-time.Second/30 || d > want+time.Second/30 {
+		t.Errorf("duration %v, want %v within a frame period", d, want)
+	}
+	for _, s := range []string{"Depth", "Color"} {
+		if n := bi.frames(s); n != 90 {
+			t.Errorf("%s: %d frames, want 90", s, n)
+		}
+	}
+}

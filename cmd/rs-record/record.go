@@ -38,23 +38,34 @@ type recordConfig struct {
 	metadata  string
 	compress  bool
 	chunkSize sizeValue
-	recordUSB string        // hidden: USB fixture capture
-	devices   int           // --devices N: a session of N cameras
-	serials   []string      // --device SERIAL (repeated)
-	force     bool          // --force: replace existing files
-	notes     []record.Note // --note KEY=VALUE (repeated), for /additional_info
+	recordUSB string          // hidden: USB fixture capture
+	devices   int             // --devices N: a session of N cameras
+	serials   []string        // --device SERIAL (repeated)
+	given     map[string]bool // stream flags given on the command line
+	force     bool            // --force: replace existing files
+	notes     []record.Note   // --note KEY=VALUE (repeated), for /additional_info
 }
 
-// session reports whether several cameras (or one named camera) are
-// recorded as a rig session: one bag per camera and a manifest.
-func (c *recordConfig) session() bool { return c.devices > 0 || len(c.serials) > 0 }
+// session reports whether several cameras are recorded as one session; one
+// --device SERIAL records that camera alone, to FILE.
+func (c *recordConfig) session() bool { return c.devices > 0 || len(c.serials) > 1 }
+
+// serial is the serial number of the one camera to record ("" for the
+// first found).
+func (c *recordConfig) serial() string {
+	if len(c.serials) == 1 {
+		return c.serials[0]
+	}
+	return ""
+}
 
 // maxDevices bounds --devices.
 const maxDevices = 16
 
-// Defaults: librealsense's rs-record records 10 s; the stream set is that of
-// a D435i (depth 848x480@30 Z16, color 1280x720@30 RGB8, accel 250 Hz, gyro
-// 200 Hz).
+// Defaults: librealsense's rs-record records 10 s; the stream set of the
+// synthetic camera is that of a D435i (depth 848x480@30 Z16, color
+// 1280x720@30 RGB8, accel 250 Hz, gyro 200 Hz); a live camera's is its own
+// (recordConfig.fromCamera).
 const (
 	defaultSeconds = 10
 	defaultFile    = "test.bag"
@@ -97,8 +108,8 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 	fs.Var(&c.chunkSize, "chunk-size", "chunk size `BYTES` (suffixes KiB, MiB)")
 	fs.IntVar(&c.devices, "devices", 0, "record the first `N` cameras together (with --synthetic: N synthetic cameras) as one session:\n"+
 		"one bag per camera, FILE.SERIAL.bag, and the manifest FILE.session.json")
-	fs.Var(repeated{&c.serials}, "device", "record the camera with serial number `SERIAL` (repeat for a session of several;\n"+
-		"with --synthetic: the synthetic cameras' serial numbers)")
+	fs.Var(repeated{&c.serials}, "device", "record the camera with serial number `SERIAL` (an error when none has it; repeat for a\n"+
+		"session of several; with --synthetic: the synthetic cameras' serial numbers)")
 	fs.Var(noteFlag{&c.notes}, "note", "add `KEY=VALUE` to the recording's /additional_info, shown by info (repeat for several)")
 	fs.BoolVar(&c.force, "force", false, "replace the recording's files if they exist (without it an existing file is an error)")
 	fs.StringVar(&c.recordUSB, "record-usb", "", "hidden: capture the USB exchange with the camera to `FILE` (test fixtures)")
@@ -110,6 +121,10 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		return nil, usageErrorf("record", "unexpected argument %q (the output file is given with -f)", pos[0])
 	}
 	c.timeSet = flagSet(fs, "t", "time")
+	c.given = map[string]bool{}
+	for _, name := range []string{"depth", "color", "ir", "accel", "gyro"} {
+		c.given[name] = flagSet(fs, name)
+	}
 	switch {
 	case c.file == "":
 		return nil, usageErrorf("record", "-f: empty file name")
@@ -152,6 +167,46 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 	return c, nil
 }
 
+// fromCamera returns c with the streams whose flags were not given set to
+// the default profiles of the live camera dev (librealsense's for its
+// product line and USB type, see package usb): a stream the camera has no
+// default of is off (a D435 without IMU records no Accel or Gyro).
+func (c *recordConfig) fromCamera(dev device.Device) *recordConfig {
+	cc := *c
+	def := map[streamKey]*sensor.StreamProfile{}
+	for _, s := range dev.Sensors() {
+		for _, p := range s.Profiles() {
+			if k := (streamKey{p.Stream, p.Index}); p.Default && def[k] == nil {
+				def[k] = p
+			}
+		}
+	}
+	video := func(flag string, st sensor.Stream, index int, spec *streamSpec) {
+		if c.given[flag] {
+			return
+		}
+		*spec = streamSpec{}
+		if p := def[streamKey{st, index}]; p != nil {
+			*spec = streamSpec{Width: p.Width, Height: p.Height, FPS: p.FPS, Format: p.Format}
+		}
+	}
+	video("depth", sensor.StreamDepth, 0, &cc.depth)
+	video("color", sensor.StreamColor, 0, &cc.color)
+	video("ir", sensor.StreamInfrared, 1, &cc.ir)
+	motion := func(flag string, st sensor.Stream, hz *int) {
+		if c.given[flag] {
+			return
+		}
+		*hz = 0
+		if p := def[streamKey{st, 0}]; p != nil {
+			*hz = p.FPS
+		}
+	}
+	motion("accel", sensor.StreamAccel, &cc.accel)
+	motion("gyro", sensor.StreamGyro, &cc.gyro)
+	return &cc
+}
+
 // recordOptions are the recorder's options for c.
 func recordOptions(c *recordConfig, synthetic bool) *record.Options {
 	opts := &record.Options{
@@ -184,6 +239,11 @@ func runRecord(e *env, args []string) error {
 		return err
 	}
 	defer dev.Close()
+	if !synthetic {
+		if c = c.fromCamera(dev); len(c.wanted()) == 0 {
+			return errors.New("the camera has no default streams: choose them with --depth, --color, --ir, --accel or --gyro")
+		}
+	}
 
 	opts := recordOptions(c, synthetic)
 	// Choose the profiles before the file is created: a request the camera
@@ -293,16 +353,19 @@ func recordSummary(st *streams, rs record.Stats, elapsed time.Duration, path str
 // there is none (or when --synthetic is given).
 func openRecordDevice(ctx context.Context, e *env, c *recordConfig) (device.Device, bool, error) {
 	if !c.synthetic {
-		dev, err := openLiveCamera(ctx, c)
+		dev, err := openLiveCamera(ctx, e, c)
 		if err == nil {
 			return dev, false, nil
+		}
+		if c.serial() != "" {
+			return nil, false, fmt.Errorf("camera %s: %w", c.serial(), err)
 		}
 		if !errors.Is(err, device.ErrNotFound) || c.recordUSB != "" {
 			return nil, false, fmt.Errorf("open camera: %w (use --synthetic to record the synthetic camera)", err)
 		}
 		fmt.Fprintf(e.stderr, "%s: no RealSense camera found; recording the synthetic camera\n", progName)
 	}
-	dev, err := openSynthetic(c, "")
+	dev, err := openSynthetic(c, c.serial())
 	if err != nil {
 		return nil, true, fmt.Errorf("synthetic camera: %w", err)
 	}
