@@ -12,6 +12,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/rsbag/rsbag/internal/buildinfo"
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
@@ -317,26 +318,15 @@ func (w *writer) writeDescription(desc *description) {
 
 // additionalInfo returns what every recording writes to /additional_info:
 // the program that recorded it and its version (the main module's, from the
-// build information; "(devel)" and the commit for a build from a work
-// tree), then the
-// user's notes.
+// build information, as rs-record --version gives it), then the user's
+// notes.
 func (w *writer) additionalInfo() []Note {
 	prog, version := "unknown", "unknown"
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if bi.Path != "" {
 			prog = path.Base(bi.Path)
 		}
-		if bi.Main.Version != "" {
-			version = bi.Main.Version
-		}
-		for _, kv := range bi.Settings { // the commit of a build from a work tree
-			switch {
-			case kv.Key == "vcs.revision" && version == "(devel)":
-				version += " " + kv.Value
-			case kv.Key == "vcs.modified" && kv.Value == "true":
-				version += " (modified)"
-			}
-		}
+		version = buildinfo.Version(bi)
 	}
 	return append([]Note{{"Program", prog}, {"Version", version}}, w.d.opts.Notes...)
 }
