@@ -12,8 +12,8 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/rsbag/rsbag/internal/buildinfo"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/buildinfo"
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
