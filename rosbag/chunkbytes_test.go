@@ -10,15 +10,7 @@ import (
 // chunk to the index (to the end of the file for a recovered bag), each
 // numbered as Message.Chunk.
 func TestChunkBytes(t *testing.T) {
-	trunc := filepath.Join(t.TempDir(), "cut.bag")
-	data, err := os.ReadFile(testBags[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(trunc, data[:len(data)*2/3], 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, bag := range append(append([]string{}, testBags...), trunc) {
+	for _, bag := range testBagsAndCut(t) {
 		r, err := Open(bag, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", bag, err)
@@ -45,4 +37,19 @@ func TestChunkBytes(t *testing.T) {
 		}
 		r.Close()
 	}
+}
+
+// testBagsAndCut returns the test bags and a copy of the first cut at two
+// thirds of its length, which opens recovered.
+func testBagsAndCut(t *testing.T) []string {
+	t.Helper()
+	trunc := filepath.Join(t.TempDir(), "cut.bag")
+	data, err := os.ReadFile(testBags[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(trunc, data[:len(data)*2/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return append(append([]string{}, testBags...), trunc)
 }
