@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/sensor"
@@ -199,12 +200,35 @@ func checkVideo(block string, f *sensor.Frame, formats ...sensor.Format) (int, e
 // derive returns a new video frame with f's number, times and metadata, of
 // profile p and size w×h with bpp bytes per pixel and tightly packed rows.
 func derive(f *sensor.Frame, p *sensor.StreamProfile, w, h, bpp int) *sensor.Frame {
+	return deriveData(f, p, w, h, bpp, nil)
+}
+
+// deriveData is derive with the frame's bytes data, or new zero bytes when
+// data is nil.
+func deriveData(f *sensor.Frame, p *sensor.StreamProfile, w, h, bpp int, data []byte) *sensor.Frame {
+	if data == nil {
+		data = make([]byte, w*h*bpp)
+	}
 	return &sensor.Frame{
 		Profile: p, Number: f.Number, TimestampMs: f.TimestampMs, Domain: f.Domain,
 		SystemTimeMs: f.SystemTimeMs, Metadata: f.Metadata,
 		Width: w, Height: h, Stride: w * bpp, BPP: 8 * bpp, DepthUnits: f.DepthUnits,
-		Data: make([]byte, w*h*bpp),
+		Data: data,
 	}
+}
+
+// littleEndian reports whether this machine stores numbers in the byte
+// order of frames, little-endian: then arrays of numbers are their own
+// bytes, viewed by asBytes.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// asBytes returns the memory of s as bytes, without a copy.
+func asBytes[T any](s []T) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	var zero T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(zero)))
 }
 
 // packed returns the w*h*bpp bytes of f's picture without row padding: its

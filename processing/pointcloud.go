@@ -1,7 +1,6 @@
 package processing
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"sync"
@@ -28,7 +27,8 @@ type Points struct {
 	// Frame is the XYZ32F frame of the vertices: Width×Height×3 float32,
 	// little-endian, with the depth frame's number, times and metadata.
 	Frame *sensor.Frame
-	// Vertices are the points, row by row.
+	// Vertices are the points, row by row (on little-endian machines the
+	// same memory as Frame.Data).
 	Vertices [][3]float32
 	// TexCoords are the texture coordinates, nil when not mapped.
 	TexCoords [][2]float32
@@ -42,10 +42,14 @@ func (p *Points) VertexBytes() []byte { return p.Frame.Data }
 
 // TexCoordBytes returns the texture coordinates as librealsense's
 // get_texture_coordinates() holds them: 2 little-endian float32 per point,
-// or nil when the cloud is not mapped.
+// or nil when the cloud is not mapped. On little-endian machines they are
+// the memory of TexCoords itself, not a copy.
 func (p *Points) TexCoordBytes() []byte {
 	if p.TexCoords == nil {
 		return nil
+	}
+	if littleEndian {
+		return asBytes(p.TexCoords)
 	}
 	b := make([]byte, 8*len(p.TexCoords))
 	for i, t := range p.TexCoords {
@@ -53,6 +57,9 @@ func (p *Points) TexCoordBytes() []byte {
 	}
 	return b
 }
+
+// pixPool holds the scratch texture pixels of Calculate.
+var pixPool = sync.Pool{New: func() any { return new([][2]float32) }}
 
 // PointCloud computes point clouds of depth frames, as librealsense's
 // rs2::pointcloud (its SSE path, the one x86-64 builds use): vertices from
@@ -149,30 +156,49 @@ func (pc *PointCloud) Calculate(f *sensor.Frame) (*Points, error) {
 
 	m := pc.rays(in)
 	p := pc.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Format = sensor.StreamDepth, sensor.FormatXYZ32F })
-	out := derive(f, p, f.Width, f.Height, 12)
-	pts := &Points{Frame: out, Vertices: make([][3]float32, f.Width*f.Height)}
-	units := f.DepthUnits
-	var pix [][2]float32
-	if texture != nil {
-		pts.TexCoords = make([][2]float32, len(pts.Vertices))
-		pts.Texture = texture
-		pix = make([][2]float32, len(pts.Vertices))
+	n := f.Width * f.Height
+	pts := &Points{Vertices: make([][3]float32, n)}
+	var data []byte
+	if littleEndian {
+		data = asBytes(pts.Vertices) // the vertices are the frame's bytes
 	}
-	parallelRows(f.Height, f.Width*f.Height, func(y0, y1 int) {
+	out := deriveData(f, p, f.Width, f.Height, 12, data)
+	pts.Frame = out
+	units := f.DepthUnits
+	var pix [][2]float32 // the vertices' texture pixels, for occlusion
+	if texture != nil {
+		pts.TexCoords = make([][2]float32, n)
+		pts.Texture = texture
+		pp := pixPool.Get().(*[][2]float32)
+		defer pixPool.Put(pp)
+		if cap(*pp) < n {
+			*pp = make([][2]float32, n)
+		}
+		pix = (*pp)[:n]
+	}
+	var tw, th float32
+	if texture != nil {
+		tw, th = float32(texture.Intrinsics.Width), float32(texture.Intrinsics.Height)
+	}
+	parallelRows(f.Height, n, func(y0, y1 int) {
 		for y := y0; y < y1; y++ {
-			row := f.Data[y*f.Stride:]
-			for x := 0; x < f.Width; x++ {
-				i := y*f.Width + x
+			row := f.Data[y*f.Stride : y*f.Stride+2*f.Width]
+			i0 := y * f.Width
+			verts, mx, my := pts.Vertices[i0:i0+f.Width], m.x[i0:i0+f.Width], m.y[i0:i0+f.Width]
+			for x := range verts {
 				d := float32(float32(uint16(row[2*x])|uint16(row[2*x+1])<<8) * units)
-				v := [3]float32{d * m.x[i], d * m.y[i], d}
-				pts.Vertices[i] = v
-				o := out.Data[12*i : 12*i+12]
-				binary.LittleEndian.PutUint32(o, math.Float32bits(v[0]))
-				binary.LittleEndian.PutUint32(o[4:], math.Float32bits(v[1]))
-				binary.LittleEndian.PutUint32(o[8:], math.Float32bits(v[2]))
-				if texture != nil {
-					pix[i] = texturePixel(v, &extr, &texture.Intrinsics)
-					pts.TexCoords[i] = [2]float32{pix[i][0] / float32(texture.Intrinsics.Width), pix[i][1] / float32(texture.Intrinsics.Height)}
+				v := [3]float32{d * mx[x], d * my[x], d}
+				verts[x] = v
+				if !littleEndian {
+					putF32s(out.Data[12*(i0+x):], v[:])
+				}
+			}
+			if texture != nil {
+				px, tc := pix[i0:i0+f.Width], pts.TexCoords[i0:i0+f.Width]
+				for x, v := range verts {
+					q := texturePixel(v, &extr, &texture.Intrinsics)
+					px[x] = q
+					tc[x] = [2]float32{q[0] / tw, q[1] / th}
 				}
 			}
 		}
