@@ -153,16 +153,25 @@ func (u *UnitsTransform) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	p := u.out.get(f.Profile, nil, func(q *sensor.StreamProfile) {
 		q.Stream, q.Index, q.Format = sensor.StreamDepth, 0, sensor.FormatDistance
 	})
-	out := derive(f, p, f.Width, f.Height, 4)
+	w := f.Width
+	dist := make([]float32, w*f.Height)
+	var data []byte
+	if littleEndian {
+		data = asBytes(dist)
+	}
+	out := deriveData(f, p, w, f.Height, 4, data)
 	units := f.DepthUnits
-	eachRow(f, out, func(src, dst []byte) {
-		src, dst = src[:2*f.Width], dst[:4*f.Width]
-		for i := 0; i < f.Width; i++ {
-			v := uint16(src[2*i]) | uint16(src[2*i+1])<<8
-			b := math.Float32bits(units * float32(v))
-			dst[4*i], dst[4*i+1], dst[4*i+2], dst[4*i+3] = byte(b), byte(b>>8), byte(b>>16), byte(b>>24)
+	parallelRows(f.Height, w*f.Height, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			src, dst := f.Data[y*f.Stride:y*f.Stride+2*w], dist[y*w:(y+1)*w]
+			for i := range dst {
+				dst[i] = units * float32(uint16(src[2*i])|uint16(src[2*i+1])<<8)
+			}
 		}
 	})
+	if !littleEndian {
+		putF32s(out.Data, dist)
+	}
 	return out, nil
 }
 
