@@ -121,6 +121,7 @@ func RunProcessing(w io.Writer, path string, opts ProcOptions) error {
 	pp := pairedProfile(dev)
 	p := newProcessor(d, dev, baseline, pp, opts.RawDir, strings.TrimSuffix(rosbag.BaseName(path), filepath.Ext(path)))
 	p.inputs = outfile.NewInputs(path)
+	defer p.hash.close()
 	done := extensions.Stopped(dev)
 	var opened []sensor.Sensor
 	for _, s := range dev.Sensors() {
@@ -200,6 +201,7 @@ type processor struct {
 	chain    []processing.Block
 	ex       *playback.Device
 	pairedTo string
+	hash     *hasher
 }
 
 type namedBlock struct {
@@ -215,7 +217,7 @@ func must(err error) {
 
 func newProcessor(d *dumper, dev *playback.Device, baseline float32, paired *sensor.StreamProfile, rawDir, name string) *processor {
 	p := &processor{d: d, dev: dev, paired: paired, rawDir: rawDir, name: name, ex: dev,
-		col: processing.NewColorizer(), pc: processing.NewPointCloud()}
+		col: processing.NewColorizer(), pc: processing.NewPointCloud(), hash: newHasher()}
 	for k := range 10 {
 		c := processing.NewColorizer()
 		must(c.SetOption(sensor.OptionColorScheme, float32(k)))
@@ -280,25 +282,81 @@ func (p *processor) finish() {
 	}
 }
 
+// op is one output of a depth frame's blocks: its hash and shape; its
+// bytes only while they are to be written to the raw folder.
 type op struct {
-	name  string
-	data  []byte
-	frame *sensor.Frame // nil for point cloud outputs
+	name                  string
+	sum                   uint64
+	bytes                 int
+	video                 bool // format to stride are set (not a point cloud output)
+	format                sensor.Format
+	width, height, stride int
+	data                  []byte // kept for the raw folder only
 }
+
+// hashJob asks the hasher for the FNV-1a 64 of data, into *sum.
+type hashJob struct {
+	data []byte
+	sum  *uint64
+}
+
+// hasher hashes outputs on its own goroutine while the blocks make the
+// next ones, so that an output is garbage once hashed: only the few in its
+// queue are alive beside the one being made.
+type hasher struct {
+	jobs chan hashJob
+	wg   sync.WaitGroup
+}
+
+func newHasher() *hasher {
+	h := &hasher{jobs: make(chan hashJob, 2)}
+	go func() {
+		for j := range h.jobs {
+			*j.sum = fnv64(j.data)
+			h.wg.Done()
+		}
+	}()
+	return h
+}
+
+// hash queues data; *sum is set once wait returns.
+func (h *hasher) hash(data []byte, sum *uint64) {
+	h.wg.Add(1)
+	h.jobs <- hashJob{data, sum}
+}
+
+// wait returns when every queued hash is done.
+func (h *hasher) wait() { h.wg.Wait() }
+
+// close ends the hasher's goroutine.
+func (h *hasher) close() { close(h.jobs) }
 
 // process runs every block on depth (with its paired frame, or nil) and
 // prints the depth and geometry lines.
 func (p *processor) process(depth, paired *sensor.Frame) {
-	var ops []op
+	keep := p.pairs == 0 && p.rawDir != ""
+	ops := make([]*op, 0, 32)
+	defer p.hash.wait() // no hash writes into ops after an early return
+	put := func(name string, data []byte, f *sensor.Frame) {
+		o := &op{name: name, bytes: len(data)}
+		if f != nil {
+			o.video, o.format, o.width, o.height, o.stride = true, f.Profile.Format, f.Width, f.Height, f.Stride
+		}
+		if keep {
+			o.data = data
+		}
+		ops = append(ops, o)
+		p.hash.hash(data, &o.sum)
+	}
 	add := func(name string, f *sensor.Frame, err error) bool {
 		if err != nil {
 			p.err = fmt.Errorf("frame %d: %s: %w", depth.Number, name, err)
 			return false
 		}
-		ops = append(ops, op{name, f.Data, f})
+		put(name, f.Data, f)
 		return true
 	}
-	ops = append(ops, op{"depth", depth.Data, depth})
+	put("depth", depth.Data, depth)
 	f, err := p.col.Process(depth)
 	if !add("colorize", f, err) {
 		return
@@ -324,9 +382,9 @@ func (p *processor) process(depth, paired *sensor.Frame) {
 		p.err = fmt.Errorf("frame %d: pointcloud: %w", depth.Number, err)
 		return
 	}
-	ops = append(ops, op{name: "pointcloud.vertices", data: pts.VertexBytes()})
+	put("pointcloud.vertices", pts.VertexBytes(), nil)
 	if pts.TexCoords != nil {
-		ops = append(ops, op{name: "pointcloud.texcoords", data: pts.TexCoordBytes()})
+		put("pointcloud.texcoords", pts.TexCoordBytes(), nil)
 	}
 	if paired != nil {
 		f, err := p.toOther.Process(depth, paired)
@@ -352,6 +410,7 @@ func (p *processor) process(depth, paired *sensor.Frame) {
 		}
 	}
 	add("chain", out, nil)
+	p.hash.wait()
 
 	l := newLine("depth")
 	l.uint("number", depth.Number)
@@ -367,13 +426,13 @@ func (p *processor) process(depth, paired *sensor.Frame) {
 	l.object("ops")
 	for _, o := range ops {
 		l.object(o.name)
-		l.str("hash", fmt.Sprintf("%016x", fnv64(o.data)))
-		l.int("bytes", int64(len(o.data)))
-		if o.frame != nil {
-			l.str("format", o.frame.Profile.Format.String())
-			l.int("width", int64(o.frame.Width))
-			l.int("height", int64(o.frame.Height))
-			l.int("stride", int64(o.frame.Stride))
+		l.str("hash", fmt.Sprintf("%016x", o.sum))
+		l.int("bytes", int64(o.bytes))
+		if o.video {
+			l.str("format", o.format.String())
+			l.int("width", int64(o.width))
+			l.int("height", int64(o.height))
+			l.int("stride", int64(o.stride))
 		}
 		l.end()
 	}
