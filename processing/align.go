@@ -24,15 +24,9 @@ type ExtrinsicsSource interface {
 // depth pixel. It is safe for concurrent use.
 type Align struct {
 	*options
-	to    sensor.Stream
-	extr  ExtrinsicsSource
-	out   profiles
-	mu    sync.Mutex
-	cache map[alignKey]*alignMaps
-}
-
-type alignKey struct {
-	depth sensor.Intrinsics
+	to   sensor.Stream
+	extr ExtrinsicsSource
+	out  profiles
 }
 
 // alignMaps are the rays through the top-left and bottom-right corners of
@@ -43,22 +37,12 @@ type alignMaps struct{ tl, br *rayMap }
 // other streams to depth), with the extrinsics taken from src.
 func NewAlign(to sensor.Stream, src ExtrinsicsSource) *Align {
 	return &Align{options: newOptions("Align", map[sensor.Option]option{sensor.OptionFramesQueueSize: optFramesQueueSize}),
-		to: to, extr: src, cache: map[alignKey]*alignMaps{}}
+		to: to, extr: src}
 }
 
 // maps returns the corner rays of the depth intrinsics in.
 func (a *Align) maps(in sensor.Intrinsics) *alignMaps {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if m, ok := a.cache[alignKey{in}]; ok {
-		return m
-	}
-	m := &alignMaps{newRayMap(in, -0.5), newRayMap(in, 0.5)}
-	if len(a.cache) > 8 {
-		clear(a.cache)
-	}
-	a.cache[alignKey{in}] = m
-	return m
+	return &alignMaps{cachedRays(in, -0.5), cachedRays(in, 0.5)}
 }
 
 // Process aligns a pair of frames taken together: depth (Z16) and other,

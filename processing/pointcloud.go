@@ -73,7 +73,6 @@ type PointCloud struct {
 	mu      sync.Mutex
 	texture *sensor.StreamProfile
 	extr    sensor.Extrinsics
-	maps    map[sensor.Intrinsics]*rayMap
 }
 
 // rayMap holds the normalized ray (x, y at z = 1) of every depth pixel.
@@ -84,7 +83,7 @@ type rayMap struct{ x, y []float32 }
 func NewPointCloud() *PointCloud {
 	return &PointCloud{options: newOptions("Pointcloud", streamFilterOptions(map[sensor.Option]option{
 		sensor.OptionFilterMagnitude: {extensions.Range{Min: OcclusionOff, Max: OcclusionOn, Step: 1, Default: OcclusionOn}, "Occlusion removal", []string{"Off", "On"}},
-	})), maps: map[sensor.Intrinsics]*rayMap{}}
+	}))}
 }
 
 // MapTo makes the next clouds carry texture coordinates in the stream of
@@ -100,18 +99,37 @@ func (pc *PointCloud) MapTo(texture *sensor.StreamProfile, depthToTexture sensor
 	return nil
 }
 
-// rays returns the ray map of depth intrinsics in, computed once.
-func (pc *PointCloud) rays(in sensor.Intrinsics) *rayMap {
-	pc.mu.Lock()
-	defer pc.mu.Unlock()
-	if m, ok := pc.maps[in]; ok {
+// rayKey identifies a ray map: the intrinsics and the offset from the
+// pixel centres.
+type rayKey struct {
+	in  sensor.Intrinsics
+	off float32
+}
+
+// rayCache holds the ray maps in use, shared by every PointCloud and Align:
+// a map depends on its key only, and is not modified once made.
+var rayCache struct {
+	mu sync.Mutex
+	m  map[rayKey]*rayMap
+}
+
+// maxRayMaps bounds rayCache: past it, the maps are forgotten.
+const maxRayMaps = 16
+
+// cachedRays returns the ray map of intrinsics in at offset off from the
+// pixel centres, computed once.
+func cachedRays(in sensor.Intrinsics, off float32) *rayMap {
+	rayCache.mu.Lock()
+	defer rayCache.mu.Unlock()
+	k := rayKey{in, off}
+	if m, ok := rayCache.m[k]; ok {
 		return m
 	}
-	m := newRayMap(in, 0)
-	if len(pc.maps) > 8 {
-		clear(pc.maps)
+	if rayCache.m == nil || len(rayCache.m) >= maxRayMaps {
+		rayCache.m = map[rayKey]*rayMap{}
 	}
-	pc.maps[in] = m
+	m := newRayMap(in, off)
+	rayCache.m[k] = m
 	return m
 }
 
@@ -154,7 +172,7 @@ func (pc *PointCloud) Calculate(f *sensor.Frame) (*Points, error) {
 	occlusion := pc.get(sensor.OptionFilterMagnitude) == OcclusionOn
 	pc.options.mu.Unlock()
 
-	m := pc.rays(in)
+	m := cachedRays(in, 0)
 	p := pc.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Format = sensor.StreamDepth, sensor.FormatXYZ32F })
 	n := f.Width * f.Height
 	pts := &Points{Vertices: make([][3]float32, n)}
