@@ -222,6 +222,25 @@ func deriveData(f *sensor.Frame, p *sensor.StreamProfile, w, h, bpp int, data []
 // bytes, viewed by asBytes.
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
+// bytesOf returns the little-endian bytes of v: its own memory on a
+// little-endian machine, else an encoded copy.
+func bytesOf[T uint16 | float32](v []T) []byte {
+	if littleEndian {
+		return asBytes(v)
+	}
+	switch v := any(v).(type) {
+	case []uint16:
+		b := make([]byte, 2*len(v))
+		putU16s(b, v)
+		return b
+	case []float32:
+		b := make([]byte, 4*len(v))
+		putF32s(b, v)
+		return b
+	}
+	panic("unreachable")
+}
+
 // asBytes returns the memory of s as bytes, without a copy.
 func asBytes[T any](s []T) []byte {
 	if len(s) == 0 {

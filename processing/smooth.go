@@ -263,12 +263,13 @@ type Temporal struct {
 	*options
 	out profiles
 
-	state sync.Mutex
-	in    *sensor.StreamProfile // profile of the frames the state is for
-	last  []byte                // last values, in the frame's format
-	hist  []uint8               // validity over the last 8 frames, one bit per frame
-	index int                   // bit of the current frame
-	lut   [256]uint8            // credibility by history, rotated for each frame bit
+	state  sync.Mutex
+	in     *sensor.StreamProfile // profile of the frames the state is for
+	last16 []uint16              // last values of Z16 frames
+	last32 []float32             // last values of DISPARITY32 frames
+	hist   []uint8               // validity over the last 8 frames, one bit per frame
+	index  int                   // bit of the current frame
+	lut    [256]uint8            // credibility by history, rotated for each frame bit
 }
 
 // Persistency modes of the Temporal filter (OptionHolesFill).
@@ -345,40 +346,43 @@ func (t *Temporal) Process(f *sensor.Frame) (*sensor.Frame, error) {
 		return f, nil
 	}
 	p := t.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Index = sensor.StreamDepth, 0 })
-	out := derive(f, p, f.Width, f.Height, bpp)
-	copy(out.Data, packed(f, bpp))
 
 	t.state.Lock()
 	defer t.state.Unlock()
 	n := f.Width * f.Height
-	if t.in != f.Profile || len(t.hist) != n || len(t.last) != n*bpp {
+	if t.in != f.Profile || len(t.hist) != n || (bpp == 2) != (t.last16 != nil) {
 		t.in = f.Profile
-		t.last = make([]byte, n*bpp)
+		t.last16, t.last32 = nil, nil
+		if bpp == 2 {
+			t.last16 = make([]uint16, n)
+		} else {
+			t.last32 = make([]float32, n)
+		}
 		t.hist = make([]uint8, n)
 	}
 	mask := uint8(1) << t.index
 	oma := 1 - alpha
+	var data []byte
 	if bpp == 2 {
-		cur, last := u16s(out.Data), u16s(t.last)
-		temporal(cur, last, t.hist, &t.lut, mask, func(c, p uint16) (uint16, bool) {
+		cur := u16s(packed(f, bpp))
+		temporal(cur, t.last16, t.hist, &t.lut, mask, func(c, p uint16) (uint16, bool) {
 			if absDiff(c, p) < uint16(delta) {
 				return uint16(float32(alpha*float32(c)) + float32(oma*float32(p))), true
 			}
 			return 0, false
 		})
-		putU16s(out.Data, cur)
-		putU16s(t.last, last)
+		data = bytesOf(cur)
 	} else {
-		cur, last := f32s(out.Data), f32s(t.last)
-		temporal(cur, last, t.hist, &t.lut, mask, func(c, p float32) (float32, bool) {
+		cur := f32s(packed(f, bpp))
+		temporal(cur, t.last32, t.hist, &t.lut, mask, func(c, p float32) (float32, bool) {
 			if float32(math.Abs(float64(c-p))) < delta {
 				return float32(alpha*c) + float32(oma*p), true
 			}
 			return 0, false
 		})
-		putF32s(out.Data, cur)
-		putF32s(t.last, last)
+		data = bytesOf(cur)
 	}
+	out := deriveData(f, p, f.Width, f.Height, bpp, data)
 	t.index = (t.index + 1) % 8
 	return out, nil
 }
