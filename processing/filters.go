@@ -219,18 +219,17 @@ func (h *HoleFilling) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	mode := int(h.get(sensor.OptionHolesFill))
 	h.mu.Unlock()
 	p := h.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Index = sensor.StreamDepth, 0 })
-	out := derive(f, p, f.Width, f.Height, bpp)
-	copy(out.Data, packed(f, bpp))
+	var data []byte
 	if bpp == 2 {
-		v := u16s(out.Data)
+		v := u16s(packed(f, bpp))
 		fillHoles(v, f.Width, f.Height, mode, func(x uint16) bool { return x == 0 })
-		putU16s(out.Data, v)
+		data = bytesOf(v)
 	} else {
-		v := f32s(out.Data)
+		v := f32s(packed(f, bpp))
 		fillHoles(v, f.Width, f.Height, mode, func(x float32) bool { return math.Float32bits(x) == 0 })
-		putF32s(out.Data, v)
+		data = bytesOf(v)
 	}
-	return out, nil
+	return deriveData(f, p, f.Width, f.Height, bpp, data), nil
 }
 
 // fillHoles fills the empty pixels of the w×h picture v in place.
