@@ -460,27 +460,37 @@ func (d *DisparityTransform) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	const fractions = 1 << 5 // disparity has 5 fractional bits
 	factor := float32(float32(float32(d.baselineMM*0.001)*f.Profile.Intrinsics.FX)*fractions) / f.DepthUnits
 	p := d.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Index, q.Format = sensor.StreamDepth, 0, outFmt })
-	out := derive(f, p, f.Width, f.Height, outBpp)
-	eachRow(f, out, func(src, dst []byte) {
-		for x := 0; x < f.Width; x++ {
-			if d.toDisparity {
-				v := float32(uint16(src[2*x]) | uint16(src[2*x+1])<<8)
-				var r float32
-				if v != 0 {
-					r = factor / v
+	w, h := f.Width, f.Height
+	var data []byte
+	if d.toDisparity {
+		disp := make([]float32, w*h)
+		parallelRows(h, w*h, func(y0, y1 int) {
+			for y := y0; y < y1; y++ {
+				src, dst := f.Data[y*f.Stride:y*f.Stride+2*w], disp[y*w:(y+1)*w]
+				for x := range dst {
+					if v := uint16(src[2*x]) | uint16(src[2*x+1])<<8; v != 0 {
+						dst[x] = factor / float32(v)
+					}
 				}
-				b := math.Float32bits(r)
-				dst[4*x], dst[4*x+1], dst[4*x+2], dst[4*x+3] = byte(b), byte(b>>8), byte(b>>16), byte(b>>24)
-			} else {
-				v := math.Float32frombits(uint32(src[4*x]) | uint32(src[4*x+1])<<8 | uint32(src[4*x+2])<<16 | uint32(src[4*x+3])<<24)
-				var r uint16
-				if isNormal(v) {
-					r = uint16(truncInt32(factor/v + 0.5))
-				}
-				dst[2*x], dst[2*x+1] = byte(r), byte(r>>8)
 			}
-		}
-	})
+		})
+		data = bytesOf(disp)
+	} else {
+		depth := make([]uint16, w*h)
+		parallelRows(h, w*h, func(y0, y1 int) {
+			for y := y0; y < y1; y++ {
+				src, dst := f.Data[y*f.Stride:y*f.Stride+4*w], depth[y*w:(y+1)*w]
+				for x := range dst {
+					v := math.Float32frombits(uint32(src[4*x]) | uint32(src[4*x+1])<<8 | uint32(src[4*x+2])<<16 | uint32(src[4*x+3])<<24)
+					if isNormal(v) {
+						dst[x] = uint16(truncInt32(factor/v + 0.5))
+					}
+				}
+			}
+		})
+		data = bytesOf(depth)
+	}
+	out := deriveData(f, p, w, h, outBpp, data)
 	return out, nil
 }
 
