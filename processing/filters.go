@@ -3,7 +3,6 @@ package processing
 import (
 	"fmt"
 	"math"
-	"slices"
 	"sync"
 
 	"github.com/rsbag/rsbag/extensions"
@@ -320,7 +319,7 @@ func (d *Decimation) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	src := packed(f, bpp)
 	switch f.Profile.Format {
 	case sensor.FormatZ16:
-		decimateDepth(u16s(src), out.Data, f.Width, rw, rh, pw, scale)
+		decimateDepth(src, out.Data, f.Width, rw, rh, pw, scale)
 	case sensor.FormatY16:
 		decimateMean(src, out.Data, f.Width, rw, rh, pw, scale, 1, 2)
 	case sensor.FormatYUYV, sensor.FormatUYVY:
@@ -335,7 +334,7 @@ var kernelPool = sync.Pool{New: func() any { return new([64]uint16) }}
 
 // decimateDepth decimates Z16 depth: the lower median of each square's
 // non-zero values for scales 2 and 3, their integer mean for larger ones.
-func decimateDepth(src []uint16, dst []byte, w, rw, rh, pw, scale int) {
+func decimateDepth(src, dst []byte, w, rw, rh, pw, scale int) {
 	parallelRows(rh, rw*rh*scale*scale, func(y0, y1 int) {
 		k := kernelPool.Get().(*[64]uint16)
 		defer kernelPool.Put(k)
@@ -344,9 +343,10 @@ func decimateDepth(src []uint16, dst []byte, w, rw, rh, pw, scale int) {
 			for i := 0; i < rw; i++ {
 				n, sum := 0, 0
 				for dy := 0; dy < scale; dy++ {
-					base := (j*scale+dy)*w + i*scale
-					for _, v := range src[base : base+scale] {
-						if v != 0 {
+					base := 2 * ((j*scale+dy)*w + i*scale)
+					sq := src[base : base+2*scale]
+					for x := 0; x < len(sq); x += 2 {
+						if v := uint16(sq[x]) | uint16(sq[x+1])<<8; v != 0 {
 							k[n] = v
 							n++
 							sum += int(v)
@@ -357,9 +357,7 @@ func decimateDepth(src []uint16, dst []byte, w, rw, rh, pw, scale int) {
 				switch {
 				case n == 0:
 				case scale <= 3:
-					ks := k[:n]
-					slices.Sort(ks)
-					out = ks[(n-1)/2]
+					out = lowerMedian(k[:n])
 				default:
 					out = uint16(sum / n)
 				}
@@ -367,6 +365,19 @@ func decimateDepth(src []uint16, dst []byte, w, rw, rh, pw, scale int) {
 			}
 		}
 	})
+}
+
+// lowerMedian returns the lower median of the up to 9 values of k,
+// sorting k by insertion (faster than a general sort for so few).
+func lowerMedian(k []uint16) uint16 {
+	for i := 1; i < len(k); i++ {
+		v, j := k[i], i
+		for ; j > 0 && k[j-1] > v; j-- {
+			k[j] = k[j-1]
+		}
+		k[j] = v
+	}
+	return k[(len(k)-1)/2]
 }
 
 // decimateMean decimates pictures of interleaved channels of size bytes
