@@ -68,6 +68,8 @@ type Colorizer struct {
 	mu       sync.Mutex
 	set      colorizerSettings
 	profiles map[*sensor.StreamProfile]*sensor.StreamProfile // input → output profile
+	lut      *colorTable                                     // colors of Z16 values without equalization, for lutKey
+	lutKey   tableKey
 }
 
 // NewColorizer returns a Colorizer with librealsense's defaults: Jet,
@@ -346,6 +348,35 @@ func (c *Colorizer) colorize(f *sensor.Frame, dst []byte, stride, px int) {
 			return (float32(d*units) - lo) / (hi - lo)
 		}
 	}
+	if !disparity {
+		// A Z16 pixel's color depends on its value only: a table of the
+		// 65536 values' colors, kept while the settings and depth units
+		// stay when it does not depend on the frame's histogram.
+		var lut *colorTable
+		if s.equalize {
+			lut = tablePool.Get().(*colorTable)
+			defer tablePool.Put(lut)
+			lut.fill(cm, toUnit)
+		} else {
+			lut = c.table(s, f.DepthUnits, cm, toUnit)
+		}
+		run(func(part int) {
+			y0, y1 := rows(part)
+			for y := y0; y < y1; y++ {
+				row := f.Data[y*f.Stride : y*f.Stride+f.Width*2]
+				out := dst[y*stride : y*stride+f.Width*px]
+				for i := 0; i < f.Width; i++ {
+					col := &lut.rgb[uint16(row[2*i])|uint16(row[2*i+1])<<8]
+					o := out[i*px : i*px+px]
+					o[0], o[1], o[2] = col[0], col[1], col[2]
+					if px == 4 {
+						o[3] = 255
+					}
+				}
+			}
+		})
+		return
+	}
 	run(func(part int) {
 		y0, y1 := rows(part)
 		for y := y0; y < y1; y++ {
@@ -365,6 +396,43 @@ func (c *Colorizer) colorize(f *sensor.Frame, dst []byte, stride, px int) {
 			}
 		}
 	})
+}
+
+// colorTable holds the RGB color of every Z16 value.
+type colorTable struct{ rgb [maxDepth][3]uint8 }
+
+// tablePool holds the color tables of equalized frames.
+var tablePool = sync.Pool{New: func() any { return new(colorTable) }}
+
+// fill sets the colors of t: black for 0, else the color of the value's
+// place in the color map.
+func (t *colorTable) fill(cm *colorMap, toUnit func(float32) float32) {
+	t.rgb[0] = [3]uint8{}
+	for v := 1; v < maxDepth; v++ {
+		col := cm.at(toUnit(float32(v)))
+		t.rgb[v] = [3]uint8{uint8(col[0]), uint8(col[1]), uint8(col[2])}
+	}
+}
+
+// tableKey is what the color table of frames without equalization
+// depends on.
+type tableKey struct {
+	set   colorizerSettings
+	units float32
+}
+
+// table returns the color table of Z16 frames without equalization, made
+// once for the settings s and depth units.
+func (c *Colorizer) table(s colorizerSettings, units float32, cm *colorMap, toUnit func(float32) float32) *colorTable {
+	k := tableKey{s, units}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.lut == nil || c.lutKey != k {
+		t := new(colorTable)
+		t.fill(cm, toUnit)
+		c.lut, c.lutKey = t, k
+	}
+	return c.lut
 }
 
 // histIndex is the histogram bin of a depth value: its integer part, kept
