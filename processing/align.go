@@ -92,7 +92,6 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 		p := a.out.get(depth.Profile, other.Profile, func(q *sensor.StreamProfile) {
 			q.Width, q.Height, q.Intrinsics = other.Width, other.Height, oin
 		})
-		out := derive(depth, p, other.Width, other.Height, 2)
 		alignPixels(z, units, m.tl, tl, &e, &oin)
 		br := tl
 		fov := din.FOV()
@@ -119,9 +118,8 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 				}
 			}
 		}
-		putU16s(out.Data, dst)
 		putPixels(tl, br)
-		return out, nil
+		return deriveData(depth, p, other.Width, other.Height, 2, bytesOf(dst)), nil
 	}
 	// The other camera's picture into depth's geometry.
 	switch other.Profile.Format {
