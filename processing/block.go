@@ -217,6 +217,15 @@ func deriveData(f *sensor.Frame, p *sensor.StreamProfile, w, h, bpp int, data []
 	}
 }
 
+// reuse returns s resliced to n elements when it holds them, else a new
+// slice of n.
+func reuse[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
 // littleEndian reports whether this machine stores numbers in the byte
 // order of frames, little-endian: then arrays of numbers are their own
 // bytes, viewed by asBytes.

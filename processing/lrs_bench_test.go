@@ -193,6 +193,7 @@ func BenchmarkBlocks(b *testing.B) {
 	if err := pc.MapTo(color[0].Profile, e); err != nil {
 		b.Fatal(err)
 	}
+	var pts *Points // the cloud CalculateInto reuses
 	blocks := []struct {
 		name string
 		run  func(d, c *sensor.Frame) error
@@ -200,6 +201,7 @@ func BenchmarkBlocks(b *testing.B) {
 		{"align.to-color", func(d, c *sensor.Frame) error { _, err := toColor.Process(d, c); return err }},
 		{"align.to-depth", func(d, c *sensor.Frame) error { _, err := toDepth.Process(d, c); return err }},
 		{"pointcloud", func(d, c *sensor.Frame) error { _, err := pc.Calculate(d); return err }},
+		{"pointcloud.into", func(d, c *sensor.Frame) error { pts, err = pc.CalculateInto(pts, d); return err }},
 		{"colorize", single(NewColorizer())},
 		{"colorize.schemes", single(schemes...)},
 		{"spatial", single(NewSpatial())},
@@ -221,7 +223,7 @@ func BenchmarkBlocks(b *testing.B) {
 	}
 	for _, bl := range blocks {
 		b.Run(bl.name, func(b *testing.B) {
-			lrs := lrsMs(b, bl.name)
+			lrs := lrsMs(b, strings.TrimSuffix(bl.name, ".into"))
 			b.ReportAllocs()
 			i := 0
 			cpu0 := cpuTime()

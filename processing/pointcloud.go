@@ -59,7 +59,7 @@ func (p *Points) TexCoordBytes() []byte {
 }
 
 // pixPool holds the scratch texture pixels of Calculate.
-var pixPool = sync.Pool{New: func() any { return new([][2]float32) }}
+var pixPool = sync.Pool{New: func() any { return new([]float32) }}
 
 // PointCloud computes point clouds of depth frames, as librealsense's
 // rs2::pointcloud (its SSE path, the one x86-64 builds use): vertices from
@@ -157,6 +157,15 @@ func newRayMap(in sensor.Intrinsics, off float32) *rayMap {
 
 // Calculate returns the point cloud of the Z16 depth frame f.
 func (pc *PointCloud) Calculate(f *sensor.Frame) (*Points, error) {
+	return pc.CalculateInto(nil, f)
+}
+
+// CalculateInto is Calculate into the memory of dst, a cloud Calculate or
+// CalculateInto returned that is no longer in use: its points, texture
+// coordinates and frame are overwritten where they are large enough, so
+// that a loop over frames allocates them once. With dst nil it allocates,
+// as Calculate.
+func (pc *PointCloud) CalculateInto(dst *Points, f *sensor.Frame) (*Points, error) {
 	if _, err := checkVideo("pointcloud", f, sensor.FormatZ16); err != nil {
 		return nil, err
 	}
@@ -175,24 +184,32 @@ func (pc *PointCloud) Calculate(f *sensor.Frame) (*Points, error) {
 	m := cachedRays(in, 0)
 	p := pc.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Format = sensor.StreamDepth, sensor.FormatXYZ32F })
 	n := f.Width * f.Height
-	pts := &Points{Vertices: make([][3]float32, n)}
+	var old Points
+	if dst != nil {
+		old = *dst
+	} else {
+		dst = new(Points)
+	}
+	// Every element of these is written below.
+	*dst = Points{Vertices: reuse(old.Vertices, n)}
 	var data []byte
 	if littleEndian {
-		data = asBytes(pts.Vertices) // the vertices are the frame's bytes
+		data = asBytes(dst.Vertices) // the vertices are the frame's bytes
+	} else if old.Frame != nil {
+		data = reuse(old.Frame.Data, 12*n)
 	}
 	out := deriveData(f, p, f.Width, f.Height, 12, data)
+	pts := dst
 	pts.Frame = out
 	units := f.DepthUnits
-	var pix [][2]float32 // the vertices' texture pixels, for occlusion
+	var pix []float32 // the vertices' texture columns, for occlusion
 	if texture != nil {
-		pts.TexCoords = make([][2]float32, n)
+		pts.TexCoords = reuse(old.TexCoords, n)
 		pts.Texture = texture
-		pp := pixPool.Get().(*[][2]float32)
+		pp := pixPool.Get().(*[]float32)
 		defer pixPool.Put(pp)
-		if cap(*pp) < n {
-			*pp = make([][2]float32, n)
-		}
-		pix = (*pp)[:n]
+		*pp = reuse(*pp, n)
+		pix = *pp
 	}
 	var tw, th float32
 	if texture != nil {
@@ -215,7 +232,7 @@ func (pc *PointCloud) Calculate(f *sensor.Frame) (*Points, error) {
 				px, tc := pix[i0:i0+f.Width], pts.TexCoords[i0:i0+f.Width]
 				for x, v := range verts {
 					q := texturePixel(v, &extr, &texture.Intrinsics)
-					px[x] = q
+					px[x] = q[0]
 					tc[x] = [2]float32{q[0] / tw, q[1] / th}
 				}
 			}
@@ -284,7 +301,7 @@ func texturePixel(v [3]float32, e *sensor.Extrinsics, in *sensor.Intrinsics) [2]
 // removeOccluded zeroes, row by row, the vertices whose texture column
 // falls left of a column already reached (or at it, more than occlusionZ
 // farther), and the vertex after each such one, in v and in its bytes b.
-func removeOccluded(v [][3]float32, b []byte, pix [][2]float32, w, h int) {
+func removeOccluded(v [][3]float32, b []byte, pix []float32, w, h int) {
 	for y := 0; y < h; y++ {
 		maxX, maxZ := float32(-1), float32(0)
 		dilate := 0
@@ -293,7 +310,7 @@ func removeOccluded(v [][3]float32, b []byte, pix [][2]float32, w, h int) {
 			if v[i][2] == 0 {
 				continue
 			}
-			if px := pix[i][0]; px < maxX || (px == maxX && v[i][2]-maxZ > occlusionZ) {
+			if px := pix[i]; px < maxX || (px == maxX && v[i][2]-maxZ > occlusionZ) {
 				v[i] = [3]float32{}
 				clear(b[12*i : 12*i+12])
 				dilate = 1
