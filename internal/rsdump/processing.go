@@ -195,6 +195,7 @@ type processor struct {
 	col      *processing.Colorizer
 	schemes  []*processing.Colorizer
 	pc       *processing.PointCloud
+	pts      *processing.Points // the last cloud, whose memory the next one takes
 	toOther  *processing.Align
 	toDepth  *processing.Align
 	singles  []namedBlock
@@ -377,11 +378,14 @@ func (p *processor) process(depth, paired *sensor.Frame) {
 			return
 		}
 	}
-	pts, err := p.pc.Calculate(depth)
+	// The cloud of the frame before is hashed (and written) by now: its
+	// memory takes this one.
+	pts, err := p.pc.CalculateInto(p.pts, depth)
 	if err != nil {
 		p.err = fmt.Errorf("frame %d: pointcloud: %w", depth.Number, err)
 		return
 	}
+	p.pts = pts
 	put("pointcloud.vertices", pts.VertexBytes(), nil)
 	if pts.TexCoords != nil {
 		put("pointcloud.texcoords", pts.TexCoordBytes(), nil)
