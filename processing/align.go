@@ -200,32 +200,42 @@ func putPixels(tl, br [][2]int32) {
 func alignPixels(z []uint16, units float32, rays *rayMap, out [][2]int32, e *sensor.Extrinsics, in *sensor.Intrinsics) {
 	r, t, c := &e.Rotation, &e.Translation, &in.Coeffs
 	distort := in.Model == sensor.DistortionModifiedBrownConrady
-	parallelRows(len(z), len(z), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			d := float32(float32(z[i]) * units)
-			if d == 0 {
-				out[i] = [2]int32{}
-				continue
-			}
-			vx, vy := float32(d*rays.x[i]), float32(d*rays.y[i])
-			px := float32(r[0]*vx) + float32(float32(r[3]*vy)+float32(float32(r[6]*d)+t[0]))
-			py := float32(r[1]*vx) + float32(float32(r[4]*vy)+float32(float32(r[7]*d)+t[1]))
-			pz := float32(r[2]*vx) + float32(float32(r[5]*vy)+float32(float32(r[8]*d)+t[2]))
-			x, y := px/pz, py/pz
-			if distort {
-				r2 := float32(x*x) + float32(y*y)
-				r3 := float32(c[1]*float32(r2*r2)) + float32(c[4]*float32(r2*float32(r2*r2)))
-				f := 1 + float32(float32(c[0]*r2)+r3)
-				xf, yf := float32(x*f), float32(y*f)
-				r4 := c[3] * float32(r2+float32(2*float32(xf*xf)))
-				x = xf + float32(float32(2*float32(c[2]*float32(xf*yf)))+r4)
-				y = yf + float32(float32(2*float32(c[3]*float32(xf*yf)))+r4)
-			}
-			u := float32(float32(x*in.FX)+in.PPX) + 0.5
-			v := float32(float32(y*in.FY)+in.PPY) + 0.5
-			out[i] = [2]int32{roundInt32(u), roundInt32(v)}
+	w := rays.w
+	parallelRows(len(z)/w, len(z), func(y0, y1 int) {
+		scratch := make([]float32, w)
+		for y := y0; y < y1; y++ {
+			rx, ry := rays.row(y, scratch)
+			alignRow(z[y*w:(y+1)*w], units, rx, ry, out[y*w:(y+1)*w], r, t, c, distort, in)
 		}
 	})
+}
+
+// alignRow is alignPixels of one row, whose rays are rx, ry.
+func alignRow(z []uint16, units float32, rx, ry []float32, out [][2]int32, r *[9]float32, t *[3]float32, c *[5]float32, distort bool, in *sensor.Intrinsics) {
+	for i := range z {
+		d := float32(float32(z[i]) * units)
+		if d == 0 {
+			out[i] = [2]int32{}
+			continue
+		}
+		vx, vy := float32(d*rx[i]), float32(d*ry[i])
+		px := float32(r[0]*vx) + float32(float32(r[3]*vy)+float32(float32(r[6]*d)+t[0]))
+		py := float32(r[1]*vx) + float32(float32(r[4]*vy)+float32(float32(r[7]*d)+t[1]))
+		pz := float32(r[2]*vx) + float32(float32(r[5]*vy)+float32(float32(r[8]*d)+t[2]))
+		x, y := px/pz, py/pz
+		if distort {
+			r2 := float32(x*x) + float32(y*y)
+			r3 := float32(c[1]*float32(r2*r2)) + float32(c[4]*float32(r2*float32(r2*r2)))
+			f := 1 + float32(float32(c[0]*r2)+r3)
+			xf, yf := float32(x*f), float32(y*f)
+			r4 := c[3] * float32(r2+float32(2*float32(xf*xf)))
+			x = xf + float32(float32(2*float32(c[2]*float32(xf*yf)))+r4)
+			y = yf + float32(float32(2*float32(c[3]*float32(xf*yf)))+r4)
+		}
+		u := float32(float32(x*in.FX)+in.PPX) + 0.5
+		v := float32(float32(y*in.FY)+in.PPY) + 0.5
+		out[i] = [2]int32{roundInt32(u), roundInt32(v)}
+	}
 }
 
 // roundInt32 converts x to int32 as x86's cvtps2dq does by default: to

@@ -75,8 +75,28 @@ type PointCloud struct {
 	extr    sensor.Extrinsics
 }
 
-// rayMap holds the normalized ray (x, y at z = 1) of every depth pixel.
-type rayMap struct{ x, y []float32 }
+// rayMap holds the normalized ray (x, y at z = 1) of every depth pixel:
+// row by row; or, where the x of a ray depends on its column only and its
+// y on its row only (every model but inverse Brown-Conrady), one x per
+// column and one y per row (sep).
+type rayMap struct {
+	x, y []float32
+	w    int
+	sep  bool
+}
+
+// row returns the x and y of the rays of row r; ys is a row of scratch
+// space the y are written to when the map holds one per row.
+func (m *rayMap) row(r int, ys []float32) (x, y []float32) {
+	if m.sep {
+		ys = ys[:m.w]
+		for i := range ys {
+			ys[i] = m.y[r]
+		}
+		return m.x, ys
+	}
+	return m.x[r*m.w : (r+1)*m.w], m.y[r*m.w : (r+1)*m.w]
+}
 
 // NewPointCloud returns a PointCloud with occlusion removal on, as in
 // librealsense.
@@ -135,21 +155,30 @@ func cachedRays(in sensor.Intrinsics, off float32) *rayMap {
 
 // newRayMap computes the rays of the pixels of in, offset by off pixels.
 func newRayMap(in sensor.Intrinsics, off float32) *rayMap {
+	ray := func(w, h int) (float32, float32) {
+		return (float32(float32(w)+off) - in.PPX) / in.FX, (float32(float32(h)+off) - in.PPY) / in.FY
+	}
+	if in.Model != sensor.DistortionInverseBrownConrady {
+		m := &rayMap{x: make([]float32, in.Width), y: make([]float32, in.Height), w: in.Width, sep: true}
+		for w := range m.x {
+			m.x[w], _ = ray(w, 0)
+		}
+		for h := range m.y {
+			_, m.y[h] = ray(0, h)
+		}
+		return m
+	}
 	n := in.Width * in.Height
-	m := &rayMap{x: make([]float32, n), y: make([]float32, n)}
+	m := &rayMap{x: make([]float32, n), y: make([]float32, n), w: in.Width}
 	c := in.Coeffs
 	for h := 0; h < in.Height; h++ {
 		for w := 0; w < in.Width; w++ {
-			x := (float32(float32(w)+off) - in.PPX) / in.FX
-			y := (float32(float32(h)+off) - in.PPY) / in.FY
-			if in.Model == sensor.DistortionInverseBrownConrady {
-				r2 := float32(x*x) + float32(y*y)
-				f := float32(float32(1+float32(c[0]*r2))+float32(float32(c[1]*r2)*r2)) + float32(float32(float32(c[4]*r2)*r2)*r2)
-				ux := float32(float32(x*f)+float32(float32(2*c[2]*x)*y)) + float32(c[3]*float32(r2+float32(float32(2*x)*x)))
-				uy := float32(float32(y*f)+float32(float32(2*c[3]*x)*y)) + float32(c[2]*float32(r2+float32(float32(2*y)*y)))
-				x, y = ux, uy
-			}
-			m.x[h*in.Width+w], m.y[h*in.Width+w] = x, y
+			x, y := ray(w, h)
+			r2 := float32(x*x) + float32(y*y)
+			f := float32(float32(1+float32(c[0]*r2))+float32(float32(c[1]*r2)*r2)) + float32(float32(float32(c[4]*r2)*r2)*r2)
+			ux := float32(float32(x*f)+float32(float32(2*c[2]*x)*y)) + float32(c[3]*float32(r2+float32(float32(2*x)*x)))
+			uy := float32(float32(y*f)+float32(float32(2*c[3]*x)*y)) + float32(c[2]*float32(r2+float32(float32(2*y)*y)))
+			m.x[h*in.Width+w], m.y[h*in.Width+w] = ux, uy
 		}
 	}
 	return m
@@ -216,10 +245,12 @@ func (pc *PointCloud) CalculateInto(dst *Points, f *sensor.Frame) (*Points, erro
 		tw, th = float32(texture.Intrinsics.Width), float32(texture.Intrinsics.Height)
 	}
 	parallelRows(f.Height, n, func(y0, y1 int) {
+		scratch := make([]float32, f.Width)
 		for y := y0; y < y1; y++ {
 			row := f.Data[y*f.Stride : y*f.Stride+2*f.Width]
 			i0 := y * f.Width
-			verts, mx, my := pts.Vertices[i0:i0+f.Width], m.x[i0:i0+f.Width], m.y[i0:i0+f.Width]
+			mx, my := m.row(y, scratch)
+			verts := pts.Vertices[i0 : i0+f.Width]
 			for x := range verts {
 				d := float32(float32(uint16(row[2*x])|uint16(row[2*x+1])<<8) * units)
 				v := [3]float32{d * mx[x], d * my[x], d}
