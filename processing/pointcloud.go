@@ -58,9 +58,6 @@ func (p *Points) TexCoordBytes() []byte {
 	return b
 }
 
-// pixPool holds the scratch texture pixels of Calculate.
-var pixPool = sync.Pool{New: func() any { return new([]float32) }}
-
 // PointCloud computes point clouds of depth frames, as librealsense's
 // rs2::pointcloud (its SSE path, the one x86-64 builds use): vertices from
 // the depth intrinsics (the inverse Brown-Conrady model undistorted, other
@@ -231,25 +228,24 @@ func (pc *PointCloud) CalculateInto(dst *Points, f *sensor.Frame) (*Points, erro
 	pts := dst
 	pts.Frame = out
 	units := f.DepthUnits
-	var pix []float32 // the vertices' texture columns, for occlusion
+	var tw, th float32
 	if texture != nil {
 		pts.TexCoords = reuse(old.TexCoords, n)
 		pts.Texture = texture
-		pp := pixPool.Get().(*[]float32)
-		defer pixPool.Put(pp)
-		*pp = reuse(*pp, n)
-		pix = *pp
-	}
-	var tw, th float32
-	if texture != nil {
 		tw, th = float32(texture.Intrinsics.Width), float32(texture.Intrinsics.Height)
 	}
+	occlude := texture != nil && occlusion && !sameSensor(extr)
+	if occlude && extr.Translation[0] < 0.001 && extr.Translation[1] > 0.01 {
+		return nil, fmt.Errorf("pointcloud: %s frame %d: the texture camera is above the depth camera; vertical occlusion scanning is not supported: %w",
+			f.Profile.Name(), f.Number, ErrFrame)
+	}
 	parallelRows(f.Height, n, func(y0, y1 int) {
-		scratch := make([]float32, f.Width)
+		scratch := make([]float32, 2*f.Width)
+		px := scratch[f.Width:] // the row's texture columns, for occlusion
 		for y := y0; y < y1; y++ {
 			row := f.Data[y*f.Stride : y*f.Stride+2*f.Width]
 			i0 := y * f.Width
-			mx, my := m.row(y, scratch)
+			mx, my := m.row(y, scratch[:f.Width])
 			verts := pts.Vertices[i0 : i0+f.Width]
 			for x := range verts {
 				d := float32(float32(uint16(row[2*x])|uint16(row[2*x+1])<<8) * units)
@@ -260,22 +256,18 @@ func (pc *PointCloud) CalculateInto(dst *Points, f *sensor.Frame) (*Points, erro
 				}
 			}
 			if texture != nil {
-				px, tc := pix[i0:i0+f.Width], pts.TexCoords[i0:i0+f.Width]
+				tc := pts.TexCoords[i0 : i0+f.Width]
 				for x, v := range verts {
 					q := texturePixel(v, &extr, &texture.Intrinsics)
 					px[x] = q[0]
 					tc[x] = [2]float32{q[0] / tw, q[1] / th}
 				}
 			}
+			if occlude {
+				removeOccluded(verts, out.Data[12*i0:12*(i0+f.Width)], px)
+			}
 		}
 	})
-	if texture != nil && occlusion && !sameSensor(extr) {
-		if extr.Translation[0] < 0.001 && extr.Translation[1] > 0.01 {
-			return nil, fmt.Errorf("pointcloud: %s frame %d: the texture camera is above the depth camera; vertical occlusion scanning is not supported: %w",
-				f.Profile.Name(), f.Number, ErrFrame)
-		}
-		removeOccluded(pts.Vertices, out.Data, pix, f.Width, f.Height)
-	}
 	return pts, nil
 }
 
@@ -329,29 +321,26 @@ func texturePixel(v [3]float32, e *sensor.Extrinsics, in *sensor.Intrinsics) [2]
 	return [2]float32{float32(x*in.FX) + in.PPX, float32(y*in.FY) + in.PPY}
 }
 
-// removeOccluded zeroes, row by row, the vertices whose texture column
+// removeOccluded zeroes, in one row, the vertices whose texture column
 // falls left of a column already reached (or at it, more than occlusionZ
 // farther), and the vertex after each such one, in v and in its bytes b.
-func removeOccluded(v [][3]float32, b []byte, pix []float32, w, h int) {
-	for y := 0; y < h; y++ {
-		maxX, maxZ := float32(-1), float32(0)
-		dilate := 0
-		for x := 0; x < w; x++ {
-			i := y*w + x
-			if v[i][2] == 0 {
-				continue
-			}
-			if px := pix[i]; px < maxX || (px == maxX && v[i][2]-maxZ > occlusionZ) {
+func removeOccluded(v [][3]float32, b []byte, pix []float32) {
+	maxX, maxZ := float32(-1), float32(0)
+	dilate := 0
+	for i := range v {
+		if v[i][2] == 0 {
+			continue
+		}
+		if px := pix[i]; px < maxX || (px == maxX && v[i][2]-maxZ > occlusionZ) {
+			v[i] = [3]float32{}
+			clear(b[12*i : 12*i+12])
+			dilate = 1
+		} else {
+			maxX, maxZ = px, v[i][2]
+			if dilate > 0 {
 				v[i] = [3]float32{}
 				clear(b[12*i : 12*i+12])
-				dilate = 1
-			} else {
-				maxX, maxZ = px, v[i][2]
-				if dilate > 0 {
-					v[i] = [3]float32{}
-					clear(b[12*i : 12*i+12])
-					dilate--
-				}
+				dilate--
 			}
 		}
 	}
