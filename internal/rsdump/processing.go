@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +19,10 @@ import (
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
+
+// procGCPercent is the GC target of RunProcessing (runtime/debug's
+// SetGCPercent; Go's default is 100).
+const procGCPercent = 60
 
 // ProcOptions selects what RunProcessing prints.
 type ProcOptions struct {
@@ -48,6 +53,13 @@ var (
 // frame of the paired stream (Color, else Infrared Y8) the hashes of every
 // block's output and a 5x5 grid of geometry samples, and a summary.
 func RunProcessing(w io.Writer, path string, opts ProcOptions) error {
+	// Every output is garbage once hashed, the live set is small: a GC
+	// target lower than the default keeps the peak memory near it (30
+	// frames of 1280x720 depth and color: 204 to 171 MB, 5% more CPU),
+	// unless the user chose one (GOGC).
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(procGCPercent))
+	}
 	d := newDumper(w, path)
 	if !opts.NoModels {
 		for m := sensor.Distortion(0); m < sensor.DistortionCount; m++ {
