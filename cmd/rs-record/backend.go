@@ -102,8 +102,8 @@ func openSynthetic(c *recordConfig, serial string) (device.Device, error) {
 // cameraLosses describes the frames a live camera lost before they reached
 // the recorder (usb.Stats of its sensors): payloads with the error bit,
 // short or oversized frames, MJPEG frames that did not decode, frames
-// dropped because the handler fell behind, and endpoint resets. It is "" when nothing was lost, and for
-// other devices.
+// dropped because the handler fell behind, and endpoint resets. It is ""
+// when nothing was lost, and for other devices.
 func cameraLosses(dev device.Device) string {
 	var sum usb.Stats
 	for _, s := range dev.Sensors() {
