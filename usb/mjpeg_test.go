@@ -95,8 +95,8 @@ func TestMJPEGConvertedOnHost(t *testing.T) {
 				worst = max(worst, d, -d)
 			}
 		}
-		if worst > 6 {
-			t.Errorf("frame %d (counter %d): a pixel is %d levels from the source, want at most 6", i, f.Number, worst)
+		if worst > yuvtest.Tolerance {
+			t.Errorf("frame %d (counter %d): a pixel is %d levels from the source, want at most %d", i, f.Number, worst, yuvtest.Tolerance)
 		}
 	}
 	if fs[0].Number != 1 || fs[1].Number != 3 {

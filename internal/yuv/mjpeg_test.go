@@ -10,11 +10,6 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// tolerance is how far a decoded pixel may be from the source picture:
-// JPEG at quality 95 with 4:2:0 chroma keeps smooth gradients within a few
-// levels.
-const tolerance = 6
-
 func absDiff(a, b byte) int {
 	if a > b {
 		return int(a - b)
@@ -73,8 +68,8 @@ func TestDecodeMJPEG(t *testing.T) {
 					worst = max(worst, v)
 				}
 			}
-			if worst > tolerance {
-				t.Errorf("%s: a pixel is %d levels from the source, want at most %d", to, worst, tolerance)
+			if worst > yuvtest.Tolerance {
+				t.Errorf("%s: a pixel is %d levels from the source, want at most %d", to, worst, yuvtest.Tolerance)
 			}
 		}
 	}

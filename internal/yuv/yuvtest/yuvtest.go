@@ -10,6 +10,11 @@ import (
 	"image/jpeg"
 )
 
+// Tolerance is how far a pixel of a Picture encoded by MJPEG and decoded
+// may be from the source: JPEG at quality 95 with 4:2:0 chroma keeps the
+// smooth gradients within a few levels.
+const Tolerance = 8
+
 // Picture returns a w×h picture of smooth gradients (red across, green
 // down, blue along the diagonal), which JPEG keeps within a few levels.
 func Picture(w, h int) *image.RGBA {
