@@ -36,7 +36,9 @@
 //
 // UVC cameras often send frames without Huffman tables (no DHT segment);
 // the standard tables of JPEG Annex K.3 are then supplied before decoding,
-// as MJPEG readers do.
+// as MJPEG readers do (without copying the frame). Decoding allocates the
+// decoded picture (image/jpeg's); a frame that does not decode is an error
+// wrapping ErrCorrupt.
 package yuv
 
 import (
