@@ -26,11 +26,25 @@ func openMJPEG(t *testing.T, ops ...usbtest.IO) (*usb.Device, *usbtest.Device) {
 // TestMJPEGOnlyModeProfiles: a color mode the camera offers only as MJPEG
 // (1920x1080@60, 320x180@90) is listed as RGB8, BGR8, RGBA8, BGRA8 and Y8
 // profiles besides MJPEG, each once; a mode YUYV also offers (1920x1080@30)
-// is listed once per format too.
+// is listed once per format too, and its RGB8 streams the YUYV mode
+// (format 2) although the MJPEG format comes first.
 func TestMJPEGOnlyModeProfiles(t *testing.T) {
-	d, _ := openMJPEG(t)
+	d, _ := openMJPEG(t, append(probeOps(4, 0x0110, 2, 1, 333333, 1920*1080*2), stopOps(4, 0x84)...)...)
 	defer d.Close()
 	color := byName(d, "RGB Camera")
+	both := find(color, sensor.StreamColor, sensor.FormatRGB8, 1920, 1080, 30)
+	if err := color.Open(both); err != nil {
+		t.Fatal(err)
+	}
+	if err := color.Start(newCollector()); err != nil {
+		t.Fatalf("RGB8 1920x1080@30 does not stream the YUYV mode: %v", err)
+	}
+	if err := color.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := color.Close(); err != nil {
+		t.Fatal(err)
+	}
 	for _, m := range []struct{ w, h, fps int }{{1920, 1080, 60}, {320, 180, 90}, {1920, 1080, 30}} {
 		for _, f := range []sensor.Format{sensor.FormatRGB8, sensor.FormatBGR8, sensor.FormatRGBA8, sensor.FormatBGRA8, sensor.FormatY8, sensor.FormatMJPEG} {
 			n := 0
@@ -47,13 +61,13 @@ func TestMJPEGOnlyModeProfiles(t *testing.T) {
 }
 
 // TestMJPEGConvertedOnHost: RGB8 at 320x180@90 streams the MJPEG mode
-// (format 2, frame 2 of interface 4) and delivers each frame decoded — one
+// (format 1, frame 2 of interface 4) and delivers each frame decoded — one
 // with its Huffman tables, one without, as cameras send them — within a
 // small tolerance of the source picture; a corrupt frame is dropped and
 // counted (Stats.CorruptFrames), and the next frame is delivered.
 func TestMJPEGConvertedOnHost(t *testing.T) {
 	const w, h = 320, 180
-	ops := append(probeOps(4, 0x0110, 2, 2, 111111, uint32(w*h*2)), stopOps(4, 0x84)...)
+	ops := append(probeOps(4, 0x0110, 1, 2, 111111, uint32(w*h*2)), stopOps(4, 0x84)...)
 	d, fake := openMJPEG(t, ops...)
 	color := byName(d, "RGB Camera")
 	p := find(color, sensor.StreamColor, sensor.FormatRGB8, w, h, 90)

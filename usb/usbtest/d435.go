@@ -168,7 +168,7 @@ var mjpegColorFrames = []frameSpec{{1920, 1080, []int{60, 30}}, {320, 180, []int
 
 // d435Descriptors returns the labelled descriptors of a D435 (imu false) or
 // D435i (imu true) configuration; with mjpeg, the color interface has an
-// MJPEG format (mjpegColorFrames) after its YUYV one.
+// MJPEG format (mjpegColorFrames) before its YUYV one.
 func d435Descriptors(imu, mjpeg bool) []desc {
 	depthXU := usb.DepthXU[:]
 	var ds []desc
@@ -183,7 +183,7 @@ func d435Descriptors(imu, mjpeg bool) []desc {
 	ds = append(ds, vcInterface(3, []int{4}, []byte{0x7F, 0x17, 0x00}, nil, nil, 0x88)...)
 	color := []fmtSpec{{"YUY2", 16, colorFrames}}
 	if mjpeg {
-		color = append(color, fmtSpec{"MJPG", 16, mjpegColorFrames})
+		color = append([]fmtSpec{{"MJPG", 16, mjpegColorFrames}}, color...)
 	}
 	ds = append(ds, vsInterface(4, 0x84, 4, color)...)
 	n := 6
@@ -205,11 +205,11 @@ func d435Descriptors(imu, mjpeg bool) []desc {
 // or D435i (imu true).
 func D435Config(imu bool) []byte { return config(d435Descriptors(imu, false)) }
 
-// D435MJPEGConfig returns D435Config with an MJPEG color format (format 2
-// of interface 4) after the YUYV one: frame 1 is 1920x1080 at 60 fps (a
-// mode only MJPEG offers) and 30 fps (also in YUYV), frame 2 is 320x180 at
-// 90 fps (only MJPEG), as cameras offer their fastest or largest color
-// modes compressed.
+// D435MJPEGConfig returns D435Config with an MJPEG color format listed
+// first (format 1 of interface 4, the YUYV one becoming format 2): frame 1
+// is 1920x1080 at 60 fps (a mode only MJPEG offers) and 30 fps (also in
+// YUYV), frame 2 is 320x180 at 90 fps (only MJPEG), as cameras offer their
+// fastest or largest color modes compressed.
 func D435MJPEGConfig(imu bool) []byte { return config(d435Descriptors(imu, true)) }
 
 func config(ds []desc) []byte {
