@@ -176,7 +176,9 @@ func (s *Session) Devices() []*playback.Device { return append([]*playback.Devic
 // Serials returns the devices' serial numbers, in device order.
 func (s *Session) Serials() []string { return append([]string(nil), s.serials...) }
 
-// Duration returns the longest of the bags' durations.
+// Duration returns the latest of the bags' durations: the position of the
+// last frame of the session (playback.Device.Duration), so that every
+// position lies in [0, Duration].
 func (s *Session) Duration() time.Duration {
 	var d time.Duration
 	for _, dev := range s.devs {

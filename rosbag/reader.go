@@ -297,6 +297,31 @@ func (r *Reader) Close() error {
 // its elements must not be modified.
 func (r *Reader) Connections() []*Connection { return r.conns }
 
+// ChunkBytes returns, for each chunk (numbered as Message.Chunk), the bytes
+// of the file it takes, as stored (compressed): from its chunk record to
+// the next chunk, or to the index after the last one, its index data
+// records included.
+func (r *Reader) ChunkBytes() []int64 {
+	end := r.info.IndexPos
+	if !r.info.Indexed || end <= 0 {
+		end = r.size
+	}
+	order := make([]int, len(r.chunks))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return r.chunks[order[a]].pos < r.chunks[order[b]].pos })
+	out := make([]int64, len(r.chunks))
+	for k, i := range order {
+		next := end
+		if k+1 < len(order) {
+			next = r.chunks[order[k+1]].pos
+		}
+		out[i] = max(next-r.chunks[i].pos, 0)
+	}
+	return out
+}
+
 // Info returns a summary of the bag.
 func (r *Reader) Info() Info { return r.info }
 

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	"github.com/rsbag/rsbag/internal/buildinfo"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb"
 )
@@ -163,25 +164,5 @@ func versionLine() string {
 
 // formatVersion formats the build information bi as --version prints it.
 func formatVersion(bi *debug.BuildInfo) string {
-	version := bi.Main.Version
-	if version == "" {
-		version = "(devel)"
-	}
-	rev, modified := "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			modified = s.Value == "true"
-		}
-	}
-	line := fmt.Sprintf("%s %s %s", progName, bi.Main.Path, version)
-	if rev != "" {
-		line += " commit " + rev
-		if modified {
-			line += "-modified"
-		}
-	}
-	return line + " " + bi.GoVersion
+	return fmt.Sprintf("%s %s %s %s", progName, bi.Main.Path, buildinfo.Version(bi), bi.GoVersion)
 }

@@ -13,14 +13,16 @@ import (
 	"github.com/rsbag/rsbag/rosbag"
 )
 
-const editSynopsis = "edit trim [--start S] [--end S] [--streams LIST] -o OUT.bag BAG\n" +
+const editSynopsis = "edit trim [--start T] [--end T] [--streams LIST] -o OUT.bag BAG\n" +
 	"       edit split --every DURATION|SIZE -o PREFIX BAG\n" +
 	"       edit compress|decompress -o OUT.bag BAG\n" +
 	"       edit reindex BAG\n\n" +
-	"trim keeps the frames of a window of bag time (seconds after the first frame,\n" +
-	"--end excluded) and of the chosen streams; split cuts the bag into parts of\n" +
-	"DURATION of bag time or about SIZE bytes (PREFIX_0.bag, PREFIX_1.bag, ...), never\n" +
-	"between a frame and its metadata; a window without frames makes no part, and a\n" +
+	"trim keeps the frames of a window of positions (seconds or durations such as\n" +
+	"1500ms from the start of the recording, as play shows them; --end excluded) and of\n" +
+	"the chosen streams; split cuts the bag into PREFIX_0.bag, PREFIX_1.bag, ... of\n" +
+	"DURATION of bag time (10s, 1500ms) or about SIZE bytes of the file (5MB, 64MiB:\n" +
+	"compressed chunks; the unit is required), never between a frame and its\n" +
+	"metadata; a window without frames makes no part, and a\n" +
 	"DURATION or SIZE that would make more parts than the bag has frames is refused.\n" +
 	"Every part starts with the whole device description at time 0 (file version,\n" +
 	"device, sensor and stream info, intrinsics, extrinsics, options with the values\n" +

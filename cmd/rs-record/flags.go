@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -40,6 +41,9 @@ func printDefaults(w io.Writer, fs *flag.FlagSet) {
 			return
 		}
 		name := "--" + f.Name
+		if len(f.Name) == 1 {
+			name = "-" + f.Name
+		}
 		if a, ok := aliases[f.Name]; ok {
 			name = "-" + a + ", " + name
 		}
@@ -219,8 +223,10 @@ func (s *sizeValue) String() string {
 		return fmt.Sprintf("%dMiB", n>>20)
 	case n > 0 && n%(1<<10) == 0:
 		return fmt.Sprintf("%dKiB", n>>10)
+	case n == 0:
+		return "0"
 	default:
-		return strconv.FormatInt(n, 10)
+		return strconv.FormatInt(n, 10) + "B"
 	}
 }
 
@@ -242,6 +248,33 @@ func (s *sizeValue) Set(v string) error {
 	}
 	*s = sizeValue(n * mult)
 	return nil
+}
+
+// sizeUnits are the units a file size takes (B, KB, KiB, MB, MiB, GB,
+// GiB, in any case; KB and MB are 1024 and 1024², as in sizeValue).
+var sizeUnits = []struct {
+	s string
+	m int64
+}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"GIB", 1 << 30}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"B", 1}}
+
+// isSize reports whether v ends with a size unit (and so is not a time).
+func isSize(v string) bool {
+	u := strings.ToUpper(strings.TrimSpace(v))
+	for _, suf := range sizeUnits {
+		if strings.HasSuffix(u, suf.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// setFileSize sets s from a size that must name its unit ("5MB", "64MiB",
+// "1000B"): a bare number is refused, saying so.
+func (s *sizeValue) setFileSize(v string) error {
+	if !isSize(v) {
+		return fmt.Errorf("a size needs its unit (B, KB, KiB, MB, MiB, GB, GiB), got %q", v)
+	}
+	return s.Set(v)
 }
 
 // negBool is a boolean flag that stores the negation of its value in *p
@@ -290,6 +323,63 @@ func (o oneOf) Set(v string) error {
 // maxSeconds bounds every duration flag (-t, --start, --duration): 10⁷ s,
 // about 115 days, far beyond any recording and far within time.Duration.
 const maxSeconds = 1e7
+
+// parseTime parses a time value as every time flag takes it: seconds as a
+// decimal number ("1.5", "2", ".25") or a Go duration with its unit
+// ("1500ms", "2m30s", "1.5s"). NaN, infinities, negative values and values
+// over maxSeconds are refused; a value is rounded to the nanosecond.
+func parseTime(v string) (time.Duration, error) {
+	const want = "want seconds (1.5) or a duration with its unit (1500ms, 2m)"
+	v = strings.TrimSpace(v)
+	if x, err := strconv.ParseFloat(v, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		if strings.ContainsAny(strings.ToLower(v), "xpn") { // hex floats, NaN, Inf
+			return 0, fmt.Errorf("%s, got %s", want, v)
+		}
+		if math.IsNaN(x) || x < 0 || x > maxSeconds {
+			return 0, fmt.Errorf("%s from 0 to %g s, got %s", want, float64(maxSeconds), v)
+		}
+		return time.Duration(math.Round(x * float64(time.Second))), nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s, got %s", want, v)
+	}
+	if d < 0 || d > maxSeconds*time.Second {
+		return 0, fmt.Errorf("%s from 0 to %g s, got %s", want, float64(maxSeconds), v)
+	}
+	return d, nil
+}
+
+// timeValue is a time flag (see parseTime).
+type timeValue struct{ p *time.Duration }
+
+// timeFlag defines a time flag with default def.
+func timeFlag(fs *flag.FlagSet, p *time.Duration, name string, def time.Duration, usage string) {
+	*p = def
+	fs.Var(timeValue{p}, name, usage)
+}
+
+func (t timeValue) String() string {
+	if t.p == nil || *t.p == 0 {
+		return ""
+	}
+	return fmtTime(*t.p)
+}
+
+func (t timeValue) Set(v string) error {
+	d, err := parseTime(v)
+	if err != nil {
+		return err
+	}
+	*t.p = d
+	return nil
+}
+
+// fmtTime shows a position or a duration as the time flags take it:
+// seconds, with as many decimals as needed (2.5, 0.000001).
+func fmtTime(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+}
 
 // rangeFloat is a float flag restricted to [lo, hi] (lo excluded when
 // loOpen): NaN, infinities and values out of range are refused, naming the

@@ -6,7 +6,7 @@
 //	rs-record [record] [-t SECONDS] [-f FILE] [flags]   record a session (the default command)
 //	rs-record info [--json] [--quick] BAG                describe a bag
 //	rs-record play [flags] BAG                           play a bag through the playback device
-//	rs-record dump [--seek NANOS] [--limit N] BAG        print a bag as JSON lines
+//	rs-record dump [--seek T] [--limit N] BAG        print a bag as JSON lines
 //	rs-record view [--port N] [--loop] [BAG]             show a bag (or the camera) in the browser
 //	rs-record export --mcap OUT.mcap BAG                 write a bag as an MCAP file
 //	rs-record import IN.mcap OUT.bag                     turn such an MCAP file back into a bag

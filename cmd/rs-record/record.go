@@ -43,6 +43,7 @@ type recordConfig struct {
 	serials   []string        // --device SERIAL (repeated)
 	given     map[string]bool // stream flags given on the command line
 	force     bool            // --force: replace existing files
+	notes     []record.Note   // --note KEY=VALUE (repeated), for /additional_info
 }
 
 // session reports whether several cameras are recorded as one session; one
@@ -109,6 +110,7 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		"one bag per camera, FILE.SERIAL.bag, and the manifest FILE.session.json")
 	fs.Var(repeated{&c.serials}, "device", "record the camera with serial number `SERIAL` (an error when none has it; repeat for a\n"+
 		"session of several; with --synthetic: the synthetic cameras' serial numbers)")
+	fs.Var(noteFlag{&c.notes}, "note", "add `KEY=VALUE` to the recording's /additional_info, shown by info (repeat for several)")
 	fs.BoolVar(&c.force, "force", false, "replace the recording's files if they exist (without it an existing file is an error)")
 	fs.StringVar(&c.recordUSB, "record-usb", "", "hidden: capture the USB exchange with the camera to `FILE` (test fixtures)")
 	pos, err := parseArgs(fs, "record", args)
@@ -213,6 +215,7 @@ func recordOptions(c *recordConfig, synthetic bool) *record.Options {
 		// A synthetic camera running as fast as possible is not real time:
 		// the recorder waits for the disk instead of dropping frames.
 		Lossless: synthetic && c.speed == 0,
+		Notes:    c.notes,
 	}
 	if !c.compress {
 		opts.Compression = record.CompressionNone

@@ -187,11 +187,7 @@ func openLiveCameras(ctx context.Context, e *env, c *recordConfig, n int) ([]dev
 // runPlaySession plays several bags of one session (or its manifest)
 // together and prints the frames per device and stream.
 func runPlaySession(ctx context.Context, e *env, c *playConfig) error {
-	startAt := time.Duration(c.start * float64(time.Second))
-	var endAt time.Duration
-	if c.duration > 0 {
-		endAt = startAt + time.Duration(c.duration*float64(time.Second))
-	}
+	startAt, endAt := c.window()
 	label := strings.Join(c.paths, " ")
 	s, err := rig.Open(c.paths, &rig.Options{NonRealTime: !c.realtime, Speed: c.rate, Start: startAt, End: endAt})
 	if err != nil {

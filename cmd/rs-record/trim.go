@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -271,9 +272,9 @@ func bagCompression(r *rosbag.Reader) string {
 
 func editTrim(e *env, args []string) error {
 	fs := newFlagSet(e, "edit trim", editSynopsis)
-	var start, end float64
-	floatIn(fs, &start, "start", 0, 0, maxSeconds, false, "keep from `S` seconds of bag time after the first frame")
-	floatIn(fs, &end, "end", 0, 0, maxSeconds, false, "keep up to `S` seconds of bag time after the first frame, excluded (0: to the end)")
+	var start, end time.Duration
+	timeFlag(fs, &start, "start", 0, "keep from position `T` (seconds, or a duration such as 1500ms, from the start of the recording, as play shows it)")
+	timeFlag(fs, &end, "end", 0, "keep up to position `T`, excluded (0: to the end)")
 	out := fs.String("o", "", "write the trimmed bag to `OUT.bag`")
 	list := fs.String("streams", "", "keep only these streams, comma-separated `LIST` (e.g. depth,color or infrared/1)")
 	pos, err := parseArgs(fs, "edit", args)
@@ -286,7 +287,7 @@ func editTrim(e *env, args []string) error {
 	case *out == "":
 		return usageErrorf("edit", "trim: -o OUT.bag is required")
 	case end != 0 && end <= start:
-		return usageErrorf("edit", "trim: --end %g is not after --start %g", end, start)
+		return usageErrorf("edit", "trim: --end %s is not after --start %s", fmtTime(end), fmtTime(start))
 	}
 	streams, err := parseStreamList(*list)
 	if err != nil {
@@ -301,12 +302,12 @@ func editTrim(e *env, args []string) error {
 		return err
 	}
 	defer r.Close()
-	win := window{from: tl.first + rosbag.Time(start*1e9), to: tl.last + 1}
-	if end > 0 {
-		win.to = tl.first + rosbag.Time(end*1e9)
+	if first, last := time.Duration(tl.first), time.Duration(tl.last); !inWindow(start, end, first, last) {
+		return fileError(bag, windowError("--start", "--end", start, end, first, last, nil))
 	}
-	if win.from > tl.last {
-		return fileError(bag, fmt.Errorf("--start %g s is after the last frame (%.3f s after the first)", start, float64(tl.last-tl.first)/1e9))
+	win := window{from: max(rosbag.Time(layout.SamplesStartNs), rosbag.Time(start)), to: tl.last + 1}
+	if end > 0 {
+		win.to = rosbag.Time(end)
 	}
 	n, err := writeTrimmed(*out, r, tl, win, streams, bagCompression(r))
 	if err != nil {
@@ -336,7 +337,7 @@ func parseStreamList(s string) (streamFilter, error) {
 
 func editSplit(e *env, args []string) error {
 	fs := newFlagSet(e, "edit split", editSynopsis)
-	every := fs.String("every", "", "cut every `DURATION` of bag time (e.g. 10s, 1m) or every SIZE of messages (e.g. 100MiB)")
+	every := fs.String("every", "", "cut every `DURATION` of bag time (10s, 1500ms, 1m) or every SIZE of the file, with its unit (100MB, 64MiB)")
 	prefix := fs.String("o", "", "write the parts to `PREFIX`_0.bag, PREFIX_1.bag, ...")
 	pos, err := parseArgs(fs, "edit", args)
 	if err != nil {
@@ -352,13 +353,18 @@ func editSplit(e *env, args []string) error {
 	}
 	var dur time.Duration
 	var size sizeValue
-	if d, err := time.ParseDuration(*every); err == nil {
-		if d <= 0 || d > time.Duration(maxSeconds*1e9) {
-			return usageErrorf("edit", "split: --every %s: want a duration in (0, %g s]", *every, maxSeconds)
+	if isSize(*every) {
+		if err := size.setFileSize(*every); err != nil {
+			return usageErrorf("edit", "split: --every %s: %v", *every, err)
 		}
+	} else if _, err := strconv.ParseFloat(strings.TrimSpace(*every), 64); err == nil {
+		return usageErrorf("edit", "split: --every %s: a bare number is ambiguous here: give a duration with its unit (%[1]ss) or a size with its unit (%[1]sMB, B, KB, KiB, MiB, GB, GiB)", *every)
+	} else if d, err := parseTime(*every); err != nil {
+		return usageErrorf("edit", "split: --every %s: want a duration (10s, 1500ms, 1m) or a size with its unit (100MB, 64MiB): %v", *every, err)
+	} else if d == 0 {
+		return usageErrorf("edit", "split: --every %s: want a duration over 0", *every)
+	} else {
 		dur = d
-	} else if err := size.Set(*every); err != nil {
-		return usageErrorf("edit", "split: --every %q: want a duration (10s, 1m) or a size (100MiB): %v", *every, err)
 	}
 	bag := pos[0]
 	r, tl, err := openTimeline(bag, "split")
@@ -384,7 +390,7 @@ func editSplit(e *env, args []string) error {
 		}
 		if n := len(cuts) + 1; n > tl.frames {
 			least := sizeValue(min(roundUp2(2*((total+int64(tl.frames)-1)/int64(tl.frames))), 1<<30))
-			return usageErrorf("edit", "split: --every %s would cut the %d bytes of messages of %s into %d parts, more than its %d frames; use --every %v or more",
+			return usageErrorf("edit", "split: --every %s would cut the %d bytes of chunks of %s into %d parts, more than its %d frames; use --every %v or more",
 				*every, total, bag, n, tl.frames, &least)
 		}
 		cuts = framedCuts(cuts, tl.times)
@@ -460,32 +466,52 @@ func roundUp2(n int64) int64 {
 	return (n + unit - 1) / unit * unit
 }
 
-// sizeCuts returns the bag times at which parts of about size bytes of
-// messages (after the description) begin, and the bytes of those messages:
-// a part ends before the message time at which it would pass size, never
-// between messages of one time (a frame and its metadata).
+// sizeCuts returns the bag times at which parts of about size bytes of the
+// file (after the description) begin, and the bytes of the file they
+// count: each chunk's stored (compressed) bytes are shared among its
+// messages in proportion to their lengths, and a part ends before the
+// message time at which it would pass size, never between messages of one
+// time (a frame and its metadata).
 func sizeCuts(r *rosbag.Reader, size int64) ([]rosbag.Time, int64, error) {
+	chunkBytes := r.ChunkBytes()
+	// The message bytes of each chunk, for the share of each message.
+	held := make([]int64, len(chunkBytes))
+	q := &rosbag.Query{Start: rosbag.Time(layout.SamplesStartNs)}
+	it := r.Messages(q)
+	for it.Next() {
+		if c := it.Message().Chunk; c >= 0 && c < len(held) {
+			held[c] += int64(len(it.Message().Data))
+		}
+	}
+	err := it.Err()
+	it.Close()
+	if err != nil {
+		return nil, 0, err
+	}
 	var cuts []rosbag.Time
-	it := r.Messages(&rosbag.Query{Start: rosbag.Time(layout.SamplesStartNs)})
+	it = r.Messages(q)
 	defer it.Close()
-	var acc, total int64
+	var acc, total, curBytes float64
 	var cur rosbag.Time
-	var curBytes int64
 	for it.Next() {
 		m := it.Message()
-		total += int64(len(m.Data))
+		var n float64
+		if c := m.Chunk; c >= 0 && c < len(held) && held[c] > 0 {
+			n = float64(chunkBytes[c]) * float64(len(m.Data)) / float64(held[c])
+		}
+		total += n
 		if m.Time != cur {
-			if acc > 0 && acc+curBytes > size {
+			if acc > 0 && acc+curBytes > float64(size) {
 				cuts = append(cuts, cur)
 				acc = 0
 			}
 			acc += curBytes
 			cur, curBytes = m.Time, 0
 		}
-		curBytes += int64(len(m.Data))
+		curBytes += n
 	}
-	if acc > 0 && acc+curBytes > size {
+	if acc > 0 && acc+curBytes > float64(size) {
 		cuts = append(cuts, cur)
 	}
-	return cuts, total, it.Err()
+	return cuts, int64(math.Round(total)), it.Err()
 }
