@@ -19,8 +19,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"path"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -108,6 +110,13 @@ func Open(ctx context.Context, rawURL string, opts *Options) (*File, error) {
 	bucketURL, key, err := SplitURL(rawURL)
 	if err != nil {
 		return nil, err
+	}
+	if u, err := url.Parse(bucketURL); err == nil && u.Scheme == "file" {
+		// A local file is read at random offsets as by its path: a FIFO
+		// or a device is refused before anything opens it.
+		if err := rosbag.CheckRegular(filepath.Join(filepath.FromSlash(u.Path), key)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("blobfile: %s: %w", rawURL, err)
+		}
 	}
 	b, err := blob.OpenBucket(ctx, bucketURL)
 	if err != nil {

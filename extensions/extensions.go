@@ -139,7 +139,8 @@ type Playback interface {
 	SetRealTime(on bool) error
 	// Position returns the bag time of the last message read.
 	Position() time.Duration
-	// Duration returns the time between the first and last frame.
+	// Duration returns the position of the end: the bag time of the last
+	// frame, from the start of the recording (Position's origin).
 	Duration() time.Duration
 	// Status returns the playback state.
 	Status() PlaybackStatus

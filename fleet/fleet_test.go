@@ -25,6 +25,7 @@ import (
 
 	_ "github.com/rsbag/rsbag/blobfile"
 	"github.com/rsbag/rsbag/fleet"
+	"github.com/rsbag/rsbag/internal/conformance"
 )
 
 // rsRecord is the rs-record binary of the core module, built once.
@@ -57,23 +58,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// conformance returns the path of a tool of ../../shared/conformance, or
-// fails (under CI) or skips the test when it is missing.
-func conformance(t testing.TB, tool string) string {
-	t.Helper()
-	p, err := filepath.Abs(filepath.Join("..", "..", "shared", "conformance", tool))
-	if err == nil {
-		if _, err = os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatalf("%s is missing: %v", tool, err)
-	}
-	t.Skipf("%s is missing: %v", tool, err)
-	return ""
-}
-
 func run(t testing.TB, name string, args ...string) {
 	t.Helper()
 	out, err := exec.Command(name, args...).CombinedOutput()
@@ -84,7 +68,7 @@ func run(t testing.TB, name string, args ...string) {
 
 // fleetBags writes 30 bags to dir: the reference bags, synthetic
 // recordings, and the broken variants make-broken-bags makes of two of
-// them.
+// them (without it, the broken variants of rosbag/testdata/broken).
 func fleetBags(t *testing.T, dir string) []string {
 	t.Helper()
 	var bags []string
@@ -116,14 +100,27 @@ func fleetBags(t *testing.T, dir string) []string {
 		run(t, rsRecord, append([]string{"record", "--synthetic", "--speed", "0", "-t", "0", "-f", bag}, args...)...)
 		bags = append(bags, bag)
 	}
-	mk := conformance(t, "make-broken-bags")
-	for _, src := range []string{filepath.Join(dir, "ref-depth_color.bag"), filepath.Join(dir, "synthetic-1.bag")} {
-		out := filepath.Join(t.TempDir(), "broken")
-		run(t, mk, src, out)
-		m, _ := filepath.Glob(filepath.Join(out, "*.bag"))
+	broken := map[string]string{ // name prefix -> folder of broken variants
+		"lz4":  filepath.Join("..", "rosbag", "testdata", "broken", "lz4"),
+		"none": filepath.Join("..", "rosbag", "testdata", "broken", "none"),
+	}
+	if mk := conformance.Shared("make-broken-bags"); mk != "" {
+		broken = map[string]string{}
+		for _, src := range []string{filepath.Join(dir, "ref-depth_color.bag"), filepath.Join(dir, "synthetic-1.bag")} {
+			out := filepath.Join(t.TempDir(), "broken")
+			run(t, mk, src, out)
+			broken[strings.TrimSuffix(filepath.Base(src), ".bag")] = out
+		}
+	}
+	for prefix, folder := range broken {
+		m, _ := filepath.Glob(filepath.Join(folder, "*.bag"))
 		for _, b := range m {
-			dst := filepath.Join(dir, "broken-"+strings.TrimSuffix(filepath.Base(src), ".bag")+"-"+filepath.Base(b))
-			if err := os.Rename(b, dst); err != nil {
+			data, err := os.ReadFile(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dst := filepath.Join(dir, "broken-"+prefix+"-"+filepath.Base(b))
+			if err := os.WriteFile(dst, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			bags = append(bags, dst)
@@ -260,7 +257,7 @@ func TestValidateMatchesInfo(t *testing.T) {
 // in both profiles to an output URL: the MCAPs pass mcapcheck-js; convert
 // writes its files under one directory per bag.
 func TestExportAndConvert(t *testing.T) {
-	check := conformance(t, "mcapcheck-js")
+	check := conformance.Tool(t, conformance.MCAPcheckJS)
 	// Bags this project wrote: librealsense's own carry bytes a strict
 	// ROS 1 reader refuses, which a lossless export keeps.
 	in := t.TempDir()

@@ -4,16 +4,18 @@
 // profile: one schema per message type (encoding "ros1msg", the full
 // definition text of the bag's connection), one channel per topic
 // (message encoding "ros1", the connection's md5sum and other header fields
-// as channel metadata), and each message's bytes as they are in the bag,
-// with the bag time as log and publish time. Nothing is lost: Import turns
-// such a file back into a bag with the same connections, messages and
-// times. The device info of the bag is also written as an MCAP metadata
-// record named "realsense_device".
+// as channel metadata), and each message as valid ROS 1, with the bag time
+// as log and publish time. Import turns such a file back into a bag with
+// the same connections, messages and times, which plays identically. The
+// device info of the bag is also written as an MCAP metadata record named
+// "realsense_device".
 //
 // Bags written by librealsense carry four bytes after every Image.data (the
-// depth units) and may store bools as 2; the ros1 profile keeps those bytes
-// as they are, as it keeps every other byte, so that strict ROS 1 readers
-// see the same messages they see in the bag.
+// depth units) and store StreamInfo.is_recommended as 2, which the MCAP
+// tools and Foxglove's deserializers refuse; Export rewrites those messages
+// as valid ROS 1 (layout.Canonical, as rs-record edit compress does: the
+// player then takes the depth units from the Depth Units option). Every
+// other message keeps its bytes.
 package mcapbag
 
 import (
@@ -125,7 +127,9 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 	seq := map[uint16]uint32{}
 	conns := src.Connections()
 	decoders := map[uint32]msgs.Message{}
+	kinds := map[uint32]layout.TopicKind{}
 	for _, c := range conns {
+		kinds[c.ID] = layout.Parse(c.Topic).Kind
 		if !o.NoCheck {
 			if t, ok := msgs.LookupType(c.Type); ok {
 				if t.MD5 != c.MD5Sum {
@@ -164,6 +168,7 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 	it := src.Messages(o.Query)
 	defer it.Close() // stops its read-ahead on every early return; idempotent
 	var msg mcap.Message
+	var scratch []byte
 	for it.Next() {
 		m := it.Message()
 		cid, ok := channels[m.Conn.ID]
@@ -181,13 +186,20 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 				device[kv.Key] = kv.Value
 			}
 		}
-		msg = mcap.Message{ChannelID: cid, Sequence: seq[cid], LogTime: uint64(m.Time), PublishTime: uint64(m.Time), Data: m.Data}
+		data, err := layout.Canonical(kinds[m.Conn.ID], m.Data, &scratch)
+		if err != nil {
+			if !o.NoCheck {
+				return nil, fmt.Errorf("mcapbag: export: topic %s: message at %v (chunk %d, offset %d): %w", m.Conn.Topic, m.Time, m.Chunk, m.Offset, err)
+			}
+			data = m.Data // unchecked: a message that does not decode goes as it is
+		}
+		msg = mcap.Message{ChannelID: cid, Sequence: seq[cid], LogTime: uint64(m.Time), PublishTime: uint64(m.Time), Data: data}
 		seq[cid]++
 		if err := w.WriteMessage(&msg); err != nil {
 			return nil, fmt.Errorf("mcapbag: export: message of %s at %v: %w", m.Conn.Topic, m.Time, err)
 		}
 		res.Messages++
-		res.Bytes += int64(len(m.Data))
+		res.Bytes += int64(len(data))
 	}
 	res.Skipped = it.Skipped()
 	if err := it.Err(); err != nil {

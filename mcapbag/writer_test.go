@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/foxglove/mcap/go/mcap"
+
+	"github.com/rsbag/rsbag/internal/conformance"
 )
 
 // TestWriterChunks: messages of several channels over many small chunks,
@@ -110,8 +112,7 @@ func TestWriterChunks(t *testing.T) {
 			r.Close()
 		}
 	}
-	checker := filepath.Join("..", "..", "shared", "conformance", "mcapcheck-js")
-	if _, err := os.Stat(checker); err == nil {
+	if checker := conformance.Optional(t, conformance.MCAPcheckJS); checker != "" {
 		if out, err := exec.Command(checker, append([]string{"-q"}, files...)...).CombinedOutput(); err != nil {
 			t.Errorf("mcapcheck-js: %v\n%s", err, out)
 		}

@@ -186,6 +186,10 @@ func (c *Config) SetRealTime(on bool) {
 }
 
 // EnableRecordToFile records what the pipeline streams to a bag at path.
+// As in librealsense, an existing file at path is replaced — but only by a
+// Start that succeeds: Start resolves the config before it creates the
+// file, and a Start that fails leaves an existing file as it was and
+// creates none.
 func (c *Config) EnableRecordToFile(path string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/outfile"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
@@ -127,8 +130,12 @@ func (p *Pipeline) start(ctx context.Context, cfg *Config, cb func(*Frameset)) (
 		cfg = &Config{}
 	}
 	r := &running{eos: make(chan struct{})}
+	var undo func() // after a failed Start: leave the record file as it was
 	fail := func(err error) (*Profile, error) {
 		r.close()
+		if undo != nil {
+			undo()
+		}
 		return nil, err
 	}
 	dev, pb, err := openDevice(ctx, cfg, r)
@@ -138,7 +145,24 @@ func (p *Pipeline) start(ctx context.Context, cfg *Config, cb func(*Frameset)) (
 	cfg.mu.Lock()
 	recordPath := cfg.record
 	cfg.mu.Unlock()
+	var aside *outfile.Aside
 	if recordPath != "" {
+		// Nothing is created before the config is known to resolve, and
+		// an existing file is only moved aside until Start succeeds.
+		if _, err := cfg.Resolve(dev); err != nil {
+			return fail(err)
+		}
+		_, statErr := os.Lstat(recordPath)
+		if aside, err = outfile.SetAside(recordPath); err != nil {
+			return fail(fmt.Errorf("pipeline: record to %s: %w", recordPath, err))
+		}
+		undo = func() {
+			if aside != nil {
+				aside.Restore()
+			} else if errors.Is(statErr, fs.ErrNotExist) {
+				os.Remove(recordPath) // made by this Start
+			}
+		}
 		rec, err := record.New(dev, recordPath, nil)
 		if err != nil {
 			return fail(fmt.Errorf("pipeline: record to %s: %w", recordPath, err))
@@ -209,6 +233,7 @@ func (p *Pipeline) start(ctx context.Context, cfg *Config, cb func(*Frameset)) (
 			}
 		}()
 	}
+	aside.Drop() // the file EnableRecordToFile replaces
 	p.run = r
 	return r.profile, nil
 }

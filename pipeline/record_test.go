@@ -14,6 +14,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/conformance"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
@@ -79,12 +80,9 @@ func TestPipelineRecordAndPlayBack(t *testing.T) {
 		t.Fatalf("playback refuses the pipeline's recording: %v", err)
 	}
 	pb.Close()
-	for _, checker := range []string{"bagcheck-ros", "bagcheck-js"} {
-		path := filepath.Join("..", "..", "shared", "conformance", checker)
-		if _, err := os.Stat(path); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Errorf("%s not installed: %v", checker, err)
-			}
+	for _, checker := range []string{conformance.BagcheckROS, conformance.BagcheckJS} {
+		path := conformance.Optional(t, checker)
+		if path == "" {
 			continue
 		}
 		if out, err := exec.Command(path, "-q", bag).CombinedOutput(); err != nil {
@@ -132,4 +130,40 @@ func sameInstantSorted(list []string) []string {
 		i = j
 	}
 	return out
+}
+
+// TestRecordToExistingFileFailedStart: a Start that fails — here on a
+// config the device cannot satisfy — leaves the file EnableRecordToFile
+// names as it was: nothing is created or truncated before the config is
+// known to work.
+func TestRecordToExistingFileFailedStart(t *testing.T) {
+	dir := t.TempDir()
+	bag := filepath.Join(dir, "existing.bag")
+	want := []byte("a recording that must survive")
+	if err := os.WriteFile(bag, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(dir, "fresh.bag")
+	for _, path := range []string{bag, fresh} {
+		cfg := &Config{}
+		cfg.EnableSynthetic()
+		cfg.EnableStream(StreamRequest{Stream: sensor.StreamDepth, Index: AnyIndex, Width: 7, Height: 5})
+		if err := cfg.EnableRecordToFile(path); err != nil {
+			t.Fatal(err)
+		}
+		p := New()
+		if _, err := p.Start(context.Background(), cfg); !errors.Is(err, ErrUnresolvable) {
+			p.Stop()
+			t.Fatalf("Start with a depth stream of 7x5: %v, want ErrUnresolvable", err)
+		}
+	}
+	if got, err := os.ReadFile(bag); err != nil || !slices.Equal(got, want) {
+		t.Errorf("the existing file after a failed Start: %d bytes (%v), want it unchanged", len(got), err)
+	}
+	if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+		t.Errorf("a failed Start created %s (%v)", fresh, err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%d files in the directory, want 1", len(ents))
+	}
 }

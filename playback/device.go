@@ -181,7 +181,7 @@ func Open(path string, opts *Options) (*Device, error) {
 		repeat: opts.Repeat, reqs: make(chan request), later: newFuncQueue(), done: make(chan struct{}), readerExited: make(chan struct{}),
 		routes: map[uint32]route{}}
 	if desc.hasFrame {
-		d.duration = time.Duration(desc.last - desc.first)
+		d.duration = time.Duration(desc.last)
 	}
 	d.build()
 	for _, l := range recovery.Losses() {
@@ -436,11 +436,17 @@ func (d *Device) addLoss(c rosbag.SkippedChunk) bool {
 	return true
 }
 
-// Duration returns the time between the first and the last frame.
+// Duration returns the position of the end of the bag: the bag time of its
+// last frame, counted, as every position, from bag time 0, where a
+// RealSense recording has its first message (0 for a bag without frames).
+// librealsense's get_duration is last − first frame instead (see Span); the
+// two differ by the first frame's position, which in a part cut by
+// rs-record edit is the start of its window.
 func (d *Device) Duration() time.Duration { return d.duration }
 
 // Span returns the bag times of the first and the last frame of the bag
-// (both 0 for a bag without frames); Duration is last − first.
+// (both 0 for a bag without frames); Duration is last, librealsense's
+// get_duration last − first.
 func (d *Device) Span() (first, last time.Duration) {
 	if !d.desc.hasFrame {
 		return 0, 0

@@ -75,8 +75,13 @@
 //
 // # Position, seek and end of file
 //
-// Positions are bag times (the first frame's position is its capture time,
-// not 0). Seek(t) accepts 0 ≤ t ≤ Duration; the next frames are those at or
+// Positions are bag times, counted from bag time 0, where a RealSense
+// recording has its first message (librealsense's recordings, rsbag's, and
+// the parts rs-record edit cuts, whose frames keep their bag times): the
+// first frame's position is its capture time, not 0, as librealsense's
+// get_position reports. Duration is the position of the last frame, so that
+// every position lies in [0, Duration] (librealsense's get_duration, last −
+// first frame, is Span's last − first). Seek(t) accepts 0 ≤ t ≤ Duration; the next frames are those at or
 // after t, and no frame read before the seek is delivered after Seek
 // returns; right after Seek(t), Position is t (also for 0). Seeking while
 // stopped sets where the next start begins. Seeking while paused delivers,

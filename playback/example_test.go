@@ -73,7 +73,7 @@ func Example() {
 	<-done
 	fmt.Println(counts)
 	// Output:
-	// Intel RealSense D435I 967.075452ms
+	// Intel RealSense D435I 967.076033ms
 	// Stereo Module Depth/0 Z16 424x240@30
 	// RGB Camera Color/0 RGB8 424x240@30
 	// map[Color/0:30 Depth/0:30]

@@ -117,7 +117,7 @@ func TestLegacyTopology(t *testing.T) {
 		info[sensor.CameraInfoSerialNumber] != "N/A" || len(info) != 3 {
 		t.Errorf("device info %v", info)
 	}
-	if want := time.Duration(legacyPeriod*(legacyFrames-1) + 400); d.Duration() != want {
+	if want := time.Duration(legacyT0 + legacyPeriod*(legacyFrames-1) + 400); d.Duration() != want { // the last frame's position
 		t.Errorf("Duration() = %v, want %v", d.Duration(), want)
 	}
 	ss := d.Sensors()

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/rsbag/rsbag/internal/yuv"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -34,7 +35,8 @@ const plyFaceThreshold = 0.05
 // export_to_ply does: the non-zero vertices with y and z negated (the
 // viewer's y-up convention), their colors when texture (the frame the
 // cloud was mapped to) is given, and a mesh of faces. texture is an RGB8,
-// BGR8, RGBA8, BGRA8 or Y8 frame; colors are written as red, green, blue
+// BGR8, RGBA8, BGRA8 or Y8 frame, or a YUYV or UYVY one (converted to RGB8
+// as librealsense's color sensor converts it); colors are written as red, green, blue
 // whatever its byte order (librealsense writes the first three bytes as
 // they are, so BGR pictures come out with red and blue swapped; here they
 // do not). It writes through a buffer; w is not closed.
@@ -44,6 +46,13 @@ func (p *Points) WritePLY(w io.Writer, texture *sensor.Frame, opt PLYOptions) er
 	if texture != nil {
 		if p.TexCoords == nil {
 			return fmt.Errorf("ply: a texture was given but the cloud was not mapped to one: %w", ErrFrame)
+		}
+		if texture.Profile != nil && yuv.Sources(texture.Profile.Format) {
+			rgb, err := yuv.Frame(texture, sensor.FormatRGB8)
+			if err != nil {
+				return fmt.Errorf("ply: %s: %w: %w", texture.Profile.Name(), err, ErrFrame)
+			}
+			texture = rgb
 		}
 		bpp, err := checkVideo("ply", texture, sensor.FormatRGB8, sensor.FormatBGR8, sensor.FormatRGBA8, sensor.FormatBGRA8, sensor.FormatY8)
 		if err != nil {

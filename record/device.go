@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"sync"
@@ -46,6 +47,8 @@ type Device struct {
 	pauseStart  time.Time
 	pausedTotal time.Duration
 	lastT       int64 // last capture time handed out (never goes backwards)
+	frameTime   bool  // bag times come from the frames' timestamps (a source faster than real time)
+	domains     map[sensor.TimestampDomain]domainBase
 	stopped     bool  // closed or failed: nothing more is recorded
 	failErr     error // the write error that stopped recording
 	closed      bool
@@ -283,6 +286,9 @@ func (d *Device) Resume() error {
 				d.pausedTotal += p
 			}
 		}
+		// With the frames' own timing, the paused span is left out by
+		// tying each domain's timestamps to bag time anew.
+		d.domains = nil
 	}
 	return nil
 }
@@ -308,6 +314,54 @@ func (d *Device) captureLocked(now time.Time) int64 {
 	return t
 }
 
+// domainBase ties the frame timestamps of one timestamp domain to bag
+// time: the frame of timestamp ts (ms) is at bag time t (ns).
+type domainBase struct {
+	ts float64
+	t  int64
+}
+
+// wallPaced reports whether dev delivers its frames at the pace of the
+// wall clock: not a playback in non-real-time mode or at a speed other than
+// 1, nor a synthetic camera delivering as fast as possible (a source that
+// says nothing of its pace is a live one). Wrapping devices are looked
+// through.
+func wallPaced(dev device.Device) bool {
+	for dev != nil {
+		if rt, ok := dev.(interface{ RealTime() bool }); ok && !rt.RealTime() {
+			return false
+		}
+		if sp, ok := dev.(interface{ Speed() float64 }); ok && sp.Speed() != 1 {
+			return false
+		}
+		u, ok := dev.(interface{ Unwrap() device.Device })
+		if !ok {
+			break
+		}
+		dev = u.Unwrap()
+	}
+	return true
+}
+
+// frameTimeLocked returns the bag time of frame f arriving at now. From a
+// source paced by the wall clock it is the capture time (as librealsense's
+// recorder stamps every frame). From a faster or slower one (frameTime) the
+// frames' own timing is kept: the first frame of each timestamp domain gets
+// the capture time (never earlier than the times already handed out), and
+// each later frame of the domain that time plus its timestamp's distance
+// from the first's. d.mu must be held.
+func (d *Device) frameTimeLocked(f *sensor.Frame, now time.Time) int64 {
+	if !d.frameTime {
+		return d.captureLocked(now)
+	}
+	b, ok := d.domains[f.Domain]
+	if !ok {
+		b = domainBase{ts: f.TimestampMs, t: d.captureLocked(now)}
+		d.domains[f.Domain] = b
+	}
+	return b.t + int64(math.Round((f.TimestampMs-b.ts)*1e6))
+}
+
 // onFrame records f (called on the sensor's delivery goroutine, before the
 // user's handler).
 func (d *Device) onFrame(s *Sensor, f *sensor.Frame) {
@@ -328,6 +382,11 @@ func (d *Device) onFrame(s *Sensor, f *sensor.Frame) {
 	if !d.based {
 		d.based, d.base = true, now
 	}
+	if d.domains == nil {
+		// Decided at the first frame (and again after a Resume).
+		d.frameTime = !wallPaced(d.inner)
+		d.domains = map[sensor.TimestampDomain]domainBase{}
+	}
 	if d.paused {
 		d.mu.Unlock()
 		st.paused.Add(1)
@@ -338,7 +397,7 @@ func (d *Device) onFrame(s *Sensor, f *sensor.Frame) {
 		d.refuse(s, st, f, size)
 		return
 	}
-	t := d.captureLocked(now)
+	t := d.frameTimeLocked(f, now)
 	if t < minFrameTime {
 		t = minFrameTime
 	}

@@ -43,7 +43,14 @@
 // sensor info and every option's value and description), all at static time;
 // per frame the data message(s) and the metadata messages at the frame's
 // capture time (time since the first frame reached the recorder, minus
-// pauses), then, after the first frame of each stream, its extrinsics (tf)
+// pauses; for a source faster or slower than real time — one whose
+// RealTime() is false, such as playback in non-real-time mode or the
+// synthetic camera at Speed 0, or whose Speed() is not 1 — the frames' own
+// timing instead: the first frame of each timestamp domain at its capture
+// time, each later one that time plus its timestamp's distance from the
+// first's, so that the bag plays at the source's rate; librealsense's
+// recorder stamps every frame with the wall clock), then, after the first
+// frame of each stream, its extrinsics (tf)
 // at static time. The tf groups and transforms are the wrapped device's
 // (Device.PinnedExtrinsics): those of a device.ExtrinsicsSource as it
 // reports them, bit for bit; for other devices derived with device.Capture's

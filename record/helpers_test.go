@@ -1,15 +1,13 @@
 package record
 
 import (
-	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/conformance"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
@@ -185,52 +183,19 @@ func stopAndClose(t testing.TB, rec *Device, ss []sensor.Sensor) {
 	}
 }
 
-// moduleRoot returns the directory holding go.mod.
-func moduleRoot(t testing.TB) string {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err == nil {
-		if p := strings.TrimSpace(string(out)); p != "" && p != os.DevNull {
-			return filepath.Dir(p)
-		}
-	}
-	dir, _ := os.Getwd()
-	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
-		}
-	}
-	t.Fatal("go.mod not found")
-	return ""
-}
-
 // checkConformance runs the strict bag checkers on the bags when installed.
 func checkConformance(t *testing.T, paths ...string) {
 	t.Helper()
-	root := moduleRoot(t)
-	for _, name := range []string{"bagcheck-ros", "bagcheck-js"} {
-		tool := filepath.Join(root, "..", "shared", "conformance", name)
-		if _, err := os.Stat(tool); err != nil {
-			t.Logf("%s not installed: skipped", name)
+	for _, name := range []string{conformance.BagcheckROS, conformance.BagcheckJS} {
+		tool := conformance.Optional(t, name)
+		if tool == "" {
 			continue
 		}
 		out, err := exec.Command(tool, append([]string{"-q"}, paths...)...).CombinedOutput()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) && ee.ExitCode() == 2 {
-			t.Logf("%s unavailable (exit 2): skipped: %s", name, firstLine(out))
-			continue
-		}
 		if err != nil {
 			t.Errorf("%s: %v\n%s", name, err, truncate(out, 3000))
 		}
 	}
-}
-
-func firstLine(b []byte) string {
-	s := string(b)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 func truncate(b []byte, n int) string {

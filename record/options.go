@@ -53,7 +53,13 @@ type Options struct {
 	// bag time t in one bag and one at t in another arrived at the same
 	// instant. Frames that arrive before it are recorded at bag time 0.
 	Origin time.Time
+	// Notes are written to /additional_info after the program's name and
+	// version, in order (rs-record record --note KEY=VALUE).
+	Notes []Note
 }
+
+// Note is a key and value of the /additional_info topic.
+type Note struct{ Key, Value string }
 
 func (o *Options) withDefaults() (Options, error) {
 	var r Options

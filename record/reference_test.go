@@ -10,6 +10,7 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
@@ -133,6 +134,7 @@ func TestReferenceBags(t *testing.T) {
 			}
 			cfg, _ := software.ReferenceConfig(name)
 			compareBags(t, ours, ref, cfg.Metadata == software.MetadataBasic)
+			checkAdditionalInfo(t, ours)
 		})
 	}
 	checkConformance(t, paths...)
@@ -142,7 +144,8 @@ func TestReferenceBags(t *testing.T) {
 // the test of issue 4 allows: message times, /file_version, post-processing
 // topics, frame_id "1" + trailing depth_units, is_recommended 2, the Actual
 // Fps metadata librealsense adds in basic mode, notification timestamps
-// (wall clock), and option changes we record and librealsense loses. Every
+// (wall clock), option changes we record and librealsense loses, and
+// /additional_info, which librealsense does not write (and ignores). Every
 // other message — tf (−0 included), pose, metadata (system_time included) —
 // equals the reference byte for byte.
 func compareBags(t *testing.T, ours, ref []bagMsg, dropActualFps bool) {
@@ -159,7 +162,7 @@ func compareBags(t *testing.T, ours, ref []bagMsg, dropActualFps bool) {
 		}
 	}
 	for topic := range ot {
-		if _, ok := rt[topic]; !ok {
+		if _, ok := rt[topic]; !ok && topic != layout.AdditionalInfoTopic {
 			t.Errorf("extra topic %s", topic)
 		}
 	}
@@ -301,3 +304,20 @@ var equalImu = decoded(func(a, b *msgs.Imu) string {
 	}
 	return ""
 })
+
+// checkAdditionalInfo: every recording says on /additional_info, at the
+// time of the description, which program wrote it and its version.
+func checkAdditionalInfo(t *testing.T, ms []bagMsg) {
+	t.Helper()
+	var keys []string
+	for _, m := range byTopic(ms)[layout.AdditionalInfoTopic] {
+		var kv msgs.KeyValue
+		if m.Type != msgs.KeyValueType.Name || m.MD5 != msgs.KeyValueType.MD5 || m.Time != rosbag.MinTime || kv.Unmarshal(m.Data) != nil || kv.Value == "" {
+			t.Errorf("%s: %s %s at %v: %q", layout.AdditionalInfoTopic, m.Type, m.MD5, m.Time, m.Data)
+		}
+		keys = append(keys, kv.Key)
+	}
+	if strings.Join(keys, ",") != "Program,Version" {
+		t.Errorf("%s keys %q, want Program, Version", layout.AdditionalInfoTopic, keys)
+	}
+}

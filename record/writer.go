@@ -5,12 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 	"time"
 	"unsafe"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/buildinfo"
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
@@ -288,6 +291,9 @@ func (w *writer) writeDescription(desc *description) {
 		return
 	}
 	w.descDone = true
+	for _, n := range w.additionalInfo() {
+		w.put(layout.AdditionalInfoTopic, &msgs.KeyValueType, rosbag.MinTime, &msgs.KeyValue{Key: n.Key, Value: n.Value})
+	}
 	snap := desc.snap
 	for _, k := range snap.Info.Keys() {
 		w.put(topicDeviceInfo, &msgs.KeyValueType, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: snap.Info[k]})
@@ -308,6 +314,21 @@ func (w *writer) writeDescription(desc *description) {
 		}
 	}
 	w.pending = nil
+}
+
+// additionalInfo returns what every recording writes to /additional_info:
+// the program that recorded it and its version (the main module's, from the
+// build information, as rs-record --version gives it), then the user's
+// notes.
+func (w *writer) additionalInfo() []Note {
+	prog, version := "unknown", "unknown"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Path != "" {
+			prog = path.Base(bi.Path)
+		}
+		version = buildinfo.Version(bi)
+	}
+	return append([]Note{{"Program", prog}, {"Version", version}}, w.d.opts.Notes...)
 }
 
 // writeOption writes an option value and, the first time for that (sensor,

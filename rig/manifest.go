@@ -21,6 +21,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/rsbag/rsbag/internal/outfile"
 	"time"
 )
 
@@ -151,26 +153,11 @@ func (m *Manifest) WriteFile(path string) error {
 		return fmt.Errorf("rig: manifest %s: %w", path, err)
 	}
 	b = append(b, '\n')
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("rig: %w", err)
-	}
-	err = f.Chmod(0o644) // as os.Create would make it, before the umask
-	if err == nil {
-		_, err = f.Write(b)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("rig: writing manifest %s: %w", path, err)
+	if err := outfile.Write(path, func(f *os.File) error {
+		_, err := f.Write(b)
+		return err
+	}); err != nil {
+		return fmt.Errorf("rig: manifest: %w", err)
 	}
 	return nil
 }

@@ -30,6 +30,9 @@ type Recording struct {
 // (each device must have a distinct, non-empty serial number) and writes
 // the manifest at once, so that a session killed while recording is still
 // described. Every bag's bag time 0 is opts.Origin, or now when it is zero.
+// Existing files of those names are replaced, as record.New replaces its
+// file (rs-record refuses to without --force); a session whose files would
+// share a name is refused (ErrSameFile) before any is created.
 func Create(file string, devs []device.Device, opts *record.Options) (*Recording, error) {
 	if len(devs) == 0 {
 		return nil, errors.New("rig: no device to record")
@@ -44,6 +47,7 @@ func Create(file string, devs []device.Device, opts *record.Options) (*Recording
 	m := &Manifest{Format: ManifestFormat, Version: ManifestVersion, Start: o.Origin.UTC()}
 	r := &Recording{Manifest: m, ManifestFile: ManifestPath(file)}
 	seen := map[string]bool{}
+	names := map[string]string{filepath.Clean(r.ManifestFile): "the manifest"} // file → what it is
 	for i, d := range devs {
 		info := d.Info()
 		serial := info[sensor.CameraInfoSerialNumber]
@@ -55,6 +59,10 @@ func Create(file string, devs []device.Device, opts *record.Options) (*Recording
 		}
 		seen[serial] = true
 		p := BagPath(file, serial)
+		if what, ok := names[filepath.Clean(p)]; ok {
+			return nil, fmt.Errorf("%w: %s would be the bag of %s and %s", ErrSameFile, p, serial, what)
+		}
+		names[filepath.Clean(p)] = "the bag of " + serial
 		rel, err := filepath.Rel(filepath.Dir(r.ManifestFile), p)
 		if err != nil {
 			rel = filepath.Base(p)

@@ -37,6 +37,10 @@ type Handler func(dev int, t time.Duration, f *sensor.Frame)
 var (
 	// ErrSameDevice reports two bags of one device in a session.
 	ErrSameDevice = errors.New("rig: two bags of the same device")
+	// ErrSameFile reports a recording whose files would be one file: two
+	// serial numbers that give one bag name, or a bag named as the
+	// manifest.
+	ErrSameFile = errors.New("rig: two files of the session have one name")
 	// ErrNoOverlap reports bags whose frames do not overlap in time.
 	ErrNoOverlap = errors.New("rig: bags do not overlap in time")
 	// ErrStarted is returned by a second Start.
@@ -172,7 +176,9 @@ func (s *Session) Devices() []*playback.Device { return append([]*playback.Devic
 // Serials returns the devices' serial numbers, in device order.
 func (s *Session) Serials() []string { return append([]string(nil), s.serials...) }
 
-// Duration returns the longest of the bags' durations.
+// Duration returns the latest of the bags' durations: the position of the
+// last frame of the session (playback.Device.Duration), so that every
+// position lies in [0, Duration].
 func (s *Session) Duration() time.Duration {
 	var d time.Duration
 	for _, dev := range s.devs {

@@ -62,7 +62,9 @@
 // is skipped and the scan goes on with the next record; each skipped chunk is
 // reported in Recovery.Skipped (offset, bytes, time range when readable,
 // reason). The scan stops at the first truncated record or broken top-level
-// framing. It rebuilds connections, chunk infos and index data from the chunk
+// framing; of a chunk the end of the file cuts short, the complete message
+// records before the cut (in an LZ4 chunk, those of its complete blocks)
+// are salvaged (Recovery.Salvaged) and read like the others. It rebuilds connections, chunk infos and index data from the chunk
 // contents. NewReader then returns the *Reader with no error:
 // Info().Recovery says what was recovered and lost, and [Reader.Unindexed]
 // returns an error wrapping [ErrUnindexed] (and io.ErrUnexpectedEOF when the

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/rsbag/rsbag/internal/conformance"
 )
 
 var genBroken = flag.Bool("gen-broken", false, "regenerate testdata/broken with make-broken-bags")
@@ -17,7 +19,7 @@ func TestGenBroken(t *testing.T) {
 	if !*genBroken {
 		t.Skip("use -gen-broken")
 	}
-	mk := checker(t, "make-broken-bags")
+	mk := conformance.Shared("make-broken-bags")
 	if mk == "" {
 		t.Fatal("make-broken-bags missing")
 	}

@@ -3,11 +3,10 @@ package rosbag
 import (
 	"encoding/json"
 	"errors"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/rsbag/rsbag/internal/conformance"
 )
 
 // testBags are the reference bags of the repository.
@@ -53,19 +52,11 @@ type topicReport struct {
 	LastTime    string `json:"last_time"`
 }
 
-// checker returns the path of a conformance checker, or "" when missing.
+// checker returns the path of a conformance checker of tools/conformance,
+// or "" when it is not set up outside CI (in CI the test fails).
 func checker(t testing.TB, name string) string {
 	t.Helper()
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return ""
-	}
-	root := filepath.Dir(strings.TrimSpace(string(out)))
-	p := filepath.Join(root, "..", "shared", "conformance", name)
-	if _, err := os.Stat(p); err != nil {
-		return ""
-	}
-	return p
+	return conformance.Optional(t, name)
 }
 
 // runChecker runs a checker with --json (plus args) on bag. ok=false means

@@ -85,7 +85,13 @@ func (r *Reader) fillChunk(cb *chunkBuf, ci int, keep bool) {
 	}
 	cb.chunk, cb.err = ci, nil
 	pos := r.chunks[ci].pos
-	if _, _, err := r.loadChunk(pos, cb); err != nil {
+	var err error
+	if c := &r.chunks[ci]; c.cut > 0 {
+		err = r.loadCut(c, cb)
+	} else {
+		_, _, err = r.loadChunk(pos, cb)
+	}
+	if err != nil {
 		cb.chunk, cb.err = ci, fmt.Errorf("chunk %d: %w", ci, err)
 		return
 	}

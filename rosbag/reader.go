@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -185,7 +187,7 @@ var schemes sync.Map // scheme → Opener
 // the opener, like image.RegisterFormat; a later registration of a scheme
 // replaces the earlier one.
 func RegisterScheme(scheme string, open Opener) {
-	schemes.Store(scheme, open)
+	schemes.Store(strings.ToLower(scheme), open)
 }
 
 // IsURL reports whether name has a scheme registered with RegisterScheme,
@@ -195,16 +197,52 @@ func IsURL(name string) bool {
 	return ok
 }
 
+// lookupScheme returns the opener of name's scheme, matched in any case
+// as URL schemes are (RFC 3986, 3.1).
 func lookupScheme(name string) (Opener, bool) {
-	i := strings.Index(name, "://")
-	if i <= 0 {
+	scheme := urlScheme(name)
+	if scheme == "" {
 		return nil, false
 	}
-	v, ok := schemes.Load(name[:i])
+	v, ok := schemes.Load(strings.ToLower(scheme))
 	if !ok {
 		return nil, false
 	}
 	return v.(Opener), true
+}
+
+// urlScheme returns the scheme of a name of the form SCHEME://..., or "".
+func urlScheme(name string) string {
+	scheme, _, ok := strings.Cut(name, "://")
+	if !ok || scheme == "" {
+		return ""
+	}
+	for i, c := range scheme {
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return ""
+		}
+	}
+	return scheme
+}
+
+// ErrUnsupportedScheme is wrapped by the error Open returns for a name of
+// the form SCHEME://... whose scheme no opener was registered for (and
+// that is no local file).
+var ErrUnsupportedScheme = errors.New("unsupported URL scheme")
+
+// unsupportedScheme is the error of a URL of an unregistered scheme.
+func unsupportedScheme(path, scheme string) error {
+	var known []string
+	schemes.Range(func(k, _ any) bool {
+		known = append(known, k.(string)+"://")
+		return true
+	})
+	if len(known) == 0 {
+		return fmt.Errorf("%s: %w %q: bags are read from local files (package blobfile adds object storage)", path, ErrUnsupportedScheme, scheme)
+	}
+	slices.Sort(known)
+	return fmt.Errorf("%s: %w %q: bags are read from local files and %s URLs", path, ErrUnsupportedScheme, scheme, strings.Join(known, ", "))
 }
 
 // CheckRegular returns an error wrapping ErrNotRegular (and naming the
@@ -217,6 +255,9 @@ func CheckRegular(path string) error {
 	}
 	st, err := os.Stat(path)
 	if err != nil {
+		if scheme := urlScheme(path); scheme != "" && errors.Is(err, fs.ErrNotExist) {
+			return unsupportedScheme(path, scheme)
+		}
 		return err
 	}
 	if !st.Mode().IsRegular() {
@@ -255,6 +296,31 @@ func (r *Reader) Close() error {
 // Connections returns the connections in ascending id order. The slice and
 // its elements must not be modified.
 func (r *Reader) Connections() []*Connection { return r.conns }
+
+// ChunkBytes returns, for each chunk (numbered as Message.Chunk), the bytes
+// of the file it takes, as stored (compressed): from its chunk record to
+// the next chunk, or to the index after the last one, its index data
+// records included.
+func (r *Reader) ChunkBytes() []int64 {
+	end := r.info.IndexPos
+	if !r.info.Indexed || end <= 0 {
+		end = r.size
+	}
+	order := make([]int, len(r.chunks))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return r.chunks[order[a]].pos < r.chunks[order[b]].pos })
+	out := make([]int64, len(r.chunks))
+	for k, i := range order {
+		next := end
+		if k+1 < len(order) {
+			next = r.chunks[order[k+1]].pos
+		}
+		out[i] = max(next-r.chunks[i].pos, 0)
+	}
+	return out
+}
 
 // Info returns a summary of the bag.
 func (r *Reader) Info() Info { return r.info }
@@ -348,6 +414,9 @@ func (r *Reader) open() error {
 	if string(m[:]) != magic {
 		if bytes.HasPrefix(m[:], []byte("#ROSBAG V")) {
 			return &UnsupportedError{Path: r.path, Offset: 0, What: fmt.Sprintf("bag format %q (want 2.0)", bytes.TrimSpace(m[9:]))}
+		}
+		if bytes.HasPrefix(m[:], []byte(mcapMagic)) {
+			return fmt.Errorf("%w: %s: %w", ErrNotBag, r.path, ErrMCAP)
 		}
 		return fmt.Errorf("%w: %s: version line %q, want %q", ErrNotBag, r.path, m[:], magic)
 	}

@@ -19,7 +19,10 @@ const (
 )
 
 const (
-	magic          = "#ROSBAG V2.0\n"
+	magic = "#ROSBAG V2.0\n"
+	// mcapMagic starts every MCAP file: 0x89 "MCAP", then the major version
+	// character (the MCAP specification, "Magic").
+	mcapMagic      = "\x89MCAP"
 	bagHeaderPos   = int64(len(magic))
 	bagHeaderLen   = 4104 // whole bag header record
 	bagHeaderPad   = 4096 // header_len + data_len

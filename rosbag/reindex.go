@@ -2,19 +2,31 @@ package rosbag
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
+
+	"github.com/rsbag/rsbag/internal/lz4frame"
 )
+
+// ErrNothingToRecover is wrapped by the error Reindex returns for a file in
+// which the recovery scan found no connection and no message (only the
+// version line, or no readable bag header): there is nothing to index, and
+// the file is left as it is.
+var ErrNothingToRecover = errors.New("nothing to recover")
 
 // Reindex turns the unindexed, truncated or index-corrupt bag at path into
 // an indexed one in place, the way `rosbag reindex` does but without
 // dropping recoverable data: it truncates the file after the last complete
 // chunk (and its index data), writes the index data of that chunk when it is
-// missing, appends the connection and chunk info records and patches the bag
-// header last. Chunks the recovery scan skipped (Recovery.Skipped) before
-// that point stay in place and are listed with no messages. It returns nil,
-// nil for a bag that is already indexed, and the Recovery report otherwise.
+// missing, writes the messages salvaged from a chunk the file cuts short
+// (Recovery.Salvaged) as a chunk of their own, appends the connection and
+// chunk info records and patches the bag header last. Chunks the recovery
+// scan skipped (Recovery.Skipped) before that point stay in place and are
+// listed with no messages. It returns nil, nil for a bag that is already
+// indexed, the Recovery report otherwise, and an error wrapping
+// ErrNothingToRecover (the file unchanged) when the scan found nothing.
 func Reindex(path string) (*Recovery, error) {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
@@ -33,13 +45,84 @@ func Reindex(path string) (*Recovery, error) {
 		return nil, nil // indexed
 	}
 	rc := r.recovery
+	p, err := r.planReindex()
+	if err != nil {
+		return rc, err
+	}
+	if err := f.Truncate(p.end); err != nil {
+		return rc, fmt.Errorf("rosbag: reindex %s: truncate at %d: %w", path, p.end, err)
+	}
+	if _, err := f.WriteAt(p.tail, p.end); err != nil {
+		return rc, fmt.Errorf("rosbag: reindex %s: write index at %d: %w", path, p.end, err)
+	}
+	if err := f.Sync(); err != nil {
+		return rc, fmt.Errorf("rosbag: reindex %s: sync: %w", path, err)
+	}
+	if _, err := f.WriteAt(p.hdr, bagHeaderPos); err != nil {
+		return rc, fmt.Errorf("rosbag: reindex %s: patch bag header: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return rc, fmt.Errorf("rosbag: reindex %s: sync: %w", path, err)
+	}
+	return rc, nil
+}
+
+// ReindexSize returns the size of the file Reindex makes of the bag r was
+// opened from: r.Info().Size for an indexed bag, and an error wrapping
+// ErrNothingToRecover when there is nothing to index.
+func (r *Reader) ReindexSize() (int64, error) {
+	if r.recovery == nil {
+		return r.size, nil
+	}
+	p, err := r.planReindex()
+	if err != nil {
+		return 0, err
+	}
+	return p.end + int64(len(p.tail)), nil
+}
+
+// reindexPlan is what Reindex writes: the file is truncated at end, tail
+// is written there, and hdr (the bag header) at bagHeaderPos.
+type reindexPlan struct {
+	end       int64
+	tail, hdr []byte
+}
+
+// planReindex plans the reindexing of the bag r recovered by a scan.
+func (r *Reader) planReindex() (*reindexPlan, error) {
+	rc := r.recovery
+	if len(r.conns) == 0 && len(r.chunks) == 0 {
+		why := rc.Reason
+		if rc.Err != nil {
+			return nil, fmt.Errorf("rosbag: %sreindex: %w: no connection or message could be read (%s): %w", r.pfx(), ErrNothingToRecover, why, rc.Err)
+		}
+		return nil, fmt.Errorf("rosbag: %sreindex: %w: the file holds no connection or message (%s)", r.pfx(), ErrNothingToRecover, why)
+	}
 	end := rc.DataEnd
 	if end < firstRecordPos {
 		end = firstRecordPos
 	}
+	chunks := r.chunks
+	var cut *chunkInfo
+	if n := len(chunks); n > 0 && chunks[n-1].cut > 0 {
+		c := chunks[n-1]
+		cut, chunks = &c, chunks[:n-1]
+	}
 	var b []byte
-	if rc.needIndex && len(r.chunks) > 0 {
-		b = appendIndexData(b, r.chunks[len(r.chunks)-1].index)
+	if rc.needIndex && len(chunks) > 0 {
+		b = appendIndexData(b, chunks[len(chunks)-1].index)
+	}
+	if cut != nil {
+		// The salvaged records, as they were, in a chunk of their own
+		// after the kept data.
+		p, _ := r.readableChunk(cut.pos)
+		if int64(len(p)) < cut.cut {
+			return nil, r.ferr(cut.pos, "chunk", fmt.Sprintf("cut short: %d payload bytes readable, the recovery scan salvaged %d (the file changed)", len(p), cut.cut))
+		}
+		cut.pos = end + int64(len(b))
+		var enc lz4frame.Encoder
+		b = appendChunk(b, cut.cutComp, p[:cut.cut], &enc)
+		b = appendIndexData(b, cut.index)
 	}
 	indexPos := end + int64(len(b))
 	for _, c := range r.conns {
@@ -50,35 +133,23 @@ func Reindex(path string) (*Recovery, error) {
 	// file order.
 	infos := make([]chunkInfo, 0, len(r.chunks)+len(rc.Skipped))
 	k := 0
-	for i := range r.chunks {
-		for ; k < len(rc.Skipped) && rc.Skipped[k].Offset < r.chunks[i].pos; k++ {
+	for i := range chunks {
+		for ; k < len(rc.Skipped) && rc.Skipped[k].Offset < chunks[i].pos; k++ {
 			infos = append(infos, skippedInfo(rc.Skipped[k], infos))
 		}
-		infos = append(infos, r.chunks[i])
+		infos = append(infos, chunks[i])
 	}
 	for ; k < len(rc.Skipped) && rc.Skipped[k].Offset+rc.Skipped[k].Bytes <= end; k++ {
 		infos = append(infos, skippedInfo(rc.Skipped[k], infos))
 	}
+	if cut != nil {
+		infos = append(infos, *cut)
+	}
 	for i := range infos {
 		b = appendChunkInfo(b, &infos[i])
 	}
-	if err := f.Truncate(end); err != nil {
-		return rc, fmt.Errorf("rosbag: reindex %s: truncate at %d: %w", path, end, err)
-	}
-	if _, err := f.WriteAt(b, end); err != nil {
-		return rc, fmt.Errorf("rosbag: reindex %s: write index at %d: %w", path, end, err)
-	}
-	if err := f.Sync(); err != nil {
-		return rc, fmt.Errorf("rosbag: reindex %s: sync: %w", path, err)
-	}
 	hdr := appendBagHeader(nil, uint32(len(infos)), uint32(len(r.conns)), uint64(indexPos))
-	if _, err := f.WriteAt(hdr, bagHeaderPos); err != nil {
-		return rc, fmt.Errorf("rosbag: reindex %s: patch bag header: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		return rc, fmt.Errorf("rosbag: reindex %s: sync: %w", path, err)
-	}
-	return rc, nil
+	return &reindexPlan{end: end, tail: b, hdr: hdr}, nil
 }
 
 // skippedInfo is the chunk info of a skipped chunk: no messages, and the

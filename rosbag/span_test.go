@@ -15,17 +15,7 @@ import (
 // finds, for every connection alone and for all of them, on every bag of
 // the test set (indexed and recovered).
 func TestSpan(t *testing.T) {
-	bags := append([]string{}, testBags...)
-	trunc := filepath.Join(t.TempDir(), "cut.bag")
-	data, err := os.ReadFile(testBags[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(trunc, data[:len(data)*2/3], 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bags = append(bags, trunc)
-	for _, bag := range bags {
+	for _, bag := range testBagsAndCut(t) {
 		r, err := Open(bag, nil)
 		if err != nil {
 			t.Fatal(err)

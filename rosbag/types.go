@@ -86,8 +86,9 @@ type Recovery struct {
 	// LostStart and LostEnd bound the times of messages seen in the lost part
 	// (best effort: zero when nothing could be read from it).
 	LostStart, LostEnd Time
-	// LostMessages counts message records seen in the lost part (best effort),
-	// and LostByConnection counts them per connection id.
+	// LostMessages counts message records seen in the lost part and not
+	// salvaged (best effort), and LostByConnection counts them per
+	// connection id.
 	LostMessages     int
 	LostByConnection map[uint32]int
 
@@ -99,6 +100,12 @@ type Recovery struct {
 	// Orphans counts messages of recovered chunks that were dropped because
 	// their connection record was lost (with a skipped chunk).
 	Orphans int
+	// Salvaged counts the messages recovered from the start of the chunk
+	// that the end of the file cuts short (the complete records before the
+	// cut: in an LZ4 chunk, those of its complete blocks). They are counted
+	// in Chunks and Messages too, and are read and reindexed as a chunk of
+	// their own; the cut chunk's bytes are still counted in LostBytes.
+	Salvaged int
 
 	needIndex bool // the last chunk's index data records are incomplete
 }

@@ -487,21 +487,35 @@ func (w *Writer) prepare(c *chunkJob, enc *lz4frame.Encoder) {
 		}
 	}
 	c.tail = tail
-	head := c.head[:0]
-	head, h := beginLen(head)
-	head = appendFieldString(head, "compression", w.compress)
-	head = appendFieldOp(head, opChunk)
-	head = appendFieldU32(head, "size", uint32(len(c.payload)))
-	endLen(head, h)
-	dl := len(head)
-	head = append(head, 0, 0, 0, 0)
 	if w.compress == "lz4" {
-		head = enc.AppendFrame(head, c.payload)
-		binary.LittleEndian.PutUint32(head[dl:], uint32(len(head)-dl-4))
+		c.head = appendChunk(c.head[:0], w.compress, c.payload, enc)
 	} else {
-		binary.LittleEndian.PutUint32(head[dl:], uint32(len(c.payload)))
+		c.head = appendChunkHeader(c.head[:0], w.compress, len(c.payload), len(c.payload))
 	}
-	c.head = head
+}
+
+// appendChunkHeader appends the header of a chunk record of size payload
+// bytes stored in dataLen bytes, and its data length.
+func appendChunkHeader(b []byte, compression string, size, dataLen int) []byte {
+	b, h := beginLen(b)
+	b = appendFieldString(b, "compression", compression)
+	b = appendFieldOp(b, opChunk)
+	b = appendFieldU32(b, "size", uint32(size))
+	endLen(b, h)
+	return binary.LittleEndian.AppendUint32(b, uint32(dataLen))
+}
+
+// appendChunk appends a chunk record of payload, LZ4-compressed with enc
+// when compression is "lz4", else uncompressed.
+func appendChunk(b []byte, compression string, payload []byte, enc *lz4frame.Encoder) []byte {
+	if compression != "lz4" {
+		return append(appendChunkHeader(b, "none", len(payload), len(payload)), payload...)
+	}
+	b = appendChunkHeader(b, compression, len(payload), 0)
+	dl := len(b) - 4
+	b = enc.AppendFrame(b, payload)
+	binary.LittleEndian.PutUint32(b[dl:], uint32(len(b)-dl-4))
+	return b
 }
 
 func cmpEntry(a, b idxEntry) int { return cmp.Compare(a.t, b.t) }
@@ -798,6 +812,11 @@ type chunkInfo struct {
 	counts     []connCount
 	// reader side
 	index []indexEntry // rebuilt by a recovery scan; nil for indexed bags
+	// cut > 0: the chunk is cut short by the end of the file, and the
+	// recovery scan salvaged the records in its first cut payload bytes
+	// (compression cutComp).
+	cut     int64
+	cutComp string
 }
 
 // chunkInfoBaseLen is the length of a chunk info record without counts.

@@ -258,3 +258,8 @@ func (y *Synthetic) frameNumber(k int) uint64 {
 	}
 	return n
 }
+
+// RealTime reports whether the camera paces its frames by the wall clock
+// (Speed > 0); at Speed 0 it delivers them as fast as the handlers take
+// them, and a recorder keeps the frames' own timing (package record).
+func (y *Synthetic) RealTime() bool { return y.cfg.Speed > 0 }

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/yuv"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -161,7 +163,12 @@ func open(ctx context.Context, o Options) (*Device, error) {
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("usb: serial %q: %w", o.Serial, device.ErrNotFound)
+			list := make([]string, len(cams))
+			for i, c := range cams {
+				list[i] = c.Desc.Serial + " (" + c.Info[sensor.CameraInfoName] + ")"
+			}
+			return nil, fmt.Errorf("usb: no camera with serial %q among the %d found: %s: %w",
+				o.Serial, len(cams), strings.Join(list, ", "), device.ErrNotFound)
 		}
 	}
 	h, err := o.Transport.Open(ctx, cam.Desc)
@@ -299,22 +306,6 @@ func d40xProduct(pid uint16) (product, bool) {
 	return p, ok
 }
 
-// defaultProfiles are librealsense's default D400 profiles
-// (d400_device::get_profiles_tags in src/ds/d400/d400-device.cpp and
-// d400_color::get_profiles_tags: depth Z16 and infrared Y8 848x480@30, color
-// 1280x720@30).
-func isDefault(p *sensor.StreamProfile) bool {
-	switch {
-	case p.Stream == sensor.StreamDepth && p.Format == sensor.FormatZ16:
-		return p.Width == 848 && p.Height == 480 && p.FPS == 30
-	case p.Stream == sensor.StreamInfrared && p.Index == 1 && p.Format == sensor.FormatY8:
-		return p.Width == 848 && p.Height == 480 && p.FPS == 30
-	case p.Stream == sensor.StreamColor && p.Format == sensor.FormatYUYV:
-		return p.Width == 1280 && p.Height == 720 && p.FPS == 30
-	}
-	return false
-}
-
 // buildProfiles turns the streaming descriptors into stream profiles. As
 // librealsense does on the depth sensor, the interleaved Y8I and Y12I
 // formats are not offered as such: each becomes two infrared streams,
@@ -339,7 +330,7 @@ func buildProfiles(s *Sensor) {
 		}
 		p := &sensor.StreamProfile{Stream: stream, Index: index, UID: newUID(), Format: format,
 			FPS: k.fps, Kind: sensor.KindVideo, Width: fr.Width, Height: fr.Height}
-		p.Default = isDefault(p)
+		p.Default = defaultsFor(s.dev.cam.Desc.Product, s.dev.cam.Desc.BCDUSB).isDefault(p)
 		p.Intrinsics = s.intrinsics(p)
 		seen[k] = p
 		if m.split != 0 {
@@ -390,6 +381,16 @@ func buildProfiles(s *Sensor) {
 					}
 					m := mode{vs: vs, format: f.Index, frame: fr.Index, interval: iv, bpp: bpp, expect: expect, split: split}
 					if split == 0 {
+						if stream == sensor.StreamColor && yuv.Sources(format) {
+							// As librealsense's color sensor: the formats
+							// converted on the host, backed by this mode,
+							// listed before it (RGB8 first).
+							for _, to := range yuv.Targets {
+								c := m
+								c.from, c.to = format, to
+								add(stream, index, to, fr, iv, c)
+							}
+						}
 						add(stream, index, format, fr, iv, m)
 						continue
 					}

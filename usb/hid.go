@@ -103,7 +103,7 @@ func newMotionSensor(dev *Device, intf int, ep uint8) *MotionSensor {
 	}
 	for _, r := range hidRates {
 		p := &sensor.StreamProfile{Stream: r.stream, Format: sensor.FormatMotionXYZ32F,
-			FPS: r.fps, Kind: sensor.KindMotion, UID: newUID(), Default: true}
+			FPS: r.fps, Kind: sensor.KindMotion, UID: newUID(), Default: motionDefault(r.stream, r.fps)}
 		if m.calib != nil {
 			p.MotionIntrinsics, _ = m.calib.Intrinsics(r.stream)
 		}

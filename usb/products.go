@@ -115,3 +115,84 @@ var colorFourCC = map[string]sensor.Format{
 	"M420": sensor.FormatM420,
 	"MJPG": sensor.FormatMJPEG,
 }
+
+// videoDefault is a default video profile of a product line: w×h at fps.
+type videoDefault struct{ w, h, fps int }
+
+// lineDefaults are the default stream profiles of a product line (the
+// profiles tagged PROFILE_TAG_DEFAULT by get_profiles_tags of each device
+// class in librealsense's src/ds/d400/d400-factory.cpp): depth Z16, color
+// RGB8 (get_color_format) and, where tagged, Infrared/1 Y8, each only where
+// the camera has the stream; on USB 2 the classes use 640x480@15 (the D405
+// keeps 848x480 at 10 fps).
+type lineDefaults struct {
+	depth, color videoDefault // USB 3; color zero: no default color stream
+	ir           bool         // Infrared/1 Y8 at the depth resolution is a default
+}
+
+var productDefaults = map[uint16]lineDefaults{
+	0x0AD1: {depth: videoDefault{1280, 720, 30}},                                     // rs400_device
+	0x0AD2: {depth: videoDefault{1280, 720, 30}},                                     // rs410_device
+	0x0B03: {depth: videoDefault{1280, 720, 30}},                                     // rs410_device (D460)
+	0x0AD6: {depth: videoDefault{1280, 720, 30}},                                     // rs410_device (USB2 PID)
+	0x0AD3: {depth: videoDefault{1280, 720, 30}, color: videoDefault{1280, 720, 30}}, // rs415_device
+	0x0B49: {depth: videoDefault{720, 720, 30}},                                      // rs416_device
+	0x0B52: {depth: videoDefault{720, 720, 30}, color: videoDefault{640, 480, 30}},   // rs416_rgb_device
+	0x0AF6: {depth: videoDefault{848, 480, 30}, ir: true},                            // rs420_device
+	0x1155: {depth: videoDefault{848, 480, 30}, ir: true},                            // rs421_device
+	0x0AFE: {depth: videoDefault{848, 480, 30}, ir: true},                            // rs420_mm_device
+	0x0AD4: {depth: videoDefault{848, 480, 30}, ir: true},                            // rs430_device
+	0x0B4B: {depth: videoDefault{848, 480, 30}, ir: true},                            // rs430i_device
+	0x0AD5: {depth: videoDefault{848, 480, 30}, ir: true},                            // rs430_mm_device
+	0x0B01: {depth: videoDefault{848, 480, 30}, color: videoDefault{640, 480, 30}},   // rs430_rgb_mm_device
+	0x0B07: {depth: videoDefault{848, 480, 30}, color: videoDefault{640, 480, 30}},   // rs435_device
+	0x0B3A: {depth: videoDefault{848, 480, 30}, color: videoDefault{1280, 720, 30}},  // rs435i_device
+	0x0B5C: {depth: videoDefault{848, 480, 30}, color: videoDefault{1280, 720, 30}},  // rs455_device
+	0x0B5B: {depth: videoDefault{848, 480, 30}, color: videoDefault{848, 480, 30}},   // rs405_device
+}
+
+// defaultsFor returns the default profiles of product pid connected with
+// bcdUSB; a product without a table entry gets the D435i's.
+func defaultsFor(pid, bcdUSB uint16) lineDefaults {
+	d, ok := productDefaults[pid]
+	if !ok {
+		d = productDefaults[0x0B3A]
+	}
+	if bcdUSB >= 0x0300 {
+		return d
+	}
+	if pid == pidD405 {
+		d.depth.fps, d.color.fps = 10, 10
+		return d
+	}
+	usb2 := videoDefault{640, 480, 15}
+	d.depth = usb2
+	if d.color != (videoDefault{}) {
+		d.color = usb2
+	}
+	return d
+}
+
+// isDefault reports whether p is one of the default profiles d.
+func (d lineDefaults) isDefault(p *sensor.StreamProfile) bool {
+	is := func(v videoDefault) bool { return v.fps > 0 && p.Width == v.w && p.Height == v.h && p.FPS == v.fps }
+	switch {
+	case p.Stream == sensor.StreamDepth && p.Format == sensor.FormatZ16:
+		return is(d.depth)
+	case p.Stream == sensor.StreamInfrared && p.Index == 1 && p.Format == sensor.FormatY8:
+		return d.ir && is(d.depth)
+	case p.Stream == sensor.StreamColor && p.Format == sensor.FormatRGB8:
+		return is(d.color)
+	}
+	return false
+}
+
+// motionDefault reports whether an IMU rate is a default one: gyro 200 Hz,
+// accel 63 Hz (BMI055) or 100 Hz (BMI085), as every motion class of
+// d400-factory.cpp tags them.
+func motionDefault(s sensor.Stream, fps int) bool {
+	if s == sensor.StreamGyro {
+		return fps == 200
+	}
+	return fps == 63 || fps == 100
+}

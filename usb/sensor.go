@@ -14,6 +14,7 @@ import (
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/goid"
 	"github.com/rsbag/rsbag/internal/sensorrt"
+	"github.com/rsbag/rsbag/internal/yuv"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -35,6 +36,10 @@ type mode struct {
 	bpp      int
 	expect   int // bytes per frame, 0 if variable
 	split    int // splitY8I or splitY12I for interleaved stereo formats, else 0
+	// from and to, when to is not 0: the camera's YUYV or UYVY frames are
+	// converted to format to on the host (librealsense's color sensor
+	// profiles RGB8, BGR8, RGBA8, BGRA8 and Y8 backed by the native one).
+	from, to sensor.Format
 }
 
 // Interleaved stereo formats: Y8I carries left and right 8-bit pixels in
@@ -512,6 +517,14 @@ func (s *Sensor) deliver(r *vsRun, data []byte, hdr PayloadHeader, m *frameMeta,
 	}
 	f.Metadata.Set(sensor.MetadataKeyTimeOfArrival, int64(now))
 	f.Metadata.Set(sensor.MetadataKeyBackendTimestamp, int64(now))
+	if r.m.to != 0 {
+		ob := yuv.OutBytes(r.m.to)
+		out := make([]byte, f.Width*f.Height*ob)
+		if err := yuv.Convert(out, r.m.to, data, r.m.from, f.Width, f.Height, f.Width*2); err != nil {
+			return // not reached: the assembler delivers only payload sets of the mode's size (expect)
+		}
+		f.Data, f.BPP, f.Stride = out, 8*ob, f.Width*ob
+	}
 	if r.m.split == 0 {
 		offer(w, f)
 		return

@@ -160,7 +160,10 @@ func TestProfiles(t *testing.T) {
 	if got := count(depth); got[sensor.FormatZ16] != 28 || got[sensor.FormatY8] != 56 || got[sensor.FormatY16] != 4 || len(got) != 3 {
 		t.Errorf("depth profiles %v", got)
 	}
-	if got := count(color); got[sensor.FormatYUYV] != 32 || len(got) != 1 {
+	// The YUYV modes also back RGB8, BGR8, RGBA8, BGRA8 and Y8 profiles
+	// converted on the host, as librealsense's color sensor offers them.
+	if got := count(color); len(got) != 6 || got[sensor.FormatYUYV] != 32 || got[sensor.FormatRGB8] != 32 || got[sensor.FormatBGR8] != 32 ||
+		got[sensor.FormatRGBA8] != 32 || got[sensor.FormatBGRA8] != 32 || got[sensor.FormatY8] != 32 {
 		t.Errorf("color profiles %v", got)
 	}
 	for _, c := range []struct {
@@ -173,9 +176,10 @@ func TestProfiles(t *testing.T) {
 		{depth, sensor.StreamDepth, sensor.FormatZ16, 848, 480, 30, true},
 		{depth, sensor.StreamDepth, sensor.FormatZ16, 848, 480, 90, false},
 		{depth, sensor.StreamDepth, sensor.FormatZ16, 1280, 720, 6, false},
-		{depth, sensor.StreamInfrared, sensor.FormatY8, 848, 480, 30, true},
+		{depth, sensor.StreamInfrared, sensor.FormatY8, 848, 480, 30, false},
 		{depth, sensor.StreamInfrared, sensor.FormatY16, 1280, 800, 25, false},
-		{color, sensor.StreamColor, sensor.FormatYUYV, 1280, 720, 30, true},
+		{color, sensor.StreamColor, sensor.FormatYUYV, 1280, 720, 30, false},
+		{color, sensor.StreamColor, sensor.FormatRGB8, 1280, 720, 30, true},
 		{color, sensor.StreamColor, sensor.FormatYUYV, 1920, 1080, 30, false},
 	} {
 		p := find(c.s, c.st, c.f, c.w, c.h, c.r)

@@ -8,25 +8,30 @@ import (
 	"strings"
 
 	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/internal/outfile"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 	"github.com/rsbag/rsbag/usb"
 	"github.com/rsbag/rsbag/usb/usbtrace"
 )
 
-// openLiveCamera opens the first RealSense camera through libusb. With
-// --record-usb every USB exchange with the camera is also captured and
-// written to that file when the device is closed (fixtures for usb tests).
-func openLiveCamera(ctx context.Context, c *recordConfig) (device.Device, error) {
+// openLiveCamera opens the RealSense camera of --device SERIAL, or the
+// first one, through libusb (or e.usb). With --record-usb every USB
+// exchange with the camera is also captured and written to that file when
+// the device is closed (fixtures for usb tests).
+func openLiveCamera(ctx context.Context, e *env, c *recordConfig) (device.Device, error) {
 	if c.recordUSB == "" {
-		return usb.Open(ctx, nil)
+		return usb.Open(ctx, &usb.Options{Transport: e.usb, Serial: c.serial()})
 	}
-	t, err := usb.DefaultTransport()
-	if err != nil {
-		return nil, err
+	t := e.usb
+	if t == nil {
+		var err error
+		if t, err = usb.DefaultTransport(); err != nil {
+			return nil, err
+		}
 	}
 	rec := &usbtrace.Record{T: t}
-	dev, err := usb.Open(ctx, &usb.Options{Transport: rec})
+	dev, err := usb.Open(ctx, &usb.Options{Transport: rec, Serial: c.serial()})
 	if err != nil {
 		rec.Close()
 		return nil, err
@@ -48,7 +53,10 @@ func (d *capturingDevice) Close() error {
 		b.WriteString(op.String())
 		b.WriteByte('\n')
 	}
-	return errors.Join(err, d.rec.Close(), os.WriteFile(d.path, []byte(b.String()), 0o644))
+	return errors.Join(err, d.rec.Close(), outfile.Write(d.path, func(f *os.File) error {
+		_, err := f.WriteString(b.String())
+		return err
+	}))
 }
 
 // preparedFrames is the number of frames per video stream the synthetic

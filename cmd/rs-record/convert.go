@@ -15,11 +15,12 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/internal/convert"
+	"github.com/rsbag/rsbag/internal/outfile"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 )
 
-const convertSynopsis = "convert [-p|-r|-v|-b|-l PREFIX]... [-d|-c] [-s S] [-e S] [--frames A:B] BAG\n\n" +
+const convertSynopsis = "convert [-p|-r|-v|-b|-l PREFIX]... [-d|-c] [-s T] [-e T] [--frames A:B] BAG\n\n" +
 	"Writes the frames of a bag to files, as librealsense's rs-convert does, under the\n" +
 	"same names: PREFIX_<stream>_<timestamp>.<ext> and, for each, its metadata in\n" +
 	"PREFIX_<stream>_metadata_<timestamp>.txt.\n" +
@@ -54,16 +55,21 @@ func runConvert(e *env, args []string) error {
 		{&o.BIN, "b", "output-bin", "BIN depth matrices"},
 		{&o.PLY, "l", "output-ply", "PLY point clouds"},
 	} {
-		fs.StringVar(f.p, f.short, "", "write "+f.what+" under the path `PREFIX`")
-		fs.StringVar(f.p, f.long, "", "same as -"+f.short)
+		fs.StringVar(f.p, f.long, "", "write "+f.what+" under the path `PREFIX`")
+		fs.StringVar(f.p, f.short, "", "alias:"+f.long)
 	}
-	input := fs.String("i", "", "the `BAG` (or give it as the argument)")
+	input := fs.String("input", "", "the `BAG` (or give it as the argument)")
+	fs.StringVar(input, "i", "", "alias:input")
 	fs.BoolVar(&o.PLYText, "ply-text", false, "write PLY files as text instead of binary")
-	depth := fs.Bool("d", false, "convert only depth frames (PNG, RAW, CSV)")
-	color := fs.Bool("c", false, "convert only color frames (PNG, RAW)")
-	var start, end float64
-	floatIn(fs, &start, "s", 0, 0, maxSeconds, false, "skip frames before `S` seconds of bag time (the first frame is at about 0)")
-	floatIn(fs, &end, "e", 0, 0, maxSeconds, false, "skip frames after `S` seconds of bag time (0: to the end)")
+	depth := fs.Bool("depth", false, "convert only depth frames (PNG, RAW, CSV)")
+	fs.BoolVar(depth, "d", false, "alias:depth")
+	color := fs.Bool("color", false, "convert only color frames (PNG, RAW)")
+	fs.BoolVar(color, "c", false, "alias:color")
+	var start, end time.Duration
+	timeFlag(fs, &start, "start-time", 0, "skip frames before position `T` (seconds, or a duration such as 1500ms, from the start of the recording, as play shows it)")
+	fs.Var(timeValue{&start}, "s", "alias:start-time")
+	timeFlag(fs, &end, "end-time", 0, "skip frames after position `T` (0: to the end)")
+	fs.Var(timeValue{&end}, "e", "alias:end-time")
 	frames := fs.String("frames", "", "convert only frames whose number is in `A:B` (inclusive; A: or :B leave a side open)")
 	allow := fs.Bool("allow-damaged", false, allowDamagedUsage)
 	pos, err := parseArgs(fs, "convert", args)
@@ -81,7 +87,7 @@ func runConvert(e *env, args []string) error {
 	case *depth && *color:
 		return usageErrorf("convert", "-d and -c exclude each other")
 	case end != 0 && end < start:
-		return usageErrorf("convert", "-e %g is before -s %g", end, start)
+		return usageErrorf("convert", "-e %s is before -s %s", fmtTime(end), fmtTime(start))
 	}
 	switch {
 	case *depth:
@@ -96,8 +102,7 @@ func runConvert(e *env, args []string) error {
 		}
 		o.Frames = r
 	}
-	o.Start = time.Duration(start * float64(time.Second))
-	o.End = time.Duration(end * float64(time.Second))
+	o.Start, o.End = start, end
 	bag := pos[0]
 	if err := regularFile(bag); err != nil {
 		return fileError(bag, err)
@@ -108,6 +113,11 @@ func runConvert(e *env, args []string) error {
 		}
 	}
 
+	if start > 0 || end > 0 {
+		if first, last := spanOf(bag); last > 0 && !inWindow(start, end, first, last) {
+			return fileError(bag, windowError("-s", "-e", start, end, first, last, nil))
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	line := &liveLine{w: e.stdout}
@@ -125,7 +135,8 @@ func runConvert(e *env, args []string) error {
 	line.clear()
 	if err != nil {
 		if errors.Is(err, playback.ErrOutOfRange) {
-			err = fmt.Errorf("-s %g s is after the last frame: %w", start, err)
+			first, last := spanOf(bag)
+			err = windowError("-s", "-e", start, end, first, last, err)
 		}
 		if res != nil && res.Files > 0 {
 			err = fmt.Errorf("%w (the %d files written before are complete)", err, res.Files)
@@ -184,17 +195,12 @@ func writableDir(prefix string) error {
 	if prefix == "" {
 		return nil
 	}
-	dir := filepath.Dir(prefix)
-	f, err := os.CreateTemp(dir, ".rs-record-convert-*")
+	f, err := outfile.Create(prefix) // a temporary file, as the outputs' own
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return fileError(dir, fmt.Errorf("output directory not writable: %w", err))
+		return fileError(filepath.Dir(prefix), fmt.Errorf("output directory not writable: %w", errors.Unwrap(err)))
 	}
-	f.Close()
-	return os.Remove(f.Name())
+	f.Abort()
+	return nil
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

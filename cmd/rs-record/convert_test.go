@@ -64,7 +64,7 @@ func TestConvertCommand(t *testing.T) {
 	if n, m, p, c := count("x_Depth_*.png"), count("x_*_imu_pose.csv"), count("c_*.ply"), count("x_Depth_*.csv"); n != 6 || m != 1 || p != 6 || c != 6 {
 		t.Errorf("%d depth PNG, %d IMU CSV, %d PLY, %d depth CSV; want 6, 1, 6, 6", n, m, p, c)
 	}
-	if n := count(".*.part"); n != 0 {
+	if n := count(".*.partial-*"); n != 0 {
 		t.Errorf("%d part files left", n)
 	}
 	plys, _ := filepath.Glob(filepath.Join(out, "c_*.ply"))

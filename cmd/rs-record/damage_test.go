@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rsbag/rsbag/internal/conformance"
 	"github.com/rsbag/rsbag/internal/testbags"
 	"github.com/rsbag/rsbag/rosbag"
 	"math/rand/v2"
@@ -89,7 +90,7 @@ func bagVariants(t *testing.T, bag, dir string) []variant {
 		add(fmt.Sprintf("chunkflip-%d", at), b, 3)
 		out[len(out)-1].wantLost = true
 	}
-	if tool := conformance(t, "make-broken-bags"); tool != "" {
+	if tool := conformance.Shared("make-broken-bags"); tool != "" {
 		bdir := filepath.Join(dir, base+".broken")
 		if b, err := exec.Command(tool, bag, bdir).CombinedOutput(); err != nil {
 			t.Logf("make-broken-bags %s: %v\n%s", bag, err, b)

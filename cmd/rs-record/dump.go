@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	iofs "io/fs"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/rsbag/rsbag/internal/damage"
 	"github.com/rsbag/rsbag/internal/rsdump"
@@ -13,7 +15,7 @@ import (
 )
 
 func runDump(e *env, args []string) error {
-	fs := newFlagSet(e, "dump", "dump [--seek NANOS] [--limit N] BAG\n"+
+	fs := newFlagSet(e, "dump", "dump [--seek T] [--limit N] BAG\n"+
 		"       dump BAG BAG... | dump SESSION.session.json\n"+
 		"       dump --processing [--no-models] [--raw-dir DIR] BAG\n"+
 		"       dump --sync BAG\n\n"+
@@ -28,7 +30,8 @@ func runDump(e *env, args []string) error {
 		"reference files.\n"+
 		"With several bags of one session, or its manifest, prints every frame of every bag in\n"+
 		"common bag-time order, each frame line naming its device.")
-	seek := fs.Int64("seek", -1, "seek to bag time `NANOS` before playing (-1: no seek)")
+	var seekAt time.Duration
+	timeFlag(fs, &seekAt, "seek", 0, "seek to position `T` before playing (seconds, or a duration such as 1500ms or 500000000ns, from the start of the recording)")
 	limit := fs.Int("limit", 0, "stop after `N` frames (0: no limit)")
 	proc := fs.Bool("processing", false, "print the processing blocks' outputs instead of the frames")
 	syncer := fs.Bool("sync", false, "print the syncer's framesets instead of the frames")
@@ -39,6 +42,11 @@ func runDump(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	seek := new(int64)
+	*seek = -1
+	if flagSet(fs, "seek") {
+		*seek = int64(seekAt)
+	}
 	if len(pos) == 0 {
 		return usageErrorf("dump", "want a BAG, several bags of one session, or a session manifest")
 	}
@@ -47,9 +55,6 @@ func runDump(e *env, args []string) error {
 			return usageErrorf("dump", "a session dump (several bags or a manifest) takes only --allow-damaged")
 		}
 		return dumpSession(e, pos, *allow)
-	}
-	if *seek < -1 {
-		return usageErrorf("dump", "--seek: %d is negative", *seek)
 	}
 	if *limit < 0 {
 		return usageErrorf("dump", "--limit: %d is negative", *limit)
@@ -75,6 +80,11 @@ func runDump(e *env, args []string) error {
 		return usageErrorf("dump", "--seek and --limit do not apply to --processing")
 	}
 	if *rawDir != "" {
+		// A missing directory is created (its parent must exist, as for
+		// the outputs of convert's prefixes); a file is refused.
+		if err := os.Mkdir(*rawDir, 0o777); err != nil && !errors.Is(err, iofs.ErrExist) {
+			return usageErrorf("dump", "--raw-dir: %s is not a directory and cannot be created: %v", *rawDir, errors.Unwrap(err))
+		}
 		if st, err := os.Stat(*rawDir); err != nil || !st.IsDir() {
 			return usageErrorf("dump", "--raw-dir: %s is not a directory", *rawDir)
 		}

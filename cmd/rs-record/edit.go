@@ -6,28 +6,37 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/outfile"
 	"github.com/rsbag/rsbag/rosbag"
 )
 
-const editSynopsis = "edit trim [--start S] [--end S] [--streams LIST] -o OUT.bag BAG\n" +
+const editSynopsis = "edit trim [--start T] [--end T] [--streams LIST] -o OUT.bag BAG\n" +
 	"       edit split --every DURATION|SIZE -o PREFIX BAG\n" +
 	"       edit compress|decompress -o OUT.bag BAG\n" +
 	"       edit reindex BAG\n\n" +
-	"trim keeps the frames of a window of bag time (seconds after the first frame,\n" +
-	"--end excluded) and of the chosen streams; split cuts the bag into parts of\n" +
-	"DURATION of bag time or about SIZE bytes (PREFIX_0.bag, PREFIX_1.bag, ...), never\n" +
-	"between a frame and its metadata. Every part starts with the whole device\n" +
-	"description at time 0 (file version, device, sensor and stream info, intrinsics,\n" +
-	"extrinsics, options with the values they had at the cut), so librealsense and\n" +
-	"rs-record play it as the original plays that window, with the same frame\n" +
-	"numbers, timestamps, metadata and bag times.\n" +
+	"trim keeps the frames of a window of positions (seconds or durations such as\n" +
+	"1500ms from the start of the recording, as play shows them; --end excluded) and of\n" +
+	"the chosen streams; split cuts the bag into PREFIX_0.bag, PREFIX_1.bag, ... of\n" +
+	"DURATION of bag time (10s, 1500ms) or about SIZE bytes of the file (5MB, 64MiB:\n" +
+	"compressed chunks; the unit is required), never between a frame and its\n" +
+	"metadata; a window without frames makes no part, and a\n" +
+	"DURATION or SIZE that would make more parts than the bag has frames is refused.\n" +
+	"Every part starts with the whole device description at time 0 (file version,\n" +
+	"device, sensor and stream info, intrinsics, extrinsics, options with the values\n" +
+	"they had at the cut), so librealsense and rs-record play it as the original plays\n" +
+	"that window, with the same frame numbers, timestamps, metadata and bag times.\n" +
 	"compress and decompress copy every connection and message of the bag, with its\n" +
 	"time and bytes, into OUT with LZ4 or uncompressed chunks (a damaged bag is refused:\n" +
 	"run 'rs-record info' on it). reindex rebuilds the index of a bag whose recording\n" +
-	"was killed or whose index was damaged: it rebuilds a copy, checks that the copy\n" +
-	"opens indexed with every recovered message, and only then replaces the bag with it."
+	"was killed or whose index was damaged: it rebuilds a copy (keeping the complete\n" +
+	"messages before the cut of a chunk the file cuts short), checks that the copy\n" +
+	"opens indexed with every recovered message, and only then replaces the bag with it,\n" +
+	"keeping its mode and owner. It says how much free space the copy needs, follows a\n" +
+	"symbolic link, refuses a bag with other hard links, and leaves a file with nothing\n" +
+	"to recover as it is."
 
 func runEdit(e *env, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
@@ -65,8 +74,8 @@ func editCopy(e *env, sub string, args []string) error {
 		return usageErrorf("edit", "%s: -o OUT.bag is required", sub)
 	}
 	bag := pos[0]
-	if same, _ := sameFile(bag, *out); same {
-		return usageErrorf("edit", "%s: -o names the source bag; write the copy elsewhere", sub)
+	if err := notInput("edit", pos, *out); err != nil {
+		return err
 	}
 	if err := regularFile(bag); err != nil {
 		return fileError(bag, err)
@@ -118,7 +127,7 @@ func copyBag(w *rosbag.Writer, r *rosbag.Reader) (int64, error) {
 	var scratch []byte
 	for it.Next() {
 		m := it.Message()
-		data, err := canonical(kinds[m.Conn.ID], m.Data, &scratch)
+		data, err := layout.Canonical(kinds[m.Conn.ID], m.Data, &scratch)
 		if err != nil {
 			return n, fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
 		}
@@ -143,24 +152,60 @@ func editReindex(e *env, args []string) error {
 		return usageErrorf("edit", "reindex: want exactly one BAG, got %d arguments", len(pos))
 	}
 	bag := pos[0]
-	if err := regularFile(bag); err != nil {
+	// A symbolic link is followed: the bag it names is reindexed, the
+	// link stays.
+	path, err := filepath.EvalSymlinks(bag)
+	if err != nil {
 		return fileError(bag, err)
 	}
-	r, err := rosbag.Open(bag, nil)
+	if err := regularFile(path); err != nil {
+		return fileError(bag, err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return fileError(bag, err)
+	}
+	uid, gid, links, owned := fileOwner(st)
+	if owned && links > 1 {
+		return fileError(bag, fmt.Errorf("the bag has %d hard links: the rebuilt copy would replace this name only and leave the other names with the unindexed bytes; not changed (copy the bag and reindex the copy)", links))
+	}
+	r, err := rosbag.Open(path, nil)
 	if err != nil {
 		return fileError(bag, err)
 	}
 	unindexed := r.Unindexed()
+	size, err := r.ReindexSize()
 	r.Close()
 	if unindexed == nil {
 		fmt.Fprintf(e.stdout, "%s: already indexed; not changed\n", bag)
 		return nil
 	}
+	if err != nil {
+		// Nothing recovered: a damaged file (exit status 3, as info says)
+		// or one that holds no bag data; either way it is left alone.
+		return fileError(bag, fmt.Errorf("%w; not changed", err))
+	}
+	// The copy is the whole file, then truncated and given its index.
+	need := max(st.Size(), size)
+	room, err := checkRoom(filepath.Dir(path), need)
+	if err != nil {
+		return fileError(bag, fmt.Errorf("%w; not changed", err))
+	}
+	fmt.Fprintf(e.stdout, "%s: %s\n", bag, room)
 	// Rebuild a copy next to the bag; the bag itself is replaced only by a
-	// rename once the copy is proven.
+	// rename once the copy is proven. The copy keeps the bag's mode and
+	// owner.
 	var rc *rosbag.Recovery
-	err = writeAtomically(bag, func(f *os.File) error {
-		src, err := os.Open(bag)
+	err = writeAtomically(path, func(f *os.File) error {
+		if err := f.Chmod(st.Mode().Perm()); err != nil {
+			return err
+		}
+		if owned {
+			if err := keepOwner(f, uid, gid); err != nil {
+				return err
+			}
+		}
+		src, err := os.Open(path)
 		if err != nil {
 			return err
 		}
@@ -195,22 +240,53 @@ func editReindex(e *env, args []string) error {
 		return fileError(bag, err)
 	}
 	fmt.Fprintf(e.stdout, "%s: reindexed: %d chunks, %d messages", bag, rc.Chunks, rc.Messages)
+	if rc.Salvaged > 0 {
+		fmt.Fprintf(e.stdout, " (%d of them salvaged from the chunk the file cuts short)", rc.Salvaged)
+	}
 	if rc.LostBytes > 0 {
-		fmt.Fprintf(e.stdout, "; %d damaged bytes from offset %d dropped (%d messages seen there)", rc.LostBytes, rc.LostFrom, rc.LostMessages)
+		fmt.Fprintf(e.stdout, "; %d damaged bytes from offset %d dropped (%d messages seen there lost)", rc.LostBytes, rc.LostFrom, rc.LostMessages)
 	}
 	fmt.Fprintln(e.stdout)
 	return nil
 }
 
-// sameFile reports whether a and b name the same existing file.
-func sameFile(a, b string) (bool, error) {
-	sa, err := os.Stat(a)
-	if err != nil {
-		return false, err
+// notInput refuses, as a usage error of cmd, an output that names one of
+// the inputs (through symbolic or hard links too): every command that
+// writes checks its outputs with it before writing anything.
+func notInput(cmd string, inputs []string, outs ...string) error {
+	if err := outfile.CheckOutputs(inputs, outs...); err != nil {
+		return usageErrorf(cmd, "%v; write it elsewhere", err)
 	}
-	sb, err := os.Stat(b)
-	if err != nil {
-		return false, err
+	return nil
+}
+
+// checkRoom says how much room a rebuilt copy of need bytes takes in dir,
+// or returns an error saying so when the file system has less free.
+func checkRoom(dir string, need int64) (string, error) {
+	free, ok, err := freeSpace(dir)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("free space in %s: %w", dir, err)
+	case !ok:
+		return fmt.Sprintf("reindexing needs %d bytes free in %s for the rebuilt copy", need, dir), nil
+	case free < need:
+		return "", fmt.Errorf("reindexing needs %d bytes free in %s for the rebuilt copy, %d are free", need, dir, free)
 	}
-	return os.SameFile(sa, sb), nil
+	return fmt.Sprintf("reindexing needs %d bytes free in %s for the rebuilt copy (%d free)", need, dir, free), nil
+}
+
+// keepOwner gives f the owner uid and group gid, when they are not its
+// own already.
+func keepOwner(f *os.File, uid, gid int) error {
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if u, g, _, ok := fileOwner(st); ok && u == uid && g == gid {
+		return nil
+	}
+	if err := f.Chown(uid, gid); err != nil {
+		return fmt.Errorf("cannot give the rebuilt copy the bag's owner %d:%d (reindex it as its owner or as root): %w", uid, gid, err)
+	}
+	return nil
 }

@@ -59,7 +59,7 @@ func TestEditCompress(t *testing.T) {
 		{[]string{"edit"}, 2, "subcommand"},
 		{[]string{"edit", "shrink", own}, 2, "shrink"},
 		{[]string{"edit", "compress", own}, 2, "-o"},
-		{[]string{"edit", "compress", "-o", ownLZ4, ownLZ4}, 2, "source"},
+		{[]string{"edit", "compress", "-o", ownLZ4, ownLZ4}, 2, "output is an input"},
 		{[]string{"edit", "compress", "-o", filepath.Join(dir, "x.bag"), filepath.Join(dir, "none-such.bag")}, 1, "none-such.bag"},
 	} {
 		if r := rsRecord(t, c.args...); r.code != c.code || !strings.Contains(r.stderr, c.want) {

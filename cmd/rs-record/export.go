@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/rsbag/rsbag/internal/damage"
+	"github.com/rsbag/rsbag/internal/outfile"
 	"github.com/rsbag/rsbag/mcapbag"
 	"github.com/rsbag/rsbag/mcapbag/ros2"
 	"github.com/rsbag/rsbag/playback"
@@ -29,7 +29,7 @@ func runExport(e *env, args []string) error {
 		"chunks are lost, listed, and make the exit status 3 (the MCAP keeps the rest).\n"+
 		"The output is written under a temporary name and renamed when complete.")
 	out := fs.String("mcap", "", "write the MCAP file to `OUT`")
-	profile := fs.String("profile", "ros1", "MCAP profile: ros1 (lossless, the bag as it is) or ros2 (the ROS 2 wrapper's topics)")
+	profile := fs.String("profile", "ros1", "MCAP profile: ros1 (every message with its ROS 1 schema, as valid ROS 1) or ros2 (the ROS 2 wrapper's topics)")
 	ns := fs.String("ros-namespace", ros2.DefaultNamespace, "ros2: the wrapper node's name space and name the topics start with")
 	camera := fs.String("camera-name", ros2.DefaultCameraName, "ros2: the camera name that starts every frame id")
 	comp := fs.String("compression", "zstd", "chunk compression: zstd, lz4 or none")
@@ -59,6 +59,9 @@ func runExport(e *env, args []string) error {
 		return usageErrorf("export", "--compression %q: want zstd, lz4 or none", *comp)
 	}
 	bag := pos[0]
+	if err := notInput("export", pos, *out); err != nil {
+		return err
+	}
 	if err := regularFile(bag); err != nil {
 		return fileError(bag, err)
 	}
@@ -130,6 +133,9 @@ func runImport(e *env, args []string) error {
 		return usageErrorf("import", "--compression %q: want lz4 or none", *comp)
 	}
 	in, out := pos[0], pos[1]
+	if err := notInput("import", pos[:1], out); err != nil {
+		return err
+	}
 	if err := regularFile(in); err != nil {
 		return fileError(in, err)
 	}
@@ -163,33 +169,8 @@ func regularFile(path string) error { return rosbag.CheckRegular(path) }
 
 // writeAtomically writes path through fill into a temporary file in the
 // same directory, synced and renamed to path only when fill succeeds;
-// otherwise the temporary file is removed and path is untouched.
-func writeAtomically(path string, fill func(f *os.File) error) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".partial-*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := fill(f); err != nil {
-		return fmt.Errorf("writing %s: %w (nothing written under that name)", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %w (nothing written under that name)", path, err)
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w (nothing written under that name)", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+// otherwise the temporary file is removed and path is untouched. Stale
+// temporary files of path left by a killed run are removed first.
+func writeAtomically(path string, fill func(f *os.File) error) error {
+	return outfile.Write(path, fill)
 }

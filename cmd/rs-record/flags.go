@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -40,6 +41,9 @@ func printDefaults(w io.Writer, fs *flag.FlagSet) {
 			return
 		}
 		name := "--" + f.Name
+		if len(f.Name) == 1 {
+			name = "-" + f.Name
+		}
 		if a, ok := aliases[f.Name]; ok {
 			name = "-" + a + ", " + name
 		}
@@ -127,8 +131,7 @@ func (s *streamSpec) String() string {
 // Set parses "WxH@FPS[:FMT]", e.g. "848x480@30" or "640x480@15:Y8", or
 // "off"/"0" to disable the stream.
 func (s *streamSpec) Set(v string) error {
-	switch strings.ToLower(v) {
-	case "off", "none", "0", "no", "false":
+	if isOff(v) {
 		*s = streamSpec{}
 		return nil
 	}
@@ -164,6 +167,40 @@ func (s *streamSpec) Set(v string) error {
 	return nil
 }
 
+// isOff reports whether a stream flag's value is one of the words that turn
+// the stream off.
+func isOff(v string) bool {
+	switch strings.ToLower(v) {
+	case "off", "none", "0", "no", "false":
+		return true
+	}
+	return false
+}
+
+// rateHz is a motion or pose stream's rate in Hz, or "off"/"0" (0) to
+// disable the stream. Its range is checked with the other record flags.
+type rateHz struct{ p *int }
+
+func (r rateHz) String() string {
+	if r.p == nil || *r.p == 0 {
+		return "off"
+	}
+	return strconv.Itoa(*r.p)
+}
+
+func (r rateHz) Set(v string) error {
+	if isOff(v) {
+		*r.p = 0
+		return nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return fmt.Errorf("want a rate in Hz such as 200, or off")
+	}
+	*r.p = n
+	return nil
+}
+
 func positive(s, what string) (int, error) {
 	n, err := strconv.Atoi(s)
 	if err != nil || n <= 0 {
@@ -172,7 +209,12 @@ func positive(s, what string) (int, error) {
 	return n, nil
 }
 
-// sizeValue is a byte count given as "N", "NK"/"NKiB", "NM"/"NMiB" (binary units).
+// minRate is the slowest playback rate and synthetic camera speed: at
+// 0.001 a 30 fps stream gives a frame every 33 s.
+const minRate = 0.001
+
+// sizeValue is a byte count given as "N", "NK"/"NKiB", "NM"/"NMiB",
+// "NG"/"NGiB" (binary units), at most 1 GiB.
 type sizeValue int64
 
 func (s *sizeValue) String() string {
@@ -181,8 +223,10 @@ func (s *sizeValue) String() string {
 		return fmt.Sprintf("%dMiB", n>>20)
 	case n > 0 && n%(1<<10) == 0:
 		return fmt.Sprintf("%dKiB", n>>10)
+	case n == 0:
+		return "0"
 	default:
-		return strconv.FormatInt(n, 10)
+		return strconv.FormatInt(n, 10) + "B"
 	}
 }
 
@@ -192,7 +236,7 @@ func (s *sizeValue) Set(v string) error {
 	for _, suf := range []struct {
 		s string
 		m int64
-	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"K", 1 << 10}, {"M", 1 << 20}, {"B", 1}} {
+	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"GIB", 1 << 30}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}} {
 		if strings.HasSuffix(u, suf.s) {
 			u, mult = strings.TrimSuffix(u, suf.s), suf.m
 			break
@@ -204,6 +248,33 @@ func (s *sizeValue) Set(v string) error {
 	}
 	*s = sizeValue(n * mult)
 	return nil
+}
+
+// sizeUnits are the units a file size takes (B, KB, KiB, MB, MiB, GB,
+// GiB, in any case; KB and MB are 1024 and 1024², as in sizeValue).
+var sizeUnits = []struct {
+	s string
+	m int64
+}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"GIB", 1 << 30}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"B", 1}}
+
+// isSize reports whether v ends with a size unit (and so is not a time).
+func isSize(v string) bool {
+	u := strings.ToUpper(strings.TrimSpace(v))
+	for _, suf := range sizeUnits {
+		if strings.HasSuffix(u, suf.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// setFileSize sets s from a size that must name its unit ("5MB", "64MiB",
+// "1000B"): a bare number is refused, saying so.
+func (s *sizeValue) setFileSize(v string) error {
+	if !isSize(v) {
+		return fmt.Errorf("a size needs its unit (B, KB, KiB, MB, MiB, GB, GiB), got %q", v)
+	}
+	return s.Set(v)
 }
 
 // negBool is a boolean flag that stores the negation of its value in *p
@@ -252,6 +323,63 @@ func (o oneOf) Set(v string) error {
 // maxSeconds bounds every duration flag (-t, --start, --duration): 10⁷ s,
 // about 115 days, far beyond any recording and far within time.Duration.
 const maxSeconds = 1e7
+
+// parseTime parses a time value as every time flag takes it: seconds as a
+// decimal number ("1.5", "2", ".25") or a Go duration with its unit
+// ("1500ms", "2m30s", "1.5s"). NaN, infinities, negative values and values
+// over maxSeconds are refused; a value is rounded to the nanosecond.
+func parseTime(v string) (time.Duration, error) {
+	const want = "want seconds (1.5) or a duration with its unit (1500ms, 2m)"
+	v = strings.TrimSpace(v)
+	if x, err := strconv.ParseFloat(v, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		if strings.ContainsAny(strings.ToLower(v), "xpn") { // hex floats, NaN, Inf
+			return 0, fmt.Errorf("%s, got %s", want, v)
+		}
+		if math.IsNaN(x) || x < 0 || x > maxSeconds {
+			return 0, fmt.Errorf("%s from 0 to %g s, got %s", want, float64(maxSeconds), v)
+		}
+		return time.Duration(math.Round(x * float64(time.Second))), nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s, got %s", want, v)
+	}
+	if d < 0 || d > maxSeconds*time.Second {
+		return 0, fmt.Errorf("%s from 0 to %g s, got %s", want, float64(maxSeconds), v)
+	}
+	return d, nil
+}
+
+// timeValue is a time flag (see parseTime).
+type timeValue struct{ p *time.Duration }
+
+// timeFlag defines a time flag with default def.
+func timeFlag(fs *flag.FlagSet, p *time.Duration, name string, def time.Duration, usage string) {
+	*p = def
+	fs.Var(timeValue{p}, name, usage)
+}
+
+func (t timeValue) String() string {
+	if t.p == nil || *t.p == 0 {
+		return ""
+	}
+	return fmtTime(*t.p)
+}
+
+func (t timeValue) Set(v string) error {
+	d, err := parseTime(v)
+	if err != nil {
+		return err
+	}
+	*t.p = d
+	return nil
+}
+
+// fmtTime shows a position or a duration as the time flags take it:
+// seconds, with as many decimals as needed (2.5, 0.000001).
+func fmtTime(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+}
 
 // rangeFloat is a float flag restricted to [lo, hi] (lo excluded when
 // loOpen): NaN, infinities and values out of range are refused, naming the

@@ -6,12 +6,14 @@
 //	rs-record [record] [-t SECONDS] [-f FILE] [flags]   record a session (the default command)
 //	rs-record info [--json] [--quick] BAG                describe a bag
 //	rs-record play [flags] BAG                           play a bag through the playback device
-//	rs-record dump [--seek NANOS] [--limit N] BAG        print a bag as JSON lines
+//	rs-record dump [--seek T] [--limit N] BAG        print a bag as JSON lines
 //	rs-record view [--port N] [--loop] [BAG]             show a bag (or the camera) in the browser
 //	rs-record export --mcap OUT.mcap BAG                 write a bag as an MCAP file
 //	rs-record import IN.mcap OUT.bag                     turn such an MCAP file back into a bag
 //	rs-record convert -p|-r|-v|-b|-l PREFIX BAG         write frames as files (as rs-convert)
 //	rs-record edit trim|split|compress|decompress|reindex ...  rewrite a bag
+//	rs-record devices [--json]                           list the attached cameras (as rs-enumerate-devices)
+//	rs-record --version                                  print the module version and commit
 //
 // Every command accepts -h. The exit status is 0 on success, 1 on an error,
 // 2 on a usage error and 3 when a bag is damaged (see internal/damage: it is
@@ -35,9 +37,14 @@ import (
 	"io/fs"
 	"os"
 	"runtime/debug"
+	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rsbag/rsbag/internal/damage"
+	"github.com/rsbag/rsbag/rosbag"
+	"github.com/rsbag/rsbag/usb"
 )
 
 // Exit statuses.
@@ -60,6 +67,9 @@ type env struct {
 	stdout, stderr io.Writer
 	stdoutTTY      bool // stdout is a terminal: show live progress
 	stdinTTY       bool // stdin is a terminal: accept key commands
+	// usb is the USB transport live cameras are found through; nil is
+	// libusb's.
+	usb usb.Transport
 }
 
 func newEnv() *env {
@@ -106,6 +116,7 @@ var commands = []command{
 	{"import", "turn an MCAP file written by export back into a bag", runImport},
 	{"convert", "write a bag's frames as PNG, RAW, CSV, BIN or PLY files (as rs-convert)", runConvert},
 	{"edit", "trim, split, compress, decompress or reindex a bag", runEdit},
+	{"devices", "list the attached cameras, their sensors and stream profiles (as rs-enumerate-devices)", runDevices},
 }
 
 func mainUsage(w io.Writer) {
@@ -130,6 +141,9 @@ func run(args []string, e *env) (status int) {
 		case a == "help" || a == "-h" || a == "-help" || a == "--help":
 			mainUsage(e.stdout)
 			return exitOK
+		case a == "--version" || a == "-version" || a == "version":
+			fmt.Fprintln(e.stdout, versionLine())
+			return exitOK
 		case strings.HasPrefix(a, "-"):
 			// flags of the default command
 		default:
@@ -141,7 +155,7 @@ func run(args []string, e *env) (status int) {
 				}
 			}
 			if !found {
-				fmt.Fprintf(e.stderr, "%s: unknown command %q\n", progName, a)
+				fmt.Fprintf(e.stderr, "%s: unknown command %q\n", progName, cutValue(a))
 				mainUsage(e.stderr)
 				return exitUsage
 			}
@@ -156,7 +170,7 @@ func run(args []string, e *env) (status int) {
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(e.stderr, "%s %s: %s\nRun '%s %s -h' for usage.\n", progName, cmd.name, ue.msg, progName, cmd.name)
+		fmt.Fprintf(e.stderr, "%s %s: %s\nRun '%s %s -h' for usage.\n", progName, cmd.name, cutArgs(ue.msg, args), progName, cmd.name)
 		return exitUsage
 	case damage.Is(err):
 		fmt.Fprintf(e.stderr, "%s: %s\n", progName, oneLine(err.Error()))
@@ -165,6 +179,43 @@ func run(args []string, e *env) (status int) {
 		fmt.Fprintf(e.stderr, "%s: %s\n", progName, oneLine(err.Error()))
 		return exitError
 	}
+}
+
+// maxEchoed bounds the bytes of a command-line value a usage error quotes;
+// a longer one is cut (and its length given).
+const maxEchoed = 256
+
+// cutValue returns v, or its start and its length when it is longer than
+// maxEchoed.
+func cutValue(v string) string {
+	if len(v) <= maxEchoed {
+		return v
+	}
+	n := 64
+	for n > 0 && !utf8.RuneStart(v[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s...(%d bytes)", v[:n], len(v))
+}
+
+// cutArgs cuts, in a usage error's message, each copy of a command-line
+// argument (or of a flag's name or value in it) longer than maxEchoed.
+func cutArgs(msg string, args []string) string {
+	var long []string
+	for _, a := range args {
+		name, value, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		for _, v := range []string{a, name, value} {
+			if len(v) > maxEchoed {
+				long = append(long, v)
+			}
+		}
+	}
+	slices.SortFunc(long, func(a, b string) int { return len(b) - len(a) }) // longest first
+	for _, v := range long {
+		msg = strings.ReplaceAll(msg, strconv.Quote(v), strconv.Quote(cutValue(v)))
+		msg = strings.ReplaceAll(msg, v, cutValue(v))
+	}
+	return msg
 }
 
 // oneLine folds a multi-line error message into one line.
@@ -178,6 +229,9 @@ func oneLine(s string) string {
 func fileError(path string, err error) error {
 	if err == nil {
 		return nil
+	}
+	if errors.Is(err, rosbag.ErrMCAP) {
+		err = fmt.Errorf("%w; 'rs-record import %s OUT.bag' turns it into a bag", err, path)
 	}
 	return &pathError{path: path, err: err}
 }

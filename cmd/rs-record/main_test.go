@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rsbag/rsbag/internal/conformance"
 )
 
 // binPath is the rs-record binary built once by TestMain.
@@ -119,41 +121,17 @@ func infoJSON(t *testing.T, bag string) *bagInfo {
 	return &bi
 }
 
-// conformance returns the path of a conformance tool, or "" when it is not
-// installed.
-func conformance(t *testing.T, tool string) string {
-	t.Helper()
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return ""
-	}
-	p := filepath.Join(filepath.Dir(strings.TrimSpace(string(out))), "..", "shared", "conformance", tool)
-	if _, err := os.Stat(p); err != nil {
-		return ""
-	}
-	return p
-}
-
-// checkStrict runs both conformance checkers in strict mode on bag; a
-// missing checker skips that check, and so does one that exits 2 (not set
-// up) outside CI.
+// checkStrict runs both conformance checkers of tools/conformance in strict
+// mode on bag; one that is not set up skips that check outside CI and fails
+// the test in CI.
 func checkStrict(t *testing.T, bag string) {
 	t.Helper()
-	for _, tool := range []string{"bagcheck-ros", "bagcheck-js"} {
-		p := conformance(t, tool)
+	for _, tool := range []string{conformance.BagcheckROS, conformance.BagcheckJS} {
+		p := conformance.Optional(t, tool)
 		if p == "" {
-			t.Logf("%s not installed: not checked", tool)
 			continue
 		}
 		out, err := exec.Command(p, "--json", bag).Output()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) && ee.ExitCode() == 2 {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s not set up (exit 2) in CI: run ../shared/conformance/setup", tool)
-			}
-			t.Logf("%s not set up (exit 2): not checked", tool)
-			continue
-		}
 		var rep struct {
 			OK   bool `json:"ok"`
 			Bags []struct {
@@ -398,7 +376,7 @@ func TestSIGKILLLeavesRecoverableBag(t *testing.T) {
 // make-broken-bags when it is installed, else rosbag/testdata/broken.
 func brokenBags(t *testing.T) []string {
 	t.Helper()
-	if tool := conformance(t, "make-broken-bags"); tool != "" {
+	if tool := conformance.Shared("make-broken-bags"); tool != "" {
 		dir := t.TempDir()
 		good := filepath.Join(dir, "good.bag")
 		r := rsRecord(t, "record", "--synthetic", "--speed", "0", "--frames", "10", "--depth", "424x240@30",
@@ -520,6 +498,28 @@ func TestPlayNonRealTime(t *testing.T) {
 	for _, want := range []string{"Depth/0", "Color/0", "played "} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("play output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// TestRecordSpeed0KeepsFrameTiming records the synthetic camera as fast as
+// possible: the bag holds the frames' own timing, 90 frames at 30 fps over
+// 89/30 s, not the wall time the recording took.
+func TestRecordSpeed0KeepsFrameTiming(t *testing.T) {
+	t.Parallel()
+	bag := filepath.Join(t.TempDir(), "fast.bag")
+	r := rsRecord(t, "record", "--synthetic", "--speed", "0", "--frames", "90", "--depth", "424x240@30", "--color", "424x240@30", "-f", bag)
+	if r.code != 0 {
+		t.Fatalf("record: exit %d\n%s", r.code, r.stderr)
+	}
+	bi := infoJSON(t, bag)
+	want := 89 * time.Second / 30
+	if d := time.Duration(bi.DurationNs); d < want-time.Second/30 || d > want+time.Second/30 {
+		t.Errorf("duration %v, want %v within a frame period", d, want)
+	}
+	for _, s := range []string{"Depth", "Color"} {
+		if n := bi.frames(s); n != 90 {
+			t.Errorf("%s: %d frames, want 90", s, n)
 		}
 	}
 }

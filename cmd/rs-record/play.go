@@ -23,8 +23,8 @@ type playConfig struct {
 	path     string
 	rate     float64
 	loop     bool
-	start    float64
-	duration float64
+	start    time.Duration
+	duration time.Duration
 	realtime bool
 	streams  []string // lower-case stream names or "name/index"
 	allow    bool     // --allow-damaged
@@ -47,10 +47,10 @@ func parsePlayFlags(e *env, args []string) (*playConfig, error) {
 		"Several bags of one session, or its manifest, play together: one clock, one speed, one\n"+
 		"pause and seek for every device, frames counted per device and stream.\n"+
 		"On a terminal: space pauses and resumes, the left and right arrows seek -5 s / +5 s, q quits.")
-	floatIn(fs, &c.rate, "rate", 1, 0.001, 1000, false, "playback speed factor `X` (0.001 to 1000)")
+	floatIn(fs, &c.rate, "rate", 1, minRate, 1000, false, "playback speed factor `X` (0.001 to 1000)")
 	fs.BoolVar(&c.loop, "loop", false, "start again at the end")
-	floatIn(fs, &c.start, "start", 0, 0, maxSeconds, false, "start `S` seconds of bag time into the recording")
-	floatIn(fs, &c.duration, "duration", 0, 0, maxSeconds, false, "play only the frames of the `S` seconds of bag time from the start (0: to the end)")
+	timeFlag(fs, &c.start, "start", 0, "start at position `T` (seconds, or a duration such as 1500ms, from the start of the recording, as the position shown)")
+	timeFlag(fs, &c.duration, "duration", 0, "play only the frames of the `T` (seconds or a duration) from the start (0: to the end)")
 	fs.BoolVar(&c.realtime, "realtime", true, "pace frames at their recorded times (false: as fast as consumed, lossless)")
 	fs.BoolVar(&c.allow, "allow-damaged", false, allowDamagedUsage)
 	streams := fs.String("streams", "", "play only these streams, comma-separated `LIST` (e.g. depth,color or infrared/1)")
@@ -68,10 +68,6 @@ func parsePlayFlags(e *env, args []string) (*playConfig, error) {
 	switch {
 	case c.rate <= 0:
 		return nil, usageErrorf("play", "--rate: %g is not > 0", c.rate)
-	case c.start < 0:
-		return nil, usageErrorf("play", "--start: %g is negative", c.start)
-	case c.duration < 0:
-		return nil, usageErrorf("play", "--duration: %g is negative", c.duration)
 	}
 	for _, s := range strings.Split(*streams, ",") {
 		if s = strings.ToLower(strings.TrimSpace(s)); s != "" {
@@ -113,6 +109,47 @@ func (c *playConfig) selected(p *sensor.StreamProfile) bool {
 	return false
 }
 
+// window returns the positions [start, end) of --start and --duration (end
+// 0: to the end).
+func (c *playConfig) window() (start, end time.Duration) {
+	if c.duration > 0 {
+		return c.start, c.start + c.duration
+	}
+	return c.start, 0
+}
+
+// inWindow reports whether the frames [first, last] reach into the window
+// [start, end) (end 0: open).
+func inWindow(start, end, first, last time.Duration) bool {
+	return start <= last && (end == 0 || end > first)
+}
+
+// windowError says that the window [start, end) (end 0: open) given by
+// the flags startFlag and endFlag holds no frame, and where the frames are;
+// cause, when not nil, is wrapped.
+func windowError(startFlag, endFlag string, start, end, first, last time.Duration, cause error) error {
+	what := fmt.Sprintf("%s %s s is after the last frame", startFlag, fmtTime(start))
+	if start <= last {
+		what = fmt.Sprintf("the window %s s to %s s (%s, %s) holds no frame", fmtTime(start), fmtTime(end), startFlag, endFlag)
+	}
+	err := fmt.Errorf("%s; the frames are at %s s to %s s (positions from the start of the recording)", what, fmtTime(first), fmtTime(last))
+	if cause != nil {
+		err = fmt.Errorf("%w: %w", err, cause)
+	}
+	return err
+}
+
+// spanOf returns the positions of the first and last frame of the bag at
+// path (0, 0 when it cannot be opened: the caller reports another error).
+func spanOf(path string) (first, last time.Duration) {
+	dev, err := playback.Open(path, &playback.Options{NonRealTime: true})
+	if err != nil {
+		return 0, 0
+	}
+	defer dev.Close()
+	return dev.Span()
+}
+
 func runPlay(e *env, args []string) error {
 	c, err := parsePlayFlags(e, args)
 	if err != nil {
@@ -126,20 +163,20 @@ func runPlay(e *env, args []string) error {
 
 	// The window [start, start+duration) of bag time: exact and the same
 	// in real time and non-real-time mode (the device ends at End).
-	startAt := time.Duration(c.start * float64(time.Second))
-	var endAt time.Duration
-	if c.duration > 0 {
-		endAt = startAt + time.Duration(c.duration*float64(time.Second))
-	}
+	startAt, endAt := c.window()
 	dev, err := playback.Open(c.path, &playback.Options{NonRealTime: !c.realtime, Speed: c.rate, Repeat: c.loop,
 		Start: startAt, End: endAt})
 	if err != nil {
 		if errors.Is(err, playback.ErrOutOfRange) {
-			err = fmt.Errorf("--start %g s is after the last frame: %w", c.start, err)
+			first, last := spanOf(c.path)
+			err = windowError("--start", "--duration", startAt, endAt, first, last, err)
 		}
 		return fileError(c.path, err)
 	}
 	defer dev.Close()
+	if first, last := dev.Span(); !inWindow(startAt, endAt, first, last) {
+		return fileError(c.path, windowError("--start", "--duration", startAt, endAt, first, last, nil))
+	}
 	ended := make(chan struct{}, 1)
 	dev.OnStatusChange(func(s extensions.PlaybackStatus) {
 		if s == extensions.StatusStopped {
@@ -151,6 +188,11 @@ func runPlay(e *env, args []string) error {
 	})
 	st, err := startPlayStreams(dev, c)
 	if err != nil {
+		if rep := damage.FromPlayback(dev); rep.Damaged() && len(c.streams) == 0 {
+			// The damage left nothing to play (e.g. a bag cut inside
+			// its description): that is the verdict, as info gives it.
+			return reportDamage(e, c.path, rep, c.allow)
+		}
 		return fileError(c.path, err)
 	}
 	line := &liveLine{w: e.stdout}

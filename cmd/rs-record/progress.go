@@ -22,9 +22,13 @@ type snapshot struct {
 }
 
 // shortName drops the "/0" index of a stream name when it is the only one
-// of its type ("Depth/0" → "Depth", "Infrared/1" stays).
+// of its type ("Depth/0" → "Depth"); any other index is named
+// ("Infrared/1", and "Infrared/2" also when it is played alone).
 func shortName(name string, all []streamStat) string {
-	typ, _, _ := strings.Cut(name, "/")
+	typ, idx, _ := strings.Cut(name, "/")
+	if idx != "0" && idx != "" {
+		return name
+	}
 	n := 0
 	for _, s := range all {
 		if t, _, _ := strings.Cut(s.Name, "/"); t == typ {

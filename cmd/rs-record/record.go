@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rsbag/rsbag/rosbag"
+	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/record"
+	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -36,21 +38,34 @@ type recordConfig struct {
 	metadata  string
 	compress  bool
 	chunkSize sizeValue
-	recordUSB string   // hidden: USB fixture capture
-	devices   int      // --devices N: a session of N cameras
-	serials   []string // --device SERIAL (repeated)
+	recordUSB string          // hidden: USB fixture capture
+	devices   int             // --devices N: a session of N cameras
+	serials   []string        // --device SERIAL (repeated)
+	given     map[string]bool // stream flags given on the command line
+	force     bool            // --force: replace existing files
+	notes     []record.Note   // --note KEY=VALUE (repeated), for /additional_info
 }
 
-// session reports whether several cameras (or one named camera) are
-// recorded as a rig session: one bag per camera and a manifest.
-func (c *recordConfig) session() bool { return c.devices > 0 || len(c.serials) > 0 }
+// session reports whether several cameras are recorded as one session; one
+// --device SERIAL records that camera alone, to FILE.
+func (c *recordConfig) session() bool { return c.devices > 0 || len(c.serials) > 1 }
+
+// serial is the serial number of the one camera to record ("" for the
+// first found).
+func (c *recordConfig) serial() string {
+	if len(c.serials) == 1 {
+		return c.serials[0]
+	}
+	return ""
+}
 
 // maxDevices bounds --devices.
 const maxDevices = 16
 
-// Defaults: librealsense's rs-record records 10 s; the stream set is that of
-// a D435i (depth 848x480@30 Z16, color 1280x720@30 RGB8, accel 250 Hz, gyro
-// 200 Hz).
+// Defaults: librealsense's rs-record records 10 s; the stream set of the
+// synthetic camera is that of a D435i (depth 848x480@30 Z16, color
+// 1280x720@30 RGB8, accel 250 Hz, gyro 200 Hz); a live camera's is its own
+// (recordConfig.fromCamera).
 const (
 	defaultSeconds = 10
 	defaultFile    = "test.bag"
@@ -83,18 +98,20 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 	fs.Var(&c.color, "color", "color stream `WxH@FPS[:FMT]`, or off")
 	fs.Var(&c.ir, "ir", "infrared stream(s) `WxH@FPS[:FMT]`, or off")
 	fs.IntVar(&c.irCount, "ir-count", 1, "number of infrared streams (`N` = 1 or 2) when --ir is on")
-	fs.IntVar(&c.accel, "accel", defaultAccelHz, "accelerometer rate in `HZ` (0: off)")
-	fs.IntVar(&c.gyro, "gyro", defaultGyroHz, "gyroscope rate in `HZ` (0: off)")
-	fs.IntVar(&c.pose, "pose", 0, "pose rate in `HZ` (0: off; a tracking camera: the synthetic D435i has none, and a D400 bag cannot hold one)")
-	floatIn(fs, &c.speed, "speed", 1, 0, 1000, false, "synthetic camera speed factor `X` up to 1000 (0: as fast as possible)")
+	fs.Var(rateHz{&c.accel}, "accel", "accelerometer rate in `HZ`, or off")
+	fs.Var(rateHz{&c.gyro}, "gyro", "gyroscope rate in `HZ`, or off")
+	fs.Var(rateHz{&c.pose}, "pose", "pose rate in `HZ`, or off (a tracking camera's: the synthetic D435i has none, and a D400 bag cannot hold one)")
+	floatIn(fs, &c.speed, "speed", 1, 0, 1000, false, "synthetic camera speed factor `X` from 0.001 to 1000 (0: as fast as possible)")
 	fs.Var(oneOf{&c.metadata, []string{"none", "basic", "rich"}}, "metadata", "frame metadata of the synthetic camera: `none|basic|rich`")
 	fs.BoolVar(&c.compress, "compress", true, "LZ4-compress the chunks")
 	fs.Var(negBool{&c.compress}, "no-compress", "write uncompressed chunks")
 	fs.Var(&c.chunkSize, "chunk-size", "chunk size `BYTES` (suffixes KiB, MiB)")
 	fs.IntVar(&c.devices, "devices", 0, "record the first `N` cameras together (with --synthetic: N synthetic cameras) as one session:\n"+
 		"one bag per camera, FILE.SERIAL.bag, and the manifest FILE.session.json")
-	fs.Var(repeated{&c.serials}, "device", "record the camera with serial number `SERIAL` (repeat for a session of several;\n"+
-		"with --synthetic: the synthetic cameras' serial numbers)")
+	fs.Var(repeated{&c.serials}, "device", "record the camera with serial number `SERIAL` (an error when none has it; repeat for a\n"+
+		"session of several; with --synthetic: the synthetic cameras' serial numbers)")
+	fs.Var(noteFlag{&c.notes}, "note", "add `KEY=VALUE` to the recording's /additional_info, shown by info (repeat for several)")
+	fs.BoolVar(&c.force, "force", false, "replace the recording's files if they exist (without it an existing file is an error)")
 	fs.StringVar(&c.recordUSB, "record-usb", "", "hidden: capture the USB exchange with the camera to `FILE` (test fixtures)")
 	pos, err := parseArgs(fs, "record", args)
 	if err != nil {
@@ -104,6 +121,10 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		return nil, usageErrorf("record", "unexpected argument %q (the output file is given with -f)", pos[0])
 	}
 	c.timeSet = flagSet(fs, "t", "time")
+	c.given = map[string]bool{}
+	for _, name := range []string{"depth", "color", "ir", "accel", "gyro"} {
+		c.given[name] = flagSet(fs, name)
+	}
 	switch {
 	case c.file == "":
 		return nil, usageErrorf("record", "-f: empty file name")
@@ -117,14 +138,16 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		return nil, usageErrorf("record", "--accel %d, --gyro %d, --pose %d: each rate must be in [0, %d] Hz", c.accel, c.gyro, c.pose, sensor.MaxMotionFPS)
 	case c.recordUSB != "" && c.synthetic:
 		return nil, usageErrorf("record", "--record-usb captures a live camera: it cannot be used with --synthetic")
-	case c.speed < 0:
-		return nil, usageErrorf("record", "--speed: %g is negative", c.speed)
+	case c.speed < 0 || c.speed > 0 && c.speed < minRate:
+		return nil, usageErrorf("record", "--speed: %g: want 0 (as fast as possible) or a factor in [%g, 1000]", c.speed, minRate)
 	case c.devices < 0 || c.devices > maxDevices:
 		return nil, usageErrorf("record", "--devices: %d is not in [1, %d]", c.devices, maxDevices)
 	case c.devices > 0 && len(c.serials) > 0 && c.devices != len(c.serials):
 		return nil, usageErrorf("record", "--devices %d but %d --device serials", c.devices, len(c.serials))
 	case len(c.serials) > maxDevices:
 		return nil, usageErrorf("record", "%d --device serials: at most %d", len(c.serials), maxDevices)
+	case c.recordUSB != "" && filepath.Clean(c.recordUSB) == filepath.Clean(c.file):
+		return nil, usageErrorf("record", "--record-usb %s is the recording's own file (-f)", c.recordUSB)
 	case c.session() && c.recordUSB != "":
 		return nil, usageErrorf("record", "--record-usb captures one camera: it cannot be used with --devices or --device")
 	}
@@ -144,6 +167,46 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 	return c, nil
 }
 
+// fromCamera returns c with the streams whose flags were not given set to
+// the default profiles of the live camera dev (librealsense's for its
+// product line and USB type, see package usb): a stream the camera has no
+// default of is off (a D435 without IMU records no Accel or Gyro).
+func (c *recordConfig) fromCamera(dev device.Device) *recordConfig {
+	cc := *c
+	def := map[streamKey]*sensor.StreamProfile{}
+	for _, s := range dev.Sensors() {
+		for _, p := range s.Profiles() {
+			if k := (streamKey{p.Stream, p.Index}); p.Default && def[k] == nil {
+				def[k] = p
+			}
+		}
+	}
+	video := func(flag string, st sensor.Stream, index int, spec *streamSpec) {
+		if c.given[flag] {
+			return
+		}
+		*spec = streamSpec{}
+		if p := def[streamKey{st, index}]; p != nil {
+			*spec = streamSpec{Width: p.Width, Height: p.Height, FPS: p.FPS, Format: p.Format}
+		}
+	}
+	video("depth", sensor.StreamDepth, 0, &cc.depth)
+	video("color", sensor.StreamColor, 0, &cc.color)
+	video("ir", sensor.StreamInfrared, 1, &cc.ir)
+	motion := func(flag string, st sensor.Stream, hz *int) {
+		if c.given[flag] {
+			return
+		}
+		*hz = 0
+		if p := def[streamKey{st, 0}]; p != nil {
+			*hz = p.FPS
+		}
+	}
+	motion("accel", sensor.StreamAccel, &cc.accel)
+	motion("gyro", sensor.StreamGyro, &cc.gyro)
+	return &cc
+}
+
 // recordOptions are the recorder's options for c.
 func recordOptions(c *recordConfig, synthetic bool) *record.Options {
 	opts := &record.Options{
@@ -152,6 +215,7 @@ func recordOptions(c *recordConfig, synthetic bool) *record.Options {
 		// A synthetic camera running as fast as possible is not real time:
 		// the recorder waits for the disk instead of dropping frames.
 		Lossless: synthetic && c.speed == 0,
+		Notes:    c.notes,
 	}
 	if !c.compress {
 		opts.Compression = record.CompressionNone
@@ -175,12 +239,20 @@ func runRecord(e *env, args []string) error {
 		return err
 	}
 	defer dev.Close()
+	if !synthetic {
+		if c = c.fromCamera(dev); len(c.wanted()) == 0 {
+			return errors.New("the camera has no default streams: choose them with --depth, --color, --ir, --accel or --gyro")
+		}
+	}
 
 	opts := recordOptions(c, synthetic)
 	// Choose the profiles before the file is created: a request the camera
 	// cannot meet must not truncate an existing file.
 	picks, err := pickProfiles(dev, c)
 	if err != nil {
+		return err
+	}
+	if err := refuseExisting(c.force, c.file, c.recordUSB); err != nil {
 		return err
 	}
 	rec, err := record.New(dev, c.file, opts)
@@ -234,6 +306,20 @@ func runRecord(e *env, args []string) error {
 	return nil
 }
 
+// refuseExisting refuses to record over an existing file unless --force
+// said so: the error names the first of paths that exists.
+func refuseExisting(force bool, paths ...string) error {
+	if force {
+		return nil
+	}
+	for _, p := range paths {
+		if _, err := os.Lstat(p); p != "" && err == nil {
+			return fileError(p, fmt.Errorf("%w: not replaced (--force replaces it)", fs.ErrExist))
+		}
+	}
+	return nil
+}
+
 // timeLimit returns a channel that receives after seconds (never when
 // seconds is 0) and a function that releases its timer.
 func timeLimit(seconds float64) (<-chan time.Time, func()) {
@@ -267,16 +353,19 @@ func recordSummary(st *streams, rs record.Stats, elapsed time.Duration, path str
 // there is none (or when --synthetic is given).
 func openRecordDevice(ctx context.Context, e *env, c *recordConfig) (device.Device, bool, error) {
 	if !c.synthetic {
-		dev, err := openLiveCamera(ctx, c)
+		dev, err := openLiveCamera(ctx, e, c)
 		if err == nil {
 			return dev, false, nil
+		}
+		if c.serial() != "" {
+			return nil, false, fmt.Errorf("camera %s: %w", c.serial(), err)
 		}
 		if !errors.Is(err, device.ErrNotFound) || c.recordUSB != "" {
 			return nil, false, fmt.Errorf("open camera: %w (use --synthetic to record the synthetic camera)", err)
 		}
 		fmt.Fprintf(e.stderr, "%s: no RealSense camera found; recording the synthetic camera\n", progName)
 	}
-	dev, err := openSynthetic(c, "")
+	dev, err := openSynthetic(c, c.serial())
 	if err != nil {
 		return nil, true, fmt.Errorf("synthetic camera: %w", err)
 	}

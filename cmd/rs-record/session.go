@@ -32,9 +32,20 @@ func runRecordSession(ctx context.Context, e *env, c *recordConfig) error {
 	// Every camera must meet the request before any file is created.
 	picks := make([][]pick, len(devs))
 	for i, d := range devs {
-		if picks[i], err = pickProfiles(d, c); err != nil {
+		dc := c
+		if !synthetic {
+			dc = c.fromCamera(d)
+		}
+		if picks[i], err = pickProfiles(d, dc); err != nil {
 			return fmt.Errorf("camera %s: %w", d.Info()[sensor.CameraInfoSerialNumber], err)
 		}
+	}
+	files := []string{rig.ManifestPath(c.file)}
+	for _, d := range devs {
+		files = append(files, rig.BagPath(c.file, d.Info()[sensor.CameraInfoSerialNumber]))
+	}
+	if err := refuseExisting(c.force, files...); err != nil {
+		return err
 	}
 	r, err := rig.Create(c.file, devs, recordOptions(c, synthetic))
 	if err != nil {
@@ -99,11 +110,11 @@ func runRecordSession(ctx context.Context, e *env, c *recordConfig) error {
 func openSessionDevices(ctx context.Context, e *env, c *recordConfig) ([]device.Device, bool, error) {
 	n := max(c.devices, len(c.serials))
 	if !c.synthetic {
-		devs, err := openLiveCameras(ctx, c, n)
+		devs, err := openLiveCameras(ctx, e, c, n)
 		if err == nil {
 			return devs, false, nil
 		}
-		if !errors.Is(err, device.ErrNotFound) {
+		if !errors.Is(err, device.ErrNotFound) || len(c.serials) > 0 {
 			return nil, false, fmt.Errorf("open cameras: %w (use --synthetic to record synthetic cameras)", err)
 		}
 		fmt.Fprintf(e.stderr, "%s: no RealSense camera found; recording %d synthetic cameras\n", progName, n)
@@ -145,10 +156,10 @@ func nextSerial(base string, i int) string {
 
 // openLiveCameras opens n live cameras: those named by --device, else the
 // first n found.
-func openLiveCameras(ctx context.Context, c *recordConfig, n int) ([]device.Device, error) {
+func openLiveCameras(ctx context.Context, e *env, c *recordConfig, n int) ([]device.Device, error) {
 	serials := c.serials
 	if len(serials) == 0 {
-		cams, err := usb.Devices(ctx)
+		cams, err := listCameras(ctx, e)
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +172,7 @@ func openLiveCameras(ctx context.Context, c *recordConfig, n int) ([]device.Devi
 	}
 	var devs []device.Device
 	for _, sn := range serials {
-		d, err := usb.Open(ctx, &usb.Options{Serial: sn})
+		d, err := usb.Open(ctx, &usb.Options{Transport: e.usb, Serial: sn})
 		if err != nil {
 			for _, d := range devs {
 				d.Close()
@@ -176,11 +187,7 @@ func openLiveCameras(ctx context.Context, c *recordConfig, n int) ([]device.Devi
 // runPlaySession plays several bags of one session (or its manifest)
 // together and prints the frames per device and stream.
 func runPlaySession(ctx context.Context, e *env, c *playConfig) error {
-	startAt := time.Duration(c.start * float64(time.Second))
-	var endAt time.Duration
-	if c.duration > 0 {
-		endAt = startAt + time.Duration(c.duration*float64(time.Second))
-	}
+	startAt, endAt := c.window()
 	label := strings.Join(c.paths, " ")
 	s, err := rig.Open(c.paths, &rig.Options{NonRealTime: !c.realtime, Speed: c.rate, Start: startAt, End: endAt})
 	if err != nil {
@@ -268,4 +275,12 @@ func runPlaySession(ctx context.Context, e *env, c *playConfig) error {
 		errs = append(errs, reportDamage(e, s.Files()[i], damage.FromPlayback(d), c.allow))
 	}
 	return errors.Join(errs...)
+}
+
+// listCameras lists the cameras of e.usb, or of libusb.
+func listCameras(ctx context.Context, e *env) ([]usb.Camera, error) {
+	if e.usb != nil {
+		return usb.Enumerate(ctx, e.usb)
+	}
+	return usb.Devices(ctx)
 }

@@ -3,13 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/rsbag/rsbag/internal/layout"
-	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -42,6 +43,7 @@ func streamTopic(k layout.TopicKind) bool {
 type timeline struct {
 	first, last rosbag.Time // of the frames
 	frames      int
+	times       []rosbag.Time // of the frames, in order (one per frame)
 	// optionAt returns the data of the last value message of an option
 	// topic before t (the static one when there is no change before t).
 	options map[uint32][]rosbag.Message
@@ -71,6 +73,7 @@ func scanTimeline(r *rosbag.Reader) (*timeline, error) {
 			if tl.frames == 0 {
 				tl.first = t
 			}
+			tl.times = append(tl.times, t)
 			tl.last = max(tl.last, t)
 			tl.frames++
 		}
@@ -126,10 +129,38 @@ func trimBag(w *rosbag.Writer, r *rosbag.Reader, tl *timeline, win window, strea
 		ids[c.ID] = id
 		return id, nil
 	}
-	it := r.Messages(nil)
-	defer it.Close()
+	// Three reads in time order, each of the chunks it needs only (a
+	// part costs its window and the description, not the whole bag): the
+	// static description, the stream descriptions written before the
+	// window, the window.
+	var descConns []uint32
+	for id, t := range tl.topics {
+		if describesStream(t.Kind) {
+			descConns = append(descConns, id)
+		}
+	}
+	slices.Sort(descConns)
+	reads := []*rosbag.Query{{End: static + 1}}
+	if len(descConns) > 0 && win.from > static+1 {
+		reads = append(reads, &rosbag.Query{Connections: descConns, Start: static + 1, End: win.from})
+	}
+	reads = append(reads, &rosbag.Query{Start: max(win.from, static+1), End: win.to})
 	var n int64
 	var scratch []byte
+	for _, q := range reads {
+		if err := trimRead(w, r.Messages(q), tl, win, streams, conn, &n, &scratch); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// trimRead writes the messages of it that trimBag keeps to w, counting
+// them in n.
+func trimRead(w *rosbag.Writer, it *rosbag.Iterator, tl *timeline, win window, streams streamFilter,
+	conn func(c *rosbag.Connection) (uint32, error), n *int64, scratch *[]byte) error {
+	static := rosbag.Time(layout.StaticTimeNs)
+	defer it.Close()
 	for it.Next() {
 		m := it.Message()
 		t := tl.topics[m.Conn.ID]
@@ -152,20 +183,20 @@ func trimBag(w *rosbag.Writer, r *rosbag.Reader, tl *timeline, win window, strea
 		}
 		id, err := conn(m.Conn)
 		if err != nil {
-			return n, err
+			return err
 		}
-		if data, err = canonical(t.Kind, data, &scratch); err != nil {
-			return n, fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
+		if data, err = layout.Canonical(t.Kind, data, scratch); err != nil {
+			return fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
 		}
 		if err := w.WriteMessage(id, at, data); err != nil {
-			return n, fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
+			return fmt.Errorf("message of %s at %v: %w", m.Conn.Topic, m.Time, err)
 		}
-		n++
+		*n++
 	}
 	if err := it.Err(); err != nil {
-		return n, err
+		return err
 	}
-	return n, it.Close()
+	return it.Close()
 }
 
 // describesStream reports whether a topic kind is part of a stream's
@@ -177,39 +208,6 @@ func describesStream(k layout.TopicKind) bool {
 		return true
 	}
 	return false
-}
-
-// canonical returns the message as this module writes file version 3, valid
-// ROS: the quirks librealsense writes (spec §8) — StreamInfo.is_recommended
-// stored as 2, four bytes after Image.data — are rewritten as a bool of 0
-// or 1 and no trailing bytes. Other messages are returned as they are.
-func canonical(k layout.TopicKind, data []byte, scratch *[]byte) ([]byte, error) {
-	switch k {
-	case layout.KindStreamInfo:
-		var si msgs.StreamInfo
-		if err := si.Unmarshal(data); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
-			return nil, err
-		}
-		si.IsRecommended = msgs.BoolOf(si.IsRecommended.Bool())
-		*scratch = si.AppendTo((*scratch)[:0])
-		return *scratch, nil
-	case layout.KindImageData:
-		var img msgs.Image
-		if err := img.Unmarshal(data); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
-			return nil, err
-		}
-		if !img.HasDepthUnits && img.Size() == len(data) {
-			return data, nil
-		}
-		// librealsense's frame_id "1" announces the trailing float32;
-		// the valid ROS message has neither (playback then takes the
-		// depth units from the Depth Units option, as for our bags).
-		img.Header.FrameID = "0" // what record writes
-		img.HasDepthUnits = false
-		*scratch = img.AppendTo((*scratch)[:0])
-		return *scratch, nil
-	}
-	return data, nil
 }
 
 // openForEdit opens a bag that an edit reads whole: an unindexed bag must
@@ -274,9 +272,9 @@ func bagCompression(r *rosbag.Reader) string {
 
 func editTrim(e *env, args []string) error {
 	fs := newFlagSet(e, "edit trim", editSynopsis)
-	var start, end float64
-	floatIn(fs, &start, "start", 0, 0, maxSeconds, false, "keep from `S` seconds of bag time after the first frame")
-	floatIn(fs, &end, "end", 0, 0, maxSeconds, false, "keep up to `S` seconds of bag time after the first frame, excluded (0: to the end)")
+	var start, end time.Duration
+	timeFlag(fs, &start, "start", 0, "keep from position `T` (seconds, or a duration such as 1500ms, from the start of the recording, as play shows it)")
+	timeFlag(fs, &end, "end", 0, "keep up to position `T`, excluded (0: to the end)")
 	out := fs.String("o", "", "write the trimmed bag to `OUT.bag`")
 	list := fs.String("streams", "", "keep only these streams, comma-separated `LIST` (e.g. depth,color or infrared/1)")
 	pos, err := parseArgs(fs, "edit", args)
@@ -289,27 +287,27 @@ func editTrim(e *env, args []string) error {
 	case *out == "":
 		return usageErrorf("edit", "trim: -o OUT.bag is required")
 	case end != 0 && end <= start:
-		return usageErrorf("edit", "trim: --end %g is not after --start %g", end, start)
+		return usageErrorf("edit", "trim: --end %s is not after --start %s", fmtTime(end), fmtTime(start))
 	}
 	streams, err := parseStreamList(*list)
 	if err != nil {
 		return usageErrorf("edit", "trim: --streams: %v", err)
 	}
 	bag := pos[0]
-	if same, _ := sameFile(bag, *out); same {
-		return usageErrorf("edit", "trim: -o names the source bag; write the trimmed bag elsewhere")
+	if err := notInput("edit", pos, *out); err != nil {
+		return err
 	}
 	r, tl, err := openTimeline(bag, "trim")
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	win := window{from: tl.first + rosbag.Time(start*1e9), to: tl.last + 1}
-	if end > 0 {
-		win.to = tl.first + rosbag.Time(end*1e9)
+	if first, last := time.Duration(tl.first), time.Duration(tl.last); !inWindow(start, end, first, last) {
+		return fileError(bag, windowError("--start", "--end", start, end, first, last, nil))
 	}
-	if win.from > tl.last {
-		return fileError(bag, fmt.Errorf("--start %g s is after the last frame (%.3f s after the first)", start, float64(tl.last-tl.first)/1e9))
+	win := window{from: max(rosbag.Time(layout.SamplesStartNs), rosbag.Time(start)), to: tl.last + 1}
+	if end > 0 {
+		win.to = rosbag.Time(end)
 	}
 	n, err := writeTrimmed(*out, r, tl, win, streams, bagCompression(r))
 	if err != nil {
@@ -339,7 +337,7 @@ func parseStreamList(s string) (streamFilter, error) {
 
 func editSplit(e *env, args []string) error {
 	fs := newFlagSet(e, "edit split", editSynopsis)
-	every := fs.String("every", "", "cut every `DURATION` of bag time (e.g. 10s, 1m) or every SIZE of messages (e.g. 100MiB)")
+	every := fs.String("every", "", "cut every `DURATION` of bag time (10s, 1500ms, 1m) or every SIZE of the file, with its unit (100MB, 64MiB)")
 	prefix := fs.String("o", "", "write the parts to `PREFIX`_0.bag, PREFIX_1.bag, ...")
 	pos, err := parseArgs(fs, "edit", args)
 	if err != nil {
@@ -355,13 +353,18 @@ func editSplit(e *env, args []string) error {
 	}
 	var dur time.Duration
 	var size sizeValue
-	if d, err := time.ParseDuration(*every); err == nil {
-		if d <= 0 || d > time.Duration(maxSeconds*1e9) {
-			return usageErrorf("edit", "split: --every %s: want a duration in (0, %g s]", *every, maxSeconds)
+	if isSize(*every) {
+		if err := size.setFileSize(*every); err != nil {
+			return usageErrorf("edit", "split: --every %s: %v", *every, err)
 		}
+	} else if _, err := strconv.ParseFloat(strings.TrimSpace(*every), 64); err == nil {
+		return usageErrorf("edit", "split: --every %s: a bare number is ambiguous here: give a duration with its unit (%[1]ss) or a size with its unit (%[1]sMB, B, KB, KiB, MiB, GB, GiB)", *every)
+	} else if d, err := parseTime(*every); err != nil {
+		return usageErrorf("edit", "split: --every %s: want a duration (10s, 1500ms, 1m) or a size with its unit (100MB, 64MiB): %v", *every, err)
+	} else if d == 0 {
+		return usageErrorf("edit", "split: --every %s: want a duration over 0", *every)
+	} else {
 		dur = d
-	} else if err := size.Set(*every); err != nil {
-		return usageErrorf("edit", "split: --every %q: want a duration (10s, 1m) or a size (100MiB): %v", *every, err)
 	}
 	bag := pos[0]
 	r, tl, err := openTimeline(bag, "split")
@@ -369,13 +372,35 @@ func editSplit(e *env, args []string) error {
 		return err
 	}
 	defer r.Close()
+	// The number of parts is decided before anything is written: never
+	// more than the bag has frames.
 	var cuts []rosbag.Time // starts of the parts after the first
 	if dur > 0 {
-		for t := tl.first + rosbag.Time(dur); t <= tl.last; t += rosbag.Time(dur) {
-			cuts = append(cuts, t)
+		span := tl.last - tl.first
+		if n := uint64(span)/uint64(dur) + 1; n > uint64(tl.frames) {
+			least := roundUp2(int64(span)/int64(tl.frames) + 1)
+			return usageErrorf("edit", "split: --every %s would cut the %.3f s of bag time of %s into %d parts, more than its %d frames; use --every %v or more",
+				*every, float64(span)/1e9, bag, n, tl.frames, time.Duration(least))
 		}
-	} else if cuts, err = sizeCuts(r, int64(size)); err != nil {
-		return fileError(bag, err)
+		cuts = durationCuts(tl, rosbag.Time(dur))
+	} else {
+		var total int64
+		if cuts, total, err = sizeCuts(r, int64(size)); err != nil {
+			return fileError(bag, err)
+		}
+		if n := len(cuts) + 1; n > tl.frames {
+			least := sizeValue(min(roundUp2(2*((total+int64(tl.frames)-1)/int64(tl.frames))), 1<<30))
+			return usageErrorf("edit", "split: --every %s would cut the %d bytes of chunks of %s into %d parts, more than its %d frames; use --every %v or more",
+				*every, total, bag, n, tl.frames, &least)
+		}
+		cuts = framedCuts(cuts, tl.times)
+	}
+	parts := make([]string, len(cuts)+1)
+	for i := range parts {
+		parts[i] = fmt.Sprintf("%s_%d.bag", *prefix, i)
+	}
+	if err := notInput("edit", pos, parts...); err != nil {
+		return err
 	}
 	comp := bagCompression(r)
 	from := rosbag.Time(layout.SamplesStartNs)
@@ -384,10 +409,7 @@ func editSplit(e *env, args []string) error {
 		if i < len(cuts) {
 			to = cuts[i]
 		}
-		out := fmt.Sprintf("%s_%d.bag", *prefix, i)
-		if same, _ := sameFile(bag, out); same {
-			return usageErrorf("edit", "split: part %s is the source bag", out)
-		}
+		out := parts[i]
 		n, err := writeTrimmed(out, r, tl, window{from, to}, nil, comp)
 		if err != nil {
 			return fileError(bag, err)
@@ -398,31 +420,98 @@ func editSplit(e *env, args []string) error {
 	return nil
 }
 
-// sizeCuts returns the bag times at which parts of about size bytes of
-// messages (after the description) begin: a part ends before the message
-// time at which it would pass size, never between messages of one time (a
-// frame and its metadata).
-func sizeCuts(r *rosbag.Reader, size int64) ([]rosbag.Time, error) {
+// durationCuts returns the starts of the parts after the first when the
+// bag is cut every d of bag time from its first frame: the starts of the
+// windows that hold frames (a window without frames makes no part).
+func durationCuts(tl *timeline, d rosbag.Time) []rosbag.Time {
 	var cuts []rosbag.Time
-	it := r.Messages(&rosbag.Query{Start: rosbag.Time(layout.SamplesStartNs)})
+	var k rosbag.Time
+	for _, t := range tl.times {
+		if w := (t - tl.first) / d; w != k {
+			cuts = append(cuts, tl.first+w*d)
+			k = w
+		}
+	}
+	return cuts
+}
+
+// framedCuts drops from cuts (ascending starts of the parts after the
+// first) those that would leave a part without frames (times, ascending):
+// such a part's messages join the part after it (the last part's, the
+// part before it).
+func framedCuts(cuts, times []rosbag.Time) []rosbag.Time {
+	var out []rosbag.Time
+	j := 0
+	for _, c := range cuts {
+		n := j
+		for j < len(times) && times[j] < c {
+			j++
+		}
+		if j > n {
+			out = append(out, c)
+		}
+	}
+	if len(out) > 0 && j == len(times) {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+// roundUp2 rounds n > 0 up to two significant digits (252000001 → 260000000).
+func roundUp2(n int64) int64 {
+	unit := int64(1)
+	for n/unit >= 100 {
+		unit *= 10
+	}
+	return (n + unit - 1) / unit * unit
+}
+
+// sizeCuts returns the bag times at which parts of about size bytes of the
+// file (after the description) begin, and the bytes of the file they
+// count: each chunk's stored (compressed) bytes are shared among its
+// messages in proportion to their lengths, and a part ends before the
+// message time at which it would pass size, never between messages of one
+// time (a frame and its metadata).
+func sizeCuts(r *rosbag.Reader, size int64) ([]rosbag.Time, int64, error) {
+	chunkBytes := r.ChunkBytes()
+	// The message bytes of each chunk, for the share of each message.
+	held := make([]int64, len(chunkBytes))
+	q := &rosbag.Query{Start: rosbag.Time(layout.SamplesStartNs)}
+	it := r.Messages(q)
+	for it.Next() {
+		if c := it.Message().Chunk; c >= 0 && c < len(held) {
+			held[c] += int64(len(it.Message().Data))
+		}
+	}
+	err := it.Err()
+	it.Close()
+	if err != nil {
+		return nil, 0, err
+	}
+	var cuts []rosbag.Time
+	it = r.Messages(q)
 	defer it.Close()
-	var acc int64
+	var acc, total, curBytes float64
 	var cur rosbag.Time
-	var curBytes int64
 	for it.Next() {
 		m := it.Message()
+		var n float64
+		if c := m.Chunk; c >= 0 && c < len(held) && held[c] > 0 {
+			n = float64(chunkBytes[c]) * float64(len(m.Data)) / float64(held[c])
+		}
+		total += n
 		if m.Time != cur {
-			if acc > 0 && acc+curBytes > size {
+			if acc > 0 && acc+curBytes > float64(size) {
 				cuts = append(cuts, cur)
 				acc = 0
 			}
 			acc += curBytes
 			cur, curBytes = m.Time, 0
 		}
-		curBytes += int64(len(m.Data))
+		curBytes += n
 	}
-	if acc > 0 && acc+curBytes > size {
+	if acc > 0 && acc+curBytes > float64(size) {
 		cuts = append(cuts, cur)
 	}
-	return cuts, it.Err()
+	return cuts, int64(math.Round(total)), it.Err()
 }

@@ -171,7 +171,7 @@ func TestEditTrimStreamsAndSplit(t *testing.T) {
 		t.Errorf("depth only: %d profiles, frames %v; want 1 profile, %v", len(got["stream_profile"]), have, want)
 	}
 
-	for _, every := range []string{"300ms", "1MiB"} {
+	for _, every := range []string{"300ms", "256KiB"} { // the file has 689323 bytes
 		prefix := filepath.Join(dir, "part-"+every)
 		r := rsRecord(t, "edit", "split", "--every", every, "-o", prefix, bag)
 		if r.code != 0 {

@@ -51,6 +51,8 @@ func TestBagByURL(t *testing.T) {
 		same("info "+quick, noPath(rsRecord(t, "info", "--json", quick, url), url), noPath(rsRecord(t, "info", "--json", quick, local), local))
 	}
 	same("dump", rsRecord(t, "dump", url), rsRecord(t, "dump", local))
+	upper := "S3" + strings.TrimPrefix(url, "s3") // schemes match in any case
+	same("info S3://", noPath(rsRecord(t, "info", "--json", upper), upper), noPath(rsRecord(t, "info", "--json", local), local))
 	out := t.TempDir()
 	a := rsRecord(t, "export", "--mcap", filepath.Join(out, "a.mcap"), url)
 	b := rsRecord(t, "export", "--mcap", filepath.Join(out, "b.mcap"), local)

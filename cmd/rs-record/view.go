@@ -29,6 +29,7 @@ type viewConfig struct {
 	loop      bool
 	open      bool
 	synthetic bool
+	serial    string // --device: the camera to show
 }
 
 func parseViewFlags(e *env, args []string) (*viewConfig, error) {
@@ -44,6 +45,7 @@ func parseViewFlags(e *env, args []string) (*viewConfig, error) {
 	fs.BoolVar(&c.loop, "loop", false, "play the bag again from the start when it ends")
 	fs.BoolVar(&c.open, "open", false, "open the page in the default browser")
 	fs.BoolVar(&c.synthetic, "synthetic", false, "show the synthetic camera even when a camera is attached")
+	fs.StringVar(&c.serial, "device", "", "show the camera with serial number `SERIAL` (an error when none has it)")
 	pos, err := parseArgs(fs, "view", args)
 	if err != nil {
 		return nil, err
@@ -65,8 +67,8 @@ func parseViewFlags(e *env, args []string) (*viewConfig, error) {
 	} else if _, _, err := net.SplitHostPort(c.addr); err != nil {
 		return nil, usageErrorf("view", "--listen %q: want HOST:PORT (%v)", c.addr, err)
 	}
-	if c.path != "" && c.synthetic {
-		return nil, usageErrorf("view", "--synthetic shows a camera; it cannot be given with a BAG")
+	if c.path != "" && (c.synthetic || c.serial != "") {
+		return nil, usageErrorf("view", "--synthetic and --device show a camera; they cannot be given with a BAG")
 	}
 	return c, nil
 }
@@ -98,12 +100,18 @@ func runView(e *env, args []string) error {
 			return err
 		}
 		rc.synthetic = c.synthetic
+		if c.serial != "" {
+			rc.serials = []string{c.serial}
+		}
 		rc.frames = 0
-		cam, _, err := openRecordDevice(ctx, e, rc)
+		cam, synthetic, err := openRecordDevice(ctx, e, rc)
 		if err != nil {
 			return err
 		}
 		dev = cam
+		if !synthetic {
+			rc = rc.fromCamera(cam)
+		}
 		picks, err := pickProfiles(dev, rc)
 		if err != nil {
 			dev.Close()

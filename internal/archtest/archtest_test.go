@@ -3,13 +3,16 @@
 // internal/goid at the bottom; then extensions, device, internal/layout and the sensor
 // runtime internal/sensorrt; then the device
 // backends usb, software, record and playback, which never import each
-// other; then internal/rsdump and the command; the fleet module on top).
+// other; then internal/rsdump and the commands under cmd/ (any program there may import any package); the fleet module on top).
 package archtest
 
 import (
+	"fmt"
 	"go/build"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -33,31 +36,37 @@ var allowed = map[string][]string{
 	"extensions":         {"sensor"},
 	"device":             {"sensor", "extensions"},
 	"internal/layout":    {"msgs", "sensor"},
-	"usb":                {"sensor", "extensions", "device", "internal/goid", "internal/sensorrt"},
+	"usb":                {"sensor", "extensions", "device", "internal/goid", "internal/sensorrt", "internal/yuv"},
 	"software":           {"sensor", "extensions", "device", "internal/goid", "internal/sensorrt"},
-	"record":             {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout"},
+	"record":             {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo"},
+	"internal/buildinfo": {},
 	"playback":           {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/goid", "internal/sensorrt"},
 	"internal/damage":    {"msgs", "rosbag", "playback", "internal/layout"},
 	"internal/baginfo":   {"msgs", "rosbag", "sensor", "internal/layout", "internal/damage"},
 	"internal/fakes3":    {},
+	"internal/outfile":   {},
 	"blobfile":           {"rosbag"},
-	"internal/rsdump":    {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/damage", "rosbag", "rig"},
-	"pipeline":           {"sensor", "extensions", "device", "playback", "record", "software", "usb"},
-	"processing":         {"sensor", "extensions"},
+	"internal/rsdump":    {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/damage", "rosbag", "rig", "internal/outfile"},
+	"pipeline":           {"sensor", "extensions", "device", "playback", "record", "software", "usb", "internal/outfile"},
+	"processing":         {"sensor", "extensions", "internal/yuv"},
 	"mcapbag":            {"rosbag", "msgs", "internal/layout", "internal/lz4frame"},
 	"mcapbag/ros2":       {"sensor", "extensions", "playback", "mcapbag"},
-	"rig":                {"sensor", "extensions", "device", "playback", "record"},
+	"rig":                {"sensor", "extensions", "device", "playback", "record", "internal/outfile"},
 	"replay":             {"sensor", "pipeline", "playback", "rig"},
 	"replay/replaytest":  {"replay"},
 	"internal/synthrig":  {"sensor", "device", "record", "rig", "software"},
-	"internal/imaging":   {"sensor"},
+	"internal/imaging":   {"sensor", "internal/yuv"},
+	"internal/yuv":       {"sensor"},
 	"internal/viewer":    {"sensor", "extensions", "device", "playback", "processing", "rosbag", "internal/layout", "internal/imaging"},
-	"internal/convert":   {"sensor", "extensions", "playback", "processing", "pipeline", "internal/damage", "internal/imaging"},
-	"cmd/rs-record":      {"*"},
+	"internal/convert":   {"sensor", "extensions", "playback", "processing", "pipeline", "internal/damage", "internal/imaging", "internal/outfile"},
+	// The programs: cmd/rs-record, and any a user adds under cmd/.
+	"cmd": {"*"},
 	// The fleet module's packages run the tools' packages per bag.
 	"fleet":              {"rosbag", "blobfile", "playback", "mcapbag", "mcapbag/ros2", "internal/baginfo", "internal/convert", "internal/damage"},
 	"fleet/cmd/rs-fleet": {"blobfile", "fleet"},
 	"internal/archtest":  {},
+	// For tests: finds the checkers of tools/conformance.
+	"internal/conformance": {},
 }
 
 // rule returns the listed package that governs pkg.
@@ -97,15 +106,24 @@ func TestImportGraph(t *testing.T) {
 	if len(pkgs) < 10 {
 		t.Fatalf("found only %d packages under %s: %v", len(pkgs), root, pkgs)
 	}
+	for _, e := range layerErrors(root, pkgs) {
+		t.Error(e)
+	}
+}
+
+// layerErrors returns what breaks the layering among the packages pkgs of
+// the module tree at root (paths relative to root).
+func layerErrors(root string, pkgs []string) []string {
+	var errs []string
 	for _, pkg := range pkgs {
 		bp, err := build.ImportDir(filepath.Join(root, pkg), 0)
 		if err != nil {
-			t.Errorf("%s: %v", pkg, err)
+			errs = append(errs, fmt.Sprintf("%s: %v", pkg, err))
 			continue
 		}
 		gov, ok := rule(pkg)
 		if !ok {
-			t.Errorf("package %s has no place in the layer table of this test", pkg)
+			errs = append(errs, fmt.Sprintf("package %s has no place in the layer table of this test", pkg))
 			continue
 		}
 		ok2 := map[string]bool{}
@@ -123,9 +141,43 @@ func TestImportGraph(t *testing.T) {
 			case strings.HasPrefix(dep, gov+"/"), strings.HasPrefix(pkg, dep+"/"), depGov == gov:
 				// within one package's own tree
 			default:
-				t.Errorf("%s imports %s: not allowed by the layering (allowed: %v)", pkg, dep, allowed[gov])
+				errs = append(errs, fmt.Sprintf("%s imports %s: not allowed by the layering (allowed: %v)", pkg, dep, allowed[gov]))
 			}
 		}
+	}
+	return errs
+}
+
+// TestUserCommand: a program a user adds under cmd/ may import any package
+// of the module, as cmd/rs-record does; a new library package still needs
+// its place in the table.
+func TestUserCommand(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"cmd/mytool/main.go":    "package main\n\nimport (\n\t_ \"github.com/rsbag/rsbag/playback\"\n\t_ \"github.com/rsbag/rsbag/internal/damage\"\n\t_ \"github.com/rsbag/rsbag/mcapbag\"\n)\n\nfunc main() {}\n",
+		"cmd/mytool/sub/sub.go": "package sub\n\nimport _ \"github.com/rsbag/rsbag/rosbag\"\n",
+		"newlib/newlib.go":      "package newlib\n\nimport _ \"github.com/rsbag/rsbag/rosbag\"\n",
+		"rosbag/low.go":         "package rosbag\n\nimport _ \"github.com/rsbag/rsbag/playback\"\n",
+	}
+	for name, src := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if errs := layerErrors(root, []string{"cmd/mytool", "cmd/mytool/sub"}); len(errs) > 0 {
+		t.Errorf("a user's program under cmd/ is refused: %q", errs)
+	}
+	errs := layerErrors(root, []string{"newlib", "rosbag"})
+	want := []string{
+		"package newlib has no place in the layer table of this test",
+		"rosbag imports playback: not allowed by the layering (allowed: [internal/lz4frame])",
+	}
+	if !slices.Equal(errs, want) {
+		t.Errorf("layer errors %q, want %q", errs, want)
 	}
 }
 

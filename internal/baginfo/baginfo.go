@@ -36,12 +36,15 @@ type Report struct {
 	Topics        []Topic   `json:"topics"`
 
 	// RealSense view.
-	FileVersion int       `json:"file_version"`
-	DurationNs  uint64    `json:"duration_ns"` // between the first and last frame
-	Device      []Field   `json:"device"`
-	Sensors     []*Sensor `json:"sensors"`
-	Streams     []Stream  `json:"streams"`
-	Problems    []string  `json:"problems,omitempty"` // what the RealSense view could not read
+	FileVersion int     `json:"file_version"`
+	DurationNs  uint64  `json:"duration_ns"` // from the first message to the last frame
+	Device      []Field `json:"device"`
+	// AdditionalInfo is what the /additional_info topic says about the
+	// recording: the program and version that wrote it, the user's notes.
+	AdditionalInfo []Field   `json:"additional_info,omitempty"`
+	Sensors        []*Sensor `json:"sensors"`
+	Streams        []Stream  `json:"streams"`
+	Problems       []string  `json:"problems,omitempty"` // what the RealSense view could not read
 
 	// Damage: whether data was lost, and each lost part (see internal/damage).
 	Damaged bool          `json:"damaged"`
@@ -306,7 +309,7 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 			switch t := parsed[c.ID]; {
 			case isFrame(t):
 				frameConns = append(frameConns, c.ID)
-			case describes(t):
+			case describes(t), c.Topic == layout.AdditionalInfoTopic:
 				q.Connections = append(q.Connections, c.ID)
 			}
 		}
@@ -350,6 +353,8 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 			if ns > last {
 				last = ns
 			}
+		} else if kv, ok := v.(*msgs.KeyValue); ok && m.Conn.Topic == layout.AdditionalInfoTopic {
+			rep.AdditionalInfo = append(rep.AdditionalInfo, Field{kv.Key, kv.Value})
 		} else if v != nil {
 			rep.collect(t, v)
 		}
@@ -383,8 +388,12 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 		}
 		rep.Messages = total
 	}
-	if last > first {
-		rep.DurationNs = last - first
+	if last > first && last > rep.StartNs {
+		// From the bag's first message, the origin of every position
+		// (play, the viewer, the Go API), to the last frame: in a part
+		// cut by edit, whose frames keep their bag times, as in a whole
+		// recording.
+		rep.DurationNs = last - rep.StartNs
 	}
 	for name, md5 := range types {
 		rep.Types = append(rep.Types, Type{name, md5})
@@ -480,6 +489,13 @@ func (rep *Report) WriteText(w io.Writer) {
 		label := ""
 		if i == 0 {
 			label = "device"
+		}
+		p(label, "%s: %s", f.Name, f.Value)
+	}
+	for i, f := range rep.AdditionalInfo {
+		label := ""
+		if i == 0 {
+			label = "recording"
 		}
 		p(label, "%s: %s", f.Name, f.Value)
 	}

@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/damage"
+	"github.com/rsbag/rsbag/internal/outfile"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/processing"
 	"github.com/rsbag/rsbag/sensor"
@@ -117,6 +119,12 @@ func Run(ctx context.Context, path string, opts Options) (*Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	c := newConverter(ctx, cancel, dev, opts)
+	c.inputs = outfile.NewInputs(path)
+	for _, prefix := range []string{opts.PNG, opts.RAW, opts.CSV, opts.BIN, opts.PLY} {
+		if prefix != "" { // the temporary files a killed run left
+			outfile.RemoveStale(filepath.Dir(prefix), filepath.Base(prefix))
+		}
+	}
 	if err := c.start(); err != nil {
 		return nil, err
 	}
@@ -169,6 +177,7 @@ type converter struct {
 	pending   []*sensor.Frame // depth frames waiting for a color frame after them
 	lastColor *sensor.Frame
 	written   writtenCount
+	inputs    *outfile.Inputs // the bag, which no output may replace
 }
 
 type seenKey struct {

@@ -3,19 +3,17 @@ package convert
 import (
 	"bufio"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"image"
 	"image/png"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"sync"
 
 	"github.com/rsbag/rsbag/internal/imaging"
+	"github.com/rsbag/rsbag/internal/outfile"
 	"github.com/rsbag/rsbag/processing"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -61,13 +59,12 @@ func (c *converter) cannot(output string, f *sensor.Frame) (string, bool) {
 // renames it to name once complete, so that name never holds part of a
 // file.
 func (c *converter) writeFile(name string, fill func(w *bufio.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.part")
+	if err := c.inputs.Check(name); err != nil {
+		return fmt.Errorf("convert: %w", err)
+	}
+	f, err := outfile.Create(name)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return fmt.Errorf("convert: writing %s: %w", name, err)
+		return fmt.Errorf("convert: %w", err)
 	}
 	w := bufio.NewWriterSize(f, 256<<10)
 	err = fill(w)
@@ -78,15 +75,12 @@ func (c *converter) writeFile(name string, fill func(w *bufio.Writer) error) err
 	if err == nil {
 		size, err = f.Seek(0, io.SeekCurrent)
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), name)
-	}
 	if err != nil {
-		os.Remove(f.Name())
+		f.Abort()
 		return fmt.Errorf("convert: writing %s: %w", name, err)
+	}
+	if err := f.CommitUnsynced(); err != nil { // as rs-convert: no sync per frame
+		return fmt.Errorf("convert: %w", err)
 	}
 	c.written.add(size)
 	return nil

@@ -8,8 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/color"
 
+	"github.com/rsbag/rsbag/internal/yuv"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -49,8 +49,8 @@ func Check(f *sensor.Frame) error {
 
 // Draw draws a camera frame (RGB8, BGR8, RGBA8, BGRA8, Y8, Y16, YUYV or
 // UYVY) into dst, which must be f's size: colors as they are, gray levels
-// as gray (the high byte of Y16), YUYV and UYVY converted with the JFIF
-// YCbCr equations of Go's image/color.
+// as gray (the high byte of Y16), YUYV and UYVY converted as librealsense
+// converts them (package internal/yuv).
 func Draw(dst *image.RGBA, f *sensor.Frame) error {
 	if err := Check(f); err != nil {
 		return err
@@ -90,17 +90,8 @@ func Draw(dst *image.RGBA, f *sensor.Frame) error {
 				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = v, v, v, 255
 			}
 		case sensor.FormatYUYV, sensor.FormatUYVY:
-			yOff, uOff, vOff := 0, 1, 3
-			if format == sensor.FormatUYVY {
-				yOff, uOff, vOff = 1, 0, 2
-			}
-			for x := 0; x+1 < w; x += 2 {
-				q := src[2*x : 2*x+4]
-				u, v := q[uOff], q[vOff]
-				r0, g0, b0 := color.YCbCrToRGB(q[yOff], u, v)
-				r1, g1, b1 := color.YCbCrToRGB(q[yOff+2], u, v)
-				row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = r0, g0, b0, 255
-				row[4*x+4], row[4*x+5], row[4*x+6], row[4*x+7] = r1, g1, b1, 255
+			if err := yuv.Convert(row, sensor.FormatRGBA8, src, format, w&^1, 1, len(src)); err != nil {
+				return fmt.Errorf("imaging: frame %d: %w", f.Number, err)
 			}
 		default:
 			return fmt.Errorf("%w: %s", ErrFormat, format)

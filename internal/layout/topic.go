@@ -170,6 +170,10 @@ func (t *Topic) NotificationCategory() (sensor.NotificationCategory, bool) {
 const (
 	FileVersionTopic       = "/file_version"
 	LegacyFileVersionTopic = "/FILE_VERSION"
+	// AdditionalInfoTopic holds diagnostic_msgs/KeyValue messages about the
+	// recording (librealsense's doc/record-and-playback.md names it;
+	// librealsense neither writes nor reads it, spec §4, §5.15, §6.4).
+	AdditionalInfoTopic = "/additional_info"
 )
 
 // String returns the topic name as our writer spells it: option names with

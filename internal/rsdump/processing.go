@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/outfile"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/processing"
 	"github.com/rsbag/rsbag/rosbag"
@@ -119,6 +120,7 @@ func RunProcessing(w io.Writer, path string, opts ProcOptions) error {
 
 	pp := pairedProfile(dev)
 	p := newProcessor(d, dev, baseline, pp, opts.RawDir, strings.TrimSuffix(rosbag.BaseName(path), filepath.Ext(path)))
+	p.inputs = outfile.NewInputs(path)
 	done := extensions.Stopped(dev)
 	var opened []sensor.Sensor
 	for _, s := range dev.Sensors() {
@@ -182,6 +184,7 @@ type processor struct {
 	dev      *playback.Device
 	paired   *sensor.StreamProfile
 	rawDir   string
+	inputs   *outfile.Inputs // the bag, which no output may replace
 	name     string
 	mu       sync.Mutex
 	pending  *sensor.Frame // depth frame waiting for its paired frame
@@ -383,7 +386,12 @@ func (p *processor) process(depth, paired *sensor.Frame) {
 			if p.pairedTo != "" && name == "align.to-"+p.pairedTo {
 				name = "align.to-paired"
 			}
-			if err := writeGzip(filepath.Join(p.rawDir, fmt.Sprintf("%s.%d.%s.bin.gz", p.name, depth.Number, name)), o.data); err != nil {
+			out := filepath.Join(p.rawDir, fmt.Sprintf("%s.%d.%s.bin.gz", p.name, depth.Number, name))
+			if err := p.inputs.Check(out); err != nil {
+				p.err = err
+				return
+			}
+			if err := writeGzip(out, o.data); err != nil {
 				p.err = err
 				return
 			}
@@ -431,22 +439,16 @@ func (p *processor) geometry(depth, paired *sensor.Frame) {
 	p.d.emit(l)
 }
 
-// writeGzip writes data gzipped to path.
+// writeGzip writes data gzipped to path, under a temporary name renamed
+// when complete.
 func writeGzip(path string, data []byte) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	zw := gzip.NewWriter(f)
-	if _, err := zw.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := zw.Close(); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return f.Close()
+	return outfile.Write(path, func(f *os.File) error {
+		zw := gzip.NewWriter(f)
+		if _, err := zw.Write(data); err != nil {
+			return err
+		}
+		return zw.Close()
+	})
 }
 
 // fnv64 is the FNV-1a 64 hash of b.

@@ -97,7 +97,7 @@ func Run(w io.Writer, path string, opts Options) error {
 	writeInfo(l, "info", dev.Info())
 	d.emit(l)
 	l = newLine("playback")
-	l.int("duration_ns", int64(dev.Duration()))
+	l.int("duration_ns", int64(getDuration(dev)))
 	l.bool("real_time", false)
 	d.emit(l)
 
@@ -290,7 +290,7 @@ func Run(w io.Writer, path string, opts Options) error {
 		l.int(n, int64(perSt[n]))
 	}
 	l.end()
-	l.int("duration_ns", int64(dev.Duration()))
+	l.int("duration_ns", int64(getDuration(dev)))
 	if rc := rep.Recovered; rc != nil {
 		l.object("recovered")
 		l.str("reason", rc.Reason)
@@ -479,4 +479,12 @@ func (d *dumper) frameLine(seq, sens int, f *sensor.Frame, pos int64, dev string
 		l.end()
 	}
 	d.emit(l)
+}
+
+// getDuration is librealsense's get_duration, which its reference dumps
+// print: the time between the first and the last frame (the device's
+// Duration is the position of the last frame, from bag time 0).
+func getDuration(dev *playback.Device) time.Duration {
+	first, last := dev.Span()
+	return last - first
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/foxglove/mcap/go/mcap"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/conformance"
 	"github.com/rsbag/rsbag/internal/synthrig"
 	"github.com/rsbag/rsbag/internal/testbags"
 	"github.com/rsbag/rsbag/playback"
@@ -103,18 +104,8 @@ func exportFile(t *testing.T, path, dir string, opts *Options) (string, *Result)
 // not set up fails the test.
 func mcapcheck(t *testing.T, files ...string) {
 	t.Helper()
-	checker := filepath.Join("..", "..", "..", "shared", "conformance", "mcapcheck-js")
-	if _, err := os.Stat(checker); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("mcapcheck-js not installed: %v", err)
-		}
-		t.Skip("mcapcheck-js not installed")
-	}
+	checker := conformance.Tool(t, conformance.MCAPcheckJS)
 	out, err := exec.Command(checker, append([]string{"-q"}, files...)...).CombinedOutput()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) && ee.ExitCode() == 2 && os.Getenv("CI") == "" {
-		t.Skipf("mcapcheck-js not set up: %s", out)
-	}
 	if err != nil {
 		t.Errorf("mcapcheck-js: %v\n%s", err, out)
 	}

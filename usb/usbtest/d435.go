@@ -229,3 +229,11 @@ func D435iDesc() usb.DeviceDesc {
 	return usb.DeviceDesc{Bus: 2, Address: 3, Path: []int{1}, Vendor: usb.IntelVID, Product: 0x0B3A, BCDUSB: 0x0320,
 		BCDDev: 0x5010, Serial: "012345678901", Name: "Intel(R) RealSense(TM) Depth Camera 435i"}
 }
+
+// D435Desc is the device descriptor of a scripted D435 (no IMU; script it
+// with D435Config(false) and OpenOps(false)), otherwise D435iDesc's.
+func D435Desc() usb.DeviceDesc {
+	d := D435iDesc()
+	d.Product, d.Name = 0x0B07, "Intel(R) RealSense(TM) Depth Camera 435"
+	return d
+}
