@@ -8,9 +8,10 @@
 // "s3://bucket/dir/x.bag" as they open a local path: opening a bag reads its
 // header and index, a seek reads the chunks it needs, and a whole pass reads
 // each byte once (the chunks a player reads first when it opens a bag are
-// still cached when the pass comes to them). The cloud drivers are linked in by importing them
-// (gocloud.dev/blob/s3blob, gcsblob, azureblob; fileblob for file://), as
-// the rs-record command does.
+// still cached when the pass comes to them). The cloud drivers are linked
+// in by importing them (gocloud.dev/blob/s3blob, gcsblob, azureblob;
+// fileblob for file://), as rs-fleet and the cloud build of rs-record
+// (go build -tags cloud ./cmd/rs-record) do.
 package blobfile
 
 import (
