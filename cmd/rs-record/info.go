@@ -12,8 +12,9 @@ func runInfo(e *env, args []string) (err error) {
 		"compression, types, topics) and the RealSense view (file version, indexed or recovered,\n"+
 		"device, sensors, options, streams with their frame counts). Every message is read, so\n"+
 		"a damaged bag is reported: every lost part, and exit status 3.\n"+
-		"BAG may be a URL of object storage (s3://BUCKET/KEY, gs://, azblob://, file://), read\n"+
-		"with range requests; --quick then reads only the index and the device description.")
+		"BAG may be a file:// URL, and in the cloud build of rs-record (go build -tags cloud)\n"+
+		"a URL of object storage (s3://BUCKET/KEY, gs://, azblob://), read with range requests;\n"+
+		"--quick then reads only the index and the device description.")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	quick := fs.Bool("quick", false, "read only the index and the messages that describe the device: frame counts\n"+
 		"from the index, no per-stream times or compression, damage inside chunks not seen")
