@@ -18,6 +18,9 @@ type chunkBuf struct {
 	hdr     []byte
 	used    uint64
 	err     error // of the load of chunk
+	// recs locates every message record of the payload, in file order:
+	// what the chunk holds, against which its index is checked.
+	recs    []indexEntry
 	want    int   // chunk being loaded by the read-ahead loader
 	loading bool  // owned by the loader until its result is received
 }

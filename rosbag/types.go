@@ -151,6 +151,16 @@ type SkippedChunk struct {
 	Err error
 }
 
+// RepairedChunk is a chunk whose index (its index data records, or its
+// chunk info's counts) disagreed with its message records. An Iterator
+// reads such a chunk from its records: nothing is lost, but the bag's index
+// is wrong ('rs-record edit reindex' rewrites it).
+type RepairedChunk struct {
+	Offset   int64  // of the chunk record
+	Messages int    // message records the chunk holds
+	Reason   string // what disagreed
+}
+
 // Query selects messages. The zero value selects every message.
 type Query struct {
 	Topics      []string // if non-empty, only these topics
