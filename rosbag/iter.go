@@ -63,8 +63,8 @@ type Iterator struct {
 	done         bool
 	skipped      []SkippedChunk // Query.SkipCorrupt
 	repaired     []RepairedChunk
-	vb           []indexEntry // check's buffer
-	bad          map[int]error  // chunks known corrupt (Query.SkipCorrupt)
+	vb           []indexEntry  // check's buffer
+	bad          map[int]error // chunks known corrupt (Query.SkipCorrupt)
 }
 
 // cursor walks the selected index entries of one chunk.
