@@ -267,6 +267,7 @@ func export(ctx context.Context, t Task, job Job, out *Output, row *Row) (*damag
 		}
 		frames := damage.FrameNames(r)
 		dmg = damage.FromRecovery(r.Info().Recovery, frames)
+		dmg.AddRepaired(res.Repaired)
 		for _, s := range res.Skipped {
 			dmg.Add(s, frames)
 		}

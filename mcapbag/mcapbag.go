@@ -103,6 +103,9 @@ type Result struct {
 	// Skipped lists the damaged chunks of the source whose messages were
 	// lost (Export with Query.SkipCorrupt).
 	Skipped []rosbag.SkippedChunk
+	// Repaired lists the chunks of the source whose index disagreed with
+	// their message records: they were exported from the records.
+	Repaired []rosbag.RepairedChunk
 }
 
 // Export writes the messages of src to dst as an MCAP file of the ros1
@@ -190,6 +193,7 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 		res.Bytes += int64(len(m.Data))
 	}
 	res.Skipped = it.Skipped()
+	res.Repaired = it.Repaired()
 	if err := it.Err(); err != nil {
 		return nil, fmt.Errorf("mcapbag: export: reading the bag: %w", err)
 	}

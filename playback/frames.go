@@ -64,7 +64,7 @@ func (d *Device) readGroup() (*group, error) {
 			// SkipCorrupt: a corrupt chunk costs its frames, not the rest
 			// of the file (see reportSkipped).
 			d.rs.it = d.bag.Messages(&rosbag.Query{Connections: conns, Start: samplesFrom, KeepData: true, SkipCorrupt: true})
-			d.rs.itConns, d.rs.skipSeen = conns, 0
+			d.rs.itConns, d.rs.skipSeen, d.rs.repSeen = conns, 0, 0
 		}
 		if err := d.rs.it.Seek(d.rs.next); err != nil {
 			return nil, fmt.Errorf("playback: %s: seeking to %v: %w", d.path, d.rs.next, err)
@@ -111,6 +111,10 @@ func (d *Device) readGroup() (*group, error) {
 // last call: each sensor that lost messages in one gets a Frame Corrupted
 // notification, and each stream's Lost counter grows by its lost frames.
 func (d *Device) reportSkipped() {
+	if rp := d.rs.it.Repaired(); len(rp) > d.rs.repSeen {
+		d.addRepaired(rp[d.rs.repSeen:])
+		d.rs.repSeen = len(rp)
+	}
 	sk := d.rs.it.Skipped()
 	for _, c := range sk[d.rs.skipSeen:] {
 		d.addLoss(c) // counted once, notified each time playback meets it

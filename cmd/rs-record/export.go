@@ -86,6 +86,7 @@ func runExport(e *env, args []string) error {
 	for _, c := range res.Skipped {
 		rep.Add(c, names)
 	}
+	rep.AddRepaired(res.Repaired)
 	return reportDamage(e, bag, rep, *allow)
 }
 

@@ -11,6 +11,15 @@
 // (--allow-damaged). A bag that only lacks its index — a recorder killed
 // after its last complete chunk — is not damaged: it is read with a
 // one-line notice that it was recovered.
+//
+// What a chunk holds is what its message records say, for every reader
+// and every selection of topics (rosbag.Iterator checks each chunk it
+// loads against its index): a chunk whose index disagrees with its records
+// is read from the records, nothing of it is lost, and it is reported as
+// Repaired with a notice; a chunk whose records cannot be read is lost
+// whole. So every command that reads a bag — info, play, dump, convert,
+// export — gives the same verdict, the same frame counts and the same
+// losses (TestVerdictsAgreeOnIndexFlips and FuzzVerdict in cmd/rs-record).
 package damage
 
 import (
@@ -58,10 +67,19 @@ type Recovered struct {
 	Messages uint64 `json:"messages"`
 }
 
+// Repair is a chunk whose index disagreed with its message records: it was
+// read from the records, and nothing of it was lost.
+type Repair struct {
+	Offset   int64  `json:"offset"`   // of the chunk record
+	Messages int    `json:"messages"` // message records it holds
+	Reason   string `json:"reason"`   // what disagreed
+}
+
 // Report is what a command read of a bag's damage.
 type Report struct {
 	Recovered *Recovered `json:"recovered,omitempty"`
 	Lost      []Loss     `json:"lost,omitempty"`
+	Repaired  []Repair   `json:"index_repaired,omitempty"`
 }
 
 // Damaged reports whether anything was lost.
@@ -91,7 +109,17 @@ func FromPlayback(dev *playback.Device) *Report {
 	for _, l := range dev.Losses() {
 		r.Lost = append(r.Lost, lossOf(l.SkippedChunk, l.Frames))
 	}
+	r.AddRepaired(dev.Repaired())
 	return r
+}
+
+// AddRepaired adds chunks read from their records (once per offset).
+func (r *Report) AddRepaired(rs []rosbag.RepairedChunk) {
+	for _, c := range rs {
+		if !slices.ContainsFunc(r.Repaired, func(o Repair) bool { return o.Offset == c.Offset }) {
+			r.Repaired = append(r.Repaired, Repair{Offset: c.Offset, Messages: c.Messages, Reason: c.Reason})
+		}
+	}
 }
 
 // Add adds a lost part (once per offset).
@@ -133,7 +161,8 @@ func (r *Report) FramesLost() map[string]int {
 }
 
 // Lines returns the report as lines for stderr: one per lost part, or the
-// recovery notice of an undamaged bag; none for an indexed, whole bag.
+// recovery notice of an undamaged bag, and one per chunk read from its
+// records; none for an indexed, whole bag.
 func (r *Report) Lines() []string {
 	var out []string
 	for _, l := range r.Lost {
@@ -159,6 +188,10 @@ func (r *Report) Lines() []string {
 	if len(r.Lost) == 0 && r.Recovered != nil {
 		out = append(out, fmt.Sprintf("recovered: the bag has no usable index (%s); all %d messages in %d chunks were read; 'rs-record edit reindex' writes its index",
 			r.Recovered.Reason, r.Recovered.Messages, r.Recovered.Chunks))
+	}
+	for _, p := range r.Repaired {
+		out = append(out, fmt.Sprintf("index repaired: the chunk at offset %d was read from its %d message records, nothing lost (%s); 'rs-record edit reindex' rewrites the index",
+			p.Offset, p.Messages, p.Reason))
 	}
 	return out
 }

@@ -318,6 +318,18 @@ func Run(w io.Writer, path string, opts Options) error {
 		}
 		l.endArray()
 	}
+	if len(rep.Repaired) > 0 {
+		l.array("index_repaired")
+		for _, x := range rep.Repaired {
+			l.sep()
+			l.open('{')
+			l.int("offset", x.Offset)
+			l.int("messages", int64(x.Messages))
+			l.str("reason", x.Reason)
+			l.end()
+		}
+		l.endArray()
+	}
 	d.emit(l)
 	if playErr != nil {
 		return d.fail("playback", playErr)
