@@ -27,6 +27,8 @@ func runExport(e *env, args []string) error {
 		"'ros2 bag play' and Foxglove show the recording as they show the camera.\n"+
 		"A bag without index is read through recovery, and said so; messages of damaged\n"+
 		"chunks are lost, listed, and make the exit status 3 (the MCAP keeps the rest).\n"+
+		"A bag the player refuses as damaged (its device description lost) is not exported\n"+
+		"(exit status 3, no output).\n"+
 		"The output is written under a temporary name and renamed when complete.")
 	out := fs.String("mcap", "", "write the MCAP file to `OUT`")
 	profile := fs.String("profile", "ros1", "MCAP profile: ros1 (lossless, the bag as it is) or ros2 (the ROS 2 wrapper's topics)")
@@ -66,6 +68,9 @@ func runExport(e *env, args []string) error {
 		ros2Opts.Compression = c
 		return exportROS2(e, bag, *out, ros2Opts, *allow)
 	}
+	if err := playable(bag); err != nil {
+		return fileError(bag, err)
+	}
 	r, err := rosbag.Open(bag, nil)
 	if err != nil {
 		return fileError(bag, err)
@@ -88,6 +93,21 @@ func runExport(e *env, args []string) error {
 	}
 	rep.AddRepaired(res.Repaired)
 	return reportDamage(e, bag, rep, *allow)
+}
+
+// playable returns the error of the player refusing bag for damage (its
+// device description lost, say), so that such a bag is not exported: the
+// MCAP would not play either once imported. A bag the player refuses for
+// another reason (one that is not a RealSense bag) is exported as it is.
+func playable(bag string) error {
+	dev, err := playback.Open(bag, &playback.Options{NonRealTime: true})
+	if err != nil {
+		if damage.Is(err) {
+			return err
+		}
+		return nil
+	}
+	return dev.Close()
 }
 
 // exportROS2 writes the ros2 profile export of bag to out.

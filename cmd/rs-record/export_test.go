@@ -209,3 +209,39 @@ func TestOutputFull(t *testing.T) {
 		t.Errorf("the source bag changed (%v)", err)
 	}
 }
+
+// TestExportRefusesLostDescription: a bag whose device description is lost
+// (a corrupt first chunk) is refused by the player, so export refuses it
+// too, in both profiles: exit 3, the loss named, and no MCAP written under
+// any name (once imported it would not play).
+func TestExportRefusesLostDescription(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../../testdata/librealsense/depth_color.bag")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := bytes.Index(data, []byte("compression=lz4"))
+	if first < 0 {
+		t.Fatal("no LZ4 chunk")
+	}
+	b := bytes.Clone(data)
+	b[first+600] ^= 0xff // inside the first chunk's LZ4 frame
+	dir := t.TempDir()
+	bag := filepath.Join(dir, "lost-description.bag")
+	if err := os.WriteFile(bag, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := rsRecord(t, "play", "--realtime=false", bag); r.code != 3 || !strings.Contains(r.stderr, "description") {
+		t.Fatalf("play: exit %d, %q; want 3, the description lost", r.code, r.stderr)
+	}
+	for _, profile := range []string{"ros1", "ros2"} {
+		outDir := t.TempDir()
+		out := filepath.Join(outDir, "out.mcap")
+		r := rsRecord(t, "export", "--profile", profile, "--mcap", out, bag)
+		left, _ := os.ReadDir(outDir)
+		if r.code != 3 || !strings.Contains(r.stderr, "description") || len(left) != 0 {
+			t.Errorf("export --profile %s: exit %d, %d files written, stderr %q; want exit 3 naming the description, no file",
+				profile, r.code, len(left), r.stderr)
+		}
+	}
+}
