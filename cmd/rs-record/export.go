@@ -68,7 +68,7 @@ func runExport(e *env, args []string) error {
 		ros2Opts.Compression = c
 		return exportROS2(e, bag, *out, ros2Opts, *allow)
 	}
-	if err := playable(bag); err != nil {
+	if err := damage.Check(bag); err != nil {
 		return fileError(bag, err)
 	}
 	r, err := rosbag.Open(bag, nil)
@@ -95,21 +95,6 @@ func runExport(e *env, args []string) error {
 	return reportDamage(e, bag, rep, *allow)
 }
 
-// playable returns the error of the player refusing bag for damage (its
-// device description lost, say), so that such a bag is not exported: the
-// MCAP would not play either once imported. A bag the player refuses for
-// another reason (one that is not a RealSense bag) is exported as it is.
-func playable(bag string) error {
-	dev, err := playback.Open(bag, &playback.Options{NonRealTime: true})
-	if err != nil {
-		if damage.Is(err) {
-			return err
-		}
-		return nil
-	}
-	return dev.Close()
-}
-
 // exportROS2 writes the ros2 profile export of bag to out.
 func exportROS2(e *env, bag, out string, opts *ros2.Options, allow bool) error {
 	dev, err := playback.Open(bag, &playback.Options{NonRealTime: true})
@@ -117,6 +102,9 @@ func exportROS2(e *env, bag, out string, opts *ros2.Options, allow bool) error {
 		return fileError(bag, err)
 	}
 	defer dev.Close()
+	if err := damage.Playable(dev); err != nil {
+		return fileError(bag, err)
+	}
 	var res *ros2.Result
 	err = writeAtomically(out, func(f *os.File) error {
 		var err error

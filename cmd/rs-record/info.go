@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/rsbag/rsbag/internal/baginfo"
+	"github.com/rsbag/rsbag/internal/damage"
 )
 
 func runInfo(e *env, args []string) (err error) {
@@ -43,6 +44,11 @@ func runInfo(e *env, args []string) (err error) {
 		}
 	} else {
 		rep.WriteText(e.stdout)
+	}
+	// The verdict is the player's: a bag it refuses is refused here too,
+	// after the description of what could be read.
+	if err := damage.Check(pos[0]); err != nil {
+		return fileError(pos[0], err)
 	}
 	return nil
 }

@@ -218,13 +218,47 @@ func (r *Report) Summary() string {
 }
 
 // Is reports whether err says the bag is damaged: a damage Error, corrupt
-// or truncated bag records (rosbag.FormatError) or a message whose bytes do
-// not hold its type (msgs.DecodeError).
+// or truncated bag records (rosbag.FormatError), a chunk of a compression
+// that does not exist (rosbag.UnsupportedError at a chunk's offset: an
+// iterator skips it as lost, so it is damage to every command) or a message
+// whose bytes do not hold its type (msgs.DecodeError).
 func Is(err error) bool {
 	var de *Error
 	var fe *rosbag.FormatError
 	var me *msgs.DecodeError
-	return errors.As(err, &de) || errors.As(err, &fe) || errors.As(err, &me)
+	var ue *rosbag.UnsupportedError
+	return errors.As(err, &de) || errors.As(err, &fe) || errors.As(err, &me) ||
+		errors.As(err, &ue) && ue.Offset > 0
+}
+
+// ErrNoStreams is the verdict on a bag the player opens but that has no
+// stream to play.
+var ErrNoStreams = errors.New("the bag has no streams")
+
+// Playable returns the verdict on dev, a bag the player opened: nil when it
+// has a stream to play, ErrNoStreams otherwise.
+func Playable(dev *playback.Device) error {
+	for _, s := range dev.Sensors() {
+		if len(s.Profiles()) > 0 {
+			return nil
+		}
+	}
+	return ErrNoStreams
+}
+
+// Check returns the verdict every command gives on the bag at path before
+// reading it: the player's refusal (the error of playback.Open — damage,
+// such as a lost device description, or another problem — or
+// ErrNoStreams), or nil when it plays. info and export, which read the bag
+// on their own, call it; play, dump and convert open the player and call
+// Playable. So no command reads a bag another refuses.
+func Check(path string) error {
+	dev, err := playback.Open(path, &playback.Options{NonRealTime: true})
+	if err != nil {
+		return err
+	}
+	defer dev.Close()
+	return Playable(dev)
 }
 
 // FrameNames maps the connections of r that carry frames to the name of

@@ -76,6 +76,11 @@ func newDumper(w io.Writer, path string) *dumper {
 // is printed as an error line and returned.
 func (d *dumper) open(path string) (*playback.Device, error) {
 	dev, err := playback.Open(path, &playback.Options{NonRealTime: true})
+	if err == nil {
+		if err = damage.Playable(dev); err != nil {
+			dev.Close()
+		}
+	}
 	if err != nil {
 		return nil, d.fail("load_device", err)
 	}
