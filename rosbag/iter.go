@@ -63,8 +63,9 @@ type Iterator struct {
 	done         bool
 	skipped      []SkippedChunk // Query.SkipCorrupt
 	repaired     []RepairedChunk
-	vb           []indexEntry  // check's buffer
-	bad          map[int]error // chunks known corrupt (Query.SkipCorrupt)
+	vb           []indexEntry      // check's buffer
+	per          map[uint32]uint32 // check's count per connection
+	bad          map[int]error     // chunks known corrupt (Query.SkipCorrupt)
 }
 
 // cursor walks the selected index entries of one chunk.
@@ -499,18 +500,19 @@ func (it *Iterator) check(ci int, cb *chunkBuf, all []indexEntry) string {
 				e.conn, e.t, e.off, r.conn, r.t)
 		}
 	}
+	if it.per == nil {
+		it.per = map[uint32]uint32{}
+	}
+	clear(it.per)
+	for _, r := range it.vb {
+		it.per[r.conn]++
+	}
 	var total uint32
 	for _, cc := range it.r.chunks[ci].counts {
-		n := uint32(0)
-		for _, r := range it.vb {
-			if r.conn == cc.conn {
-				n++
-			}
-		}
-		if n != cc.count {
+		if n := it.per[cc.conn]; n != cc.count {
 			return fmt.Sprintf("the chunk info counts %d messages of connection %d, the chunk holds %d", cc.count, cc.conn, n)
 		}
-		total += n
+		total += cc.count
 	}
 	if int(total) != len(it.vb) {
 		return fmt.Sprintf("the chunk info counts %d messages, the chunk holds %d", total, len(it.vb))
