@@ -46,9 +46,13 @@ func runInfo(e *env, args []string) (err error) {
 		rep.WriteText(e.stdout)
 	}
 	// The verdict is the player's: a bag it refuses is refused here too,
-	// after the description of what could be read.
-	if err := damage.Check(pos[0]); err != nil {
-		return fileError(pos[0], err)
+	// after the description of what could be read. (--quick reads the index
+	// and the description only, and says so: it does not load the chunks
+	// of the first and last frames that the player opens with.)
+	if !*quick {
+		if err := damage.Check(pos[0]); err != nil {
+			return fileError(pos[0], err)
+		}
 	}
 	return nil
 }
