@@ -28,6 +28,13 @@ func runInfo(e *env, args []string) (err error) {
 	}
 	rep, err := baginfo.Inspect(pos[0], &baginfo.Options{Quick: *quick})
 	if err != nil {
+		// A bag the player refuses gets the player's verdict, whatever
+		// else is wrong with it, as in every other command.
+		if !*quick {
+			if cerr := damage.Check(pos[0]); cerr != nil {
+				err = cerr
+			}
+		}
 		return fileError(pos[0], err)
 	}
 	defer func() {
