@@ -323,14 +323,14 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 		if !quick {
 			topics[m.Conn.Topic].n++
 		}
-		v, err := dec.decode(m)
-		if err != nil {
-			return nil, nil, err
-		}
 		t := parsed[m.Conn.ID]
 		if t == nil { // a connection the index did not list
 			p := layout.Parse(m.Conn.Topic)
 			t = &p
+		}
+		v, err := dec.decode(m, t)
+		if err != nil {
+			return nil, nil, err
 		}
 		if t.Kind == layout.KindFileVersion || t.Kind == layout.KindLegacyFileVersion {
 			if u, ok := v.(*msgs.UInt32); ok {
