@@ -416,6 +416,11 @@ func readStatic(r *rosbag.Reader, conns []uint32, topics map[uint32]layout.Topic
 		sm := staticMessage{topic: topics[it.Message().Conn.ID], msg: it.Message()}
 		c := sm.msg.Conn
 		if !hasType(c, sm.topic.Kind) {
+			// The type's name with another md5sum: a corrupt connection
+			// record, refused as info refuses it (not a foreign type).
+			if kt := sm.topic.Kind.Type(); kt != nil && c.Type == kt.Name {
+				return fmt.Errorf("topic %q: type %s has md5sum %s, want %s", c.Topic, c.Type, c.MD5Sum, kt.MD5)
+			}
 			if sm.topic.Kind == layout.KindFileVersion || sm.topic.Kind == layout.KindLegacyFileVersion {
 				if c.Type == msgs.UInt32Type.Name {
 					return fmt.Errorf("topic %q: type %s has md5sum %s, want %s", c.Topic, c.Type, c.MD5Sum, msgs.UInt32Type.MD5)
