@@ -179,7 +179,11 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 			return nil, fmt.Errorf("mcapbag: export: message at %v on unknown connection %d", m.Time, m.Conn.ID)
 		}
 		if dec := decoders[m.Conn.ID]; dec != nil {
-			if err := dec.Unmarshal(m.Data); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
+			err := dec.Unmarshal(m.Data)
+			if im, ok := dec.(*msgs.Image); ok && (err == nil || errors.Is(err, msgs.ErrTrailingBytes)) {
+				err = im.CheckRows() // a frame the player refuses
+			}
+			if err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
 				return nil, fmt.Errorf("mcapbag: export: topic %s: message at %v (chunk %d, offset %d): %w", m.Conn.Topic, m.Time, m.Chunk, m.Offset, err)
 			}
 		}

@@ -189,9 +189,8 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 		if im.Header.FrameID == msgs.DepthUnitsFrameID && !im.HasDepthUnits {
 			return bad(msgs.ImageType.Name, errNoDepthUnits)
 		}
-		if need := uint64(im.Step) * uint64(im.Height); need > uint64(len(im.Data)) {
-			return bad(msgs.ImageType.Name, fmt.Errorf("%w: step %d × height %d needs %d data bytes, the message has %d",
-				errShortImage, im.Step, im.Height, need, len(im.Data)))
+		if err := im.CheckRows(); err != nil {
+			return bad(msgs.ImageType.Name, fmt.Errorf("step %d × height %d: %w", im.Step, im.Height, err))
 		}
 		g.addFrame(r.st, d.imageFrame(r.st, &im))
 	case layout.KindImuData, layout.KindLegacyImuData:
@@ -280,10 +279,6 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 // errNoDepthUnits reports an Image with header.frame_id "1" that lacks the
 // depth_units float32 librealsense ≥ 2.49 appends (spec §2, §5.9).
 var errNoDepthUnits = errors.New(`header.frame_id is "1" but the trailing depth_units float32 is missing`)
-
-// errShortImage reports an Image whose data is shorter than step × height:
-// a frame's Data holds Stride×Height bytes (sensor.Frame).
-var errShortImage = errors.New("image data shorter than its rows")
 
 func (g *group) addFrame(st *stream, f *sensor.Frame) {
 	g.items = append(g.items, gitem{kind: st.kind, st: st, f: f})

@@ -44,7 +44,11 @@ func (d decoders) decode(m rosbag.Message, t *layout.Topic) (msgs.Message, error
 	if v == nil {
 		return nil, nil
 	}
-	if err := v.Unmarshal(m.Data); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
+	err := v.Unmarshal(m.Data)
+	if im, ok := v.(*msgs.Image); ok && (err == nil || errors.Is(err, msgs.ErrTrailingBytes)) {
+		err = im.CheckRows() // a frame the player refuses
+	}
+	if err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
 		return nil, fmt.Errorf("topic %s: message at time %s (chunk %d, offset %d): %w", m.Conn.Topic, m.Time, m.Chunk, m.Offset, err)
 	}
 	return v, nil
