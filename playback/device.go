@@ -190,6 +190,7 @@ func Open(path string, opts *Options) (*Device, error) {
 		d.addLoss(l)
 	}
 	d.addRepaired(desc.repaired)
+	d.checkDescriptionChunks()
 	if opts.Start > d.duration {
 		bag.Close()
 		return nil, fmt.Errorf("playback: %s: start %d ns (duration %d ns): %w", path, int64(opts.Start), int64(d.duration), ErrOutOfRange)
@@ -402,6 +403,21 @@ func (d *Device) Losses() []Loss {
 	d.lossMu.Lock()
 	defer d.lossMu.Unlock()
 	return slices.Clone(d.losses)
+}
+
+// checkDescriptionChunks loads and checks the chunks before the first
+// sample that hold nothing the description reads (playback reads frames
+// from samplesFrom on): a corrupt one is a loss, as for every reader of the
+// whole bag.
+func (d *Device) checkDescriptionChunks() {
+	it := d.bag.Messages(&rosbag.Query{Connections: []uint32{math.MaxUint32}, End: samplesFrom, SkipCorrupt: true, AllChunks: true})
+	defer it.Close()
+	for it.Next() {
+	}
+	for _, l := range it.Skipped() {
+		d.addLoss(l)
+	}
+	d.addRepaired(it.Repaired())
 }
 
 // Repaired returns the chunks whose index disagreed with their message

@@ -63,7 +63,9 @@ func (d *Device) readGroup() (*group, error) {
 			// iterator loaded them into, with no copy of their own.
 			// SkipCorrupt: a corrupt chunk costs its frames, not the rest
 			// of the file (see reportSkipped).
-			d.rs.it = d.bag.Messages(&rosbag.Query{Connections: conns, Start: samplesFrom, KeepData: true, SkipCorrupt: true})
+			// AllChunks: a corrupt chunk holding none of these messages
+			// is a loss too, as for every other reader of the bag.
+			d.rs.it = d.bag.Messages(&rosbag.Query{Connections: conns, Start: samplesFrom, KeepData: true, SkipCorrupt: true, AllChunks: true})
 			d.rs.itConns, d.rs.skipSeen, d.rs.repSeen = conns, 0, 0
 		}
 		if err := d.rs.it.Seek(d.rs.next); err != nil {

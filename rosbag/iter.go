@@ -182,7 +182,7 @@ func (it *Iterator) wants(ci int) bool {
 		return false
 	}
 	for _, cc := range c.counts {
-		if cc.count > 0 && (it.sel == nil || it.sel[cc.conn]) {
+		if cc.count > 0 && (it.sel == nil || it.sel[cc.conn] || it.q.AllChunks) {
 			return true
 		}
 	}
@@ -232,6 +232,22 @@ func (it *Iterator) activate(ci int) {
 	if !cur.checked {
 		slices.SortFunc(cur.all, cmpIndexEntry)
 		cur.entries = it.selected(cur.entries, cur.all)
+	}
+	if len(cur.entries) == 0 && it.q.AllChunks && !cur.checked {
+		// No selected message: the chunk is loaded and checked now.
+		cb, err := it.chunk(ci)
+		if err != nil {
+			it.free = append(it.free, cur)
+			if it.q.SkipCorrupt && payloadErr(err) {
+				it.skip(ci, cur.entries, err)
+				return
+			}
+			it.err = err
+			return
+		}
+		if bad := it.check(ci, cb, cur.all); bad != "" {
+			it.repair(ci, cb, cur, bad)
+		}
 	}
 	if len(cur.entries) == 0 {
 		it.free = append(it.free, cur)

@@ -186,6 +186,13 @@ type Query struct {
 	// Iterator.Skipped, and iteration goes on with the next messages in
 	// time order. Truncation and I/O errors still stop the iteration.
 	SkipCorrupt bool
+	// AllChunks makes the iterator load and check every chunk it passes
+	// (from Start on), also those that hold no selected message: a corrupt
+	// one is then an error, or with SkipCorrupt a skip recorded in
+	// Skipped, whatever the selection, as for an iterator over every
+	// connection. Such chunks are rare (a bag's chunks mix its streams), so
+	// it costs little.
+	AllChunks bool
 }
 
 // Message is one message record. Data is valid until the next call to Next
