@@ -139,7 +139,10 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 				if t.MD5 != c.MD5Sum {
 					return nil, fmt.Errorf("mcapbag: export: topic %s: type %s has md5sum %s, want %s", c.Topic, c.Type, c.MD5Sum, t.MD5)
 				}
-				decoders[c.ID] = msgs.New(c.Type)
+				// The messages a player reads are checked, as it checks them.
+				if layout.Parse(c.Topic).Kind != layout.KindUnknown {
+					decoders[c.ID] = msgs.New(c.Type)
+				}
 			}
 		}
 		k := schemaKey{c.Type, c.MD5Sum, c.MessageDefinition}

@@ -328,9 +328,12 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 			p := layout.Parse(m.Conn.Topic)
 			t = &p
 		}
-		v, err := dec.decode(m, t)
-		if err != nil {
-			return nil, nil, err
+		var v msgs.Message
+		if t.Kind != layout.KindUnknown { // the messages a player reads
+			var err error
+			if v, err = dec.decode(m, t); err != nil {
+				return nil, nil, err
+			}
 		}
 		if t.Kind == layout.KindFileVersion || t.Kind == layout.KindLegacyFileVersion {
 			if u, ok := v.(*msgs.UInt32); ok {
