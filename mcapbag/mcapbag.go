@@ -135,11 +135,10 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 	decoders := map[uint32]msgs.Message{}
 	for _, c := range conns {
 		if !o.NoCheck {
-			if t, ok := msgs.LookupType(c.Type); ok {
-				if t.MD5 != c.MD5Sum {
-					return nil, fmt.Errorf("mcapbag: export: topic %s: type %s has md5sum %s, want %s", c.Topic, c.Type, c.MD5Sum, t.MD5)
-				}
-				// The messages a player reads are checked, as it checks them.
+			// The messages a player reads are checked, as it checks them;
+			// a connection whose type has another md5sum is copied as it is
+			// (the player refuses the bags where that matters).
+			if t, ok := msgs.LookupType(c.Type); ok && t.MD5 == c.MD5Sum {
 				if layout.Parse(c.Topic).Kind != layout.KindUnknown {
 					decoders[c.ID] = msgs.New(c.Type)
 				}

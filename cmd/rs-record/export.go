@@ -10,6 +10,7 @@ import (
 	"github.com/rsbag/rsbag/internal/baginfo"
 	"github.com/rsbag/rsbag/internal/damage"
 	"github.com/rsbag/rsbag/mcapbag"
+	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/mcapbag/ros2"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"
@@ -217,6 +218,16 @@ func checkImported(path string, res *mcapbag.Result) error {
 	defer r.Close()
 	if _, err := baginfo.InspectReader(r, path, &baginfo.Options{Quick: true}); err != nil {
 		return fmt.Errorf("the imported bag would be refused: %w", err)
+	}
+	md5s := map[string]string{}
+	for _, c := range r.Connections() {
+		if t, ok := msgs.LookupType(c.Type); ok && t.MD5 != c.MD5Sum {
+			return fmt.Errorf("the imported bag would be refused: topic %s: type %s has md5sum %s, want %s", c.Topic, c.Type, c.MD5Sum, t.MD5)
+		}
+		if old, ok := md5s[c.Type]; ok && old != c.MD5Sum {
+			return fmt.Errorf("the imported bag would be refused: type %s has two md5sums: %s and %s", c.Type, old, c.MD5Sum)
+		}
+		md5s[c.Type] = c.MD5Sum
 	}
 	if n := r.Info().Messages; int64(n) != res.Messages || !r.Info().Indexed {
 		return fmt.Errorf("the imported bag holds %d messages, %d were imported", n, res.Messages)

@@ -279,11 +279,18 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 	}
 	topics := map[string]*topicAcc{}
 	types := map[string]string{}
+	// A connection whose type has another md5sum than the type's is
+	// described as a problem and its messages are not decoded; whether the
+	// bag is refused for it is the player's verdict (damage.Check): it
+	// refuses such a file version, description or frame topic and skips
+	// such optional parts, as librealsense does.
+	wrong := map[uint32]bool{}
 	for _, c := range conns {
 		if old, ok := types[c.Type]; ok && old != c.MD5Sum {
-			return nil, nil, fmt.Errorf("type %s has two md5sums: %s and %s", c.Type, old, c.MD5Sum)
+			rep.Problems = append(rep.Problems, fmt.Sprintf("type %s has two md5sums: %s and %s", c.Type, old, c.MD5Sum))
+		} else {
+			types[c.Type] = c.MD5Sum
 		}
-		types[c.Type] = c.MD5Sum
 		t := topics[c.Topic]
 		if t == nil {
 			t = &topicAcc{typ: c.Type}
@@ -291,7 +298,8 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 		}
 		t.conns++
 		if err := checkType(c); err != nil {
-			return nil, nil, err
+			rep.Problems = append(rep.Problems, err.Error())
+			wrong[c.ID] = true
 		}
 	}
 	var first, last uint64
@@ -329,7 +337,7 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 			t = &p
 		}
 		var v msgs.Message
-		if t.Kind != layout.KindUnknown { // the messages a player reads
+		if t.Kind != layout.KindUnknown && !wrong[m.Conn.ID] { // the messages a player reads
 			var err error
 			if v, err = dec.decode(m, t); err != nil {
 				return nil, nil, err
