@@ -176,6 +176,12 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 		parsed[c.ID] = ti
 		switch {
 		case ti.Kind.IsFrameData():
+			// Its frames would be refused as they are played: the bag is
+			// refused now, as info and export refuse it.
+			if kt := ti.Kind.Type(); kt != nil && c.MD5Sum != kt.MD5 {
+				return nil, loadError(path, "topic %q: message type %s with md5sum %s, want %s with %s",
+					c.Topic, c.Type, c.MD5Sum, kt.Name, kt.MD5)
+			}
 			frameConns = append(frameConns, c.ID)
 		case ti.Kind == layout.KindUnknown, ti.Kind.IsMetadata(), ti.Kind == layout.KindPoseAccel,
 			ti.Kind == layout.KindPoseTwist, ti.Kind == layout.KindNotification:
