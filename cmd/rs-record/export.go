@@ -10,8 +10,8 @@ import (
 	"github.com/rsbag/rsbag/internal/baginfo"
 	"github.com/rsbag/rsbag/internal/damage"
 	"github.com/rsbag/rsbag/mcapbag"
-	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/mcapbag/ros2"
+	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"
 )
