@@ -322,23 +322,16 @@ func unusable(info *mcap.Info, err error) string {
 // the first chunk): a summary record with a flipped bit would give the bag
 // a wrong type or topic. It says what differs, "" when nothing does.
 func summaryDiffers(src io.ReadSeeker, info *mcap.Info) string {
-	if _, err := src.Seek(0, io.SeekStart); err != nil {
-		return err.Error()
-	}
-	lx, err := mcap.NewLexer(src, &mcap.LexerOptions{ValidateChunkCRCs: true})
+	ds, err := openDataSection(src)
 	if err != nil {
 		return err.Error()
 	}
-	defer lx.Close()
+	defer ds.lx.Close()
 	schemas, channels := len(info.Schemas), len(info.Channels)
-	var buf []byte
 	for schemas > 0 || channels > 0 {
-		tok, rec, err := lx.Next(buf)
+		tok, rec, err := ds.next()
 		if err != nil {
 			return fmt.Sprintf("reading the data section: %v", err)
-		}
-		if cap(rec) > cap(buf) {
-			buf = rec
 		}
 		switch tok {
 		case mcap.TokenSchema:
@@ -365,6 +358,34 @@ func summaryDiffers(src io.ReadSeeker, info *mcap.Info) string {
 		}
 	}
 	return ""
+}
+
+// dataSection reads the records of an MCAP file from its start, the
+// records of its chunks as they come (their CRCs checked), into one reused
+// buffer.
+type dataSection struct {
+	lx  *mcap.Lexer
+	buf []byte
+}
+
+func openDataSection(src io.ReadSeeker) (*dataSection, error) {
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	lx, err := mcap.NewLexer(src, &mcap.LexerOptions{ValidateChunkCRCs: true})
+	if err != nil {
+		return nil, err
+	}
+	return &dataSection{lx: lx}, nil
+}
+
+// next returns the next record; it is valid until the next call.
+func (d *dataSection) next() (mcap.TokenType, []byte, error) {
+	tok, rec, err := d.lx.Next(d.buf)
+	if cap(rec) > cap(d.buf) {
+		d.buf = rec
+	}
+	return tok, rec, err
 }
 
 // addChannel adds the connection of MCAP channel ch (of a schema in
@@ -396,27 +417,20 @@ func addChannel(dst *rosbag.Writer, ch *mcap.Channel, schemas map[uint16]*mcap.S
 // CRCs checked) in file order. The summary section is not read. Any record
 // that cannot be read is an error: no message is left out.
 func ImportDataSection(dst *rosbag.Writer, src io.ReadSeeker) (*Result, error) {
-	if _, err := src.Seek(0, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("mcapbag: import: %w", err)
-	}
-	lx, err := mcap.NewLexer(src, &mcap.LexerOptions{ValidateChunkCRCs: true})
+	ds, err := openDataSection(src)
 	if err != nil {
 		return nil, fmt.Errorf("mcapbag: import: %w", err)
 	}
-	defer lx.Close()
+	defer ds.lx.Close()
 	res := &Result{}
 	schemas := map[uint16]*mcap.Schema{}
 	channels := map[uint16]*mcap.Channel{}
 	conns := map[uint16]uint32{}
-	var buf []byte
 	var msg mcap.Message
 	for {
-		tok, rec, err := lx.Next(buf)
+		tok, rec, err := ds.next()
 		if err != nil {
 			return nil, fmt.Errorf("mcapbag: import: data section, after %d messages: %w", res.Messages, err)
-		}
-		if cap(rec) > cap(buf) {
-			buf = rec
 		}
 		switch tok {
 		case mcap.TokenHeader:
