@@ -7,9 +7,11 @@
 // so that rosbag.Open, playback.Open and the tools built on them open
 // "s3://bucket/dir/x.bag" as they open a local path: opening a bag reads its
 // header and index, a seek reads the chunks it needs, and a whole pass reads
-// each chunk once. The cloud drivers are linked in by importing them
-// (gocloud.dev/blob/s3blob, gcsblob, azureblob; fileblob for file://), as
-// the rs-record command does.
+// each byte once (the chunks a player reads first when it opens a bag are
+// still cached when the pass comes to them). The cloud drivers are linked
+// in by importing them (gocloud.dev/blob/s3blob, gcsblob, azureblob;
+// fileblob for file://), as rs-fleet and the cloud build of rs-record
+// (go build -tags cloud ./cmd/rs-record) do.
 package blobfile
 
 import (
@@ -46,8 +48,9 @@ func init() {
 
 // Default sizes of Options.
 const (
-	// DefaultBlockSize is the unit in which small reads are fetched and
-	// cached: a record header, an index record, the header of a chunk.
+	// DefaultBlockSize is the unit in which reads are fetched and cached:
+	// a block holds a few record headers or index records, and a chunk
+	// (rosbag writers close chunks at 768 KiB) spans a dozen.
 	DefaultBlockSize = 64 << 10
 	// DefaultCacheSize bounds the bytes of cached blocks: a few chunks of
 	// a bag (rosbag writers close chunks at 768 KiB).
@@ -56,12 +59,15 @@ const (
 
 // Options tune a File. The zero value (or nil) uses the defaults.
 type Options struct {
-	// BlockSize: a read shorter than this is served from aligned blocks of
-	// this size, fetched (adjacent missing blocks in one request) and kept
-	// in the cache; a longer read (a chunk) is one range request of exactly
-	// its bytes and is not cached.
+	// BlockSize is the unit in which reads are fetched and cached: a read
+	// is served from the aligned blocks it spans, the missing ones fetched
+	// (adjacent ones in one request) and kept in the cache; each block is
+	// fetched once, also when several reads miss it at the same time.
 	BlockSize int64
-	// CacheSize bounds the cached blocks, least recently used first out.
+	// CacheSize bounds the cached blocks. A read longer than half of it
+	// keeps only its partly read edge blocks. The first out are the least
+	// recently used blocks before the read that needs the room (a forward
+	// pass is done with them), then the least recently used.
 	CacheSize int64
 }
 
@@ -83,11 +89,12 @@ type File struct {
 	bs        int64
 	maxBlocks int
 
-	mu     sync.Mutex
-	blocks map[int64]*list.Element // block index → element of lru (*block)
-	lru    list.List               // front: most recently used
-	stats  Stats
-	closed bool
+	mu       sync.Mutex
+	blocks   map[int64]*list.Element // block index → element of lru (*block)
+	lru      list.List               // front: most recently used
+	fetching map[int64]*inflight     // blocks being fetched
+	stats    Stats
+	closed   bool
 }
 
 type block struct {
@@ -154,7 +161,7 @@ func newFile(ctx context.Context, b *blob.Bucket, key, name string, opts *Option
 	return &File{
 		ctx: ctx, bucket: b, key: key, name: name, size: attrs.Size,
 		bs: o.BlockSize, maxBlocks: int(max(1, o.CacheSize/o.BlockSize)),
-		blocks: map[int64]*list.Element{},
+		blocks: map[int64]*list.Element{}, fetching: map[int64]*inflight{},
 	}, nil
 }
 
@@ -240,16 +247,13 @@ func (f *File) ReadAt(p []byte, off int64) (int, error) {
 		return 0, io.EOF
 	}
 	want := len(p)
+	if want == 0 {
+		return 0, nil
+	}
 	if rest := f.size - off; int64(want) > rest {
 		p = p[:rest]
 	}
-	var err error
-	if int64(len(p)) >= f.bs {
-		err = f.fetch(p, off)
-	} else {
-		err = f.readBlocks(p, off)
-	}
-	if err != nil {
+	if err := f.read(p, off); err != nil {
 		return 0, err
 	}
 	if len(p) < want {
@@ -258,74 +262,187 @@ func (f *File) ReadAt(p []byte, off int64) (int, error) {
 	return len(p), nil
 }
 
-// readBlocks serves a short read from the cache, fetching the missing
-// blocks it spans in one request per run of adjacent ones.
-func (f *File) readBlocks(p []byte, off int64) error {
-	first, last := off/f.bs, (off+int64(len(p))-1)/f.bs
-	for i := first; i <= last; {
-		data, ok := f.cached(i)
-		if !ok {
-			j := i + 1
-			for j <= last && !f.has(j) {
-				j++
-			}
-			start := i * f.bs
-			buf := make([]byte, min(j*f.bs, f.size)-start)
-			if err := f.fetch(buf, start); err != nil {
-				return err
-			}
-			for k := i; k < j; k++ {
-				f.put(k, buf[(k-i)*f.bs:min((k-i+1)*f.bs, int64(len(buf)))])
-			}
-			data = buf[:min(f.bs, int64(len(buf)))]
-		}
-		bstart := i * f.bs
-		lo := max(off, bstart)
-		hi := min(off+int64(len(p)), bstart+int64(len(data)))
-		copy(p[lo-off:hi-off], data[lo-bstart:hi-bstart])
-		i++
-	}
-	return nil
+// A span is one block a read needs: cached (data set), being fetched by
+// another read (wait set) or claimed by this read (own).
+type span struct {
+	idx  int64
+	data []byte
+	wait *inflight
+	own  *inflight
 }
 
-func (f *File) has(i int64) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	_, ok := f.blocks[i]
-	return ok
+// inflight is a block being fetched: the reads that need it meanwhile wait
+// for done instead of fetching it again.
+type inflight struct {
+	done    chan struct{}
+	data    []byte // set before done is closed, unless err
+	err     error
+	waiters int // reads waiting; guarded by File.mu
 }
 
-func (f *File) cached(i int64) ([]byte, bool) {
+// read serves p (within the object) from aligned blocks: cached ones are
+// copied, those another read is fetching are waited for, and the rest are
+// claimed and fetched, each run of adjacent ones in one range request
+// straight into p (with the parts of its edge blocks outside p). The blocks
+// are kept in the cache, but for a read longer than half the cache only its
+// partly covered edge blocks (the record headers next to a chunk).
+func (f *File) read(p []byte, off int64) error {
+	end := off + int64(len(p))
+	first, last := off/f.bs, (end-1)/f.bs
+	keepAll := int64(len(p)) <= int64(f.maxBlocks)*f.bs/2
+	spans := make([]span, 0, last-first+1)
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	e, ok := f.blocks[i]
-	if !ok {
-		return nil, false
-	}
-	f.lru.MoveToFront(e)
-	return e.Value.(*block).data, true
-}
-
-func (f *File) put(i int64, data []byte) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	if f.closed {
-		return
+		f.mu.Unlock()
+		return fmt.Errorf("blobfile: %s: read after Close: %w", f.name, errClosed)
 	}
-	if e, ok := f.blocks[i]; ok {
-		f.lru.MoveToFront(e)
-		return
+	for i := first; i <= last; i++ {
+		s := span{idx: i}
+		if e, ok := f.blocks[i]; ok {
+			f.lru.MoveToFront(e)
+			s.data = e.Value.(*block).data
+		} else if w, ok := f.fetching[i]; ok {
+			w.waiters++
+			s.wait = w
+		} else {
+			s.own = &inflight{done: make(chan struct{})}
+			f.fetching[i] = s.own
+		}
+		spans = append(spans, s)
 	}
-	f.blocks[i] = f.lru.PushFront(&block{idx: i, data: data})
+	f.mu.Unlock()
+
+	var err error
+	for i := 0; i < len(spans); {
+		if spans[i].own == nil {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(spans) && spans[j].own != nil {
+			j++
+		}
+		var head, tail []byte
+		if err == nil {
+			head, tail, err = f.fetchRun(p, off, spans[i:j], keepAll)
+		}
+		f.publish(spans[i:j], first, err, func(start, stop int64) []byte {
+			return blockBytes(start, stop, p, off, head, tail)
+		})
+		i = j
+	}
+	for _, s := range spans {
+		if s.wait != nil {
+			<-s.wait.done
+			if s.wait.err != nil && err == nil {
+				err = s.wait.err
+			}
+			s.data = s.wait.data
+		}
+		if err == nil && s.data != nil {
+			start := s.idx * f.bs
+			lo, hi := max(off, start), min(end, start+int64(len(s.data)))
+			copy(p[lo-off:hi-off], s.data[lo-start:hi-start])
+		}
+	}
+	return err
+}
+
+// fetchRun fetches the claimed adjacent blocks of run in one range request:
+// the part inside p into p, the parts outside it (of the edge blocks) into
+// head and tail. Each block to keep (all with keepAll, else those p covers
+// only partly) gets a copy of its bytes in its inflight entry.
+func (f *File) fetchRun(p []byte, off int64, run []span, keepAll bool) (head, tail []byte, err error) {
+	end := off + int64(len(p))
+	a := run[0].idx * f.bs
+	b := min((run[len(run)-1].idx+1)*f.bs, f.size)
+	if a < off {
+		head = make([]byte, off-a)
+	}
+	if b > end {
+		tail = make([]byte, b-end)
+	}
+	if err := f.fetch(a, b, head, p[max(a, off)-off:min(b, end)-off], tail); err != nil {
+		return nil, nil, err
+	}
+	for k := range run {
+		s := &run[k]
+		start := s.idx * f.bs
+		stop := min(start+f.bs, f.size)
+		if !keepAll && start >= off && stop <= end {
+			continue // inside a long read: not kept (but for waiters, see publish)
+		}
+		s.own.data = blockBytes(start, stop, p, off, head, tail)
+	}
+	return head, tail, nil
+}
+
+// blockBytes returns a copy of the bytes [start, stop) of a fetched run,
+// taken from p (at off) and from the head and tail before and after it.
+func blockBytes(start, stop int64, p []byte, off int64, head, tail []byte) []byte {
+	end := off + int64(len(p))
+	d := make([]byte, stop-start)
+	if start < off { // head starts at off-len(head)
+		h0 := off - int64(len(head))
+		copy(d, head[start-h0:min(stop, off)-h0])
+	}
+	if lo, hi := max(start, off), min(stop, end); lo < hi {
+		copy(d[lo-start:], p[lo-off:hi-off])
+	}
+	if stop > end {
+		lo := max(start, end)
+		copy(d[lo-start:], tail[lo-end:stop-end])
+	}
+	return d
+}
+
+// publish ends the fetch of the claimed blocks of run: with err each waiter
+// gets it; otherwise the blocks with bytes go into the cache (evicting
+// blocks behind pos first, see evict) and the waiters get their bytes. A
+// block inside a long read that another read waits for is kept too (its
+// bytes from bytesOf).
+func (f *File) publish(run []span, pos int64, err error, bytesOf func(start, stop int64) []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, s := range run {
+		delete(f.fetching, s.idx)
+		w := s.own
+		w.err = err
+		if err == nil && w.data == nil && w.waiters > 0 {
+			// inside a long read, and needed by a shorter one: kept
+			start := s.idx * f.bs
+			w.data = bytesOf(start, min(start+f.bs, f.size))
+		}
+		if err == nil && w.data != nil && !f.closed {
+			f.blocks[s.idx] = f.lru.PushFront(&block{idx: s.idx, data: w.data})
+		}
+		close(w.done)
+	}
+	f.evict(pos)
+}
+
+// evict drops blocks until the cache holds at most maxBlocks: the least
+// recently used of those before block pos first (a read moving forward
+// through the object is done with them: a whole pass keeps what it read
+// ahead, such as the last chunks a player reads when it opens a bag), then
+// the least recently used.
+func (f *File) evict(pos int64) {
 	for f.lru.Len() > f.maxBlocks {
 		e := f.lru.Back()
+		for c := e; c != nil; c = c.Prev() {
+			if c.Value.(*block).idx < pos {
+				e = c
+				break
+			}
+		}
 		delete(f.blocks, e.Value.(*block).idx)
 		f.lru.Remove(e)
 	}
 }
 
-// fetch reads exactly len(p) bytes at off in one range request.
-func (f *File) fetch(p []byte, off int64) error {
+// fetch reads the bytes [a, b) in one range request into head, mid and
+// tail, one after the other (their lengths add up to b-a).
+func (f *File) fetch(a, b int64, head, mid, tail []byte) error {
 	f.mu.Lock()
 	closed := f.closed
 	if !closed {
@@ -335,11 +452,19 @@ func (f *File) fetch(p []byte, off int64) error {
 	if closed {
 		return fmt.Errorf("blobfile: %s: read after Close: %w", f.name, errClosed)
 	}
-	r, err := f.bucket.NewRangeReader(f.ctx, f.key, off, int64(len(p)), nil)
+	r, err := f.bucket.NewRangeReader(f.ctx, f.key, a, b-a, nil)
 	if err != nil {
-		return fmt.Errorf("blobfile: %s: range [%d, %d): %w", f.name, off, off+int64(len(p)), err)
+		return fmt.Errorf("blobfile: %s: range [%d, %d): %w", f.name, a, b, err)
 	}
-	n, err := io.ReadFull(r, p)
+	n := 0
+	for _, p := range [][]byte{head, mid, tail} {
+		var k int
+		k, err = io.ReadFull(r, p)
+		n += k
+		if err != nil {
+			break
+		}
+	}
 	r.Close()
 	f.mu.Lock()
 	f.stats.Bytes += int64(n)
@@ -348,7 +473,7 @@ func (f *File) fetch(p []byte, off int64) error {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			err = fmt.Errorf("%w (the object is shorter than the %d bytes it had when opened)", io.ErrUnexpectedEOF, f.size)
 		}
-		return fmt.Errorf("blobfile: %s: range [%d, %d): read %d bytes: %w", f.name, off, off+int64(len(p)), n, err)
+		return fmt.Errorf("blobfile: %s: range [%d, %d): read %d bytes: %w", f.name, a, b, n, err)
 	}
 	return nil
 }

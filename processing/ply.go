@@ -35,11 +35,11 @@ const plyFaceThreshold = 0.05
 // export_to_ply does: the non-zero vertices with y and z negated (the
 // viewer's y-up convention), their colors when texture (the frame the
 // cloud was mapped to) is given, and a mesh of faces. texture is an RGB8,
-// BGR8, RGBA8, BGRA8 or Y8 frame, or a YUYV or UYVY one (converted to RGB8
-// as librealsense's color sensor converts it); colors are written as red, green, blue
-// whatever its byte order (librealsense writes the first three bytes as
-// they are, so BGR pictures come out with red and blue swapped; here they
-// do not). It writes through a buffer; w is not closed.
+// BGR8, RGBA8, BGRA8 or Y8 frame, or a YUYV, UYVY or MJPEG one (converted
+// to RGB8 as librealsense's color sensor converts or decodes it); colors
+// are written as red, green, blue whatever its byte order (librealsense
+// writes the first three bytes as they are, so BGR pictures come out with
+// red and blue swapped; here they do not). It writes through a buffer; w is not closed.
 func (p *Points) WritePLY(w io.Writer, texture *sensor.Frame, opt PLYOptions) error {
 	width, height := p.Frame.Width, p.Frame.Height
 	var texel func(i int) [3]byte

@@ -1,7 +1,10 @@
 package software
 
 import (
+	"bytes"
 	"encoding/binary"
+	"image"
+	"image/jpeg"
 	"math"
 	"time"
 
@@ -25,6 +28,9 @@ func (y *Synthetic) frame(st *synthStream, k int, t float64) *sensor.Frame {
 	switch p.Kind {
 	case sensor.KindVideo:
 		f.Data = st.render(k, n)
+		if p.Format == sensor.FormatMJPEG {
+			f.Data = encodeJPEG(f.Data, p.Width, p.Height)
+		}
 	case sensor.KindMotion:
 		if p.Stream == sensor.StreamAccel {
 			f.Motion = [3]float32{float32(0.125 * fn), -9.80665, float32(1.0 / float32(fn+1.0))}
@@ -123,7 +129,7 @@ func synthPose(n uint64) sensor.Pose {
 // stream of format f with seed s (depth 1, color 2, infrared 10+index) into
 // a new buffer.
 func synthPixels(f sensor.Format, w, h, seed int, n uint64) []byte {
-	bpp := f.BitsPerPixel() / 8
+	bpp := pixelFormat(f).BitsPerPixel() / 8
 	out := make([]byte, w*h*bpp)
 	wide := f == sensor.FormatZ16 || f == sensor.FormatY16
 	i := 0
@@ -150,7 +156,7 @@ func synthPixels(f sensor.Format, w, h, seed int, n uint64) []byte {
 // the prepared frames if asked.
 func (st *synthStream) prepare(prepared int, first uint64, gap int) {
 	p := st.p
-	st.bytesPP = p.Format.BitsPerPixel() / 8
+	st.bytesPP = pixelFormat(p.Format).BitsPerPixel() / 8
 	st.wide = p.Format == sensor.FormatZ16 || p.Format == sensor.FormatY16
 	st.base = synthPixels(p.Format, p.Width, p.Height, st.seed, 0)
 	// The addition for n = 1 per byte lane, repeated over lcm(bpp, 8) bytes.
@@ -258,4 +264,28 @@ func mulLanes(p, n uint64, wide bool) uint64 {
 		r |= uint64(v) << (8 * i)
 	}
 	return r
+}
+
+// pixelFormat is the format a stream's pictures are rendered in: RGB8 for
+// MJPEG (then encoded), else the stream's.
+func pixelFormat(f sensor.Format) sensor.Format {
+	if f == sensor.FormatMJPEG {
+		return sensor.FormatRGB8
+	}
+	return f
+}
+
+// encodeJPEG returns the w×h RGB8 picture rgb encoded by Go's JPEG encoder
+// (quality 95).
+func encodeJPEG(rgb []byte, w, h int) []byte {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i := range w * h {
+		copy(img.Pix[4*i:4*i+3], rgb[3*i:3*i+3])
+		img.Pix[4*i+3] = 255
+	}
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 95}); err != nil {
+		return nil // not reached: an in-memory encode of a valid picture
+	}
+	return b.Bytes()
 }

@@ -60,8 +60,9 @@ const (
 // Video is the configuration of a synthetic video stream.
 type Video struct {
 	Width, Height, FPS int
-	// Format: Z16 for depth; RGB8 (default), BGR8, RGBA8, BGRA8 or YUYV for
-	// color; Y8 (default) or Y16 for infrared.
+	// Format: Z16 for depth; RGB8 (default), BGR8, RGBA8, BGRA8, YUYV or
+	// MJPEG (the RGB8 picture JPEG-encoded, as an old recording of a camera's
+	// compressed mode holds) for color; Y8 (default) or Y16 for infrared.
 	Format sensor.Format
 }
 
@@ -424,9 +425,9 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 		switch f {
 		case sensor.FormatAny:
 			f = sensor.FormatRGB8
-		case sensor.FormatRGB8, sensor.FormatBGR8, sensor.FormatRGBA8, sensor.FormatBGRA8, sensor.FormatYUYV:
+		case sensor.FormatRGB8, sensor.FormatBGR8, sensor.FormatRGBA8, sensor.FormatBGRA8, sensor.FormatYUYV, sensor.FormatMJPEG:
 		default:
-			return nil, fmt.Errorf("software: synthetic color format %s: want RGB8, BGR8, RGBA8, BGRA8 or YUYV", f)
+			return nil, fmt.Errorf("software: synthetic color format %s: want RGB8, BGR8, RGBA8, BGRA8, YUYV or MJPEG", f)
 		}
 		model := sensor.DistortionInverseBrownConrady
 		if cfg.ColorDistortion != nil {

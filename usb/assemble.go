@@ -4,7 +4,9 @@ package usb
 // payloads sharing one FID value; EOF ends it early). Frames with the error
 // bit, fewer bytes than expected (short) or more (oversized) are dropped
 // and counted. Complete frames are handed to emit in a buffer the assembler
-// never touches again; buffers of dropped frames are reused.
+// never touches again; buffers of dropped frames are reused. emit reports
+// false for a frame it dropped as corrupt (a compressed frame that does not
+// decode).
 type assembler struct {
 	expect  int // bytes per frame; 0 accepts any size (compressed formats)
 	active  bool
@@ -16,7 +18,7 @@ type assembler struct {
 	buf     []byte
 	spare   []byte
 	stats   *Stats
-	emit    func(data []byte, h PayloadHeader, m *frameMeta)
+	emit    func(data []byte, h PayloadHeader, m *frameMeta) bool
 	maxSize int
 }
 
@@ -83,9 +85,10 @@ func (a *assembler) finish() {
 		a.stats.OversizedFrames++
 	case a.expect != 0 && len(a.buf) != a.expect, len(a.buf) == 0:
 		a.stats.ShortFrames++
+	case !a.emit(a.buf, a.hdr, &a.meta):
+		a.stats.CorruptFrames++
 	default:
 		a.stats.Frames++
-		a.emit(a.buf, a.hdr, &a.meta)
 		a.buf = nil
 		return
 	}
@@ -98,6 +101,7 @@ type Stats struct {
 	ErrorFrames     uint64 // dropped: a payload had the error bit
 	ShortFrames     uint64 // dropped: fewer bytes than the format needs
 	OversizedFrames uint64 // dropped: more bytes than the format needs
+	CorruptFrames   uint64 // dropped: an MJPEG frame that does not decode
 	BadPayloads     uint64 // payloads with an unparsable header
 	Resets          uint64 // endpoint resets by the watchdog
 	// LateFrames were dropped because the handler, still inside a call a
@@ -108,5 +112,5 @@ type Stats struct {
 
 // Dropped returns the number of dropped frames.
 func (s Stats) Dropped() uint64 {
-	return s.ErrorFrames + s.ShortFrames + s.OversizedFrames + s.LateFrames
+	return s.ErrorFrames + s.ShortFrames + s.OversizedFrames + s.CorruptFrames + s.LateFrames
 }

@@ -340,6 +340,7 @@ func buildProfiles(s *Sensor) {
 		}
 		s.profiles = append(s.profiles, p)
 	}
+	var later []func() // profiles decoded from MJPEG
 	for i := range s.vc.Streams {
 		vs := &s.vc.Streams[i]
 		for _, f := range vs.Formats {
@@ -384,10 +385,17 @@ func buildProfiles(s *Sensor) {
 						if stream == sensor.StreamColor && yuv.Sources(format) {
 							// As librealsense's color sensor: the formats
 							// converted on the host, backed by this mode,
-							// listed before it (RGB8 first).
+							// listed before it (RGB8 first). MJPEG backs
+							// them only where no YUYV or UYVY mode of the
+							// same size and rate does: added last, it
+							// loses to those.
 							for _, to := range yuv.Targets {
 								c := m
 								c.from, c.to = format, to
+								if format == sensor.FormatMJPEG {
+									later = append(later, func() { add(stream, index, to, fr, iv, c) })
+									continue
+								}
 								add(stream, index, to, fr, iv, c)
 							}
 						}
@@ -399,6 +407,9 @@ func buildProfiles(s *Sensor) {
 				}
 			}
 		}
+	}
+	for _, f := range later {
+		f()
 	}
 }
 

@@ -419,8 +419,8 @@ func (s *Sensor) read(ctx context.Context, r *vsRun, w *sensorrt.Worker) {
 	o := s.dev.opts
 	var local Stats
 	asm := &assembler{expect: r.m.expect, maxSize: r.size, stats: &local}
-	asm.emit = func(data []byte, hdr PayloadHeader, m *frameMeta) {
-		s.deliver(r, data, hdr, m, w)
+	asm.emit = func(data []byte, hdr PayloadHeader, m *frameMeta) bool {
+		return s.deliver(r, data, hdr, m, w)
 	}
 	buf := make([]byte, r.size)
 	publish := func() {
@@ -472,6 +472,7 @@ func addStats(a, b Stats) Stats {
 	a.ErrorFrames += b.ErrorFrames
 	a.ShortFrames += b.ShortFrames
 	a.OversizedFrames += b.OversizedFrames
+	a.CorruptFrames += b.CorruptFrames
 	a.BadPayloads += b.BadPayloads
 	a.Resets += b.Resets
 	return a
@@ -481,8 +482,9 @@ func addStats(a, b Stats) Stats {
 // follow librealsense's ds_timestamp_reader_from_metadata
 // (src/ds/ds-timestamp.cpp): with metadata, the UVC header timestamp in
 // microseconds on the hardware clock and the capture-timing frame counter;
-// without, the host clock (system time) and a running counter.
-func (s *Sensor) deliver(r *vsRun, data []byte, hdr PayloadHeader, m *frameMeta, w *sensorrt.Worker) {
+// without, the host clock (system time) and a running counter. It returns
+// false, delivering nothing, for an MJPEG frame that does not decode.
+func (s *Sensor) deliver(r *vsRun, data []byte, hdr PayloadHeader, m *frameMeta, w *sensorrt.Worker) bool {
 	r.frames++
 	now := nowMs()
 	f := &sensor.Frame{
@@ -520,14 +522,18 @@ func (s *Sensor) deliver(r *vsRun, data []byte, hdr PayloadHeader, m *frameMeta,
 	if r.m.to != 0 {
 		ob := yuv.OutBytes(r.m.to)
 		out := make([]byte, f.Width*f.Height*ob)
+		// YUYV and UYVY do not fail (the assembler delivers only payload
+		// sets of the mode's size); an MJPEG frame that does not decode is
+		// dropped and counted (Stats.CorruptFrames).
 		if err := yuv.Convert(out, r.m.to, data, r.m.from, f.Width, f.Height, f.Width*2); err != nil {
-			return // not reached: the assembler delivers only payload sets of the mode's size (expect)
+			r.frames--
+			return false
 		}
 		f.Data, f.BPP, f.Stride = out, 8*ob, f.Width*ob
 	}
 	if r.m.split == 0 {
 		offer(w, f)
-		return
+		return true
 	}
 	left, right := splitStereo(r.m.split, data, r.outs[1] != nil, r.outs[2] != nil)
 	for i, img := range [][]byte{nil, left, right} {
@@ -541,6 +547,7 @@ func (s *Sensor) deliver(r *vsRun, data []byte, hdr PayloadHeader, m *frameMeta,
 		g.Stride = p.Width * g.BPP / 8
 		offer(w, &g)
 	}
+	return true
 }
 
 // splitStereo splits an interleaved stereo frame into the left and right

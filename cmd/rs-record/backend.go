@@ -101,9 +101,9 @@ func openSynthetic(c *recordConfig, serial string) (device.Device, error) {
 
 // cameraLosses describes the frames a live camera lost before they reached
 // the recorder (usb.Stats of its sensors): payloads with the error bit,
-// short or oversized frames, frames dropped because the handler fell
-// behind, and endpoint resets. It is "" when nothing was lost, and for
-// other devices.
+// short or oversized frames, MJPEG frames that did not decode, frames
+// dropped because the handler fell behind, and endpoint resets. It is ""
+// when nothing was lost, and for other devices.
 func cameraLosses(dev device.Device) string {
 	var sum usb.Stats
 	for _, s := range dev.Sensors() {
@@ -112,6 +112,7 @@ func cameraLosses(dev device.Device) string {
 			sum.ErrorFrames += st.ErrorFrames
 			sum.ShortFrames += st.ShortFrames
 			sum.OversizedFrames += st.OversizedFrames
+			sum.CorruptFrames += st.CorruptFrames
 			sum.LateFrames += st.LateFrames
 			sum.Resets += st.Resets
 		}
@@ -119,6 +120,10 @@ func cameraLosses(dev device.Device) string {
 	if sum.Dropped() == 0 && sum.Resets == 0 {
 		return ""
 	}
-	return fmt.Sprintf("the camera lost %d frames before recording: %d with the error bit, %d short, %d oversized, %d late (the recorder fell behind); %d endpoint resets",
-		sum.Dropped(), sum.ErrorFrames, sum.ShortFrames, sum.OversizedFrames, sum.LateFrames, sum.Resets)
+	corrupt := ""
+	if sum.CorruptFrames > 0 {
+		corrupt = fmt.Sprintf(", %d corrupt MJPEG", sum.CorruptFrames)
+	}
+	return fmt.Sprintf("the camera lost %d frames before recording: %d with the error bit, %d short, %d oversized%s, %d late (the recorder fell behind); %d endpoint resets",
+		sum.Dropped(), sum.ErrorFrames, sum.ShortFrames, sum.OversizedFrames, corrupt, sum.LateFrames, sum.Resets)
 }

@@ -36,6 +36,11 @@ func TestCameraLosses(t *testing.T) {
 	if got := cameraLosses(lossy); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+	mjpeg := sensorsDevice{sensors: []sensor.Sensor{statsSensor{st: usb.Stats{Frames: 30, CorruptFrames: 2}}}}
+	want = "the camera lost 2 frames before recording: 0 with the error bit, 0 short, 0 oversized, 2 corrupt MJPEG, 0 late (the recorder fell behind); 0 endpoint resets"
+	if got := cameraLosses(mjpeg); got != want {
+		t.Errorf("MJPEG frames that did not decode:\ngot  %q\nwant %q", got, want)
+	}
 	clean := sensorsDevice{sensors: []sensor.Sensor{statsSensor{st: usb.Stats{Frames: 300}}}}
 	if got := cameraLosses(clean); got != "" {
 		t.Errorf("no loss: %q", got)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/rsbag/rsbag/internal/baginfo"
+	"github.com/rsbag/rsbag/internal/damage"
 )
 
 func runInfo(e *env, args []string) (err error) {
@@ -12,8 +13,9 @@ func runInfo(e *env, args []string) (err error) {
 		"compression, types, topics) and the RealSense view (file version, indexed or recovered,\n"+
 		"device, sensors, options, streams with their frame counts). Every message is read, so\n"+
 		"a damaged bag is reported: every lost part, and exit status 3.\n"+
-		"BAG may be a URL of object storage (s3://BUCKET/KEY, gs://, azblob://, file://), read\n"+
-		"with range requests; --quick then reads only the index and the device description.")
+		"BAG may be a file:// URL, and in the cloud build of rs-record (go build -tags cloud)\n"+
+		"a URL of object storage (s3://BUCKET/KEY, gs://, azblob://), read with range requests;\n"+
+		"--quick then reads only the index and the device description.")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	quick := fs.Bool("quick", false, "read only the index and the messages that describe the device: frame counts\n"+
 		"from the index, no per-stream times or compression, damage inside chunks not seen")
@@ -27,6 +29,13 @@ func runInfo(e *env, args []string) (err error) {
 	}
 	rep, err := baginfo.Inspect(pos[0], &baginfo.Options{Quick: *quick})
 	if err != nil {
+		// A bag the player refuses gets the player's verdict, whatever
+		// else is wrong with it, as in every other command.
+		if !*quick {
+			if cerr := damage.Check(pos[0]); cerr != nil {
+				err = cerr
+			}
+		}
 		return fileError(pos[0], err)
 	}
 	defer func() {
@@ -43,6 +52,15 @@ func runInfo(e *env, args []string) (err error) {
 		}
 	} else {
 		rep.WriteText(e.stdout)
+	}
+	// The verdict is the player's: a bag it refuses is refused here too,
+	// after the description of what could be read. (--quick reads the index
+	// and the description only, and says so: it does not load the chunks
+	// of the first and last frames that the player opens with.)
+	if !*quick {
+		if err := damage.Check(pos[0]); err != nil {
+			return fileError(pos[0], err)
+		}
 	}
 	return nil
 }

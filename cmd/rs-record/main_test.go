@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 	binPath = filepath.Join(dir, "rs-record")
 	// A plain build: the race detector slows the synthetic camera and the
 	// recorder down so much that real-time recordings drop frames.
-	out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+	out, err := exec.Command("go", append(append([]string{"build"}, buildTags...), "-o", binPath, ".")...).CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "build rs-record: %v\n%s", err, out)
 		os.RemoveAll(dir)

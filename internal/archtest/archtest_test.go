@@ -50,7 +50,7 @@ var allowed = map[string][]string{
 	"pipeline":           {"sensor", "extensions", "device", "playback", "record", "software", "usb", "internal/outfile"},
 	"processing":         {"sensor", "extensions", "internal/yuv"},
 	"mcapbag":            {"rosbag", "msgs", "internal/layout", "internal/lz4frame"},
-	"mcapbag/ros2":       {"sensor", "extensions", "playback", "mcapbag"},
+	"mcapbag/ros2":       {"sensor", "extensions", "playback", "mcapbag", "internal/yuv"},
 	"rig":                {"sensor", "extensions", "device", "playback", "record", "internal/outfile"},
 	"replay":             {"sensor", "pipeline", "playback", "rig"},
 	"replay/replaytest":  {"replay"},

@@ -45,7 +45,7 @@ func (c *converter) cannot(output string, f *sensor.Frame) (string, bool) {
 		return "", false
 	}
 	switch format := f.Profile.Format; format {
-	case sensor.FormatZ16, sensor.FormatDisparity16, sensor.FormatDisparity32:
+	case sensor.FormatZ16, sensor.FormatDisparity16, sensor.FormatDisparity32, sensor.FormatMJPEG:
 		return "", false
 	default:
 		if _, err := imaging.BytesPerPixel(format); err != nil {
@@ -132,7 +132,8 @@ func rgba(w, h int) *image.RGBA {
 // its PNG writer as 1 to 4 channels: BGR8 and BGRA8 would then swap red
 // and blue, YUYV and UYVY (2 bytes per pixel) would become gray and alpha
 // and Y16 would lose its byte order; here colors come out right, YUYV and
-// UYVY are converted to RGB and Y16 is a 16-bit gray PNG.
+// UYVY are converted to RGB, MJPEG is decoded and Y16 is a 16-bit gray
+// PNG.
 func (c *converter) writePNG(f *sensor.Frame) error {
 	pooled := rgba(f.Width, f.Height)
 	defer rgbaPool.Put(pooled)

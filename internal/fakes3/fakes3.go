@@ -22,8 +22,16 @@ type Server struct {
 	Root string
 	srv  *httptest.Server
 
-	mu    sync.Mutex
-	stats Stats
+	mu     sync.Mutex
+	stats  Stats
+	ranges []Range
+}
+
+// Range is the part of an object one GET served: bytes [Start, End) of
+// the object Key ("BUCKET/KEY").
+type Range struct {
+	Key        string
+	Start, End int64
 }
 
 // Stats count the requests served.
@@ -57,11 +65,20 @@ func (s *Server) Stats() Stats {
 	return s.stats
 }
 
-// Reset zeroes the counts.
+// Ranges returns the parts of objects served since the start or the last
+// Reset, in the order they were served.
+func (s *Server) Ranges() []Range {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Range(nil), s.ranges...)
+}
+
+// Reset zeroes the counts and forgets the ranges.
 func (s *Server) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.stats = Stats{}
+	s.ranges = nil
 }
 
 type countingWriter struct {
@@ -88,6 +105,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			s.stats.Gets++
 			if r.Header.Get("Range") != "" {
 				s.stats.Ranged++
+			}
+			if cw.n > 0 {
+				start := int64(0)
+				if cr := w.Header().Get("Content-Range"); cr != "" {
+					fmt.Sscanf(cr, "bytes %d-", &start)
+				}
+				s.ranges = append(s.ranges, Range{Key: strings.TrimPrefix(r.URL.Path, "/"), Start: start, End: start + cw.n})
 			}
 		}
 		s.stats.Bytes += cw.n

@@ -14,7 +14,7 @@ import (
 )
 
 // ErrFormat is wrapped by the error for a format that is not a picture this
-// package draws (depth formats, MJPEG and raw sensor formats among them).
+// package draws (depth formats and raw sensor formats among them).
 var ErrFormat = errors.New("format not drawn as a picture")
 
 // BytesPerPixel returns the bytes per pixel of the formats Draw reads, or
@@ -34,8 +34,14 @@ func BytesPerPixel(f sensor.Format) (int, error) {
 }
 
 // Check returns an error naming the frame when its data is too short for
-// its size, stride and format.
+// its size, stride and format (for MJPEG: when it is empty).
 func Check(f *sensor.Frame) error {
+	if f.Profile.Format == sensor.FormatMJPEG {
+		if f.Width <= 0 || f.Height <= 0 || len(f.Data) == 0 {
+			return fmt.Errorf("frame %d: %d bytes of %dx%d MJPEG", f.Number, len(f.Data), f.Width, f.Height)
+		}
+		return nil
+	}
 	bpp, err := BytesPerPixel(f.Profile.Format)
 	if err != nil {
 		return err
@@ -47,10 +53,10 @@ func Check(f *sensor.Frame) error {
 	return nil
 }
 
-// Draw draws a camera frame (RGB8, BGR8, RGBA8, BGRA8, Y8, Y16, YUYV or
-// UYVY) into dst, which must be f's size: colors as they are, gray levels
-// as gray (the high byte of Y16), YUYV and UYVY converted as librealsense
-// converts them (package internal/yuv).
+// Draw draws a camera frame (RGB8, BGR8, RGBA8, BGRA8, Y8, Y16, YUYV,
+// UYVY or MJPEG) into dst, which must be f's size: colors as they are, gray
+// levels as gray (the high byte of Y16), YUYV and UYVY converted and MJPEG
+// decoded as librealsense does (package internal/yuv).
 func Draw(dst *image.RGBA, f *sensor.Frame) error {
 	if err := Check(f); err != nil {
 		return err
@@ -60,6 +66,9 @@ func Draw(dst *image.RGBA, f *sensor.Frame) error {
 		return fmt.Errorf("imaging: %dx%d destination for a %dx%d frame", dst.Rect.Dx(), dst.Rect.Dy(), w, h)
 	}
 	format := f.Profile.Format
+	if format == sensor.FormatMJPEG {
+		return drawMJPEG(dst, f)
+	}
 	bpp, _ := BytesPerPixel(format)
 	for y := 0; y < h; y++ {
 		src := f.Data[y*f.Stride : y*f.Stride+w*bpp]
@@ -134,3 +143,27 @@ func Image(f *sensor.Frame, buf *image.RGBA) (image.Image, error) {
 	}
 	return buf, nil
 }
+
+// drawMJPEG decodes an MJPEG frame into dst (through a packed copy when
+// dst's rows are not).
+func drawMJPEG(dst *image.RGBA, f *sensor.Frame) error {
+	w, h := f.Width, f.Height
+	pix := dst.Pix
+	if dst.Stride != 4*w {
+		pix = make([]byte, 4*w*h)
+	}
+	if err := yuv.DecodeMJPEG(pix, sensor.FormatRGBA8, f.Data, w, h); err != nil {
+		return fmt.Errorf("imaging: frame %d: %w", f.Number, err)
+	}
+	if dst.Stride != 4*w {
+		for y := range h {
+			copy(dst.Pix[y*dst.Stride:y*dst.Stride+4*w], pix[4*w*y:])
+		}
+	}
+	return nil
+}
+
+// JPEG returns the bytes of an MJPEG frame as a JPEG file every reader
+// decodes: the frame itself, or a copy with the standard Huffman tables
+// where the camera left them out.
+func JPEG(f *sensor.Frame) []byte { return yuv.WithTables(f.Data) }

@@ -147,7 +147,7 @@ type renderer struct {
 func (r *renderer) render(f *sensor.Frame, scheme int32) (*image.RGBA, []byte, error) {
 	p := f.Profile
 	if p.Format == sensor.FormatMJPEG {
-		return nil, f.Data, nil
+		return nil, imaging.JPEG(f), nil
 	}
 	if err := imaging.Check(f); err != nil {
 		return nil, nil, err

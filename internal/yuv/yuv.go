@@ -1,5 +1,8 @@
-// Package yuv converts the packed 4:2:2 pictures of RealSense color sensors
-// (YUYV and UYVY) to RGB8, BGR8, RGBA8, BGRA8 and Y8, as librealsense's
+// Package yuv converts the pictures of RealSense color sensors that
+// librealsense converts on the host — the packed 4:2:2 YUYV and UYVY, and
+// MJPEG — to RGB8, BGR8, RGBA8, BGRA8 and Y8.
+//
+// YUYV and UYVY are converted as librealsense's
 // unpack_yuy2 does (src/proc/color-formats-converter.cpp): BT.601 studio
 // range in integer arithmetic, each pair of pixels sharing its U and V,
 //
@@ -10,6 +13,32 @@
 //
 // and Y8 is Y. Large pictures are converted on every core, rows split
 // between them; a conversion allocates nothing.
+//
+// MJPEG frames of UVC color cameras are decoded to the same targets, as
+// librealsense's mjpeg_converter does (unpack_mjpeg in
+// src/proc/color-formats-converter.cpp).
+//
+// librealsense decodes a frame with stb_image (stbi_load_from_memory),
+// which converts YCbCr to RGB with the JFIF full-range BT.601 equations
+//
+//	R = Y + 1.402 (Cr - 128)
+//	G = Y - 0.34414 (Cb - 128) - 0.71414 (Cr - 128)
+//	B = Y + 1.772 (Cb - 128)
+//
+// in fixed point. Here frames are decoded with Go's image/jpeg and
+// converted with image/color's YCbCrToRGB, the same equations in 16-bit
+// fixed point: pixels agree within ±1 where the chroma is flat. (stb_image
+// interpolates subsampled chroma where Go repeats it, so at sharp color
+// edges of 4:2:2 or 4:2:0 frames the two differ more.) Unlike the studio
+// range YUYV conversion, no offset of 16 applies.
+// librealsense's converter writes RGB8 only; the other formats here hold
+// the same colors in another order, and Y8 is the decoded luma.
+//
+// UVC cameras often send frames without Huffman tables (no DHT segment);
+// the standard tables of JPEG Annex K.3 are then supplied before decoding,
+// as MJPEG readers do (without copying the frame). Decoding allocates the
+// decoded picture (image/jpeg's); a frame that does not decode is an error
+// wrapping ErrCorrupt.
 package yuv
 
 import (
@@ -25,8 +54,10 @@ import (
 // make.
 var ErrFormat = errors.New("yuv: unsupported conversion")
 
-// Sources reports whether f is a format Convert reads (YUYV, UYVY).
-func Sources(f sensor.Format) bool { return f == sensor.FormatYUYV || f == sensor.FormatUYVY }
+// Sources reports whether f is a format Convert reads (YUYV, UYVY, MJPEG).
+func Sources(f sensor.Format) bool {
+	return f == sensor.FormatYUYV || f == sensor.FormatUYVY || f == sensor.FormatMJPEG
+}
 
 // Targets are the formats Convert writes, in librealsense's order of the
 // color sensor's profiles.
@@ -52,11 +83,15 @@ const parallelPixels = 64 * 1024
 
 // Convert converts the w×h picture src (format from, rows srcStride bytes
 // apart) into dst (format to, rows packed: w*OutBytes(to) bytes each). w
-// must be even.
+// must be even. An MJPEG src is one compressed frame (srcStride is not
+// used): see DecodeMJPEG.
 func Convert(dst []byte, to sensor.Format, src []byte, from sensor.Format, w, h, srcStride int) error {
 	ob := OutBytes(to)
 	if !Sources(from) || ob == 0 {
 		return fmt.Errorf("%w: %s to %s", ErrFormat, from, to)
+	}
+	if from == sensor.FormatMJPEG {
+		return DecodeMJPEG(dst, to, src, w, h)
 	}
 	if w <= 0 || h <= 0 || w%2 != 0 {
 		return fmt.Errorf("yuv: %dx%d %s: want a positive size with an even width", w, h, from)
@@ -167,7 +202,7 @@ func (j *job) rows(y0, y1 int) {
 	}
 }
 
-// Frame returns f (a YUYV or UYVY video frame) converted to format to: a
+// Frame returns f (a YUYV, UYVY or MJPEG video frame) converted to format to: a
 // new frame with the same number, times and metadata, a profile like f's
 // in format to, and its own pixels (rows packed).
 func Frame(f *sensor.Frame, to sensor.Format) (*sensor.Frame, error) {

@@ -46,6 +46,7 @@ import (
 	"github.com/foxglove/mcap/go/mcap"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/yuv"
 	"github.com/rsbag/rsbag/mcapbag"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
@@ -234,7 +235,7 @@ func (x *exporter) plan() ([]sensor.Sensor, error) {
 			case p.Kind == sensor.KindPose:
 				x.res.Skipped[p.Name()] = "the ROS 2 wrapper publishes no pose streams"
 				continue
-			case p.Kind == sensor.KindVideo && rosEncoding[p.Format] == "":
+			case p.Kind == sensor.KindVideo && rosEncoding[imageFormat(p.Format)] == "":
 				x.res.Skipped[p.Name()] = fmt.Sprintf("the ROS 2 wrapper publishes no images of format %v", p.Format)
 				continue
 			}
@@ -492,6 +493,13 @@ func (x *exporter) fail(err error) {
 
 // video writes a video frame's Image and CameraInfo.
 func (x *exporter) video(st *stream, f *sensor.Frame, t, stamp int64) error {
+	if f.Profile.Format == sensor.FormatMJPEG {
+		rgb, err := yuv.Frame(f, imageFormat(sensor.FormatMJPEG))
+		if err != nil {
+			return err
+		}
+		f = rgb
+	}
 	data := f.Data
 	if n := f.Stride * f.Height; n < len(data) {
 		data = data[:n]

@@ -23,6 +23,7 @@ import (
 	"github.com/rsbag/rsbag/internal/conformance"
 	"github.com/rsbag/rsbag/internal/synthrig"
 	"github.com/rsbag/rsbag/internal/testbags"
+	"github.com/rsbag/rsbag/internal/yuv"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
@@ -248,6 +249,11 @@ func TestExport(t *testing.T) {
 			Infrared: &software.Video{Width: 64, Height: 48, FPS: 30, Format: sensor.FormatY8}, InfraredCount: 2,
 			AccelFPS: 63, GyroFPS: 200, Duration: 200 * time.Millisecond, Metadata: software.MetadataBasic,
 		}),
+		synthBag(t, "mjpeg", software.SyntheticConfig{
+			Depth:    &software.Video{Width: 32, Height: 24, FPS: 30, Format: sensor.FormatZ16},
+			Color:    &software.Video{Width: 32, Height: 24, FPS: 30, Format: sensor.FormatMJPEG},
+			Duration: 100 * time.Millisecond, Metadata: software.MetadataBasic,
+		}),
 		synthBag(t, "units_system", software.SyntheticConfig{
 			Depth:    &software.Video{Width: 32, Height: 24, FPS: 30, Format: sensor.FormatZ16},
 			Duration: 100 * time.Millisecond, Metadata: software.MetadataBasic,
@@ -281,6 +287,10 @@ func TestExport(t *testing.T) {
 				if seen.scaled == 0 || seen.system == 0 {
 					t.Errorf("%+v: want depth frames scaled to millimeters and stamped in system time", seen)
 				}
+			case "mjpeg.bag":
+				if seen.decoded == 0 {
+					t.Errorf("%+v: want MJPEG color frames exported decoded, as rgb8", seen)
+				}
 			case "imu_ir.bag", "depth_color_ir2_uncompressed.bag":
 				if seen.baseline == 0 {
 					t.Errorf("%+v: want the right infrared camera info with a baseline", seen)
@@ -292,7 +302,7 @@ func TestExport(t *testing.T) {
 }
 
 // seen counts the cases checkExport met, so that a test can require them.
-type seen struct{ scaled, system, baseline int }
+type seen struct{ scaled, system, baseline, decoded int }
 
 func checkExport(t *testing.T, dev *playback.Device, frames map[string][]played, got map[string][]msg, res *Result, info *mcap.Info) (cases seen) {
 	var streams []*sensor.StreamProfile
@@ -397,6 +407,14 @@ func checkExport(t *testing.T, dev *playback.Device, frames map[string][]played,
 			}
 			for i, pl := range fs {
 				f := &pl.f
+				if p.Format == sensor.FormatMJPEG {
+					rgb, err := yuv.Frame(f, sensor.FormatRGB8)
+					if err != nil {
+						t.Fatalf("%s frame %d: %v", ns, f.Number, err)
+					}
+					f = rgb
+					cases.decoded++
+				}
 				d := newDec(t, imgs[i].data)
 				stamp, frame := d.header()
 				h, w, enc, be, step, data := d.u32(), d.u32(), d.str(), d.u8(), d.u32(), d.bytes()
@@ -404,8 +422,8 @@ func checkExport(t *testing.T, dev *playback.Device, frames map[string][]played,
 				if imgs[i].log != pl.pos || stamp != stampOf(pl) || frame != optical {
 					t.Fatalf("%s image %d: log %d stamp %d frame %q, want %d %d %q", ns, i, imgs[i].log, stamp, frame, pl.pos, stampOf(pl), optical)
 				}
-				if int(h) != f.Height || int(w) != f.Width || enc != rosEncoding[p.Format] || be != 0 || int(step) != f.Stride {
-					t.Fatalf("%s image %d: %dx%d %q big-endian %d step %d, want %dx%d %q step %d", ns, i, w, h, enc, be, step, f.Width, f.Height, rosEncoding[p.Format], f.Stride)
+				if int(h) != f.Height || int(w) != f.Width || enc != rosEncoding[f.Profile.Format] || be != 0 || int(step) != f.Stride {
+					t.Fatalf("%s image %d: %dx%d %q big-endian %d step %d, want %dx%d %q step %d", ns, i, w, h, enc, be, step, f.Width, f.Height, rosEncoding[f.Profile.Format], f.Stride)
 				}
 				want := f.Data
 				if f.Domain == sensor.TimestampDomainSystemTime {

@@ -79,6 +79,17 @@ func streamName(s sensor.Stream, index int) string {
 	return n
 }
 
+// imageFormat is the format of the images of a stream of format f: RGB8
+// for MJPEG, decoded as librealsense decodes it (the wrapper asks
+// librealsense for RGB8 color, which a camera's MJPEG-only mode delivers
+// decoded), else f.
+func imageFormat(f sensor.Format) sensor.Format {
+	if f == sensor.FormatMJPEG {
+		return sensor.FormatRGB8
+	}
+	return f
+}
+
 // rosEncoding maps the formats the wrapper publishes as images to their
 // sensor_msgs image encodings (base_realsense_node.cpp,
 // _rs_format_to_ros_format). Other formats have no image topic.

@@ -95,11 +95,22 @@ type fmtSpec struct {
 func vsInterface(num int, ep byte, link byte, formats []fmtSpec) []desc {
 	var cs []desc
 	for fi, f := range formats {
-		cs = append(cs, desc{withLen([]byte{0x24, 0x04, byte(fi + 1), byte(len(f.frames))}, guidFourCC(f.cc),
-			[]byte{byte(f.bpp), 1, 0, 0, 0, 0}), fmt.Sprintf("VS format %d uncompressed %q", fi+1, f.cc)})
+		// UVC 1.5 Payload_uncompressed Tables 3-1 and 3-2; an MJPEG format
+		// (Payload_MJPEG Tables 3-1 and 3-2: bmFlags, bDefaultFrameIndex,
+		// aspect ratio, interlace and copy protection after the frame
+		// count) has no GUID, and its frames the uncompressed frames'
+		// layout, the maximum frame size being that of 16 bits per pixel.
+		formatDesc := desc{withLen([]byte{0x24, 0x04, byte(fi + 1), byte(len(f.frames))}, guidFourCC(f.cc),
+			[]byte{byte(f.bpp), 1, 0, 0, 0, 0}), fmt.Sprintf("VS format %d uncompressed %q", fi+1, f.cc)}
+		frameSub := byte(0x05)
+		if f.cc == "MJPG" {
+			formatDesc = desc{withLen([]byte{0x24, 0x06, byte(fi + 1), byte(len(f.frames)), 0, 1, 0, 0, 0, 0}), fmt.Sprintf("VS format %d MJPEG", fi+1)}
+			frameSub = 0x07
+		}
+		cs = append(cs, formatDesc)
 		for ri, fr := range f.frames {
 			size := fr.w * fr.h * f.bpp / 8
-			body := cat([]byte{0x24, 0x05, byte(ri + 1), 0}, le16(fr.w), le16(fr.h),
+			body := cat([]byte{0x24, frameSub, byte(ri + 1), 0}, le16(fr.w), le16(fr.h),
 				le32(size*8*fr.fps[len(fr.fps)-1]), le32(size*8*fr.fps[0]), le32(size), le32(10_000_000/fr.fps[0]),
 				[]byte{byte(len(fr.fps))})
 			for _, fps := range fr.fps {
@@ -150,9 +161,15 @@ func vcInterface(num int, streams []int, puControls []byte, xu []byte, xuControl
 	return append(out, endpoint(intEP, 0x03, 64, 8), desc{[]byte{0x05, 0x25, 0x03, 0x40, 0x00}, "VC interrupt endpoint (class-specific)"})
 }
 
-// D435Descriptors returns the labelled descriptors of a D435 (imu false) or
-// D435i (imu true) configuration.
-func d435Descriptors(imu bool) []desc {
+// mjpegColorFrames are the frames of the color MJPEG format of
+// D435MJPEGConfig: 1920x1080 at 60 fps and 320x180 at 90 fps only as
+// MJPEG, 1920x1080 at 30 fps in YUYV too.
+var mjpegColorFrames = []frameSpec{{1920, 1080, []int{60, 30}}, {320, 180, []int{90}}}
+
+// d435Descriptors returns the labelled descriptors of a D435 (imu false) or
+// D435i (imu true) configuration; with mjpeg, the color interface has an
+// MJPEG format (mjpegColorFrames) before its YUYV one.
+func d435Descriptors(imu, mjpeg bool) []desc {
 	depthXU := usb.DepthXU[:]
 	var ds []desc
 	// Processing unit of the depth VC: gain only (bmControls bit 9). Depth
@@ -164,7 +181,11 @@ func d435Descriptors(imu bool) []desc {
 	// Processing unit of the RGB VC: brightness..WB temperature (bits 0-6),
 	// backlight, gain, power line (8-10), WB auto (12).
 	ds = append(ds, vcInterface(3, []int{4}, []byte{0x7F, 0x17, 0x00}, nil, nil, 0x88)...)
-	ds = append(ds, vsInterface(4, 0x84, 4, []fmtSpec{{"YUY2", 16, colorFrames}})...)
+	color := []fmtSpec{{"YUY2", 16, colorFrames}}
+	if mjpeg {
+		color = append([]fmtSpec{{"MJPG", 16, mjpegColorFrames}}, color...)
+	}
+	ds = append(ds, vsInterface(4, 0x84, 4, color)...)
 	n := 6
 	if imu {
 		ds = append(ds, intf(5, 1, 0x03, 0x00), desc{withLen([]byte{0x21}, le16(0x0111), []byte{0, 1, 0x22}, le16(0x30)), "HID descriptor"},
@@ -182,9 +203,18 @@ func d435Descriptors(imu bool) []desc {
 
 // D435Config returns the raw configuration descriptor of a D435 (imu false)
 // or D435i (imu true).
-func D435Config(imu bool) []byte {
+func D435Config(imu bool) []byte { return config(d435Descriptors(imu, false)) }
+
+// D435MJPEGConfig returns D435Config with an MJPEG color format listed
+// first (format 1 of interface 4, the YUYV one becoming format 2): frame 1
+// is 1920x1080 at 60 fps (a mode only MJPEG offers) and 30 fps (also in
+// YUYV), frame 2 is 320x180 at 90 fps (only MJPEG), as cameras offer their
+// fastest or largest color modes compressed.
+func D435MJPEGConfig(imu bool) []byte { return config(d435Descriptors(imu, true)) }
+
+func config(ds []desc) []byte {
 	var b []byte
-	for _, d := range d435Descriptors(imu) {
+	for _, d := range ds {
 		b = append(b, d.b...)
 	}
 	return b
@@ -193,7 +223,7 @@ func D435Config(imu bool) []byte {
 // FormatD435Hex renders D435Config as readable hex, one descriptor per line
 // with a "# label" comment.
 func FormatD435Hex(w io.Writer, imu bool) error {
-	for _, d := range d435Descriptors(imu) {
+	for _, d := range d435Descriptors(imu, false) {
 		if _, err := fmt.Fprintf(w, "%s  # %s\n", strings.ToUpper(hex.EncodeToString(d.b)), d.name); err != nil {
 			return err
 		}
