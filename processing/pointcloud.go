@@ -257,10 +257,11 @@ func (pc *PointCloud) CalculateInto(dst *Points, f *sensor.Frame) (*Points, erro
 			}
 			if texture != nil {
 				tc := pts.TexCoords[i0 : i0+f.Width]
+				e, tin := extr, texture.Intrinsics // on this goroutine's stack
 				for x, v := range verts {
-					q := texturePixel(v, &extr, &texture.Intrinsics)
-					px[x] = q[0]
-					tc[x] = [2]float32{q[0] / tw, q[1] / th}
+					u, w := texturePixel(v[0], v[1], v[2], &e, &tin)
+					px[x] = u
+					tc[x] = [2]float32{u / tw, w / th}
 				}
 			}
 			if occlude {
@@ -290,18 +291,18 @@ func sameSensor(e sensor.Extrinsics) bool {
 	return true
 }
 
-// texturePixel projects vertex v into the texture camera as librealsense's
+// texturePixel projects vertex (vx, vy, vz) into the texture camera as librealsense's
 // SSE texture mapping does: a Brown-Conrady-style distortion for every
 // model but none (with the undistorted point in the tangential terms for
 // Brown-Conrady itself), and pixel (0, 0) for zero depth.
-func texturePixel(v [3]float32, e *sensor.Extrinsics, in *sensor.Intrinsics) [2]float32 {
-	if v[2] == 0 {
-		return [2]float32{}
+func texturePixel(vx, vy, vz float32, e *sensor.Extrinsics, in *sensor.Intrinsics) (float32, float32) {
+	if vz == 0 {
+		return 0, 0
 	}
 	r, t, c := &e.Rotation, &e.Translation, &in.Coeffs
-	px := float32(r[0]*v[0]) + float32(float32(r[3]*v[1])+float32(float32(r[6]*v[2])+t[0]))
-	py := float32(r[1]*v[0]) + float32(float32(r[4]*v[1])+float32(float32(r[7]*v[2])+t[1]))
-	pz := float32(r[2]*v[0]) + float32(float32(r[5]*v[1])+float32(float32(r[8]*v[2])+t[2]))
+	px := float32(r[0]*vx) + float32(float32(r[3]*vy)+float32(float32(r[6]*vz)+t[0]))
+	py := float32(r[1]*vx) + float32(float32(r[4]*vy)+float32(float32(r[7]*vz)+t[1]))
+	pz := float32(r[2]*vx) + float32(float32(r[5]*vy)+float32(float32(r[8]*vz)+t[2]))
 	x, y := px/pz, py/pz
 	if in.Model != sensor.DistortionNone {
 		r2 := float32(x*x) + float32(y*y)
@@ -318,7 +319,7 @@ func texturePixel(v [3]float32, e *sensor.Extrinsics, in *sensor.Intrinsics) [2]
 		dy := yf + float32(float32(2*float32(c[3]*float32(xd*yd)))+r5)
 		x, y = dx, dy
 	}
-	return [2]float32{float32(x*in.FX) + in.PPX, float32(y*in.FY) + in.PPY}
+	return float32(x*in.FX) + in.PPX, float32(y*in.FY) + in.PPY
 }
 
 // removeOccluded zeroes, in one row, the vertices whose texture column
