@@ -154,7 +154,12 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 		x0, y0, x1, y1 := clipRect(tl[i], br[i], ow, oh)
 		if x0 <= x1 && y0 <= y1 {
 			j := y1*ow + x1
-			copy(out.Data[i*obpp:(i+1)*obpp], src[j*obpp:(j+1)*obpp])
+			if obpp == 3 { // RGB8, BGR8: no call of copy per pixel
+				d, s := out.Data[3*i:3*i+3], src[3*j:3*j+3]
+				d[0], d[1], d[2] = s[0], s[1], s[2]
+			} else {
+				copy(out.Data[i*obpp:(i+1)*obpp], src[j*obpp:(j+1)*obpp])
+			}
 		}
 	}
 	putPixels(tl, br)
