@@ -178,6 +178,11 @@ func process(ctx context.Context, t Task, job Job, row *Row) error {
 		return err
 	}
 	row.fill(rep)
+	// The verdict every command of rs-record gives: a bag the player
+	// refuses (its description lost, no stream to play) is refused here.
+	if err := damage.Check(t.Bag); err != nil {
+		return err
+	}
 	dmg := rep.Damage()
 	out, err := OpenOutput(ctx, job.Output)
 	if err != nil {
@@ -267,6 +272,7 @@ func export(ctx context.Context, t Task, job Job, out *Output, row *Row) (*damag
 		}
 		frames := damage.FrameNames(r)
 		dmg = damage.FromRecovery(r.Info().Recovery, frames)
+		dmg.AddRepaired(res.Repaired)
 		for _, s := range res.Skipped {
 			dmg.Add(s, frames)
 		}

@@ -19,6 +19,7 @@
 package mcapbag
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -105,6 +106,13 @@ type Result struct {
 	// Skipped lists the damaged chunks of the source whose messages were
 	// lost (Export with Query.SkipCorrupt).
 	Skipped []rosbag.SkippedChunk
+	// Unusable says why Import did not trust the MCAP's summary section
+	// and read its data section instead (as 'mcap recover' does); empty
+	// when the summary was used.
+	Unusable string
+	// Repaired lists the chunks of the source whose index disagreed with
+	// their message records: they were exported from the records.
+	Repaired []rosbag.RepairedChunk
 }
 
 // Export writes the messages of src to dst as an MCAP file of the ros1
@@ -131,11 +139,13 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 	for _, c := range conns {
 		kinds[c.ID] = layout.Parse(c.Topic).Kind
 		if !o.NoCheck {
-			if t, ok := msgs.LookupType(c.Type); ok {
-				if t.MD5 != c.MD5Sum {
-					return nil, fmt.Errorf("mcapbag: export: topic %s: type %s has md5sum %s, want %s", c.Topic, c.Type, c.MD5Sum, t.MD5)
+			// The messages a player reads are checked, as it checks them;
+			// a connection whose type has another md5sum is copied as it is
+			// (the player refuses the bags where that matters).
+			if t, ok := msgs.LookupType(c.Type); ok && t.MD5 == c.MD5Sum {
+				if layout.Parse(c.Topic).Kind != layout.KindUnknown {
+					decoders[c.ID] = msgs.New(c.Type)
 				}
-				decoders[c.ID] = msgs.New(c.Type)
 			}
 		}
 		k := schemaKey{c.Type, c.MD5Sum, c.MessageDefinition}
@@ -176,7 +186,11 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 			return nil, fmt.Errorf("mcapbag: export: message at %v on unknown connection %d", m.Time, m.Conn.ID)
 		}
 		if dec := decoders[m.Conn.ID]; dec != nil {
-			if err := dec.Unmarshal(m.Data); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
+			err := dec.Unmarshal(m.Data)
+			if im, ok := dec.(*msgs.Image); ok && (err == nil || errors.Is(err, msgs.ErrTrailingBytes)) {
+				err = im.CheckRows() // a frame the player refuses
+			}
+			if err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
 				return nil, fmt.Errorf("mcapbag: export: topic %s: message at %v (chunk %d, offset %d): %w", m.Conn.Topic, m.Time, m.Chunk, m.Offset, err)
 			}
 		}
@@ -202,6 +216,7 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 		res.Bytes += int64(len(data))
 	}
 	res.Skipped = it.Skipped()
+	res.Repaired = it.Repaired()
 	if err := it.Err(); err != nil {
 		return nil, fmt.Errorf("mcapbag: export: reading the bag: %w", err)
 	}
@@ -238,31 +253,28 @@ func Import(dst *rosbag.Writer, src io.ReadSeeker) (*Result, error) {
 		return nil, fmt.Errorf("%w: profile %q", ErrNotROS1, h.Profile)
 	}
 	info, err := r.Info()
-	if err != nil {
-		return nil, fmt.Errorf("mcapbag: import: summary: %w", err)
+	why := unusable(info, err)
+	if why == "" {
+		why = summaryDiffers(src, info)
+	}
+	if why != "" {
+		res, err := ImportDataSection(dst, src)
+		if res != nil {
+			res.Unusable = why
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w (read from the data section: the summary section is unusable: %s)", err, why)
+		}
+		return res, nil
 	}
 	// Connections in channel id order, as Export numbered them.
 	ids := slices.Sorted(maps.Keys(info.Channels))
 	conns := map[uint16]uint32{}
 	res := &Result{}
 	for _, id := range ids {
-		ch := info.Channels[id]
-		if ch.MessageEncoding != "ros1" {
-			return nil, fmt.Errorf("%w: channel %s has message encoding %q", ErrNotROS1, ch.Topic, ch.MessageEncoding)
-		}
-		s := info.Schemas[ch.SchemaID]
-		if s == nil || s.Encoding != "ros1msg" {
-			return nil, fmt.Errorf("%w: channel %s has no ros1msg schema", ErrNotROS1, ch.Topic)
-		}
-		md5 := ch.Metadata[MD5Key]
-		if len(md5) != 32 {
-			return nil, fmt.Errorf("mcapbag: import: channel %s: metadata %q is %q, want the 32-digit md5sum of %s", ch.Topic, MD5Key, md5, s.Name)
-		}
-		extra := maps.Clone(ch.Metadata)
-		delete(extra, MD5Key)
-		cid, err := dst.AddConnectionHeader(ch.Topic, s.Name, md5, string(s.Data), extra)
+		cid, err := addChannel(dst, info.Channels[id], info.Schemas)
 		if err != nil {
-			return nil, fmt.Errorf("mcapbag: import: channel %s: %w", ch.Topic, err)
+			return nil, err
 		}
 		conns[id] = cid
 	}
@@ -294,6 +306,193 @@ func Import(dst *rosbag.Writer, src io.ReadSeeker) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// unusable says why the summary section read as info (with err) cannot be
+// trusted to list the file's channels and chunks: it does not read, or its
+// statistics are missing or disagree with its records (a record of it
+// corrupt: the reader stops at a bad opcode). "" when it can.
+func unusable(info *mcap.Info, err error) string {
+	switch {
+	case err != nil:
+		return err.Error()
+	case info.Statistics == nil:
+		return "no statistics record"
+	case uint32(len(info.Channels)) != info.Statistics.ChannelCount:
+		return fmt.Sprintf("it lists %d channels, its statistics count %d", len(info.Channels), info.Statistics.ChannelCount)
+	case uint16(len(info.Schemas)) != info.Statistics.SchemaCount:
+		return fmt.Sprintf("it lists %d schemas, its statistics count %d", len(info.Schemas), info.Statistics.SchemaCount)
+	case uint32(len(info.ChunkIndexes)) != info.Statistics.ChunkCount:
+		return fmt.Sprintf("it lists %d chunks, its statistics count %d", len(info.ChunkIndexes), info.Statistics.ChunkCount)
+	}
+	return ""
+}
+
+// summaryDiffers compares the schemas and channels of the summary section
+// (info) with their records in the data section of src, read from its start
+// until each has been met (Export writes them before the first message, in
+// the first chunk): a summary record with a flipped bit would give the bag
+// a wrong type or topic. It says what differs, "" when nothing does.
+func summaryDiffers(src io.ReadSeeker, info *mcap.Info) string {
+	ds, err := openDataSection(src)
+	if err != nil {
+		return err.Error()
+	}
+	defer ds.lx.Close()
+	schemas, channels := len(info.Schemas), len(info.Channels)
+	for schemas > 0 || channels > 0 {
+		tok, rec, err := ds.next()
+		if err != nil {
+			return fmt.Sprintf("reading the data section: %v", err)
+		}
+		switch tok {
+		case mcap.TokenSchema:
+			s, err := mcap.ParseSchema(rec)
+			if err != nil {
+				return fmt.Sprintf("data section: schema: %v", err)
+			}
+			if o := info.Schemas[s.ID]; o == nil || o.Name != s.Name || o.Encoding != s.Encoding || !bytes.Equal(o.Data, s.Data) {
+				return fmt.Sprintf("its schema %d differs from the data section's (%s)", s.ID, s.Name)
+			}
+			schemas--
+		case mcap.TokenChannel:
+			c, err := mcap.ParseChannel(rec)
+			if err != nil {
+				return fmt.Sprintf("data section: channel: %v", err)
+			}
+			if o := info.Channels[c.ID]; o == nil || o.Topic != c.Topic || o.SchemaID != c.SchemaID ||
+				o.MessageEncoding != c.MessageEncoding || !maps.Equal(o.Metadata, c.Metadata) {
+				return fmt.Sprintf("its channel %d differs from the data section's (%s)", c.ID, c.Topic)
+			}
+			channels--
+		case mcap.TokenDataEnd, mcap.TokenFooter:
+			return fmt.Sprintf("%d of its schemas and %d of its channels are not in the data section", schemas, channels)
+		}
+	}
+	return ""
+}
+
+// dataSection reads the records of an MCAP file from its start, the
+// records of its chunks as they come (their CRCs checked), into one reused
+// buffer.
+type dataSection struct {
+	lx  *mcap.Lexer
+	buf []byte
+}
+
+func openDataSection(src io.ReadSeeker) (*dataSection, error) {
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	lx, err := mcap.NewLexer(src, &mcap.LexerOptions{ValidateChunkCRCs: true})
+	if err != nil {
+		return nil, err
+	}
+	return &dataSection{lx: lx}, nil
+}
+
+// next returns the next record; it is valid until the next call.
+func (d *dataSection) next() (mcap.TokenType, []byte, error) {
+	tok, rec, err := d.lx.Next(d.buf)
+	if cap(rec) > cap(d.buf) {
+		d.buf = rec
+	}
+	return tok, rec, err
+}
+
+// addChannel adds the connection of MCAP channel ch (of a schema in
+// schemas) to dst.
+func addChannel(dst *rosbag.Writer, ch *mcap.Channel, schemas map[uint16]*mcap.Schema) (uint32, error) {
+	if ch.MessageEncoding != "ros1" {
+		return 0, fmt.Errorf("%w: channel %s has message encoding %q", ErrNotROS1, ch.Topic, ch.MessageEncoding)
+	}
+	s := schemas[ch.SchemaID]
+	if s == nil || s.Encoding != "ros1msg" {
+		return 0, fmt.Errorf("%w: channel %s has no ros1msg schema", ErrNotROS1, ch.Topic)
+	}
+	md5 := ch.Metadata[MD5Key]
+	if len(md5) != 32 {
+		return 0, fmt.Errorf("mcapbag: import: channel %s: metadata %q is %q, want the 32-digit md5sum of %s", ch.Topic, MD5Key, md5, s.Name)
+	}
+	extra := maps.Clone(ch.Metadata)
+	delete(extra, MD5Key)
+	cid, err := dst.AddConnectionHeader(ch.Topic, s.Name, md5, string(s.Data), extra)
+	if err != nil {
+		return 0, fmt.Errorf("mcapbag: import: channel %s: %w", ch.Topic, err)
+	}
+	return cid, nil
+}
+
+// ImportDataSection is Import reading the data section of src only, record
+// by record from its start to its Data End record, as 'mcap recover' does:
+// schemas and channels as they come, the messages of every chunk (their
+// CRCs checked) in file order. The summary section is not read. Any record
+// that cannot be read is an error: no message is left out.
+func ImportDataSection(dst *rosbag.Writer, src io.ReadSeeker) (*Result, error) {
+	ds, err := openDataSection(src)
+	if err != nil {
+		return nil, fmt.Errorf("mcapbag: import: %w", err)
+	}
+	defer ds.lx.Close()
+	res := &Result{}
+	schemas := map[uint16]*mcap.Schema{}
+	channels := map[uint16]*mcap.Channel{}
+	conns := map[uint16]uint32{}
+	var msg mcap.Message
+	for {
+		tok, rec, err := ds.next()
+		if err != nil {
+			return nil, fmt.Errorf("mcapbag: import: data section, after %d messages: %w", res.Messages, err)
+		}
+		switch tok {
+		case mcap.TokenHeader:
+			h, err := mcap.ParseHeader(rec)
+			if err != nil {
+				return nil, fmt.Errorf("mcapbag: import: header: %w", err)
+			}
+			if h.Profile != "ros1" {
+				return nil, fmt.Errorf("%w: profile %q", ErrNotROS1, h.Profile)
+			}
+		case mcap.TokenSchema:
+			s, err := mcap.ParseSchema(rec)
+			if err != nil {
+				return nil, fmt.Errorf("mcapbag: import: data section, after %d messages: schema: %w", res.Messages, err)
+			}
+			schemas[s.ID] = s
+		case mcap.TokenChannel:
+			ch, err := mcap.ParseChannel(rec)
+			if err != nil {
+				return nil, fmt.Errorf("mcapbag: import: data section, after %d messages: channel: %w", res.Messages, err)
+			}
+			if old, ok := channels[ch.ID]; ok {
+				if old.Topic != ch.Topic || old.SchemaID != ch.SchemaID {
+					return nil, fmt.Errorf("mcapbag: import: data section: channel %d is %s and %s", ch.ID, old.Topic, ch.Topic)
+				}
+				continue
+			}
+			cid, err := addChannel(dst, ch, schemas)
+			if err != nil {
+				return nil, err
+			}
+			channels[ch.ID], conns[ch.ID] = ch, cid
+		case mcap.TokenMessage:
+			if err := msg.PopulateFrom(rec, false); err != nil {
+				return nil, fmt.Errorf("mcapbag: import: data section, message %d: %w", res.Messages, err)
+			}
+			cid, ok := conns[msg.ChannelID]
+			if !ok {
+				return nil, fmt.Errorf("mcapbag: import: data section: message %d on unknown channel %d", res.Messages, msg.ChannelID)
+			}
+			if err := writeMessage(dst, cid, channels[msg.ChannelID].Topic, msg.LogTime, msg.Data, res); err != nil {
+				return nil, err
+			}
+		case mcap.TokenDataEnd:
+			res.Channels = len(conns)
+			return res, nil
+		case mcap.TokenFooter:
+			return nil, fmt.Errorf("mcapbag: import: data section: no Data End record before the footer, after %d messages", res.Messages)
+		}
+	}
 }
 
 // writeMessage writes one imported message to dst and counts it.

@@ -1,5 +1,7 @@
 package msgs
 
+import "io"
+
 // Image is sensor_msgs/Image (video frames).
 //
 // librealsense (since v2.49) writes header.frame_id "1" and then appends one
@@ -93,4 +95,15 @@ type TimeReference struct {
 	Header  Header `ros:"header"`
 	TimeRef Time   `ros:"time_ref"`
 	Source  string `ros:"source"`
+}
+
+// CheckRows returns a *DecodeError (field data) when the image's data is
+// shorter than its step × height bytes: a message whose bytes decode but do
+// not hold the picture they describe. Every reader of frames checks it, so
+// that such a message is damage to all of them alike.
+func (m *Image) CheckRows() error {
+	if need := uint64(m.Step) * uint64(m.Height); need > uint64(len(m.Data)) {
+		return &DecodeError{Type: ImageType.Name, Field: "data", Need: int(min(need, 1<<62)), Have: len(m.Data), Err: io.ErrUnexpectedEOF}
+	}
+	return nil
 }

@@ -83,12 +83,13 @@ func TestBadFrameMessages(t *testing.T) {
 	}{
 		{"wrong type", func(topic string, n int, data []byte) ([]byte, bool) {
 			// The writer allows one connection per topic: the whole topic
-			// gets the wrong type, so playback stops at the first depth frame.
+			// gets the wrong type, so the bag is refused at Open (frames < 0),
+			// as info and export refuse it.
 			if topic == depthTopic {
 				return []byte{3, 0, 0, 0, 'b', 'a', 'd'}, true
 			}
 			return data, false
-		}, "want sensor_msgs/Image", 0},
+		}, "want sensor_msgs/Image", -1},
 		{"truncated image", func(topic string, n int, data []byte) ([]byte, bool) {
 			if topic == depthTopic && n == 10 {
 				return data[:len(data)/2], false
@@ -104,6 +105,13 @@ func TestBadFrameMessages(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := rewrite(t, depthColor, c.edit)
+			if c.frames < 0 {
+				_, err := Open(path, &Options{NonRealTime: true})
+				if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), depthTopic) {
+					t.Fatalf("Open: %v, want an error naming %s and %q", err, depthTopic, c.want)
+				}
+				return
+			}
 			d := open(t, path, &Options{NonRealTime: true})
 			col := newCollector(d)
 			var notes []sensor.Notification

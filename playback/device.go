@@ -110,7 +110,8 @@ type Device struct {
 	speed    atomic.Uint64 // float64 bits of rs.speed, for Speed
 	lastErr  atomic.Pointer[error]
 	lossMu   sync.Mutex
-	losses   []Loss // what damage cost, each part once, in the order found
+	losses   []Loss                 // what damage cost, each part once, in the order found
+	repaired []rosbag.RepairedChunk // chunks read from their records, each once
 	statusMu sync.Mutex
 	statusCb func(extensions.PlaybackStatus)
 	stopWait []chan struct{} // PlayAll's, closed at the next Stopped
@@ -134,6 +135,7 @@ type readerState struct {
 	it       *rosbag.Iterator
 	itConns  []uint32 // the connections it reads
 	skipSeen int      // entries of it.Skipped() already reported
+	repSeen  int      // entries of it.Repaired() already noted
 	// reposition makes the next read seek it to next (after a seek, a
 	// stop or a change of the opened streams).
 	reposition bool
@@ -187,6 +189,8 @@ func Open(path string, opts *Options) (*Device, error) {
 	for _, l := range recovery.Losses() {
 		d.addLoss(l)
 	}
+	d.addRepaired(desc.repaired)
+	d.checkDescriptionChunks()
 	if opts.Start > d.duration {
 		bag.Close()
 		return nil, fmt.Errorf("playback: %s: start %d ns (duration %d ns): %w", path, int64(opts.Start), int64(d.duration), ErrOutOfRange)
@@ -399,6 +403,41 @@ func (d *Device) Losses() []Loss {
 	d.lossMu.Lock()
 	defer d.lossMu.Unlock()
 	return slices.Clone(d.losses)
+}
+
+// checkDescriptionChunks loads and checks the chunks before the first
+// sample that hold nothing the description reads (playback reads frames
+// from samplesFrom on): a corrupt one is a loss, as for every reader of the
+// whole bag.
+func (d *Device) checkDescriptionChunks() {
+	it := d.bag.Messages(&rosbag.Query{Connections: []uint32{math.MaxUint32}, End: samplesFrom, SkipCorrupt: true, AllChunks: true})
+	defer it.Close()
+	for it.Next() {
+	}
+	for _, l := range it.Skipped() {
+		d.addLoss(l)
+	}
+	d.addRepaired(it.Repaired())
+}
+
+// Repaired returns the chunks whose index disagreed with their message
+// records, each once, in the order found so far: playback read them from
+// their records (see rosbag.RepairedChunk); nothing of them was lost.
+func (d *Device) Repaired() []rosbag.RepairedChunk {
+	d.lossMu.Lock()
+	defer d.lossMu.Unlock()
+	return slices.Clone(d.repaired)
+}
+
+// addRepaired notes repaired chunks once each (by offset).
+func (d *Device) addRepaired(rs []rosbag.RepairedChunk) {
+	d.lossMu.Lock()
+	defer d.lossMu.Unlock()
+	for _, c := range rs {
+		if !slices.ContainsFunc(d.repaired, func(o rosbag.RepairedChunk) bool { return o.Offset == c.Offset }) {
+			d.repaired = append(d.repaired, c)
+		}
+	}
 }
 
 // Loss is a part of the bag lost to damage.

@@ -63,8 +63,10 @@ func (d *Device) readGroup() (*group, error) {
 			// iterator loaded them into, with no copy of their own.
 			// SkipCorrupt: a corrupt chunk costs its frames, not the rest
 			// of the file (see reportSkipped).
-			d.rs.it = d.bag.Messages(&rosbag.Query{Connections: conns, Start: samplesFrom, KeepData: true, SkipCorrupt: true})
-			d.rs.itConns, d.rs.skipSeen = conns, 0
+			// AllChunks: a corrupt chunk holding none of these messages
+			// is a loss too, as for every other reader of the bag.
+			d.rs.it = d.bag.Messages(&rosbag.Query{Connections: conns, Start: samplesFrom, KeepData: true, SkipCorrupt: true, AllChunks: true})
+			d.rs.itConns, d.rs.skipSeen, d.rs.repSeen = conns, 0, 0
 		}
 		if err := d.rs.it.Seek(d.rs.next); err != nil {
 			return nil, fmt.Errorf("playback: %s: seeking to %v: %w", d.path, d.rs.next, err)
@@ -111,6 +113,10 @@ func (d *Device) readGroup() (*group, error) {
 // last call: each sensor that lost messages in one gets a Frame Corrupted
 // notification, and each stream's Lost counter grows by its lost frames.
 func (d *Device) reportSkipped() {
+	if rp := d.rs.it.Repaired(); len(rp) > d.rs.repSeen {
+		d.addRepaired(rp[d.rs.repSeen:])
+		d.rs.repSeen = len(rp)
+	}
 	sk := d.rs.it.Skipped()
 	for _, c := range sk[d.rs.skipSeen:] {
 		d.addLoss(c) // counted once, notified each time playback meets it
@@ -185,9 +191,8 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 		if im.Header.FrameID == msgs.DepthUnitsFrameID && !im.HasDepthUnits {
 			return bad(msgs.ImageType.Name, errNoDepthUnits)
 		}
-		if need := uint64(im.Step) * uint64(im.Height); need > uint64(len(im.Data)) {
-			return bad(msgs.ImageType.Name, fmt.Errorf("%w: step %d × height %d needs %d data bytes, the message has %d",
-				errShortImage, im.Step, im.Height, need, len(im.Data)))
+		if err := im.CheckRows(); err != nil {
+			return bad(msgs.ImageType.Name, fmt.Errorf("step %d × height %d: %w", im.Step, im.Height, err))
 		}
 		g.addFrame(r.st, d.imageFrame(r.st, &im))
 	case layout.KindImuData, layout.KindLegacyImuData:
@@ -276,10 +281,6 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 // errNoDepthUnits reports an Image with header.frame_id "1" that lacks the
 // depth_units float32 librealsense ≥ 2.49 appends (spec §2, §5.9).
 var errNoDepthUnits = errors.New(`header.frame_id is "1" but the trailing depth_units float32 is missing`)
-
-// errShortImage reports an Image whose data is shorter than step × height:
-// a frame's Data holds Stride×Height bytes (sensor.Frame).
-var errShortImage = errors.New("image data shorter than its rows")
 
 func (g *group) addFrame(st *stream, f *sensor.Frame) {
 	g.items = append(g.items, gitem{kind: st.kind, st: st, f: f})

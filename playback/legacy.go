@@ -122,7 +122,7 @@ func readLegacy(path string, r *rosbag.Reader) (*description, error) {
 		d.streams[k] = st
 		return st
 	}
-	err := readStatic(r, want, parsed, func(sm *staticMessage) error {
+	err := readStatic(r, want, parsed, &d.repaired, func(sm *staticMessage) error {
 		ti, m, c, decode := sm.topic, sm.msg, sm.msg.Conn, sm.decode
 		switch ti.Kind {
 		case layout.KindLegacyFileVersion:

@@ -152,6 +152,9 @@ type description struct {
 	first    rosbag.Time // first frame bag time
 	last     rosbag.Time
 	hasFrame bool
+	// repaired: chunks read from their records because their index
+	// disagreed with them (rosbag.Iterator.Repaired).
+	repaired []rosbag.RepairedChunk
 }
 
 // loadError returns an error naming the bag; format may wrap with %w.
@@ -173,6 +176,12 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 		parsed[c.ID] = ti
 		switch {
 		case ti.Kind.IsFrameData():
+			// Its frames would be refused as they are played: the bag is
+			// refused now, as info and export refuse it.
+			if kt := ti.Kind.Type(); kt != nil && c.MD5Sum != kt.MD5 {
+				return nil, loadError(path, "topic %q: message type %s with md5sum %s, want %s with %s",
+					c.Topic, c.Type, c.MD5Sum, kt.Name, kt.MD5)
+			}
 			frameConns = append(frameConns, c.ID)
 		case ti.Kind == layout.KindUnknown, ti.Kind.IsMetadata(), ti.Kind == layout.KindPoseAccel,
 			ti.Kind == layout.KindPoseTwist, ti.Kind == layout.KindNotification:
@@ -211,7 +220,7 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 	var versions []uint32
 	var props []msgsProp
 	infoSeq := 0
-	err := readStatic(r, want, parsed, func(sm *staticMessage) error {
+	err := readStatic(r, want, parsed, &d.repaired, func(sm *staticMessage) error {
 		ti, m, c, decode := sm.topic, sm.msg, sm.msg.Conn, sm.decode
 		switch ti.Kind {
 		case layout.KindFileVersion:
@@ -398,17 +407,26 @@ func (sm *staticMessage) decode(m msgs.Message) error {
 // readStatic calls fn for every message of conns (parsed as topics says)
 // whose connection has the message type of its topic kind. A file version
 // topic of another type is an error; other topics of an unexpected type are
-// skipped, as librealsense skips them.
-func readStatic(r *rosbag.Reader, conns []uint32, topics map[uint32]layout.Topic, fn func(*staticMessage) error) error {
+// skipped, as librealsense skips them. The chunks read from their records
+// are appended to repaired.
+func readStatic(r *rosbag.Reader, conns []uint32, topics map[uint32]layout.Topic, repaired *[]rosbag.RepairedChunk, fn func(*staticMessage) error) error {
 	if len(conns) == 0 {
 		return nil
 	}
 	it := r.Messages(&rosbag.Query{Connections: conns})
-	defer it.Close()
+	defer func() {
+		*repaired = append(*repaired, it.Repaired()...)
+		it.Close()
+	}()
 	for it.Next() {
 		sm := staticMessage{topic: topics[it.Message().Conn.ID], msg: it.Message()}
 		c := sm.msg.Conn
 		if !hasType(c, sm.topic.Kind) {
+			// The type's name with another md5sum: a corrupt connection
+			// record, refused as info refuses it (not a foreign type).
+			if kt := sm.topic.Kind.Type(); kt != nil && c.Type == kt.Name {
+				return fmt.Errorf("topic %q: type %s has md5sum %s, want %s", c.Topic, c.Type, c.MD5Sum, kt.MD5)
+			}
 			if sm.topic.Kind == layout.KindFileVersion || sm.topic.Kind == layout.KindLegacyFileVersion {
 				if c.Type == msgs.UInt32Type.Name {
 					return fmt.Errorf("topic %q: type %s has md5sum %s, want %s", c.Topic, c.Type, c.MD5Sum, msgs.UInt32Type.MD5)
@@ -581,7 +599,10 @@ func (d *description) readDuration(r *rosbag.Reader, frameConns []uint32) error 
 	// A corrupt chunk holding the first or last frame does not stop the
 	// bag from opening: the duration spans the readable frames.
 	it := r.Messages(&rosbag.Query{Connections: frameConns, Start: samplesFrom, SkipCorrupt: true})
-	defer it.Close()
+	defer func() {
+		d.repaired = append(d.repaired, it.Repaired()...)
+		it.Close()
+	}()
 	if it.Next() {
 		d.first, d.hasFrame = it.Message().Time, true
 	}

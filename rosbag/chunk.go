@@ -12,14 +12,17 @@ import (
 
 // chunkBuf holds one chunk's payload; buffers are reused.
 type chunkBuf struct {
-	chunk   int // index into r.chunks, -1 when empty
-	data    []byte
-	raw     []byte
-	hdr     []byte
-	used    uint64
-	err     error // of the load of chunk
-	want    int   // chunk being loaded by the read-ahead loader
-	loading bool  // owned by the loader until its result is received
+	chunk int // index into r.chunks, -1 when empty
+	data  []byte
+	raw   []byte
+	hdr   []byte
+	used  uint64
+	err   error // of the load of chunk
+	// recs locates every message record of the payload, in file order:
+	// what the chunk holds, against which its index is checked.
+	recs    []indexEntry
+	want    int  // chunk being loaded by the read-ahead loader
+	loading bool // owned by the loader until its result is received
 }
 
 // chunkRecord reads the header of the chunk record at pos.

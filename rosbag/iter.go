@@ -62,7 +62,10 @@ type Iterator struct {
 	err          error
 	done         bool
 	skipped      []SkippedChunk // Query.SkipCorrupt
-	bad          map[int]error  // chunks known corrupt (Query.SkipCorrupt)
+	repaired     []RepairedChunk
+	vb           []indexEntry      // check's buffer
+	per          map[uint32]uint32 // check's count per connection
+	bad          map[int]error     // chunks known corrupt (Query.SkipCorrupt)
 }
 
 // cursor walks the selected index entries of one chunk.
@@ -70,6 +73,10 @@ type cursor struct {
 	chunk   int
 	entries []indexEntry
 	pos     int
+	// all is every index entry of the chunk, sorted; checked says whether
+	// they were compared with the chunk's records (see check).
+	all     []indexEntry
+	checked bool
 }
 
 func (c *cursor) less(d *cursor) bool {
@@ -118,6 +125,13 @@ func (it *Iterator) skip(ci int, entries []indexEntry, err error) {
 	}
 	it.skipped = append(it.skipped, sk)
 }
+
+// Repaired returns, in the order they were met, the chunks whose index
+// disagreed with their message records and whose messages were therefore
+// taken from the records (see RepairedChunk). Each pass over such a chunk
+// adds one entry. The slice must not be modified; it is nil when every
+// index agreed.
+func (it *Iterator) Repaired() []RepairedChunk { return it.repaired }
 
 // Err returns the error that stopped the iteration, if any.
 func (it *Iterator) Err() error { return it.err }
@@ -168,7 +182,7 @@ func (it *Iterator) wants(ci int) bool {
 		return false
 	}
 	for _, cc := range c.counts {
-		if cc.count > 0 && (it.sel == nil || it.sel[cc.conn]) {
+		if cc.count > 0 && (it.sel == nil || it.sel[cc.conn] || it.q.AllChunks) {
 			return true
 		}
 	}
@@ -187,27 +201,53 @@ func (it *Iterator) activate(ci int) {
 	} else {
 		cur = &cursor{}
 	}
-	cur.chunk, cur.pos, cur.entries = ci, 0, cur.entries[:0]
+	cur.chunk, cur.pos, cur.entries, cur.all, cur.checked = ci, 0, cur.entries[:0], cur.all[:0], false
 	c := &it.r.chunks[ci]
 	if c.index != nil {
-		for _, e := range c.index {
-			if e.t >= it.from && (it.sel == nil || it.sel[e.conn]) {
-				cur.entries = append(cur.entries, e)
-			}
-		}
+		cur.all = append(cur.all, c.index...)
 	} else {
 		var err error
-		cur.entries, err = it.readIndex(ci, cur.entries)
+		cur.all, err = it.readIndex(ci, cur.all)
+		if err != nil {
+			if !payloadErr(err) {
+				it.free = append(it.free, cur)
+				it.err = err
+				return
+			}
+			// Index data that cannot be parsed: the chunk's records say
+			// where its messages are.
+			cb, cerr := it.chunk(ci)
+			if cerr != nil {
+				it.free = append(it.free, cur)
+				if it.q.SkipCorrupt && payloadErr(cerr) {
+					it.skip(ci, nil, cerr)
+					return
+				}
+				it.err = cerr
+				return
+			}
+			it.repair(ci, cb, cur, err.Error())
+		}
+	}
+	if !cur.checked {
+		slices.SortFunc(cur.all, cmpIndexEntry)
+		cur.entries = it.selected(cur.entries, cur.all)
+	}
+	if len(cur.entries) == 0 && it.q.AllChunks && !cur.checked {
+		// No selected message: the chunk is loaded and checked now.
+		cb, err := it.chunk(ci)
 		if err != nil {
 			it.free = append(it.free, cur)
 			if it.q.SkipCorrupt && payloadErr(err) {
-				it.skip(ci, nil, err)
+				it.skip(ci, cur.entries, err)
 				return
 			}
 			it.err = err
 			return
 		}
-		slices.SortFunc(cur.entries, cmpIndexEntry)
+		if bad := it.check(ci, cb, cur.all); bad != "" {
+			it.repair(ci, cb, cur, bad)
+		}
 	}
 	if len(cur.entries) == 0 {
 		it.free = append(it.free, cur)
@@ -216,7 +256,9 @@ func (it *Iterator) activate(ci int) {
 	it.push(cur)
 }
 
-// readIndex reads the index data records after chunk ci.
+// readIndex reads the index data records after chunk ci: every entry, of
+// every connection (the check of the index against the chunk's records
+// covers them all, so that every selection sees the same chunk).
 func (it *Iterator) readIndex(ci int, dst []indexEntry) ([]indexEntry, error) {
 	r := it.r
 	c := &r.chunks[ci]
@@ -245,18 +287,14 @@ func (it *Iterator) readIndex(ci int, dst []indexEntry) ([]indexEntry, error) {
 		if f.bad != "" {
 			return dst, r.ferr(off, "index data", f.bad)
 		}
-		if it.sel == nil || it.sel[conn] {
-			it.ib = grow(it.ib, int(ir.dataLen))
-			if err := r.readAt(it.ib, ir.dataOff, "index data entries"); err != nil {
-				return dst, err
-			}
-			for j := 0; j+12 <= len(it.ib); j += 12 {
-				d := it.ib[j:]
-				t := NewTime(binary.LittleEndian.Uint32(d), binary.LittleEndian.Uint32(d[4:]))
-				if t >= it.from {
-					dst = append(dst, indexEntry{t: t, off: binary.LittleEndian.Uint32(d[8:]), conn: conn})
-				}
-			}
+		it.ib = grow(it.ib, int(ir.dataLen))
+		if err := r.readAt(it.ib, ir.dataOff, "index data entries"); err != nil {
+			return dst, err
+		}
+		for j := 0; j+12 <= len(it.ib); j += 12 {
+			d := it.ib[j:]
+			t := NewTime(binary.LittleEndian.Uint32(d), binary.LittleEndian.Uint32(d[4:]))
+			dst = append(dst, indexEntry{t: t, off: binary.LittleEndian.Uint32(d[8:]), conn: conn})
 		}
 		off = ir.end()
 	}
@@ -368,6 +406,18 @@ func (it *Iterator) step() (ok, again bool) {
 		return false, false
 	}
 	cb, err := it.chunk(top.chunk)
+	if err == nil && !top.checked {
+		top.checked = true
+		if bad := it.check(top.chunk, cb, top.all); bad != "" {
+			it.repair(top.chunk, cb, top, bad)
+			if len(top.entries) == 0 {
+				it.popTop()
+			} else {
+				it.down(0)
+			}
+			return false, true
+		}
+	}
 	if err == nil {
 		err = it.decode(cb, top.chunk, e)
 	}
@@ -438,4 +488,62 @@ func (it *Iterator) decode(cb *chunkBuf, ci int, e indexEntry) error {
 }
 
 func noConn(int, *Connection) string { return "" }
-func noMsg(int, uint32, Time) string { return "" }
+
+// selected appends the entries of all (sorted) that the query selects.
+func (it *Iterator) selected(dst, all []indexEntry) []indexEntry {
+	for _, e := range all {
+		if e.t >= it.from && (it.sel == nil || it.sel[e.conn]) {
+			dst = append(dst, e)
+		}
+	}
+	return dst
+}
+
+// check compares a chunk's index with its message records (cb.recs): the
+// chunk info's count per connection, and every index entry (all, sorted)
+// with the record it points at. It returns what disagrees, "" when all
+// agree. The rule every reader of a chunk follows: the records are what
+// the chunk holds; an index that disagrees only locates them wrongly.
+func (it *Iterator) check(ci int, cb *chunkBuf, all []indexEntry) string {
+	it.vb = append(it.vb[:0], cb.recs...)
+	slices.SortFunc(it.vb, cmpIndexEntry)
+	if len(all) != len(it.vb) {
+		return fmt.Sprintf("the index lists %d messages, the chunk holds %d", len(all), len(it.vb))
+	}
+	for i, e := range all {
+		if r := it.vb[i]; r != e {
+			return fmt.Sprintf("index entry (connection %d, time %s, offset %d) has no record; the record there is of connection %d at %s",
+				e.conn, e.t, e.off, r.conn, r.t)
+		}
+	}
+	if it.per == nil {
+		it.per = map[uint32]uint32{}
+	}
+	clear(it.per)
+	for _, r := range it.vb {
+		it.per[r.conn]++
+	}
+	var total uint32
+	for _, cc := range it.r.chunks[ci].counts {
+		if n := it.per[cc.conn]; n != cc.count {
+			return fmt.Sprintf("the chunk info counts %d messages of connection %d, the chunk holds %d", cc.count, cc.conn, n)
+		}
+		total += cc.count
+	}
+	if int(total) != len(it.vb) {
+		return fmt.Sprintf("the chunk info counts %d messages, the chunk holds %d", total, len(it.vb))
+	}
+	return ""
+}
+
+// repair makes cursor c walk the selected message records of chunk ci
+// (loaded in cb) instead of its index, and notes why in Repaired.
+func (it *Iterator) repair(ci int, cb *chunkBuf, c *cursor, why string) {
+	c.checked = true
+	c.all = append(c.all[:0], cb.recs...)
+	slices.SortFunc(c.all, cmpIndexEntry)
+	c.entries = it.selected(c.entries[:0], c.all)
+	c.pos = 0
+	it.repaired = append(it.repaired, RepairedChunk{Offset: it.r.chunks[ci].pos, Messages: len(c.all),
+		Reason: it.r.ferr(it.r.chunks[ci].pos, fmt.Sprintf("chunk %d index", ci), why).Error()})
+}

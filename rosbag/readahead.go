@@ -97,8 +97,16 @@ func (r *Reader) fillChunk(cb *chunkBuf, ci int, keep bool) {
 	}
 	cb.chunk = ci
 	// Check the record framing of the whole payload once per load, so a
-	// corrupt chunk is reported even where the index skips over it.
-	if off, bad := walkChunk(cb.data, noConn, noMsg); bad != "" {
+	// corrupt chunk is reported even where the index skips over it, and
+	// note where each message is: the index is checked against it.
+	cb.recs = cb.recs[:0]
+	if off, bad := walkChunk(cb.data, noConn, func(off int, id uint32, t Time) string {
+		if _, ok := r.connByID[id]; !ok {
+			return fmt.Sprintf("message record of unknown connection %d", id)
+		}
+		cb.recs = append(cb.recs, indexEntry{t: t, off: uint32(off), conn: id})
+		return ""
+	}); bad != "" {
 		cb.err = r.ferr(pos, fmt.Sprintf("chunk %d payload offset %d", ci, off), bad)
 	}
 }

@@ -67,7 +67,12 @@ func (r *Reader) chunkEntries(it *Iterator, ci int, dst []indexEntry) ([]indexEn
 		}
 		return dst, nil
 	}
-	return it.readIndex(ci, dst)
+	all, err := it.readIndex(ci, it.vb[:0])
+	it.vb = all
+	if err != nil {
+		return dst, err
+	}
+	return it.selected(dst, all), nil
 }
 
 func cmpTime(a, b Time) int {
@@ -86,8 +91,9 @@ func cmpTime(a, b Time) int {
 // chunk, from the chunks ending latest and only until each connection's
 // answer is settled: after a seek, a viewer learns which frame is each
 // stream's current one without loading a chunk it will not show. With
-// q.SkipCorrupt a chunk whose index data records are corrupt is passed
-// over, as Messages passes it over.
+// q.SkipCorrupt a chunk whose index data records are corrupt is read from
+// its message records, and one whose payload is corrupt passed over, as
+// Messages does.
 func (r *Reader) Latest(q *Query) (map[uint32]Time, error) {
 	if q == nil {
 		q = &Query{}
@@ -125,10 +131,19 @@ func (r *Reader) Latest(q *Query) (map[uint32]Time, error) {
 		}
 		var err error
 		if entries, err = r.chunkEntries(it, ci, entries[:0]); err != nil {
-			if q.SkipCorrupt && payloadErr(err) {
-				continue
+			if !q.SkipCorrupt || !payloadErr(err) {
+				return nil, err
 			}
-			return nil, err
+			// As Messages does: the chunk's records say where its
+			// messages are; a chunk that does not load is passed over.
+			cb, cerr := it.chunk(ci)
+			if cerr != nil {
+				if payloadErr(cerr) {
+					continue
+				}
+				return nil, cerr
+			}
+			entries = it.selected(entries[:0], cb.recs)
 		}
 		for _, e := range entries {
 			if e.t >= q.Start && e.t <= last {

@@ -158,6 +158,16 @@ type SkippedChunk struct {
 	Err error
 }
 
+// RepairedChunk is a chunk whose index (its index data records, or its
+// chunk info's counts) disagreed with its message records. An Iterator
+// reads such a chunk from its records: nothing is lost, but the bag's index
+// is wrong ('rs-record edit reindex' rewrites it).
+type RepairedChunk struct {
+	Offset   int64  // of the chunk record
+	Messages int    // message records the chunk holds
+	Reason   string // what disagreed
+}
+
 // Query selects messages. The zero value selects every message.
 type Query struct {
 	Topics      []string // if non-empty, only these topics
@@ -183,6 +193,13 @@ type Query struct {
 	// Iterator.Skipped, and iteration goes on with the next messages in
 	// time order. Truncation and I/O errors still stop the iteration.
 	SkipCorrupt bool
+	// AllChunks makes the iterator load and check every chunk it passes
+	// (from Start on), also those that hold no selected message: a corrupt
+	// one is then an error, or with SkipCorrupt a skip recorded in
+	// Skipped, whatever the selection, as for an iterator over every
+	// connection. Such chunks are rare (a bag's chunks mix its streams), so
+	// it costs little.
+	AllChunks bool
 }
 
 // Message is one message record. Data is valid until the next call to Next

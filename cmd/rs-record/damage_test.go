@@ -342,13 +342,14 @@ func TestErrorsNameTheProblem(t *testing.T) {
 	}
 
 	// A bag whose sensors have no info topic: players show no streams,
-	// and info says so instead of listing them.
+	// and info says so instead of listing them, with the players' verdict
+	// (exit 1, "the bag has no streams").
 	inf := rsRecord(t, "info", "--json", noSensorInfo)
 	var rep struct {
 		Streams  []json.RawMessage `json:"streams"`
 		Problems []string          `json:"problems"`
 	}
-	if err := json.Unmarshal([]byte(inf.stdout), &rep); err != nil || inf.code != 0 {
+	if err := json.Unmarshal([]byte(inf.stdout), &rep); err != nil || inf.code != 1 || !strings.Contains(inf.stderr, "no streams") {
 		t.Fatalf("info: exit %d, %v\n%s", inf.code, err, inf.stderr)
 	}
 	play := rsRecord(t, "play", "--realtime=false", noSensorInfo)

@@ -24,7 +24,7 @@ func fakeD435i() *usbtest.Device {
 
 // runIn runs the command line in this process with the given USB transport
 // and returns its exit status and output.
-func runIn(t *testing.T, tr usb.Transport, args ...string) result {
+func runIn(t testing.TB, tr usb.Transport, args ...string) result {
 	t.Helper()
 	var o, e bytes.Buffer
 	code := run(args, &env{stdout: &o, stderr: &e, usb: tr})

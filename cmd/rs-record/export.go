@@ -3,12 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
+	"github.com/rsbag/rsbag/internal/baginfo"
 	"github.com/rsbag/rsbag/internal/damage"
 	"github.com/rsbag/rsbag/internal/outfile"
 	"github.com/rsbag/rsbag/mcapbag"
 	"github.com/rsbag/rsbag/mcapbag/ros2"
+	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"
 )
@@ -27,6 +30,8 @@ func runExport(e *env, args []string) error {
 		"'ros2 bag play' and Foxglove show the recording as they show the camera.\n"+
 		"A bag without index is read through recovery, and said so; messages of damaged\n"+
 		"chunks are lost, listed, and make the exit status 3 (the MCAP keeps the rest).\n"+
+		"A bag the player refuses as damaged (its device description lost) is not exported\n"+
+		"(exit status 3, no output).\n"+
 		"The output is written under a temporary name and renamed when complete.")
 	out := fs.String("mcap", "", "write the MCAP file to `OUT`")
 	profile := fs.String("profile", "ros1", "MCAP profile: ros1 (every message with its ROS 1 schema, as valid ROS 1) or ros2 (the ROS 2 wrapper's topics)")
@@ -69,6 +74,9 @@ func runExport(e *env, args []string) error {
 		ros2Opts.Compression = c
 		return exportROS2(e, bag, *out, ros2Opts, *allow)
 	}
+	if err := damage.Check(bag); err != nil {
+		return fileError(bag, err)
+	}
 	r, err := rosbag.Open(bag, nil)
 	if err != nil {
 		return fileError(bag, err)
@@ -89,6 +97,7 @@ func runExport(e *env, args []string) error {
 	for _, c := range res.Skipped {
 		rep.Add(c, names)
 	}
+	rep.AddRepaired(res.Repaired)
 	return reportDamage(e, bag, rep, *allow)
 }
 
@@ -99,6 +108,9 @@ func exportROS2(e *env, bag, out string, opts *ros2.Options, allow bool) error {
 		return fileError(bag, err)
 	}
 	defer dev.Close()
+	if err := damage.Playable(dev); err != nil {
+		return fileError(bag, err)
+	}
 	var res *ros2.Result
 	err = writeAtomically(out, func(f *os.File) error {
 		var err error
@@ -120,6 +132,10 @@ func runImport(e *env, args []string) error {
 		"Turns an MCAP file of the ros1 profile, as 'rs-record export' writes it, back into\n"+
 		"a bag: one connection per channel (type, definition, md5sum and header fields\n"+
 		"from its schema and metadata), every message with its bytes and its log time.\n"+
+		"When the MCAP's summary section is unusable (a corrupt record, statistics that\n"+
+		"disagree, or schemas that would make a bag the reader refuses), its data section is\n"+
+		"read instead, as 'mcap recover' does, and said so. The bag is opened and checked\n"+
+		"before it is kept: an MCAP whose messages cannot all be read is refused.\n"+
 		"The output is written under a temporary name and renamed when complete.")
 	comp := fs.String("compression", "lz4", "chunk compression of the bag: lz4 or none")
 	pos, err := parseArgs(fs, "import", args)
@@ -146,20 +162,82 @@ func runImport(e *env, args []string) error {
 	defer src.Close()
 	var res *mcapbag.Result
 	err = writeAtomically(out, func(f *os.File) error {
-		w, err := rosbag.NewWriter(f, &rosbag.WriterOptions{Compression: *comp})
-		if err != nil {
-			return err
+		var err error
+		res, err = importInto(f, src, *comp, mcapbag.Import)
+		if err == nil && res.Unusable == "" {
+			if bad := checkImported(f.Name(), res); bad != nil {
+				// Its summary makes a bag the reader refuses: the data
+				// section says what the file holds.
+				res, err = importInto(f, src, *comp, mcapbag.ImportDataSection)
+				if res != nil {
+					res.Unusable = bad.Error()
+				}
+			}
 		}
-		res, err = mcapbag.Import(w, src)
-		if cerr := w.Close(); err == nil {
-			err = cerr
+		if err == nil {
+			err = checkImported(f.Name(), res)
 		}
 		return err
 	})
 	if err != nil {
 		return fileError(in, err)
 	}
+	if res.Unusable != "" {
+		fmt.Fprintf(e.stderr, "%s: %s: the summary section is unusable (%s): every message was read from the data section\n", progName, in, res.Unusable)
+	}
 	fmt.Fprintf(e.stdout, "%s: %d messages on %d topics\n", out, res.Messages, res.Channels)
+	return nil
+}
+
+// importInto writes into f (emptied first) the bag that imp makes of the
+// MCAP file src.
+func importInto(f *os.File, src io.ReadSeeker, comp string, imp func(*rosbag.Writer, io.ReadSeeker) (*mcapbag.Result, error)) (*mcapbag.Result, error) {
+	if err := f.Truncate(0); err != nil {
+		return nil, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	w, err := rosbag.NewWriter(f, &rosbag.WriterOptions{Compression: comp})
+	if err != nil {
+		return nil, err
+	}
+	res, err := imp(w, src)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	return res, err
+}
+
+// checkImported opens the bag just written at path as info does (its
+// index, its connections' types and md5sums, its description) and refuses
+// one our reader would refuse, or that does not hold the res.Messages
+// messages imported.
+func checkImported(path string, res *mcapbag.Result) error {
+	r, err := rosbag.Open(path, nil)
+	if err != nil {
+		return fmt.Errorf("the imported bag would not read: %w", err)
+	}
+	defer r.Close()
+	if _, err := baginfo.InspectReader(r, path, &baginfo.Options{Quick: true}); err != nil {
+		return fmt.Errorf("the imported bag would be refused: %w", err)
+	}
+	md5s := map[string]string{}
+	for _, c := range r.Connections() {
+		if t, ok := msgs.LookupType(c.Type); ok && t.MD5 != c.MD5Sum {
+			return fmt.Errorf("the imported bag would be refused: topic %s: type %s has md5sum %s, want %s", c.Topic, c.Type, c.MD5Sum, t.MD5)
+		}
+		if old, ok := md5s[c.Type]; ok && old != c.MD5Sum {
+			return fmt.Errorf("the imported bag would be refused: type %s has two md5sums: %s and %s", c.Type, old, c.MD5Sum)
+		}
+		md5s[c.Type] = c.MD5Sum
+	}
+	if n := r.Info().Messages; int64(n) != res.Messages || !r.Info().Indexed {
+		return fmt.Errorf("the imported bag holds %d messages, %d were imported", n, res.Messages)
+	}
 	return nil
 }
 

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -222,5 +224,137 @@ func TestOutputFull(t *testing.T) {
 	after, err := os.ReadFile(src)
 	if err != nil || !bytes.Equal(before, after) {
 		t.Errorf("the source bag changed (%v)", err)
+	}
+}
+
+// TestExportRefusesLostDescription: a bag whose device description is lost
+// (a corrupt first chunk) is refused by the player, so export refuses it
+// too, in both profiles: exit 3, the loss named, and no MCAP written under
+// any name (once imported it would not play).
+func TestExportRefusesLostDescription(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../../testdata/librealsense/depth_color.bag")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := bytes.Index(data, []byte("compression=lz4"))
+	if first < 0 {
+		t.Fatal("no LZ4 chunk")
+	}
+	b := bytes.Clone(data)
+	b[first+600] ^= 0xff // inside the first chunk's LZ4 frame
+	dir := t.TempDir()
+	bag := filepath.Join(dir, "lost-description.bag")
+	if err := os.WriteFile(bag, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := rsRecord(t, "play", "--realtime=false", bag); r.code != 3 || !strings.Contains(r.stderr, "description") {
+		t.Fatalf("play: exit %d, %q; want 3, the description lost", r.code, r.stderr)
+	}
+	for _, profile := range []string{"ros1", "ros2"} {
+		outDir := t.TempDir()
+		out := filepath.Join(outDir, "out.mcap")
+		r := rsRecord(t, "export", "--profile", profile, "--mcap", out, bag)
+		left, _ := os.ReadDir(outDir)
+		if r.code != 3 || !strings.Contains(r.stderr, "description") || len(left) != 0 {
+			t.Errorf("export --profile %s: exit %d, %d files written, stderr %q; want exit 3 naming the description, no file",
+				profile, r.code, len(left), r.stderr)
+		}
+	}
+}
+
+// summaryRecords returns the offsets of the records of the summary section
+// of the MCAP file in data with opcode op.
+func summaryRecords(t *testing.T, data []byte, op byte) []int {
+	t.Helper()
+	footer := len(data) - 8 - (1 + 8 + 20) // magic, footer record
+	if footer < 0 || data[footer] != 0x02 {
+		t.Fatalf("no MCAP footer at %d", footer)
+	}
+	var out []int
+	for at := int(binary.LittleEndian.Uint64(data[footer+9:])); at > 0 && at < footer; {
+		if data[at] == op {
+			out = append(out, at)
+		}
+		at += 1 + 8 + int(binary.LittleEndian.Uint64(data[at+1:]))
+	}
+	return out
+}
+
+// TestImportUnusableSummary: an MCAP whose summary section is unusable —
+// a Channel record's opcode turned into Footer's, or a bit flipped in a
+// schema's name or id — while its data section is intact is imported from the
+// data section, with a notice: every message, into a bag that info accepts
+// and that dumps as the original does. One whose data section is corrupt
+// too is refused: nothing is written.
+func TestImportUnusableSummary(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bag := "../../testdata/librealsense/depth_color.bag"
+	mc := filepath.Join(dir, "x.mcap")
+	if r := rsRecord(t, "export", "--mcap", mc, bag); r.code != 0 {
+		t.Fatalf("export: exit %d\n%s", r.code, r.stderr)
+	}
+	data, err := os.ReadFile(mc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := testbags.DumpBody(rsRecord(t, "dump", bag).stdout)
+	variants := map[string][]byte{}
+	if ch := summaryRecords(t, data, 0x04); len(ch) > 0 {
+		b := bytes.Clone(data)
+		b[ch[0]] = 0x02 // Channel → Footer
+		variants["channel-opcode-footer"] = b
+	}
+	for i, at := range summaryRecords(t, data, 0x03) {
+		if i >= 3 {
+			break
+		}
+		b := bytes.Clone(data)
+		b[at+1+8+2+4+1] ^= 0x04 // the second letter of the schema's name
+		variants[fmt.Sprintf("schema%d-name", i)] = b
+		b = bytes.Clone(data)
+		b[at+1+8] ^= 0x01 // its id: another schema's
+		variants[fmt.Sprintf("schema%d-id", i)] = b
+	}
+	if len(variants) != 7 {
+		t.Fatalf("%d variants, want 7", len(variants))
+	}
+	// With a chunk of the data section corrupt too, messages would be lost:
+	// refused, and nothing written.
+	lost := bytes.Clone(variants["channel-opcode-footer"])
+	lost[len(lost)/3] ^= 0xff
+	in := filepath.Join(dir, "lost.mcap")
+	if err := os.WriteFile(in, lost, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outDir := t.TempDir()
+	if r := rsRecord(t, "import", in, filepath.Join(outDir, "back.bag")); r.code == 0 || !strings.Contains(r.stderr, "data section") {
+		t.Errorf("import losing messages: exit %d, stderr %q; want an error naming the data section", r.code, r.stderr)
+	}
+	if left, _ := os.ReadDir(outDir); len(left) != 0 {
+		t.Errorf("import losing messages left %d files", len(left))
+	}
+	for name, b := range variants {
+		t.Run(name, func(t *testing.T) {
+			in := filepath.Join(t.TempDir(), name+".mcap")
+			if err := os.WriteFile(in, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(t.TempDir(), "back.bag")
+			r := rsRecord(t, "import", in, out)
+			if r.code != 0 {
+				t.Fatalf("import: exit %d, stderr %q; want 0", r.code, r.stderr)
+			}
+			if inf := rsRecord(t, "info", out); inf.code != 0 {
+				t.Errorf("info of the imported bag: exit %d\n%s", inf.code, inf.stderr)
+			}
+			if got := testbags.DumpBody(rsRecord(t, "dump", out).stdout); got != want {
+				t.Errorf("the imported bag does not dump as the original (%d and %d bytes); import said %q", len(got), len(want), r.stdout)
+			}
+			if !strings.Contains(r.stderr, "data section") {
+				t.Errorf("import: stderr %q; want a notice that the data section was read", r.stderr)
+			}
+		})
 	}
 }

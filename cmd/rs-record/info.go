@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/rsbag/rsbag/internal/baginfo"
+	"github.com/rsbag/rsbag/internal/damage"
 )
 
 func runInfo(e *env, args []string) (err error) {
@@ -28,6 +29,13 @@ func runInfo(e *env, args []string) (err error) {
 	}
 	rep, err := baginfo.Inspect(pos[0], &baginfo.Options{Quick: *quick})
 	if err != nil {
+		// A bag the player refuses gets the player's verdict, whatever
+		// else is wrong with it, as in every other command.
+		if !*quick {
+			if cerr := damage.Check(pos[0]); cerr != nil {
+				err = cerr
+			}
+		}
 		return fileError(pos[0], err)
 	}
 	defer func() {
@@ -44,6 +52,15 @@ func runInfo(e *env, args []string) (err error) {
 		}
 	} else {
 		rep.WriteText(e.stdout)
+	}
+	// The verdict is the player's: a bag it refuses is refused here too,
+	// after the description of what could be read. (--quick reads the index
+	// and the description only, and says so: it does not load the chunks
+	// of the first and last frames that the player opens with.)
+	if !*quick {
+		if err := damage.Check(pos[0]); err != nil {
+			return fileError(pos[0], err)
+		}
 	}
 	return nil
 }

@@ -366,7 +366,7 @@ func startPlayStreams(dev *playback.Device, c *playConfig) (*playStreams, error)
 		if len(c.streams) > 0 {
 			return nil, fmt.Errorf("no stream matches --streams %s", strings.Join(c.streams, ","))
 		}
-		return nil, errors.New("the bag has no streams")
+		return nil, damage.ErrNoStreams
 	}
 	p.counts = make([]atomic.Uint64, len(p.names))
 	// In real time, reading begins with the first started sensor; starting

@@ -49,6 +49,9 @@ type Report struct {
 	// Damage: whether data was lost, and each lost part (see internal/damage).
 	Damaged bool          `json:"damaged"`
 	Lost    []damage.Loss `json:"lost,omitempty"`
+	// Chunks whose index disagreed with their records, read from the
+	// records (nothing lost).
+	Repaired []damage.Repair `json:"index_repaired,omitempty"`
 
 	streamIndex map[streamID]int
 	damage      *damage.Report
@@ -191,7 +194,7 @@ func InspectReader(r *rosbag.Reader, path string, opts *Options) (*Report, error
 	if !o.Quick {
 		rep.Compression = r.Compression()
 	}
-	skipped, err := rep.readMessages(r, o.Quick)
+	skipped, repaired, err := rep.readMessages(r, o.Quick)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +221,8 @@ func InspectReader(r *rosbag.Reader, path string, opts *Options) (*Report, error
 	for _, c := range skipped {
 		rep.damage.Add(c, frames)
 	}
-	rep.Damaged, rep.Lost = rep.damage.Damaged(), rep.damage.Lost
+	rep.damage.AddRepaired(repaired)
+	rep.Damaged, rep.Lost, rep.Repaired = rep.damage.Damaged(), rep.damage.Lost, rep.damage.Repaired
 	if rep.FileVersion == 0 {
 		if len(losses) > 0 {
 			return nil, fmt.Errorf("damaged bag: the device description (topic %s) is lost: %w", layout.FileVersionTopic, losses[0].Err)
@@ -269,7 +273,7 @@ func (rep *Report) playable() {
 // counts and times, the file version, and a check of every message. With
 // quick, it reads the messages that describe the device only and takes the
 // counts from the index (see Options.Quick).
-func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedChunk, error) {
+func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedChunk, []rosbag.RepairedChunk, error) {
 	conns := r.Connections()
 	type topicAcc struct {
 		typ   string
@@ -278,11 +282,18 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 	}
 	topics := map[string]*topicAcc{}
 	types := map[string]string{}
+	// A connection whose type has another md5sum than the type's is
+	// described as a problem and its messages are not decoded; whether the
+	// bag is refused for it is the player's verdict (damage.Check): it
+	// refuses such a file version, description or frame topic and skips
+	// such optional parts, as librealsense does.
+	wrong := map[uint32]bool{}
 	for _, c := range conns {
 		if old, ok := types[c.Type]; ok && old != c.MD5Sum {
-			return nil, fmt.Errorf("type %s has two md5sums: %s and %s", c.Type, old, c.MD5Sum)
+			rep.Problems = append(rep.Problems, fmt.Sprintf("type %s has two md5sums: %s and %s", c.Type, old, c.MD5Sum))
+		} else {
+			types[c.Type] = c.MD5Sum
 		}
-		types[c.Type] = c.MD5Sum
 		t := topics[c.Topic]
 		if t == nil {
 			t = &topicAcc{typ: c.Type}
@@ -290,7 +301,8 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 		}
 		t.conns++
 		if err := checkType(c); err != nil {
-			return nil, err
+			rep.Problems = append(rep.Problems, err.Error())
+			wrong[c.ID] = true
 		}
 	}
 	var first, last uint64
@@ -322,14 +334,17 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 		if !quick {
 			topics[m.Conn.Topic].n++
 		}
-		v, err := dec.decode(m)
-		if err != nil {
-			return nil, err
-		}
 		t := parsed[m.Conn.ID]
 		if t == nil { // a connection the index did not list
 			p := layout.Parse(m.Conn.Topic)
 			t = &p
+		}
+		var v msgs.Message
+		if t.Kind != layout.KindUnknown && !wrong[m.Conn.ID] { // the messages a player reads
+			var err error
+			if v, err = dec.decode(m, t); err != nil {
+				return nil, nil, err
+			}
 		}
 		if t.Kind == layout.KindFileVersion || t.Kind == layout.KindLegacyFileVersion {
 			if u, ok := v.(*msgs.UInt32); ok {
@@ -360,7 +375,7 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 		}
 	}
 	if err := it.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if quick {
 		counts := r.Info().MessageCounts
@@ -373,7 +388,7 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 		}
 		f, l, ok, err := r.Span(frameConns)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if ok {
 			first, last = uint64(f), uint64(l)
@@ -383,8 +398,8 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 		for _, c := range it.Skipped() {
 			lostIdx += uint64(c.Messages)
 		}
-		if total+lostIdx != rep.Messages && rep.Indexed {
-			return nil, fmt.Errorf("the index counts %d messages but %d were read", rep.Messages, total)
+		if total+lostIdx != rep.Messages && rep.Indexed && len(it.Repaired()) == 0 {
+			return nil, nil, fmt.Errorf("the index counts %d messages but %d were read", rep.Messages, total)
 		}
 		rep.Messages = total
 	}
@@ -403,7 +418,7 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 		rep.Topics = append(rep.Topics, Topic{Topic: name, Type: t.typ, Messages: t.n, Connections: t.conns})
 	}
 	sort.Slice(rep.Topics, func(i, j int) bool { return rep.Topics[i].Topic < rep.Topics[j].Topic })
-	return it.Skipped(), nil
+	return it.Skipped(), it.Repaired(), nil
 }
 
 func (rep *Report) stream(id streamID) *Stream {

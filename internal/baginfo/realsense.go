@@ -26,19 +26,29 @@ func checkType(c *rosbag.Connection) error {
 // decoders decodes messages with one reusable value per connection.
 type decoders map[uint32]msgs.Message
 
-// decode decodes m with its connection's type; nil for unknown types. Bytes
-// after the last field are tolerated, as librealsense and ROS do (librealsense
-// writes 4 of them after every Image).
-func (d decoders) decode(m rosbag.Message) (msgs.Message, error) {
+// decode decodes m, of topic t, with its connection's type; nil for
+// unknown types. A message of a RealSense topic whose connection has the
+// md5sum of the topic's type is decoded as that type whatever the type's
+// name, as the player takes it. Bytes after the last field are tolerated,
+// as librealsense and ROS do (librealsense writes 4 of them after every
+// Image).
+func (d decoders) decode(m rosbag.Message, t *layout.Topic) (msgs.Message, error) {
 	v, ok := d[m.Conn.ID]
 	if !ok {
 		v = msgs.New(m.Conn.Type)
+		if kt := t.Kind.Type(); kt != nil && m.Conn.MD5Sum == kt.MD5 {
+			v = msgs.New(kt.Name)
+		}
 		d[m.Conn.ID] = v
 	}
 	if v == nil {
 		return nil, nil
 	}
-	if err := v.Unmarshal(m.Data); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
+	err := v.Unmarshal(m.Data)
+	if im, ok := v.(*msgs.Image); ok && (err == nil || errors.Is(err, msgs.ErrTrailingBytes)) {
+		err = im.CheckRows() // a frame the player refuses
+	}
+	if err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
 		return nil, fmt.Errorf("topic %s: message at time %s (chunk %d, offset %d): %w", m.Conn.Topic, m.Time, m.Chunk, m.Offset, err)
 	}
 	return v, nil

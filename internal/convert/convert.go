@@ -115,6 +115,9 @@ func Run(ctx context.Context, path string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer dev.Close()
+	if err := damage.Playable(dev); err != nil {
+		return nil, err
+	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

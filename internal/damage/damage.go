@@ -11,6 +11,15 @@
 // (--allow-damaged). A bag that only lacks its index — a recorder killed
 // after its last complete chunk — is not damaged: it is read with a
 // one-line notice that it was recovered.
+//
+// What a chunk holds is what its message records say, for every reader
+// and every selection of topics (rosbag.Iterator checks each chunk it
+// loads against its index): a chunk whose index disagrees with its records
+// is read from the records, nothing of it is lost, and it is reported as
+// Repaired with a notice; a chunk whose records cannot be read is lost
+// whole. So every command that reads a bag — info, play, dump, convert,
+// export — gives the same verdict, the same frame counts and the same
+// losses (TestVerdictsAgreeOnIndexFlips and FuzzVerdict in cmd/rs-record).
 package damage
 
 import (
@@ -58,10 +67,19 @@ type Recovered struct {
 	Messages uint64 `json:"messages"`
 }
 
+// Repair is a chunk whose index disagreed with its message records: it was
+// read from the records, and nothing of it was lost.
+type Repair struct {
+	Offset   int64  `json:"offset"`   // of the chunk record
+	Messages int    `json:"messages"` // message records it holds
+	Reason   string `json:"reason"`   // what disagreed
+}
+
 // Report is what a command read of a bag's damage.
 type Report struct {
 	Recovered *Recovered `json:"recovered,omitempty"`
 	Lost      []Loss     `json:"lost,omitempty"`
+	Repaired  []Repair   `json:"index_repaired,omitempty"`
 }
 
 // Damaged reports whether anything was lost.
@@ -91,7 +109,17 @@ func FromPlayback(dev *playback.Device) *Report {
 	for _, l := range dev.Losses() {
 		r.Lost = append(r.Lost, lossOf(l.SkippedChunk, l.Frames))
 	}
+	r.AddRepaired(dev.Repaired())
 	return r
+}
+
+// AddRepaired adds chunks read from their records (once per offset).
+func (r *Report) AddRepaired(rs []rosbag.RepairedChunk) {
+	for _, c := range rs {
+		if !slices.ContainsFunc(r.Repaired, func(o Repair) bool { return o.Offset == c.Offset }) {
+			r.Repaired = append(r.Repaired, Repair{Offset: c.Offset, Messages: c.Messages, Reason: c.Reason})
+		}
+	}
 }
 
 // Add adds a lost part (once per offset).
@@ -133,7 +161,8 @@ func (r *Report) FramesLost() map[string]int {
 }
 
 // Lines returns the report as lines for stderr: one per lost part, or the
-// recovery notice of an undamaged bag; none for an indexed, whole bag.
+// recovery notice of an undamaged bag, and one per chunk read from its
+// records; none for an indexed, whole bag.
 func (r *Report) Lines() []string {
 	var out []string
 	for _, l := range r.Lost {
@@ -160,6 +189,10 @@ func (r *Report) Lines() []string {
 		out = append(out, fmt.Sprintf("recovered: the bag has no usable index (%s); all %d messages in %d chunks were read; 'rs-record edit reindex' writes its index",
 			r.Recovered.Reason, r.Recovered.Messages, r.Recovered.Chunks))
 	}
+	for _, p := range r.Repaired {
+		out = append(out, fmt.Sprintf("index repaired: the chunk at offset %d was read from its %d message records, nothing lost (%s); 'rs-record edit reindex' rewrites the index",
+			p.Offset, p.Messages, p.Reason))
+	}
 	return out
 }
 
@@ -185,13 +218,47 @@ func (r *Report) Summary() string {
 }
 
 // Is reports whether err says the bag is damaged: a damage Error, corrupt
-// or truncated bag records (rosbag.FormatError) or a message whose bytes do
-// not hold its type (msgs.DecodeError).
+// or truncated bag records (rosbag.FormatError), a chunk of a compression
+// that does not exist (rosbag.UnsupportedError at a chunk's offset: an
+// iterator skips it as lost, so it is damage to every command) or a message
+// whose bytes do not hold its type (msgs.DecodeError).
 func Is(err error) bool {
 	var de *Error
 	var fe *rosbag.FormatError
 	var me *msgs.DecodeError
-	return errors.As(err, &de) || errors.As(err, &fe) || errors.As(err, &me)
+	var ue *rosbag.UnsupportedError
+	return errors.As(err, &de) || errors.As(err, &fe) || errors.As(err, &me) ||
+		errors.As(err, &ue) && ue.Offset > 0
+}
+
+// ErrNoStreams is the verdict on a bag the player opens but that has no
+// stream to play.
+var ErrNoStreams = errors.New("the bag has no streams")
+
+// Playable returns the verdict on dev, a bag the player opened: nil when it
+// has a stream to play, ErrNoStreams otherwise.
+func Playable(dev *playback.Device) error {
+	for _, s := range dev.Sensors() {
+		if len(s.Profiles()) > 0 {
+			return nil
+		}
+	}
+	return ErrNoStreams
+}
+
+// Check returns the verdict every command gives on the bag at path before
+// reading it: the player's refusal (the error of playback.Open — damage,
+// such as a lost device description, or another problem — or
+// ErrNoStreams), or nil when it plays. info and export, which read the bag
+// on their own, call it; play, dump and convert open the player and call
+// Playable. So no command reads a bag another refuses.
+func Check(path string) error {
+	dev, err := playback.Open(path, &playback.Options{NonRealTime: true})
+	if err != nil {
+		return err
+	}
+	defer dev.Close()
+	return Playable(dev)
 }
 
 // FrameNames maps the connections of r that carry frames to the name of

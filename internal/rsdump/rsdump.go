@@ -76,6 +76,11 @@ func newDumper(w io.Writer, path string) *dumper {
 // is printed as an error line and returned.
 func (d *dumper) open(path string) (*playback.Device, error) {
 	dev, err := playback.Open(path, &playback.Options{NonRealTime: true})
+	if err == nil {
+		if err = damage.Playable(dev); err != nil {
+			dev.Close()
+		}
+	}
 	if err != nil {
 		return nil, d.fail("load_device", err)
 	}
@@ -314,6 +319,18 @@ func Run(w io.Writer, path string, opts Options) error {
 			}
 			l.end()
 			l.str("error", x.Error)
+			l.end()
+		}
+		l.endArray()
+	}
+	if len(rep.Repaired) > 0 {
+		l.array("index_repaired")
+		for _, x := range rep.Repaired {
+			l.sep()
+			l.open('{')
+			l.int("offset", x.Offset)
+			l.int("messages", int64(x.Messages))
+			l.str("reason", x.Reason)
 			l.end()
 		}
 		l.endArray()
