@@ -38,8 +38,8 @@ func parseViewFlags(e *env, args []string) (*viewConfig, error) {
 	fs := newFlagSet(e, "view", "view [flags] [BAG]\n\n"+
 		"Serves a viewer of BAG (or, without BAG, of the attached camera, or the synthetic camera when none is\n"+
 		"attached) to the browser: every stream side by side, depth colorized, IMU plots, the device's options,\n"+
-		"a timeline with play/pause, step, seek, speed and loop. A bag opens paused at its first frames until a page\n"+
-		"presses play (--autoplay plays at once); BAG may be a URL as for info. The first line printed is the page's URL.\n"+
+		"a timeline with play/pause, step, seek, speed and loop. BAG may be a URL, as for info; it opens paused at\n"+
+		"its first frames until a page presses play (--autoplay plays at once). The first line printed is the page's URL.\n"+
 		"The server listens on 127.0.0.1 only unless --listen says otherwise; beyond loopback it prints one URL\n"+
 		"per address, each with a token the page and its WebSocket need. Ctrl-C stops it.")
 	port := fs.Int("port", defaultViewPort, "listen on 127.0.0.1:`N` (0: any free port)")
