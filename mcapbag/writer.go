@@ -212,12 +212,15 @@ func (w *Writer) WriteMessage(m *mcap.Message) error {
 	idx.Add(m.LogTime, uint64(len(c.buf)))
 	n := 2 + 4 + 8 + 8 + len(m.Data)
 	w.maxRec = max(w.maxRec, 1+8+n)
-	if cap(c.buf)-len(c.buf) < 1+8+n {
-		// A chunk ends at the first message past the limit: room for the
-		// limit and the largest record seen so far. Chunk buffers are
-		// reused, so a buffer grows (and copies what it holds) only while
-		// records larger than any before keep coming.
-		c.buf = slices.Grow(c.buf, max(w.limit+w.maxRec, len(c.buf)+1+8+n)-len(c.buf))
+	if need := len(c.buf) + 1 + 8 + n; need > cap(c.buf) {
+		// A chunk ends at the first message past the limit, so a buffer
+		// never needs more than the limit and the largest record seen so
+		// far. It grows by doubling towards that, so that a file of a few
+		// small messages allocates what they need, not a whole chunk per
+		// buffer. Chunk buffers are reused: once the first chunks have
+		// filled, a buffer grows only while records larger than any before
+		// keep coming.
+		c.buf = slices.Grow(c.buf, max(need, min(2*cap(c.buf), w.limit+w.maxRec))-len(c.buf))
 	}
 	c.buf = append(c.buf, byte(mcap.OpMessage))
 	c.buf = binary.LittleEndian.AppendUint64(c.buf, uint64(n))
