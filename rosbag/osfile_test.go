@@ -35,8 +35,8 @@ func TestOSFileReadAt(t *testing.T) {
 	n := int64(len(data))
 	for _, c := range []struct{ off, len int64 }{
 		{0, 4}, {4, 100}, {50, 8}, {0, 4}, // within one block, backwards
-		{fileBlock - 2, 8},                       // across the cached block's end
-		{10, fileBlock/2 - 1}, {10, fileBlock/2}, // the largest cached read, the smallest direct one
+		{fileBlock - 2, 8},                         // across the cached block's end
+		{10, fileBlock/2 - 1}, {10, fileBlock / 2}, // the largest cached read, the smallest direct one
 		{n - 10, 4}, {n - 4, 4}, {n - 3, 4}, {n, 4}, {n + 5, 4}, // the file's end
 		{2 * fileBlock, 0}, {n - 3, 1},
 	} {
