@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -353,6 +354,14 @@ func verdictInput(t testing.TB, data []byte, bag, out string) {
 	}
 }
 
+// verdictProcess sets the collector of the process for FuzzVerdict's
+// inputs until t ends: every input makes and drops the garbage of six
+// commands on a small bag, so the collector runs less often (GOGC 400).
+func verdictProcess(t testing.TB) {
+	gc := debug.SetGCPercent(400)
+	t.Cleanup(func() { debug.SetGCPercent(gc) })
+}
+
 // FuzzVerdict: on any input, info, play, dump, convert and export (both
 // profiles) give the same verdict — the same exit status, the same frame
 // counts per stream, the same frames lost, the same chunks read from their
@@ -362,6 +371,7 @@ func FuzzVerdict(f *testing.F) {
 	for _, b := range verdictSeeds(f) {
 		f.Add(b)
 	}
+	verdictProcess(f)
 	dir := scratchDir(f)
 	bag, out := filepath.Join(dir, "in.bag"), filepath.Join(dir, "out")
 	f.Fuzz(func(t *testing.T, data []byte) { verdictInput(t, data, bag, out) })
@@ -379,6 +389,7 @@ func BenchmarkVerdictInput(b *testing.B) {
 	for _, name := range files {
 		inputs = append(inputs, fuzzCorpusBytes(b, name))
 	}
+	verdictProcess(b)
 	dir := scratchDir(b)
 	bag, out := filepath.Join(dir, "in.bag"), filepath.Join(dir, "out")
 	b.ResetTimer()
