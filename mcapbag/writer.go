@@ -123,7 +123,7 @@ func (w *Writer) firstErr() error {
 func (w *Writer) compress() {
 	defer w.workers.Done()
 	var zw *zstd.Encoder
-	var lw lz4frame.Encoder
+	var lw *lz4frame.Encoder // made on the first LZ4 chunk: its tables are large
 	for c := range w.work {
 		c.crc = crc32.ChecksumIEEE(c.buf)
 		switch w.comp {
@@ -143,6 +143,9 @@ func (w *Writer) compress() {
 			// straight from the chunk buffer at the fast level of the bags'
 			// own chunks, without the frame's content checksum: the chunk
 			// record's uncompressed_crc already covers the same bytes.
+			if lw == nil {
+				lw = new(lz4frame.Encoder)
+			}
 			c.out = lw.AppendFrameSum(c.out[:0], c.buf, false)
 		}
 		close(c.ready)
