@@ -1,6 +1,7 @@
 package mcapbag
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -25,6 +26,7 @@ import (
 // metadata after them. A Writer is not safe for concurrent use.
 type Writer struct {
 	w     *mcap.Writer
+	bw    *bufio.Writer // w's destination, flushed by Close
 	comp  Compression
 	limit int
 
@@ -80,7 +82,11 @@ func NewWriter(dst io.Writer, profile string, c Compression, chunkSize int64) (*
 	// on the workers; the data section's CRC, which would cover the same
 	// bytes again on one core, is left 0 ("not computed"), as the format
 	// allows.
-	mw, err := mcap.NewWriter(dst, &mcap.WriterOptions{})
+	// The records between the chunks (header, schemas, channels, the
+	// summary) are small: they are written through a buffer, the chunks
+	// (larger than it) straight through.
+	bw := bufio.NewWriterSize(dst, 64<<10)
+	mw, err := mcap.NewWriter(bw, &mcap.WriterOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +95,7 @@ func NewWriter(dst io.Writer, profile string, c Compression, chunkSize int64) (*
 	}
 	n := runtime.GOMAXPROCS(0)
 	w := &Writer{
-		w: mw, comp: c, limit: int(chunkSize), counts: map[uint16]uint64{},
+		w: mw, bw: bw, comp: c, limit: int(chunkSize), counts: map[uint16]uint64{},
 		work: make(chan *chunk, n+1), queue: make(chan *chunk, n+1), free: make(chan *chunk, n+1),
 		sunk: make(chan struct{}),
 	}
@@ -312,5 +318,8 @@ func (w *Writer) close() error {
 	for id, n := range w.counts {
 		st.ChannelMessageCounts[id] += n
 	}
-	return w.w.Close()
+	if err := w.w.Close(); err != nil {
+		return err
+	}
+	return w.bw.Flush()
 }
