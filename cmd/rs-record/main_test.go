@@ -194,6 +194,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"view", "--listen", "127.0.0.1:0", "--port", "1", "x.bag"}, 2, "exclude each other"},
 		{[]string{"view", "a.bag", "b.bag"}, 2, "at most one BAG"},
 		{[]string{"view", "--synthetic", "x.bag"}, 2, "cannot be given with a BAG"},
+		{[]string{"view", "--autoplay", "--synthetic"}, 2, "--autoplay plays a BAG"},
 		{[]string{"view", "--port", "0", "does-not-exist.bag"}, 1, "does-not-exist.bag"},
 	}
 	for _, tt := range tests {

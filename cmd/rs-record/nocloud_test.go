@@ -68,7 +68,7 @@ func TestURLWithoutCloud(t *testing.T) {
 		t.Errorf("file URL of another host: exit %d, %q", r.code, r.stderr)
 	}
 	for _, url := range []string{"s3://bucket/dir/x.bag?region=eu-west-1", "gs://bucket/x.bag", "azblob://container/x.bag"} {
-		for _, cmd := range []string{"info", "dump", "play", "export --mcap " + filepath.Join(t.TempDir(), "x.mcap"), "convert -r " + filepath.Join(t.TempDir(), "x")} {
+		for _, cmd := range []string{"info", "dump", "play", "view --port 0", "export --mcap " + filepath.Join(t.TempDir(), "x.mcap"), "convert -r " + filepath.Join(t.TempDir(), "x")} {
 			r := rsRecord(t, append(strings.Fields(cmd), url)...)
 			if r.code != 1 || !strings.Contains(r.stderr, url+": ") ||
 				!strings.Contains(r.stderr, "object storage (s3://, gs://, azblob://) needs the cloud build of rs-record: go build -tags cloud ./cmd/rs-record") {

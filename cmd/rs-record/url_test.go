@@ -6,14 +6,16 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/rsbag/rsbag/internal/fakes3"
 )
 
 // TestBagByURL reads bags from an S3 server: info, dump, export and
-// convert give what they give for the local file, and a bag truncated in
-// the store is reported damaged as locally (exit 3, the same losses).
+// convert give what they give for the local file, view shows it, and a
+// bag truncated in the store is reported damaged as locally (exit 3, the
+// same losses).
 func TestBagByURL(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "rec")
@@ -51,6 +53,15 @@ func TestBagByURL(t *testing.T) {
 		same("info "+quick, noPath(rsRecord(t, "info", "--json", quick, url), url), noPath(rsRecord(t, "info", "--json", quick, local), local))
 	}
 	same("dump", rsRecord(t, "dump", url), rsRecord(t, "dump", local))
+	// The viewer opens the bag by URL as the other commands do.
+	view, line, e := startView(t, "--port", "0", url)
+	if st, file := viewState(t, strings.TrimSpace(line), func(string, string) bool { return true }); st != "Paused" || file != url {
+		t.Errorf("view by URL: the page shows %q, %s; want %q, Paused", file, st, url)
+	}
+	view.Process.Signal(syscall.SIGINT)
+	if err := view.Wait(); err != nil {
+		t.Errorf("view by URL after SIGINT: %v\n%s", err, e.String())
+	}
 	upper := "S3" + strings.TrimPrefix(url, "s3") // schemes match in any case
 	same("info S3://", noPath(rsRecord(t, "info", "--json", upper), upper), noPath(rsRecord(t, "info", "--json", local), local))
 	out := t.TempDir()

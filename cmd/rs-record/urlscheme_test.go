@@ -23,7 +23,7 @@ func TestURLSchemes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, u := range []string{"http://example.com/a.bag", "https://example.com/a.bag", "ftp://example.com/a.bag", "HTTP://example.com/a.bag"} {
-		for _, cmd := range [][]string{{"info"}, {"play"}, {"export", "--mcap", filepath.Join(dir, "x.mcap")}} {
+		for _, cmd := range [][]string{{"info"}, {"play"}, {"view", "--port", "0"}, {"export", "--mcap", filepath.Join(dir, "x.mcap")}} {
 			r := rsRecord(t, append(cmd, u)...)
 			scheme, _, _ := strings.Cut(u, "://")
 			if r.code != 1 || !strings.Contains(r.stderr, `unsupported URL scheme "`+scheme+`"`) || !strings.Contains(r.stderr, "s3") || strings.Contains(r.stderr, "no such file") {

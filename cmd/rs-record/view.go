@@ -27,6 +27,7 @@ type viewConfig struct {
 	path      string // the bag; "" shows a camera
 	addr      string // listen address
 	loop      bool
+	autoplay  bool
 	open      bool
 	synthetic bool
 	serial    string // --device: the camera to show
@@ -37,12 +38,14 @@ func parseViewFlags(e *env, args []string) (*viewConfig, error) {
 	fs := newFlagSet(e, "view", "view [flags] [BAG]\n\n"+
 		"Serves a viewer of BAG (or, without BAG, of the attached camera, or the synthetic camera when none is\n"+
 		"attached) to the browser: every stream side by side, depth colorized, IMU plots, the device's options,\n"+
-		"a timeline with play/pause, step, seek, speed and loop. The first line printed is the page's URL.\n"+
+		"a timeline with play/pause, step, seek, speed and loop. BAG may be a URL, as for info; it opens paused at\n"+
+		"its first frames until a page presses play (--autoplay plays at once). The first line printed is the page's URL.\n"+
 		"The server listens on 127.0.0.1 only unless --listen says otherwise; beyond loopback it prints one URL\n"+
 		"per address, each with a token the page and its WebSocket need. Ctrl-C stops it.")
 	port := fs.Int("port", defaultViewPort, "listen on 127.0.0.1:`N` (0: any free port)")
 	fs.StringVar(&c.addr, "listen", "", "listen on `ADDR` (host:port) instead, e.g. 0.0.0.0:8765 to expose the viewer to the network")
 	fs.BoolVar(&c.loop, "loop", false, "play the bag again from the start when it ends")
+	fs.BoolVar(&c.autoplay, "autoplay", false, "play the bag at once (without it the bag opens paused at its first frames)")
 	fs.BoolVar(&c.open, "open", false, "open the page in the default browser")
 	fs.BoolVar(&c.synthetic, "synthetic", false, "show the synthetic camera even when a camera is attached")
 	fs.StringVar(&c.serial, "device", "", "show the camera with serial number `SERIAL` (an error when none has it)")
@@ -70,6 +73,9 @@ func parseViewFlags(e *env, args []string) (*viewConfig, error) {
 	if c.path != "" && (c.synthetic || c.serial != "") {
 		return nil, usageErrorf("view", "--synthetic and --device show a camera; they cannot be given with a BAG")
 	}
+	if c.path == "" && c.autoplay {
+		return nil, usageErrorf("view", "--autoplay plays a BAG; a camera streams at once")
+	}
 	return c, nil
 }
 
@@ -86,9 +92,8 @@ func runView(e *env, args []string) error {
 		profiles []*sensor.StreamProfile
 	)
 	if c.path != "" {
-		if err := refuseSpecialFile(c.path); err != nil {
-			return err
-		}
+		// A path or a URL, opened as by the other commands (the viewer
+		// seeks in the bag: a FIFO or a device is refused).
 		pb, err := playback.Open(c.path, nil)
 		if err != nil {
 			return fileError(c.path, err)
@@ -128,7 +133,7 @@ func runView(e *env, args []string) error {
 		return fmt.Errorf("listen on %s: %w", c.addr, err)
 	}
 	defer ln.Close()
-	cfg := viewer.Config{Device: dev, Profiles: profiles, Loop: c.loop}
+	cfg := viewer.Config{Device: dev, Profiles: profiles, Loop: c.loop, Autoplay: c.autoplay}
 	beyond := !ln.Addr().(*net.TCPAddr).IP.IsLoopback()
 	if beyond {
 		// Beyond loopback the token, printed once in the URLs, guards the
@@ -165,19 +170,6 @@ func runView(e *env, args []string) error {
 	}
 	if err := srv.Serve(ctx, ln); err != nil && !errors.Is(err, context.Canceled) {
 		return err
-	}
-	return nil
-}
-
-// refuseSpecialFile refuses a path that is not a regular file (a FIFO or a
-// device would block or be read once): the viewer seeks in the bag.
-func refuseSpecialFile(path string) error {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return fileError(path, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return fileError(path, fmt.Errorf("not a regular file (%s): a bag must be a file the viewer can seek in", fi.Mode().Type()))
 	}
 	return nil
 }

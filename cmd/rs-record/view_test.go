@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -12,6 +14,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/coder/websocket"
 )
 
 // TestViewServesBag: `rs-record view --port 0 BAG` (and, without a bag, the
@@ -134,4 +139,66 @@ func TestViewBeyondLoopback(t *testing.T) {
 		t.Errorf("no warning about listening on all interfaces:\n%s", e.String())
 	}
 	checkNoPanic(t, result{stderr: e.String()})
+}
+
+// viewState reads the page's WebSocket of the viewer at page until a state
+// message satisfies want (or the guard of a hang runs out) and returns it.
+func viewState(t *testing.T, page string, want func(status, file string) bool) (status, file string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang's guard, not a timed assertion
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(page, "http")+"ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(64 << 20)
+	for {
+		typ, b, err := conn.Read(ctx)
+		if err != nil {
+			t.Fatalf("%s: waiting for the state wanted, the last %q: %v", page, status, err)
+		}
+		if typ != websocket.MessageText {
+			continue
+		}
+		var m struct{ Type, Status, File string }
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("%s: %v", page, err)
+		}
+		switch m.Type {
+		case "hello":
+			file = m.File
+		case "state":
+			if status = m.Status; want(status, file) {
+				return status, file
+			}
+		}
+	}
+}
+
+// TestViewAutoplay: `view BAG` opens the bag paused, `view --autoplay BAG`
+// plays it.
+func TestViewAutoplay(t *testing.T) {
+	t.Parallel()
+	bag := filepath.Join("..", "..", "testdata", "librealsense", "depth_color.bag")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{bag}, "Paused"},
+		{[]string{"--autoplay", "--loop", bag}, "Playing"},
+	} {
+		cmd, line, e := startView(t, append([]string{"--port", "0"}, tc.args...)...)
+		if tc.want == "Paused" {
+			if st, _ := viewState(t, strings.TrimSpace(line), func(string, string) bool { return true }); st != "Paused" {
+				t.Errorf("view %q: first state %s, want Paused", tc.args, st)
+			}
+		} else {
+			viewState(t, strings.TrimSpace(line), func(st, _ string) bool { return st == tc.want })
+		}
+		cmd.Process.Signal(syscall.SIGINT)
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("view after SIGINT: %v\n%s", err, e.String())
+		}
+	}
 }

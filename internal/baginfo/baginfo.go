@@ -368,8 +368,13 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 			if ns > last {
 				last = ns
 			}
-		} else if kv, ok := v.(*msgs.KeyValue); ok && m.Conn.Topic == layout.AdditionalInfoTopic {
-			rep.AdditionalInfo = append(rep.AdditionalInfo, Field{kv.Key, kv.Value})
+		} else if m.Conn.Topic == layout.AdditionalInfoTopic && m.Conn.Type == "diagnostic_msgs/KeyValue" {
+			// Not a message a player reads: shown when it decodes, never
+			// a verdict.
+			var kv msgs.KeyValue
+			if kv.Unmarshal(m.Data) == nil {
+				rep.AdditionalInfo = append(rep.AdditionalInfo, Field{kv.Key, kv.Value})
+			}
 		} else if v != nil {
 			rep.collect(t, v)
 		}

@@ -236,12 +236,17 @@ func Is(err error) bool {
 var ErrNoStreams = errors.New("the bag has no streams")
 
 // Playable returns the verdict on dev, a bag the player opened: nil when it
-// has a stream to play, ErrNoStreams otherwise.
+// has a stream to play, ErrNoStreams otherwise — wrapped with the damage
+// Error and its losses when damage left nothing to play (a bag cut inside
+// its description), so that the status is ExitDamaged.
 func Playable(dev *playback.Device) error {
 	for _, s := range dev.Sensors() {
 		if len(s.Profiles()) > 0 {
 			return nil
 		}
+	}
+	if rep := FromPlayback(dev); rep.Damaged() {
+		return fmt.Errorf("%w: %s: %w", ErrNoStreams, strings.Join(rep.Lines(), "; "), &Error{Report: rep})
 	}
 	return ErrNoStreams
 }

@@ -299,10 +299,13 @@ func TestBrowserPlaysBag(t *testing.T) {
 		t.Fatalf("streams on the page: %v", ids)
 	}
 	b.waitFor("pictures of every stream", `[...document.querySelectorAll('#streams canvas')].every(c => c.dataset.number)`)
-	b.waitFor("playing", `document.getElementById('status').dataset.status === 'Playing'`)
+	b.waitFor("paused at the start", `document.getElementById('status').dataset.status === 'Paused'`)
 
-	// Pause: the position stays over the next state messages.
+	// Play, then pause: the position stays over the next state messages.
+	// The pause is clicked in the same task that sees the page playing, so
+	// the button sends pause whatever the machine's speed (the bag loops).
 	b.do(chromedp.Click("#play"))
+	b.waitFor("playing, then the pause clicked", `document.getElementById('status').dataset.status === 'Playing' && (document.getElementById('play').click(), true)`)
 	b.waitFor("paused", `document.getElementById('status').dataset.status === 'Paused'`)
 	b.waitFor("the last frame before the pause drawn", fmt.Sprintf(`document.getElementById('canvas-%d').dataset.number === document.getElementById('stats-%d').dataset.number`, depth, depth))
 	// The pause command has returned (it shows the current picture, which
@@ -376,9 +379,6 @@ func TestBrowserOptionValues(t *testing.T) {
 	b := newBrowser(t)
 	b.do(chromedp.Navigate(ts.url + "/"))
 	b.waitFor("a state", `+document.body.dataset.states > 0`)
-	if b.dataset("status", "status") == "Playing" {
-		b.do(chromedp.Click("#play")) // pause (a bag that stopped meanwhile is paused by the seek)
-	}
 	b.do(chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById('seek'); s.value = '100'; s.dispatchEvent(new Event('change')); })()`))
 	b.waitFor("paused at 0.1 s", `document.getElementById('status').dataset.status === 'Paused'`)
 	// The reference session sets the depth sensor's exposure to 20000 and
@@ -409,7 +409,7 @@ func TestBrowserScreenshots(t *testing.T) {
 			`[...document.querySelectorAll('#streams canvas[id^="canvas-"]')].every(c => c.dataset.number) && [...document.querySelectorAll('[id^="values-"]')].every(v => v.textContent)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ts := startTest(t, tc.path, true)
+			ts := playTest(t, tc.path, true)
 			b := newBrowser(t)
 			b.do(chromedp.Navigate(ts.url + "/"))
 			b.waitFor("every stream drawn", tc.ready)
@@ -430,5 +430,111 @@ func TestBrowserWithToken(t *testing.T) {
 	b.waitFor("pictures of every stream", `document.querySelectorAll('#streams canvas').length > 0 && [...document.querySelectorAll('#streams canvas')].every(c => c.dataset.number)`)
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %v", errs)
+	}
+}
+
+// TestBrowserLiveHidesTimeline: a live camera's page hides the controls
+// that only a bag has (play, step, seek, speed, loop): their section's
+// hidden attribute wins over the stylesheet's display.
+func TestBrowserLiveHidesTimeline(t *testing.T) {
+	cam, err := software.NewSynthetic(software.SyntheticConfig{Depth: &software.Video{Width: 424, Height: 240, FPS: 30}, Speed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var profiles []*sensor.StreamProfile
+	for _, sn := range cam.Sensors() {
+		profiles = append(profiles, sn.Profiles()...)
+	}
+	ts := serveTest(t, "127.0.0.1:0", Config{Device: cam, Profiles: profiles})
+	b := newBrowser(t)
+	b.do(chromedp.Navigate(ts.url + "/"))
+	b.waitFor("a live picture", `document.getElementById('title').textContent.endsWith('(live)') && [...document.querySelectorAll('#streams canvas')].some(c => c.dataset.number)`)
+	for _, id := range []string{"controls", "play", "seek", "position", "speed", "loop"} {
+		if d := eval[string](b, fmt.Sprintf(`getComputedStyle(document.getElementById(%q)).display`, id)); id == "controls" && d != "none" {
+			t.Errorf("live: #controls has display %q, want none", d)
+		}
+		if v := eval[bool](b, fmt.Sprintf(`document.getElementById(%q).checkVisibility()`, id)); v {
+			t.Errorf("live: #%s is visible", id)
+		}
+	}
+	if d := eval[string](b, `getComputedStyle(document.getElementById('display')).display`); d != "flex" {
+		t.Errorf("live: the depth colors section has display %q, want flex", d)
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// TestBrowserStartsPaused: a page opened a while after the server started
+// (three state messages later) shows the first frame of every stream,
+// paused, at the position by which each has its first frame; pressing play
+// plays.
+func TestBrowserStartsPaused(t *testing.T) {
+	path := filepath.Join(refDir, "depth_color.bag")
+	firsts, at := firstPicture(t, path)
+	ts := startTest(t, path, false)
+	c := dialWS(t, ts, "") // another page, to let the server run a while first
+	c.until("three states", func() bool { return c.nState >= 3 })
+	b := newBrowser(t)
+	b.do(chromedp.Navigate(ts.url + "/?codec=png"))
+	b.waitFor("the streams", `document.querySelectorAll('.card').length > 0`)
+	b.waitFor("pictures of every stream", `[...document.querySelectorAll('#streams canvas')].every(c => c.dataset.number)`)
+	b.waitFor("a state", `+document.body.dataset.states > 0`)
+	if st, text := b.dataset("status", "status"), eval[string](b, `document.getElementById('status').textContent`); st != "Paused" || text != "Paused" {
+		t.Errorf("status %q (%q), want Paused", st, text)
+	}
+	if p := b.datasetInt("position", "positionNs"); p != int64(at) {
+		t.Errorf("position %d ns, want the first frames', %d ns", p, at)
+	}
+	ids := b.streamIDs()
+	for name, f := range firsts {
+		if n := b.dataset(fmt.Sprintf("canvas-%d", ids[name]), "number"); n != strconv.FormatUint(f.f.Number, 10) {
+			t.Errorf("%s picture %s, want the first frame, %d", name, n, f.f.Number)
+		}
+		matchFrame(t, b, ids[name], []refFrame{f})
+	}
+	b.do(chromedp.Click("#play"))
+	b.waitFor("played past the first frames", fmt.Sprintf(`+document.getElementById('position').dataset.positionNs > %d`, int64(at)))
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// TestBrowserAutoplay: with Config.Autoplay (rs-record view --autoplay) the
+// page finds the bag playing.
+func TestBrowserAutoplay(t *testing.T) {
+	ts := startOn(t, filepath.Join(refDir, "depth_color.bag"), "127.0.0.1:0", Config{Autoplay: true, Loop: true})
+	b := newBrowser(t)
+	b.do(chromedp.Navigate(ts.url + "/"))
+	b.waitFor("playing", `document.getElementById('status').dataset.status === 'Playing' && document.getElementById('play').textContent === 'Pause'`)
+}
+
+// TestBrowserEndOfFile: at the end of the bag the page says so and its
+// position and seek bar stay at the last frame's position, the duration,
+// with the last depth picture on view.
+func TestBrowserEndOfFile(t *testing.T) {
+	ts := startOn(t, filepath.Join(refDir, "depth_color.bag"), "127.0.0.1:0", Config{Autoplay: true})
+	b := newBrowser(t)
+	b.do(chromedp.Navigate(ts.url + "/?codec=png"))
+	b.waitFor("the end of the bag", `document.getElementById('status').textContent === 'End of file'`)
+	states := b.datasetInt("body", "states")
+	b.waitFor("two more states", fmt.Sprintf("+document.body.dataset.states >= %d", states+2))
+	d := ts.dev.Duration()
+	if p := b.datasetInt("position", "positionNs"); p != int64(d) {
+		t.Errorf("position at the end %d ns, want the duration, %d ns", p, d)
+	}
+	if v := eval[string](b, `document.getElementById('seek').value`); v != strconv.FormatInt(d.Milliseconds(), 10) {
+		t.Errorf("seek bar at the end %s ms, want %d ms", v, d.Milliseconds())
+	}
+	want := fmt.Sprintf("%.3f / %.3f s", d.Seconds(), d.Seconds())
+	if txt := eval[string](b, `document.getElementById('position').textContent`); txt != want {
+		t.Errorf("position text %q, want %q", txt, want)
+	}
+	depth := b.streamIDs()["Depth/0"]
+	if n := b.dataset(fmt.Sprintf("canvas-%d", depth), "number"); n == "" {
+		t.Error("no depth picture on view at the end")
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
 	}
 }

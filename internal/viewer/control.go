@@ -90,6 +90,57 @@ func (s *Server) pauseLocked() error {
 	return s.showAt(time.Duration(s.primary.bagTime.Load()))
 }
 
+// showFirst shows, while paused before the first play, the first picture
+// of every video and motion stream: it seeks to the latest of their first
+// frames' bag times, which delivers each stream's current picture there. A
+// bag in which that fails (no frame of the primary stream) tells the page
+// why.
+func (s *Server) showFirst() {
+	s.ctl.Lock()
+	defer s.ctl.Unlock()
+	t, err := s.firstPictureTime()
+	if err != nil {
+		s.setErr(err)
+		t, _ = s.pb.Span()
+	}
+	if err := s.showAt(t); err != nil {
+		s.setErr(err)
+	}
+}
+
+// firstPictureTime is the bag time by which every video and motion stream
+// shown has its first frame, from the bag's index (a stream without frames
+// does not count).
+func (s *Server) firstPictureTime() (time.Duration, error) {
+	r, err := rosbag.Open(s.pb.Filename(), nil)
+	if err != nil {
+		return 0, fmt.Errorf("first frames of %s: %w", s.pb.Filename(), err)
+	}
+	defer r.Close()
+	conns := map[string][]uint32{}
+	for _, c := range r.Connections() {
+		conns[c.Topic] = append(conns[c.Topic], c.ID)
+	}
+	var t time.Duration
+	for _, st := range s.streams {
+		if st.kind != kindVideo && st.kind != kindMotion {
+			continue
+		}
+		topic, err := layout.FrameDataTopic(st.sensor, st.profile.Stream, st.profile.Index)
+		if err != nil || len(conns[topic]) == 0 {
+			continue
+		}
+		first, _, ok, err := r.Span(conns[topic])
+		if err != nil {
+			return 0, fmt.Errorf("first frame of %s in %s: %w", st.name, s.pb.Filename(), err)
+		}
+		if ok {
+			t = max(t, time.Duration(first))
+		}
+	}
+	return t, nil
+}
+
 // showAt seeks (while paused) to bag time t, which delivers the current
 // picture there, and steps on when the primary stream has no frame at or
 // before t.

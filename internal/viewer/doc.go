@@ -22,6 +22,11 @@
 // primary stream), seek (seconds from the start), speed, loop, scheme (the
 // colorizer's color scheme) and hover (distance in meters at a depth pixel).
 //
+// A bag opens paused with the first frame of every stream on view (so that a
+// page opened later starts there) until a page presses play, or plays at
+// once with Config.Autoplay. After its end the position stays at the
+// duration, where the last frame is.
+//
 // # Frames are encoded once and never wait for a browser
 //
 // The frame handler only stores the newest frame of its stream and wakes the

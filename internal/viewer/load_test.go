@@ -30,7 +30,7 @@ func BenchmarkLoad5Clients(b *testing.B) {
 		Frames: 60, Metadata: software.MetadataBasic, Speed: 1,
 	}
 	path := recordSynthetic(b, "load_1280x720", cfg)
-	ts := startTest(b, path, true)
+	ts := playTest(b, path, true)
 
 	const clients = 5
 	ctx, cancel := context.WithCancel(context.Background())

@@ -14,7 +14,7 @@ func TestNonVideoBagEnds(t *testing.T) {
 	for _, name := range []string{"motion_accel_gyro", "pose"} {
 		t.Run(name, func(t *testing.T) {
 			bag := recordReference(t, name, func(c *software.SyntheticConfig) { c.Duration, c.Frames = 300*time.Millisecond, 0 })
-			ts := startTest(t, bag, false)
+			ts := playTest(t, bag, false)
 			c := dialWS(t, ts, "")
 			if len(c.hello.Streams) == 0 {
 				t.Fatal("hello lists no stream")

@@ -40,6 +40,10 @@ type Config struct {
 	// Loop plays the bag again from the start when it ends (also set
 	// from the page).
 	Loop bool
+	// Autoplay plays a bag at once. Without it the bag opens paused at the
+	// first frame of the primary stream (each stream's current picture
+	// there on view) until a page presses play.
+	Autoplay bool
 	// StatePeriod is how often the state message is sent (default 100 ms).
 	StatePeriod time.Duration
 	// Token guards a server that listens beyond loopback: the page, its
@@ -144,9 +148,19 @@ func Start(cfg Config) (*Server, error) {
 			go func() { defer s.wg.Done(); s.encodeLoop(st) }()
 		}
 	}
+	if s.pb != nil && !cfg.Autoplay {
+		// Pausing the stopped device makes the start wait for a play.
+		if err := s.pb.Pause(); err != nil {
+			s.shutdown()
+			return nil, fmt.Errorf("viewer: %w", err)
+		}
+	}
 	if err := s.startSensors(); err != nil {
 		s.shutdown()
 		return nil, err
+	}
+	if s.pb != nil && !cfg.Autoplay {
+		s.showFirst()
 	}
 	s.publishState()
 	s.wg.Add(1)

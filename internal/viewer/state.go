@@ -175,10 +175,15 @@ func (s *Server) publishState() {
 	js := stateJSON{Type: "state", Seq: seq, Status: "Streaming", Loop: s.loop.Load(), Scheme: s.scheme.Load(), Error: s.lastErr(), Speed: 1}
 	var stats map[int]playbackStats
 	if s.pb != nil {
+		js.Ended = s.ended.Load()
 		js.Status = s.pb.Status().String()
 		js.PositionNs = int64(s.pb.Position())
+		if js.Ended {
+			// The stopped device has rewound; the last frame, still on
+			// view, is at the end.
+			js.PositionNs = int64(s.pb.Duration())
+		}
 		js.Speed = s.speed()
-		js.Ended = s.ended.Load()
 		stats = map[int]playbackStats{}
 		for _, ps := range s.pb.Stats() {
 			stats[ps.Profile.UID] = playbackStats{ps.Dropped, ps.Lost}

@@ -40,10 +40,17 @@ type testServer struct {
 	ln   net.Addr // the listener's address
 }
 
-// startTest serves the bag at path on a free loopback port.
+// startTest serves the bag at path on a free loopback port, paused at its
+// first frame.
 func startTest(t testing.TB, path string, loop bool) *testServer {
 	t.Helper()
 	return startOn(t, path, "127.0.0.1:0", Config{Loop: loop})
+}
+
+// playTest serves the bag at path on a free loopback port, playing.
+func playTest(t testing.TB, path string, loop bool) *testServer {
+	t.Helper()
+	return startOn(t, path, "127.0.0.1:0", Config{Loop: loop, Autoplay: true})
 }
 
 // startOn serves the bag at path with cfg on a listener at addr.
@@ -54,6 +61,16 @@ func startOn(t testing.TB, path, addr string, cfg Config) *testServer {
 		t.Fatal(err)
 	}
 	cfg.Device = dev
+	ts := serveTest(t, addr, cfg)
+	ts.dev = dev
+	return ts
+}
+
+// serveTest starts a Server with cfg on a listener at addr; the test's
+// cleanup stops it and closes cfg.Device.
+func serveTest(t testing.TB, addr string, cfg Config) *testServer {
+	t.Helper()
+	dev := cfg.Device
 	srv, err := Start(cfg)
 	if err != nil {
 		dev.Close()
@@ -78,7 +95,7 @@ func startOn(t testing.TB, path, addr string, cfg Config) *testServer {
 	if ta := ln.Addr().(*net.TCPAddr); ta.IP.IsUnspecified() {
 		a = net.JoinHostPort("127.0.0.1", strconv.Itoa(ta.Port)) // reached through loopback
 	}
-	return &testServer{srv: srv, dev: dev, url: "http://" + a, addr: a, ln: ln.Addr()}
+	return &testServer{srv: srv, url: "http://" + a, addr: a, ln: ln.Addr()}
 }
 
 // wsClient is a page's WebSocket connection, as a test sees it.
@@ -325,16 +342,16 @@ func TestHelloDescribesBag(t *testing.T) {
 	}
 }
 
-// pausedDepthColor serves depth_color.bag, connects, pauses and returns the
-// connection, the bag's depth frames as lossless playback gives them and
-// the depth stream's id.
+// pausedDepthColor serves depth_color.bag (paused at its first frame),
+// connects and returns the connection, the bag's depth frames as lossless
+// playback gives them and the depth stream's id.
 func pausedDepthColor(t *testing.T) (*wsClient, []refFrame, int) {
 	t.Helper()
 	path := filepath.Join(refDir, "depth_color.bag")
 	ref := refFrames(t, path)["Depth/0"]
 	c := dialWS(t, startTest(t, path, false), "")
 	depth := c.streamID("Depth/0")
-	c.must(command{Cmd: "pause"})
+	c.until("a state", func() bool { return c.nState > 0 })
 	return c, ref, depth
 }
 
@@ -343,7 +360,7 @@ func pausedDepthColor(t *testing.T) (*wsClient, []refFrame, int) {
 func TestControls(t *testing.T) {
 	c, ref, depth := pausedDepthColor(t)
 	if c.state.Status != "Paused" {
-		t.Fatalf("status after pause: %s", c.state.Status)
+		t.Fatalf("status at the start: %s, want Paused", c.state.Status)
 	}
 	// Show a known frame: seek to the bag time of the 10th depth frame.
 	c.must(command{Cmd: "seek", T: ref[10].bagTime.Seconds()})
@@ -430,7 +447,6 @@ func TestOptionValuesFollowPosition(t *testing.T) {
 	path := recordReference(t, "options_pause_notify", nil)
 	ts := startTest(t, path, false)
 	c := dialWS(t, ts, "")
-	c.must(command{Cmd: "pause"})
 	value := func() map[[2]int32]float32 {
 		m := map[[2]int32]float32{}
 		for _, o := range c.state.Options {
@@ -482,7 +498,7 @@ func TestOptionValuesFollowPosition(t *testing.T) {
 // the playback or another client.
 func TestSlowClientDoesNotStall(t *testing.T) {
 	path := filepath.Join(refDir, "depth_color.bag")
-	ts := startTest(t, path, true)
+	ts := playTest(t, path, true)
 	slow := dialWS(t, ts, "") // never read again
 	fast := dialWS(t, ts, "")
 	depth := fast.streamID("Depth/0")
@@ -593,7 +609,7 @@ func TestCorruptChunk(t *testing.T) {
 	if err := os.WriteFile(path, src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ts := startTest(t, path, false)
+	ts := playTest(t, path, false)
 	c := dialWS(t, ts, "")
 	c.until("the end of the bag", func() bool { return c.state.Ended })
 	lost := uint64(0)
