@@ -1,6 +1,7 @@
 package mcapbag
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -25,6 +26,7 @@ import (
 // metadata after them. A Writer is not safe for concurrent use.
 type Writer struct {
 	w     *mcap.Writer
+	bw    *bufio.Writer // w's destination, flushed by Close
 	comp  Compression
 	limit int
 
@@ -80,7 +82,11 @@ func NewWriter(dst io.Writer, profile string, c Compression, chunkSize int64) (*
 	// on the workers; the data section's CRC, which would cover the same
 	// bytes again on one core, is left 0 ("not computed"), as the format
 	// allows.
-	mw, err := mcap.NewWriter(dst, &mcap.WriterOptions{})
+	// The records between the chunks (header, schemas, channels, the
+	// summary) are small: they are written through a buffer, the chunks
+	// (larger than it) straight through.
+	bw := bufio.NewWriterSize(dst, 64<<10)
+	mw, err := mcap.NewWriter(bw, &mcap.WriterOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +95,7 @@ func NewWriter(dst io.Writer, profile string, c Compression, chunkSize int64) (*
 	}
 	n := runtime.GOMAXPROCS(0)
 	w := &Writer{
-		w: mw, comp: c, limit: int(chunkSize), counts: map[uint16]uint64{},
+		w: mw, bw: bw, comp: c, limit: int(chunkSize), counts: map[uint16]uint64{},
 		work: make(chan *chunk, n+1), queue: make(chan *chunk, n+1), free: make(chan *chunk, n+1),
 		sunk: make(chan struct{}),
 	}
@@ -123,7 +129,7 @@ func (w *Writer) firstErr() error {
 func (w *Writer) compress() {
 	defer w.workers.Done()
 	var zw *zstd.Encoder
-	var lw lz4frame.Encoder
+	var lw *lz4frame.Encoder // made on the first LZ4 chunk: its tables are large
 	for c := range w.work {
 		c.crc = crc32.ChecksumIEEE(c.buf)
 		switch w.comp {
@@ -143,6 +149,9 @@ func (w *Writer) compress() {
 			// straight from the chunk buffer at the fast level of the bags'
 			// own chunks, without the frame's content checksum: the chunk
 			// record's uncompressed_crc already covers the same bytes.
+			if lw == nil {
+				lw = new(lz4frame.Encoder)
+			}
 			c.out = lw.AppendFrameSum(c.out[:0], c.buf, false)
 		}
 		close(c.ready)
@@ -212,12 +221,15 @@ func (w *Writer) WriteMessage(m *mcap.Message) error {
 	idx.Add(m.LogTime, uint64(len(c.buf)))
 	n := 2 + 4 + 8 + 8 + len(m.Data)
 	w.maxRec = max(w.maxRec, 1+8+n)
-	if cap(c.buf)-len(c.buf) < 1+8+n {
-		// A chunk ends at the first message past the limit: room for the
-		// limit and the largest record seen so far. Chunk buffers are
-		// reused, so a buffer grows (and copies what it holds) only while
-		// records larger than any before keep coming.
-		c.buf = slices.Grow(c.buf, max(w.limit+w.maxRec, len(c.buf)+1+8+n)-len(c.buf))
+	if need := len(c.buf) + 1 + 8 + n; need > cap(c.buf) {
+		// A chunk ends at the first message past the limit, so a buffer
+		// never needs more than the limit and the largest record seen so
+		// far. It grows by doubling towards that, so that a file of a few
+		// small messages allocates what they need, not a whole chunk per
+		// buffer. Chunk buffers are reused: once the first chunks have
+		// filled, a buffer grows only while records larger than any before
+		// keep coming.
+		c.buf = slices.Grow(c.buf, max(need, min(2*cap(c.buf), w.limit+w.maxRec))-len(c.buf))
 	}
 	c.buf = append(c.buf, byte(mcap.OpMessage))
 	c.buf = binary.LittleEndian.AppendUint64(c.buf, uint64(n))
@@ -306,5 +318,8 @@ func (w *Writer) close() error {
 	for id, n := range w.counts {
 		st.ChannelMessageCounts[id] += n
 	}
-	return w.w.Close()
+	if err := w.w.Close(); err != nil {
+		return err
+	}
+	return w.bw.Flush()
 }

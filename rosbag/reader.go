@@ -138,7 +138,7 @@ func Open(path string, opts *ReaderOptions) (*Reader, error) {
 		f.Close()
 		return nil, fmt.Errorf("rosbag: %s: %w (%s)", path, ErrNotRegular, fileKind(st.Mode()))
 	}
-	return OpenFile(osFile{f, st.Size()}, path, opts)
+	return OpenFile(&osFile{File: f, size: st.Size()}, path, opts)
 }
 
 // A File is a bag's bytes, read at random offsets: a local file, or an
@@ -150,12 +150,48 @@ type File interface {
 	Size() int64
 }
 
+// osFile is a local bag file. Its small reads go through a cache of one
+// block: the record headers, index records and chunk info records a
+// Reader walks are small reads that follow each other in the file, one
+// system call per block instead of one or two per record. Reads of a
+// block or more (chunks, large records) go to the file directly.
 type osFile struct {
 	*os.File
 	size int64
+
+	mu    sync.Mutex
+	off   int64  // the file offset of block
+	block []byte // the bytes of the file at off; shorter at its end
 }
 
-func (f osFile) Size() int64 { return f.size }
+// fileBlock is the size of osFile's cache: a few record headers with
+// their small data (a chunk's index data records, the chunk info records).
+const fileBlock = 8 << 10
+
+func (f *osFile) Size() int64 { return f.size }
+
+// ReadAt reads len(b) bytes at off, as (*os.File).ReadAt.
+func (f *osFile) ReadAt(b []byte, off int64) (int, error) {
+	if len(b) >= fileBlock/2 || off < 0 {
+		return f.File.ReadAt(b, off)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if off < f.off || off+int64(len(b)) > f.off+int64(len(f.block)) {
+		if f.block == nil {
+			f.block = make([]byte, fileBlock)
+		}
+		n, err := f.File.ReadAt(f.block[:cap(f.block)], off)
+		f.off, f.block = off, f.block[:n]
+		if n < len(b) {
+			if err == nil {
+				err = io.EOF
+			}
+			return copy(b, f.block), err
+		}
+	}
+	return copy(b, f.block[off-f.off:]), nil
+}
 
 // OpenFile opens the bag in f, named name in errors; the Reader owns f and
 // its Close closes it (also when OpenFile fails). See NewReader.

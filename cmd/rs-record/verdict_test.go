@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -314,42 +315,108 @@ func scratchDir(t testing.TB) string {
 	return t.TempDir()
 }
 
+// verdictSeeds returns FuzzVerdict's seed inputs: a tiny bag and copies of
+// it with one bit flipped in the header of each of its records.
+func verdictSeeds(t testing.TB) [][]byte {
+	t.Helper()
+	seed := verdictSeed(t)
+	out := [][]byte{seed}
+	for _, at := range slices.Sorted(maps.Keys(recordStarts(seed))) {
+		for _, d := range []int{8, 20, 40} { // inside the record's header
+			if at+d < len(seed) {
+				b := bytes.Clone(seed)
+				b[at+d] ^= 1 << (d % 8)
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+// verdictInput is FuzzVerdict's body: it writes data to bag, runs every
+// command on it with their outputs in out (emptied first), and reports
+// where they disagree.
+func verdictInput(t testing.TB, data []byte, bag, out string) {
+	if len(data) > 1<<20 {
+		return
+	}
+	if err := os.WriteFile(bag, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(out); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range agree(commandsSay(t, bag, out)) {
+		t.Error(bad)
+	}
+}
+
+// verdictProcess sets the collector of the process for FuzzVerdict's
+// inputs until t ends: every input makes and drops the garbage of six
+// commands on a small bag, so the collector runs less often (GOGC 400).
+func verdictProcess(t testing.TB) {
+	gc := debug.SetGCPercent(400)
+	t.Cleanup(func() { debug.SetGCPercent(gc) })
+}
+
 // FuzzVerdict: on any input, info, play, dump, convert and export (both
 // profiles) give the same verdict — the same exit status, the same frame
 // counts per stream, the same frames lost, the same chunks read from their
 // records (see agree). Seeded with a tiny bag and copies of it with one bit
 // flipped in each index data record, chunk info record and chunk.
 func FuzzVerdict(f *testing.F) {
-	seed := verdictSeed(f)
-	f.Add(seed)
-	for _, at := range slices.Sorted(maps.Keys(recordStarts(seed))) {
-		for _, d := range []int{8, 20, 40} { // inside the record's header
-			if at+d < len(seed) {
-				b := bytes.Clone(seed)
-				b[at+d] ^= 1 << (d % 8)
-				f.Add(b)
-			}
-		}
+	for _, b := range verdictSeeds(f) {
+		f.Add(b)
 	}
+	verdictProcess(f)
 	dir := scratchDir(f)
 	bag, out := filepath.Join(dir, "in.bag"), filepath.Join(dir, "out")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > 1<<20 {
-			return
+	f.Fuzz(func(t *testing.T, data []byte) { verdictInput(t, data, bag, out) })
+}
+
+// BenchmarkVerdictInput runs FuzzVerdict's body over its seeds and the
+// inputs of testdata/fuzz/FuzzVerdict, and reports inputs/s: the rate the
+// fuzzer can reach at most.
+func BenchmarkVerdictInput(b *testing.B) {
+	inputs := verdictSeeds(b)
+	files, err := filepath.Glob(filepath.Join("testdata", "fuzz", "FuzzVerdict", "*"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range files {
+		inputs = append(inputs, fuzzCorpusBytes(b, name))
+	}
+	verdictProcess(b)
+	dir := scratchDir(b)
+	bag, out := filepath.Join(dir, "in.bag"), filepath.Join(dir, "out")
+	b.ResetTimer()
+	for b.Loop() {
+		for _, data := range inputs {
+			verdictInput(b, data, bag, out)
 		}
-		if err := os.WriteFile(bag, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.RemoveAll(out); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Mkdir(out, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for _, bad := range agree(commandsSay(t, bag, out)) {
-			t.Error(bad)
-		}
-	})
+	}
+	b.ReportMetric(float64(b.N*len(inputs))/b.Elapsed().Seconds(), "inputs/s")
+}
+
+// fuzzCorpusBytes returns the []byte of the fuzz corpus file name (the
+// "go test fuzz v1" format with one []byte value).
+func fuzzCorpusBytes(t testing.TB, name string) []byte {
+	t.Helper()
+	raw, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, body, _ := strings.Cut(string(raw), "\n")
+	lit, ok := strings.CutPrefix(strings.TrimSpace(body), "[]byte(")
+	lit, ok2 := strings.CutSuffix(lit, ")")
+	s, err := strconv.Unquote(lit)
+	if head != "go test fuzz v1" || !ok || !ok2 || err != nil {
+		t.Fatalf("%s: not a fuzz corpus file of one []byte (%v)", name, err)
+	}
+	return []byte(s)
 }
 
 // recordStarts returns the file offsets at which the records of the bag in

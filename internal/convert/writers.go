@@ -55,6 +55,10 @@ func (c *converter) cannot(output string, f *sensor.Frame) (string, bool) {
 	return "", false
 }
 
+// fileBuffers holds the write buffers of writeFile, reused from file to
+// file: a frame makes a file of its data and one of its metadata.
+var fileBuffers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 256<<10) }}
+
 // writeFile writes a file under a temporary name in its directory and
 // renames it to name once complete, so that name never holds part of a
 // file.
@@ -66,11 +70,14 @@ func (c *converter) writeFile(name string, fill func(w *bufio.Writer) error) err
 	if err != nil {
 		return fmt.Errorf("convert: %w", err)
 	}
-	w := bufio.NewWriterSize(f, 256<<10)
+	w := fileBuffers.Get().(*bufio.Writer)
+	w.Reset(f)
 	err = fill(w)
 	if err == nil {
 		err = w.Flush()
 	}
+	w.Reset(nil)
+	fileBuffers.Put(w)
 	var size int64
 	if err == nil {
 		size, err = f.Seek(0, io.SeekCurrent)
