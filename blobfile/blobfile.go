@@ -40,10 +40,70 @@ var Schemes = []string{"s3", "gs", "azblob", "file"}
 
 func init() {
 	for _, s := range Schemes {
-		rosbag.RegisterScheme(s, func(name string) (rosbag.File, error) {
-			return Open(context.Background(), name, nil)
-		})
+		rosbag.RegisterScheme(s, openShared)
 	}
+}
+
+// shared holds, by URL, the Files that rosbag.Open (and so the player and
+// the tools) opened through the registered schemes, while any of them is
+// open: every open of one URL in the process reads through one File, one
+// cache, so that two readers of a bag at once — a command's own pass and
+// the player's verdict on the bag — fetch each block once.
+var shared struct {
+	sync.Mutex
+	m map[string]*sharedFile
+}
+
+type sharedFile struct {
+	f    *File
+	refs int
+}
+
+// handle is one open of a shared File; closing the last handle closes it.
+type handle struct {
+	*File
+	url    string
+	sf     *sharedFile
+	closed bool // under shared's lock
+}
+
+func openShared(name string) (rosbag.File, error) {
+	shared.Lock()
+	defer shared.Unlock()
+	if sf, ok := shared.m[name]; ok {
+		sf.refs++
+		return &handle{File: sf.f, url: name, sf: sf}, nil
+	}
+	f, err := Open(context.Background(), name, nil)
+	if err != nil {
+		return nil, err
+	}
+	if shared.m == nil {
+		shared.m = map[string]*sharedFile{}
+	}
+	sf := &sharedFile{f: f, refs: 1}
+	shared.m[name] = sf
+	return &handle{File: f, url: name, sf: sf}, nil
+}
+
+// Close closes this open of the File, and the File with its last.
+func (h *handle) Close() error {
+	shared.Lock()
+	if h.closed {
+		shared.Unlock()
+		return fmt.Errorf("blobfile: %s: %w", h.url, errClosed)
+	}
+	h.closed = true
+	h.sf.refs--
+	last := h.sf.refs == 0
+	if last {
+		delete(shared.m, h.url)
+	}
+	shared.Unlock()
+	if last {
+		return h.File.Close()
+	}
+	return nil
 }
 
 // Default sizes of Options.

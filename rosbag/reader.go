@@ -233,6 +233,23 @@ func IsURL(name string) bool {
 	return ok
 }
 
+// OpenURL opens the File a name of a registered scheme names (see
+// RegisterScheme), without reading it as a bag: a caller that opens the bag
+// several times (as a Reader, and as a playback device) can hold it open
+// meanwhile, so that an opener that shares one File per name (package
+// blobfile's) reads every block once.
+func OpenURL(name string) (File, error) {
+	open, ok := lookupScheme(name)
+	if !ok {
+		return nil, fmt.Errorf("rosbag: %s: %w", name, ErrUnsupportedScheme)
+	}
+	f, err := open(name)
+	if err != nil {
+		return nil, fmt.Errorf("rosbag: %w", err)
+	}
+	return f, nil
+}
+
 // lookupScheme returns the opener of name's scheme, matched in any case
 // as URL schemes are (RFC 3986, 3.1).
 func lookupScheme(name string) (Opener, bool) {

@@ -74,6 +74,7 @@ func runExport(e *env, args []string) error {
 		ros2Opts.Compression = c
 		return exportROS2(e, bag, *out, ros2Opts, *allow)
 	}
+	defer holdOpen(bag)()
 	if err := damage.Check(bag); err != nil {
 		return fileError(bag, err)
 	}
@@ -251,4 +252,20 @@ func regularFile(path string) error { return rosbag.CheckRegular(path) }
 // temporary files of path left by a killed run are removed first.
 func writeAtomically(path string, fill func(f *os.File) error) error {
 	return outfile.Write(path, fill)
+}
+
+// holdOpen keeps a bag in object storage open while a command opens it
+// more than once (its own pass and the player's verdict, damage.Check),
+// so that every open reads through one cache and each block is fetched
+// once (package blobfile shares one File per URL while any is open). A
+// local path needs nothing. The returned func releases the bag.
+func holdOpen(path string) func() {
+	if !rosbag.IsURL(path) {
+		return func() {}
+	}
+	f, err := rosbag.OpenURL(path)
+	if err != nil { // the command's own open reports it
+		return func() {}
+	}
+	return func() { f.Close() }
 }

@@ -27,14 +27,21 @@ func runInfo(e *env, args []string) (err error) {
 	if len(pos) != 1 {
 		return usageErrorf("info", "want exactly one BAG, got %d arguments", len(pos))
 	}
+	// The verdict is the player's (damage.Check), as in every other
+	// command. It is asked first: the chunks the player opens with (the
+	// first and the last) are then still cached in a bag in object storage
+	// when info's pass comes to them.
+	defer holdOpen(pos[0])()
+	var verdict error
+	if !*quick {
+		verdict = damage.Check(pos[0])
+	}
 	rep, err := baginfo.Inspect(pos[0], &baginfo.Options{Quick: *quick})
 	if err != nil {
 		// A bag the player refuses gets the player's verdict, whatever
-		// else is wrong with it, as in every other command.
-		if !*quick {
-			if cerr := damage.Check(pos[0]); cerr != nil {
-				err = cerr
-			}
+		// else is wrong with it.
+		if verdict != nil {
+			err = verdict
 		}
 		return fileError(pos[0], err)
 	}
@@ -57,10 +64,8 @@ func runInfo(e *env, args []string) (err error) {
 	// after the description of what could be read. (--quick reads the index
 	// and the description only, and says so: it does not load the chunks
 	// of the first and last frames that the player opens with.)
-	if !*quick {
-		if err := damage.Check(pos[0]); err != nil {
-			return fileError(pos[0], err)
-		}
+	if verdict != nil {
+		return fileError(pos[0], verdict)
 	}
 	return nil
 }
