@@ -180,7 +180,11 @@ func process(ctx context.Context, t Task, job Job, row *Row) error {
 	row.fill(rep)
 	// The verdict every command of rs-record gives: a bag the player
 	// refuses (its description lost, no stream to play) is refused here.
+	// Its losses are those info reports beside that verdict.
 	if err := damage.Check(t.Bag); err != nil {
+		if d := rep.Damage(); d.Damaged() {
+			row.Lost = d.Lost
+		}
 		return err
 	}
 	dmg := rep.Damage()
