@@ -142,9 +142,9 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 			// The messages a player reads are checked, as it checks them;
 			// a connection whose type has another md5sum is copied as it is
 			// (the player refuses the bags where that matters).
-			if t, ok := msgs.LookupType(c.Type); ok && t.MD5 == c.MD5Sum {
-				if layout.Parse(c.Topic).Kind != layout.KindUnknown {
-					decoders[c.ID] = msgs.New(c.Type)
+			if k := kinds[c.ID]; k != layout.KindUnknown {
+				if v := k.Decoder(c.Type, c.MD5Sum); v != nil && v.Type().MD5 == c.MD5Sum {
+					decoders[c.ID] = v
 				}
 			}
 		}

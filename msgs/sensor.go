@@ -97,13 +97,18 @@ type TimeReference struct {
 	Source  string `ros:"source"`
 }
 
-// CheckRows returns a *DecodeError (field data) when the image's data is
-// shorter than its step × height bytes: a message whose bytes decode but do
-// not hold the picture they describe. Every reader of frames checks it, so
-// that such a message is damage to all of them alike.
+// CheckRows returns a *DecodeError when the bytes of a decoded image do not
+// hold the frame they describe: data shorter than its step × height bytes
+// (field data), or header.frame_id "1" without the depth_units float32
+// that librealsense appends under it (field depth_units, spec §2, §5.9).
+// Every reader of frames checks it, so that such a message is damage to
+// all of them alike.
 func (m *Image) CheckRows() error {
 	if need := uint64(m.Step) * uint64(m.Height); need > uint64(len(m.Data)) {
 		return &DecodeError{Type: ImageType.Name, Field: "data", Need: int(min(need, 1<<62)), Have: len(m.Data), Err: io.ErrUnexpectedEOF}
+	}
+	if m.Header.FrameID == DepthUnitsFrameID && !m.HasDepthUnits {
+		return &DecodeError{Type: ImageType.Name, Field: "depth_units", Need: 4, Err: io.ErrUnexpectedEOF}
 	}
 	return nil
 }

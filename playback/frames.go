@@ -1,7 +1,6 @@
 package playback
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -188,11 +187,8 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 		if err := decode(&im); err != nil {
 			return err
 		}
-		if im.Header.FrameID == msgs.DepthUnitsFrameID && !im.HasDepthUnits {
-			return bad(msgs.ImageType.Name, errNoDepthUnits)
-		}
 		if err := im.CheckRows(); err != nil {
-			return bad(msgs.ImageType.Name, fmt.Errorf("step %d × height %d: %w", im.Step, im.Height, err))
+			return bad(msgs.ImageType.Name, fmt.Errorf("step %d × height %d, frame_id %q: %w", im.Step, im.Height, im.Header.FrameID, err))
 		}
 		g.addFrame(r.st, d.imageFrame(r.st, &im))
 	case layout.KindImuData, layout.KindLegacyImuData:
@@ -277,10 +273,6 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 	}
 	return nil
 }
-
-// errNoDepthUnits reports an Image with header.frame_id "1" that lacks the
-// depth_units float32 librealsense ≥ 2.49 appends (spec §2, §5.9).
-var errNoDepthUnits = errors.New(`header.frame_id is "1" but the trailing depth_units float32 is missing`)
 
 func (g *group) addFrame(st *stream, f *sensor.Frame) {
 	g.items = append(g.items, gitem{kind: st.kind, st: st, f: f})

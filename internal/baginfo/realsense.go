@@ -35,10 +35,7 @@ type decoders map[uint32]msgs.Message
 func (d decoders) decode(m rosbag.Message, t *layout.Topic) (msgs.Message, error) {
 	v, ok := d[m.Conn.ID]
 	if !ok {
-		v = msgs.New(m.Conn.Type)
-		if kt := t.Kind.Type(); kt != nil && m.Conn.MD5Sum == kt.MD5 {
-			v = msgs.New(kt.Name)
-		}
+		v = t.Kind.Decoder(m.Conn.Type, m.Conn.MD5Sum)
 		d[m.Conn.ID] = v
 	}
 	if v == nil {

@@ -404,3 +404,15 @@ func parseDec(s string) (uint32, bool) {
 	}
 	return uint32(v), true
 }
+
+// Decoder returns a new message to decode the messages of a connection of
+// topic kind k, type name typ and md5sum md5 into, as every reader of a bag
+// takes them: a RealSense topic whose md5sum is its kind's type's is that
+// type whatever the type's name says (the md5sum decides, spec §1.6);
+// otherwise the type named, when this project knows it; nil when neither.
+func (k TopicKind) Decoder(typ, md5 string) msgs.Message {
+	if kt := k.Type(); kt != nil && md5 == kt.MD5 {
+		return msgs.New(kt.Name)
+	}
+	return msgs.New(typ)
+}

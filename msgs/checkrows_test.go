@@ -1,0 +1,58 @@
+package msgs
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestCheckRows: an image whose bytes do not hold the frame they describe
+// is a *DecodeError naming the field; one that holds it is not.
+func TestCheckRows(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		im    Image
+		field string // "" when whole
+	}{
+		{"whole", Image{Height: 2, Step: 4, Data: make([]byte, 8)}, ""},
+		{"longer data", Image{Height: 2, Step: 4, Data: make([]byte, 9)}, ""},
+		{"rows cut", Image{Height: 2, Step: 4, Data: make([]byte, 7)}, "data"},
+		{"huge step", Image{Height: 1 << 31, Step: 1 << 31}, "data"},
+		{"depth units", Image{Header: Header{FrameID: DepthUnitsFrameID}, HasDepthUnits: true, DepthUnits: 0.001}, ""},
+		{"frame_id 1 without depth units", Image{Header: Header{FrameID: DepthUnitsFrameID}}, "depth_units"},
+		{"other frame_id without depth units", Image{Header: Header{FrameID: "0"}}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.im.CheckRows()
+			var de *DecodeError
+			switch {
+			case tc.field == "" && err != nil:
+				t.Fatalf("CheckRows: %v, want nil", err)
+			case tc.field != "" && !errors.As(err, &de):
+				t.Fatalf("CheckRows: %v, want a *DecodeError", err)
+			case tc.field != "" && de.Field != tc.field:
+				t.Fatalf("CheckRows: field %q, want %q (%v)", de.Field, tc.field, err)
+			}
+		})
+	}
+}
+
+// TestCheckRowsAfterUnmarshal: an Image written with frame_id "1" and cut
+// before its depth_units decodes, and CheckRows refuses it.
+func TestCheckRowsAfterUnmarshal(t *testing.T) {
+	im := Image{Header: Header{FrameID: DepthUnitsFrameID}, Height: 1, Width: 2, Step: 4, Encoding: "16UC1",
+		Data: []byte{1, 2, 3, 4}, DepthUnits: 0.001, HasDepthUnits: true}
+	b := im.AppendTo(nil)
+	var got Image
+	if err := got.Unmarshal(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := got.CheckRows(); err != nil {
+		t.Fatalf("whole message: %v", err)
+	}
+	if err := got.Unmarshal(b[:len(b)-4]); err != nil {
+		t.Fatal(err)
+	}
+	if err := got.CheckRows(); err == nil {
+		t.Fatal("message cut before depth_units: CheckRows accepted it")
+	}
+}
