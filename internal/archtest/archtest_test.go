@@ -61,6 +61,10 @@ var allowed = map[string][]string{
 	"internal/convert":   {"sensor", "extensions", "playback", "processing", "pipeline", "internal/damage", "internal/imaging", "internal/outfile"},
 	// The programs: cmd/rs-record, and any a user adds under cmd/.
 	"cmd": {"*"},
+	// librealsense2.so on the Go core: a program (package main, built with
+	// -buildmode=c-shared) exporting the rs2_* C API over the packages a
+	// librealsense program uses.
+	"capi": {"sensor", "extensions", "device", "playback", "pipeline", "processing"},
 	// The fleet module's packages run the tools' packages per bag.
 	"fleet":              {"rosbag", "blobfile", "playback", "mcapbag", "mcapbag/ros2", "internal/baginfo", "internal/convert", "internal/damage"},
 	"fleet/cmd/rs-fleet": {"blobfile", "fleet"},

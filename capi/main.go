@@ -1,0 +1,244 @@
+// Command capi is librealsense2.so on rsbag's Go core: built with
+//
+//	go build -buildmode=c-shared -o OUT/librealsense2.so.2.56 ./capi
+//
+// it exports the rs2_* functions of librealsense 2.56.5's public C interface
+// (rs2.h declares them) over the playback device, the pipeline and the
+// processing blocks, so that programs written against librealsense play bags
+// through rsbag unchanged. README.md lists every exported function.
+//
+// Handles are small blocks of C memory the program holds; each names a Go
+// object in a table. A frame's pixels are handed out where they are, pinned
+// (runtime.Pinner) until the program releases its last reference. Every
+// exported function recovers any panic and returns it as an rs2_error.
+package main
+
+/*
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+func main() {}
+
+// apiVersion is RS2_API_VERSION of librealsense 2.56.5.
+const apiVersion = 2*10000 + 56*100 + 5
+
+// handles maps the address of each handle's C block to its Go object.
+var handles sync.Map
+
+// newHandle returns a new handle naming v.
+func newHandle(v any) unsafe.Pointer {
+	p := C.malloc(8)
+	handles.Store(uintptr(p), v)
+	return p
+}
+
+// freeHandle forgets the handle p and frees its block.
+func freeHandle(p unsafe.Pointer) {
+	if _, ok := handles.LoadAndDelete(uintptr(p)); ok {
+		C.free(p)
+	}
+}
+
+// handleCount is the number of live handles (for the leak test).
+func handleCount() int {
+	n := 0
+	handles.Range(func(_, _ any) bool { n++; return true })
+	return n
+}
+
+// lookup returns the object of handle p as a T, or fails naming the argument.
+func lookup[T any](p unsafe.Pointer, arg string) T {
+	if p == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"%s\"", arg)
+	}
+	v, ok := handles.Load(uintptr(p))
+	if !ok {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "invalid handle passed for argument \"%s\"", arg)
+	}
+	t, ok := v.(T)
+	if !ok {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "argument \"%s\" is a %s, not a %T", arg, kindOf(v), *new(T))
+	}
+	return t
+}
+
+func kindOf(v any) string { return strings.TrimPrefix(fmt.Sprintf("%T", v), "*main.") }
+
+// apiError is an error on its way to the program as an rs2_error.
+type apiError struct {
+	typ C.rs2_exception_type
+	msg string
+}
+
+func (e *apiError) Error() string { return e.msg }
+
+// fail stops the exported function with an rs2_error of type typ.
+func fail(typ C.rs2_exception_type, format string, args ...any) {
+	panic(&apiError{typ, fmt.Sprintf(format, args...)})
+}
+
+// unsupported stops fn with the error a bag's device gives to a function it
+// does not support.
+func unsupported(fn string) {
+	fail(C.RS2_EXCEPTION_TYPE_NOT_IMPLEMENTED, "%s is not supported by rsbag's librealsense2 for a playback device (a bag)", fn)
+}
+
+// check stops the exported function with err as an rs2_error, if not nil.
+func check(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+// exceptionType is librealsense's exception type for err.
+func exceptionType(err error) C.rs2_exception_type {
+	var ae *apiError
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &ae):
+		return ae.typ
+	case errors.Is(err, sensor.ErrNotOpen), errors.Is(err, sensor.ErrAlreadyOpen), errors.Is(err, sensor.ErrNotStarted),
+		errors.Is(err, sensor.ErrAlreadyStarted), errors.Is(err, sensor.ErrClosed), errors.Is(err, sensor.ErrStopFromHandler):
+		return C.RS2_EXCEPTION_TYPE_WRONG_API_CALL_SEQUENCE
+	case errors.Is(err, sensor.ErrNoProfile), errors.Is(err, extensions.ErrUnsupportedOption), errors.Is(err, extensions.ErrOutOfRange),
+		errors.Is(err, extensions.ErrReadOnly), errors.Is(err, device.ErrNoExtrinsics):
+		return C.RS2_EXCEPTION_TYPE_INVALID_VALUE
+	case errors.Is(err, device.ErrDisconnected):
+		return C.RS2_EXCEPTION_TYPE_CAMERA_DISCONNECTED
+	case errors.As(err, &pe):
+		return C.RS2_EXCEPTION_TYPE_IO
+	}
+	return C.RS2_EXCEPTION_TYPE_COUNT // a std::exception's type in librealsense
+}
+
+// catch, deferred first in every exported function, turns a panic into an
+// rs2_error for fn with the arguments args describes.
+func catch(e **C.rs2_error, fn string, args func() string) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	var err error
+	switch x := r.(type) {
+	case error:
+		err = x
+	default:
+		err = fmt.Errorf("%v", x)
+	}
+	if errors.Is(err, device.ErrNoExtrinsics) {
+		err = &apiError{C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "Requested extrinsics are not available!"}
+	}
+	if e != nil {
+		a := ""
+		if args != nil {
+			a = args()
+		}
+		*e = newError(err.Error(), fn, a, exceptionType(err))
+	}
+}
+
+// newError allocates an rs2_error in C memory (rs2_free_error frees it).
+func newError(msg, fn, args string, typ C.rs2_exception_type) *C.rs2_error {
+	e := (*C.rs2_error)(C.calloc(1, C.sizeof_struct_rs2_error))
+	e.message = C.CString(msg)
+	e.function = C.CString(fn)
+	e.args = C.CString(args)
+	e._type = typ
+	return e
+}
+
+// fmtArgs formats name/value pairs as librealsense's API logger does.
+func fmtArgs(kv ...any) string {
+	var b strings.Builder
+	for i := 0; i+1 < len(kv); i += 2 {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		v := kv[i+1]
+		if p, ok := v.(unsafe.Pointer); ok {
+			v = fmt.Sprintf("%p", p)
+		}
+		fmt.Fprintf(&b, "%v:%v", kv[i], v)
+	}
+	return b.String()
+}
+
+// cstrings holds the C strings handed out for Go strings that never change
+// (names of enum values, info values): one allocation per distinct string.
+var cstrings sync.Map
+
+// cstr returns a C string equal to s that stays valid for the life of the
+// process.
+func cstr(s string) *C.char {
+	if p, ok := cstrings.Load(s); ok {
+		return (*C.char)(p.(unsafe.Pointer))
+	}
+	p := unsafe.Pointer(C.CString(s))
+	if q, loaded := cstrings.LoadOrStore(s, p); loaded {
+		C.free(p)
+		return (*C.char)(q.(unsafe.Pointer))
+	}
+	return (*C.char)(p)
+}
+
+//export rs2_get_error_message
+func rs2_get_error_message(e *C.rs2_error) *C.char {
+	if e == nil {
+		return nil
+	}
+	return e.message
+}
+
+//export rs2_get_failed_function
+func rs2_get_failed_function(e *C.rs2_error) *C.char {
+	if e == nil {
+		return nil
+	}
+	return e.function
+}
+
+//export rs2_get_failed_args
+func rs2_get_failed_args(e *C.rs2_error) *C.char {
+	if e == nil {
+		return nil
+	}
+	return e.args
+}
+
+//export rs2_get_librealsense_exception_type
+func rs2_get_librealsense_exception_type(e *C.rs2_error) C.rs2_exception_type {
+	if e == nil {
+		return C.RS2_EXCEPTION_TYPE_UNKNOWN
+	}
+	return e._type
+}
+
+//export rs2_free_error
+func rs2_free_error(e *C.rs2_error) {
+	if e == nil {
+		return
+	}
+	C.free(unsafe.Pointer(e.message))
+	C.free(unsafe.Pointer(e.function))
+	C.free(unsafe.Pointer(e.args))
+	C.free(unsafe.Pointer(e))
+}
+
+//export rs2_get_api_version
+func rs2_get_api_version(e **C.rs2_error) C.int { return apiVersion }
+
+func itoa(v int) string { return fmt.Sprint(v) }

@@ -1,0 +1,339 @@
+package main
+
+/*
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/rsbag/rsbag/pipeline"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// pipelineState is an rs2_pipeline: the Go pipeline and the device of its
+// current start.
+type pipelineState struct {
+	p  *pipeline.Pipeline
+	mu sync.Mutex
+	o  *owner // nil when stopped
+	cb unsafe.Pointer
+}
+
+type configState struct{ c *pipeline.Config }
+
+// pipelineProfile is an rs2_pipeline_profile.
+type pipelineProfile struct {
+	o  *owner
+	pp *pipeline.Profile
+}
+
+//export rs2_create_pipeline
+func rs2_create_pipeline(ctx *C.rs2_context, e **C.rs2_error) (r *C.rs2_pipeline) {
+	defer catch(e, "rs2_create_pipeline", func() string { return fmtArgs("ctx", unsafe.Pointer(ctx)) })
+	lookup[*contextState](unsafe.Pointer(ctx), "ctx")
+	return (*C.rs2_pipeline)(newHandle(&pipelineState{p: pipeline.New()}))
+}
+
+//export rs2_delete_pipeline
+func rs2_delete_pipeline(p *C.rs2_pipeline) {
+	defer catch(nil, "rs2_delete_pipeline", nil)
+	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
+	freeHandle(unsafe.Pointer(p))
+	ps.stop()
+}
+
+func (ps *pipelineState) stop() error {
+	err := ps.p.Stop()
+	ps.mu.Lock()
+	o, cb := ps.o, ps.cb
+	ps.o, ps.cb = nil, nil
+	ps.mu.Unlock()
+	if o != nil {
+		o.release()
+	}
+	if cb != nil {
+		C.rsbag_cpp_release_frame_callback((*C.rs2_frame_callback)(cb))
+	}
+	return err
+}
+
+//export rs2_create_config
+func rs2_create_config(e **C.rs2_error) (r *C.rs2_config) {
+	defer catch(e, "rs2_create_config", nil)
+	return (*C.rs2_config)(newHandle(&configState{&pipeline.Config{}}))
+}
+
+//export rs2_delete_config
+func rs2_delete_config(c *C.rs2_config) {
+	defer catch(nil, "rs2_delete_config", nil)
+	lookup[*configState](unsafe.Pointer(c), "config")
+	freeHandle(unsafe.Pointer(c))
+}
+
+func configOf(c *C.rs2_config) *pipeline.Config { return lookup[*configState](unsafe.Pointer(c), "config").c }
+
+//export rs2_config_enable_stream
+func rs2_config_enable_stream(c *C.rs2_config, stream C.rs2_stream, index, width, height C.int, format C.rs2_format, fps C.int, e **C.rs2_error) {
+	defer catch(e, "rs2_config_enable_stream", func() string {
+		return fmtArgs("config", unsafe.Pointer(c), "stream", stream, "index", index, "width", width, "height", height, "format", format, "framerate", fps)
+	})
+	configOf(c).EnableStream(pipeline.StreamRequest{Stream: sensor.Stream(stream), Index: int(index), Width: int(width), Height: int(height),
+		Format: sensor.Format(format), FPS: int(fps)})
+}
+
+//export rs2_config_enable_all_stream
+func rs2_config_enable_all_stream(c *C.rs2_config, e **C.rs2_error) {
+	defer catch(e, "rs2_config_enable_all_stream", nil)
+	configOf(c).EnableAllStreams()
+}
+
+//export rs2_config_disable_stream
+func rs2_config_disable_stream(c *C.rs2_config, stream C.rs2_stream, e **C.rs2_error) {
+	defer catch(e, "rs2_config_disable_stream", nil)
+	configOf(c).DisableStream(sensor.Stream(stream), pipeline.AnyIndex)
+}
+
+//export rs2_config_disable_indexed_stream
+func rs2_config_disable_indexed_stream(c *C.rs2_config, stream C.rs2_stream, index C.int, e **C.rs2_error) {
+	defer catch(e, "rs2_config_disable_indexed_stream", nil)
+	configOf(c).DisableStream(sensor.Stream(stream), int(index))
+}
+
+//export rs2_config_disable_all_streams
+func rs2_config_disable_all_streams(c *C.rs2_config, e **C.rs2_error) {
+	defer catch(e, "rs2_config_disable_all_streams", nil)
+	configOf(c).DisableAllStreams()
+}
+
+//export rs2_config_enable_device
+func rs2_config_enable_device(c *C.rs2_config, serial *C.char, e **C.rs2_error) {
+	defer catch(e, "rs2_config_enable_device", func() string { return fmtArgs("config", unsafe.Pointer(c), "serial", goStr(serial)) })
+	configOf(c).EnableDevice(goStr(serial))
+}
+
+//export rs2_config_enable_device_from_file
+func rs2_config_enable_device_from_file(c *C.rs2_config, file *C.char, e **C.rs2_error) {
+	defer catch(e, "rs2_config_enable_device_from_file", func() string { return fmtArgs("config", unsafe.Pointer(c), "file", goStr(file)) })
+	enableFile(c, file, true)
+}
+
+//export rs2_config_enable_device_from_file_repeat_option
+func rs2_config_enable_device_from_file_repeat_option(c *C.rs2_config, file *C.char, repeat C.int, e **C.rs2_error) {
+	defer catch(e, "rs2_config_enable_device_from_file_repeat_option", func() string {
+		return fmtArgs("config", unsafe.Pointer(c), "file", goStr(file), "repeat_playback", repeat)
+	})
+	enableFile(c, file, repeat != 0)
+}
+
+func enableFile(c *C.rs2_config, file *C.char, repeat bool) {
+	cfg := configOf(c)
+	if file == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"file\"")
+	}
+	check(cfg.EnableDeviceFromFile(C.GoString(file), repeat))
+}
+
+//export rs2_config_enable_record_to_file
+func rs2_config_enable_record_to_file(c *C.rs2_config, file *C.char, e **C.rs2_error) {
+	defer catch(e, "rs2_config_enable_record_to_file", nil)
+	check(configOf(c).EnableRecordToFile(goStr(file)))
+}
+
+// start starts ps with cfg (nil: the default config), calling cb with each
+// frameset when not nil.
+func (ps *pipelineState) start(cfg *pipeline.Config, cb func(*C.rs2_frame)) *C.rs2_pipeline_profile {
+	var (
+		prof *pipeline.Profile
+		err  error
+		o    *owner
+		ready = make(chan struct{})
+	)
+	if cb == nil {
+		prof, err = ps.p.Start(context.Background(), cfg)
+	} else {
+		prof, err = ps.p.StartWithCallback(context.Background(), cfg, func(fs *pipeline.Frameset) {
+			<-ready
+			defer func() { recover() }()
+			cb(newFrame(nil, fs.Frames(), o))
+		})
+	}
+	if err != nil {
+		close(ready)
+		if errors.Is(err, pipeline.ErrStarted) {
+			fail(C.RS2_EXCEPTION_TYPE_WRONG_API_CALL_SEQUENCE, "start() cannot be called before stop()")
+		}
+		check(err)
+	}
+	o = newOwner(prof.Device(), false)
+	close(ready)
+	ps.mu.Lock()
+	old := ps.o
+	ps.o = o
+	ps.mu.Unlock()
+	if old != nil {
+		old.release()
+	}
+	return (*C.rs2_pipeline_profile)(newHandle(&pipelineProfile{o.acquire(), prof}))
+}
+
+//export rs2_pipeline_start
+func rs2_pipeline_start(p *C.rs2_pipeline, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
+	defer catch(e, "rs2_pipeline_start", func() string { return fmtArgs("pipe", unsafe.Pointer(p)) })
+	return lookup[*pipelineState](unsafe.Pointer(p), "pipe").start(nil, nil)
+}
+
+//export rs2_pipeline_start_with_config
+func rs2_pipeline_start_with_config(p *C.rs2_pipeline, c *C.rs2_config, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
+	defer catch(e, "rs2_pipeline_start_with_config", func() string { return fmtArgs("pipe", unsafe.Pointer(p), "config", unsafe.Pointer(c)) })
+	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
+	return ps.start(configOf(c), nil)
+}
+
+//export rs2_pipeline_start_with_callback
+func rs2_pipeline_start_with_callback(p *C.rs2_pipeline, cb C.rs2_frame_callback_ptr, user unsafe.Pointer, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
+	defer catch(e, "rs2_pipeline_start_with_callback", func() string { return fmtArgs("pipe", unsafe.Pointer(p)) })
+	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
+	return ps.start(nil, func(f *C.rs2_frame) { C.rsbag_call_frame(cb, f, user) })
+}
+
+//export rs2_pipeline_start_with_config_and_callback
+func rs2_pipeline_start_with_config_and_callback(p *C.rs2_pipeline, c *C.rs2_config, cb C.rs2_frame_callback_ptr, user unsafe.Pointer, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
+	defer catch(e, "rs2_pipeline_start_with_config_and_callback", func() string { return fmtArgs("pipe", unsafe.Pointer(p), "config", unsafe.Pointer(c)) })
+	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
+	return ps.start(configOf(c), func(f *C.rs2_frame) { C.rsbag_call_frame(cb, f, user) })
+}
+
+func (ps *pipelineState) startCpp(cfg *pipeline.Config, cb *C.rs2_frame_callback) *C.rs2_pipeline_profile {
+	if cb == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"callback\"")
+	}
+	r := ps.start(cfg, func(f *C.rs2_frame) { C.rsbag_cpp_on_frame(cb, f) })
+	ps.mu.Lock()
+	ps.cb = unsafe.Pointer(cb)
+	ps.mu.Unlock()
+	return r
+}
+
+//export rs2_pipeline_start_with_callback_cpp
+func rs2_pipeline_start_with_callback_cpp(p *C.rs2_pipeline, cb *C.rs2_frame_callback, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
+	defer catch(e, "rs2_pipeline_start_with_callback_cpp", func() string { return fmtArgs("pipe", unsafe.Pointer(p)) })
+	return lookup[*pipelineState](unsafe.Pointer(p), "pipe").startCpp(nil, cb)
+}
+
+//export rs2_pipeline_start_with_config_and_callback_cpp
+func rs2_pipeline_start_with_config_and_callback_cpp(p *C.rs2_pipeline, c *C.rs2_config, cb *C.rs2_frame_callback, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
+	defer catch(e, "rs2_pipeline_start_with_config_and_callback_cpp", func() string { return fmtArgs("pipe", unsafe.Pointer(p)) })
+	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
+	return ps.startCpp(configOf(c), cb)
+}
+
+//export rs2_pipeline_stop
+func rs2_pipeline_stop(p *C.rs2_pipeline, e **C.rs2_error) {
+	defer catch(e, "rs2_pipeline_stop", func() string { return fmtArgs("pipe", unsafe.Pointer(p)) })
+	if err := lookup[*pipelineState](unsafe.Pointer(p), "pipe").stop(); errors.Is(err, pipeline.ErrNotStarted) {
+		fail(C.RS2_EXCEPTION_TYPE_WRONG_API_CALL_SEQUENCE, "stop() cannot be called before start()")
+	}
+}
+
+// frameset returns a composite frame of fs.
+func (ps *pipelineState) frameset(fs *pipeline.Frameset) *C.rs2_frame {
+	ps.mu.Lock()
+	o := ps.o
+	ps.mu.Unlock()
+	return newFrame(nil, fs.Frames(), o)
+}
+
+func (ps *pipelineState) wait(timeout time.Duration) (*pipeline.Frameset, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	return ps.p.WaitForFrames(ctx)
+}
+
+//export rs2_pipeline_wait_for_frames
+func rs2_pipeline_wait_for_frames(p *C.rs2_pipeline, timeoutMs C.uint, e **C.rs2_error) (r *C.rs2_frame) {
+	defer catch(e, "rs2_pipeline_wait_for_frames", func() string { return fmtArgs("pipe", unsafe.Pointer(p), "timeout_ms", timeoutMs) })
+	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
+	fs, err := ps.wait(time.Duration(timeoutMs) * time.Millisecond)
+	switch {
+	case errors.Is(err, pipeline.ErrNotStarted):
+		fail(C.RS2_EXCEPTION_TYPE_WRONG_API_CALL_SEQUENCE, "wait_for_frames cannot be called before start()")
+	case err != nil:
+		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Frame didn't arrive within %d", timeoutMs)
+	}
+	return ps.frameset(fs)
+}
+
+//export rs2_pipeline_poll_for_frames
+func rs2_pipeline_poll_for_frames(p *C.rs2_pipeline, out **C.rs2_frame, e **C.rs2_error) (r C.int) {
+	defer catch(e, "rs2_pipeline_poll_for_frames", func() string { return fmtArgs("pipe", unsafe.Pointer(p)) })
+	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
+	if out == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"output_frame\"")
+	}
+	fs, ok := ps.p.PollForFrames()
+	if !ok {
+		return 0
+	}
+	*out = ps.frameset(fs)
+	return 1
+}
+
+//export rs2_pipeline_try_wait_for_frames
+func rs2_pipeline_try_wait_for_frames(p *C.rs2_pipeline, out **C.rs2_frame, timeoutMs C.uint, e **C.rs2_error) (r C.int) {
+	defer catch(e, "rs2_pipeline_try_wait_for_frames", func() string { return fmtArgs("pipe", unsafe.Pointer(p), "timeout_ms", timeoutMs) })
+	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
+	if out == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"output_frame\"")
+	}
+	fs, err := ps.wait(time.Duration(timeoutMs) * time.Millisecond)
+	if errors.Is(err, pipeline.ErrNotStarted) {
+		fail(C.RS2_EXCEPTION_TYPE_WRONG_API_CALL_SEQUENCE, "try_wait_for_frames cannot be called before start()")
+	}
+	if err != nil {
+		return 0
+	}
+	*out = ps.frameset(fs)
+	return 1
+}
+
+//export rs2_pipeline_get_active_profile
+func rs2_pipeline_get_active_profile(p *C.rs2_pipeline, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
+	defer catch(e, "rs2_pipeline_get_active_profile", func() string { return fmtArgs("pipe", unsafe.Pointer(p)) })
+	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
+	prof, err := ps.p.ActiveProfile()
+	ps.mu.Lock()
+	o := ps.o
+	ps.mu.Unlock()
+	if err != nil || o == nil {
+		fail(C.RS2_EXCEPTION_TYPE_WRONG_API_CALL_SEQUENCE, "get_active_profile() can only be called between a start() and a following stop()")
+	}
+	return (*C.rs2_pipeline_profile)(newHandle(&pipelineProfile{o.acquire(), prof}))
+}
+
+//export rs2_pipeline_profile_get_device
+func rs2_pipeline_profile_get_device(p *C.rs2_pipeline_profile, e **C.rs2_error) (r *C.rs2_device) {
+	defer catch(e, "rs2_pipeline_profile_get_device", func() string { return fmtArgs("profile", unsafe.Pointer(p)) })
+	pp := lookup[*pipelineProfile](unsafe.Pointer(p), "profile")
+	return (*C.rs2_device)(newHandle(&deviceHandle{pp.o.acquire()}))
+}
+
+//export rs2_pipeline_profile_get_streams
+func rs2_pipeline_profile_get_streams(p *C.rs2_pipeline_profile, e **C.rs2_error) (r *C.rs2_stream_profile_list) {
+	defer catch(e, "rs2_pipeline_profile_get_streams", func() string { return fmtArgs("profile", unsafe.Pointer(p)) })
+	pp := lookup[*pipelineProfile](unsafe.Pointer(p), "profile")
+	return (*C.rs2_stream_profile_list)(newHandle(&profileList{pp.o.acquire(), pp.pp.Streams()}))
+}
+
+//export rs2_delete_pipeline_profile
+func rs2_delete_pipeline_profile(p *C.rs2_pipeline_profile) {
+	defer catch(nil, "rs2_delete_pipeline_profile", nil)
+	pp := lookup[*pipelineProfile](unsafe.Pointer(p), "profile")
+	freeHandle(unsafe.Pointer(p))
+	pp.o.release()
+}

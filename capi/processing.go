@@ -1,0 +1,387 @@
+package main
+
+/*
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"sync"
+	"unsafe"
+
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/processing"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// blockHandle is an rs2_processing_block: one of package processing's
+// blocks, and where its output goes (rs2_start_processing*).
+type blockHandle struct {
+	mu   sync.Mutex
+	b    any       // the block; nil until the first frame for a disparity transform
+	opts optionSet // the block's options
+	toDisparity bool
+
+	out   func(*C.rs2_frame)
+	cppCB unsafe.Pointer
+}
+
+func newBlock(b processing.Configurable) *C.rs2_processing_block {
+	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: b, opts: b}))
+}
+
+func blockOf(p *C.rs2_processing_block) *blockHandle {
+	return lookup[*blockHandle](unsafe.Pointer(p), "block")
+}
+
+//export rs2_create_align
+func rs2_create_align(to C.rs2_stream, e **C.rs2_error) (r *C.rs2_processing_block) {
+	defer catch(e, "rs2_create_align", func() string { return fmtArgs("align_to", to) })
+	a := processing.NewAlign(sensor.Stream(to), nil)
+	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: &alignBlock{to: sensor.Stream(to), opts: a}, opts: a}))
+}
+
+// alignBlock is an align whose extrinsics come from the frames' device,
+// known at the first frame.
+type alignBlock struct {
+	to   sensor.Stream
+	opts *processing.Align
+	mu   sync.Mutex
+	a    map[*owner]*processing.Align
+}
+
+func (ab *alignBlock) align(o *owner) *processing.Align {
+	ab.mu.Lock()
+	defer ab.mu.Unlock()
+	if ab.a == nil {
+		ab.a = map[*owner]*processing.Align{}
+	}
+	a := ab.a[o]
+	if a == nil {
+		a = processing.NewAlign(ab.to, o.dev)
+		ab.a[o] = a
+	}
+	return a
+}
+
+//export rs2_create_pointcloud
+func rs2_create_pointcloud(e **C.rs2_error) (r *C.rs2_processing_block) {
+	defer catch(e, "rs2_create_pointcloud", nil)
+	pc := processing.NewPointCloud()
+	var opts optionSet
+	if o, ok := any(pc).(optionSet); ok {
+		opts = o
+	}
+	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: pc, opts: opts}))
+}
+
+//export rs2_create_colorizer
+func rs2_create_colorizer(e **C.rs2_error) (r *C.rs2_processing_block) {
+	defer catch(e, "rs2_create_colorizer", nil)
+	return newBlock(processing.NewColorizer())
+}
+
+//export rs2_create_decimation_filter_block
+func rs2_create_decimation_filter_block(e **C.rs2_error) (r *C.rs2_processing_block) {
+	defer catch(e, "rs2_create_decimation_filter_block", nil)
+	return newBlock(processing.NewDecimation())
+}
+
+//export rs2_create_threshold
+func rs2_create_threshold(e **C.rs2_error) (r *C.rs2_processing_block) {
+	defer catch(e, "rs2_create_threshold", nil)
+	return newBlock(processing.NewThreshold())
+}
+
+//export rs2_create_units_transform
+func rs2_create_units_transform(e **C.rs2_error) (r *C.rs2_processing_block) {
+	defer catch(e, "rs2_create_units_transform", nil)
+	return newBlock(processing.NewUnitsTransform())
+}
+
+//export rs2_create_spatial_filter_block
+func rs2_create_spatial_filter_block(e **C.rs2_error) (r *C.rs2_processing_block) {
+	defer catch(e, "rs2_create_spatial_filter_block", nil)
+	return newBlock(processing.NewSpatial())
+}
+
+//export rs2_create_temporal_filter_block
+func rs2_create_temporal_filter_block(e **C.rs2_error) (r *C.rs2_processing_block) {
+	defer catch(e, "rs2_create_temporal_filter_block", nil)
+	return newBlock(processing.NewTemporal())
+}
+
+//export rs2_create_hole_filling_filter_block
+func rs2_create_hole_filling_filter_block(e **C.rs2_error) (r *C.rs2_processing_block) {
+	defer catch(e, "rs2_create_hole_filling_filter_block", nil)
+	return newBlock(processing.NewHoleFilling())
+}
+
+//export rs2_create_disparity_transform_block
+func rs2_create_disparity_transform_block(toDisparity C.uchar, e **C.rs2_error) (r *C.rs2_processing_block) {
+	defer catch(e, "rs2_create_disparity_transform_block", func() string { return fmtArgs("transform_to_disparity", toDisparity) })
+	// The baseline is the frames' sensor's, known at the first frame; the
+	// options until then are those of a transform with any baseline.
+	d := processing.NewDisparityTransform(toDisparity != 0, 0)
+	return (*C.rs2_processing_block)(newHandle(&blockHandle{opts: d, toDisparity: toDisparity != 0}))
+}
+
+// recommendedBlocks is rs2_get_recommended_processing_blocks of a sensor.
+func recommendedBlocks(h *sensorHandle) *C.rs2_processing_block_list {
+	var names []string
+	if rf, ok := h.s.(extensions.RecommendedFilters); ok {
+		names = rf.RecommendedFilters()
+	}
+	color := sensorIs(h.s, C.RS2_EXTENSION_COLOR_SENSOR)
+	var baseline float32
+	if ds, ok := h.s.(extensions.DepthStereoSensor); ok {
+		baseline = ds.StereoBaselineMM()
+	}
+	bs, err := processing.RecommendedBlocks(names, color, baseline)
+	check(err)
+	return (*C.rs2_processing_block_list)(newHandle(&blockList{bs}))
+}
+
+type blockList struct{ bs []processing.Configurable }
+
+//export rs2_get_recommended_processing_blocks_count
+func rs2_get_recommended_processing_blocks_count(l *C.rs2_processing_block_list, e **C.rs2_error) (r C.int) {
+	defer catch(e, "rs2_get_recommended_processing_blocks_count", nil)
+	return C.int(len(lookup[*blockList](unsafe.Pointer(l), "list").bs))
+}
+
+//export rs2_get_processing_block
+func rs2_get_processing_block(l *C.rs2_processing_block_list, i C.int, e **C.rs2_error) (r *C.rs2_processing_block) {
+	defer catch(e, "rs2_get_processing_block", func() string { return fmtArgs("list", unsafe.Pointer(l), "index", i) })
+	bl := lookup[*blockList](unsafe.Pointer(l), "list")
+	return newBlock(bl.bs[checkIndex(i, len(bl.bs), "index")])
+}
+
+//export rs2_delete_recommended_processing_blocks
+func rs2_delete_recommended_processing_blocks(l *C.rs2_processing_block_list) {
+	defer catch(nil, "rs2_delete_recommended_processing_blocks", nil)
+	lookup[*blockList](unsafe.Pointer(l), "list")
+	freeHandle(unsafe.Pointer(l))
+}
+
+//export rs2_delete_processing_block
+func rs2_delete_processing_block(p *C.rs2_processing_block) {
+	defer catch(nil, "rs2_delete_processing_block", nil)
+	b := blockOf(p)
+	freeHandle(unsafe.Pointer(p))
+	b.setOut(nil, nil)
+}
+
+func (b *blockHandle) setOut(out func(*C.rs2_frame), cpp unsafe.Pointer) {
+	b.mu.Lock()
+	old := b.cppCB
+	b.out, b.cppCB = out, cpp
+	b.mu.Unlock()
+	if old != nil {
+		C.rsbag_cpp_release_frame_callback((*C.rs2_frame_callback)(old))
+	}
+}
+
+//export rs2_start_processing
+func rs2_start_processing(p *C.rs2_processing_block, cb *C.rs2_frame_callback, e **C.rs2_error) {
+	defer catch(e, "rs2_start_processing", func() string { return fmtArgs("block", unsafe.Pointer(p), "on_frame", unsafe.Pointer(cb)) })
+	b := blockOf(p)
+	if cb == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"on_frame\"")
+	}
+	b.setOut(func(f *C.rs2_frame) { C.rsbag_cpp_on_frame(cb, f) }, unsafe.Pointer(cb))
+}
+
+//export rs2_start_processing_fptr
+func rs2_start_processing_fptr(p *C.rs2_processing_block, cb C.rs2_frame_callback_ptr, user unsafe.Pointer, e **C.rs2_error) {
+	defer catch(e, "rs2_start_processing_fptr", func() string { return fmtArgs("block", unsafe.Pointer(p)) })
+	b := blockOf(p)
+	if cb == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"on_frame\"")
+	}
+	b.setOut(func(f *C.rs2_frame) { C.rsbag_call_frame(cb, f, user) }, nil)
+}
+
+//export rs2_start_processing_queue
+func rs2_start_processing_queue(p *C.rs2_processing_block, q *C.rs2_frame_queue, e **C.rs2_error) {
+	defer catch(e, "rs2_start_processing_queue", func() string { return fmtArgs("block", unsafe.Pointer(p), "queue", unsafe.Pointer(q)) })
+	b := blockOf(p)
+	fq := lookup[*frameQueue](unsafe.Pointer(q), "queue")
+	b.setOut(func(f *C.rs2_frame) { fq.enqueue(frameOf(f)) }, nil)
+}
+
+//export rs2_process_frame
+func rs2_process_frame(p *C.rs2_processing_block, f *C.rs2_frame, e **C.rs2_error) {
+	defer catch(e, "rs2_process_frame", func() string { return fmtArgs("block", unsafe.Pointer(p), "frame", unsafe.Pointer(f)) })
+	b := blockOf(p)
+	in := frameOf(f)
+	defer in.release() // the block takes the program's reference
+	b.mu.Lock()
+	out := b.out
+	b.mu.Unlock()
+	if out == nil {
+		fail(C.RS2_EXCEPTION_TYPE_WRONG_API_CALL_SEQUENCE, "processing block was not started (rs2_start_processing)")
+	}
+	if r := b.process(in); r != nil {
+		out(r)
+	}
+}
+
+// process returns the block's output for in (a new reference), or nil.
+func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
+	frames := in.set
+	if in.f != nil {
+		frames = []*sensor.Frame{in.f}
+	}
+	o := in.o
+	switch blk := b.block(in).(type) {
+	case *alignBlock:
+		depth, other := pick(frames, blk.to)
+		if depth == nil || other == nil {
+			return passThrough(in)
+		}
+		a, err := blk.align(o).Process(depth, other)
+		check(err)
+		if blk.to == sensor.StreamDepth {
+			return newFrame(nil, []*sensor.Frame{depth, a}, o)
+		}
+		return newFrame(nil, []*sensor.Frame{a, other}, o)
+	case *processing.PointCloud:
+		depth, tex := pick(frames, sensor.StreamColor)
+		if tex != nil && o != nil {
+			if x, err := o.dev.Extrinsics(depthProfile(frames, depth), tex.Profile); err == nil {
+				check(blk.MapTo(tex.Profile, x))
+			}
+		}
+		if depth == nil {
+			return nil
+		}
+		pts, err := blk.Calculate(depth)
+		check(err)
+		return newPoints(pts, o)
+	case processing.Block:
+		if in.f != nil {
+			res, err := blk.Process(in.f)
+			if errors.Is(err, processing.ErrFrame) {
+				return passThrough(in)
+			}
+			check(err)
+			return newFrame(res, nil, o)
+		}
+		outs := make([]*sensor.Frame, len(frames))
+		for i, f := range frames {
+			res, err := blk.Process(f)
+			if errors.Is(err, processing.ErrFrame) {
+				res, err = f, nil
+			}
+			check(err)
+			outs[i] = res
+		}
+		return newFrame(nil, outs, o)
+	}
+	fail(C.RS2_EXCEPTION_TYPE_NOT_IMPLEMENTED, "processing block cannot process frames")
+	return nil
+}
+
+// block returns the block, creating a disparity transform with the stereo
+// baseline of the frame's device at its first frame.
+func (b *blockHandle) block(in *frameRef) any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.b == nil {
+		var baseline float32
+		if in.o != nil {
+			for _, s := range in.o.dev.Sensors() {
+				if ds, ok := s.(extensions.DepthStereoSensor); ok {
+					baseline = ds.StereoBaselineMM()
+				}
+			}
+		}
+		d := processing.NewDisparityTransform(b.toDisparity, baseline)
+		for _, opt := range b.opts.SupportedOptions() {
+			if v, err := b.opts.Option(opt); err == nil {
+				d.SetOption(opt, v)
+			}
+		}
+		b.b, b.opts = d, d
+	}
+	return b.b
+}
+
+func depthProfile(frames []*sensor.Frame, depth *sensor.Frame) *sensor.StreamProfile {
+	if depth != nil {
+		return depth.Profile
+	}
+	return nil
+}
+
+// pick returns the depth frame and the first frame of stream other (any
+// other video stream when other is depth) among frames.
+func pick(frames []*sensor.Frame, other sensor.Stream) (depth, o *sensor.Frame) {
+	for _, f := range frames {
+		if f.Profile == nil || f.Profile.Kind != sensor.KindVideo {
+			continue
+		}
+		switch {
+		case f.Profile.Stream == sensor.StreamDepth && depth == nil:
+			depth = f
+		case o == nil && f.Profile.Stream != sensor.StreamDepth && (other == sensor.StreamDepth || f.Profile.Stream == other):
+			o = f
+		}
+	}
+	return depth, o
+}
+
+// passThrough returns a new reference to in.
+func passThrough(in *frameRef) *C.rs2_frame {
+	in.refs.Add(1)
+	return (*C.rs2_frame)(in.handle)
+}
+
+// newPoints returns a points frame of pts, its vertices and texture
+// coordinates pinned with it.
+func newPoints(pts *processing.Points, o *owner) *C.rs2_frame {
+	h := newFrame(pts.Frame, nil, o)
+	r := frameOf(h)
+	r.points = pts
+	if len(pts.Vertices) > 0 {
+		r.pin.Pin(&pts.Vertices[0])
+	}
+	if len(pts.TexCoords) > 0 {
+		r.pin.Pin(&pts.TexCoords[0])
+	}
+	return h
+}
+
+// blockName returns the name of a block (its rs2_camera_info Name).
+func (b *blockHandle) name() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch x := b.b.(type) {
+	case *alignBlock:
+		return "Align"
+	case interface{ Name() string }:
+		return x.Name()
+	}
+	if n, ok := b.opts.(interface{ Name() string }); ok {
+		return n.Name()
+	}
+	return ""
+}
+
+//export rs2_supports_processing_block_info
+func rs2_supports_processing_block_info(p *C.rs2_processing_block, info C.rs2_camera_info, e **C.rs2_error) (r C.int) {
+	defer catch(e, "rs2_supports_processing_block_info", func() string { return fmtArgs("block", unsafe.Pointer(p), "info", info) })
+	return cbool(info == C.RS2_CAMERA_INFO_NAME && blockOf(p).name() != "")
+}
+
+//export rs2_get_processing_block_info
+func rs2_get_processing_block_info(p *C.rs2_processing_block, info C.rs2_camera_info, e **C.rs2_error) (r *C.char) {
+	defer catch(e, "rs2_get_processing_block_info", func() string { return fmtArgs("block", unsafe.Pointer(p), "info", info) })
+	n := blockOf(p).name()
+	if info != C.RS2_CAMERA_INFO_NAME || n == "" {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "%s", unsupportedInfo(info))
+	}
+	return cstr(n)
+}

@@ -1,0 +1,236 @@
+package main
+
+/*
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"context"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// profilesOf returns the profiles named by n handles at p.
+func profilesOf(p **C.rs2_stream_profile, n int) []*sensor.StreamProfile {
+	if p == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"profiles\"")
+	}
+	hs := unsafe.Slice(p, n)
+	out := make([]*sensor.StreamProfile, n)
+	for i, h := range hs {
+		out[i] = lookup[*profileEntry](unsafe.Pointer(h), "profiles").p
+	}
+	return out
+}
+
+//export rs2_open
+func rs2_open(s *C.rs2_sensor, p *C.rs2_stream_profile, e **C.rs2_error) {
+	defer catch(e, "rs2_open", func() string { return fmtArgs("device", unsafe.Pointer(s), "profile", unsafe.Pointer(p)) })
+	h := lookup[*sensorHandle](unsafe.Pointer(s), "device")
+	check(h.s.Open(lookup[*profileEntry](unsafe.Pointer(p), "profile").p))
+}
+
+//export rs2_open_multiple
+func rs2_open_multiple(s *C.rs2_sensor, p **C.rs2_stream_profile, n C.int, e **C.rs2_error) {
+	defer catch(e, "rs2_open_multiple", func() string { return fmtArgs("device", unsafe.Pointer(s), "profiles", unsafe.Pointer(p), "count", n) })
+	h := lookup[*sensorHandle](unsafe.Pointer(s), "device")
+	check(h.s.Open(profilesOf(p, int(n))...))
+}
+
+// start starts the sensor with a handler that hands each frame, as a new
+// reference, to deliver; a panic there stops at the handler.
+func (h *sensorHandle) start(deliver func(*C.rs2_frame)) {
+	o := h.o
+	check(h.s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
+		defer func() { recover() }()
+		deliver(newFrame(f, nil, o))
+	})))
+}
+
+//export rs2_start
+func rs2_start(s *C.rs2_sensor, cb C.rs2_frame_callback_ptr, user unsafe.Pointer, e **C.rs2_error) {
+	defer catch(e, "rs2_start", func() string { return fmtArgs("sensor", unsafe.Pointer(s), "on_frame", unsafe.Pointer(cb), "user", user) })
+	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
+	if cb == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"on_frame\"")
+	}
+	h.start(func(f *C.rs2_frame) { C.rsbag_call_frame(cb, f, user) })
+}
+
+//export rs2_start_cpp
+func rs2_start_cpp(s *C.rs2_sensor, cb *C.rs2_frame_callback, e **C.rs2_error) {
+	defer catch(e, "rs2_start_cpp", func() string { return fmtArgs("sensor", unsafe.Pointer(s), "callback", unsafe.Pointer(cb)) })
+	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
+	if cb == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"callback\"")
+	}
+	h.start(func(f *C.rs2_frame) { C.rsbag_cpp_on_frame(cb, f) })
+	h.mu.Lock()
+	old := h.cppCB
+	h.cppCB = unsafe.Pointer(cb)
+	h.mu.Unlock()
+	if old != nil {
+		C.rsbag_cpp_release_frame_callback((*C.rs2_frame_callback)(old))
+	}
+}
+
+//export rs2_start_queue
+func rs2_start_queue(s *C.rs2_sensor, q *C.rs2_frame_queue, e **C.rs2_error) {
+	defer catch(e, "rs2_start_queue", func() string { return fmtArgs("sensor", unsafe.Pointer(s), "queue", unsafe.Pointer(q)) })
+	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
+	fq := lookup[*frameQueue](unsafe.Pointer(q), "queue")
+	h.start(func(f *C.rs2_frame) { fq.enqueue(frameOf(f)) })
+}
+
+//export rs2_stop
+func rs2_stop(s *C.rs2_sensor, e **C.rs2_error) {
+	defer catch(e, "rs2_stop", func() string { return fmtArgs("sensor", unsafe.Pointer(s)) })
+	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
+	check(h.s.Stop())
+	h.mu.Lock()
+	cb := h.cppCB
+	h.cppCB = nil
+	h.mu.Unlock()
+	if cb != nil {
+		C.rsbag_cpp_release_frame_callback((*C.rs2_frame_callback)(cb))
+	}
+}
+
+//export rs2_close
+func rs2_close(s *C.rs2_sensor, e **C.rs2_error) {
+	defer catch(e, "rs2_close", func() string { return fmtArgs("sensor", unsafe.Pointer(s)) })
+	check(lookup[*sensorHandle](unsafe.Pointer(s), "sensor").s.Close())
+}
+
+// frameQueue is an rs2_frame_queue: at most cap frames, the oldest dropped
+// (and released) for a new one when full, as librealsense's.
+type frameQueue struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	frames []*frameRef
+	cap    int
+}
+
+func newFrameQueue(n int) *frameQueue {
+	q := &frameQueue{cap: max(n, 1)}
+	q.cond = sync.NewCond(&q.mu)
+	return q
+}
+
+func (q *frameQueue) enqueue(r *frameRef) {
+	q.mu.Lock()
+	var drop *frameRef
+	if len(q.frames) >= q.cap {
+		drop = q.frames[0]
+		q.frames = q.frames[1:]
+	}
+	q.frames = append(q.frames, r)
+	q.mu.Unlock()
+	q.cond.Signal()
+	if drop != nil {
+		drop.release()
+	}
+}
+
+// dequeue returns the oldest frame, waiting up to timeout (none: <= 0).
+func (q *frameQueue) dequeue(timeout time.Duration) *frameRef {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.frames) == 0 && timeout > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		stop := context.AfterFunc(ctx, func() {
+			q.mu.Lock()
+			q.cond.Broadcast()
+			q.mu.Unlock()
+		})
+		defer stop()
+		for len(q.frames) == 0 && ctx.Err() == nil {
+			q.cond.Wait()
+		}
+	}
+	if len(q.frames) == 0 {
+		return nil
+	}
+	r := q.frames[0]
+	q.frames[0] = nil
+	q.frames = q.frames[1:]
+	return r
+}
+
+func (q *frameQueue) drain() {
+	for r := q.dequeue(0); r != nil; r = q.dequeue(0) {
+		r.release()
+	}
+}
+
+//export rs2_create_frame_queue
+func rs2_create_frame_queue(capacity C.int, e **C.rs2_error) (r *C.rs2_frame_queue) {
+	defer catch(e, "rs2_create_frame_queue", func() string { return fmtArgs("capacity", capacity) })
+	return (*C.rs2_frame_queue)(newHandle(newFrameQueue(int(capacity))))
+}
+
+//export rs2_delete_frame_queue
+func rs2_delete_frame_queue(q *C.rs2_frame_queue) {
+	defer catch(nil, "rs2_delete_frame_queue", nil)
+	fq := lookup[*frameQueue](unsafe.Pointer(q), "queue")
+	freeHandle(unsafe.Pointer(q))
+	fq.drain()
+}
+
+//export rs2_frame_queue_size
+func rs2_frame_queue_size(q *C.rs2_frame_queue, e **C.rs2_error) (r C.int) {
+	defer catch(e, "rs2_frame_queue_size", func() string { return fmtArgs("queue", unsafe.Pointer(q)) })
+	fq := lookup[*frameQueue](unsafe.Pointer(q), "queue")
+	fq.mu.Lock()
+	defer fq.mu.Unlock()
+	return C.int(len(fq.frames))
+}
+
+//export rs2_wait_for_frame
+func rs2_wait_for_frame(q *C.rs2_frame_queue, timeoutMs C.uint, e **C.rs2_error) (r *C.rs2_frame) {
+	defer catch(e, "rs2_wait_for_frame", func() string { return fmtArgs("queue", unsafe.Pointer(q), "timeout_ms", timeoutMs) })
+	fr := lookup[*frameQueue](unsafe.Pointer(q), "queue").dequeue(time.Duration(timeoutMs) * time.Millisecond)
+	if fr == nil {
+		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Frame did not arrive in time!")
+	}
+	return (*C.rs2_frame)(fr.handle)
+}
+
+//export rs2_poll_for_frame
+func rs2_poll_for_frame(q *C.rs2_frame_queue, out **C.rs2_frame, e **C.rs2_error) (r C.int) {
+	defer catch(e, "rs2_poll_for_frame", func() string { return fmtArgs("queue", unsafe.Pointer(q), "output_frame", unsafe.Pointer(out)) })
+	fq := lookup[*frameQueue](unsafe.Pointer(q), "queue")
+	if out == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"output_frame\"")
+	}
+	if fr := fq.dequeue(0); fr != nil {
+		*out = (*C.rs2_frame)(fr.handle)
+		return 1
+	}
+	return 0
+}
+
+//export rs2_try_wait_for_frame
+func rs2_try_wait_for_frame(q *C.rs2_frame_queue, timeoutMs C.uint, out **C.rs2_frame, e **C.rs2_error) (r C.int) {
+	defer catch(e, "rs2_try_wait_for_frame", func() string { return fmtArgs("queue", unsafe.Pointer(q), "timeout_ms", timeoutMs) })
+	fq := lookup[*frameQueue](unsafe.Pointer(q), "queue")
+	if out == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"output_frame\"")
+	}
+	if fr := fq.dequeue(time.Duration(timeoutMs) * time.Millisecond); fr != nil {
+		*out = (*C.rs2_frame)(fr.handle)
+		return 1
+	}
+	return 0
+}
+
+//export rs2_enqueue_frame
+func rs2_enqueue_frame(f *C.rs2_frame, q unsafe.Pointer) {
+	defer catch(nil, "rs2_enqueue_frame", nil)
+	lookup[*frameQueue](q, "queue").enqueue(frameOf(f))
+}
