@@ -252,7 +252,9 @@ func rs2_pose_frame_get_pose_data(p *C.rs2_frame, out *C.rs2_pose, e **C.rs2_err
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"pose\"")
 	}
 	ps := &f.Pose
-	vec := func(v [3]float32) C.rs2_vector { return C.rs2_vector{x: C.float(v[0]), y: C.float(v[1]), z: C.float(v[2])} }
+	vec := func(v [3]float32) C.rs2_vector {
+		return C.rs2_vector{x: C.float(v[0]), y: C.float(v[1]), z: C.float(v[2])}
+	}
 	*out = C.rs2_pose{translation: vec(ps.Translation), velocity: vec(ps.Velocity), acceleration: vec(ps.Acceleration),
 		rotation:         C.rs2_quaternion{x: C.float(ps.Rotation[0]), y: C.float(ps.Rotation[1]), z: C.float(ps.Rotation[2]), w: C.float(ps.Rotation[3])},
 		angular_velocity: vec(ps.AngularVelocity), angular_acceleration: vec(ps.AngularAcceleration),

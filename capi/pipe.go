@@ -76,7 +76,9 @@ func rs2_delete_config(c *C.rs2_config) {
 	freeHandle(unsafe.Pointer(c))
 }
 
-func configOf(c *C.rs2_config) *pipeline.Config { return lookup[*configState](unsafe.Pointer(c), "config").c }
+func configOf(c *C.rs2_config) *pipeline.Config {
+	return lookup[*configState](unsafe.Pointer(c), "config").c
+}
 
 //export rs2_config_enable_stream
 func rs2_config_enable_stream(c *C.rs2_config, stream C.rs2_stream, index, width, height C.int, format C.rs2_format, fps C.int, e **C.rs2_error) {
@@ -149,9 +151,9 @@ func rs2_config_enable_record_to_file(c *C.rs2_config, file *C.char, e **C.rs2_e
 // frameset when not nil.
 func (ps *pipelineState) start(cfg *pipeline.Config, cb func(*C.rs2_frame)) *C.rs2_pipeline_profile {
 	var (
-		prof *pipeline.Profile
-		err  error
-		o    *owner
+		prof  *pipeline.Profile
+		err   error
+		o     *owner
 		ready = make(chan struct{})
 	)
 	if cb == nil {

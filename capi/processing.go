@@ -18,9 +18,9 @@ import (
 // blockHandle is an rs2_processing_block: one of package processing's
 // blocks, and where its output goes (rs2_start_processing*).
 type blockHandle struct {
-	mu   sync.Mutex
-	b    any       // the block; nil until the first frame for a disparity transform
-	opts optionSet // the block's options
+	mu          sync.Mutex
+	b           any       // the block; nil until the first frame for a disparity transform
+	opts        optionSet // the block's options
 	toDisparity bool
 
 	out   func(*C.rs2_frame)

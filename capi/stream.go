@@ -53,7 +53,9 @@ func (h *sensorHandle) start(deliver func(*C.rs2_frame)) {
 
 //export rs2_start
 func rs2_start(s *C.rs2_sensor, cb C.rs2_frame_callback_ptr, user unsafe.Pointer, e **C.rs2_error) {
-	defer catch(e, "rs2_start", func() string { return fmtArgs("sensor", unsafe.Pointer(s), "on_frame", unsafe.Pointer(cb), "user", user) })
+	defer catch(e, "rs2_start", func() string {
+		return fmtArgs("sensor", unsafe.Pointer(s), "on_frame", unsafe.Pointer(cb), "user", user)
+	})
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
 	if cb == nil {
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"on_frame\"")

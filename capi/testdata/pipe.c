@@ -1,0 +1,69 @@
+/* pipe: plays a bag through rs2_pipeline (config from the file, no repeat,
+   real time off) and prints each frameset's frames, then the active
+   profile's streams. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "rs2.h"
+
+static void check(rs2_error* e) {
+	if (e) {
+		printf("{\"type\":\"error\",\"function\":\"%s\",\"message\":\"%s\"}\n", rs2_get_failed_function(e), rs2_get_error_message(e));
+		exit(1);
+	}
+}
+
+static void print_frameset(rs2_frame* fs) {
+	rs2_error* e = NULL;
+	int n = rs2_embedded_frames_count(fs, &e); check(e);
+	printf("{\"type\":\"frameset\",\"frames\":[");
+	for (int i = 0; i < n; i++) {
+		rs2_frame* f = rs2_extract_frame(fs, i, &e); check(e);
+		const rs2_stream_profile* p = rs2_get_frame_stream_profile(f, &e); check(e);
+		rs2_stream s; rs2_format fmt; int idx, uid, fps;
+		rs2_get_stream_profile_data(p, &s, &fmt, &idx, &uid, &fps, &e); check(e);
+		printf("%s{\"stream\":\"%s/%d\",\"number\":%llu,\"timestamp\":%.17g,\"domain\":\"%s\"}", i ? "," : "", rs2_stream_to_string(s), idx,
+			rs2_get_frame_number(f, &e), rs2_get_frame_timestamp(f, &e), rs2_timestamp_domain_to_string(rs2_get_frame_timestamp_domain(f, &e)));
+		check(e);
+		rs2_release_frame(f);
+	}
+	printf("]}\n");
+}
+
+int main(int argc, char** argv) {
+	rs2_error* e = NULL;
+	rs2_context* ctx = rs2_create_context(RS2_API_VERSION, &e); check(e);
+	rs2_pipeline* pipe = rs2_create_pipeline(ctx, &e); check(e);
+	rs2_config* cfg = rs2_create_config(&e); check(e);
+	rs2_config_enable_device_from_file_repeat_option(cfg, argv[1], 0, &e); check(e);
+	rs2_pipeline_profile* prof = rs2_pipeline_start_with_config(pipe, cfg, &e); check(e);
+	rs2_device* dev = rs2_pipeline_profile_get_device(prof, &e); check(e);
+	rs2_playback_device_set_real_time(dev, 0, &e); check(e);
+	rs2_frame* fs;
+	while (rs2_pipeline_try_wait_for_frames(pipe, &fs, 5000, &e)) {
+		check(e);
+		print_frameset(fs);
+		rs2_release_frame(fs);
+	}
+	check(e);
+	rs2_pipeline_profile* active = rs2_pipeline_get_active_profile(pipe, &e); check(e);
+	rs2_stream_profile_list* streams = rs2_pipeline_profile_get_streams(active, &e); check(e);
+	int n = rs2_get_stream_profiles_count(streams, &e); check(e);
+	printf("{\"type\":\"active\",\"file\":\"%s\",\"streams\":%d}\n", rs2_playback_device_get_file_path(dev, &e), n); check(e);
+	rs2_delete_stream_profiles_list(streams);
+	rs2_delete_pipeline_profile(active);
+	/* A pipeline frame outlives the stop until it is released. */
+	rs2_frame* last = NULL;
+	if (rs2_pipeline_poll_for_frames(pipe, &last, &e)) rs2_release_frame(last);
+	check(e);
+	rs2_pipeline_stop(pipe, &e); check(e);
+	rs2_pipeline_stop(pipe, &e);
+	if (!e || rs2_get_librealsense_exception_type(e) != RS2_EXCEPTION_TYPE_WRONG_API_CALL_SEQUENCE) { printf("second stop: no error\n"); return 1; }
+	printf("{\"type\":\"stop_again\",\"message\":\"%s\"}\n", rs2_get_error_message(e));
+	rs2_free_error(e);
+	rs2_delete_device(dev);
+	rs2_delete_pipeline_profile(prof);
+	rs2_delete_config(cfg);
+	rs2_delete_pipeline(pipe);
+	rs2_delete_context(ctx);
+	return 0;
+}
