@@ -286,3 +286,46 @@ func TestPipelineMatchesSync(t *testing.T) {
 		})
 	}
 }
+
+// TestErrors checks the rs2_error of failing calls (message, failed
+// function, arguments, exception type), a Go panic returned as an error,
+// the functions refused for a bag, and the *_to_string functions.
+func TestErrors(t *testing.T) {
+	out := run(t, program(t, "errors.c"), filepath.Join("..", "testdata", "librealsense", "depth_color.bag"))
+	for _, want := range []string{
+		"api 25605\n",
+		"newer minor: rs2_create_context | api_version:25705 | Invalid Value | API version mismatch: librealsense.so was compiled with API version 2.56.5 but the application was compiled with 2.57.5! Make sure correct version of the library is installed (make install)\n",
+		"other major: rs2_create_context | api_version:30000 | Invalid Value | API version mismatch: librealsense.so was compiled with API version 2.56.5 but the application was compiled with 3.0.0!",
+		"older minor: no error\n",
+		"create: no error\n",
+		"missing file: rs2_context_add_device Io\n",
+		"add: no error\n",
+		"info: rs2_get_device_info | device:0x",
+		"| Invalid Value | info Ip Address not supported by the device!\n",
+		"reset: rs2_hardware_reset |  | Not Implemented | rs2_hardware_reset is not supported",
+		"null frame: rs2_get_frame_width | frame:0x0 | Invalid Value | null pointer passed for argument \"frame\"\n",
+		"device as frame: rs2_get_frame_width |",
+		"| Invalid Value | argument \"frame\" is a device handle, not a frame handle\n",
+		"sensor index: rs2_create_sensor |",
+		"| Invalid Value | out of range value for argument \"index\"\n",
+		"set option: rs2_set_option |",
+		"| Invalid Value | playback: sensor 0: option Exposure: extensions: option is read-only\n",
+		"unsupported option: rs2_get_option |",
+		"Invalid Value | Device does not support option White Balance!\n",
+		"negative count: rs2_open_multiple |",
+		"| UNKNOWN | runtime error: unsafe.Slice: len out of range\n",
+		"null queue: rs2_start_queue | sensor:0x",
+		"start unopened: rs2_start_queue |",
+		"| Wrong Api Call Sequence |",
+		"seek: rs2_playback_seek |",
+		"Gyro|Y16|Laser Power|Serial Number|Global Time|Actual Fps|Inverse Brown Conrady|UNKNOWN\n",
+		"Wrong Api Call Sequence|Depth Stereo Sensor|Stopped|Warn|Hardware Event|Points\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(out)
+	}
+}

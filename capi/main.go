@@ -71,12 +71,35 @@ func lookup[T any](p unsafe.Pointer, arg string) T {
 	}
 	t, ok := v.(T)
 	if !ok {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "argument \"%s\" is a %s, not a %T", arg, kindOf(v), *new(T))
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "argument \"%s\" is a %s, not a %s", arg, kindOf(v), kindOf(*new(T)))
 	}
 	return t
 }
 
-func kindOf(v any) string { return strings.TrimPrefix(fmt.Sprintf("%T", v), "*main.") }
+// kindOf names the kind of handle whose object v is, or would be.
+func kindOf(v any) string {
+	switch v.(type) {
+	case *contextState:
+		return "context handle"
+	case *deviceHandle:
+		return "device handle"
+	case *sensorHandle:
+		return "sensor handle"
+	case *frameRef:
+		return "frame handle"
+	case *profileEntry:
+		return "stream profile handle"
+	case *frameQueue:
+		return "frame queue handle"
+	case *blockHandle:
+		return "processing block handle"
+	case *pipelineState:
+		return "pipeline handle"
+	case *configState:
+		return "config handle"
+	}
+	return strings.TrimPrefix(fmt.Sprintf("%T", v), "*main.") + " handle"
+}
 
 // apiError is an error on its way to the program as an rs2_error.
 type apiError struct {

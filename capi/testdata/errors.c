@@ -1,0 +1,64 @@
+/* errors: the rs2_error of failing calls, the *_to_string functions and the
+   functions present but not supported for a bag. Prints one line each. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rs2.h"
+
+static void show(const char* what, rs2_error* e) {
+	if (!e) {
+		printf("%s: no error\n", what);
+		return;
+	}
+	printf("%s: %s | %s | %s | %s\n", what, rs2_get_failed_function(e), rs2_get_failed_args(e),
+		rs2_exception_type_to_string(rs2_get_librealsense_exception_type(e)), rs2_get_error_message(e));
+	rs2_free_error(e);
+}
+
+int main(int argc, char** argv) {
+	rs2_error* e = NULL;
+	printf("api %d\n", rs2_get_api_version(&e));
+	rs2_create_context(RS2_API_VERSION + 100, &e);
+	show("newer minor", e); e = NULL;
+	rs2_create_context(30000, &e);
+	show("other major", e); e = NULL;
+	rs2_context* ctx = rs2_create_context_ex(25600, "{}", &e);
+	show("older minor", e); e = NULL;
+	rs2_delete_context(ctx);
+	ctx = rs2_create_context(RS2_API_VERSION, &e); show("create", e); e = NULL;
+	rs2_context_add_device(ctx, "/nonexistent/x.bag", &e);
+	printf("missing file: %s %s\n", rs2_get_failed_function(e), rs2_exception_type_to_string(rs2_get_librealsense_exception_type(e)));
+	rs2_free_error(e); e = NULL;
+	rs2_device* dev = rs2_context_add_device(ctx, argv[1], &e); show("add", e); e = NULL;
+	rs2_get_device_info(dev, RS2_CAMERA_INFO_IP_ADDRESS, &e); show("info", e); e = NULL;
+	rs2_hardware_reset(dev, &e); show("reset", e); e = NULL;
+	rs2_get_frame_width(NULL, &e); show("null frame", e); e = NULL;
+	rs2_get_frame_width((rs2_frame*)dev, &e); show("device as frame", e); e = NULL;
+	rs2_sensor_list* sl = rs2_query_sensors(dev, &e);
+	rs2_sensor* s = rs2_create_sensor(sl, 0, &e);
+	rs2_create_sensor(sl, 99, &e); show("sensor index", e); e = NULL;
+	rs2_set_option((rs2_options*)s, RS2_OPTION_EXPOSURE, 1, &e); show("set option", e); e = NULL;
+	rs2_get_option((rs2_options*)s, RS2_OPTION_WHITE_BALANCE, &e); show("unsupported option", e); e = NULL;
+	rs2_stream_profile_list* pl = rs2_get_stream_profiles(s, &e);
+	const rs2_stream_profile* p = rs2_get_stream_profile(pl, 0, &e);
+	rs2_open_multiple(s, &p, -1, &e); show("negative count", e); e = NULL;
+	rs2_start_queue(s, NULL, &e); show("null queue", e); e = NULL;
+	rs2_frame_queue* q = rs2_create_frame_queue(1, &e);
+	rs2_start_queue(s, q, &e); show("start unopened", e); e = NULL;
+	rs2_delete_frame_queue(q);
+	rs2_playback_seek(dev, -1, &e); show("seek", e); e = NULL;
+	printf("%s|%s|%s|%s|%s|%s|%s|%s\n", rs2_stream_to_string(RS2_STREAM_GYRO), rs2_format_to_string(RS2_FORMAT_Y16),
+		rs2_option_to_string(RS2_OPTION_LASER_POWER), rs2_camera_info_to_string(RS2_CAMERA_INFO_SERIAL_NUMBER),
+		rs2_timestamp_domain_to_string(RS2_TIMESTAMP_DOMAIN_GLOBAL_TIME), rs2_frame_metadata_to_string(RS2_FRAME_METADATA_ACTUAL_FPS),
+		rs2_distortion_to_string(RS2_DISTORTION_INVERSE_BROWN_CONRADY), rs2_format_to_string((rs2_format)999));
+	printf("%s|%s|%s|%s|%s|%s\n", rs2_exception_type_to_string(RS2_EXCEPTION_TYPE_WRONG_API_CALL_SEQUENCE),
+		rs2_extension_type_to_string(RS2_EXTENSION_DEPTH_STEREO_SENSOR), rs2_playback_status_to_string(RS2_PLAYBACK_STATUS_STOPPED),
+		rs2_log_severity_to_string(RS2_LOG_SEVERITY_WARN), rs2_notification_category_to_string(RS2_NOTIFICATION_CATEGORY_HARDWARE_EVENT),
+		rs2_extension_to_string(RS2_EXTENSION_POINTS));
+	rs2_delete_stream_profiles_list(pl);
+	rs2_delete_sensor(s);
+	rs2_delete_sensor_list(sl);
+	rs2_delete_device(dev);
+	rs2_delete_context(ctx);
+	return 0;
+}
