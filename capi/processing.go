@@ -25,6 +25,10 @@ type blockHandle struct {
 
 	out   func(*C.rs2_frame)
 	cppCB unsafe.Pointer
+
+	// A pointcloud's depth stream (from its first depth frame) and the
+	// texture it saw before.
+	depthProfile, texture *sensor.StreamProfile
 }
 
 func newBlock(b processing.Configurable) *C.rs2_processing_block {
@@ -220,10 +224,12 @@ func rs2_process_frame(p *C.rs2_processing_block, f *C.rs2_frame, e **C.rs2_erro
 	b.mu.Lock()
 	out := b.out
 	b.mu.Unlock()
-	if out == nil {
-		fail(C.RS2_EXCEPTION_TYPE_WRONG_API_CALL_SEQUENCE, "processing block was not started (rs2_start_processing)")
-	}
-	if r := b.process(in); r != nil {
+	r := b.process(in)
+	switch {
+	case r == nil:
+	case out == nil: // not started: the output goes nowhere, as in librealsense
+		frameOf(r).release()
+	default:
 		out(r)
 	}
 }
@@ -248,14 +254,37 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 		}
 		return newFrame(nil, []*sensor.Frame{a, other}, o)
 	case *processing.PointCloud:
-		depth, tex := pick(frames, sensor.StreamColor)
+		// A frame of another video stream becomes the texture, as
+		// librealsense's pointcloud maps to the last such frame it sees.
+		depth, tex := pick(frames, sensor.StreamDepth)
 		if tex != nil && o != nil {
-			if x, err := o.dev.Extrinsics(depthProfile(frames, depth), tex.Profile); err == nil {
+			b.mu.Lock()
+			from := b.depthProfile
+			if depth != nil {
+				from = depth.Profile
+			}
+			b.mu.Unlock()
+			if from != nil {
+				x, err := o.dev.Extrinsics(from, tex.Profile)
+				check(err)
 				check(blk.MapTo(tex.Profile, x))
+			} else {
+				b.mu.Lock()
+				b.texture = tex.Profile
+				b.mu.Unlock()
 			}
 		}
 		if depth == nil {
 			return nil
+		}
+		b.mu.Lock()
+		first, tx := b.depthProfile == nil, b.texture
+		b.depthProfile = depth.Profile
+		b.mu.Unlock()
+		if first && tx != nil && o != nil {
+			x, err := o.dev.Extrinsics(depth.Profile, tx)
+			check(err)
+			check(blk.MapTo(tx, x))
 		}
 		pts, err := blk.Calculate(depth)
 		check(err)
@@ -307,13 +336,6 @@ func (b *blockHandle) block(in *frameRef) any {
 		b.b, b.opts = d, d
 	}
 	return b.b
-}
-
-func depthProfile(frames []*sensor.Frame, depth *sensor.Frame) *sensor.StreamProfile {
-	if depth != nil {
-		return depth.Profile
-	}
-	return nil
 }
 
 // pick returns the depth frame and the first frame of stream other (any

@@ -1,0 +1,206 @@
+/* proc: runs the processing blocks on every depth frame of a bag, through
+   rs2_process_frame and a frame queue, as rs-record dump --processing does
+   (depth paired with color, or else infrared in Y8), and prints its depth
+   lines: each output's hash and shape. */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rs2.h"
+
+static void check(rs2_error* e) {
+	if (e) {
+		printf("{\"type\":\"error\",\"function\":\"%s\",\"message\":\"%s\"}\n", rs2_get_failed_function(e), rs2_get_error_message(e));
+		exit(1);
+	}
+}
+
+static uint64_t fnv(const unsigned char* p, long n) {
+	uint64_t h = 14695981039346656037ull;
+	for (long i = 0; i < n; i++) { h ^= p[i]; h *= 1099511628211ull; }
+	return h;
+}
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static int stopped, nops;
+static rs2_frame_queue* q;
+static rs2_frame *pending, *last;
+static const rs2_stream_profile* paired;
+static rs2_processing_block *col, *schemes[10], *pc, *singles[9], *chain[6];
+static const char* singleNames[9] = {"decimation", "threshold", "disparity", "spatial", "temporal",
+	"hole-filling.mode-0", "hole-filling.mode-1", "hole-filling.mode-2", "units"};
+
+static void op(const char* name, rs2_frame* f) {
+	rs2_error* e = NULL;
+	int n = rs2_get_frame_data_size(f, &e); check(e);
+	printf("%s\"%s\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d", nops++ ? "," : "", name, fnv(rs2_get_frame_data(f, &e), n), n);
+	check(e);
+	if (rs2_is_frame_extendable_to(f, RS2_EXTENSION_VIDEO_FRAME, &e)) {
+		rs2_stream s; rs2_format fmt; int idx, uid, fps;
+		rs2_get_stream_profile_data(rs2_get_frame_stream_profile(f, &e), &s, &fmt, &idx, &uid, &fps, &e); check(e);
+		printf(",\"format\":\"%s\",\"width\":%d,\"height\":%d,\"stride\":%d", rs2_format_to_string(fmt), rs2_get_frame_width(f, &e),
+			rs2_get_frame_height(f, &e), rs2_get_frame_stride_in_bytes(f, &e));
+	}
+	check(e);
+	printf("}");
+}
+
+/* run hands f (a new reference) to block b and returns its output. */
+static rs2_frame* run(rs2_processing_block* b, rs2_frame* f) {
+	rs2_error* e = NULL;
+	rs2_frame_add_ref(f, &e); check(e);
+	rs2_start_processing_queue(b, q, &e); check(e);
+	rs2_process_frame(b, f, &e); check(e);
+	rs2_frame* out = NULL;
+	if (!rs2_poll_for_frame(q, &out, &e)) { printf("no output\n"); exit(1); }
+	return out;
+}
+
+static void process(rs2_frame* depth, rs2_frame* other) {
+	rs2_error* e = NULL;
+	nops = 0;
+	printf("{\"type\":\"depth\",\"number\":%llu,\"timestamp\":%.17g,\"paired\":", rs2_get_frame_number(depth, &e), rs2_get_frame_timestamp(depth, &e));
+	if (other) printf("%llu", rs2_get_frame_number(other, &e)); else printf("null");
+	printf(",\"ops\":{");
+	op("depth", depth);
+	rs2_frame* f = run(col, depth); op("colorize", f); rs2_release_frame(f);
+	for (int k = 0; k < 10; k++) {
+		char name[32]; snprintf(name, sizeof name, "colorize.scheme-%d", k);
+		f = run(schemes[k], depth); op(name, f); rs2_release_frame(f);
+	}
+	if (other) {
+		/* The cloud takes the other frame as its texture: no output. */
+		rs2_frame_add_ref(other, &e); check(e);
+		rs2_process_frame(pc, other, &e); check(e);
+	}
+	rs2_frame* pts = run(pc, depth);
+	if (!rs2_is_frame_extendable_to(pts, RS2_EXTENSION_POINTS, &e)) { printf("not points\n"); exit(1); }
+	int n = rs2_get_frame_points_count(pts, &e); check(e);
+	printf(",\"pointcloud.vertices\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d}", fnv((const unsigned char*)rs2_get_frame_vertices(pts, &e), 12L * n), 12 * n);
+	const rs2_pixel* tc = rs2_get_frame_texture_coordinates(pts, &e); check(e);
+	if (tc) printf(",\"pointcloud.texcoords\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d}", fnv((const unsigned char*)tc, 8L * n), 8 * n);
+	rs2_release_frame(pts);
+	for (int i = 0; i < 9; i++) { f = run(singles[i], depth); op(singleNames[i], f); rs2_release_frame(f); }
+	rs2_frame* out = depth;
+	rs2_frame_add_ref(out, &e); check(e);
+	for (int i = 0; i < 6; i++) { f = run(chain[i], out); rs2_release_frame(out); out = f; }
+	op("chain", out);
+	rs2_release_frame(out);
+	printf("}}\n");
+}
+
+static void on_frame(rs2_frame* f, void* user) {
+	rs2_error* e = NULL;
+	const rs2_stream_profile* p = rs2_get_frame_stream_profile(f, &e); check(e);
+	rs2_stream s; rs2_format fmt; int idx, uid, fps;
+	rs2_get_stream_profile_data(p, &s, &fmt, &idx, &uid, &fps, &e); check(e);
+	pthread_mutex_lock(&mu);
+	if (s == RS2_STREAM_DEPTH && fmt == RS2_FORMAT_Z16) {
+		if (pending) { process(pending, last); rs2_release_frame(pending); }
+		pending = f;
+	} else if (p == paired) {
+		if (last) rs2_release_frame(last);
+		last = f;
+		if (pending) { process(pending, f); rs2_release_frame(pending); pending = NULL; }
+	} else {
+		rs2_release_frame(f);
+	}
+	pthread_mutex_unlock(&mu);
+}
+
+struct status_cb { void** vtable; };
+static void status_changed(struct status_cb* self, rs2_playback_status s) {
+	pthread_mutex_lock(&mu);
+	if (s == RS2_PLAYBACK_STATUS_STOPPED) { stopped = 1; pthread_cond_broadcast(&cv); }
+	pthread_mutex_unlock(&mu);
+}
+static void status_nop(struct status_cb* self) {}
+static void* status_vtable[] = {(void*)status_changed, (void*)status_nop, (void*)status_nop, (void*)status_nop};
+static struct status_cb status = {status_vtable};
+
+static void set(rs2_processing_block* b, rs2_option o, float v) {
+	rs2_error* e = NULL;
+	rs2_set_option((rs2_options*)b, o, v, &e); check(e);
+}
+
+int main(int argc, char** argv) {
+	rs2_error* e = NULL;
+	q = rs2_create_frame_queue(4, &e); check(e);
+	col = rs2_create_colorizer(&e); check(e);
+	for (int k = 0; k < 10; k++) {
+		schemes[k] = rs2_create_colorizer(&e); check(e);
+		set(schemes[k], RS2_OPTION_COLOR_SCHEME, k);
+		set(schemes[k], RS2_OPTION_HISTOGRAM_EQUALIZATION_ENABLED, 0);
+		set(schemes[k], RS2_OPTION_MIN_DISTANCE, 0.3f);
+		set(schemes[k], RS2_OPTION_MAX_DISTANCE, 4);
+	}
+	pc = rs2_create_pointcloud(&e); check(e);
+	singles[0] = rs2_create_decimation_filter_block(&e);
+	singles[1] = rs2_create_threshold(&e); check(e);
+	set(singles[1], RS2_OPTION_MIN_DISTANCE, 0.15f);
+	set(singles[1], RS2_OPTION_MAX_DISTANCE, 4);
+	singles[2] = rs2_create_disparity_transform_block(1, &e);
+	singles[3] = rs2_create_spatial_filter_block(&e);
+	singles[4] = rs2_create_temporal_filter_block(&e);
+	for (int m = 0; m < 3; m++) { singles[5 + m] = rs2_create_hole_filling_filter_block(&e); check(e); set(singles[5 + m], RS2_OPTION_HOLES_FILL, m); }
+	singles[8] = rs2_create_units_transform(&e);
+	chain[0] = rs2_create_decimation_filter_block(&e);
+	chain[1] = rs2_create_disparity_transform_block(1, &e);
+	chain[2] = rs2_create_spatial_filter_block(&e);
+	chain[3] = rs2_create_temporal_filter_block(&e);
+	chain[4] = rs2_create_disparity_transform_block(0, &e);
+	chain[5] = rs2_create_hole_filling_filter_block(&e); check(e);
+	set(chain[5], RS2_OPTION_HOLES_FILL, 1);
+
+	rs2_context* ctx = rs2_create_context(RS2_API_VERSION, &e); check(e);
+	rs2_device* dev = rs2_context_add_device(ctx, argv[1], &e); check(e);
+	rs2_playback_device_set_real_time(dev, 0, &e); check(e);
+	rs2_playback_device_set_status_changed_callback(dev, (rs2_playback_status_changed_callback*)&status, &e); check(e);
+	rs2_sensor_list* sl = rs2_query_sensors(dev, &e); check(e);
+	int ns = rs2_get_sensors_count(sl, &e); check(e);
+	rs2_sensor* sensors[8];
+	rs2_stream_profile_list* lists[8];
+	int opened[8] = {0};
+	const rs2_stream_profile* ir = NULL;
+	for (int i = 0; i < ns; i++) {
+		sensors[i] = rs2_create_sensor(sl, i, &e); check(e);
+		lists[i] = rs2_get_stream_profiles(sensors[i], &e); check(e);
+		int n = rs2_get_stream_profiles_count(lists[i], &e); check(e);
+		const rs2_stream_profile* video[16];
+		int nv = 0;
+		for (int j = 0; j < n; j++) {
+			const rs2_stream_profile* p = rs2_get_stream_profile(lists[i], j, &e); check(e);
+			rs2_stream s; rs2_format fmt; int idx, uid, fps;
+			rs2_get_stream_profile_data(p, &s, &fmt, &idx, &uid, &fps, &e); check(e);
+			if (s == RS2_STREAM_COLOR && !paired) paired = p;
+			if (s == RS2_STREAM_INFRARED && fmt == RS2_FORMAT_Y8 && idx <= 1 && !ir) ir = p;
+			if (rs2_stream_profile_is(p, RS2_EXTENSION_VIDEO_PROFILE, &e)) video[nv++] = p;
+		}
+		if (nv) { rs2_open_multiple(sensors[i], video, nv, &e); check(e); opened[i] = 1; }
+	}
+	if (!paired) paired = ir;
+	for (int i = 0; i < ns; i++)
+		if (opened[i]) { rs2_start(sensors[i], on_frame, NULL, &e); check(e); }
+	int any = 0;
+	for (int i = 0; i < ns; i++) any |= opened[i];
+	pthread_mutex_lock(&mu);
+	while (any && !stopped) pthread_cond_wait(&cv, &mu);
+	if (pending) { process(pending, last); rs2_release_frame(pending); }
+	if (last) rs2_release_frame(last);
+	pthread_mutex_unlock(&mu);
+	for (int i = 0; i < ns; i++)
+		if (opened[i]) { rs2_stop(sensors[i], &e); check(e); rs2_close(sensors[i], &e); check(e); }
+	for (int i = 0; i < ns; i++) { rs2_delete_stream_profiles_list(lists[i]); rs2_delete_sensor(sensors[i]); }
+	rs2_delete_sensor_list(sl);
+	rs2_delete_device(dev);
+	rs2_delete_context(ctx);
+	rs2_delete_processing_block(col);
+	rs2_delete_processing_block(pc);
+	for (int k = 0; k < 10; k++) rs2_delete_processing_block(schemes[k]);
+	for (int i = 0; i < 9; i++) rs2_delete_processing_block(singles[i]);
+	for (int i = 0; i < 6; i++) rs2_delete_processing_block(chain[i]);
+	rs2_delete_frame_queue(q);
+	return 0;
+}
