@@ -423,3 +423,27 @@ func TestCallbacksOnSeveralSensors(t *testing.T) {
 		}
 	}
 }
+
+// TestCppCallbacks drives the _cpp entry points with C++ callback objects
+// compiled by g++ (testdata/cpp.cc): rs2_start_cpp on every sensor, the
+// playback status callback, rs2_start_processing and the pipeline's
+// callback; each object's release() is called when librealsense calls it.
+func TestCppCallbacks(t *testing.T) {
+	bin := program(t, "cpp.cc")
+	for _, bag := range []string{filepath.Join("..", "testdata", "librealsense", "depth_color.bag"),
+		filepath.Join("..", "testdata", "librealsense", "motion_accel_gyro.bag")} {
+		out := run(t, bin, bag)
+		var sum struct{ Frames int }
+		dump := strings.TrimSpace(goDump(t, bag))
+		if err := json.Unmarshal([]byte(dump[strings.LastIndex(dump, "\n")+1:]), &sum); err != nil {
+			t.Fatal(err)
+		}
+		var frames, sets int
+		if _, err := fmt.Sscanf(out, "sensors %d frames\npipeline %d framesets\n", &frames, &sets); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		if frames != sum.Frames || sets == 0 {
+			t.Errorf("%s: %d frames (dump: %d), %d framesets", bag, frames, sum.Frames, sets)
+		}
+	}
+}
