@@ -447,3 +447,26 @@ func TestCppCallbacks(t *testing.T) {
 		}
 	}
 }
+
+// TestDumpSeekMatchesGo seeks (rs2_playback_seek) before playing, takes a
+// limited number of frames and pauses and resumes the playback, and
+// compares the output with rs-record dump --seek T --limit N.
+func TestDumpSeekMatchesGo(t *testing.T) {
+	bin := program(t, "dump.c")
+	for _, c := range []struct {
+		bag   string
+		seek  int64
+		limit int
+	}{{"depth_color.bag", 500000000, 10}, {"motion_accel_gyro.bag", 1000000000, 20}, {"depth_color_ir2_uncompressed.bag", 100000000, 5}} {
+		bag := filepath.Join("..", "testdata", "librealsense", c.bag)
+		t.Run(c.bag, func(t *testing.T) {
+			var b bytes.Buffer
+			seek := c.seek
+			if err := rsdump.Run(&b, bag, rsdump.Options{Seek: &seek, Limit: c.limit}); err != nil {
+				t.Fatal(err)
+			}
+			_, want, _ := strings.Cut(b.String(), "\n")
+			compareLines(t, run(t, bin, bag, fmt.Sprint(c.seek), fmt.Sprint(c.limit)), want)
+		})
+	}
+}

@@ -39,7 +39,7 @@ static const rs2_stream_profile* profs[MAXP];
 static int profSensor[MAXP], nprofs;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
-static int seq, stopped;
+static int seq, stopped, limit, limitHit;
 static float lastOpt[16][RS2_OPTION_COUNT];
 static char names[MAXP][32];
 static int counts[MAXP];
@@ -88,6 +88,11 @@ static void on_frame(rs2_frame* f, void* user) {
 	rs2_error* e = NULL;
 	int sens = (int)(intptr_t)user;
 	pthread_mutex_lock(&mu);
+	if (limitHit) {
+		pthread_mutex_unlock(&mu);
+		rs2_release_frame(f);
+		return;
+	}
 	long long pos = (long long)rs2_playback_get_position(dev, &e); check(e);
 	option_changes(pos);
 	const rs2_stream_profile* p = rs2_get_frame_stream_profile(f, &e); check(e);
@@ -132,6 +137,10 @@ static void on_frame(rs2_frame* f, void* user) {
 	check(e);
 	printf("}\n");
 	seq++;
+	if (limit && seq >= limit) {
+		limitHit = 1;
+		pthread_cond_broadcast(&cv);
+	}
 	char name[32];
 	snprintf(name, sizeof name, "%s/%d", rs2_stream_to_string(s), idx);
 	int i;
@@ -326,17 +335,28 @@ int main(int argc, char** argv) {
 		rs2_open_multiple(sensors[i], ps, n, &e); check(e);
 		opened[i] = 1;
 	}
+	if (argc > 3) {
+		long long target = atoll(argv[2]);
+		limit = atoi(argv[3]);
+		rs2_playback_seek(dev, target, &e); check(e);
+		printf("{\"type\":\"seek\",\"target_ns\":%lld,\"position_ns\":%llu}\n", target, rs2_playback_get_position(dev, &e)); check(e);
+	}
 	for (int i = 0; i < nsensors; i++)
 		if (opened[i]) { rs2_start(sensors[i], on_frame, (void*)(intptr_t)i, &e); check(e); }
 	pthread_mutex_lock(&mu);
-	while (!stopped) pthread_cond_wait(&cv, &mu);
+	while (!stopped && !limitHit) pthread_cond_wait(&cv, &mu);
+	int status_limit = limitHit;
+	limitHit = 1;
 	pthread_mutex_unlock(&mu);
+	/* Pause and resume are accepted while playing, as by librealsense. */
+	rs2_playback_device_pause(dev, &e); check(e);
+	rs2_playback_device_resume(dev, &e); check(e);
 	for (int i = 0; i < nsensors; i++)
 		if (opened[i]) { rs2_stop(sensors[i], &e); check(e); }
 	for (int i = 0; i < nsensors; i++)
 		if (opened[i]) { rs2_close(sensors[i], &e); check(e); }
 	for (int i = 0; i < nnotifs; i++) printf("%s\n", notifs[i]);
-	printf("{\"type\":\"summary\",\"status\":\"ok\",\"frames\":%d,\"frames_per_stream\":{", seq);
+	printf("{\"type\":\"summary\",\"status\":\"%s\",\"frames\":%d,\"frames_per_stream\":{", status_limit ? "limit" : "ok", seq);
 	/* names sorted */
 	int order[MAXP], n = 0;
 	for (int i = 0; i < MAXP && names[i][0]; i++) order[n++] = i;
