@@ -175,6 +175,9 @@ func rs2_delete_processing_block(p *C.rs2_processing_block) {
 	b := blockOf(p)
 	freeHandle(unsafe.Pointer(p))
 	b.setOut(nil, nil)
+	if c, ok := b.b.(*customBlock); ok && c.obj != nil {
+		C.rsbag_cpp_release_processor_callback((*C.rs2_frame_processor_callback)(c.obj))
+	}
 }
 
 func (b *blockHandle) setOut(out func(*C.rs2_frame), cpp unsafe.Pointer) {
@@ -224,6 +227,10 @@ func rs2_process_frame(p *C.rs2_processing_block, f *C.rs2_frame, e **C.rs2_erro
 	b.mu.Lock()
 	out := b.out
 	b.mu.Unlock()
+	if c, ok := b.b.(*customBlock); ok {
+		b.runCustom(c, in)
+		return
+	}
 	r := b.process(in)
 	switch {
 	case r == nil:
@@ -406,4 +413,88 @@ func rs2_get_processing_block_info(p *C.rs2_processing_block, info C.rs2_camera_
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "%s", unsupportedInfo(info))
 	}
 	return cstr(n)
+}
+
+// customBlock is a processing block of the program's own: its callback gets
+// each frame and a source to allocate framesets from and to hand out what
+// it makes.
+type customBlock struct {
+	call func(f *C.rs2_frame, src *C.rs2_source)
+	obj  unsafe.Pointer // an rs2_frame_processor_callback object, released with the block
+}
+
+// source is an rs2_source while a custom block's callback runs.
+type source struct{ b *blockHandle }
+
+//export rs2_create_processing_block_fptr
+func rs2_create_processing_block_fptr(proc C.rs2_frame_processor_callback_ptr, user unsafe.Pointer, e **C.rs2_error) (r *C.rs2_processing_block) {
+	defer catch(e, "rs2_create_processing_block_fptr", nil)
+	if proc == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"proc\"")
+	}
+	cb := &customBlock{call: func(f *C.rs2_frame, src *C.rs2_source) { C.rsbag_call_processor(proc, f, src, user) }}
+	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: cb}))
+}
+
+//export rs2_create_processing_block
+func rs2_create_processing_block(proc *C.rs2_frame_processor_callback, e **C.rs2_error) (r *C.rs2_processing_block) {
+	defer catch(e, "rs2_create_processing_block", nil)
+	if proc == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"proc\"")
+	}
+	cb := &customBlock{call: func(f *C.rs2_frame, src *C.rs2_source) { C.rsbag_cpp_processor_on_frame(proc, f, src) }, obj: unsafe.Pointer(proc)}
+	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: cb}))
+}
+
+// runCustom hands the custom block's callback a new reference to in.
+func (b *blockHandle) runCustom(c *customBlock, in *frameRef) {
+	src := newHandle(&source{b})
+	defer freeHandle(src)
+	in.refs.Add(1)
+	c.call((*C.rs2_frame)(in.handle), (*C.rs2_source)(src))
+}
+
+//export rs2_allocate_composite_frame
+func rs2_allocate_composite_frame(src *C.rs2_source, frames **C.rs2_frame, count C.int, e **C.rs2_error) (r *C.rs2_frame) {
+	defer catch(e, "rs2_allocate_composite_frame", func() string { return fmtArgs("source", unsafe.Pointer(src), "count", count) })
+	lookup[*source](unsafe.Pointer(src), "source")
+	if frames == nil || count <= 0 {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"frames\"")
+	}
+	refs := make([]*frameRef, count)
+	for i, f := range unsafe.Slice(frames, int(count)) {
+		refs[i] = frameOf(f)
+	}
+	var set []*sensor.Frame
+	var o *owner
+	for _, fr := range refs {
+		if fr.f != nil {
+			set = append(set, fr.f)
+		} else {
+			set = append(set, fr.set...)
+		}
+		if o == nil {
+			o = fr.o
+		}
+	}
+	out := newFrame(nil, set, o)
+	for _, fr := range refs { // the composite takes the program's references
+		fr.release()
+	}
+	return out
+}
+
+//export rs2_synthetic_frame_ready
+func rs2_synthetic_frame_ready(src *C.rs2_source, f *C.rs2_frame, e **C.rs2_error) {
+	defer catch(e, "rs2_synthetic_frame_ready", func() string { return fmtArgs("source", unsafe.Pointer(src), "frame", unsafe.Pointer(f)) })
+	s := lookup[*source](unsafe.Pointer(src), "source")
+	r := frameOf(f)
+	s.b.mu.Lock()
+	out := s.b.out
+	s.b.mu.Unlock()
+	if out == nil {
+		r.release()
+		return
+	}
+	out(f)
 }

@@ -710,6 +710,7 @@ typedef enum rs2_playback_status
 typedef void (*rs2_playback_status_changed_callback_ptr)(rs2_playback_status);
 
 #ifndef RSBAG_CAPI_TYPES_ONLY
+rs2_frame* rs2_allocate_composite_frame(rs2_source* source, rs2_frame** frames, int count, rs2_error** error);
 const char* rs2_camera_info_to_string(rs2_camera_info info);
 void rs2_close(const rs2_sensor* sensor, rs2_error** error);
 void rs2_config_disable_all_streams(rs2_config* config, rs2_error ** error);
@@ -736,6 +737,8 @@ rs2_frame_queue* rs2_create_frame_queue(int capacity, rs2_error** error);
 rs2_processing_block* rs2_create_hole_filling_filter_block(rs2_error** error);
 rs2_pipeline* rs2_create_pipeline(rs2_context* ctx, rs2_error ** error);
 rs2_processing_block* rs2_create_pointcloud(rs2_error** error);
+rs2_processing_block* rs2_create_processing_block(rs2_frame_processor_callback* proc, rs2_error** error);
+rs2_processing_block* rs2_create_processing_block_fptr(rs2_frame_processor_callback_ptr proc, void * context, rs2_error** error);
 rs2_sensor* rs2_create_sensor(const rs2_sensor_list* list, int index, rs2_error** error);
 rs2_processing_block* rs2_create_spatial_filter_block(rs2_error** error);
 rs2_processing_block* rs2_create_temporal_filter_block(rs2_error** error);
@@ -882,6 +885,7 @@ int rs2_supports_frame_metadata(const rs2_frame* frame, rs2_frame_metadata_value
 int rs2_supports_option(const rs2_options* options, rs2_option option, rs2_error** error);
 int rs2_supports_processing_block_info(const rs2_processing_block* block, rs2_camera_info info, rs2_error** error);
 int rs2_supports_sensor_info(const rs2_sensor* sensor, rs2_camera_info info, rs2_error** error);
+void rs2_synthetic_frame_ready(rs2_source* source, rs2_frame* frame, rs2_error** error);
 const char* rs2_timestamp_domain_to_string(rs2_timestamp_domain info);
 int rs2_try_wait_for_frame(rs2_frame_queue* queue, unsigned int timeout_ms, rs2_frame** output_frame, rs2_error** error);
 rs2_frame* rs2_wait_for_frame(rs2_frame_queue* queue, unsigned int timeout_ms, rs2_error** error);

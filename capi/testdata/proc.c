@@ -28,7 +28,35 @@ static int stopped, nops;
 static rs2_frame_queue* q;
 static rs2_frame *pending, *last;
 static const rs2_stream_profile* paired;
-static rs2_processing_block *col, *schemes[10], *pc, *singles[9], *chain[6];
+static rs2_processing_block *col, *schemes[10], *pc, *singles[9], *chain[6], *pairer, *toOther, *toDepth;
+static char pairedTo[32];
+static rs2_frame* pairWith;
+
+/* pair is a processing block of the program's own: it makes a frameset of
+   the depth frame it gets and pairWith. */
+static void pair(rs2_frame* f, rs2_source* src, void* user) {
+	rs2_error* e = NULL;
+	rs2_frame_add_ref(pairWith, &e); check(e);
+	rs2_frame* fs[2] = {f, pairWith};
+	rs2_frame* c = rs2_allocate_composite_frame(src, fs, 2, &e); check(e);
+	rs2_synthetic_frame_ready(src, c, &e); check(e);
+}
+
+/* find returns a new reference to the frame of a frameset that is depth
+   (or, with depth 0, is not). */
+static rs2_frame* find(rs2_frame* fs, int depth) {
+	rs2_error* e = NULL;
+	int n = rs2_embedded_frames_count(fs, &e); check(e);
+	for (int i = 0; i < n; i++) {
+		rs2_frame* f = rs2_extract_frame(fs, i, &e); check(e);
+		rs2_stream s; rs2_format fmt; int idx, uid, fps;
+		rs2_get_stream_profile_data(rs2_get_frame_stream_profile(f, &e), &s, &fmt, &idx, &uid, &fps, &e); check(e);
+		if ((s == RS2_STREAM_DEPTH) == depth) return f;
+		rs2_release_frame(f);
+	}
+	printf("no frame\n");
+	exit(1);
+}
 static const char* singleNames[9] = {"decimation", "threshold", "disparity", "spatial", "temporal",
 	"hole-filling.mode-0", "hole-filling.mode-1", "hole-filling.mode-2", "units"};
 
@@ -82,6 +110,21 @@ static void process(rs2_frame* depth, rs2_frame* other) {
 	const rs2_pixel* tc = rs2_get_frame_texture_coordinates(pts, &e); check(e);
 	if (tc) printf(",\"pointcloud.texcoords\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d}", fnv((const unsigned char*)tc, 8L * n), 8 * n);
 	rs2_release_frame(pts);
+	if (other) {
+		pairWith = other;
+		rs2_frame* fs = run(pairer, depth);
+		rs2_frame* a = run(toOther, fs);
+		rs2_frame* d = find(a, 1);
+		op(pairedTo, d);
+		rs2_release_frame(d);
+		rs2_release_frame(a);
+		a = run(toDepth, fs);
+		d = find(a, 0);
+		op("align.to-depth", d);
+		rs2_release_frame(d);
+		rs2_release_frame(a);
+		rs2_release_frame(fs);
+	}
 	for (int i = 0; i < 9; i++) { f = run(singles[i], depth); op(singleNames[i], f); rs2_release_frame(f); }
 	rs2_frame* out = depth;
 	rs2_frame_add_ref(out, &e); check(e);
@@ -181,6 +224,14 @@ int main(int argc, char** argv) {
 		if (nv) { rs2_open_multiple(sensors[i], video, nv, &e); check(e); opened[i] = 1; }
 	}
 	if (!paired) paired = ir;
+	pairer = rs2_create_processing_block_fptr(pair, NULL, &e); check(e);
+	toDepth = rs2_create_align(RS2_STREAM_DEPTH, &e); check(e);
+	if (paired) {
+		rs2_stream s; rs2_format fmt; int idx, uid, fps;
+		rs2_get_stream_profile_data(paired, &s, &fmt, &idx, &uid, &fps, &e); check(e);
+		toOther = rs2_create_align(s, &e); check(e);
+		snprintf(pairedTo, sizeof pairedTo, "align.to-%s", s == RS2_STREAM_COLOR ? "color" : "infrared");
+	}
 	for (int i = 0; i < ns; i++)
 		if (opened[i]) { rs2_start(sensors[i], on_frame, NULL, &e); check(e); }
 	int any = 0;
@@ -197,6 +248,9 @@ int main(int argc, char** argv) {
 	rs2_delete_device(dev);
 	rs2_delete_context(ctx);
 	rs2_delete_processing_block(col);
+	rs2_delete_processing_block(pairer);
+	rs2_delete_processing_block(toDepth);
+	if (toOther) rs2_delete_processing_block(toOther);
 	rs2_delete_processing_block(pc);
 	for (int k = 0; k < 10; k++) rs2_delete_processing_block(schemes[k]);
 	for (int i = 0; i < 9; i++) rs2_delete_processing_block(singles[i]);
