@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -197,17 +196,6 @@ func TestDumpMatchesGo(t *testing.T) {
 			compareLines(t, run(t, bin, bag), goDump(t, bag))
 		})
 	}
-}
-
-// firstLines returns the first n lines of s.
-func firstLines(s string, n int) []string {
-	var out []string
-	sc := bufio.NewScanner(strings.NewReader(s))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() && len(out) < n {
-		out = append(out, sc.Text())
-	}
-	return out
 }
 
 // frameset is a frameset line of dump --sync or of testdata/pipe.c.

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"github.com/rsbag/rsbag/device"
@@ -773,6 +772,3 @@ func rs2_hardware_reset(dev *C.rs2_device, e **C.rs2_error) {
 	defer catch(e, "rs2_hardware_reset", nil)
 	unsupported("rs2_hardware_reset")
 }
-
-// msDuration converts nanoseconds as librealsense's playback takes them.
-func nsDuration(ns C.longlong) time.Duration { return time.Duration(ns) }

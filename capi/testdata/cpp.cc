@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
-#include "rs2.h"
+#include "rs2test.h"
 
 struct rs2_frame_callback {
 	virtual void on_frame(rs2_frame* f) = 0;
@@ -19,13 +19,6 @@ struct rs2_playback_status_changed_callback {
 	virtual void release() = 0;
 	virtual ~rs2_playback_status_changed_callback() {}
 };
-
-static void check(rs2_error* e) {
-	if (e) {
-		std::printf("error: %s: %s\n", rs2_get_failed_function(e), rs2_get_error_message(e));
-		std::exit(1);
-	}
-}
 
 struct counter : rs2_frame_callback {
 	std::atomic<int> frames{0}, sets{0};
@@ -76,11 +69,8 @@ int main(int argc, char** argv) {
 	counter* cbs[8];
 	for (int i = 0; i < n; i++) {
 		ss[i] = rs2_create_sensor(sl, i, &e); check(e);
-		pls[i] = rs2_get_stream_profiles(ss[i], &e); check(e);
-		int np = rs2_get_stream_profiles_count(pls[i], &e); check(e);
-		const rs2_stream_profile* ps[16];
-		for (int j = 0; j < np; j++) { ps[j] = rs2_get_stream_profile(pls[i], j, &e); check(e); }
-		rs2_open_multiple(ss[i], ps, np, &e); check(e);
+		int opened;
+		pls[i] = open_profiles(ss[i], 0, &opened);
 	}
 	for (int i = 0; i < n; i++) { cbs[i] = new counter; rs2_start_cpp(ss[i], cbs[i], &e); check(e); }
 	status->wait();

@@ -5,14 +5,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "rs2.h"
-
-static void check(rs2_error* e) {
-	if (e) {
-		printf("error: %s: %s\n", rs2_get_failed_function(e), rs2_get_error_message(e));
-		exit(1);
-	}
-}
+#include "rs2test.h"
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;

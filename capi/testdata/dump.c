@@ -6,14 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rs2.h"
-
-static void check(rs2_error* e) {
-	if (e) {
-		printf("{\"type\":\"error\",\"function\":\"%s\",\"message\":\"%s\"}\n", rs2_get_failed_function(e), rs2_get_error_message(e));
-		exit(1);
-	}
-}
+#include "rs2test.h"
 
 static void str(const char* s) {
 	putchar('"');
@@ -39,7 +32,7 @@ static const rs2_stream_profile* profs[MAXP];
 static int profSensor[MAXP], nprofs;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
-static int seq, stopped, limit, limitHit;
+static int seq, limit, limitHit;
 static float lastOpt[16][RS2_OPTION_COUNT];
 static char names[MAXP][32];
 static int counts[MAXP];
@@ -179,21 +172,7 @@ static void on_notification(rs2_notification* n, void* user) {
 	pthread_mutex_unlock(&mu);
 }
 
-/* An rs2_playback_status_changed_callback object as a C++ compiler lays it
-   out under the Itanium ABI: a pointer to its virtual table. */
-struct status_cb { void** vtable; int released; };
-static void status_changed(struct status_cb* self, rs2_playback_status s) {
-	if (s == RS2_PLAYBACK_STATUS_STOPPED) {
-		pthread_mutex_lock(&mu);
-		stopped = 1;
-		pthread_cond_broadcast(&cv);
-		pthread_mutex_unlock(&mu);
-	}
-}
-static void status_release(struct status_cb* self) { self->released = 1; }
-static void status_dtor(struct status_cb* self) {}
-static void* status_vtable[] = {(void*)status_changed, (void*)status_release, (void*)status_dtor, (void*)status_dtor};
-static struct status_cb status = {status_vtable, 0};
+static struct stop_waiter status;
 
 static const char* kinds[] = {"depth_sensor", "depth_stereo_sensor", "color_sensor", "motion_sensor", "fisheye_sensor", "pose_sensor"};
 static const rs2_extension kindExt[] = {RS2_EXTENSION_DEPTH_SENSOR, RS2_EXTENSION_DEPTH_STEREO_SENSOR, RS2_EXTENSION_COLOR_SENSOR,
@@ -323,7 +302,7 @@ int main(int argc, char** argv) {
 			}
 			printf("}\n");
 		}
-	rs2_playback_device_set_status_changed_callback(dev, (rs2_playback_status_changed_callback*)&status, &e); check(e);
+	watch_stop(dev, &status, &mu, &cv);
 	int opened[16] = {0};
 	for (int i = 0; i < nsensors; i++) {
 		rs2_set_notifications_callback(sensors[i], on_notification, (void*)(intptr_t)i, &e); check(e);
@@ -344,7 +323,7 @@ int main(int argc, char** argv) {
 	for (int i = 0; i < nsensors; i++)
 		if (opened[i]) { rs2_start(sensors[i], on_frame, (void*)(intptr_t)i, &e); check(e); }
 	pthread_mutex_lock(&mu);
-	while (!stopped && !limitHit) pthread_cond_wait(&cv, &mu);
+	while (!status.stopped && !limitHit) pthread_cond_wait(&cv, &mu);
 	int status_limit = limitHit;
 	limitHit = 1;
 	pthread_mutex_unlock(&mu);

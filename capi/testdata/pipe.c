@@ -3,14 +3,7 @@
    profile's streams. */
 #include <stdio.h>
 #include <stdlib.h>
-#include "rs2.h"
-
-static void check(rs2_error* e) {
-	if (e) {
-		printf("{\"type\":\"error\",\"function\":\"%s\",\"message\":\"%s\"}\n", rs2_get_failed_function(e), rs2_get_error_message(e));
-		exit(1);
-	}
-}
+#include "rs2test.h"
 
 static void print_frameset(rs2_frame* fs) {
 	rs2_error* e = NULL;

@@ -7,14 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rs2.h"
-
-static void check(rs2_error* e) {
-	if (e) {
-		printf("{\"type\":\"error\",\"function\":\"%s\",\"message\":\"%s\"}\n", rs2_get_failed_function(e), rs2_get_error_message(e));
-		exit(1);
-	}
-}
+#include "rs2test.h"
 
 static uint64_t fnv(const unsigned char* p, long n) {
 	uint64_t h = 14695981039346656037ull;
@@ -24,7 +17,7 @@ static uint64_t fnv(const unsigned char* p, long n) {
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
-static int stopped, nops;
+static int nops;
 static rs2_frame_queue* q;
 static rs2_frame *pending, *last;
 static const rs2_stream_profile* paired;
@@ -153,15 +146,7 @@ static void on_frame(rs2_frame* f, void* user) {
 	pthread_mutex_unlock(&mu);
 }
 
-struct status_cb { void** vtable; };
-static void status_changed(struct status_cb* self, rs2_playback_status s) {
-	pthread_mutex_lock(&mu);
-	if (s == RS2_PLAYBACK_STATUS_STOPPED) { stopped = 1; pthread_cond_broadcast(&cv); }
-	pthread_mutex_unlock(&mu);
-}
-static void status_nop(struct status_cb* self) {}
-static void* status_vtable[] = {(void*)status_changed, (void*)status_nop, (void*)status_nop, (void*)status_nop};
-static struct status_cb status = {status_vtable};
+static struct stop_waiter status;
 
 static void set(rs2_processing_block* b, rs2_option o, float v) {
 	rs2_error* e = NULL;
@@ -200,7 +185,7 @@ int main(int argc, char** argv) {
 	rs2_context* ctx = rs2_create_context(RS2_API_VERSION, &e); check(e);
 	rs2_device* dev = rs2_context_add_device(ctx, argv[1], &e); check(e);
 	rs2_playback_device_set_real_time(dev, 0, &e); check(e);
-	rs2_playback_device_set_status_changed_callback(dev, (rs2_playback_status_changed_callback*)&status, &e); check(e);
+	watch_stop(dev, &status, &mu, &cv);
 	rs2_sensor_list* sl = rs2_query_sensors(dev, &e); check(e);
 	int ns = rs2_get_sensors_count(sl, &e); check(e);
 	rs2_sensor* sensors[8];
@@ -237,7 +222,7 @@ int main(int argc, char** argv) {
 	int any = 0;
 	for (int i = 0; i < ns; i++) any |= opened[i];
 	pthread_mutex_lock(&mu);
-	while (any && !stopped) pthread_cond_wait(&cv, &mu);
+	while (any && !status.stopped) pthread_cond_wait(&cv, &mu);
 	if (pending) { process(pending, last); rs2_release_frame(pending); }
 	if (last) rs2_release_frame(last);
 	pthread_mutex_unlock(&mu);

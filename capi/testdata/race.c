@@ -4,14 +4,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "rs2.h"
-
-static void check(rs2_error* e) {
-	if (e) {
-		printf("error: %s: %s\n", rs2_get_failed_function(e), rs2_get_error_message(e));
-		exit(1);
-	}
-}
+#include "rs2test.h"
 
 static rs2_frame_queue* q;
 static rs2_device* dev;
@@ -43,11 +36,8 @@ int main(int argc, char** argv) {
 	rs2_stream_profile_list* pls[8];
 	for (int i = 0; i < n; i++) {
 		ss[i] = rs2_create_sensor(sl, i, &e); check(e);
-		pls[i] = rs2_get_stream_profiles(ss[i], &e); check(e);
-		int np = rs2_get_stream_profiles_count(pls[i], &e); check(e);
-		const rs2_stream_profile* ps[16];
-		for (int j = 0; j < np; j++) { ps[j] = rs2_get_stream_profile(pls[i], j, &e); check(e); }
-		rs2_open_multiple(ss[i], ps, np, &e); check(e);
+		int opened;
+		pls[i] = open_profiles(ss[i], 0, &opened);
 	}
 	for (int i = 0; i < n; i++) { rs2_start(ss[i], on_frame, (void*)(intptr_t)i, &e); check(e); }
 	long bytes = 0;

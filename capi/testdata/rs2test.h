@@ -1,0 +1,70 @@
+/* Helpers of the test programs: errors, the playback status callback
+   object, opening a sensor's profiles. */
+#ifndef RS2TEST_H
+#define RS2TEST_H
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "rs2.h"
+
+/* check prints an error as a JSON line and exits. */
+static inline void check(rs2_error* e) {
+	if (e) {
+		printf("{\"type\":\"error\",\"function\":\"%s\",\"message\":\"%s\"}\n", rs2_get_failed_function(e), rs2_get_error_message(e));
+		exit(1);
+	}
+}
+
+/* stop_waiter is an rs2_playback_status_changed_callback object as a C++
+   compiler lays it out under the Itanium ABI: a pointer to its virtual
+   table (on_playback_status_changed, release, two destructors). At
+   RS2_PLAYBACK_STATUS_STOPPED it sets stopped and signals cv under mu. */
+struct stop_waiter {
+	void* const* vtable;
+	pthread_mutex_t* mu;
+	pthread_cond_t* cv;
+	int stopped, released;
+};
+
+static inline void stop_waiter_status(struct stop_waiter* w, rs2_playback_status s) {
+	pthread_mutex_lock(w->mu);
+	if (s == RS2_PLAYBACK_STATUS_STOPPED) {
+		w->stopped = 1;
+		pthread_cond_broadcast(w->cv);
+	}
+	pthread_mutex_unlock(w->mu);
+}
+static inline void stop_waiter_release(struct stop_waiter* w) { w->released = 1; }
+static inline void stop_waiter_dtor(struct stop_waiter* w) { (void)w; }
+static void* const stop_waiter_vtable[] = {(void*)stop_waiter_status, (void*)stop_waiter_release, (void*)stop_waiter_dtor, (void*)stop_waiter_dtor};
+
+/* watch_stop sets w as dev's status callback. */
+static inline void watch_stop(rs2_device* dev, struct stop_waiter* w, pthread_mutex_t* mu, pthread_cond_t* cv) {
+	rs2_error* e = NULL;
+	w->vtable = stop_waiter_vtable;
+	w->mu = mu;
+	w->cv = cv;
+	w->stopped = w->released = 0;
+	rs2_playback_device_set_status_changed_callback(dev, (rs2_playback_status_changed_callback*)w, &e);
+	check(e);
+}
+
+/* open_profiles opens every profile of s (video_only: its video profiles)
+   and returns their list, which the caller deletes; *opened says whether
+   there was any. */
+static inline rs2_stream_profile_list* open_profiles(rs2_sensor* s, int video_only, int* opened) {
+	rs2_error* e = NULL;
+	rs2_stream_profile_list* pl = rs2_get_stream_profiles(s, &e); check(e);
+	int n = rs2_get_stream_profiles_count(pl, &e); check(e);
+	const rs2_stream_profile* ps[64];
+	int k = 0;
+	for (int j = 0; j < n && k < 64; j++) {
+		const rs2_stream_profile* p = rs2_get_stream_profile(pl, j, &e); check(e);
+		if (!video_only || rs2_stream_profile_is(p, RS2_EXTENSION_VIDEO_PROFILE, &e)) ps[k++] = p;
+		check(e);
+	}
+	if (k) { rs2_open_multiple(s, ps, k, &e); check(e); }
+	*opened = k > 0;
+	return pl;
+}
+#endif
