@@ -1,0 +1,24 @@
+// Package units runs programs made of units, the same handler code live on
+// the robot and deterministically over recordings in CI.
+//
+// A Unit has a name and handlers; units share nothing, and the handlers of
+// one unit never run at the same time, so handler code needs no locks. A
+// Handler declares its inputs — camera streams (CameraTopic), the
+// pipeline's framesets (FramesetTopic), clocks (ClockTopic) and other
+// units' output topics —, a synchronizer (All, Equal, Approximate, Rate,
+// External) that decides when it fires and with which messages, optional
+// and cached (sample and hold) inputs, and the typed output topics
+// (Topic[T]) it publishes. Topic and unit names may hold {var} templates
+// filled from Unit.Vars: two instances of one unit on two cameras.
+//
+// NewGraph validates the units as one graph before anything runs: a cycle
+// between handlers, a topic nobody publishes and two publishers of one
+// topic are errors that name them.
+//
+// Replay runs a graph over a bag, or the bags of a session,
+// deterministically: each recorded message is processed and every handler
+// it triggers through the graph runs, in an order fixed by the graph,
+// before bag time moves on; clocks and rate handlers tick on bag time.
+// Units that do not depend on each other run in parallel, and the outputs
+// (Result.WriteLog) are byte for byte the same on every run.
+package units

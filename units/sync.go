@@ -1,0 +1,285 @@
+package units
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// queueCap bounds the messages an equal or approximate synchronizer keeps
+// per input while waiting for a match; the oldest is dropped beyond it.
+const queueCap = 64
+
+// state is a handler's synchronizer state. It is used by one goroutine at
+// a time (the unit's).
+type state struct {
+	n      *node
+	latest []*Msg   // per input: the latest message
+	fresh  []*Msg   // SyncAll: per uncached input, the message since the last call
+	queues [][]*Msg // SyncEqual, SyncApproximate: per uncached input, messages waiting
+	// required counts the required uncached inputs.
+	required int
+	clock    string // SyncRate: its clock's topic
+}
+
+func newState(n *node) *state {
+	s := &state{n: n, latest: make([]*Msg, len(n.inputs)), fresh: make([]*Msg, len(n.inputs))}
+	if n.sync.Kind == SyncEqual || n.sync.Kind == SyncApproximate {
+		s.queues = make([][]*Msg, len(n.inputs))
+	}
+	for _, in := range n.inputs {
+		if !in.Cached && !in.Optional {
+			s.required++
+		}
+	}
+	if n.sync.Kind == SyncRate {
+		s.clock = ClockTopic(n.sync.Period)
+	}
+	return s
+}
+
+// triggerTopic is the topic of the external trigger of a handler.
+func triggerTopic(n *node) string { return "/trigger/" + n.String() }
+
+// add delivers m, a message of input i (-1: the handler's clock or
+// trigger), and returns the inputs of the call it fires, or nil.
+func (s *state) add(i int, m *Msg) []*Msg {
+	if i >= 0 {
+		s.latest[i] = m
+	}
+	switch s.n.sync.Kind {
+	case SyncRate:
+		if m.Topic == s.clock {
+			return s.held()
+		}
+		return nil
+	case SyncExternal:
+		if i < 0 {
+			return s.held()
+		}
+		return nil
+	}
+	if i < 0 || s.n.inputs[i].Cached {
+		return nil
+	}
+	if s.n.sync.Kind == SyncAll {
+		return s.all(i, m)
+	}
+	return s.match(i, m)
+}
+
+// held returns the latest message of every input, or nil while a required
+// input has none.
+func (s *state) held() []*Msg {
+	for i, in := range s.n.inputs {
+		if !in.Optional && s.latest[i] == nil {
+			return nil
+		}
+	}
+	return append([]*Msg(nil), s.latest...)
+}
+
+func (s *state) all(i int, m *Msg) []*Msg {
+	s.fresh[i] = m
+	if s.required == 0 {
+		return s.take()
+	}
+	for j, in := range s.n.inputs {
+		if in.Optional {
+			continue
+		}
+		if in.Cached && s.latest[j] == nil || !in.Cached && s.fresh[j] == nil {
+			return nil
+		}
+	}
+	return s.take()
+}
+
+// take returns the fresh messages (the latest of the cached inputs) and
+// consumes them.
+func (s *state) take() []*Msg {
+	out := make([]*Msg, len(s.fresh))
+	for j, in := range s.n.inputs {
+		if in.Cached {
+			out[j] = s.latest[j]
+		} else {
+			out[j], s.fresh[j] = s.fresh[j], nil
+		}
+	}
+	return out
+}
+
+// match queues m and looks for a message on every other uncached input
+// whose stamps lie with m's within the tolerance (equal stamps for
+// SyncEqual): for each input, the queued message nearest m's stamp (the
+// earlier on a tie).
+func (s *state) match(i int, m *Msg) []*Msg {
+	q := append(s.queues[i], m)
+	if len(q) > queueCap {
+		q = q[1:]
+	}
+	s.queues[i] = q
+	in := s.n.inputs[i]
+	if in.Optional && s.required > 0 {
+		return nil // only required inputs complete a match
+	}
+	tol := s.n.sync.Tolerance
+	if s.n.sync.Kind == SyncEqual {
+		tol = 0
+	}
+	lo, hi := m.Stamp, m.Stamp
+	pick := make([]int, len(s.n.inputs))
+	for j, jn := range s.n.inputs {
+		pick[j] = -1
+		if j == i {
+			pick[j] = len(q) - 1
+			continue
+		}
+		if jn.Cached {
+			continue
+		}
+		best := -1
+		var bestD time.Duration
+		for k, c := range s.queues[j] {
+			d := c.Stamp - m.Stamp
+			if d < 0 {
+				d = -d
+			}
+			if best < 0 || d < bestD {
+				best, bestD = k, d
+			}
+		}
+		if best >= 0 {
+			st := s.queues[j][best].Stamp
+			nlo, nhi := min(lo, st), max(hi, st)
+			if nhi-nlo <= tol {
+				lo, hi, pick[j] = nlo, nhi, best
+				continue
+			}
+		}
+		if !jn.Optional {
+			return nil
+		}
+	}
+	out := make([]*Msg, len(s.n.inputs))
+	for j, jn := range s.n.inputs {
+		switch {
+		case jn.Cached:
+			out[j] = s.latest[j]
+			if out[j] == nil && !jn.Optional {
+				return nil
+			}
+		case pick[j] >= 0:
+			out[j] = s.queues[j][pick[j]]
+		}
+	}
+	for j := range s.n.inputs {
+		if pick[j] >= 0 {
+			// The match and everything queued before it are used up.
+			s.queues[j] = append(s.queues[j][:0], s.queues[j][pick[j]+1:]...)
+		}
+	}
+	return out
+}
+
+// Context is what a handler call gets: its clock, its stamp and the
+// output sink. It is valid only during the call.
+type Context struct {
+	n     *node
+	now   time.Duration
+	stamp time.Duration
+	out   []*Msg
+}
+
+// Now returns the clock's time: the bag time of the input being handled
+// in replay, the time since the start live.
+func (c *Context) Now() time.Duration { return c.now }
+
+// Stamp returns the stamp outputs get: the latest stamp among the call's
+// inputs (a tick's time for rate and external handlers).
+func (c *Context) Stamp() time.Duration { return c.stamp }
+
+// SetStamp sets the stamp of the outputs published after it.
+func (c *Context) SetStamp(t time.Duration) { c.stamp = t }
+
+// Unit returns the unit's name.
+func (c *Context) Unit() string { return c.n.unit.name }
+
+// Handler returns the handler's name.
+func (c *Context) Handler() string { return c.n.name }
+
+// publish encodes v and queues it on the topic (a name as declared in
+// Handler.Outputs, templates and all).
+func (c *Context) publish(name string, v any) error {
+	topic, ok := c.n.outs[name]
+	if !ok {
+		return fmt.Errorf("publish on %q: not an output of %s (outputs %v)", name, c.n, c.n.outList)
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("publish on %q: the value cannot be encoded: %w", topic, err)
+	}
+	c.out = append(c.out, &Msg{Topic: topic, Stamp: c.stamp, Time: c.now, Value: v, raw: raw})
+	return nil
+}
+
+// HandlerError is a handler's error or panic, with where it happened.
+type HandlerError struct {
+	Unit, Handler string
+	// Time is the clock's time of the call.
+	Time time.Duration
+	// Input describes the call's inputs.
+	Input string
+	Err   error
+}
+
+func (e *HandlerError) Error() string {
+	return fmt.Sprintf("units: unit %s, handler %s, at %v, input %s: %v", e.Unit, e.Handler, e.Time, e.Input, e.Err)
+}
+
+func (e *HandlerError) Unwrap() error { return e.Err }
+
+// describe names the messages of a call.
+func describe(in []*Msg) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, m := range in {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(m.String())
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// stampOf is the latest stamp among in.
+func stampOf(in []*Msg, tick *Msg) time.Duration {
+	if tick != nil {
+		return tick.Stamp
+	}
+	var t time.Duration
+	first := true
+	for _, m := range in {
+		if m != nil && (first || m.Stamp > t) {
+			t, first = m.Stamp, false
+		}
+	}
+	return t
+}
+
+// call runs the handler on in at clock time now; a panic is returned as an
+// error. The outputs are c.out.
+func (n *node) call(c *Context, now time.Duration, in []*Msg, tick *Msg) (err error) {
+	*c = Context{n: n, now: now, stamp: stampOf(in, tick)}
+	defer func() {
+		if r := recover(); r != nil {
+			err = &HandlerError{Unit: n.unit.name, Handler: n.name, Time: now, Input: describe(in), Err: fmt.Errorf("panic: %v", r)}
+		}
+	}()
+	if e := n.fn(c, in); e != nil {
+		return &HandlerError{Unit: n.unit.name, Handler: n.name, Time: now, Input: describe(in), Err: e}
+	}
+	return nil
+}
