@@ -2,6 +2,7 @@ package units
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -164,3 +165,7 @@ func TestSynchronizers(t *testing.T) {
 		})
 	}
 }
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }

@@ -1,0 +1,195 @@
+package units
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/software"
+)
+
+// liveCamera is a synthetic camera paced on the (bubble's) wall clock.
+func liveCamera(t *testing.T, serial string, d time.Duration) *software.Synthetic {
+	t.Helper()
+	cam, err := software.NewSynthetic(software.SyntheticConfig{
+		Depth:    &software.Video{Width: 16, Height: 12, FPS: 30, Format: sensor.FormatZ16},
+		Color:    &software.Video{Width: 16, Height: 12, FPS: 30, Format: sensor.FormatRGB8},
+		AccelFPS: 100,
+		Duration: d,
+		Speed:    1,
+		Info:     map[sensor.CameraInfo]string{sensor.CameraInfoSerialNumber: serial},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cam.Close() })
+	return cam
+}
+
+// The graph live from the synthetic camera: every call respects its
+// synchronizer's rule, a unit never runs two handlers at once, and the
+// diamond's outputs flow through.
+func TestLiveSynchronizerRules(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cam := liveCamera(t, "SN1", time.Second)
+		const tol = 5 * time.Millisecond
+		var mu sync.Mutex
+		var violations []string
+		bad := func(format string, args ...any) {
+			mu.Lock()
+			violations = append(violations, sprintf(format, args...))
+			mu.Unlock()
+		}
+		var inside [5]atomic.Int32
+		enter := func(u int) func() {
+			if inside[u].Add(1) != 1 {
+				bad("unit %d runs two handlers at once", u)
+			}
+			return func() { inside[u].Add(-1) }
+		}
+		var rateCalls []time.Duration
+		var equalCalls, approxCalls, allCalls atomic.Int64
+		g, err := NewGraph(
+			Unit{Name: "A", Handlers: []Handler{{Name: "depth", Inputs: []Input{Camera("", sensor.StreamDepth, 0)}, Outputs: []Output{topicA},
+				Func: func(c *Context, in []*Msg) error {
+					defer enter(0)()
+					return topicA.Publish(c, int64(in[0].Frame.Number))
+				}}}},
+			Unit{Name: "B", Handlers: []Handler{{Name: "acc", Inputs: []Input{topicA.In()}, Outputs: []Output{topicB},
+				Func: func(c *Context, in []*Msg) error {
+					defer enter(1)()
+					allCalls.Add(1)
+					if in[0] == nil {
+						bad("all: B called without its input")
+					}
+					v, _ := topicA.Value(in[0])
+					return topicB.Publish(c, v)
+				}}}},
+			Unit{Name: "C", Handlers: []Handler{
+				{Name: "mix", Inputs: []Input{topicA.In(), Camera("", sensor.StreamAccel, 0).AsCached().AsOptional()}, Outputs: []Output{topicC},
+					Func: func(c *Context, in []*Msg) error {
+						defer enter(2)()
+						v, _ := topicA.Value(in[0])
+						return topicC.Publish(c, float64(v))
+					}},
+				{Name: "pair", Sync: Equal(), Inputs: []Input{Camera("", sensor.StreamDepth, 0), Camera("", sensor.StreamColor, 0)},
+					Func: func(c *Context, in []*Msg) error {
+						defer enter(2)()
+						equalCalls.Add(1)
+						if in[0].Stamp != in[1].Stamp {
+							bad("equal: stamps %v and %v", in[0].Stamp, in[1].Stamp)
+						}
+						return nil
+					}},
+			}},
+			Unit{Name: "D", Handlers: []Handler{{Name: "fuse", Sync: Approximate(tol), Inputs: []Input{topicB.In(), topicC.In()}, Outputs: []Output{topicD},
+				Func: func(c *Context, in []*Msg) error {
+					defer enter(3)()
+					approxCalls.Add(1)
+					if d := in[0].Stamp - in[1].Stamp; d > tol || d < -tol {
+						bad("approximate: stamps %v and %v more than %v apart", in[0].Stamp, in[1].Stamp, tol)
+					}
+					return topicD.Publish(c, "x")
+				}}}},
+			Unit{Name: "E", Handlers: []Handler{{Name: "tick", Sync: Rate(100 * time.Millisecond), Inputs: []Input{topicD.In().AsOptional()},
+				Func: func(c *Context, in []*Msg) error {
+					defer enter(4)()
+					rateCalls = append(rateCalls, c.Now())
+					return nil
+				}}}},
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := Start(context.Background(), g, []device.Device{cam}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-cam.Done()
+		time.Sleep(50 * time.Millisecond) // let the clock tick past the last frame (bubble time)
+		if err := l.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range violations {
+			t.Error(v)
+		}
+		st := l.Stats()
+		for k, s := range st {
+			if s.Dropped != 0 || s.Errors != 0 {
+				t.Errorf("%s: %+v, want no drops and no errors", k, s)
+			}
+		}
+		if n := st["A.depth"].Calls; n != 30 || allCalls.Load() != 30 || approxCalls.Load() != 30 || equalCalls.Load() != 30 {
+			t.Errorf("calls: A %d, all %d, approximate %d, equal %d; want 30 each", n, allCalls.Load(), approxCalls.Load(), equalCalls.Load())
+		}
+		// The rate handler: once every 100 ms of the clock, none skipped.
+		if len(rateCalls) != 10 {
+			t.Errorf("rate handler called at %v, want 10 calls", rateCalls)
+		}
+		for i, at := range rateCalls {
+			if want := time.Duration(i+1) * 100 * time.Millisecond; at != want {
+				t.Errorf("rate call %d at %v, want %v", i, at, want)
+			}
+		}
+	})
+}
+
+// A slow unit drops what its queue cannot hold, counted on its handler;
+// the camera and the other units go on at full rate; a handler that panics
+// is reported with its unit, handler and input, and its unit keeps
+// running.
+func TestLiveSlowUnitAndPanic(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cam := liveCamera(t, "SN1", time.Second)
+		var fast atomic.Int64
+		var errs []error
+		var errMu sync.Mutex
+		g, err := NewGraph(
+			Unit{Name: "slow", Handlers: []Handler{{Name: "depth", Inputs: []Input{Camera("", sensor.StreamDepth, 0)},
+				Func: func(c *Context, in []*Msg) error {
+					time.Sleep(200 * time.Millisecond) // a slow algorithm (bubble time)
+					return nil
+				}}}},
+			Unit{Name: "fast", Handlers: []Handler{{Name: "depth", Inputs: []Input{Camera("", sensor.StreamDepth, 0)},
+				Func: func(c *Context, in []*Msg) error {
+					if fast.Add(1) == 5 {
+						panic("boom")
+					}
+					return nil
+				}}}},
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := Start(context.Background(), g, []device.Device{cam}, &LiveOptions{QueueSize: 2, OnError: func(err error) {
+			errMu.Lock()
+			errs = append(errs, err)
+			errMu.Unlock()
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-cam.Done()
+		err = l.Stop()
+		st := l.Stats()
+		if s := st["slow.depth"]; s.Dropped == 0 || s.Calls+s.Dropped != 30 {
+			t.Errorf("slow: %+v, want drops and calls + drops = 30 frames", s)
+		}
+		if s := st["fast.depth"]; s.Calls != 30 || s.Dropped != 0 || s.Errors != 1 {
+			t.Errorf("fast: %+v, want 30 calls, 1 error, no drop", s)
+		}
+		if len(errs) != 1 || err == nil || err.Error() != errs[0].Error() {
+			t.Fatalf("errors %v, Stop %v: want the one panic", errs, err)
+		}
+		for _, w := range []string{"unit fast", "handler depth", "/camera/SN1/Depth/0 #5", "panic: boom"} {
+			if !contains(err.Error(), w) {
+				t.Errorf("error %q does not say %q", err, w)
+			}
+		}
+	})
+}
