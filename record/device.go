@@ -52,7 +52,8 @@ type Device struct {
 	stopped     bool  // closed or failed: nothing more is recorded
 	failErr     error // the write error that stopped recording
 	closed      bool
-	optSeq      uint64 // option changes so far
+	optSeq      uint64                // option changes so far
+	extra       map[string]*msgs.Type // extra message topics and their types
 
 	failed     atomic.Bool // failErr is set
 	descMu     sync.Mutex  // serializes taking the description snapshot

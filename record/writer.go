@@ -144,6 +144,8 @@ func (w *writer) handle(e *event) {
 		w.writeNotification(e)
 	case evDescription:
 		w.writeDescription(e.desc)
+	case evMessage:
+		w.writeMessage(e)
 	case evBarrier:
 		if w.err == nil {
 			w.setErr(w.bag.Flush())
