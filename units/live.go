@@ -13,6 +13,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/pipeline"
+	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -33,6 +34,11 @@ type LiveOptions struct {
 	// OnOutput, when set, is called (from the publishing unit's goroutine)
 	// with every output published, in the order each unit publishes them.
 	OnOutput func(Record)
+	// Record, when set, records every output into this recorder's bag
+	// (on BagTopic(topic), as OutputType messages with the topic's schema
+	// version), beside the camera streams when the recorder is also one
+	// of the devices run. The recorder's caller closes it after Stop.
+	Record *record.Device
 }
 
 // HandlerStats counts what happened to one handler live.
@@ -333,25 +339,36 @@ func (lu *liveUnit) handle(c *Context, it liveItem) {
 	st.calls.Add(1)
 	if err := n.call(c, l.now(), in, tick); err != nil {
 		st.errors.Add(1)
-		l.errMu.Lock()
-		if l.err == nil {
-			l.err = err
-		}
-		l.errMu.Unlock()
-		if l.opts.OnError != nil {
-			l.opts.OnError(err)
-		}
+		l.report(err)
 		return
 	}
 	var desc string
 	for _, o := range c.out {
+		if desc == "" && (l.opts.OnOutput != nil || l.opts.Record != nil) {
+			desc = describe(in)
+		}
 		if l.opts.OnOutput != nil {
-			if desc == "" {
-				desc = describe(in)
-			}
 			l.opts.OnOutput(Record{Time: o.Time, Stamp: o.Stamp, Topic: o.Topic, Unit: lu.u.name, Handler: n.name, Input: desc, Value: o.raw})
 		}
+		if l.opts.Record != nil {
+			m := &outputMsg{Version: uint32(l.g.specs[o.Topic].version), StampNs: int64(o.Stamp), Unit: lu.u.name, Handler: n.name, Input: desc, Value: string(o.raw)}
+			if err := l.opts.Record.WriteMessage(BagTopic(o.Topic), m); err != nil {
+				l.report(fmt.Errorf("units: recording %s of %s: %w", o.Topic, n, err))
+			}
+		}
 		l.route(o, o.Topic)
+	}
+}
+
+// report keeps the first error and hands every error to OnError.
+func (l *Live) report(err error) {
+	l.errMu.Lock()
+	if l.err == nil {
+		l.err = err
+	}
+	l.errMu.Unlock()
+	if l.opts.OnError != nil {
+		l.opts.OnError(err)
 	}
 }
 
