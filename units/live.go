@@ -325,12 +325,15 @@ func (lu *liveUnit) run() {
 }
 
 func (lu *liveUnit) handle(c *Context, it liveItem) {
+	for _, in := range lu.states[it.n].add(it.i, it.msg) {
+		lu.call(c, it, in)
+	}
+}
+
+// call runs a handler call, then records and routes its outputs.
+func (lu *liveUnit) call(c *Context, it liveItem, in []*Msg) {
 	l := lu.l
 	n := it.n
-	in := lu.states[n].add(it.i, it.msg)
-	if in == nil {
-		return
-	}
 	var tick *Msg
 	if it.i < 0 || n.sync.Kind == SyncRate || n.sync.Kind == SyncExternal {
 		tick = it.msg

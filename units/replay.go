@@ -618,28 +618,26 @@ func (u *unitRun) run() {
 				if u.failed {
 					return
 				}
-				in := s.add(i, m)
-				if in == nil {
-					return
-				}
-				var tick *Msg
-				if i < 0 || st.n.sync.Kind == SyncRate || st.n.sync.Kind == SyncExternal {
-					tick = m
-				}
-				if err := st.n.call(&c, m.Time, in, tick); err != nil {
-					u.failed = true
-					u.e.fail(ev.idx, st.n.index, err)
-					return
-				}
-				u.calls[st.n]++
-				var desc string
-				for _, o := range c.out {
-					if desc == "" {
-						desc = describe(in)
+				for _, in := range s.add(i, m) {
+					var tick *Msg
+					if i < 0 || st.n.sync.Kind == SyncRate || st.n.sync.Kind == SyncExternal {
+						tick = m
 					}
-					u.log = append(u.log, keyed{ev.idx, st.n.index, len(u.log), Record{Time: o.Time, Stamp: o.Stamp, Topic: o.Topic, Unit: u.u.name, Handler: st.n.name, Input: desc, Value: o.raw}})
+					if err := st.n.call(&c, m.Time, in, tick); err != nil {
+						u.failed = true
+						u.e.fail(ev.idx, st.n.index, err)
+						return
+					}
+					u.calls[st.n]++
+					var desc string
+					for _, o := range c.out {
+						if desc == "" {
+							desc = describe(in)
+						}
+						u.log = append(u.log, keyed{ev.idx, st.n.index, len(u.log), Record{Time: o.Time, Stamp: o.Stamp, Topic: o.Topic, Unit: u.u.name, Handler: st.n.name, Input: desc, Value: o.raw}})
+					}
+					batch = append(batch, c.out...)
 				}
-				batch = append(batch, c.out...)
 			}
 			if st.direct >= 0 || st.self {
 				deliver(ev.msg)

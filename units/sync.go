@@ -3,6 +3,7 @@ package units
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -20,6 +21,7 @@ type state struct {
 	queues [][]*Msg // SyncEqual, SyncApproximate: per uncached input, messages waiting
 	// required counts the required uncached inputs.
 	required int
+	pivot    int    // SyncEqual, SyncApproximate: the input whose messages are matched
 	clock    string // SyncRate: its clock's topic
 }
 
@@ -28,10 +30,17 @@ func newState(n *node) *state {
 	if n.sync.Kind == SyncEqual || n.sync.Kind == SyncApproximate {
 		s.queues = make([][]*Msg, len(n.inputs))
 	}
-	for _, in := range n.inputs {
+	s.pivot = -1
+	for i, in := range n.inputs {
 		if !in.Cached && !in.Optional {
+			if s.required == 0 {
+				s.pivot = i
+			}
 			s.required++
 		}
+	}
+	if s.pivot < 0 {
+		s.pivot = slices.IndexFunc(n.inputs, func(in Input) bool { return !in.Cached })
 	}
 	if n.sync.Kind == SyncRate {
 		s.clock = ClockTopic(n.sync.Period)
@@ -43,20 +52,26 @@ func newState(n *node) *state {
 func triggerTopic(n *node) string { return "/trigger/" + n.String() }
 
 // add delivers m, a message of input i (-1: the handler's clock or
-// trigger), and returns the inputs of the call it fires, or nil.
-func (s *state) add(i int, m *Msg) []*Msg {
+// trigger), and returns the inputs of the calls it fires, in order.
+func (s *state) add(i int, m *Msg) [][]*Msg {
 	if i >= 0 {
 		s.latest[i] = m
+	}
+	one := func(in []*Msg) [][]*Msg {
+		if in == nil {
+			return nil
+		}
+		return [][]*Msg{in}
 	}
 	switch s.n.sync.Kind {
 	case SyncRate:
 		if m.Topic == s.clock {
-			return s.held()
+			return one(s.held())
 		}
 		return nil
 	case SyncExternal:
 		if i < 0 {
-			return s.held()
+			return one(s.held())
 		}
 		return nil
 	}
@@ -64,7 +79,7 @@ func (s *state) add(i int, m *Msg) []*Msg {
 		return nil
 	}
 	if s.n.sync.Kind == SyncAll {
-		return s.all(i, m)
+		return one(s.all(i, m))
 	}
 	return s.match(i, m)
 }
@@ -110,39 +125,72 @@ func (s *state) take() []*Msg {
 	return out
 }
 
-// match queues m and looks for a message on every other uncached input
-// whose stamps lie with m's within the tolerance (equal stamps for
-// SyncEqual): for each input, the queued message nearest m's stamp (the
-// earlier on a tie).
-func (s *state) match(i int, m *Msg) []*Msg {
+// match queues m and resolves the messages of the pivot (the first
+// required uncached input) in order. A pivot message is resolved once
+// every other required input has a message stamped at or after it: its
+// nearest message on each input (the earlier on a tie) is then known, and
+// no later arrival could change it. The call fires when those messages lie
+// within the tolerance of each other (equal stamps for SyncEqual); the
+// messages used, and the older ones of their inputs, are consumed. So a
+// match depends on the stamps of the messages, not on the order in which
+// the inputs' messages arrived: live and in replay a handler gets the same
+// matches.
+func (s *state) match(i int, m *Msg) [][]*Msg {
 	q := append(s.queues[i], m)
 	if len(q) > queueCap {
 		q = q[1:]
 	}
 	s.queues[i] = q
-	in := s.n.inputs[i]
-	if in.Optional && s.required > 0 {
-		return nil // only required inputs complete a match
-	}
 	tol := s.n.sync.Tolerance
 	if s.n.sync.Kind == SyncEqual {
 		tol = 0
 	}
-	lo, hi := m.Stamp, m.Stamp
+	var calls [][]*Msg
+	p := s.pivot
+	for len(s.queues[p]) > 0 {
+		pm := s.queues[p][0]
+		for j, jn := range s.n.inputs {
+			if j == p || jn.Cached || jn.Optional {
+				continue
+			}
+			qj := s.queues[j]
+			if len(qj) == 0 || qj[len(qj)-1].Stamp < pm.Stamp {
+				return calls // not resolved yet
+			}
+		}
+		s.queues[p] = s.queues[p][1:]
+		if in := s.pick(p, pm, tol); in != nil {
+			calls = append(calls, in)
+		}
+	}
+	return calls
+}
+
+// pick returns the inputs matched with pm, the pivot's message, and
+// consumes them, or nil when a required input has none within the
+// tolerance. Messages too old to match a later pivot are dropped.
+func (s *state) pick(p int, pm *Msg, tol time.Duration) []*Msg {
+	out := make([]*Msg, len(s.n.inputs))
+	out[p] = pm
+	lo, hi := pm.Stamp, pm.Stamp
 	pick := make([]int, len(s.n.inputs))
+	ok := true
 	for j, jn := range s.n.inputs {
 		pick[j] = -1
-		if j == i {
-			pick[j] = len(q) - 1
+		switch {
+		case j == p:
 			continue
-		}
-		if jn.Cached {
+		case jn.Cached:
+			out[j] = s.latest[j]
+			if out[j] == nil && !jn.Optional {
+				ok = false
+			}
 			continue
 		}
 		best := -1
 		var bestD time.Duration
 		for k, c := range s.queues[j] {
-			d := c.Stamp - m.Stamp
+			d := c.Stamp - pm.Stamp
 			if d < 0 {
 				d = -d
 			}
@@ -152,33 +200,31 @@ func (s *state) match(i int, m *Msg) []*Msg {
 		}
 		if best >= 0 {
 			st := s.queues[j][best].Stamp
-			nlo, nhi := min(lo, st), max(hi, st)
-			if nhi-nlo <= tol {
-				lo, hi, pick[j] = nlo, nhi, best
+			if nlo, nhi := min(lo, st), max(hi, st); nhi-nlo <= tol {
+				lo, hi, pick[j], out[j] = nlo, nhi, best, s.queues[j][best]
 				continue
 			}
 		}
 		if !jn.Optional {
-			return nil
-		}
-	}
-	out := make([]*Msg, len(s.n.inputs))
-	for j, jn := range s.n.inputs {
-		switch {
-		case jn.Cached:
-			out[j] = s.latest[j]
-			if out[j] == nil && !jn.Optional {
-				return nil
-			}
-		case pick[j] >= 0:
-			out[j] = s.queues[j][pick[j]]
+			ok = false
 		}
 	}
 	for j := range s.n.inputs {
-		if pick[j] >= 0 {
-			// The match and everything queued before it are used up.
-			s.queues[j] = append(s.queues[j][:0], s.queues[j][pick[j]+1:]...)
+		if j == p || s.n.inputs[j].Cached {
+			continue
 		}
+		q := s.queues[j]
+		k := 0
+		if ok && pick[j] >= 0 {
+			k = pick[j] + 1 // the match and everything before it are used up
+		}
+		for k < len(q) && q[k].Stamp < pm.Stamp-tol {
+			k++ // too old for any later pivot
+		}
+		s.queues[j] = append(q[:0], q[k:]...)
+	}
+	if !ok {
+		return nil
 	}
 	return out
 }

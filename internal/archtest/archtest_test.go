@@ -62,6 +62,8 @@ var allowed = map[string][]string{
 	"internal/convert":   {"sensor", "extensions", "playback", "processing", "pipeline", "internal/damage", "internal/imaging", "internal/outfile"},
 	// The programs: cmd/rs-record, and any a user adds under cmd/.
 	"cmd": {"*"},
+	// Example programs, as programs may.
+	"examples": {"*"},
 	// The fleet module's packages run the tools' packages per bag.
 	"fleet":              {"rosbag", "blobfile", "playback", "mcapbag", "mcapbag/ros2", "internal/baginfo", "internal/convert", "internal/damage"},
 	"fleet/cmd/rs-fleet": {"blobfile", "fleet"},
