@@ -264,8 +264,10 @@ type Unit struct {
 // publishes, two publishers of one topic, or a malformed unit.
 var ErrGraph = errors.New("units: invalid graph")
 
-// Graph is a validated set of units. It is immutable and may be run any
-// number of times, by any runner.
+// Graph is a validated set of units. Units keep their state in their
+// handlers' closures, so a graph run twice goes on from the state the first
+// run left: build the graph anew for each run (a function that returns it,
+// as Sweep takes).
 type Graph struct {
 	units []*unitNode
 	nodes []*node // handlers in topological order
