@@ -136,6 +136,8 @@ func TestSynchronizers(t *testing.T) {
 			{1, 5 * ms, ""}, {0, 10 * ms, "10ms none"}, {1, 20 * ms, ""}, {0, 20 * ms, "20ms 20ms"}}},
 		{"rate", Rate(10 * ms), []Input{In("/camera/a")}, []step{
 			{-1, 10 * ms, ""}, {0, 12 * ms, ""}, {-1, 20 * ms, "12ms"}, {-1, 30 * ms, "12ms"}}},
+		{"rate without inputs", Rate(10 * ms), nil, []step{
+			{-1, 10 * ms, "()"}, {-1, 20 * ms, "()"}}},
 		{"external", External(), []Input{In("/camera/a"), In("/camera/b").AsOptional()}, []step{
 			{0, 1 * ms, ""}, {-1, 2 * ms, "1ms none"}, {1, 3 * ms, ""}, {-1, 4 * ms, "1ms 3ms"}}},
 	} {
@@ -152,7 +154,11 @@ func TestSynchronizers(t *testing.T) {
 					m = msg(n.topics[st.input], st.stamp)
 				}
 				var got []string
-				for _, x := range slices.Concat(s.add(st.input, m)...) {
+				calls := s.add(st.input, m)
+				if len(calls) == 1 && len(calls[0]) == 0 {
+					got = append(got, "()") // a call without inputs
+				}
+				for _, x := range slices.Concat(calls...) {
 					if x == nil {
 						got = append(got, "none")
 					} else {

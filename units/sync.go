@@ -92,7 +92,7 @@ func (s *state) held() []*Msg {
 			return nil
 		}
 	}
-	return append([]*Msg(nil), s.latest...)
+	return append(make([]*Msg, 0, len(s.latest)), s.latest...) // not nil without inputs
 }
 
 func (s *state) all(i int, m *Msg) []*Msg {
