@@ -112,7 +112,7 @@ type Recorded struct {
 var ErrSchemaVersion = errors.New("units: schema version mismatch")
 
 // ReadRecorded reads the unit outputs recorded in the bags (or a session
-// manifest's bags). A message that does not decode, or versions that
+// manifest's bags, or MCAP files exported from them). A message that does not decode, or versions that
 // differ within one topic, are errors naming the bag and topic.
 func ReadRecorded(bags []string) (*Recorded, error) {
 	if len(bags) == 1 && rig.IsManifest(bags[0]) {
@@ -122,17 +122,22 @@ func ReadRecorded(bags []string) (*Recorded, error) {
 		}
 		bags = m.Paths(bags[0])
 	}
+	paths, cleanup, err := fromMCAP(bags)
+	defer cleanup()
+	if err != nil {
+		return nil, err
+	}
 	rec := &Recorded{Outputs: map[string][]Record{}, Versions: map[string]int{}, Files: map[string]string{}}
-	for _, path := range bags {
-		if err := rec.read(path); err != nil {
+	for i, path := range paths {
+		if err := rec.read(path, bags[i]); err != nil {
 			return nil, err
 		}
 	}
 	return rec, nil
 }
 
-func (rec *Recorded) read(path string) error {
-	r, err := rosbag.Open(path, nil)
+func (rec *Recorded) read(file, path string) error {
+	r, err := rosbag.Open(file, nil)
 	if r == nil {
 		return fmt.Errorf("units: %w", err)
 	}

@@ -1,8 +1,10 @@
 package units
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,7 +14,9 @@ import (
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/internal/baginfo"
 	"github.com/rsbag/rsbag/internal/benchplay"
+	"github.com/rsbag/rsbag/mcapbag"
 	"github.com/rsbag/rsbag/record"
+	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -148,5 +152,39 @@ func TestOutputMsgRoundTrip(t *testing.T) {
 	// ROS's md5sum of the definition's fields.
 	if want := rosMD5("uint32 version\nint64 stamp_ns\nstring unit\nstring handler\nstring input\nstring value"); OutputType.MD5 != want || len(want) != 32 {
 		t.Errorf("md5 %s, want %s", OutputType.MD5, want)
+	}
+}
+
+// An MCAP file exported from a bag (ros1 profile) replays as the bag, and
+// the outputs recorded in it compare as in the bag.
+func TestReplayMCAP(t *testing.T) {
+	path := recordLive(t, nearGraph(t, 3000, 1))
+	_, want := replayLog(t, nearGraph(t, 3000, 1), path)
+	r, err := rosbag.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	mc := filepath.Join(t.TempDir(), "robot.mcap")
+	f, err := os.Create(mc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mcapbag.Export(f, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	res, got := replayLog(t, nearGraph(t, 3000, 1), mc)
+	if !bytes.Equal(got, want) || len(got) == 0 {
+		t.Errorf("the MCAP replays otherwise than its bag:\n%s", firstDiff(got, want))
+	}
+	if res.Bags[0].Path != mc {
+		t.Errorf("result names %s, want the MCAP file", res.Bags[0].Path)
+	}
+	c, err := Compare(context.Background(), nearGraph(t, 3000, 1), []string{mc}, nil)
+	if err != nil || c.First != nil || len(c.Topics) != 2 {
+		t.Errorf("compare with the MCAP's outputs: %v, %v", c, err)
 	}
 }

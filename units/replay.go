@@ -122,7 +122,9 @@ func (r *Result) WriteLog(w io.Writer) error {
 var ErrMissingStream = errors.New("units: the recording lacks a stream the graph needs")
 
 // Replay runs the graph over the bags (one bag, several bags of one
-// session, or a session manifest; see rig.Open) deterministically: every
+// session, or a session manifest; see rig.Open; an MCAP file of the ros1
+// profile that `rs-record export --mcap` wrote counts as the bag it was
+// exported from) deterministically: every
 // recorded message is processed, and every handler it triggers through the
 // graph runs, before bag time moves on; clock ticks and rate handlers run on
 // bag time; the handlers' calls, inputs and outputs are a function of the
@@ -137,7 +139,12 @@ func Replay(ctx context.Context, g *Graph, bags []string, opts *ReplayOptions) (
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	s, err := rig.Open(bags, &rig.Options{NonRealTime: true, Start: opts.Start, End: opts.End})
+	paths, cleanup, err := fromMCAP(bags)
+	defer cleanup()
+	if err != nil {
+		return nil, err
+	}
+	s, err := rig.Open(paths, &rig.Options{NonRealTime: true, Start: opts.Start, End: opts.End})
 	if err != nil {
 		return nil, fmt.Errorf("units: %w", err)
 	}
@@ -178,6 +185,11 @@ func Replay(ctx context.Context, g *Graph, bags []string, opts *ReplayOptions) (
 	}
 	res := e.result()
 	res.Losses = s.Losses()
+	for i := range res.Bags {
+		if i < len(bags) && len(bags) == len(paths) {
+			res.Bags[i].Path = bags[i] // the MCAP file, not its temporary bag
+		}
+	}
 	return res, nil
 }
 

@@ -54,7 +54,7 @@ var allowed = map[string][]string{
 	"rig":                {"sensor", "extensions", "device", "playback", "record", "internal/outfile"},
 	"replay":             {"sensor", "pipeline", "playback", "rig"},
 	"replay/replaytest":  {"replay"},
-	"units":              {"sensor", "device", "pipeline", "playback", "record", "rig", "replay", "msgs", "rosbag"},
+	"units":              {"sensor", "device", "pipeline", "playback", "record", "rig", "replay", "msgs", "rosbag", "mcapbag"},
 	"internal/synthrig":  {"sensor", "device", "record", "rig", "software"},
 	"internal/imaging":   {"sensor", "internal/yuv"},
 	"internal/yuv":       {"sensor"},
