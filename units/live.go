@@ -229,10 +229,9 @@ func (l *Live) startDevice(di int, d device.Device) error {
 			return fmt.Errorf("units: device %s: open %s: %w", serial, sn.Info()[sensor.CameraInfoName], err)
 		}
 		l.sensors = append(l.sensors, sn)
+		// Every frame delivered until Stop has stopped the sensor is
+		// handled: a recorder among the devices recorded it.
 		err := sn.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
-			if l.stopped.Load() {
-				return
-			}
 			now := l.now()
 			topic := CameraTopic(serial, f.Profile.Stream, f.Profile.Index)
 			l.route(&Msg{Topic: topic, Stamp: stampMs(f.TimestampMs), Time: now, Device: serial, Frame: f}, topic, anyDevice(topic, l.serials))

@@ -193,3 +193,52 @@ func TestLiveSlowUnitAndPanic(t *testing.T) {
 		}
 	})
 }
+
+// flushSensor is a depth sensor that delivers a last frame while it stops,
+// as a camera does with a frame in flight when Stop is called.
+type flushSensor struct {
+	p *sensor.StreamProfile
+	h sensor.Handler
+	n uint64
+}
+
+func (s *flushSensor) Info() sensor.Info                   { return sensor.Info{sensor.CameraInfoName: "Stereo Module"} }
+func (s *flushSensor) Profiles() []*sensor.StreamProfile   { return []*sensor.StreamProfile{s.p} }
+func (s *flushSensor) Open(...*sensor.StreamProfile) error { return nil }
+func (s *flushSensor) Start(h sensor.Handler) error        { s.h = h; return nil }
+func (s *flushSensor) Close() error                        { return nil }
+func (s *flushSensor) Stop() error                         { s.deliver(); s.h = nil; return nil }
+func (s *flushSensor) deliver() {
+	s.n++
+	s.h.HandleFrame(&sensor.Frame{Profile: s.p, Number: s.n, TimestampMs: float64(s.n) * 33, Data: make([]byte, 16*12*2), Width: 16, Height: 12, Stride: 32, BPP: 16})
+}
+
+type flushDevice struct{ s *flushSensor }
+
+func (d flushDevice) Info() sensor.Info {
+	return sensor.Info{sensor.CameraInfoSerialNumber: "F1", sensor.CameraInfoName: "Flush"}
+}
+func (d flushDevice) Sensors() []sensor.Sensor { return []sensor.Sensor{d.s} }
+func (d flushDevice) Extrinsics(_, _ *sensor.StreamProfile) (sensor.Extrinsics, error) {
+	return sensor.Extrinsics{}, device.ErrNotFound
+}
+func (d flushDevice) Close() error { return nil }
+
+// Every frame a sensor delivers until its Stop returns is handled, as a
+// recorder among the devices records it.
+func TestLiveHandlesFramesUntilStopped(t *testing.T) {
+	s := &flushSensor{p: &sensor.StreamProfile{Stream: sensor.StreamDepth, Format: sensor.FormatZ16, Kind: sensor.KindVideo, Width: 16, Height: 12, FPS: 30, Default: true}}
+	l, err := Start(context.Background(), nearGraph(t, 3000, 1), []device.Device{flushDevice{s}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		s.deliver()
+	}
+	if err := l.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if st := l.Stats()["near.depth"]; st.Calls != 4 || st.Dropped != 0 {
+		t.Errorf("near.depth: %+v, want the 4 frames delivered until Stop returned", st)
+	}
+}
