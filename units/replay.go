@@ -103,6 +103,18 @@ func (r *Result) Damaged() bool {
 	return false
 }
 
+// Replay returns the result in the form of package replay's, for golden
+// files (replaytest.GoldenResult): each output named by its topic, its
+// input prefixed with the unit and handler that published it (the inputs
+// name their devices, so Device is empty).
+func (r *Result) Replay() *replay.Result {
+	out := &replay.Result{Bags: r.Bags, Frames: r.Events, Losses: r.Losses}
+	for _, o := range r.Outputs {
+		out.Outputs = append(out.Outputs, replay.Output{Time: o.Time, Input: o.Unit + "." + o.Handler + " " + o.Input, Name: o.Topic, Value: o.Value})
+	}
+	return out
+}
+
 // WriteLog writes the outputs as JSON lines: the same replay writes the
 // same bytes.
 func (r *Result) WriteLog(w io.Writer) error {
