@@ -81,3 +81,36 @@ func TestChunkFramingPastItsPart(t *testing.T) {
 		})
 	}
 }
+
+// TestChunkInfoEndBeforeStart: a chunk info whose end_time is before its
+// start_time makes the index unusable (readers selecting chunks by time
+// would each see another part of the bag): the bag is read by a scan, and
+// every message is read.
+func TestChunkInfoEndBeforeStart(t *testing.T) {
+	bag := twoTopicBag(t, "none", 300)
+	r, err := NewReader(bytes.NewReader(bag), int64(len(bag)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := r.Info().IndexPos
+	ends := bytes.Index(bag[idx:], []byte("end_time="))
+	if ends < 0 {
+		t.Fatal("no chunk info in the index")
+	}
+	at := idx + int64(ends) + int64(len("end_time="))
+	binary.LittleEndian.PutUint64(bag[at:], 0)
+	r, err = NewReader(bytes.NewReader(bag), int64(len(bag)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err = r.Unindexed(); r.Info().Indexed || !errors.Is(err, ErrUnindexed) {
+		t.Fatalf("indexed %v, Unindexed %v: want a bag recovered by a scan", r.Info().Indexed, err)
+	}
+	if rc := r.Info().Recovery; rc == nil || !bytes.Contains([]byte(rc.Reason+err.Error()), []byte("before start_time")) {
+		t.Fatalf("recovery %+v, error %v: want the chunk info named", rc, err)
+	}
+	it := r.Messages(nil)
+	if got := drain(it); len(got) != 300 || it.Err() != nil {
+		t.Fatalf("%d messages, %v; want 300", len(got), it.Err())
+	}
+}

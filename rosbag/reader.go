@@ -666,6 +666,11 @@ func (r *Reader) parseChunkInfo(rec record, data *[]byte) (chunkInfo, string) {
 	if pos > uint64(r.size) {
 		return ci, fmt.Sprintf("chunk_pos %d past the end of the file", pos)
 	}
+	if ci.end < ci.start {
+		// No writer makes one; every reader that selects chunks by time
+		// would see another part of the bag.
+		return ci, fmt.Sprintf("end_time %s before start_time %s", ci.end, ci.start)
+	}
 	ci.pos = int64(pos)
 	*data = grow(*data, int(rec.dataLen))
 	if err := r.readAt(*data, rec.dataOff, "chunk info data"); err != nil {
