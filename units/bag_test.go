@@ -24,10 +24,19 @@ import (
 // per frame and flags frames with more than 10 of them.
 func nearGraph(t testing.TB, threshold uint16, version int) *Graph {
 	t.Helper()
+	g, err := NewGraph(nearUnits(threshold, version)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// nearUnits are the units of nearGraph.
+func nearUnits(threshold uint16, version int) []Unit {
 	count := Topic[int]{Name: "near/count", Version: version}
 	flag := NewTopic[bool]("near/flag")
-	g, err := NewGraph(
-		Unit{Name: "near", Handlers: []Handler{{Name: "depth", Inputs: []Input{Camera("", sensor.StreamDepth, 0)}, Outputs: []Output{count},
+	return []Unit{
+		{Name: "near", Handlers: []Handler{{Name: "depth", Inputs: []Input{Camera("", sensor.StreamDepth, 0)}, Outputs: []Output{count},
 			Func: func(c *Context, in []*Msg) error {
 				n := 0
 				d := in[0].Frame.Data
@@ -38,16 +47,12 @@ func nearGraph(t testing.TB, threshold uint16, version int) *Graph {
 				}
 				return count.Publish(c, n)
 			}}}},
-		Unit{Name: "flag", Handlers: []Handler{{Name: "count", Inputs: []Input{count.In()}, Outputs: []Output{flag},
+		{Name: "flag", Handlers: []Handler{{Name: "count", Inputs: []Input{count.In()}, Outputs: []Output{flag},
 			Func: func(c *Context, in []*Msg) error {
 				n, _ := count.Value(in[0])
 				return flag.Publish(c, n > 10)
 			}}}},
-	)
-	if err != nil {
-		t.Fatal(err)
 	}
-	return g
 }
 
 // recordLive records the synthetic camera live with the graph's outputs

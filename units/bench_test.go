@@ -22,12 +22,7 @@ import (
 func smallFrames(b *testing.B) string {
 	b.Helper()
 	path := filepath.Join(b.TempDir(), "small.bag")
-	synthrig.Bag(b, path, software.SyntheticConfig{
-		Depth:    &software.Video{Width: 64, Height: 48, FPS: 90, Format: sensor.FormatZ16},
-		AccelFPS: 400,
-		GyroFPS:  400,
-		Duration: 5 * time.Second,
-	})
+	synthrig.SmallFrames(b, path, 5*time.Second)
 	return path
 }
 

@@ -18,25 +18,12 @@ func TestGoldenGraph(t *testing.T) {
 		t.Skipf("reference bag: %v", err)
 	}
 	pairs := NewTopic[[2]uint64]("pairs")
-	count := NewTopic[int]("near/count")
-	g, err := NewGraph(
-		Unit{Name: "near", Handlers: []Handler{{Name: "depth", Inputs: []Input{Camera("", sensor.StreamDepth, 0)}, Outputs: []Output{count},
-			Func: func(c *Context, in []*Msg) error {
-				n := 0
-				d := in[0].Frame.Data
-				for i := 0; i+1 < len(d); i += 2 {
-					if v := uint16(d[i]) | uint16(d[i+1])<<8; v > 0 && v < 3000 {
-						n++
-					}
-				}
-				return count.Publish(c, n)
-			}}}},
+	g, err := NewGraph(append(nearUnits(3000, 1),
 		Unit{Name: "pair", Handlers: []Handler{{Name: "sync", Sync: Approximate(20e6), Outputs: []Output{pairs},
 			Inputs: []Input{Camera("", sensor.StreamDepth, 0), Camera("", sensor.StreamColor, 0)},
 			Func: func(c *Context, in []*Msg) error {
 				return pairs.Publish(c, [2]uint64{in[0].Frame.Number, in[1].Frame.Number})
-			}}}},
-	)
+			}}}})...)
 	if err != nil {
 		t.Fatal(err)
 	}

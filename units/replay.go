@@ -94,14 +94,7 @@ type Result struct {
 }
 
 // Damaged reports whether a bag lost frames to damage.
-func (r *Result) Damaged() bool {
-	for _, l := range r.Losses {
-		if len(l) > 0 {
-			return true
-		}
-	}
-	return false
-}
+func (r *Result) Damaged() bool { return (&replay.Result{Losses: r.Losses}).Damaged() }
 
 // Replay returns the result in the form of package replay's, for golden
 // files (replaytest.GoldenResult): each output named by its topic, its
