@@ -75,20 +75,29 @@ func BenchmarkUnitsReplay(b *testing.B) {
 	b.ReportMetric((float64(unitsB)-float64(bareB))/float64(frames), "B/call")
 }
 
-// spin burns about d of CPU.
-func spin(d time.Duration) {
-	for t := time.Now(); time.Since(t) < d; {
+// work does n steps of arithmetic (about 0.3 ns each), yielding every
+// 65536: on two cores two busy units would otherwise hold both until the
+// scheduler preempts them (10 ms) and starve the bag reader that feeds
+// them.
+func work(n int) uint64 {
+	x := uint64(n)
+	for i := range n {
+		x = x*6364136223846793005 + 1442695040888963407
+		if i&0xffff == 0 {
+			runtime.Gosched()
+		}
 	}
+	return x
 }
 
 // BenchmarkUnitsParallel measures the speed-up of two independent units
-// (one on depth, one on the IMU, each with 20 µs of work per call) over the
-// same two handlers in one unit, which runs them one at a time.
+// (one on depth, one on the accelerometer, each with the same work over
+// the bag: 1.2 M steps per depth frame, 0.27 M per accelerometer sample) over
+// the same two handlers in one unit, which runs them one at a time.
 func BenchmarkUnitsParallel(b *testing.B) {
 	path := smallFrames(b)
-	work := func(*Context, []*Msg) error { spin(20 * time.Microsecond); return nil }
-	depth := Handler{Name: "depth", Inputs: []Input{Camera("", sensor.StreamDepth, 0)}, Func: work}
-	imu := Handler{Name: "imu", Inputs: []Input{Camera("", sensor.StreamAccel, 0)}, Func: work}
+	depth := Handler{Name: "depth", Inputs: []Input{Camera("", sensor.StreamDepth, 0)}, Func: func(*Context, []*Msg) error { _ = work(1_200_000); return nil }}
+	imu := Handler{Name: "imu", Inputs: []Input{Camera("", sensor.StreamAccel, 0)}, Func: func(*Context, []*Msg) error { _ = work(270_000); return nil }}
 	one, err := NewGraph(Unit{Name: "both", Handlers: []Handler{depth, imu}})
 	if err != nil {
 		b.Fatal(err)
