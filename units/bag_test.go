@@ -71,6 +71,7 @@ func recordLive(t *testing.T, g *Graph) string {
 			t.Fatal(err)
 		}
 		<-cam.Done()
+		synctest.Wait() // the last frames handed to the handlers
 		if err := l.Stop(); err != nil {
 			t.Fatal(err)
 		}

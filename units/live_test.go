@@ -2,6 +2,7 @@ package units
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 )
@@ -175,6 +177,7 @@ func TestLiveSlowUnitAndPanic(t *testing.T) {
 			t.Fatal(err)
 		}
 		<-cam.Done()
+		synctest.Wait()
 		err = l.Stop()
 		st := l.Stats()
 		if s := st["slow.depth"]; s.Dropped == 0 || s.Calls+s.Dropped != 30 {
@@ -241,4 +244,66 @@ func TestLiveHandlesFramesUntilStopped(t *testing.T) {
 	if st := l.Stats()["near.depth"]; st.Calls != 4 || st.Dropped != 0 {
 		t.Errorf("near.depth: %+v, want the 4 frames delivered until Stop returned", st)
 	}
+}
+
+// Live from several cameras (per-camera instances through templates) and
+// from real-time playback of a bag.
+func TestLiveRigAndPlayback(t *testing.T) {
+	pairs := NewTopic[uint64]("{cam}/pairs")
+	inst := func(cam string) Unit {
+		return Unit{Name: "pair-{cam}", Vars: map[string]string{"cam": cam}, Handlers: []Handler{{
+			Name: "sync", Sync: Equal(), Outputs: []Output{pairs},
+			Inputs: []Input{Camera("{cam}", sensor.StreamDepth, 0), Camera("{cam}", sensor.StreamColor, 0)},
+			Func: func(c *Context, in []*Msg) error {
+				if in[0].Device != in[1].Device || in[0].Frame.Number != in[1].Frame.Number {
+					return fmt.Errorf("pair of %s #%d and %s #%d", in[0].Device, in[0].Frame.Number, in[1].Device, in[1].Frame.Number)
+				}
+				return pairs.Publish(c, in[0].Frame.Number)
+			}}}}
+	}
+	synctest.Test(t, func(t *testing.T) {
+		a, b := liveCamera(t, "CAM1", time.Second), liveCamera(t, "CAM2", time.Second)
+		g, err := NewGraph(inst("CAM1"), inst("CAM2"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		got := map[string]int{}
+		l, err := Start(context.Background(), g, []device.Device{a, b}, &LiveOptions{OnOutput: func(r Record) {
+			mu.Lock()
+			got[r.Topic]++
+			mu.Unlock()
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-a.Done()
+		<-b.Done()
+		synctest.Wait() // the last frames handed to the handlers
+		if err := l.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		if got["CAM1/pairs"] != 30 || got["CAM2/pairs"] != 30 {
+			t.Errorf("outputs %v, want 30 pairs per camera", got)
+		}
+	})
+	bag := smallBag(t, "SN1")
+	synctest.Test(t, func(t *testing.T) {
+		dev, err := playback.Open(bag, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer dev.Close()
+		l, err := Start(context.Background(), nearGraph(t, 3000, 1), []device.Device{dev}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second) // the bag's 300 ms, played in real time (bubble time)
+		if err := l.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		if st := l.Stats(); st["near.depth"].Calls != 9 || st["flag.count"].Calls != 9 {
+			t.Errorf("stats %v, want the bag's 9 depth frames handled", st)
+		}
+	})
 }
