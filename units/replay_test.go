@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -330,5 +331,27 @@ func TestReplaySession(t *testing.T) {
 				t.Errorf("%s: %s: frames of unequal stamps or another camera", o.Topic, o.Value)
 			}
 		}
+	}
+}
+
+// A damaged bag is replayed as far as it can be and its losses are
+// reported with the result.
+func TestReplayDamaged(t *testing.T) {
+	bag := smallBag(t, "SN1")
+	b, err := os.ReadFile(bag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.bag")
+	if err := os.WriteFile(cut, b[:len(b)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	whole, _ := replayLog(t, nearGraph(t, 3000, 1), bag)
+	res, err := Replay(context.Background(), nearGraph(t, 3000, 1), []string{cut}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Damaged() || len(res.Losses) != 1 || len(res.Losses[0]) == 0 || res.Calls["near.depth"] == 0 || res.Calls["near.depth"] > whole.Calls["near.depth"] {
+		t.Errorf("cut bag: damaged %v, losses %v, %d depth calls of the whole bag's %d", res.Damaged(), res.Losses, res.Calls["near.depth"], whole.Calls["near.depth"])
 	}
 }
