@@ -2,6 +2,7 @@ package units
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -304,6 +305,47 @@ func TestLiveRigAndPlayback(t *testing.T) {
 		}
 		if st := l.Stats(); st["near.depth"].Calls != 9 || st["flag.count"].Calls != 9 {
 			t.Errorf("stats %v, want the bag's 9 depth frames handled", st)
+		}
+	})
+}
+
+// Live.Trigger fires an external handler with the latest input; other
+// handlers and a stopped run refuse it.
+func TestLiveTrigger(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cam := liveCamera(t, "SN1", time.Second)
+		var got []uint64
+		g, err := NewGraph(Unit{Name: "u", Handlers: []Handler{
+			{Name: "snap", Sync: External(), Inputs: []Input{Camera("", sensor.StreamDepth, 0)}, Func: func(c *Context, in []*Msg) error {
+				got = append(got, in[0].Frame.Number)
+				return nil
+			}},
+			{Name: "plain", Inputs: []Input{Camera("", sensor.StreamDepth, 0)}, Func: nop},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := Start(context.Background(), g, []device.Device{cam}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(110 * time.Millisecond) // bubble time: frames 1 to 4 (0 to 100 ms)
+		synctest.Wait()
+		if err := l.Trigger("u", "snap"); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Trigger("u", "plain"); !errors.Is(err, ErrGraph) {
+			t.Errorf("trigger of a handler that is not external: %v", err)
+		}
+		synctest.Wait()
+		if err := l.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Trigger("u", "snap"); !errors.Is(err, ErrStopped) {
+			t.Errorf("trigger after Stop: %v", err)
+		}
+		if len(got) != 1 || got[0] != 4 {
+			t.Errorf("external handler called with frames %v, want once with frame 4", got)
 		}
 	})
 }

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/internal/synthrig"
+	"github.com/rsbag/rsbag/pipeline"
+	"github.com/rsbag/rsbag/replay"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 )
@@ -353,5 +355,56 @@ func TestReplayDamaged(t *testing.T) {
 	}
 	if !res.Damaged() || len(res.Losses) != 1 || len(res.Losses[0]) == 0 || res.Calls["near.depth"] == 0 || res.Calls["near.depth"] > whole.Calls["near.depth"] {
 		t.Errorf("cut bag: damaged %v, losses %v, %d depth calls of the whole bag's %d", res.Damaged(), res.Losses, res.Calls["near.depth"], whole.Calls["near.depth"])
+	}
+}
+
+// Framesets are those of the pipeline's syncer, as package replay gives
+// them; a clock input ticks on bag time; two units feeding each other
+// through different handlers (no cycle between handlers) run.
+func TestReplayFramesetsClockAndUnitLoop(t *testing.T) {
+	bag := smallBag(t, "SN1")
+	want, err := replay.Run(context.Background(), []string{bag}, replay.Handlers{Frameset: func(*replay.Context, *pipeline.Frameset) error { return nil }}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t1, t2, t3 := NewTopic[int]("t1"), NewTopic[int]("t2"), NewTopic[int]("t3")
+	ticks := NewTopic[int64]("ticks")
+	var sets []string
+	g, err := NewGraph(
+		Unit{Name: "X", Handlers: []Handler{
+			{Name: "sets", Inputs: []Input{Framesets("")}, Outputs: []Output{t1}, Func: func(c *Context, in []*Msg) error {
+				sets = append(sets, in[0].Frameset.String())
+				return t1.Publish(c, in[0].Frameset.Len())
+			}},
+			{Name: "back", Inputs: []Input{t2.In()}, Outputs: []Output{t3}, Func: func(c *Context, in []*Msg) error {
+				v, _ := t2.Value(in[0])
+				return t3.Publish(c, v+1)
+			}},
+			{Name: "clock", Inputs: []Input{Clock(100 * time.Millisecond)}, Outputs: []Output{ticks}, Func: func(c *Context, in []*Msg) error {
+				return ticks.Publish(c, int64(in[0].Value.(time.Duration)/time.Millisecond))
+			}},
+		}},
+		Unit{Name: "Y", Handlers: []Handler{{Name: "fwd", Inputs: []Input{t1.In()}, Outputs: []Output{t2}, Func: func(c *Context, in []*Msg) error {
+			v, _ := t1.Value(in[0])
+			return t2.Publish(c, v*10)
+		}}}},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Replay(context.Background(), g, []string{bag}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := res.ByTopic()
+	if len(sets) != want.Framesets || len(by["t3"]) != want.Framesets || want.Framesets == 0 {
+		t.Errorf("%d framesets, %d t3 outputs; package replay gives %d framesets", len(sets), len(by["t3"]), want.Framesets)
+	}
+	var got []string
+	for _, o := range by["ticks"] {
+		got = append(got, string(o.Value))
+	}
+	if strings.Join(got, ",") != "100,200" {
+		t.Errorf("clock ticks %v, want 100,200 (the bag's frames end before 300 ms)", got)
 	}
 }
