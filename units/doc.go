@@ -20,5 +20,19 @@
 // it triggers through the graph runs, in an order fixed by the graph,
 // before bag time moves on; clocks and rate handlers tick on bag time.
 // Units that do not depend on each other run in parallel, and the outputs
-// (Result.WriteLog) are byte for byte the same on every run.
+// (Result.WriteLog) are byte for byte the same on every run. An MCAP file
+// exported from a bag (ros1 profile) replays as the bag.
+//
+// Start runs the same graph live, from cameras, the synthetic camera,
+// several cameras or real-time playback: a goroutine and a bounded queue
+// per unit, drops counted per handler, rate handlers on the wall clock,
+// panics reported while the other units go on. With LiveOptions.Record the
+// outputs are recorded into the camera's bag (BagTopic, OutputType, a
+// schema version per topic); Compare replays such a bag and reports the
+// first divergence from what was recorded, and Sweep runs variants of a
+// graph over one recording and compares them.
+//
+// Equal and approximate synchronizers match by stamps only, so live and
+// replay make the same matches; what cached inputs, All with several inputs
+// and rate handlers see live depends on when messages arrive.
 package units

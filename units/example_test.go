@@ -125,3 +125,50 @@ func recordSynthetic(bag string) {
 		log.Fatal(err)
 	}
 }
+
+// Sweep one recording through two variants of a graph: the second, with
+// another threshold, diverges from the first.
+func ExampleSweep() {
+	dir, err := os.MkdirTemp("", "units-sweep")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	bag := filepath.Join(dir, "robot.bag")
+	recordSynthetic(bag)
+
+	near := units.NewTopic[int]("near/pixels")
+	variant := func(threshold int) func() (*units.Graph, error) {
+		return func() (*units.Graph, error) {
+			return units.NewGraph(units.Unit{Name: "near", Handlers: []units.Handler{{
+				Name: "depth", Inputs: []units.Input{units.Camera("", sensor.StreamDepth, 0)}, Outputs: []units.Output{near},
+				Func: func(c *units.Context, in []*units.Msg) error {
+					d, n := in[0].Frame.Data, 0
+					for i := 0; i+1 < len(d); i += 2 {
+						if v := int(d[i]) | int(d[i+1])<<8; v > 0 && v < threshold {
+							n++
+						}
+					}
+					return near.Publish(c, n)
+				}}}})
+		}
+	}
+	res, err := units.Sweep(context.Background(), []string{bag}, []units.Variant{{Name: "1.5 m", New: variant(1500)}, {Name: "1.7 m", New: variant(1700)}}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, v := range res {
+		d := v.Topics["near/pixels"]
+		fmt.Printf("%s: %d outputs, largest difference %v, first divergence at output %d\n", v.Name, d.Count, d.MaxDiff, firstIndex(d.First))
+	}
+	// Output:
+	// 1.5 m: 30 outputs, largest difference 0, first divergence at output -1
+	// 1.7 m: 30 outputs, largest difference 1024, first divergence at output 0
+}
+
+func firstIndex(d *units.Divergence) int {
+	if d == nil {
+		return -1
+	}
+	return d.Index
+}

@@ -393,7 +393,7 @@ func (l *Live) Err() error {
 // Stop stops the devices' streams and the clocks, lets the units handle
 // what their queues hold (and what that publishes), and stops them. It
 // returns the first handler error, as Err. It may be called more than
-// once.
+// once, but not from a handler (it waits for the handlers).
 func (l *Live) Stop() error {
 	l.stopMu.Lock()
 	defer l.stopMu.Unlock()
