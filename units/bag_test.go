@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/internal/baginfo"
 	"github.com/rsbag/rsbag/internal/benchplay"
+	"github.com/rsbag/rsbag/internal/conformance"
 	"github.com/rsbag/rsbag/mcapbag"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/rosbag"
@@ -111,6 +113,16 @@ func TestRecordAndCompare(t *testing.T) {
 	}
 	if strings.Join(listed, ",") != "/units/near/count:rsbag_units/Output,/units/near/flag:rsbag_units/Output" {
 		t.Errorf("info lists %v", listed)
+	}
+
+	// ROS's own reader and Foxglove's read it in strict mode, the outputs'
+	// type and md5sum included.
+	for _, name := range []string{conformance.BagcheckROS, conformance.BagcheckJS} {
+		if tool := conformance.Optional(t, name); tool != "" {
+			if out, err := exec.Command(tool, "-q", path).CombinedOutput(); err != nil {
+				t.Errorf("%s: %v\n%s", name, err, out)
+			}
+		}
 	}
 
 	c, err := Compare(context.Background(), nearGraph(t, 3000, 1), []string{path}, nil)
