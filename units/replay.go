@@ -176,6 +176,9 @@ func Replay(ctx context.Context, g *Graph, bags []string, opts *ReplayOptions) (
 		e.tickUntil(e.end())
 	}
 	e.finish()
+	if cancelled == nil {
+		cancelled = ctx.Err() // ended while the units finished
+	}
 	if cancelled != nil {
 		return nil, cancelled
 	}

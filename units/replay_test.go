@@ -408,3 +408,23 @@ func TestReplayFramesetsClockAndUnitLoop(t *testing.T) {
 		t.Errorf("clock ticks %v, want 100,200 (the bag's frames end before 300 ms)", got)
 	}
 }
+
+// A replay whose context ends returns the context's error.
+func TestReplayCancel(t *testing.T) {
+	bag := smallBag(t, "SN1")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	g, err := NewGraph(Unit{Name: "u", Handlers: []Handler{{Name: "h", Inputs: []Input{Camera("", sensor.StreamAccel, 0)},
+		Func: func(c *Context, in []*Msg) error {
+			if in[0].Frame.Number == 3 {
+				cancel()
+			}
+			return nil
+		}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Replay(ctx, g, []string{bag}, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want context.Canceled", err)
+	}
+}
