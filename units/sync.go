@@ -23,6 +23,7 @@ type state struct {
 	required int
 	pivot    int    // SyncEqual, SyncApproximate: the input whose messages are matched
 	clock    string // SyncRate: its clock's topic
+	calls    [][]*Msg
 }
 
 func newState(n *node) *state {
@@ -61,7 +62,8 @@ func (s *state) add(i int, m *Msg) [][]*Msg {
 		if in == nil {
 			return nil
 		}
-		return [][]*Msg{in}
+		s.calls = append(s.calls[:0], in) // reused: the caller is done with it by the next add
+		return s.calls
 	}
 	switch s.n.sync.Kind {
 	case SyncRate:
