@@ -62,12 +62,15 @@ type outputMsg struct {
 	Unit, Handler, Input, Value string
 }
 
+// Type returns &OutputType.
 func (m *outputMsg) Type() *msgs.Type { return &OutputType }
 
+// Size returns the encoded size.
 func (m *outputMsg) Size() int {
 	return 4 + 8 + 4*4 + len(m.Unit) + len(m.Handler) + len(m.Input) + len(m.Value)
 }
 
+// AppendTo appends the ROS 1 encoding to b.
 func (m *outputMsg) AppendTo(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint32(b, m.Version)
 	b = binary.LittleEndian.AppendUint64(b, uint64(m.StampNs))
@@ -78,6 +81,7 @@ func (m *outputMsg) AppendTo(b []byte) []byte {
 	return b
 }
 
+// Unmarshal decodes an encoded message, replacing every field.
 func (m *outputMsg) Unmarshal(b []byte) error {
 	if len(b) < 12 {
 		return fmt.Errorf("%s: %d bytes, want at least 12", OutputType.Name, len(b))
@@ -192,6 +196,8 @@ type Divergence struct {
 	Recorded, New *Record
 }
 
+// String describes the divergence: topic, output, bag time, input, and
+// both values.
 func (d *Divergence) String() string {
 	side := func(r *Record) string {
 		if r == nil {

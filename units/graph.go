@@ -130,6 +130,7 @@ func Rate(period time.Duration) Sync { return Sync{Kind: SyncRate, Period: perio
 // replay).
 func External() Sync { return Sync{Kind: SyncExternal} }
 
+// String names the rule: "all", "approximate(5ms)", ...
 func (s Sync) String() string {
 	switch s.Kind {
 	case SyncAll:
@@ -299,6 +300,7 @@ type node struct {
 	fn      Func
 }
 
+// String names the handler "unit.handler".
 func (n *node) String() string { return n.unit.name + "." + n.name }
 
 // expand fills the {key} templates of s from vars.

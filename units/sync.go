@@ -282,10 +282,12 @@ type HandlerError struct {
 	Err   error
 }
 
+// Error says where the handler failed and why.
 func (e *HandlerError) Error() string {
 	return fmt.Sprintf("units: unit %s, handler %s, at %v, input %s: %v", e.Unit, e.Handler, e.Time, e.Input, e.Err)
 }
 
+// Unwrap returns the handler's error.
 func (e *HandlerError) Unwrap() error { return e.Err }
 
 // describe names the messages of a call.
