@@ -127,8 +127,10 @@ func TestLiveSynchronizerRules(t *testing.T) {
 				t.Errorf("%s: %+v, want no drops and no errors", k, s)
 			}
 		}
-		if n := st["A.depth"].Calls; n != 30 || allCalls.Load() != 30 || approxCalls.Load() != 30 || equalCalls.Load() != 30 {
-			t.Errorf("calls: A %d, all %d, approximate %d, equal %d; want 30 each", n, allCalls.Load(), approxCalls.Load(), equalCalls.Load())
+		// The color sensor starts after the depth sensor: the camera may
+		// deliver its first color frame before, to nobody (as live).
+		if n := st["A.depth"].Calls; n != 30 || allCalls.Load() != 30 || approxCalls.Load() != 30 || equalCalls.Load() < 29 {
+			t.Errorf("calls: A %d, all %d, approximate %d, equal %d; want 30 each (equal 29 at least)", n, allCalls.Load(), approxCalls.Load(), equalCalls.Load())
 		}
 		// The rate handler: once every 100 ms of the clock, none skipped.
 		if len(rateCalls) != 10 {
@@ -284,8 +286,10 @@ func TestLiveRigAndPlayback(t *testing.T) {
 		if err := l.Stop(); err != nil {
 			t.Fatal(err)
 		}
-		if got["CAM1/pairs"] != 30 || got["CAM2/pairs"] != 30 {
-			t.Errorf("outputs %v, want 30 pairs per camera", got)
+		// A camera's color sensor starts after its depth sensor: its first
+		// color frame may come before, to nobody (as live).
+		if got["CAM1/pairs"] < 29 || got["CAM2/pairs"] < 29 {
+			t.Errorf("outputs %v, want 30 pairs per camera (29 at least)", got)
 		}
 	})
 	bag := smallBag(t, "SN1")
@@ -346,6 +350,39 @@ func TestLiveTrigger(t *testing.T) {
 		}
 		if len(got) != 1 || got[0] != 4 {
 			t.Errorf("external handler called with frames %v, want once with frame 4", got)
+		}
+	})
+}
+
+// Live framesets: the pipeline's syncer's, every frame in one (depth and
+// color paired as they arrive, the accelerometer alone) but the last of
+// each video stream, which the syncer may still hold for a match at Stop.
+func TestLiveFramesets(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cam := liveCamera(t, "SN1", time.Second)
+		var pairs, frames int
+		g, err := NewGraph(Unit{Name: "u", Handlers: []Handler{{Name: "fs", Inputs: []Input{Framesets("SN1")}, Func: func(c *Context, in []*Msg) error {
+			fs := in[0].Frameset
+			frames += fs.Len()
+			if fs.Depth() != nil && fs.Color() != nil && fs.Depth().Number == fs.Color().Number {
+				pairs++
+			}
+			return nil
+		}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := Start(context.Background(), g, []device.Device{cam}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-cam.Done()
+		synctest.Wait()
+		if err := l.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		if frames < 30+30+100-2 || frames > 160 || pairs == 0 || l.Stats()["u.fs"].Dropped != 0 {
+			t.Errorf("%d frames in framesets (%d depth+color pairs), stats %v; want the 160 frames (158 at least)", frames, pairs, l.Stats())
 		}
 	})
 }
