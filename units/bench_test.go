@@ -40,23 +40,25 @@ func streamGraph(b *testing.B, count *int) *Graph {
 }
 
 // BenchmarkUnitsReplay measures a handler call in deterministic replay
-// against bare non-real-time playback of the same bag: overhead-ns/call is
-// the difference per frame (one call per frame), B/call the bytes
-// allocated beyond the playback's.
+// against bare non-real-time playback of the same bag (one call per
+// frame): overhead-cpu-ns/call is the difference of the process's CPU time
+// per frame (what the runner costs, whatever else the machine runs),
+// overhead-ns/call the difference of wall time, B/call the bytes allocated
+// beyond the playback's.
 func BenchmarkUnitsReplay(b *testing.B) {
 	path := smallFrames(b)
-	var bareT, unitsT time.Duration
+	var bareT, unitsT, bareC, unitsC time.Duration
 	var bareB, unitsB uint64
 	frames := 0
 	var ms runtime.MemStats
 	alloc := func() uint64 { runtime.ReadMemStats(&ms); return ms.TotalAlloc }
 	for b.Loop() {
-		a0, t0 := alloc(), time.Now()
+		a0, c0, t0 := alloc(), benchplay.CPUTime(), time.Now()
 		n := benchplay.Frames(b, path)
-		t1, a1 := time.Now(), alloc()
+		t1, c1, a1 := time.Now(), benchplay.CPUTime(), alloc()
 		calls := 0
 		res, err := Replay(context.Background(), streamGraph(b, &calls), []string{path}, nil)
-		t2, a2 := time.Now(), alloc()
+		t2, c2, a2 := time.Now(), benchplay.CPUTime(), alloc()
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -65,6 +67,8 @@ func BenchmarkUnitsReplay(b *testing.B) {
 		}
 		bareT += t1.Sub(t0)
 		unitsT += t2.Sub(t1)
+		bareC += c1 - c0
+		unitsC += c2 - c1
 		bareB += a1 - a0
 		unitsB += a2 - a1
 		frames += n
@@ -72,6 +76,7 @@ func BenchmarkUnitsReplay(b *testing.B) {
 	b.ReportMetric(float64(bareT.Nanoseconds())/float64(frames), "playback-ns/frame")
 	b.ReportMetric(float64(unitsT.Nanoseconds())/float64(frames), "units-ns/frame")
 	b.ReportMetric(float64((unitsT-bareT).Nanoseconds())/float64(frames), "overhead-ns/call")
+	b.ReportMetric(float64((unitsC-bareC).Nanoseconds())/float64(frames), "overhead-cpu-ns/call")
 	b.ReportMetric((float64(unitsB)-float64(bareB))/float64(frames), "B/call")
 }
 

@@ -248,7 +248,8 @@ type failure struct {
 type unitRun struct {
 	e      *engine
 	u      *unitNode
-	in     chan event
+	in     chan []event // batches of events
+	batch  []event      // events not sent yet (dispatcher-owned)
 	states map[*node]*state
 	log    []keyed
 	calls  map[*node]int
@@ -346,7 +347,7 @@ func newEngine(g *Graph, s *rig.Session, opts *ReplayOptions) (*engine, error) {
 		}
 	}
 	for _, u := range g.units {
-		ur := &unitRun{e: e, u: u, in: make(chan event, unitQueue), states: map[*node]*state{}, calls: map[*node]int{}}
+		ur := &unitRun{e: e, u: u, in: make(chan []event, unitQueue), states: map[*node]*state{}, calls: map[*node]int{}}
 		for _, n := range u.nodes {
 			ur.states[n] = newState(n)
 		}
@@ -355,11 +356,16 @@ func newEngine(g *Graph, s *rig.Session, opts *ReplayOptions) (*engine, error) {
 	return e, nil
 }
 
-// Queue depths of the replay: events waiting per unit, batches per edge.
-// They only bound how far the dispatcher runs ahead of the units.
+// Queue depths of the replay: batches of events waiting per unit, batches
+// of outputs per edge. They only bound how far the dispatcher runs ahead
+// of the units. Events go to a unit in batches (a replay's latency does
+// not matter; waking its goroutine for every frame costs more CPU than
+// the call). An edge holds more batches than a unit's events can hold
+// back (eventBatch), so a unit never waits for one that waits for it.
 const (
-	unitQueue = 256
-	edgeQueue = 256
+	unitQueue  = 16
+	eventBatch = 64
+	edgeQueue  = 256
 	// syncQueue bounds the framesets one frame can release: they are
 	// taken right after each frame, so none is dropped.
 	syncQueue = 64
@@ -404,6 +410,9 @@ func (e *engine) start() {
 // finish lets the units handle every event dispatched and waits for them.
 func (e *engine) finish() {
 	for _, u := range e.units {
+		if len(u.batch) > 0 {
+			u.in <- u.batch
+		}
 		close(u.in)
 	}
 	e.wg.Wait()
@@ -513,7 +522,11 @@ func (e *engine) dispatch(src string, m *Msg) {
 	e.seq++
 	ev := event{idx: e.seq, route: r, msg: m}
 	for _, u := range r.units {
-		u.in <- ev
+		u.batch = append(u.batch, ev)
+		if len(u.batch) == eventBatch {
+			u.in <- u.batch
+			u.batch = make([]event, 0, eventBatch)
+		}
 	}
 }
 
@@ -620,56 +633,64 @@ func (e *engine) edge(from, to *node) chan []*Msg {
 func (u *unitRun) run() {
 	defer u.e.wg.Done()
 	var c Context
-	for ev := range u.in {
-		for _, st := range ev.route.steps[u] {
-			var batch []*Msg
-			s := u.states[st.n]
-			deliver := func(m *Msg) {
-				i := -1
-				if m != ev.msg || st.direct >= 0 {
-					i = slices.Index(st.n.topics, m.Topic)
-					if m == ev.msg {
-						i = st.direct
-					}
-					if i < 0 {
-						return // a topic of the publisher this handler does not take
-					}
+	for evs := range u.in {
+		for _, ev := range evs {
+			u.handle(&c, ev)
+		}
+	}
+}
+
+// handle runs the unit's handlers that the event reaches, in the graph's
+// order.
+func (u *unitRun) handle(c *Context, ev event) {
+	for _, st := range ev.route.steps[u] {
+		var batch []*Msg
+		s := u.states[st.n]
+		deliver := func(m *Msg) {
+			i := -1
+			if m != ev.msg || st.direct >= 0 {
+				i = slices.Index(st.n.topics, m.Topic)
+				if m == ev.msg {
+					i = st.direct
 				}
-				if u.failed {
+				if i < 0 {
+					return // a topic of the publisher this handler does not take
+				}
+			}
+			if u.failed {
+				return
+			}
+			for _, in := range s.add(i, m) {
+				var tick *Msg
+				if i < 0 || st.n.sync.Kind == SyncRate || st.n.sync.Kind == SyncExternal {
+					tick = m
+				}
+				if err := st.n.call(c, m.Time, in, tick); err != nil {
+					u.failed = true
+					u.e.fail(ev.idx, st.n.index, err)
 					return
 				}
-				for _, in := range s.add(i, m) {
-					var tick *Msg
-					if i < 0 || st.n.sync.Kind == SyncRate || st.n.sync.Kind == SyncExternal {
-						tick = m
+				u.calls[st.n]++
+				var desc string
+				for _, o := range c.out {
+					if desc == "" {
+						desc = describe(in)
 					}
-					if err := st.n.call(&c, m.Time, in, tick); err != nil {
-						u.failed = true
-						u.e.fail(ev.idx, st.n.index, err)
-						return
-					}
-					u.calls[st.n]++
-					var desc string
-					for _, o := range c.out {
-						if desc == "" {
-							desc = describe(in)
-						}
-						u.log = append(u.log, keyed{ev.idx, st.n.index, len(u.log), Record{Time: o.Time, Stamp: o.Stamp, Topic: o.Topic, Unit: u.u.name, Handler: st.n.name, Input: desc, Value: o.raw}})
-					}
-					batch = append(batch, c.out...)
+					u.log = append(u.log, keyed{ev.idx, st.n.index, len(u.log), Record{Time: o.Time, Stamp: o.Stamp, Topic: o.Topic, Unit: u.u.name, Handler: st.n.name, Input: desc, Value: o.raw}})
 				}
+				batch = append(batch, c.out...)
 			}
-			if st.direct >= 0 || st.self {
-				deliver(ev.msg)
+		}
+		if st.direct >= 0 || st.self {
+			deliver(ev.msg)
+		}
+		for _, ch := range st.ins {
+			for _, m := range <-ch {
+				deliver(m)
 			}
-			for _, ch := range st.ins {
-				for _, m := range <-ch {
-					deliver(m)
-				}
-			}
-			for _, ch := range st.outs {
-				ch <- batch
-			}
+		}
+		for _, ch := range st.outs {
+			ch <- batch
 		}
 	}
 }
