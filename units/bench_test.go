@@ -80,17 +80,11 @@ func BenchmarkUnitsReplay(b *testing.B) {
 	b.ReportMetric((float64(unitsB)-float64(bareB))/float64(frames), "B/call")
 }
 
-// work does n steps of arithmetic (about 0.3 ns each), yielding every
-// 65536: on two cores two busy units would otherwise hold both until the
-// scheduler preempts them (10 ms) and starve the bag reader that feeds
-// them.
+// work does n steps of arithmetic (about 0.3 ns each).
 func work(n int) uint64 {
 	x := uint64(n)
-	for i := range n {
+	for range n {
 		x = x*6364136223846793005 + 1442695040888963407
-		if i&0xffff == 0 {
-			runtime.Gosched()
-		}
 	}
 	return x
 }
