@@ -386,3 +386,30 @@ func TestLiveFramesets(t *testing.T) {
 		}
 	})
 }
+
+// The end of Start's context stops the run.
+func TestLiveContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cam := liveCamera(t, "SN1", time.Second)
+		ctx, cancel := context.WithCancel(context.Background())
+		g, err := NewGraph(Unit{Name: "u", Handlers: []Handler{{Name: "x", Sync: External(), Func: nop}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := Start(ctx, g, []device.Device{cam}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Trigger("u", "x"); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		synctest.Wait()
+		if err := l.Trigger("u", "x"); !errors.Is(err, ErrStopped) {
+			t.Errorf("trigger after the context ended: %v, want ErrStopped", err)
+		}
+		if n := l.Stats()["u.x"].Calls; n != 1 {
+			t.Errorf("%d calls, want 1", n)
+		}
+	})
+}
