@@ -110,8 +110,11 @@ func (r *Result) Replay() *replay.Result {
 
 // WriteLog writes the outputs as JSON lines: the same replay writes the
 // same bytes.
-func (r *Result) WriteLog(w io.Writer) error {
-	for _, o := range r.Outputs {
+func (r *Result) WriteLog(w io.Writer) error { return WriteRecords(w, r.Outputs) }
+
+// WriteRecords writes outputs as JSON lines, one per output.
+func WriteRecords(w io.Writer, rs []Record) error {
+	for _, o := range rs {
 		b, err := json.Marshal(o)
 		if err != nil {
 			return err

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	iofs "io/fs"
 	"os"
@@ -156,12 +155,8 @@ func dumpUnits(e *env, bags []string) error {
 		return all[i].Time < all[j].Time || all[i].Time == all[j].Time && all[i].Topic < all[j].Topic
 	})
 	w := bufio.NewWriterSize(e.stdout, 64<<10)
-	for _, o := range all {
-		b, err := json.Marshal(o)
-		if err != nil {
-			return err
-		}
-		w.Write(append(b, '\n'))
+	if err := units.WriteRecords(w, all); err != nil {
+		return err
 	}
 	return w.Flush()
 }
