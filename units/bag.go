@@ -219,8 +219,13 @@ type Comparison struct {
 	Result   *Result
 	Recorded *Recorded
 	// Topics are the topics compared: those recorded that the graph
-	// publishes.
+	// publishes, but the Clocked ones.
 	Topics []string
+	// Clocked are the recorded topics not compared: those published by
+	// rate or external handlers, by handlers with a clock input, or by
+	// handlers that take such a topic. Their calls followed the wall
+	// clock or the triggers live, which a replay does not reproduce.
+	Clocked []string
 	// First is the first divergence in bag time, nil when the outputs are
 	// the same.
 	First *Divergence
@@ -229,8 +234,9 @@ type Comparison struct {
 // Compare replays the graph over bags that hold recorded outputs (see
 // LiveOptions.Record) and compares, per topic the graph publishes and the
 // bags hold, the outputs now with the outputs recorded live: their stamps
-// and values, in order. A recorded topic of another schema version than
-// the graph's is refused (ErrSchemaVersion) before anything runs.
+// and values, in order (but the Clocked topics). A recorded topic of
+// another schema version than the graph's is refused (ErrSchemaVersion)
+// before anything runs.
 func Compare(ctx context.Context, g *Graph, bags []string, opts *ReplayOptions) (*Comparison, error) {
 	rec, err := ReadRecorded(bags)
 	if err != nil {
@@ -245,9 +251,14 @@ func Compare(ctx context.Context, g *Graph, bags []string, opts *ReplayOptions) 
 		if sp.version != v {
 			return nil, fmt.Errorf("%w: topic %s was recorded with version %d (%s), the graph publishes version %d", ErrSchemaVersion, topic, v, rec.Files[topic], sp.version)
 		}
+		if g.clocked(g.pub[topic]) {
+			c.Clocked = append(c.Clocked, topic)
+			continue
+		}
 		c.Topics = append(c.Topics, topic)
 	}
 	sort.Strings(c.Topics)
+	sort.Strings(c.Clocked)
 	res, err := Replay(ctx, g, bags, opts)
 	if err != nil {
 		return nil, err
@@ -260,6 +271,24 @@ func Compare(ctx context.Context, g *Graph, bags []string, opts *ReplayOptions) 
 		}
 	}
 	return c, nil
+}
+
+// clocked reports whether the calls of n depend on a clock or a trigger:
+// it is a rate or external handler, takes a clock, or takes a topic of such
+// a handler (the graph has no cycle).
+func (g *Graph) clocked(n *node) bool {
+	if n.sync.Kind == SyncRate || n.sync.Kind == SyncExternal {
+		return true
+	}
+	for _, t := range n.topics {
+		if strings.HasPrefix(t, ClockPrefix) {
+			return true
+		}
+		if p := g.pub[t]; p != nil && g.clocked(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // ByTopic returns the outputs per topic, in order.

@@ -238,3 +238,33 @@ func TestRecordStopMidStream(t *testing.T) {
 		t.Errorf("%d frames replayed; divergence %v", c.Result.Calls["near.depth"], c.First)
 	}
 }
+
+// Topics of rate handlers, and of the handlers that take them, followed the
+// wall clock live: Compare names them and leaves them out.
+func TestCompareLeavesOutClocked(t *testing.T) {
+	build := func() *Graph {
+		summary := NewTopic[int]("near/summary")
+		echo := NewTopic[int]("near/echo")
+		count := Topic[int]{Name: "near/count", Version: 1}
+		g, err := NewGraph(append(nearUnits(3000, 1),
+			Unit{Name: "summary", Handlers: []Handler{{Name: "tick", Sync: Rate(70 * time.Millisecond), Inputs: []Input{count.In()}, Outputs: []Output{summary},
+				Func: func(c *Context, in []*Msg) error {
+					v, _ := count.Value(in[0])
+					return summary.Publish(c, v+int(c.Now()%7))
+				}}}},
+			Unit{Name: "echo", Handlers: []Handler{{Name: "h", Inputs: []Input{summary.In()}, Outputs: []Output{echo},
+				Func: func(c *Context, in []*Msg) error { v, _ := summary.Value(in[0]); return echo.Publish(c, v) }}}})...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	path := recordLive(t, build())
+	c, err := Compare(context.Background(), build(), []string{path}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(c.Topics, ",") != "near/count,near/flag" || strings.Join(c.Clocked, ",") != "near/echo,near/summary" || c.First != nil {
+		t.Errorf("compared %v, left out %v, divergence %v", c.Topics, c.Clocked, c.First)
+	}
+}
