@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
@@ -171,4 +172,44 @@ func firstIndex(d *units.Divergence) int {
 		return -1
 	}
 	return d.Index
+}
+
+// On the robot: run a graph live on a camera (here the synthetic one) for
+// a second and record the camera and the graph's outputs into one bag,
+// which units.Compare later replays in CI. (Compiled, not run: it takes
+// real time.)
+func ExampleStart() {
+	cam, err := software.NewSynthetic(software.SyntheticConfig{
+		Depth: &software.Video{Width: 640, Height: 480, FPS: 30, Format: sensor.FormatZ16},
+		Speed: 1,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cam.Close()
+	count := units.NewTopic[int]("depth/frames")
+	n := 0
+	g, err := units.NewGraph(units.Unit{Name: "count", Handlers: []units.Handler{{
+		Name: "depth", Inputs: []units.Input{units.Camera("", sensor.StreamDepth, 0)}, Outputs: []units.Output{count},
+		Func: func(c *units.Context, in []*units.Msg) error { n++; return count.Publish(c, n) },
+	}}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	rec, err := record.New(cam, "robot.bag", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	l, err := units.Start(context.Background(), g, []device.Device{rec}, &units.LiveOptions{Record: rec})
+	if err != nil {
+		log.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	if err := l.Stop(); err != nil {
+		log.Fatal(err)
+	}
+	if err := rec.Close(); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(l.Stats()["count.depth"].Calls, "calls")
 }
