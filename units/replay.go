@@ -197,7 +197,7 @@ func Replay(ctx context.Context, g *Graph, bags []string, opts *ReplayOptions) (
 	res := e.result()
 	res.Losses = s.Losses()
 	for i := range res.Bags {
-		if i < len(bags) && len(bags) == len(paths) {
+		if i < len(bags) && paths[i] != bags[i] {
 			res.Bags[i].Path = bags[i] // the MCAP file, not its temporary bag
 		}
 	}

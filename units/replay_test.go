@@ -321,6 +321,9 @@ func TestReplaySession(t *testing.T) {
 			t.Errorf("trigger at %v: %s", o.Time, o.Value)
 		}
 	}
+	if len(res.Bags) != 2 || res.Bags[0].Serial != "RIG001" || !strings.HasSuffix(res.Bags[0].Path, "rig.RIG001.bag") || !strings.HasSuffix(res.Bags[1].Path, "rig.RIG002.bag") {
+		t.Errorf("bags %+v, want the session's two bags", res.Bags)
+	}
 	if counts["RIG001/pairs"] < 10 || counts["RIG002/pairs"] < 10 || counts["fired"] != 1 {
 		t.Errorf("outputs per topic %v", counts)
 	}
