@@ -186,13 +186,18 @@ func TestReplayDiamond(t *testing.T) {
 }
 
 // The proof of determinism: the diamond graph with a rate handler and an
-// approximate synchronizer, run 50 times with random handler delays and
-// GOMAXPROCS from 1 to 8, writes byte-identical output logs.
+// approximate synchronizer, run 50 times over a bag and over a session of
+// two bags with random handler delays and GOMAXPROCS from 1 to 8, writes
+// byte-identical output logs.
 func TestReplayDeterministic(t *testing.T) {
-	bags := []string{smallBag(t, "SN1")}
-	_, want := replayLog(t, diamond(t, nil), bags...)
-	if len(want) == 0 {
-		t.Fatal("no outputs")
+	sets := [][]string{{smallBag(t, "SN1")}, {synthrig.Record(t, 2)}}
+	var want [][]byte
+	for _, bags := range sets {
+		_, log := replayLog(t, diamond(t, nil), bags...)
+		if len(log) == 0 {
+			t.Fatalf("%v: no outputs", bags)
+		}
+		want = append(want, log)
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	runs := 50
@@ -215,9 +220,10 @@ func TestReplayDeterministic(t *testing.T) {
 				runtime.Gosched()
 			}
 		}
-		_, got := replayLog(t, diamond(t, delay), bags...)
-		if !bytes.Equal(got, want) {
-			t.Fatalf("run %d (GOMAXPROCS %d): output log differs from the first run's:\n%s\nwant:\n%s", i, procs, firstDiff(got, want), want)
+		set := (i / 8) % 2 // every GOMAXPROCS on each set of bags
+		_, got := replayLog(t, diamond(t, delay), sets[set]...)
+		if !bytes.Equal(got, want[set]) {
+			t.Fatalf("run %d (%v, GOMAXPROCS %d): output log differs from the first run's:\n%s", i, sets[set], procs, firstDiff(got, want[set]))
 		}
 	}
 }
