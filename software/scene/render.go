@@ -298,6 +298,7 @@ func segSphere(sp *Sphere, p, d Vec3, eps float64) bool {
 func (v *View) DepthRows(z []float32, y0, y1 int, baseline float64) {
 	w := v.c.In.Width
 	e := v.pose.Apply(Vec3{baseline, 0, 0})
+	s := v.s
 	o := v.pose.T
 	r := &v.pose.R
 	var buf [64]int
@@ -307,14 +308,16 @@ func (v *View) DepthRows(z []float32, y0, y1 int, baseline float64) {
 		rays := v.c.rays[2*y*w : 2*(y+1)*w]
 		// Objects can hide a pixel from the other imager only up to the
 		// right edge of the rightmost one.
-		right := -1
-		for _, i := range cand {
-			right = max(right, v.rects[i].x1)
-		}
+		lo, right := v.span(cand)
 		for x := range row {
 			rx, ry := float64(rays[2*x]), float64(rays[2*x+1])
 			d := Vec3{r[0]*rx + r[1]*ry + r[2], r[3]*rx + r[4]*ry + r[5], r[6]*rx + r[7]*ry + r[8]}
-			t, _, _, _ := v.trace(o, d, x, cand)
+			t, _ := s.room(&o, &d)
+			if x >= lo && x <= right {
+				if to, _, _, _, ok := v.objects(&o, &d, x, cand, t); ok {
+					t = to
+				}
+			}
 			if baseline > 0 && x <= right && v.blocked(x, cand, Vec3{o[0] + t*d[0], o[1] + t*d[1], o[2] + t*d[2]}, e) {
 				row[x] = 0
 				continue
@@ -324,12 +327,10 @@ func (v *View) DepthRows(z []float32, y0, y1 int, baseline float64) {
 	}
 }
 
-// trace returns the first hit of the ray o + t·d of column x among the room
-// and the objects cand: its t, face (of the room or a box), kind and index.
-func (v *View) trace(o, d Vec3, x int, cand []int) (t float64, face, kind, idx int) {
-	s := v.s
-	// The room, from inside: the nearest of the three faces ahead.
-	t, kind = math.Inf(1), KindWall
+// room returns the face of the room the ray o + t·d from inside meets
+// first, and its t.
+func (s *Scene) room(o, d *Vec3) (t float64, face int) {
+	t = math.Inf(1)
 	for a := range 3 {
 		switch {
 		case d[a] > 0:
@@ -342,7 +343,24 @@ func (v *View) trace(o, d Vec3, x int, cand []int) (t float64, face, kind, idx i
 			}
 		}
 	}
-	idx = face
+	return t, face
+}
+
+// span returns the columns lo..hi (inclusive) the objects cand of a row
+// cover; hi < lo when they cover none.
+func (v *View) span(cand []int) (lo, hi int) {
+	lo, hi = math.MaxInt, -1
+	for _, i := range cand {
+		lo, hi = min(lo, v.rects[i].x0), max(hi, v.rects[i].x1)
+	}
+	return lo, hi
+}
+
+// objects returns the first hit before t of the ray o + t·d of column x
+// among the objects cand, if any: its t, face (of a box), kind and index.
+func (v *View) objects(o, d *Vec3, x int, cand []int, t float64) (float64, int, int, int, bool) {
+	s := v.s
+	face, kind, idx, hit := 0, 0, 0, false
 	nb := len(s.Boxes)
 	for _, i := range cand {
 		rc := &v.rects[i]
@@ -350,14 +368,14 @@ func (v *View) trace(o, d Vec3, x int, cand []int) (t float64, face, kind, idx i
 			continue
 		}
 		if i < nb {
-			if tb, f, ok := boxHit(&s.Boxes[i], o, d, t); ok {
-				t, face, kind, idx = tb, f, KindBox, i
+			if tb, f, ok := boxHit(&s.Boxes[i], *o, *d, t); ok {
+				t, face, kind, idx, hit = tb, f, KindBox, i, true
 			}
-		} else if ts, ok := sphereHit(&s.Spheres[i-nb], v.oc[i-nb], d, t); ok {
-			t, kind, idx = ts, KindSphere, i-nb
+		} else if ts, ok := sphereHit(&s.Spheres[i-nb], v.oc[i-nb], *d, t); ok {
+			t, kind, idx, hit = ts, KindSphere, i-nb, true
 		}
 	}
-	return t, face, kind, idx
+	return t, face, kind, idx, hit
 }
 
 // ColorRows writes the shaded color (RGB8) of rows y0..y1-1 into rgb (the
@@ -374,10 +392,17 @@ func (v *View) ColorRows(rgb []byte, y0, y1 int) {
 		cand := v.candidates(y, buf[:0])
 		row := rgb[3*y*w : 3*(y+1)*w]
 		rays := v.c.rays[2*y*w : 2*(y+1)*w]
+		lo, hi := v.span(cand)
 		for x := range w {
 			rx, ry := float64(rays[2*x]), float64(rays[2*x+1])
 			d := Vec3{r[0]*rx + r[1]*ry + r[2], r[3]*rx + r[4]*ry + r[5], r[6]*rx + r[7]*ry + r[8]}
-			best, face, kind, idx := v.trace(o, d, x, cand)
+			best, face := s.room(&o, &d)
+			kind, idx := KindWall, face
+			if x >= lo && x <= hi {
+				if t, f, k, i, ok := v.objects(&o, &d, x, cand, best); ok {
+					best, face, kind, idx = t, f, k, i
+				}
+			}
 			var c *[3]byte
 			switch kind {
 			case KindSphere:
