@@ -66,6 +66,10 @@ type filming struct {
 	tr       *scene.Trajectory
 	baseline float64 // meters, the depth sensor's Stereo Baseline
 	stereo   *Sensor // the sensor with Depth Units
+	// still: the camera does not move and nothing is random in the
+	// pictures, so every frame of a stream is the same picture, rendered
+	// once (per depth units for depth) and handed out again.
+	still bool
 }
 
 // streamFilm is the per-stream state of the scene mode.
@@ -76,6 +80,9 @@ type streamFilm struct {
 	rgb     []byte     // color: the RGB picture before conversion
 	acc     []uint32   // motion blur: sums
 	bias    scene.Vec3 // motion: bias of the stream
+	// still camera: the picture and the depth units it was made with
+	picture []byte
+	units   float32
 }
 
 // newFilming builds the scene, trajectory and per-stream cameras of y.
@@ -106,7 +113,7 @@ func (y *Synthetic) newFilming(c SceneConfig) error {
 	if err != nil {
 		return fmt.Errorf("software: synthetic %w", err)
 	}
-	f := &filming{cfg: c, sc: sc, tr: tr}
+	f := &filming{cfg: c, sc: sc, tr: tr, still: c.Motion == "still" && c.DepthNoise == 0}
 	for _, s := range y.softwareSensors() {
 		if s.String() == StereoModuleName {
 			f.stereo = s
@@ -153,8 +160,27 @@ func (y *Synthetic) rng(st *synthStream, k uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(y.film.cfg.Seed, uint64(st.seed)<<40^k))
 }
 
-// filmVideo renders tick k (stream time tMs) of a video stream.
+// filmVideo returns the picture of tick k (stream time tMs) of a video
+// stream: rendered, or for a still camera the one picture of the stream.
 func (y *Synthetic) filmVideo(st *synthStream, k int, tMs float64) []byte {
+	p := st.p
+	sf := st.film
+	f := y.film
+	if f.still && sf.picture != nil && (p.Format != sensor.FormatZ16 || sf.units == f.stereo.DepthUnits()) {
+		return sf.picture
+	}
+	if f.still {
+		sf.picture = y.renderVideo(st, k, tMs)
+		if p.Format == sensor.FormatZ16 {
+			sf.units = f.stereo.DepthUnits()
+		}
+		return sf.picture
+	}
+	return y.renderVideo(st, k, tMs)
+}
+
+// renderVideo renders tick k (stream time tMs) of a video stream.
+func (y *Synthetic) renderVideo(st *synthStream, k int, tMs float64) []byte {
 	p := st.p
 	sf := st.film
 	w, h := p.Width, p.Height

@@ -60,8 +60,9 @@ func (d *capturingDevice) Close() error {
 }
 
 // preparedFrames is the number of frames per video stream the synthetic
-// camera renders in advance and then hands out again, so that recording
-// measures the recorder, not the renderer.
+// camera renders in advance and then hands out again with --scene pattern,
+// so that recording measures the recorder, not the renderer. (A scene
+// filmed by a still camera is rendered once per stream anyway.)
 const preparedFrames = 4
 
 // openSynthetic builds the synthetic camera with the requested streams;
@@ -84,6 +85,11 @@ func openSynthetic(c *recordConfig, serial string) (device.Device, error) {
 		Frames:         c.frames, // exactly N frames per stream
 		Speed:          c.speed,
 		PreparedFrames: preparedFrames,
+	}
+	if f := c.film; f.scene != scenePattern {
+		cfg.PreparedFrames = 0
+		cfg.Scene = &software.SceneConfig{Name: f.scene, Seed: f.seed, Motion: f.motion, Projector: f.projector,
+			DepthNoise: f.depthNoise, EdgeHoles: f.edgeHoles, MotionBlur: f.motionBlur, IMUNoise: f.imuNoise}
 	}
 	if serial != "" {
 		cfg.Info = map[sensor.CameraInfo]string{sensor.CameraInfoSerialNumber: serial}
