@@ -114,6 +114,7 @@ func (y *Synthetic) newFilming(c SceneConfig) error {
 		return fmt.Errorf("software: synthetic %w", err)
 	}
 	f := &filming{cfg: c, sc: sc, tr: tr, still: c.Motion == "still" && c.DepthNoise == 0}
+	y.film = f
 	for _, s := range y.softwareSensors() {
 		if s.String() == StereoModuleName {
 			f.stereo = s
@@ -150,7 +151,6 @@ func (y *Synthetic) newFilming(c SceneConfig) error {
 			}
 		}
 	}
-	y.film = f
 	return nil
 }
 
