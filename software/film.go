@@ -42,6 +42,10 @@ type SceneConfig struct {
 	// intrinsics (sensor.MotionIntrinsics NoiseVariances and
 	// BiasVariances).
 	IMUNoise bool
+	// GroundTruth keeps what GroundTruth returns for depth frames: the
+	// exact depth of the last groundTruthKeep frames (a new buffer per
+	// frame). Poses are known without it.
+	GroundTruth bool
 	// MinZ and MaxZ (meters) bound the depth a stereo module reports;
 	// outside, a pixel has no depth (0). Zero: the D430 depth module's
 	// range of the D400 datasheet, 0.11 m to 10 m.
@@ -57,6 +61,10 @@ const (
 const (
 	edgeJump  = 0.05 // EdgeHoles: relative depth jump to a neighbour
 	blurSteps = 4    // MotionBlur: instants averaged
+	// groundTruthKeep is the number of depth frames whose exact depth
+	// GroundTruth finds: a stream's delivery goroutine holds at most one
+	// frame while the timeline renders the next.
+	groundTruthKeep = 4
 )
 
 // filming is the scene mode of a synthetic camera.
@@ -83,6 +91,13 @@ type streamFilm struct {
 	// still camera: the picture and the depth units it was made with
 	picture []byte
 	units   float32
+	// GroundTruth: the exact depth of the last frames, by frame number
+	mu    sync.Mutex
+	truth [groundTruthKeep]struct {
+		n uint64
+		z []float32
+	}
+	next int
 }
 
 // newFilming builds the scene, trajectory and per-stream cameras of y.
@@ -167,6 +182,13 @@ func (y *Synthetic) filmVideo(st *synthStream, k int, tMs float64) []byte {
 	sf := st.film
 	f := y.film
 	if f.still && sf.picture != nil && (p.Format != sensor.FormatZ16 || sf.units == f.stereo.DepthUnits()) {
+		if f.cfg.GroundTruth && p.Format == sensor.FormatZ16 {
+			sf.mu.Lock()
+			last := sf.truth[(sf.next+groundTruthKeep-1)%groundTruthKeep].z
+			sf.truth[sf.next].n, sf.truth[sf.next].z = y.frameNumber(k), last
+			sf.next = (sf.next + 1) % groundTruthKeep
+			sf.mu.Unlock()
+		}
 		return sf.picture
 	}
 	if f.still {
@@ -190,11 +212,17 @@ func (y *Synthetic) renderVideo(st *synthStream, k int, tMs float64) []byte {
 	}
 	switch p.Format {
 	case sensor.FormatZ16:
-		if sf.z == nil {
+		if sf.z == nil || f.cfg.GroundTruth {
 			sf.z = make([]float32, w*h)
 		}
 		v := view(0)
 		rows(h, w, func(y0, y1 int) { v.DepthRows(sf.z, y0, y1, f.baseline) })
+		if f.cfg.GroundTruth {
+			sf.mu.Lock()
+			sf.truth[sf.next].n, sf.truth[sf.next].z = y.frameNumber(k), sf.z
+			sf.next = (sf.next + 1) % groundTruthKeep
+			sf.mu.Unlock()
+		}
 		return y.depthZ16(st, k)
 	case sensor.FormatY8, sensor.FormatY16:
 		wide := p.Format == sensor.FormatY16
@@ -289,7 +317,7 @@ func (y *Synthetic) depthZ16(st *synthStream, k int) []byte {
 			}
 			for x := range w {
 				i := yy*w + x
-				d := float64(z[i])
+				d := float64(z[i]) // negative: hidden from the other imager
 				if d < f.cfg.MinZ || d > f.cfg.MaxZ || f.cfg.EdgeHoles && edge(z, w, h, x, yy) {
 					continue
 				}
@@ -338,6 +366,57 @@ func (y *Synthetic) filmMotion(st *synthStream, k int, tMs float64) [3]float32 {
 		out[i] = float32(v[i])
 	}
 	return out
+}
+
+// GroundTruth is what the synthetic camera knows of a frame it filmed.
+type GroundTruth struct {
+	// Pose maps the coordinates of the frame's stream to the scene's world
+	// at the frame's time (a motion stream's: the IMU's axes, which are
+	// the reference stream's).
+	Pose scene.Pose
+	// Depth is, for a depth frame, the exact depth (camera Z, meters) of
+	// every pixel: before noise, range limits and holes, and a pixel
+	// hidden from the other imager negative (−Z); nil otherwise, or when
+	// SceneConfig.GroundTruth is off.
+	Depth []float32
+}
+
+// GroundTruth returns the ground truth of a video or motion frame the
+// camera delivered. ok is false when it films no scene, for a frame of
+// another device or stream, and for a depth frame older than the last few
+// (SceneConfig.GroundTruth keeps groundTruthKeep per stream).
+func (y *Synthetic) GroundTruth(f *sensor.Frame) (gt GroundTruth, ok bool) {
+	if y.film == nil {
+		return gt, false
+	}
+	for _, st := range y.streams {
+		if st.p != f.Profile || st.p.Kind == sensor.KindPose {
+			continue
+		}
+		base := hwBaseMs
+		if st.domain != sensor.TimestampDomainHardwareClock {
+			base = systemBaseMs
+		}
+		gt.Pose = y.film.tr.Pose((f.TimestampMs - base) / 1000)
+		if st.p.Kind != sensor.KindVideo {
+			return gt, true
+		}
+		sf := st.film
+		gt.Pose = gt.Pose.Compose(sf.fromRef)
+		if st.p.Format != sensor.FormatZ16 || !y.film.cfg.GroundTruth {
+			return gt, true
+		}
+		sf.mu.Lock()
+		defer sf.mu.Unlock()
+		for _, t := range sf.truth {
+			if t.z != nil && t.n == f.Number {
+				gt.Depth = t.z
+				return gt, true
+			}
+		}
+		return gt, false
+	}
+	return gt, false
 }
 
 // Pose returns the ground-truth pose of the camera's reference stream

@@ -16,9 +16,11 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/software"
 	"github.com/rsbag/rsbag/software/scene"
 )
 
@@ -59,6 +61,7 @@ type filmFlags struct {
 	edgeHoles  bool
 	motionBlur bool
 	imuNoise   bool
+	truth      bool // --ground-truth
 }
 
 // scenePattern is the --scene value of the reference pattern: the frames
@@ -132,6 +135,8 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 	fs.BoolVar(&c.film.edgeHoles, "edge-holes", false, "no synthetic depth beside depth edges")
 	fs.BoolVar(&c.film.motionBlur, "motion-blur", false, "blur synthetic color and infrared over the exposure")
 	fs.BoolVar(&c.film.imuNoise, "imu-noise", false, "add noise and bias to the synthetic accel and gyro (the variances of their motion intrinsics)")
+	fs.BoolVar(&c.film.truth, "ground-truth", false, "record the synthetic scene's ground truth beside the streams: each frame's camera pose and the\n"+
+		"exact depth, on topics of their own ("+layout.GroundTruthPrefix+"...) that librealsense ignores")
 	fs.BoolVar(&c.compress, "compress", true, "LZ4-compress the chunks")
 	fs.Var(negBool{&c.compress}, "no-compress", "write uncompressed chunks")
 	fs.Var(&c.chunkSize, "chunk-size", "chunk size `BYTES` (suffixes KiB, MiB)")
@@ -177,6 +182,8 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		return nil, usageErrorf("record", "%d --device serials: at most %d", len(c.serials), maxDevices)
 	case c.recordUSB != "" && filepath.Clean(c.recordUSB) == filepath.Clean(c.file):
 		return nil, usageErrorf("record", "--record-usb %s is the recording's own file (-f)", c.recordUSB)
+	case c.film.truth && c.film.scene == scenePattern:
+		return nil, usageErrorf("record", "--ground-truth needs a scene: the %s has none", scenePattern)
 	case c.session() && c.recordUSB != "":
 		return nil, usageErrorf("record", "--record-usb captures one camera: it cannot be used with --devices or --device")
 	}
@@ -237,7 +244,7 @@ func (c *recordConfig) fromCamera(dev device.Device) *recordConfig {
 }
 
 // recordOptions are the recorder's options for c.
-func recordOptions(c *recordConfig, synthetic bool) *record.Options {
+func recordOptions(c *recordConfig, synthetic bool, devs ...device.Device) *record.Options {
 	opts := &record.Options{
 		Compression:    record.CompressionLZ4,
 		ChunkThreshold: int(c.chunkSize),
@@ -248,6 +255,15 @@ func recordOptions(c *recordConfig, synthetic bool) *record.Options {
 	}
 	if !c.compress {
 		opts.Compression = record.CompressionNone
+	}
+	if c.film.truth {
+		var cams []*software.Synthetic
+		for _, d := range devs {
+			if cam, ok := d.(*software.Synthetic); ok {
+				cams = append(cams, cam)
+			}
+		}
+		opts.Companions = groundTruth(cams)
 	}
 	return opts
 }
@@ -274,7 +290,7 @@ func runRecord(e *env, args []string) error {
 		}
 	}
 
-	opts := recordOptions(c, synthetic)
+	opts := recordOptions(c, synthetic, dev)
 	// Choose the profiles before the file is created: a request the camera
 	// cannot meet must not truncate an existing file.
 	picks, err := pickProfiles(dev, c)

@@ -2,16 +2,20 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
+	"github.com/rsbag/rsbag/software/scene"
 )
 
 // firstFrames returns the first frame of every video stream of the bag.
@@ -142,5 +146,89 @@ func TestSceneSeedDeterministic(t *testing.T) {
 		if slices.Equal(a[topic], c[topic]) {
 			t.Errorf("seeds 5 and 6: the same %s", topic)
 		}
+	}
+}
+
+// TestGroundTruth: --ground-truth records beside every frame the pose of
+// its stream and, for depth, the exact depth, at the frame's bag time on
+// /ground_truth/ topics; the player plays the bag (exit 0), info lists the
+// topics; every valid depth pixel is its exact depth in depth units, every
+// pixel hidden from the other imager (negative truth) is 0; the depth
+// pose is the walk's.
+func TestGroundTruth(t *testing.T) {
+	t.Parallel()
+	bag := filepath.Join(t.TempDir(), "gt.bag")
+	r := rsRecord(t, "record", "--synthetic", "--speed", "0", "--frames", "8", "--motion", "walk", "--ground-truth",
+		"--depth", "212x120@30", "--color", "320x180@30", "-f", bag)
+	if r.code != 0 {
+		t.Fatalf("record: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := rsRecord(t, "play", "--realtime=false", bag); r.code != 0 || !strings.Contains(r.stdout, "Depth 8, Color 8") {
+		t.Errorf("play: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	info := rsRecord(t, "info", bag)
+	for _, topic := range []string{"/ground_truth/Depth_0/depth", "/ground_truth/Depth_0/pose", "/ground_truth/Color_0/pose", "/ground_truth/Accel_0/pose", "/ground_truth/Gyro_0/pose"} {
+		if !strings.Contains(info.stdout, topic) {
+			t.Errorf("info does not list %s", topic)
+		}
+	}
+	rb, err := rosbag.Open(bag, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rb.Close()
+	at := map[string]map[rosbag.Time][]byte{}
+	it := rb.Messages(&rosbag.Query{})
+	for it.Next() {
+		m := it.Message()
+		if at[m.Conn.Topic] == nil {
+			at[m.Conn.Topic] = map[rosbag.Time][]byte{}
+		}
+		at[m.Conn.Topic][m.Time] = append([]byte(nil), m.Data...)
+	}
+	if err := it.Err(); err != nil {
+		t.Fatal(err)
+	}
+	depth := at["/device_0/sensor_0/Depth_0/image/data"]
+	if len(depth) != 8 || len(at["/ground_truth/Depth_0/depth"]) != 8 || len(at["/ground_truth/Gyro_0/pose"]) != 8 {
+		t.Fatalf("%d depth frames, %d exact depths, %d gyro poses: want 8", len(depth), len(at["/ground_truth/Depth_0/depth"]), len(at["/ground_truth/Gyro_0/pose"]))
+	}
+	walk, _ := scene.NewTrajectory("walk")
+	hidden := 0
+	for bt, data := range depth {
+		var img, exact msgs.Image
+		var pose msgs.Transform
+		if err := img.Unmarshal(data); err != nil {
+			t.Fatal(err)
+		}
+		if err := exact.Unmarshal(at["/ground_truth/Depth_0/depth"][bt]); err != nil {
+			t.Fatalf("exact depth at %v: %v", bt, err)
+		}
+		if err := pose.Unmarshal(at["/ground_truth/Depth_0/pose"][bt]); err != nil {
+			t.Fatalf("pose at %v: %v", bt, err)
+		}
+		if exact.Encoding != "32FC1" || exact.Header.Seq != img.Header.Seq || exact.Header.Stamp != img.Header.Stamp {
+			t.Errorf("exact depth %s seq %d stamp %v, frame seq %d stamp %v", exact.Encoding, exact.Header.Seq, exact.Header.Stamp, img.Header.Seq, img.Header.Stamp)
+		}
+		for i := range len(img.Data) / 2 {
+			z := math.Float32frombits(binary.LittleEndian.Uint32(exact.Data[4*i:]))
+			got := binary.LittleEndian.Uint16(img.Data[2*i:])
+			want := uint16(math.Round(float64(z) / float64(float32(0.001))))
+			if z < 0 {
+				hidden++
+				want = 0
+			}
+			if got != want {
+				t.Fatalf("frame %d pixel %d: depth %d, exact %g m", img.Header.Seq, i, got, z)
+			}
+		}
+		sec := float64(img.Header.Stamp.Sec) + float64(img.Header.Stamp.Nsec)/1e9 - 12.345678
+		want := walk.Pose(sec)
+		if d := math.Abs(pose.Translation.Z-want.T[2]) + math.Abs(pose.Translation.Y-want.T[1]); d > 1e-6 {
+			t.Errorf("frame %d: pose translation %+v, want %v", img.Header.Seq, pose.Translation, want.T)
+		}
+	}
+	if hidden == 0 {
+		t.Error("no depth pixel hidden from the other imager")
 	}
 }

@@ -47,7 +47,7 @@ func runRecordSession(ctx context.Context, e *env, c *recordConfig) error {
 	if err := refuseExisting(c.force, files...); err != nil {
 		return err
 	}
-	r, err := rig.Create(c.file, devs, recordOptions(c, synthetic))
+	r, err := rig.Create(c.file, devs, recordOptions(c, synthetic, devs...))
 	if err != nil {
 		return fileError(c.file, err)
 	}

@@ -293,8 +293,8 @@ func segSphere(sp *Sphere, p, d Vec3, eps float64) bool {
 // DepthRows writes the exact depth (camera Z, meters) of rows y0..y1-1
 // into z (the whole picture, row-major). With baseline > 0, a pixel whose
 // surface is hidden from the point baseline meters right of the camera
-// (the other imager of a stereo pair) gets depth 0, as a stereo camera
-// finds no match there.
+// (the other imager of a stereo pair), where a stereo camera finds no
+// match, gets its depth negated.
 func (v *View) DepthRows(z []float32, y0, y1 int, baseline float64) {
 	w := v.c.In.Width
 	e := v.pose.Apply(Vec3{baseline, 0, 0})
@@ -319,8 +319,7 @@ func (v *View) DepthRows(z []float32, y0, y1 int, baseline float64) {
 				}
 			}
 			if baseline > 0 && x <= right && v.blocked(x, cand, Vec3{o[0] + t*d[0], o[1] + t*d[1], o[2] + t*d[2]}, e) {
-				row[x] = 0
-				continue
+				t = -t
 			}
 			row[x] = float32(t)
 		}
