@@ -1,6 +1,7 @@
 package software
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"testing"
@@ -183,5 +184,122 @@ func TestSceneDepthToColor(t *testing.T) {
 	} else {
 		t.Logf("%d of %d valid depth pixels (%.3f%%) land on their texture patch in color (%.3f%% at the nearest color pixel); %d invalid",
 			same, valid, 100*share, 100*float64(nearest)/float64(valid), invalid)
+	}
+}
+
+// TestSceneDepthNoise: with DepthNoise, the depth error is Gaussian of σ =
+// z²·DepthNoise/(fx·baseline): the error over σ has mean 0 and deviation 1
+// at near and far distances alike (it grows with the distance squared);
+// the same seed gives the same noise, another seed other noise.
+func TestSceneDepthNoise(t *testing.T) {
+	const noise = 0.08
+	film := func(seed uint64) (*Synthetic, []*sensor.Frame) {
+		cam, frames := filmCamera(t, SyntheticConfig{
+			Depth:  &Video{Width: 424, Height: 240, FPS: 30},
+			Frames: 3,
+			Scene:  &SceneConfig{Name: "clutter", Seed: seed, DepthNoise: noise, GroundTruth: true},
+		})
+		return cam, frames[sensor.StreamDepth]
+	}
+	cam, depth := film(1)
+	_, again := film(1)
+	_, other := film(2)
+	if !bytes.Equal(depth[2].Data, again[2].Data) || bytes.Equal(depth[2].Data, other[2].Data) {
+		t.Error("noise is not a function of the seed")
+	}
+	if bytes.Equal(depth[0].Data, depth[1].Data) {
+		t.Error("two frames with the same noise")
+	}
+	in := depth[0].Profile.Intrinsics
+	k := noise / (float64(in.FX) * 0.05)
+	type bin struct{ n, sum, sq float64 }
+	bins := map[string]*bin{"near": {}, "far": {}}
+	for _, f := range depth {
+		gt, ok := cam.GroundTruth(f)
+		if !ok || gt.Depth == nil {
+			t.Fatalf("frame %d: no ground truth", f.Number)
+		}
+		for i, z := range gt.Depth {
+			var b *bin
+			switch {
+			case z > 0.5 && z < 2.2:
+				b = bins["near"]
+			case z > 2.8:
+				b = bins["far"]
+			default:
+				continue
+			}
+			d := float64(binary.LittleEndian.Uint16(f.Data[2*i:])) * float64(f.DepthUnits)
+			if d == 0 {
+				continue
+			}
+			e := (d - float64(z)) / (float64(z) * float64(z) * k)
+			b.n++
+			b.sum += e
+			b.sq += e * e
+		}
+	}
+	for name, b := range bins {
+		mean := b.sum / b.n
+		sd := math.Sqrt(b.sq/b.n - mean*mean)
+		if b.n < 5000 || math.Abs(mean) > 0.05 || math.Abs(sd-1) > 0.05 {
+			t.Errorf("%s: %g pixels, error/σ mean %.3f deviation %.3f: want 0 and 1", name, b.n, mean, sd)
+		}
+	}
+}
+
+// TestSceneEdgeHoles: EdgeHoles leaves no depth beside the depth edges of
+// the objects, and only there; off (the default), those pixels have depth.
+func TestSceneEdgeHoles(t *testing.T) {
+	film := func(holes bool) (*Synthetic, *sensor.Frame) {
+		cam, frames := filmCamera(t, SyntheticConfig{
+			Depth:  &Video{Width: 424, Height: 240, FPS: 30},
+			Frames: 1,
+			Scene:  &SceneConfig{Name: "clutter", Seed: 3, EdgeHoles: holes, GroundTruth: true},
+		})
+		return cam, frames[sensor.StreamDepth][0]
+	}
+	cam, with := film(true)
+	_, without := film(false)
+	gt, _ := cam.GroundTruth(with)
+	w, h := with.Width, with.Height
+	holes := 0
+	for y := range h {
+		for x := range w {
+			a, b := z16(with, x, y), z16(without, x, y)
+			switch {
+			case a == b:
+			case a == 0 && edge(gt.Depth, w, h, x, y):
+				holes++
+			default:
+				t.Fatalf("pixel (%d,%d): %d with edge holes, %d without", x, y, a, b)
+			}
+		}
+	}
+	if holes < w {
+		t.Errorf("%d edge holes, want at least a row's worth (%d)", holes, w)
+	}
+}
+
+// TestSceneMotionBlur: motion blur is off by default; on, a still camera's
+// picture is unchanged and a panning camera's is the average of the
+// exposure, unlike the sharp picture.
+func TestSceneMotionBlur(t *testing.T) {
+	if (SceneConfig{}).MotionBlur {
+		t.Fatal("motion blur on by default")
+	}
+	color := func(motion string, blur bool) []byte {
+		_, frames := filmCamera(t, SyntheticConfig{
+			Color:  &Video{Width: 160, Height: 90, FPS: 30},
+			Frames: 12,
+			Scene:  &SceneConfig{Motion: motion, MotionBlur: blur},
+		})
+		return frames[sensor.StreamColor][11].Data
+	}
+	if !bytes.Equal(color("still", true), color("still", false)) {
+		t.Error("a still camera's picture changes with motion blur")
+	}
+	if bytes.Equal(color("pan", true), color("pan", false)) {
+		t.Error("a panning camera's picture is as sharp with motion blur as without")
 	}
 }
