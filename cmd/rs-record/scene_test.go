@@ -152,7 +152,7 @@ func TestSceneSeedDeterministic(t *testing.T) {
 // TestGroundTruth: --ground-truth records beside every frame the pose of
 // its stream and, for depth, the exact depth, at the frame's bag time on
 // /ground_truth/ topics; the player plays the bag (exit 0), info lists the
-// topics; every valid depth pixel is its exact depth in depth units, every
+// topics, dump names them; every valid depth pixel is its exact depth in depth units, every
 // pixel hidden from the other imager (negative truth) is 0; the depth
 // pose is the walk's.
 func TestGroundTruth(t *testing.T) {
@@ -171,6 +171,10 @@ func TestGroundTruth(t *testing.T) {
 		if !strings.Contains(info.stdout, topic) {
 			t.Errorf("info does not list %s", topic)
 		}
+	}
+	if dump := rsRecord(t, "dump", bag); dump.code != 0 ||
+		!strings.Contains(dump.stdout, `{"type":"ground_truth","topic":"/ground_truth/Depth_0/depth","msg_type":"sensor_msgs/Image","messages":8}`) {
+		t.Errorf("dump: exit %d, no ground_truth line of the exact depth:\n%.2000s", dump.code, dump.stdout)
 	}
 	rb, err := rosbag.Open(bag, nil)
 	if err != nil {
