@@ -298,7 +298,6 @@ func segSphere(sp *Sphere, p, d Vec3, eps float64) bool {
 func (v *View) DepthRows(z []float32, y0, y1 int, baseline float64) {
 	w := v.c.In.Width
 	e := v.pose.Apply(Vec3{baseline, 0, 0})
-	s := v.s
 	o := v.pose.T
 	r := &v.pose.R
 	var buf [64]int
@@ -310,14 +309,8 @@ func (v *View) DepthRows(z []float32, y0, y1 int, baseline float64) {
 		// right edge of the rightmost one.
 		lo, right := v.span(cand)
 		for x := range row {
-			rx, ry := float64(rays[2*x]), float64(rays[2*x+1])
-			d := Vec3{r[0]*rx + r[1]*ry + r[2], r[3]*rx + r[4]*ry + r[5], r[6]*rx + r[7]*ry + r[8]}
-			t, _ := s.room(&o, &d)
-			if x >= lo && x <= right {
-				if to, _, _, _, ok := v.objects(&o, &d, x, cand, t); ok {
-					t = to
-				}
-			}
+			d := dir(r, rays, x)
+			t, _, _, _ := v.nearest(&o, &d, x, lo, right, cand)
 			if baseline > 0 && x <= right && v.blocked(x, cand, Vec3{o[0] + t*d[0], o[1] + t*d[1], o[2] + t*d[2]}, e) {
 				t = -t
 			}
@@ -343,6 +336,26 @@ func (s *Scene) room(o, d *Vec3) (t float64, face int) {
 		}
 	}
 	return t, face
+}
+
+// dir returns the world direction of the ray of column x of a row of
+// camera rays (x', y' per pixel, z = 1) under the rotation r.
+func dir(r *[9]float64, rays []float32, x int) Vec3 {
+	rx, ry := float64(rays[2*x]), float64(rays[2*x+1])
+	return Vec3{r[0]*rx + r[1]*ry + r[2], r[3]*rx + r[4]*ry + r[5], r[6]*rx + r[7]*ry + r[8]}
+}
+
+// nearest returns the first hit of the ray o + t·d of column x: the room
+// or, between columns lo and hi, one of the objects cand (View.objects).
+func (v *View) nearest(o, d *Vec3, x, lo, hi int, cand []int) (t float64, face, kind, idx int) {
+	t, face = v.s.room(o, d)
+	kind, idx = KindWall, face
+	if x >= lo && x <= hi {
+		if to, f, k, i, ok := v.objects(o, d, x, cand, t); ok {
+			return to, f, k, i
+		}
+	}
+	return t, face, kind, idx
 }
 
 // span returns the columns lo..hi (inclusive) the objects cand of a row
@@ -393,15 +406,8 @@ func (v *View) ColorRows(rgb []byte, y0, y1 int) {
 		rays := v.c.rays[2*y*w : 2*(y+1)*w]
 		lo, hi := v.span(cand)
 		for x := range w {
-			rx, ry := float64(rays[2*x]), float64(rays[2*x+1])
-			d := Vec3{r[0]*rx + r[1]*ry + r[2], r[3]*rx + r[4]*ry + r[5], r[6]*rx + r[7]*ry + r[8]}
-			best, face := s.room(&o, &d)
-			kind, idx := KindWall, face
-			if x >= lo && x <= hi {
-				if t, f, k, i, ok := v.objects(&o, &d, x, cand, best); ok {
-					best, face, kind, idx = t, f, k, i
-				}
-			}
+			d := dir(r, rays, x)
+			best, face, kind, idx := v.nearest(&o, &d, x, lo, hi, cand)
 			var c *[3]byte
 			switch kind {
 			case KindSphere:
