@@ -322,20 +322,27 @@ func (v *View) DepthRows(z []float32, y0, y1 int, baseline float64) {
 // room returns the face of the room the ray o + t·d from inside meets
 // first, and its t.
 func (s *Scene) room(o, d *Vec3) (t float64, face int) {
-	t = math.Inf(1)
+	// Per axis, the face ahead is n = its distance along the axis over |d|
+	// of the axis; the least ratio is found by cross-multiplying, with one
+	// division at the end ((Min−o)/d for a face behind the axis' origin
+	// side equals (o−Min)/−d exactly).
+	bn, bd := 1.0, 0.0 // +Inf
 	for a := range 3 {
+		var n, dd float64
+		f := 2 * a
 		switch {
 		case d[a] > 0:
-			if ta := (s.Room.Max[a] - o[a]) / d[a]; ta < t {
-				t, face = ta, 2*a+1
-			}
+			n, dd, f = s.Room.Max[a]-o[a], d[a], 2*a+1
 		case d[a] < 0:
-			if ta := (s.Room.Min[a] - o[a]) / d[a]; ta < t {
-				t, face = ta, 2*a
-			}
+			n, dd = o[a]-s.Room.Min[a], -d[a]
+		default:
+			continue
+		}
+		if n*bd < bn*dd {
+			bn, bd, face = n, dd, f
 		}
 	}
-	return t, face
+	return bn / bd, face
 }
 
 // dir returns the world direction of the ray of column x of a row of
@@ -465,21 +472,21 @@ type colorLUT struct {
 	boxCell  []float64
 	poster   []([2][3]byte) // per cell: color, border
 	p        *Poster
+	sx, sy   float64 // p.scale()
 }
 
+// posterAt returns the shaded color of the poster at the point (x, y) of
+// the front wall, nil outside it.
+
 func (l *colorLUT) posterAt(x, y float64) *[3]byte {
-	p := l.p
-	if x < p.X0 || x >= p.X1 || y < p.Y0 || y >= p.Y1 {
+	i, border, ok := l.p.cell(x, y, l.sx, l.sy)
+	switch {
+	case !ok:
 		return nil
+	case border:
+		return &l.poster[i][1]
 	}
-	fx := (x - p.X0) / (p.X1 - p.X0) * float64(p.Cols)
-	fy := (y - p.Y0) / (p.Y1 - p.Y0) * float64(p.Rows)
-	c, r := min(int(fx), p.Cols-1), min(int(fy), p.Rows-1)
-	cell := &l.poster[r*p.Cols+c]
-	if fx-float64(c) < posterBorder || fy-float64(r) < posterBorder {
-		return &cell[1]
-	}
-	return &cell[0]
+	return &l.poster[i][0]
 }
 
 // lut returns the view's shaded face colors, computed on first use.
@@ -508,6 +515,7 @@ func (v *View) lut() *colorLUT {
 		}
 		if p := s.Poster; p != nil {
 			l.p = p
+			l.sx, l.sy = p.scale()
 			for _, c := range p.colors {
 				l.poster = append(l.poster, [2][3]byte{shade(KindWall, 5, 5, c), shade(KindWall, 5, 5, posterWhite)})
 			}

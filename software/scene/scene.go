@@ -132,6 +132,23 @@ func (s *Scene) layout(r *rand.Rand, nb, ns int) {
 	}
 }
 
+// scale returns the poster's cells per meter across and down.
+func (p *Poster) scale() (sx, sy float64) {
+	return float64(p.Cols) / (p.X1 - p.X0), float64(p.Rows) / (p.Y1 - p.Y0)
+}
+
+// cell returns the cell of the poster (row-major index) at the point
+// (x, y) of the front wall, and whether the point lies in the cell's white
+// border; ok is false outside the poster. sx, sy are p.scale().
+func (p *Poster) cell(x, y, sx, sy float64) (i int, border, ok bool) {
+	if x < p.X0 || x >= p.X1 || y < p.Y0 || y >= p.Y1 {
+		return 0, false, false
+	}
+	fx, fy := (x-p.X0)*sx, (y-p.Y0)*sy
+	c, r := min(int(fx), p.Cols-1), min(int(fy), p.Rows-1)
+	return r*p.Cols + c, fx-float64(c) < posterBorder || fy-float64(r) < posterBorder, true
+}
+
 // The poster's cells have a white border of posterBorder of their size.
 const posterBorder = 0.08
 
@@ -194,23 +211,8 @@ func (s *Scene) Cast(o, d Vec3) Hit {
 
 // castRoom returns the room face the ray from inside meets.
 func (s *Scene) castRoom(o, d Vec3) Hit {
-	best, face := math.Inf(1), 0
-	for a := range 3 {
-		var t float64
-		f := 2 * a
-		switch {
-		case d[a] > 0:
-			t, f = (s.Room.Max[a]-o[a])/d[a], 2*a+1
-		case d[a] < 0:
-			t = (s.Room.Min[a] - o[a]) / d[a]
-		default:
-			continue
-		}
-		if t < best {
-			best, face = t, f
-		}
-	}
-	return Hit{T: best, Kind: KindWall, Index: face, Face: face}
+	t, face := s.room(&o, &d)
+	return Hit{T: t, Kind: KindWall, Index: face, Face: face}
 }
 
 // finish fills the point and normal of h, and turns a hit of the front wall
@@ -306,17 +308,12 @@ func (s *Scene) texel(h *Hit) (Vec3, uint32) {
 	surface := uint32(h.Kind)<<24 | uint32(h.Index)<<16
 	if h.Kind == KindPoster {
 		p := s.Poster
-		c := int((h.Point[0] - p.X0) / (p.X1 - p.X0) * float64(p.Cols))
-		r := int((h.Point[1] - p.Y0) / (p.Y1 - p.Y0) * float64(p.Rows))
-		c, r = min(max(c, 0), p.Cols-1), min(max(r, 0), p.Rows-1)
-		// a white border inside every cell
-		fx := (h.Point[0]-p.X0)/(p.X1-p.X0)*float64(p.Cols) - float64(c)
-		fy := (h.Point[1]-p.Y0)/(p.Y1-p.Y0)*float64(p.Rows) - float64(r)
-		id := surface | uint32(r*p.Cols+c)
-		if fx < posterBorder || fy < posterBorder {
-			return posterWhite, id
+		sx, sy := p.scale()
+		i, border, _ := p.cell(h.Point[0], h.Point[1], sx, sy)
+		if border {
+			return posterWhite, surface | uint32(i)
 		}
-		return p.colors[r*p.Cols+c], id
+		return p.colors[i], surface | uint32(i)
 	}
 	m := s.material(h)
 	if m.Cell <= 0 {
