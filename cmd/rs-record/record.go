@@ -244,6 +244,9 @@ func (c *recordConfig) fromCamera(dev device.Device) *recordConfig {
 }
 
 // recordOptions are the recorder's options for c.
+// errNoTruth refuses --ground-truth with a live camera.
+var errNoTruth = errors.New("--ground-truth: a live camera has no ground truth (--synthetic records the synthetic camera's)")
+
 func recordOptions(c *recordConfig, synthetic bool, devs ...device.Device) *record.Options {
 	opts := &record.Options{
 		Compression:    record.CompressionLZ4,
@@ -284,6 +287,9 @@ func runRecord(e *env, args []string) error {
 		return err
 	}
 	defer dev.Close()
+	if !synthetic && c.film.truth {
+		return errNoTruth
+	}
 	if !synthetic {
 		if c = c.fromCamera(dev); len(c.wanted()) == 0 {
 			return errors.New("the camera has no default streams: choose them with --depth, --color, --ir, --accel or --gyro")

@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +19,7 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 	"github.com/rsbag/rsbag/software/scene"
+	"github.com/rsbag/rsbag/usb/usbtest"
 )
 
 // firstFrames returns the first frame of every video stream of the bag.
@@ -234,5 +238,23 @@ func TestGroundTruth(t *testing.T) {
 	}
 	if hidden == 0 {
 		t.Error("no depth pixel hidden from the other imager")
+	}
+}
+
+// TestGroundTruthNeedsSynthetic: --ground-truth with a live camera (the
+// scripted D435i) is an error that says why, before any file is created;
+// with --scene pattern it is a usage error.
+func TestGroundTruthNeedsSynthetic(t *testing.T) {
+	bag := filepath.Join(t.TempDir(), "live.bag")
+	r := runIn(t, usbtest.New(fakeD435i()), "record", "--ground-truth", "--frames", "2", "-f", bag)
+	if r.code != 1 || !strings.Contains(r.stderr, "--ground-truth: a live camera has no ground truth") {
+		t.Errorf("live camera: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(bag); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s: %v, want no file", bag, err)
+	}
+	r = runIn(t, usbtest.New(), "record", "--synthetic", "--ground-truth", "--scene", "pattern", "-f", bag)
+	if r.code != 2 || !strings.Contains(r.stderr, "--ground-truth needs a scene") {
+		t.Errorf("pattern: exit %d\n%s", r.code, r.stderr)
 	}
 }

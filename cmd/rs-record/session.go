@@ -29,6 +29,9 @@ func runRecordSession(ctx context.Context, e *env, c *recordConfig) error {
 			d.Close()
 		}
 	}()
+	if !synthetic && c.film.truth {
+		return errNoTruth
+	}
 	// Every camera must meet the request before any file is created.
 	picks := make([][]pick, len(devs))
 	for i, d := range devs {
