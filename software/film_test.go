@@ -3,6 +3,7 @@ package software
 import (
 	"bytes"
 	"encoding/binary"
+	"image/jpeg"
 	"math"
 	"testing"
 
@@ -111,79 +112,86 @@ func TestScenePlaneDepth(t *testing.T) {
 // color camera's ray through the projected point meets it — in at least 99%
 // of the valid depth pixels (the rest: depth quantization at patch edges,
 // and points color does not see). Rounded to the nearest color pixel, as
-// Align does, the share is logged.
+// Align does, the share is logged. The same holds for the right infrared
+// imager, which sees every point left of where the left one (the depth
+// stream's) does, by the disparity fx·baseline/z.
 func TestSceneDepthToColor(t *testing.T) {
 	cam, frames := filmCamera(t, SyntheticConfig{
-		Depth:  &Video{Width: 424, Height: 240, FPS: 30},
-		Color:  &Video{Width: 640, Height: 360, FPS: 30},
+		Depth:    &Video{Width: 424, Height: 240, FPS: 30},
+		Color:    &Video{Width: 640, Height: 360, FPS: 30},
+		Infrared: &Video{Width: 424, Height: 240, FPS: 30}, InfraredCount: 2,
 		Frames: 12,
 		Scene:  &SceneConfig{Name: "room", Seed: 7, Motion: "walk"},
 	})
-	var dst, cst *synthStream
+	streams := map[sensor.Stream]*synthStream{}
 	for _, st := range cam.streams {
-		switch st.p.Stream {
-		case sensor.StreamDepth:
-			dst = st
-		case sensor.StreamColor:
-			cst = st
+		if st.p.Stream != sensor.StreamInfrared || st.p.Index == 2 {
+			streams[st.p.Stream] = st
 		}
 	}
-	toColor, err := cam.Extrinsics(dst.p, cst.p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dst := streams[sensor.StreamDepth]
 	sc := cam.Scene()
 	f := frames[sensor.StreamDepth][11]
-	tMs := f.TimestampMs - hwBaseMs
-	pose, _ := cam.Pose(tMs)
+	pose, _ := cam.Pose(f.TimestampMs - hwBaseMs)
 	dv := sc.View(dst.film.cam, pose)
-	cpose := pose.Compose(cst.film.fromRef)
-	cv := sc.View(cst.film.cam, cpose)
-	cin := cst.p.Intrinsics
-	valid, same, nearest, invalid := 0, 0, 0, 0
-	kinds := map[int]int{}
-	for y := range f.Height {
-		for x := range f.Width {
-			z := z16(f, x, y)
-			if z == 0 {
-				invalid++
-				continue
-			}
-			p := f.Profile.Intrinsics.Deproject([2]float32{float32(x), float32(y)}, float32(z)*f.DepthUnits)
-			q := toColor.Transform(p)
-			px := cin.Project(q)
-			cx, cy := int(math.Round(float64(px[0]))), int(math.Round(float64(px[1])))
-			if cx < 0 || cy < 0 || cx >= cin.Width || cy >= cin.Height {
-				continue
-			}
-			valid++
-			h := dv.Pixel(x, y)
-			kinds[h.Kind]++
-			// The color camera's ray through the projected point.
-			r := cin.Deproject(px, 1)
-			hc := sc.Cast(cpose.T, cpose.Rotate(scene.Vec3{float64(r[0]), float64(r[1]), 1}))
-			if sc.TextureID(h) == sc.TextureID(hc) {
-				same++
-			}
-			if sc.TextureID(h) == sc.TextureID(cv.Pixel(cx, cy)) {
-				nearest++
+	for _, target := range []sensor.Stream{sensor.StreamColor, sensor.StreamInfrared} {
+		tst := streams[target]
+		to, err := cam.Extrinsics(dst.p, tst.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tpose := pose.Compose(tst.film.fromRef)
+		tv := sc.View(tst.film.cam, tpose)
+		tin := tst.p.Intrinsics
+		valid, same, nearest, invalid, disparity := 0, 0, 0, 0, 0
+		kinds := map[int]int{}
+		for y := range f.Height {
+			for x := range f.Width {
+				z := z16(f, x, y)
+				if z == 0 {
+					invalid++
+					continue
+				}
+				p := f.Profile.Intrinsics.Deproject([2]float32{float32(x), float32(y)}, float32(z)*f.DepthUnits)
+				px := tin.Project(to.Transform(p))
+				cx, cy := int(math.Round(float64(px[0]))), int(math.Round(float64(px[1])))
+				if cx < 0 || cy < 0 || cx >= tin.Width || cy >= tin.Height {
+					continue
+				}
+				valid++
+				if want := float64(x) - float64(tin.FX)*0.05/float64(p[2]); target == sensor.StreamInfrared && math.Abs(float64(px[0])-want) < 0.01 {
+					disparity++
+				}
+				h := dv.Pixel(x, y)
+				kinds[h.Kind]++
+				// The target camera's ray through the projected point.
+				r := tin.Deproject(px, 1)
+				if sc.TextureID(h) == sc.TextureID(sc.Cast(tpose.T, tpose.Rotate(scene.Vec3{float64(r[0]), float64(r[1]), 1}))) {
+					same++
+				}
+				if sc.TextureID(h) == sc.TextureID(tv.Pixel(cx, cy)) {
+					nearest++
+				}
 			}
 		}
-	}
-	if valid < f.Width*f.Height/2 {
-		t.Fatalf("only %d of %d depth pixels land in the color picture", valid, f.Width*f.Height)
-	}
-	if kinds[scene.KindBox] == 0 || kinds[scene.KindSphere] == 0 || kinds[scene.KindPoster] == 0 {
-		t.Errorf("the depth picture sees %v (kind: pixels): want boxes, spheres and the poster", kinds)
-	}
-	if invalid == 0 {
-		t.Errorf("no invalid depth pixel: want the stereo shadows of the objects")
-	}
-	if share := float64(same) / float64(valid); share < 0.99 {
-		t.Errorf("%d of %d valid depth pixels (%.2f%%) land on their texture patch in color, want ≥ 99%%", same, valid, 100*share)
-	} else {
-		t.Logf("%d of %d valid depth pixels (%.3f%%) land on their texture patch in color (%.3f%% at the nearest color pixel); %d invalid",
-			same, valid, 100*share, 100*float64(nearest)/float64(valid), invalid)
+		if valid < f.Width*f.Height/2 {
+			t.Fatalf("%s: only %d of %d depth pixels land in the picture", target, valid, f.Width*f.Height)
+		}
+		if kinds[scene.KindBox] == 0 || kinds[scene.KindSphere] == 0 || kinds[scene.KindPoster] == 0 {
+			t.Errorf("the depth picture sees %v (kind: pixels): want boxes, spheres and the poster", kinds)
+		}
+		if invalid == 0 {
+			t.Errorf("no invalid depth pixel: want the stereo shadows of the objects")
+		}
+		if target == sensor.StreamInfrared && disparity != valid {
+			t.Errorf("%d of %d points at the disparity fx·baseline/z left of their depth pixel in the right imager", disparity, valid)
+		}
+		if share := float64(same) / float64(valid); share < 0.99 {
+			t.Errorf("%s: %d of %d valid depth pixels (%.2f%%) land on their texture patch, want ≥ 99%%", target, same, valid, 100*share)
+		} else {
+			t.Logf("%s: %d of %d valid depth pixels (%.3f%%) land on their texture patch (%.3f%% at the nearest pixel); %d invalid",
+				target, same, valid, 100*share, 100*float64(nearest)/float64(valid), invalid)
+		}
 	}
 }
 
@@ -301,5 +309,50 @@ func TestSceneMotionBlur(t *testing.T) {
 	}
 	if bytes.Equal(color("pan", true), color("pan", false)) {
 		t.Error("a panning camera's picture is as sharp with motion blur as without")
+	}
+}
+
+// TestSceneColorFormats: every color format holds the RGB8 picture: BGR8,
+// RGBA8 and BGRA8 its channels reordered (alpha 255), YUYV its BT.601
+// limited-range luma per pixel, MJPEG a JPEG of it.
+func TestSceneColorFormats(t *testing.T) {
+	film := func(f sensor.Format) []byte {
+		_, frames := filmCamera(t, SyntheticConfig{
+			Color:  &Video{Width: 64, Height: 36, FPS: 30, Format: f},
+			Frames: 1,
+			Scene:  &SceneConfig{Seed: 4},
+		})
+		return frames[sensor.StreamColor][0].Data
+	}
+	rgb := film(sensor.FormatRGB8)
+	n := 64 * 36
+	for _, tc := range []struct {
+		f        sensor.Format
+		bpp      int
+		r, g, b  int
+		hasAlpha bool
+	}{
+		{sensor.FormatBGR8, 3, 2, 1, 0, false},
+		{sensor.FormatRGBA8, 4, 0, 1, 2, true},
+		{sensor.FormatBGRA8, 4, 2, 1, 0, true},
+	} {
+		got := film(tc.f)
+		for i := range n {
+			p := got[tc.bpp*i:]
+			if p[tc.r] != rgb[3*i] || p[tc.g] != rgb[3*i+1] || p[tc.b] != rgb[3*i+2] || tc.hasAlpha && p[3] != 255 {
+				t.Fatalf("%s pixel %d: %v, RGB %v", tc.f, i, p[:tc.bpp], rgb[3*i:3*i+3])
+			}
+		}
+	}
+	yuyv := film(sensor.FormatYUYV)
+	for i := range n {
+		r, g, b := int(rgb[3*i]), int(rgb[3*i+1]), int(rgb[3*i+2])
+		if y := byte(16 + (66*r+129*g+25*b+128)>>8); yuyv[2*i] != y {
+			t.Fatalf("YUYV pixel %d: Y %d, want %d", i, yuyv[2*i], y)
+		}
+	}
+	img, err := jpeg.Decode(bytes.NewReader(film(sensor.FormatMJPEG)))
+	if err != nil || img.Bounds().Dx() != 64 || img.Bounds().Dy() != 36 {
+		t.Fatalf("MJPEG: %v %v", err, img)
 	}
 }
