@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rsbag/rsbag/msgs"
@@ -31,7 +32,10 @@ func firstFrames(t *testing.T, bag string) map[sensor.Stream]*sensor.Frame {
 	}
 	defer dev.Close()
 	got := map[sensor.Stream]*sensor.Frame{}
+	var mu sync.Mutex // streams are handled on goroutines of their own
 	done, err := dev.PlayAll(sensor.HandlerFunc(func(f *sensor.Frame) {
+		mu.Lock()
+		defer mu.Unlock()
 		if f.Profile.Kind == sensor.KindVideo && got[f.Profile.Stream] == nil {
 			got[f.Profile.Stream] = f
 		}
@@ -71,13 +75,18 @@ func TestREADMEFirstCommandFilmsScene(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := map[sensor.Stream][]byte{}
+		var mu sync.Mutex // one handler goroutine per sensor
 		for _, s := range cam.Sensors() {
 			if err := s.Open(s.Profiles()...); err != nil {
 				t.Fatal(err)
 			}
 		}
 		for _, s := range cam.Sensors() {
-			if err := s.Start(sensor.HandlerFunc(func(f *sensor.Frame) { want[f.Profile.Stream] = f.Data })); err != nil {
+			if err := s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
+				mu.Lock()
+				want[f.Profile.Stream] = f.Data
+				mu.Unlock()
+			})); err != nil {
 				t.Fatal(err)
 			}
 		}
