@@ -204,25 +204,12 @@ func (v *View) candidates(y int, dst []int) []int {
 // cast returns the hit of pixel (x, y) among the room and the objects
 // cand, with its point, normal and poster filled in.
 func (v *View) cast(x, y int, cand []int) Hit {
-	s := v.s
 	o := v.pose.T
 	d := v.Ray(x, y)
-	h := s.castRoom(o, d)
-	nb := len(s.Boxes)
-	for _, i := range cand {
-		r := &v.rects[i]
-		if x < r.x0 || x > r.x1 {
-			continue
-		}
-		if i < nb {
-			if t, f, ok := boxHit(&s.Boxes[i], o, d, h.T); ok {
-				h = Hit{T: t, Kind: KindBox, Index: i, Face: f}
-			}
-		} else if t, ok := sphereHit(&s.Spheres[i-nb], v.oc[i-nb], d, h.T); ok {
-			h = Hit{T: t, Kind: KindSphere, Index: i - nb}
-		}
-	}
-	s.finish(&h, o, d)
+	lo, hi := v.span(cand)
+	t, face, kind, idx := v.nearest(&o, &d, x, lo, hi, cand)
+	h := Hit{T: t, Kind: kind, Index: idx, Face: face}
+	v.s.finish(&h, o, d)
 	return h
 }
 

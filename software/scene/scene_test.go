@@ -16,7 +16,9 @@ func testCamera() *Camera {
 
 // TestColorRowsIsShade: the picture ColorRows draws (its faces' colors
 // computed once per view) is Shade of every pixel's hit, for every
-// built-in scene, from poses of the walk.
+// built-in scene, from poses of the walk; and every pixel's hit (objects
+// tested only within their bounds on the picture) is the hit of a cast
+// against every object.
 func TestColorRowsIsShade(t *testing.T) {
 	c := testCamera()
 	tr, err := NewTrajectory("walk")
@@ -37,6 +39,10 @@ func TestColorRowsIsShade(t *testing.T) {
 				for x := range 160 {
 					h := v.Pixel(x, y)
 					kinds[h.Kind]++
+					// The objects' bounds on the picture leave none out.
+					if all := sc.Cast(v.pose.T, v.Ray(x, y)); all.Kind != h.Kind || all.Index != h.Index || all.T != h.T {
+						t.Fatalf("%s at %g s: pixel (%d,%d) hits %+v, casting against every object %+v", name, sec, x, y, h, all)
+					}
 					want := sc.Shade(h)
 					i := 3 * (y*160 + x)
 					for k := range 3 {
