@@ -356,3 +356,49 @@ func TestSceneColorFormats(t *testing.T) {
 		t.Fatalf("MJPEG: %v %v", err, img)
 	}
 }
+
+// TestSceneStillAndRange: a still camera hands out one picture per stream
+// (rendered once: the frames share their buffer) equal to what a moving
+// camera renders at its start; depth outside [MinZ, MaxZ] is 0, and only
+// that is.
+func TestSceneStillAndRange(t *testing.T) {
+	cfg := SyntheticConfig{
+		Depth: &Video{Width: 212, Height: 120, FPS: 30}, Color: &Video{Width: 160, Height: 90, FPS: 30},
+		Frames: 3, Scene: &SceneConfig{Seed: 9, MinZ: 2, MaxZ: 2.9, GroundTruth: true},
+	}
+	cam, still := filmCamera(t, cfg)
+	sc := *cfg.Scene
+	sc.Motion = "pan"
+	cfg.Scene = &sc
+	_, pan := filmCamera(t, cfg)
+	for _, st := range []sensor.Stream{sensor.StreamDepth, sensor.StreamColor} {
+		a, b := still[st], pan[st]
+		if &a[0].Data[0] != &a[2].Data[0] {
+			t.Errorf("%s: a still camera renders every frame", st)
+		}
+		if !bytes.Equal(a[0].Data, b[0].Data) || bytes.Equal(a[2].Data, b[2].Data) {
+			t.Errorf("%s: the still picture is not the pan's first, or the pan does not move", st)
+		}
+	}
+	f := still[sensor.StreamDepth][2]
+	gt, ok := cam.GroundTruth(f)
+	if !ok || gt.Depth == nil {
+		t.Fatal("no ground truth of the still depth")
+	}
+	out := 0
+	for y := range f.Height {
+		for x := range f.Width {
+			z := gt.Depth[y*f.Width+x]
+			inRange := z >= 2 && z <= 2.9
+			if got := z16(f, x, y); (got != 0) != inRange {
+				t.Fatalf("pixel (%d,%d): depth %d, exact %g m, range [2, 2.9] m", x, y, got, z)
+			}
+			if !inRange {
+				out++
+			}
+		}
+	}
+	if out == 0 || out == f.Width*f.Height {
+		t.Errorf("%d of %d pixels out of range: want some, not all", out, f.Width*f.Height)
+	}
+}
