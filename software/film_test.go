@@ -7,6 +7,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rsbag/rsbag/processing"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software/scene"
 )
@@ -400,5 +401,70 @@ func TestSceneStillAndRange(t *testing.T) {
 	}
 	if out == 0 || out == f.Width*f.Height {
 		t.Errorf("%d of %d pixels out of range: want some, not all", out, f.Width*f.Height)
+	}
+}
+
+// TestSceneAlignColorToDepth: processing.Align puts color on the right
+// surfaces: color aligned to depth shows, at a valid depth pixel, the
+// shaded color of the patch the depth pixel sees — or, at the edge of a
+// patch (librealsense's align splats a color pixel over its depth
+// footprint), of a neighbour's — in at least 99% of them; spheres, whose
+// shading varies within a patch, left out.
+func TestSceneAlignColorToDepth(t *testing.T) {
+	cam, frames := filmCamera(t, SyntheticConfig{
+		Depth:  &Video{Width: 424, Height: 240, FPS: 30},
+		Color:  &Video{Width: 640, Height: 360, FPS: 30},
+		Frames: 6,
+		Scene:  &SceneConfig{Name: "room", Seed: 7, Motion: "walk"},
+	})
+	depth, color := frames[sensor.StreamDepth][5], frames[sensor.StreamColor][5]
+	aligned, err := processing.NewAlign(sensor.StreamDepth, cam).Process(depth, color)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := cam.Scene()
+	var dst *synthStream
+	for _, st := range cam.streams {
+		if st.p == depth.Profile {
+			dst = st
+		}
+	}
+	pose, _ := cam.Pose(depth.TimestampMs - hwBaseMs)
+	dv := sc.View(dst.film.cam, pose)
+	w, h := depth.Width, depth.Height
+	shade := make([][3]byte, w*h)
+	kind := make([]int, w*h)
+	for y := range h {
+		for x := range w {
+			hit := dv.Pixel(x, y)
+			c := sc.Shade(hit)
+			shade[y*w+x] = [3]byte{scene.ToByte(c[0]), scene.ToByte(c[1]), scene.ToByte(c[2])}
+			kind[y*w+x] = hit.Kind
+		}
+	}
+	n, same := 0, 0
+	for y := 1; y < h-1; y++ {
+		for x := 1; x < w-1; x++ {
+			i := y*w + x
+			got := [3]byte(aligned.Data[3*i : 3*i+3])
+			if z16(depth, x, y) == 0 || kind[i] == scene.KindSphere || got == [3]byte{} {
+				continue // no depth, a sphere, or outside color's view
+			}
+			n++
+		neighbours:
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					if shade[i+dy*w+dx] == got {
+						same++
+						break neighbours
+					}
+				}
+			}
+		}
+	}
+	if n < w*h/2 || float64(same) < 0.99*float64(n) {
+		t.Errorf("%d of %d aligned pixels have the color of their depth pixel's patch, want ≥ 99%%", same, n)
+	} else {
+		t.Logf("%d of %d aligned pixels (%.2f%%) have the color of their depth pixel's patch", same, n, 100*float64(same)/float64(n))
 	}
 }

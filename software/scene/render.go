@@ -512,6 +512,10 @@ func (v *View) lut() *colorLUT {
 	return v.lutCache
 }
 
+// ToByte maps a color channel of 0..1 (Shade) to 0..255, rounded and
+// clamped, as the pictures store it.
+func ToByte(c float64) byte { return toByte(c) }
+
 // toByte maps 0..1 to 0..255, rounded and clamped.
 func toByte(c float64) byte {
 	switch {
