@@ -15,9 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/rsdump"
 	"github.com/rsbag/rsbag/internal/synthrig"
 	"github.com/rsbag/rsbag/internal/testbags"
+	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/processing"
+	"github.com/rsbag/rsbag/sensor"
 )
 
 // libDir holds librealsense2.so.2.56 built from this package, and the test
@@ -68,6 +72,9 @@ func program(t testing.TB, name string, extra ...string) string {
 	cc := "gcc"
 	if strings.HasSuffix(name, ".cc") {
 		cc = "g++"
+	}
+	if _, err := exec.LookPath(cc); err != nil {
+		t.Skipf("%s compiles the test programs: %v", cc, err)
 	}
 	args := append([]string{"-Wall", "-Werror", "-O1", "-I.", filepath.Join("testdata", name), "-o", bin + ".tmp",
 		"-L" + dir, "-l:librealsense2.so.2.56", "-lpthread"}, extra...)
@@ -315,6 +322,36 @@ func TestErrors(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}
+	}
+	// The ranges of the options of the bag's first sensor and of a
+	// colorizer, as the Go API gives them.
+	dev, err := playback.Open(filepath.Join("..", "testdata", "librealsense", "depth_color.bag"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	col := processing.NewColorizer()
+	for k, o := range []interface {
+		SupportedOptions() []sensor.Option
+		OptionRange(sensor.Option) (extensions.Range, error)
+	}{dev.Sensors()[0].(extensions.Options), col} {
+		for _, opt := range o.SupportedOptions() {
+			r, err := o.OptionRange(opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ro := 0
+			if k == 0 {
+				ro = 1 // a bag's options are read-only
+			}
+			want := fmt.Sprintf("range %d %s %.9g %.9g %.9g %.9g %d\n", k, opt, r.Min, r.Max, r.Step, r.Default, ro)
+			if !strings.Contains(out, want) {
+				t.Errorf("output lacks %q", want)
+			}
+		}
+	}
+	if !strings.Contains(out, "colorizer scheme 3\n") {
+		t.Error("colorizer option not set")
 	}
 	if t.Failed() {
 		t.Log(out)

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rs2.h"
+#include "rs2test.h"
 
 static void show(const char* what, rs2_error* e) {
 	if (!e) {
@@ -55,6 +55,25 @@ int main(int argc, char** argv) {
 		rs2_extension_type_to_string(RS2_EXTENSION_DEPTH_STEREO_SENSOR), rs2_playback_status_to_string(RS2_PLAYBACK_STATUS_STOPPED),
 		rs2_log_severity_to_string(RS2_LOG_SEVERITY_WARN), rs2_notification_category_to_string(RS2_NOTIFICATION_CATEGORY_HARDWARE_EVENT),
 		rs2_extension_to_string(RS2_EXTENSION_POINTS));
+	/* Option ranges of the sensor and of a colorizer. */
+	rs2_processing_block* col = rs2_create_colorizer(&e); check(e);
+	rs2_options* objs[2] = {(rs2_options*)s, (rs2_options*)col};
+	for (int k = 0; k < 2; k++) {
+		rs2_options_list* ol = rs2_get_options_list(objs[k], &e); check(e);
+		int n = rs2_get_options_list_size(ol, &e); check(e);
+		for (int i = 0; i < n; i++) {
+			rs2_option o = rs2_get_option_from_list(ol, i, &e); check(e);
+			float min, max, step, def;
+			rs2_get_option_range(objs[k], o, &min, &max, &step, &def, &e); check(e);
+			printf("range %d %s %.9g %.9g %.9g %.9g %d\n", k, rs2_get_option_name(objs[k], o, &e), min, max, step, def,
+				rs2_is_option_read_only(objs[k], o, &e));
+			check(e);
+		}
+		rs2_delete_options_list(ol);
+	}
+	rs2_set_option((rs2_options*)col, RS2_OPTION_COLOR_SCHEME, 3, &e); check(e);
+	printf("colorizer scheme %.9g\n", rs2_get_option((rs2_options*)col, RS2_OPTION_COLOR_SCHEME, &e)); check(e);
+	rs2_delete_processing_block(col);
 	rs2_delete_stream_profiles_list(pl);
 	rs2_delete_sensor(s);
 	rs2_delete_sensor_list(sl);
