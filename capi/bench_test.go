@@ -26,16 +26,18 @@ func benchBag(b *testing.B) string {
 // through the C API (testdata/bench.c) and through the Go API, and reports
 // the time per frame of each and their difference: the cost of the
 // boundary (a handle, the pinning, the C callback and the calls back for
-// data, size and number).
+// data, size and number), and the time of one call of a frame accessor
+// from C.
 func BenchmarkFrameBoundary(b *testing.B) {
 	bag := benchBag(b)
 	bin := program(b, "bench.c")
-	var cNs, goNs, frames float64
+	var cNs, goNs, frames, callNs float64
 	for range b.N {
-		var n, ns, sum int64
-		if _, err := fmt.Sscan(run(b, bin, bag), &n, &ns, &sum); err != nil {
+		var n, ns, callPs, sum int64
+		if _, err := fmt.Sscan(run(b, bin, bag), &n, &ns, &callPs, &sum); err != nil {
 			b.Fatal(err)
 		}
+		callNs += float64(callPs) / 1000
 		cNs += float64(ns) / float64(n)
 		gn, gns := goPass(b, bag)
 		if gn != n {
@@ -49,6 +51,7 @@ func BenchmarkFrameBoundary(b *testing.B) {
 	b.ReportMetric(cNs/nb, "ns/frame-C")
 	b.ReportMetric(goNs/nb, "ns/frame-Go")
 	b.ReportMetric((cNs-goNs)/nb, "ns/frame-boundary")
+	b.ReportMetric(callNs/nb, "ns/call")
 }
 
 // goPass plays the bag as bench.c does, through the Go API.
