@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"debug/elf"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -301,6 +303,7 @@ func TestErrors(t *testing.T) {
 		"info: rs2_get_device_info | device:0x",
 		"| Invalid Value | info Ip Address not supported by the device!\n",
 		"reset: rs2_hardware_reset |  | Not Implemented | rs2_hardware_reset is not supported",
+		"stub: rs2_create_sync_processing_block |  | Not Implemented | rs2_create_sync_processing_block is not supported by rsbag's librealsense2 (bags only)\n",
 		"null frame: rs2_get_frame_width | frame:0x0 | Invalid Value | null pointer passed for argument \"frame\"\n",
 		"device as frame: rs2_get_frame_width |",
 		"| Invalid Value | argument \"frame\" is a device handle, not a frame handle\n",
@@ -476,5 +479,47 @@ func TestDumpSeekMatchesGo(t *testing.T) {
 			_, want, _ := strings.Cut(b.String(), "\n")
 			compareLines(t, run(t, bin, bag, fmt.Sprint(c.seek), fmt.Sprint(c.limit)), want)
 		})
+	}
+}
+
+// TestExports checks that the library's SONAME is librealsense2.so.2.56 and
+// that it exports every function rs2.h declares.
+func TestExports(t *testing.T) {
+	f, err := elf.Open(filepath.Join(library(t), "librealsense2.so.2.56"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	soname, err := f.DynString(elf.DT_SONAME)
+	if err != nil || len(soname) != 1 || soname[0] != "librealsense2.so.2.56" {
+		t.Errorf("SONAME %q (%v)", soname, err)
+	}
+	syms, err := f.DynamicSymbols()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exported := map[string]bool{}
+	for _, s := range syms {
+		if s.Section != elf.SHN_UNDEF && elf.ST_TYPE(s.Info) == elf.STT_FUNC {
+			exported[s.Name] = true
+		}
+	}
+	h, err := os.ReadFile("rs2.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	declared := regexp.MustCompile(`(?m)^[^#/ ].*\b(rs2_\w+)\(`).FindAllSubmatch(h, -1)
+	if len(declared) < 300 {
+		t.Fatalf("rs2.h declares %d functions", len(declared))
+	}
+	for _, d := range declared {
+		// It takes an rs2_streams_list by value, a type C leaves
+		// incomplete: no C definition can have that signature.
+		if string(d[1]) == "rs2_create_rotation_filter_block" {
+			continue
+		}
+		if !exported[string(d[1])] {
+			t.Errorf("%s is declared but not exported", d[1])
+		}
 	}
 }

@@ -265,3 +265,12 @@ func rs2_free_error(e *C.rs2_error) {
 func rs2_get_api_version(e **C.rs2_error) C.int { return apiVersion }
 
 func itoa(v int) string { return fmt.Sprint(v) }
+
+// rsbag_unsupported is the error of the functions of librealsense's
+// interface this library has but does not support (stubs.c): it names fn.
+//
+//export rsbag_unsupported
+func rsbag_unsupported(fn *C.char) *C.rs2_error {
+	name := C.GoString(fn)
+	return newError(name+" is not supported by rsbag's librealsense2 (bags only)", name, "", C.RS2_EXCEPTION_TYPE_NOT_IMPLEMENTED)
+}

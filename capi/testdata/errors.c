@@ -33,6 +33,8 @@ int main(int argc, char** argv) {
 	rs2_get_device_info(dev, RS2_CAMERA_INFO_IP_ADDRESS, &e); show("info", e); e = NULL;
 	rs2_hardware_reset(dev, &e); show("reset", e); e = NULL;
 	rs2_get_frame_width(NULL, &e); show("null frame", e); e = NULL;
+	if (rs2_create_sync_processing_block(&e)) return 1;
+	show("stub", e); e = NULL;
 	rs2_get_frame_width((rs2_frame*)dev, &e); show("device as frame", e); e = NULL;
 	rs2_sensor_list* sl = rs2_query_sensors(dev, &e);
 	rs2_sensor* s = rs2_create_sensor(sl, 0, &e);
