@@ -304,6 +304,8 @@ func TestErrors(t *testing.T) {
 		"| Invalid Value | info Ip Address not supported by the device!\n",
 		"reset: rs2_hardware_reset |  | Not Implemented | rs2_hardware_reset is not supported",
 		"stub: rs2_create_sync_processing_block |  | Not Implemented | rs2_create_sync_processing_block is not supported by rsbag's librealsense2 (bags only)\n",
+		"log: no error\n",
+		"decimation is decimation 1, threshold 0\n",
 		"null frame: rs2_get_frame_width | frame:0x0 | Invalid Value | null pointer passed for argument \"frame\"\n",
 		"device as frame: rs2_get_frame_width |",
 		"| Invalid Value | argument \"frame\" is a device handle, not a frame handle\n",

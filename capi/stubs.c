@@ -27,24 +27,12 @@ const unsigned char* rs2_get_raw_data(const rs2_raw_data_buffer* buffer, rs2_err
 	return NULL;
 }
 
-void rs2_log_to_console(rs2_log_severity min_severity, rs2_error ** error) {
-	if (error) *error = rsbag_unsupported("rs2_log_to_console");
-}
-
-void rs2_log_to_file(rs2_log_severity min_severity, const char * file_path, rs2_error ** error) {
-	if (error) *error = rsbag_unsupported("rs2_log_to_file");
-}
-
 void rs2_log_to_callback_cpp(rs2_log_severity min_severity, rs2_log_callback * callback, rs2_error ** error) {
 	if (error) *error = rsbag_unsupported("rs2_log_to_callback_cpp");
 }
 
 void rs2_log_to_callback(rs2_log_severity min_severity, rs2_log_callback_ptr callback, void * arg, rs2_error** error) {
 	if (error) *error = rsbag_unsupported("rs2_log_to_callback");
-}
-
-void rs2_reset_logger(rs2_error ** error) {
-	if (error) *error = rsbag_unsupported("rs2_reset_logger");
 }
 
 void rs2_enable_rolling_log_file(unsigned max_size, rs2_error ** error) {
@@ -300,11 +288,6 @@ rs2_device* rs2_create_device_from_sensor(const rs2_sensor* sensor, rs2_error** 
 	return NULL;
 }
 
-float rs2_depth_stereo_frame_get_baseline(const rs2_frame* frame_ref, rs2_error** error) {
-	if (error) *error = rsbag_unsupported("rs2_depth_stereo_frame_get_baseline");
-	return (float)0;
-}
-
 void rs2_set_region_of_interest(const rs2_sensor* sensor, int min_x, int min_y, int max_x, int max_y, rs2_error** error) {
 	if (error) *error = rsbag_unsupported("rs2_set_region_of_interest");
 }
@@ -406,11 +389,6 @@ float rs2_get_max_usable_depth_range(rs2_sensor const * sensor, rs2_error** erro
 }
 
 const char* rs2_calib_target_type_to_string(rs2_calib_target_type type) {
-	return NULL;
-}
-
-rs2_sensor* rs2_get_frame_sensor(const rs2_frame* frame, rs2_error** error) {
-	if (error) *error = rsbag_unsupported("rs2_get_frame_sensor");
 	return NULL;
 }
 
@@ -563,11 +541,6 @@ rs2_processing_block* rs2_create_hdr_merge_processing_block(rs2_error** error) {
 rs2_processing_block* rs2_create_sequence_id_filter(rs2_error** error) {
 	if (error) *error = rsbag_unsupported("rs2_create_sequence_id_filter");
 	return NULL;
-}
-
-int rs2_is_processing_block_extendable_to(const rs2_processing_block* block, rs2_extension extension_type, rs2_error** error) {
-	if (error) *error = rsbag_unsupported("rs2_is_processing_block_extendable_to");
-	return (int)0;
 }
 
 rs2_device* rs2_create_record_device(const rs2_device* device, const char* file, rs2_error** error) {

@@ -92,6 +92,13 @@ static void on_frame(rs2_frame* f, void* user) {
 	rs2_stream s; rs2_format fmt; int idx, uid, fps;
 	rs2_get_stream_profile_data(p, &s, &fmt, &idx, &uid, &fps, &e); check(e);
 	int u = uidOf(p);
+	rs2_sensor* from = rs2_get_frame_sensor(f, &e); check(e);
+	if (strcmp(rs2_get_sensor_info(from, RS2_CAMERA_INFO_NAME, &e), rs2_get_sensor_info(sensors[sens], RS2_CAMERA_INFO_NAME, &e))) {
+		printf("rs2_get_frame_sensor: another sensor\n");
+		exit(1);
+	}
+	check(e);
+	rs2_delete_sensor(from);
 	printf("{\"type\":\"frame\",\"seq\":%d,\"sensor\":%d,\"stream\":\"%s\",\"index\":%d,\"uid\":%d,\"format\":\"%s\",", seq, sens,
 		rs2_stream_to_string(s), idx, u, rs2_format_to_string(fmt));
 	printf("\"frame_number\":%llu,\"timestamp\":%.17g,\"domain\":", rs2_get_frame_number(f, &e), rs2_get_frame_timestamp(f, &e));

@@ -33,6 +33,12 @@ int main(int argc, char** argv) {
 	rs2_get_device_info(dev, RS2_CAMERA_INFO_IP_ADDRESS, &e); show("info", e); e = NULL;
 	rs2_hardware_reset(dev, &e); show("reset", e); e = NULL;
 	rs2_get_frame_width(NULL, &e); show("null frame", e); e = NULL;
+	rs2_log_to_console(RS2_LOG_SEVERITY_ERROR, &e); show("log", e); e = NULL;
+	rs2_processing_block* dec = rs2_create_decimation_filter_block(&e); check(e);
+	printf("decimation is decimation %d, threshold %d\n", rs2_is_processing_block_extendable_to(dec, RS2_EXTENSION_DECIMATION_FILTER, &e),
+		rs2_is_processing_block_extendable_to(dec, RS2_EXTENSION_THRESHOLD_FILTER, &e));
+	check(e);
+	rs2_delete_processing_block(dec);
 	if (rs2_create_sync_processing_block(&e)) return 1;
 	show("stub", e); e = NULL;
 	rs2_get_frame_width((rs2_frame*)dev, &e); show("device as frame", e); e = NULL;

@@ -118,7 +118,13 @@ static void process(rs2_frame* depth, rs2_frame* other) {
 		rs2_release_frame(a);
 		rs2_release_frame(fs);
 	}
-	for (int i = 0; i < 9; i++) { f = run(singles[i], depth); op(singleNames[i], f); rs2_release_frame(f); }
+	for (int i = 0; i < 9; i++) {
+		f = run(singles[i], depth);
+		op(singleNames[i], f);
+		if (i == 2 && !(rs2_depth_stereo_frame_get_baseline(f, &e) > 0)) { printf("no baseline\n"); exit(1); }
+		check(e);
+		rs2_release_frame(f);
+	}
 	rs2_frame* out = depth;
 	rs2_frame_add_ref(out, &e); check(e);
 	for (int i = 0; i < 6; i++) { f = run(chain[i], out); rs2_release_frame(out); out = f; }

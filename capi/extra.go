@@ -1,0 +1,87 @@
+package main
+
+/*
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/processing"
+)
+
+// librealsense's logging: rsbag's library has no log of its own, so these
+// succeed and log nothing (librealsense programs call them first).
+
+//export rs2_log_to_console
+func rs2_log_to_console(min C.rs2_log_severity, e **C.rs2_error) {}
+
+//export rs2_log_to_file
+func rs2_log_to_file(min C.rs2_log_severity, path *C.char, e **C.rs2_error) {}
+
+//export rs2_reset_logger
+func rs2_reset_logger(e **C.rs2_error) {}
+
+//export rs2_is_processing_block_extendable_to
+func rs2_is_processing_block_extendable_to(p *C.rs2_processing_block, ext C.rs2_extension, e **C.rs2_error) (r C.int) {
+	defer catch(e, "rs2_is_processing_block_extendable_to", func() string { return fmtArgs("block", unsafe.Pointer(p), "extension_type", ext) })
+	b := blockOf(p)
+	b.mu.Lock()
+	blk, disparity := b.b, b.opts
+	b.mu.Unlock()
+	if blk == nil {
+		blk = disparity
+	}
+	switch blk.(type) {
+	case *processing.Decimation:
+		return cbool(ext == C.RS2_EXTENSION_DECIMATION_FILTER)
+	case *processing.Threshold:
+		return cbool(ext == C.RS2_EXTENSION_THRESHOLD_FILTER)
+	case *processing.DisparityTransform:
+		return cbool(ext == C.RS2_EXTENSION_DISPARITY_FILTER)
+	case *processing.Spatial:
+		return cbool(ext == C.RS2_EXTENSION_SPATIAL_FILTER)
+	case *processing.Temporal:
+		return cbool(ext == C.RS2_EXTENSION_TEMPORAL_FILTER)
+	case *processing.HoleFilling:
+		return cbool(ext == C.RS2_EXTENSION_HOLE_FILLING_FILTER)
+	}
+	return 0
+}
+
+//export rs2_get_frame_sensor
+func rs2_get_frame_sensor(p *C.rs2_frame, e **C.rs2_error) (r *C.rs2_sensor) {
+	defer catch(e, "rs2_get_frame_sensor", frameArgs(p))
+	ref := frameOf(p)
+	f := single(p)
+	i := -1
+	if ref.o != nil && f.Profile != nil {
+		i = ref.o.sensorIndex(f.Profile)
+	}
+	if i < 0 {
+		fail(C.RS2_EXCEPTION_TYPE_COUNT, "frame has no sensor")
+	}
+	return (*C.rs2_sensor)(newHandle(&sensorHandle{o: ref.o.acquire(), s: ref.o.dev.Sensors()[i], index: i}))
+}
+
+//export rs2_depth_stereo_frame_get_baseline
+func rs2_depth_stereo_frame_get_baseline(p *C.rs2_frame, e **C.rs2_error) (r C.float) {
+	defer catch(e, "rs2_depth_stereo_frame_get_baseline", frameArgs(p))
+	ref := frameOf(p)
+	f := single(p)
+	if f.Profile == nil || !isDisparity(f.Profile) {
+		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::disparity_frame\" interface! ")
+	}
+	if ref.o != nil {
+		for _, s := range ref.o.dev.Sensors() {
+			if ds, ok := s.(extensions.DepthStereoSensor); ok {
+				return C.float(ds.StereoBaselineMM())
+			}
+		}
+	}
+	fail(C.RS2_EXCEPTION_TYPE_COUNT, "the frame's device has no stereo baseline")
+	return 0
+}
+
