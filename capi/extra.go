@@ -84,4 +84,3 @@ func rs2_depth_stereo_frame_get_baseline(p *C.rs2_frame, e **C.rs2_error) (r C.f
 	fail(C.RS2_EXCEPTION_TYPE_COUNT, "the frame's device has no stereo baseline")
 	return 0
 }
-
