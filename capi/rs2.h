@@ -767,7 +767,6 @@ rs2_processing_block* rs2_create_processing_block_fptr(rs2_frame_processor_callb
 rs2_processing_block* rs2_create_rates_printer_block(rs2_error** error);
 rs2_device* rs2_create_record_device(const rs2_device* device, const char* file, rs2_error** error);
 rs2_device* rs2_create_record_device_ex(const rs2_device* device, const char* file, int compression_enabled, rs2_error** error);
-rs2_processing_block * rs2_create_rotation_filter_block( rs2_streams_list streams_to_rotate, rs2_error ** error );
 rs2_sensor* rs2_create_sensor(const rs2_sensor_list* list, int index, rs2_error** error);
 rs2_processing_block* rs2_create_sequence_id_filter(rs2_error** error);
 rs2_processing_block* rs2_create_spatial_filter_block(rs2_error** error);
