@@ -280,7 +280,8 @@ func TestPipelineMatchesSync(t *testing.T) {
 			if n > 3 {
 				t.Fatalf("%d frames of dump --sync missing", n)
 			}
-			if !strings.Contains(out, `"file":"`+bag+`"`) || !strings.Contains(out, `"type":"stop_again"`) {
+			resolved := `{"type":"resolved","streams":` + strings.TrimPrefix(regexp.MustCompile(`"streams":\d+`).FindString(out[strings.Index(out, `{"type":"active"`):]), `"streams":`) + `,"can":1,"name":""}`
+			if !strings.Contains(out, resolved) || !strings.Contains(out, `"file":"`+bag+`"`) || !strings.Contains(out, `"type":"stop_again"`) {
 				t.Fatalf("missing active profile or second stop error:\n%s", out[max(0, len(out)-500):])
 			}
 		})

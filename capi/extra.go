@@ -84,3 +84,12 @@ func rs2_depth_stereo_frame_get_baseline(p *C.rs2_frame, e **C.rs2_error) (r C.f
 	fail(C.RS2_EXCEPTION_TYPE_COUNT, "the frame's device has no stereo baseline")
 	return 0
 }
+
+//export rs2_get_stream_profile_name
+func rs2_get_stream_profile_name(p *C.rs2_stream_profile, e **C.rs2_error) (r *C.char) {
+	defer catch(e, "rs2_get_stream_profile_name", func() string { return fmtArgs("profile", unsafe.Pointer(p)) })
+	// A bag does not record the names some cameras give their profiles:
+	// the wrapper then names the stream (stream_name()).
+	lookup[*profileEntry](unsafe.Pointer(p), "profile")
+	return cstr("")
+}

@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/rsbag/rsbag/pipeline"
+	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -25,12 +26,18 @@ type pipelineState struct {
 	cb unsafe.Pointer
 }
 
-type configState struct{ c *pipeline.Config }
+// configState is an rs2_config; file is the bag it plays, if any.
+type configState struct {
+	c    *pipeline.Config
+	mu   sync.Mutex
+	file string
+}
 
-// pipelineProfile is an rs2_pipeline_profile.
+// pipelineProfile is an rs2_pipeline_profile: a device and the streams a
+// config resolved to on it.
 type pipelineProfile struct {
-	o  *owner
-	pp *pipeline.Profile
+	o       *owner
+	streams []*sensor.StreamProfile
 }
 
 //export rs2_create_pipeline
@@ -66,7 +73,7 @@ func (ps *pipelineState) stop() error {
 //export rs2_create_config
 func rs2_create_config(e **C.rs2_error) (r *C.rs2_config) {
 	defer catch(e, "rs2_create_config", nil)
-	return (*C.rs2_config)(newHandle(&configState{&pipeline.Config{}}))
+	return (*C.rs2_config)(newHandle(&configState{c: &pipeline.Config{}}))
 }
 
 //export rs2_delete_config
@@ -134,11 +141,55 @@ func rs2_config_enable_device_from_file_repeat_option(c *C.rs2_config, file *C.c
 }
 
 func enableFile(c *C.rs2_config, file *C.char, repeat bool) {
-	cfg := configOf(c)
+	cs := lookup[*configState](unsafe.Pointer(c), "config")
 	if file == nil {
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"file\"")
 	}
-	check(cfg.EnableDeviceFromFile(C.GoString(file), repeat))
+	name := C.GoString(file)
+	check(cs.c.EnableDeviceFromFile(name, repeat))
+	cs.mu.Lock()
+	cs.file = name
+	cs.mu.Unlock()
+}
+
+// resolve resolves the config on its bag, opened for the purpose, and
+// returns the device and the streams.
+func (cs *configState) resolve() (*playback.Device, []*sensor.StreamProfile, error) {
+	cs.mu.Lock()
+	file := cs.file
+	cs.mu.Unlock()
+	if file == "" {
+		fail(C.RS2_EXCEPTION_TYPE_NOT_IMPLEMENTED, "resolving a config without a file (a live camera) is not supported by rsbag's librealsense2")
+	}
+	dev, err := playback.Open(file, nil)
+	check(err)
+	streams, err := cs.c.Resolve(dev)
+	if err != nil {
+		dev.Close()
+	}
+	return dev, streams, err
+}
+
+//export rs2_config_resolve
+func rs2_config_resolve(c *C.rs2_config, p *C.rs2_pipeline, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
+	defer catch(e, "rs2_config_resolve", func() string { return fmtArgs("config", unsafe.Pointer(c), "pipe", unsafe.Pointer(p)) })
+	cs := lookup[*configState](unsafe.Pointer(c), "config")
+	lookup[*pipelineState](unsafe.Pointer(p), "pipe")
+	dev, streams, err := cs.resolve()
+	check(err)
+	return (*C.rs2_pipeline_profile)(newHandle(&pipelineProfile{newOwner(dev, true), streams}))
+}
+
+//export rs2_config_can_resolve
+func rs2_config_can_resolve(c *C.rs2_config, p *C.rs2_pipeline, e **C.rs2_error) (r C.int) {
+	defer catch(e, "rs2_config_can_resolve", func() string { return fmtArgs("config", unsafe.Pointer(c), "pipe", unsafe.Pointer(p)) })
+	cs := lookup[*configState](unsafe.Pointer(c), "config")
+	lookup[*pipelineState](unsafe.Pointer(p), "pipe")
+	dev, _, err := cs.resolve()
+	if err == nil {
+		dev.Close()
+	}
+	return cbool(err == nil)
 }
 
 //export rs2_config_enable_record_to_file
@@ -181,7 +232,7 @@ func (ps *pipelineState) start(cfg *pipeline.Config, cb func(*C.rs2_frame)) *C.r
 	if old != nil {
 		old.release()
 	}
-	return (*C.rs2_pipeline_profile)(newHandle(&pipelineProfile{o.acquire(), prof}))
+	return (*C.rs2_pipeline_profile)(newHandle(&pipelineProfile{o.acquire(), prof.Streams()}))
 }
 
 //export rs2_pipeline_start
@@ -315,7 +366,7 @@ func rs2_pipeline_get_active_profile(p *C.rs2_pipeline, e **C.rs2_error) (r *C.r
 	if err != nil || o == nil {
 		fail(C.RS2_EXCEPTION_TYPE_WRONG_API_CALL_SEQUENCE, "get_active_profile() can only be called between a start() and a following stop()")
 	}
-	return (*C.rs2_pipeline_profile)(newHandle(&pipelineProfile{o.acquire(), prof}))
+	return (*C.rs2_pipeline_profile)(newHandle(&pipelineProfile{o.acquire(), prof.Streams()}))
 }
 
 //export rs2_pipeline_profile_get_device
@@ -329,7 +380,7 @@ func rs2_pipeline_profile_get_device(p *C.rs2_pipeline_profile, e **C.rs2_error)
 func rs2_pipeline_profile_get_streams(p *C.rs2_pipeline_profile, e **C.rs2_error) (r *C.rs2_stream_profile_list) {
 	defer catch(e, "rs2_pipeline_profile_get_streams", func() string { return fmtArgs("profile", unsafe.Pointer(p)) })
 	pp := lookup[*pipelineProfile](unsafe.Pointer(p), "profile")
-	return (*C.rs2_stream_profile_list)(newHandle(&profileList{pp.o.acquire(), pp.pp.Streams()}))
+	return (*C.rs2_stream_profile_list)(newHandle(&profileList{pp.o.acquire(), pp.streams}))
 }
 
 //export rs2_delete_pipeline_profile

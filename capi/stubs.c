@@ -396,11 +396,6 @@ void rs2_export_to_ply(const rs2_frame* frame, const char* fname, rs2_frame* tex
 	if (error) *error = rsbag_unsupported("rs2_export_to_ply");
 }
 
-const char * rs2_get_stream_profile_name(const rs2_stream_profile * profile, rs2_error ** error) {
-	if (error) *error = rsbag_unsupported("rs2_get_stream_profile_name");
-	return NULL;
-}
-
 rs2_frame* rs2_allocate_synthetic_video_frame(rs2_source* source, const rs2_stream_profile* new_stream, rs2_frame* original, int new_bpp, int new_width, int new_height, int new_stride, rs2_extension frame_type, rs2_error** error) {
 	if (error) *error = rsbag_unsupported("rs2_allocate_synthetic_video_frame");
 	return NULL;
@@ -573,14 +568,4 @@ rs2_device* rs2_create_playback_device(const char* file, rs2_error** error) {
 
 void rs2_pipeline_set_device(rs2_pipeline * pipe, rs2_device * device, rs2_error ** error) {
 	if (error) *error = rsbag_unsupported("rs2_pipeline_set_device");
-}
-
-rs2_pipeline_profile* rs2_config_resolve(rs2_config* config, rs2_pipeline* pipe, rs2_error ** error) {
-	if (error) *error = rsbag_unsupported("rs2_config_resolve");
-	return NULL;
-}
-
-int rs2_config_can_resolve(rs2_config* config, rs2_pipeline* pipe, rs2_error ** error) {
-	if (error) *error = rsbag_unsupported("rs2_config_can_resolve");
-	return (int)0;
 }

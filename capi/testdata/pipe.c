@@ -28,6 +28,14 @@ int main(int argc, char** argv) {
 	rs2_pipeline* pipe = rs2_create_pipeline(ctx, &e); check(e);
 	rs2_config* cfg = rs2_create_config(&e); check(e);
 	rs2_config_enable_device_from_file_repeat_option(cfg, argv[1], 0, &e); check(e);
+	rs2_pipeline_profile* resolved = rs2_config_resolve(cfg, pipe, &e); check(e);
+	rs2_stream_profile_list* rs = rs2_pipeline_profile_get_streams(resolved, &e); check(e);
+	const rs2_stream_profile* p0 = rs2_get_stream_profile(rs, 0, &e); check(e);
+	printf("{\"type\":\"resolved\",\"streams\":%d,\"can\":%d,\"name\":\"%s\"}\n", rs2_get_stream_profiles_count(rs, &e),
+		rs2_config_can_resolve(cfg, pipe, &e), rs2_get_stream_profile_name(p0, &e));
+	check(e);
+	rs2_delete_stream_profiles_list(rs);
+	rs2_delete_pipeline_profile(resolved);
 	rs2_pipeline_profile* prof = rs2_pipeline_start_with_config(pipe, cfg, &e); check(e);
 	rs2_device* dev = rs2_pipeline_profile_get_device(prof, &e); check(e);
 	rs2_playback_device_set_real_time(dev, 0, &e); check(e);
