@@ -1,34 +1,19 @@
-import os,re,sys,glob
-order=['rs_types','rs','rs_context','rs_device','rs_sensor','rs_frame','rs_option','rs_processing','rs_record_playback','rs_pipeline','rs_config']
+import re,sys
+import headers
 exports=set(open(sys.argv[1]).read().split())
 types=[];protos={}
-for n in order:
-    s=open(os.path.join(sys.argv[2], '%s.h'%n)).read()
-    s=re.sub(r'/\*.*?\*/','',s,flags=re.S)
-    s=re.sub(r'//[^\n]*','',s)
-    s=re.sub(r'#[^\n]*','',s)
-    s=s.replace('extern "C" {','')
-    # split top-level statements
-    depth=0;cur=''
-    for ch in s:
-        cur+=ch
-        if ch=='{':depth+=1
-        elif ch=='}':depth-=1
-        elif ch==';' and depth==0:
-            st=' '.join(cur.split()).rstrip(';');cur=''
-            if not st or st=='}':continue
-            st=st.lstrip('} ').strip()
-            if st.startswith('typedef'):
-                if '{' in st:
-                    head,body=st.split('{',1);body,tail=body.rsplit('}',1)
-                    items=[x.strip() for x in body.split(';' if 'struct' in head else ',') if x.strip()]
-                    sep=';\n' if 'struct' in head else ',\n'
-                    st=head.strip()+'\n{\n'+''.join('    '+x+sep for x in items)+'}'+tail
-                    if 'struct' not in head: st=st.replace(',\n}','\n}')
-                types.append(st)
-            else:
-                m=re.search(r'(\w+)\s*\(',st)
-                if m and m.group(1) in exports: protos[m.group(1)]=st+';'
+for st in headers.statements(sys.argv[2]):
+    if st.startswith('typedef'):
+        if '{' in st:
+            head,body=st.split('{',1);body,tail=body.rsplit('}',1)
+            items=[x.strip() for x in body.split(';' if 'struct' in head else ',') if x.strip()]
+            sep=';\n' if 'struct' in head else ',\n'
+            st=head.strip()+'\n{\n'+''.join('    '+x+sep for x in items)+'}'+tail
+            if 'struct' not in head: st=st.replace(',\n}','\n}')
+        types.append(st)
+    else:
+        m=re.search(r'(\w+)\s*\(',st)
+        if m and m.group(1) in exports: protos[m.group(1)]=st+';'
 missing=sorted(exports-set(protos))
 if missing: sys.stderr.write('no declaration for: %s\n'%' '.join(missing))
 out=['/* Declarations of librealsense 2.56.5\'s public C interface (include/librealsense2/rs.h and h/rs_*.h)',
@@ -40,8 +25,6 @@ out=['/* Declarations of librealsense 2.56.5\'s public C interface (include/libr
 '#define RS2_DEFAULT_TIMEOUT 15000','#define RS2_PRODUCT_LINE_ANY 0xff','#define RS2_PRODUCT_LINE_SW_ONLY 0x100','']
 out+= [t+';\n' for t in types]
 out+=['#ifndef RSBAG_CAPI_TYPES_ONLY']
-for n in order:
-    pass
 out+=[protos[k]+'' for k in sorted(protos)]
 out+=['#endif','#ifdef __cplusplus','}','#endif','#endif','']
 sys.stdout.write('\n'.join(out))

@@ -1,21 +1,11 @@
-import os,re,sys
-order=['rs_types','rs','rs_context','rs_device','rs_sensor','rs_frame','rs_option','rs_processing','rs_record_playback','rs_pipeline','rs_config']
+import re,sys
+import headers
 exports=set(open(sys.argv[1]).read().split())
 protos=[]
-for n in order:
-    s=open(os.path.join(sys.argv[2], '%s.h'%n)).read()
-    s=re.sub(r'/\*.*?\*/','',s,flags=re.S); s=re.sub(r'//[^\n]*','',s); s=re.sub(r'#[^\n]*','',s)
-    s=s.replace('extern "C" {','')
-    depth=0;cur=''
-    for ch in s:
-        cur+=ch
-        if ch=='{':depth+=1
-        elif ch=='}':depth-=1
-        elif ch==';' and depth==0:
-            st=' '.join(cur.split()).rstrip(';').lstrip('} ').strip();cur=''
-            if not st or st.startswith('typedef'): continue
-            m=re.match(r'^(.*?)\b(rs2_\w+)\s*\((.*)\)$',st)
-            if m: protos.append((m.group(1).strip(),m.group(2),m.group(3).strip(),st))
+for st in headers.statements(sys.argv[2]):
+    if st.startswith('typedef'): continue
+    m=re.match(r'^(.*?)\b(rs2_\w+)\s*\((.*)\)$',st)
+    if m: protos.append((m.group(1).strip(),m.group(2),m.group(3).strip(),st))
 seen=set();out=[]
 for ret,name,params,st in protos:
     if name in exports or name in seen or 'rs2_streams_list ' in params: continue
