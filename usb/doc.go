@@ -33,6 +33,7 @@
 // package's tests script a fake one (package usbtest, never linked into a
 // program that does not import it).
 //
+// Frames are delivered by the rules of package sensor ("Frame delivery").
 // Each streaming VideoStreaming interface, and the IMU, has a reading
 // goroutine, which runs the notification callbacks, and behind it a worker
 // goroutine of the sensor runtime, which runs the frame handler. The

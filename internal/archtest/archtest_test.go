@@ -36,11 +36,11 @@ var allowed = map[string][]string{
 	"extensions":         {"sensor"},
 	"device":             {"sensor", "extensions"},
 	"internal/layout":    {"msgs", "sensor"},
-	"usb":                {"sensor", "extensions", "device", "internal/goid", "internal/sensorrt", "internal/yuv"},
-	"software":           {"sensor", "extensions", "device", "internal/goid", "internal/sensorrt"},
+	"usb":                {"sensor", "extensions", "device", "internal/sensorrt", "internal/yuv"},
+	"software":           {"sensor", "extensions", "device", "internal/sensorrt"},
 	"record":             {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo"},
 	"internal/buildinfo": {},
-	"playback":           {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/goid", "internal/sensorrt"},
+	"playback":           {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/sensorrt"},
 	"internal/damage":    {"msgs", "rosbag", "playback", "internal/layout"},
 	"internal/baginfo":   {"msgs", "rosbag", "sensor", "internal/layout", "internal/damage"},
 	"internal/fakes3":    {},
@@ -81,6 +81,16 @@ func rule(pkg string) (string, bool) {
 
 func TestImportGraph(t *testing.T) {
 	root := filepath.Join("..", "..")
+	pkgs := modulePackages(t, root)
+	for _, e := range layerErrors(root, pkgs) {
+		t.Error(e)
+	}
+}
+
+// modulePackages returns the packages of the module tree at root (paths
+// relative to root, sorted), leaving out testdata and hidden folders.
+func modulePackages(t *testing.T, root string) []string {
+	t.Helper()
 	var pkgs []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -106,8 +116,20 @@ func TestImportGraph(t *testing.T) {
 	if len(pkgs) < 10 {
 		t.Fatalf("found only %d packages under %s: %v", len(pkgs), root, pkgs)
 	}
-	for _, e := range layerErrors(root, pkgs) {
-		t.Error(e)
+	return pkgs
+}
+
+// write creates the files (slash-separated paths under root, contents).
+func write(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, src := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
@@ -148,6 +170,62 @@ func layerErrors(root string, pkgs []string) []string {
 	return errs
 }
 
+// TestGoidOnlyInSensorrt: the sensor runtime is the only package, tests
+// included, that reads goroutine ids (internal/goid): every backend refuses
+// the calls made from its own handlers through it.
+func TestGoidOnlyInSensorrt(t *testing.T) {
+	root := filepath.Join("..", "..")
+	got, err := importers(root, modulePackages(t, root), "internal/goid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"internal/sensorrt"}; !slices.Equal(got, want) {
+		t.Errorf("internal/goid is imported by %q, want only %q", got, want)
+	}
+}
+
+// TestImportersSeesTests: importers finds an import made by a package's
+// tests (internal or external) as well as by its code.
+func TestImportersSeesTests(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"internal/goid/goid.go":   "package goid\n",
+		"a/a.go":                  "package a\n\nimport _ \"github.com/rsbag/rsbag/internal/goid\"\n",
+		"b/b.go":                  "package b\n",
+		"b/b_test.go":             "package b\n\nimport _ \"github.com/rsbag/rsbag/internal/goid\"\n",
+		"c/c.go":                  "package c\n",
+		"c/x_test.go":             "package c_test\n\nimport _ \"github.com/rsbag/rsbag/internal/goid\"\n",
+		"d/d.go":                  "package d\n\nimport _ \"github.com/rsbag/rsbag/rosbag\"\n",
+		"internal/sensorrt/rt.go": "package sensorrt\n\nimport _ \"github.com/rsbag/rsbag/internal/goid\"\n",
+	})
+	got, err := importers(root, []string{"a", "b", "c", "d", "internal/goid", "internal/sensorrt"}, "internal/goid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a", "b", "c", "internal/sensorrt"}; !slices.Equal(got, want) {
+		t.Errorf("importers = %q, want %q", got, want)
+	}
+}
+
+// importers returns those of pkgs (sorted) whose code or tests import the
+// module package target.
+func importers(root string, pkgs []string, target string) ([]string, error) {
+	var out []string
+	for _, pkg := range pkgs {
+		bp, err := build.ImportDir(filepath.Join(root, pkg), 0)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", pkg, err)
+		}
+		for _, imps := range [][]string{bp.Imports, bp.TestImports, bp.XTestImports} {
+			if slices.Contains(imps, module+target) {
+				out = append(out, pkg)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
 // TestUserCommand: a program a user adds under cmd/ may import any package
 // of the module, as cmd/rs-record does; a new library package still needs
 // its place in the table.
@@ -159,15 +237,7 @@ func TestUserCommand(t *testing.T) {
 		"newlib/newlib.go":      "package newlib\n\nimport _ \"github.com/rsbag/rsbag/rosbag\"\n",
 		"rosbag/low.go":         "package rosbag\n\nimport _ \"github.com/rsbag/rsbag/playback\"\n",
 	}
-	for name, src := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write(t, root, files)
 	if errs := layerErrors(root, []string{"cmd/mytool", "cmd/mytool/sub"}); len(errs) > 0 {
 		t.Errorf("a user's program under cmd/ is refused: %q", errs)
 	}
