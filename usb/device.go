@@ -125,6 +125,18 @@ type Device struct {
 
 var _ device.Device = (*Device)(nil)
 
+// Importing the package registers its cameras with device.RegisterCameras:
+// device.OpenCamera (and pipeline, and the tools) then opens them.
+func init() {
+	device.RegisterCameras(func(ctx context.Context, serial string) (device.Device, error) {
+		d, err := Open(ctx, &Options{Serial: serial})
+		if err != nil {
+			return nil, err
+		}
+		return d, nil
+	})
+}
+
 // Open opens a D400 camera: the first one, or the one with opts.Serial.
 func Open(ctx context.Context, opts *Options) (*Device, error) {
 	o := opts.withDefaults()

@@ -45,5 +45,12 @@
 // sensor.ErrStopFromHandler and change nothing, instead of deadlocking.
 //
 // On a machine without libusb, a USB bus or a camera, Open and Devices
-// return an error wrapping device.ErrNotFound ("no RealSense device found").
+// return an error wrapping device.ErrNotFound ("no RealSense device found");
+// in a program built without cgo (CGO_ENABLED=0), which has no libusb, an
+// error wrapping device.ErrNoCameras (which wraps device.ErrNotFound) says
+// so.
+//
+// Importing the package registers its cameras with device.RegisterCameras,
+// so that device.OpenCamera, package pipeline and the tools open them; a
+// program that does not import it links neither libusb nor cgo.
 package usb

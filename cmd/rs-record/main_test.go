@@ -47,7 +47,14 @@ type result struct {
 // rsRecord runs the binary with args and returns its exit status and output.
 func rsRecord(t *testing.T, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binPath, args...)
+	return runBinary(t, binPath, args...)
+}
+
+// runBinary runs the rs-record binary bin with args and returns its exit
+// status and output.
+func runBinary(t *testing.T, bin string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()

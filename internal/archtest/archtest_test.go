@@ -11,6 +11,7 @@ import (
 	"go/build"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -47,7 +48,7 @@ var allowed = map[string][]string{
 	"internal/outfile":   {},
 	"blobfile":           {"rosbag"},
 	"internal/rsdump":    {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/damage", "rosbag", "rig", "internal/outfile"},
-	"pipeline":           {"sensor", "extensions", "device", "playback", "record", "software", "usb", "internal/outfile"},
+	"pipeline":           {"sensor", "extensions", "device", "playback", "record", "software", "internal/outfile"},
 	"processing":         {"sensor", "extensions", "internal/yuv"},
 	"mcapbag":            {"rosbag", "msgs", "internal/layout", "internal/lz4frame"},
 	"mcapbag/ros2":       {"sensor", "extensions", "playback", "mcapbag", "internal/yuv"},
@@ -224,6 +225,47 @@ func importers(root string, pkgs []string, target string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// TestBuildsWithoutCgo: every package of the module builds with
+// CGO_ENABLED=0 (no libusb: a user who only plays bags, replays in CI or
+// cross-compiles), and only package usb and the programs under cmd/ link
+// package usb (its live cameras are something a program registers by
+// importing it), so that no library built with cgo needs libusb either.
+// The fleet module, whose cloud SDKs take minutes to build, is left out.
+func TestBuildsWithoutCgo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the module")
+	}
+	root := filepath.Join("..", "..")
+	build := exec.Command("go", "build", "./...")
+	build.Dir = root
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("CGO_ENABLED=0 go build ./...: %v\n%s", err, out)
+	}
+	list := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Deps " "}}`, "./...")
+	list.Dir = root
+	out, err := list.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	usb := strings.TrimSuffix(module, "/") + "/usb"
+	n := 0
+	for line := range strings.Lines(string(out)) {
+		f := strings.Fields(line)
+		pkg := strings.TrimPrefix(f[0], module)
+		n++
+		if pkg == "usb" || strings.HasPrefix(pkg, "usb/") || strings.HasPrefix(pkg, "cmd/") {
+			continue
+		}
+		if slices.Contains(f[1:], usb) {
+			t.Errorf("%s links package usb: live cameras come from device.OpenCamera, which a program that imports usb provides", pkg)
+		}
+	}
+	if n < 10 {
+		t.Fatalf("go list found only %d packages", n)
+	}
 }
 
 // TestUserCommand: a program a user adds under cmd/ may import any package
