@@ -1,9 +1,23 @@
 // Package archtest checks the package graph: imports between the module's
-// packages point down the layers only (see STYLE: msgs, rosbag, sensor and
-// internal/goid at the bottom; then extensions, device, internal/layout and the sensor
-// runtime internal/sensorrt; then the device
-// backends usb, software, record and playback, which never import each
-// other; then internal/rsdump and the commands under cmd/ (any program there may import any package); the fleet module on top).
+// packages point down the layers only, the layers of README.md's
+// Architecture section, from the bottom:
+//
+//  1. the containers and the model's base: msgs, rosbag (internal/lz4frame),
+//     sensor, internal/goid (read by the sensor runtime only);
+//  2. the device model: extensions, device, internal/layout, internal/yuv,
+//     and the sensor runtime internal/sensorrt;
+//  3. the backends usb, software, playback and record, which never import
+//     each other;
+//  4. what stands on the backends: pipeline, rig, replay, processing,
+//     mcapbag and mcapbag/ros2, blobfile, and the tools' shared packages
+//     (internal/damage, internal/baginfo, internal/convert, internal/rsdump,
+//     internal/viewer, internal/synthrig, ...);
+//  5. the programs under cmd/ (cmd/rs-record, and any a user adds: a program
+//     there may import any package, without an entry in this table), and the
+//     fleet module on top.
+//
+// The table allowed below is the rule; a new library package needs its
+// place in it.
 package archtest
 
 import (
