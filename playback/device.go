@@ -657,9 +657,10 @@ func (d *Device) SetRealTime(on bool) error {
 func (d *Device) RealTime() bool { return d.realTime.Load() }
 
 // Close stops every sensor and returns after every goroutine of the device
-// has ended. It is idempotent. Called from a frame handler or a callback of
-// the device, which it would wait for, it fails with an error wrapping
-// sensor.ErrStopFromHandler and closes nothing.
+// has ended. It is idempotent and returns the same error every time.
+// Called from a frame handler or a callback of the device, which it would
+// wait for, it fails with an error wrapping sensor.ErrStopFromHandler and
+// closes nothing.
 func (d *Device) Close() error {
 	return d.rt.Close(func() error {
 		close(d.done)
