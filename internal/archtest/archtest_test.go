@@ -307,13 +307,26 @@ func TestUserCommand(t *testing.T) {
 	}
 }
 
-// TestCommandsLinkNoFakes: the shipped commands do not link the test fakes
-// (the scripted USB transport, the fake S3 server, the test bag writers),
+// TestCommandsLinkNoFakes: the programs under cmd/ (and fleet/cmd/) —
+// rs-record, rs-fleet and any a user adds — do not link the test fakes (the
+// scripted USB transport, the fake S3 server, the test bag writers),
 // directly or through another package.
 func TestCommandsLinkNoFakes(t *testing.T) {
 	root := filepath.Join("..", "..")
 	fakes := []string{"usb/usbtest", "internal/fakes3", "internal/testbags"}
-	for _, cmd := range []string{"cmd/rs-record", "fleet/cmd/rs-fleet"} {
+	var cmds []string
+	for _, pkg := range modulePackages(t, root) {
+		if bp, err := build.ImportDir(filepath.Join(root, pkg), 0); err == nil && bp.Name == "main" &&
+			(strings.HasPrefix(pkg, "cmd/") || strings.HasPrefix(pkg, "fleet/cmd/")) {
+			cmds = append(cmds, pkg)
+		}
+	}
+	for _, want := range []string{"cmd/rs-record", "fleet/cmd/rs-fleet"} {
+		if !slices.Contains(cmds, want) {
+			t.Fatalf("programs found %q, without %s: the walk is broken", cmds, want)
+		}
+	}
+	for _, cmd := range cmds {
 		seen := map[string]string{cmd: ""} // package -> the package importing it
 		queue := []string{cmd}
 		for len(queue) > 0 {
