@@ -326,10 +326,10 @@ func TestDeterminism(t *testing.T) {
 		var rmu sync.Mutex
 		c.delay = func() {
 			rmu.Lock()
-			n := rng.Intn(4)
+			n, k := rng.Intn(4), rng.Intn(300)
 			rmu.Unlock()
 			if n == 0 {
-				time.Sleep(time.Duration(rng.Intn(300)) * time.Microsecond)
+				yield(k)
 			} else if n == 1 {
 				runtime.Gosched()
 			}
@@ -350,6 +350,14 @@ func TestDeterminism(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(first) {
 			t.Fatalf("run %d differs:\n got %v\nwant %v", run, got, first)
 		}
+	}
+}
+
+// yield lets the other goroutines run n times: a random delay of the
+// scheduler's, not of the wall clock, that varies the interleavings.
+func yield(n int) {
+	for range n {
+		runtime.Gosched()
 	}
 }
 
@@ -469,7 +477,7 @@ func TestConcurrentControl(t *testing.T) {
 					t.Errorf("control: %v", err)
 					return
 				}
-				time.Sleep(time.Duration(rng.Intn(3)) * time.Millisecond)
+				yield(rng.Intn(300))
 			}
 		}(g)
 	}
