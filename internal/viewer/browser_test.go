@@ -22,7 +22,7 @@ import (
 
 // browser is a headless Chromium page and what its console said.
 type browser struct {
-	t   *testing.T
+	t   testing.TB
 	ctx context.Context
 
 	mu      sync.Mutex
@@ -41,7 +41,7 @@ func findChromium() string {
 
 // newBrowser starts a headless Chromium. Where none is installed the test is
 // skipped, except on CI, which installs it.
-func newBrowser(t *testing.T) *browser {
+func newBrowser(t testing.TB) *browser {
 	t.Helper()
 	exe := findChromium()
 	if exe == "" {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -29,6 +30,9 @@ type client struct {
 	replies chan []byte
 	cancel  context.CancelFunc
 	sent    []*picture // per stream: the last picture sent (the page counts the frames it never got from the frame numbers)
+
+	cloud     atomic.Bool // the page shows the point cloud
+	sentCloud *picture    // the last cloud sent
 }
 
 func (s *Server) clientCount() int {
@@ -51,10 +55,7 @@ func (s *Server) wakeClients() {
 func (s *Server) wakeEncoders() {
 	for _, st := range s.streams {
 		if st.kind == kindVideo {
-			select {
-			case st.wake <- struct{}{}:
-			default:
-			}
+			st.poke()
 		}
 	}
 }
@@ -101,6 +102,9 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		s.clientsMu.Unlock()
 		if c.png {
 			s.pngUsers.Add(-1)
+		}
+		if c.cloud.Load() {
+			s.cloudUsers.Add(-1)
 		}
 		cancel()
 		conn.CloseNow()
@@ -159,6 +163,12 @@ func (s *Server) writeLoop(ctx context.Context, c *client) error {
 				return err
 			}
 		}
+		if p := s.primary.cloud.Load(); c.cloud.Load() && p != nil && p != c.sentCloud {
+			c.sentCloud = p
+			if err := send(websocket.MessageBinary, p.msg); err != nil {
+				return err
+			}
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -180,6 +190,7 @@ type command struct {
 	ID     int     `json:"id"`     // hover: stream id
 	Scheme int     `json:"scheme"` // scheme index
 	Tag    int64   `json:"tag"`    // echoed in the reply
+	Full   bool    `json:"full"`   // cloud: every vertex
 }
 
 type reply struct {
@@ -213,7 +224,7 @@ func (s *Server) readCommands(ctx context.Context, c *client) {
 			if cmd.Cmd == "hover" {
 				rep.ID, rep.X, rep.Y = cmd.ID, int(cmd.X), int(cmd.Y)
 			}
-			if err := s.run(&cmd, &rep); err != nil {
+			if err := s.run(c, &cmd, &rep); err != nil {
 				rep.Error = err.Error()
 			}
 		}
@@ -233,7 +244,7 @@ func (s *Server) readCommands(ctx context.Context, c *client) {
 }
 
 // run executes one command.
-func (s *Server) run(c *command, rep *reply) error {
+func (s *Server) run(cl *client, c *command, rep *reply) error {
 	switch c.Cmd {
 	case "play":
 		return s.play()
@@ -267,6 +278,20 @@ func (s *Server) run(c *command, rep *reply) error {
 		m, n, err := s.hover(c.ID, int(c.X), int(c.Y))
 		rep.Meters, rep.Number = m, n
 		return err
+	case "cloud":
+		if cl.cloud.Swap(c.On) != c.On {
+			if c.On {
+				s.cloudUsers.Add(1)
+			} else {
+				s.cloudUsers.Add(-1)
+			}
+		}
+		s.cloudFull.Store(c.Full)
+		if p := s.primary.profile; c.On && p.Format != sensor.FormatZ16 {
+			return fmt.Errorf("no point cloud: the stream %s is %s, not Z16 depth", p.Name(), p.Format)
+		}
+		s.pokeCloud()
+		return nil
 	default:
 		return fmt.Errorf("unknown command %q", c.Cmd)
 	}

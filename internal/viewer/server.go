@@ -20,6 +20,7 @@ import (
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/processing"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -83,6 +84,13 @@ type Server struct {
 	clients   map[*client]struct{}
 	pngUsers  atomic.Int32 // clients that want PNG pictures
 
+	texture    *stream               // the stream that colors the point cloud (color, else infrared), or nil
+	col        *processing.Colorizer // colorizes depth for every page
+	cloudUsers atomic.Int32          // clients that show the point cloud
+	cloudWake  chan struct{}         // wakes the cloud loop
+	cloudFull  atomic.Bool           // the cloud is sent with every vertex
+	procVer    atomic.Uint64         // counts the changes of the filters and the colorizer
+
 	pubMu sync.Mutex // serializes publishState and the fps figures
 	state atomic.Pointer[stateMsg]
 	errMu sync.Mutex
@@ -105,6 +113,9 @@ func Start(cfg Config) (*Server, error) {
 		hosts:   cfg.Hosts,
 		clients: map[*client]struct{}{},
 		done:    make(chan struct{}),
+		col:     processing.NewColorizer(),
+
+		cloudWake: make(chan struct{}, 1),
 	}
 	if s.period <= 0 {
 		s.period = 100 * time.Millisecond
@@ -147,6 +158,10 @@ func Start(cfg Config) (*Server, error) {
 			s.wg.Add(1)
 			go func() { defer s.wg.Done(); s.encodeLoop(st) }()
 		}
+	}
+	if s.primary.profile.Format == sensor.FormatZ16 {
+		s.wg.Add(1)
+		go func() { defer s.wg.Done(); s.cloudLoop(s.primary) }()
 	}
 	if s.pb != nil && !cfg.Autoplay {
 		// Pausing the stopped device makes the start wait for a play.
@@ -200,6 +215,13 @@ func (s *Server) addStreams(profiles []*sensor.StreamProfile) (map[sensor.Sensor
 	if s.primary == nil {
 		s.primary = s.streams[0]
 	}
+	for _, want := range []sensor.Stream{sensor.StreamInfrared, sensor.StreamColor} {
+		for _, st := range s.streams {
+			if st.kind == kindVideo && st.profile.Stream == want && (s.texture == nil || s.texture.profile.Stream != want) {
+				s.texture = st
+			}
+		}
+	}
 	return bySensor, nil
 }
 
@@ -236,9 +258,18 @@ func (s *Server) handle(f *sensor.Frame) {
 				bagTime = int64(s.pb.Position())
 			}
 			st.put(f, bagTime, s.frameSeq.Add(1))
+			if st == s.texture && s.cloudUsers.Load() > 0 && s.paused() {
+				s.pokeCloud() // the cloud under view takes its new texture
+			}
 			return
 		}
 	}
+}
+
+// paused reports whether a bag is paused or stopped: the frames on view
+// change only by the page's commands.
+func (s *Server) paused() bool {
+	return s.pb != nil && s.pb.Status() != extensions.StatusPlaying
 }
 
 // statusChanged restarts a bag that ended when looping.

@@ -127,6 +127,7 @@ type stateJSON struct {
 	Loop       bool          `json:"loop"`
 	Ended      bool          `json:"ended"`
 	Scheme     int32         `json:"scheme"`
+	CloudFull  bool          `json:"cloudFull"`
 	Error      string        `json:"error,omitempty"`
 	Streams    []stateStream `json:"streams"`
 	Options    []stateOption `json:"options"`
@@ -172,7 +173,7 @@ func (s *Server) publishState() {
 	if old := s.state.Load(); old != nil {
 		seq = old.seq + 1
 	}
-	js := stateJSON{Type: "state", Seq: seq, Status: "Streaming", Loop: s.loop.Load(), Scheme: s.scheme.Load(), Error: s.lastErr(), Speed: 1}
+	js := stateJSON{Type: "state", Seq: seq, Status: "Streaming", Loop: s.loop.Load(), Scheme: s.scheme.Load(), Error: s.lastErr(), Speed: 1, CloudFull: s.cloudFull.Load()}
 	var stats map[int]playbackStats
 	if s.pb != nil {
 		js.Ended = s.ended.Load()

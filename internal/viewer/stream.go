@@ -58,6 +58,11 @@ type stream struct {
 	// The newest encoded pictures (video).
 	jpeg atomic.Pointer[picture]
 	png  atomic.Pointer[picture]
+	// The primary depth stream: the frame on view after the filters, its
+	// sequence number and the newest point cloud message.
+	shown    atomic.Pointer[sensor.Frame]
+	shownSeq atomic.Uint64
+	cloud    atomic.Pointer[picture]
 
 	// Motion samples since the last state message.
 	smu     sync.Mutex
@@ -100,10 +105,7 @@ func (st *stream) put(f *sensor.Frame, bagTime int64, seq uint64) {
 	st.lastSeq.Store(seq)
 	switch st.kind {
 	case kindVideo:
-		select {
-		case st.wake <- struct{}{}:
-		default:
-		}
+		st.poke()
 	case kindMotion:
 		st.smu.Lock()
 		if len(st.samples) < maxSamples {
@@ -112,6 +114,14 @@ func (st *stream) put(f *sensor.Frame, bagTime int64, seq uint64) {
 			st.skipped++
 		}
 		st.smu.Unlock()
+	}
+}
+
+// poke wakes the encoder of a video stream.
+func (st *stream) poke() {
+	select {
+	case st.wake <- struct{}{}:
+	default:
 	}
 }
 

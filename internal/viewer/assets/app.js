@@ -122,6 +122,8 @@
       streams.set(s.id, v);
       box.append(card);
     }
+    $('show3d').parentElement.hidden = !h.streams.some((s) => s.primary && s.format === 'Z16');
+    $('cloud-full').parentElement.hidden = $('show3d').parentElement.hidden;
     const prim = h.streams.find((s) => s.primary) || h.streams[0];
     if (prim) select(prim.id);
   }
@@ -148,6 +150,7 @@
     const dv = new DataView(buf);
     const n = dv.getUint32(0, true);
     const h = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, 4, n)));
+    if (h.kind === 'cloud') { cloud.put(h, buf, 4 + n); return; }
     const v = streams.get(h.id);
     if (!v) return;
     const blob = new Blob([new Uint8Array(buf, 4 + n)], { type: h.codec === 'png' ? 'image/png' : 'image/jpeg' });
@@ -201,6 +204,7 @@
       $('speed').value = String(m.speed);
     }
     $('scheme').value = String(m.scheme);
+    $('cloud-full').checked = m.cloudFull;
     for (const s of m.streams) {
       const v = streams.get(s.id);
       if (!v) continue;
@@ -270,6 +274,183 @@
     if (r.error) banner(`${r.cmd}: ${r.error}`);
     document.body.dataset.lastReply = `${r.cmd}:${r.tag}:${r.error ? 'error' : 'ok'}`;
   }
+
+  // The 3D view: the point cloud the server computes (processing's point
+  // cloud), drawn with WebGL as points. Positions arrive as int16 (meters =
+  // value × scale) in the depth camera's coordinates (x right, y down, z
+  // forward), colors as RGB8. Drag orbits, shift+drag or right drag pans,
+  // the wheel zooms.
+  const cloud = (() => {
+    const c = $('cloud');
+    const st = { gl: null, prog: null, pos: null, col: null, count: 0, scale: 1, dirty: false, frames: 0, fpsT: 0, fpsN: 0,
+      yaw: 0, pitch: 0, dist: 1, target: [0, 0, 1], fitted: false, ruler: null };
+    function init() {
+      if (st.gl) return true;
+      const gl = c.getContext('webgl', { preserveDrawingBuffer: true, antialias: false });
+      if (!gl) { banner('3D view: this browser has no WebGL'); return false; }
+      const sh = (type, src) => {
+        const o = gl.createShader(type);
+        gl.shaderSource(o, src);
+        gl.compileShader(o);
+        if (!gl.getShaderParameter(o, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(o));
+        return o;
+      };
+      const p = gl.createProgram();
+      gl.attachShader(p, sh(gl.VERTEX_SHADER, 'attribute vec3 p; attribute vec3 c; uniform mat4 m; uniform float s; uniform float ps; varying vec3 v;' +
+        'void main() { gl_Position = m * vec4(p * s, 1.0); gl_PointSize = ps; v = c; }'));
+      gl.attachShader(p, sh(gl.FRAGMENT_SHADER, 'precision mediump float; varying vec3 v; void main() { gl_FragColor = vec4(v, 1.0); }'));
+      gl.linkProgram(p);
+      if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(p));
+      st.gl = gl; st.prog = p;
+      st.pos = gl.createBuffer(); st.col = gl.createBuffer(); st.line = gl.createBuffer(); st.lineCol = gl.createBuffer();
+      st.loc = { p: gl.getAttribLocation(p, 'p'), c: gl.getAttribLocation(p, 'c'), m: gl.getUniformLocation(p, 'm'),
+        s: gl.getUniformLocation(p, 's'), ps: gl.getUniformLocation(p, 'ps') };
+      gl.enable(gl.DEPTH_TEST);
+      return true;
+    }
+    // Column-major 4x4 matrices.
+    const mul = (a, b) => {
+      const o = new Float32Array(16);
+      for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) {
+        let x = 0;
+        for (let k = 0; k < 4; k++) x += a[k * 4 + j] * b[i * 4 + k];
+        o[i * 4 + j] = x;
+      }
+      return o;
+    };
+    function matrix() {
+      const f = 1 / Math.tan(Math.PI / 6), asp = c.width / c.height, near = 0.01, far = 100;
+      const proj = new Float32Array([f / asp, 0, 0, 0, 0, f, 0, 0, 0, 0, (far + near) / (near - far), -1, 0, 0, 2 * far * near / (near - far), 0]);
+      // The camera's coordinates (y down, z forward) to GL's (y up, z back).
+      const t = [st.target[0], -st.target[1], -st.target[2]];
+      const cp = Math.cos(st.pitch);
+      const eye = [t[0] + st.dist * Math.sin(st.yaw) * cp, t[1] + st.dist * Math.sin(st.pitch), t[2] + st.dist * Math.cos(st.yaw) * cp];
+      const norm = (v) => { const l = Math.hypot(...v) || 1; return v.map((x) => x / l); };
+      const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+      const zc = norm([eye[0] - t[0], eye[1] - t[1], eye[2] - t[2]]);
+      const xc = norm(cross([0, 1, 0], zc)), yc = cross(zc, xc);
+      const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+      const view = new Float32Array([xc[0], yc[0], zc[0], 0, xc[1], yc[1], zc[1], 0, xc[2], yc[2], zc[2], 0, -dot(xc, eye), -dot(yc, eye), -dot(zc, eye), 1]);
+      const flip = new Float32Array([1, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 1]);
+      st.axes = { xc, yc };
+      return mul(proj, mul(view, flip));
+    }
+    function draw() {
+      st.dirty = false;
+      const gl = st.gl;
+      gl.viewport(0, 0, c.width, c.height);
+      gl.clearColor(0.07, 0.07, 0.08, 1);
+      gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+      gl.useProgram(st.prog);
+      gl.uniformMatrix4fv(st.loc.m, false, matrix());
+      const attrib = (buf, loc, n, type, normalized) => {
+        gl.bindBuffer(gl.ARRAY_BUFFER, buf);
+        gl.enableVertexAttribArray(loc);
+        gl.vertexAttribPointer(loc, n, type, normalized, 0, 0);
+      };
+      if (st.count) {
+        gl.uniform1f(st.loc.s, st.scale);
+        gl.uniform1f(st.loc.ps, 2);
+        attrib(st.pos, st.loc.p, 3, gl.SHORT, false);
+        attrib(st.col, st.loc.c, 3, gl.UNSIGNED_BYTE, true);
+        gl.drawArrays(gl.POINTS, 0, st.count);
+      }
+      if (st.ruler) { // two points in meters and the line between them
+        gl.uniform1f(st.loc.s, 1);
+        gl.uniform1f(st.loc.ps, 8);
+        attrib(st.line, st.loc.p, 3, gl.FLOAT, false);
+        attrib(st.lineCol, st.loc.c, 3, gl.UNSIGNED_BYTE, true);
+        gl.drawArrays(gl.LINES, 0, 2);
+        gl.drawArrays(gl.POINTS, 0, 2);
+      }
+      c.dataset.yaw = st.yaw.toFixed(4);
+      c.dataset.pitch = st.pitch.toFixed(4);
+      c.dataset.dist = st.dist.toFixed(4);
+    }
+    const redraw = () => {
+      if (!st.gl || st.dirty) return;
+      st.dirty = true;
+      requestAnimationFrame(draw);
+    };
+    function fit(pos) { // look at the middle of the cloud from the camera's place
+      let z = 0, n = 0;
+      for (let i = 2; i < pos.length; i += 3 * Math.max(1, Math.floor(pos.length / 3000))) { z += pos[i]; n++; }
+      const mz = n ? z / n * st.scale : 1;
+      st.target = [0, 0, mz]; st.dist = mz; st.yaw = 0; st.pitch = 0;
+      st.fitted = true;
+    }
+    function put(h, buf, off) {
+      if (!$('show3d').checked || !init()) return;
+      const gl = st.gl;
+      const pos = new Int16Array(buf, off, 3 * h.count);
+      st.scale = h.scale;
+      st.count = h.count;
+      gl.bindBuffer(gl.ARRAY_BUFFER, st.pos);
+      gl.bufferData(gl.ARRAY_BUFFER, pos, gl.DYNAMIC_DRAW);
+      gl.bindBuffer(gl.ARRAY_BUFFER, st.col);
+      gl.bufferData(gl.ARRAY_BUFFER, new Uint8Array(buf, off + h.colorOffset, 3 * h.count), gl.DYNAMIC_DRAW);
+      if (!st.fitted && h.count) fit(pos);
+      st.frames++;
+      const now = performance.now();
+      if (!st.fpsT) st.fpsT = now;
+      st.fpsN++;
+      if (now - st.fpsT >= 1000) { c.dataset.fps = (st.fpsN * 1000 / (now - st.fpsT)).toFixed(1); st.fpsT = now; st.fpsN = 0; }
+      c.dataset.number = String(h.number);
+      c.dataset.points = String(h.count);
+      c.dataset.frames = String(st.frames);
+      c.dataset.step = String(h.step);
+      c.dataset.bytes = String(buf.byteLength);
+      $('cloud-texture').textContent = `(frame ${h.number}, ${h.texture === 'depth' ? 'colored by depth' : 'textured by ' + h.texture})`;
+      $('cloud-stats').textContent = `${h.count} points · ${h.width}x${h.height} every ${h.step} · ${(buf.byteLength / 1024).toFixed(0)} KB` +
+        (c.dataset.fps ? ` · ${c.dataset.fps} fps` : '');
+      redraw();
+    }
+    function setRuler(a, b) {
+      if (!init()) return;
+      const gl = st.gl;
+      st.ruler = a ? [a, b] : null;
+      if (a) {
+        gl.bindBuffer(gl.ARRAY_BUFFER, st.line);
+        gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([...a, ...b]), gl.DYNAMIC_DRAW);
+        gl.bindBuffer(gl.ARRAY_BUFFER, st.lineCol);
+        gl.bufferData(gl.ARRAY_BUFFER, new Uint8Array([255, 255, 0, 255, 255, 0]), gl.DYNAMIC_DRAW);
+      }
+      redraw();
+    }
+    function reset() { st.fitted = false; st.yaw = 0; st.pitch = 0; redraw(); }
+    let drag = null;
+    c.addEventListener('contextmenu', (e) => e.preventDefault());
+    c.addEventListener('pointerdown', (e) => { drag = { x: e.clientX, y: e.clientY, pan: e.shiftKey || e.button === 2 }; c.setPointerCapture(e.pointerId); });
+    c.addEventListener('pointerup', () => { drag = null; });
+    c.addEventListener('pointermove', (e) => {
+      if (!drag || !st.axes) return;
+      const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+      drag.x = e.clientX; drag.y = e.clientY;
+      if (drag.pan) {
+        const k = st.dist * 0.002, { xc, yc } = st.axes;
+        // GL axes back to the camera's (y and z flipped).
+        st.target[0] -= k * (dx * xc[0] - dy * yc[0]);
+        st.target[1] += k * (dx * xc[1] - dy * yc[1]);
+        st.target[2] += k * (dx * xc[2] - dy * yc[2]);
+      } else {
+        st.yaw -= dx * 0.01;
+        st.pitch = Math.max(-1.5, Math.min(1.5, st.pitch + dy * 0.01));
+      }
+      redraw();
+    });
+    c.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      st.dist = Math.max(0.02, Math.min(50, st.dist * Math.exp(e.deltaY * 0.001)));
+      redraw();
+    }, { passive: false });
+    c.addEventListener('dblclick', reset);
+    $('reset-view').addEventListener('click', reset);
+    return { put, setRuler, reset };
+  })();
+
+  const cloudCmd = () => send({ cmd: 'cloud', on: $('show3d').checked, full: $('cloud-full').checked });
+  $('show3d').addEventListener('change', (e) => { $('cloud-card').hidden = !e.target.checked; cloudCmd(); });
+  $('cloud-full').addEventListener('change', cloudCmd);
 
   $('play').addEventListener('click', () => send({ cmd: lastState && lastState.status === 'Playing' ? 'pause' : 'play' }));
   $('back').addEventListener('click', () => send({ cmd: 'step', dir: -1 }));

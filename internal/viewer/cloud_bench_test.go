@@ -1,0 +1,157 @@
+package viewer
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/coder/websocket"
+
+	"github.com/rsbag/rsbag/software"
+)
+
+// cloudBag records a synthetic depth+color bag of w×h in real time.
+func cloudBag(b *testing.B, w, h int) string {
+	cfg := software.SyntheticConfig{
+		Depth: &software.Video{Width: w, Height: h, FPS: 30}, Color: &software.Video{Width: w, Height: h, FPS: 30},
+		Frames: 60, Metadata: software.MetadataBasic, Speed: 1,
+	}
+	return recordSynthetic(b, fmt.Sprintf("cloud_%dx%d", w, h), cfg)
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkLoad3PagesCloud plays a 1280x720 depth+color bag at 1x in a
+// loop to three WebSocket clients that show the 2D views and the 3D view
+// (reduced cloud, as a page opens it) and read as fast as they can; each
+// iteration is one second of playback. It reports the clouds and pictures
+// each client got per second (the slowest client), the bytes per second
+// and per cloud sent to a client, the CPU the server used and its heap's
+// peak.
+func BenchmarkLoad3PagesCloud(b *testing.B) {
+	ts := playTest(b, cloudBag(b, 1280, 720), true)
+	const clients = 3
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type counts struct{ clouds, pictures, bytes, cloudBytes atomic.Int64 }
+	got := make([]counts, clients)
+	var wg sync.WaitGroup
+	for i := range clients {
+		c := dialWS(b, ts, "")
+		c.must(command{Cmd: "cloud", On: true})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				typ, msg, err := c.conn.Read(ctx)
+				if err != nil {
+					return
+				}
+				got[i].bytes.Add(int64(len(msg)))
+				if typ != websocket.MessageBinary {
+					continue
+				}
+				var h struct{ Kind string }
+				n := binary.LittleEndian.Uint32(msg)
+				json.Unmarshal(msg[4:4+n], &h)
+				if h.Kind == "cloud" {
+					got[i].clouds.Add(1)
+					got[i].cloudBytes.Add(int64(len(msg)))
+				} else {
+					got[i].pictures.Add(1)
+				}
+			}
+		}()
+	}
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	<-tick.C // warm up
+	for i := range got {
+		got[i].clouds.Store(0)
+		got[i].pictures.Store(0)
+		got[i].bytes.Store(0)
+		got[i].cloudBytes.Store(0)
+	}
+	cpu0, start := cpuTime(), time.Now()
+	var peak uint64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		<-tick.C
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		peak = max(peak, m.HeapInuse)
+	}
+	b.StopTimer()
+	wall := time.Since(start).Seconds()
+	cpu := (cpuTime() - cpu0).Seconds()
+	cancel()
+	wg.Wait()
+	minClouds, minPics, maxBytes, cloudBytes := int64(1<<62), int64(1<<62), int64(0), int64(0)
+	for i := range got {
+		minClouds, minPics = min(minClouds, got[i].clouds.Load()), min(minPics, got[i].pictures.Load())
+		maxBytes = max(maxBytes, got[i].bytes.Load())
+		cloudBytes += got[i].cloudBytes.Load()
+	}
+	var clouds int64
+	for i := range got {
+		clouds += got[i].clouds.Load()
+	}
+	b.ReportMetric(float64(minClouds)/wall, "clouds/s/client")
+	b.ReportMetric(float64(minPics)/wall, "pictures/s/client")
+	b.ReportMetric(float64(maxBytes)/wall/(1<<20), "MB/s/client")
+	if clouds > 0 {
+		b.ReportMetric(float64(cloudBytes)/float64(clouds)/1024, "KB/cloud")
+	}
+	b.ReportMetric(cpu/wall, "cpu-cores")
+	b.ReportMetric(float64(peak)/(1<<20), "heap-peak-MB")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkBrowserCloud plays a depth+color bag at 1x in a loop to one
+// headless Chromium page (software GL) showing the 3D view; each iteration
+// is one second. It reports the clouds the page drew per second, for
+// 640x480 and 1280x720, reduced and full.
+func BenchmarkBrowserCloud(b *testing.B) {
+	for _, size := range [][2]int{{640, 480}, {1280, 720}} {
+		path := cloudBag(b, size[0], size[1])
+		for _, full := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%dx%d/full=%v", size[0], size[1], full), func(b *testing.B) {
+				ts := playTest(b, path, true)
+				br := newBrowser(b)
+				br.do(chromedp.Navigate(ts.url + "/"))
+				br.waitFor("the page", `document.querySelectorAll('.card').length > 0`)
+				br.do(chromedp.Click("#show3d"))
+				if full {
+					br.do(chromedp.Click("#cloud-full"))
+				}
+				br.waitFor("a cloud", `+document.getElementById('cloud').dataset.frames > 0`)
+				tick := time.NewTicker(time.Second)
+				defer tick.Stop()
+				<-tick.C
+				f0 := br.datasetInt("cloud", "frames")
+				start := time.Now()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					<-tick.C
+				}
+				b.StopTimer()
+				frames := br.datasetInt("cloud", "frames") - f0
+				b.ReportMetric(float64(frames)/time.Since(start).Seconds(), "page-3d-fps")
+				b.ReportMetric(float64(br.datasetInt("cloud", "bytes"))/1024, "KB/cloud")
+				b.ReportMetric(0, "ns/op")
+			})
+		}
+	}
+}
