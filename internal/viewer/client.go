@@ -191,6 +191,9 @@ type command struct {
 	Scheme int     `json:"scheme"` // scheme index
 	Tag    int64   `json:"tag"`    // echoed in the reply
 	Full   bool    `json:"full"`   // cloud: every vertex
+	Name   string  `json:"name"`   // filter, blockOption: the filter (or the colorizer)
+	Option int     `json:"option"` // blockOption: the option
+	Value  float64 `json:"value"`  // blockOption: its value
 }
 
 type reply struct {
@@ -278,6 +281,10 @@ func (s *Server) run(cl *client, c *command, rep *reply) error {
 		m, n, err := s.hover(c.ID, int(c.X), int(c.Y))
 		rep.Meters, rep.Number = m, n
 		return err
+	case "filter":
+		return s.setFilter(c.Name, c.On)
+	case "blockOption":
+		return s.setBlockOption(c.Name, c.Option, c.Value)
 	case "cloud":
 		if cl.cloud.Swap(c.On) != c.On {
 			if c.On {

@@ -41,8 +41,27 @@ func cpuTime() time.Duration {
 // and per cloud sent to a client, the CPU the server used and its heap's
 // peak.
 func BenchmarkLoad3PagesCloud(b *testing.B) {
+	loadRun(b, 3, command{Cmd: "cloud", On: true})
+}
+
+// BenchmarkFilteredPictures plays the 1280x720 depth+color bag at 1x to one
+// client with the depth filters of the page on (decimation, threshold,
+// disparity, spatial, temporal, hole filling) and no 3D view; each
+// iteration is one second. It reports the pictures the client got per
+// second and the CPU the server used.
+func BenchmarkFilteredPictures(b *testing.B) {
+	var cmds []command
+	for _, n := range filterOrder {
+		cmds = append(cmds, command{Cmd: "filter", Name: n, On: true})
+	}
+	loadRun(b, 1, cmds...)
+}
+
+// loadRun plays a 1280x720 depth+color bag at 1x in a loop to clients
+// that each send cmds first, then read as fast as they can; each iteration
+// is one second.
+func loadRun(b *testing.B, clients int, cmds ...command) {
 	ts := playTest(b, cloudBag(b, 1280, 720), true)
-	const clients = 3
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	type counts struct{ clouds, pictures, bytes, cloudBytes atomic.Int64 }
@@ -50,7 +69,9 @@ func BenchmarkLoad3PagesCloud(b *testing.B) {
 	var wg sync.WaitGroup
 	for i := range clients {
 		c := dialWS(b, ts, "")
-		c.must(command{Cmd: "cloud", On: true})
+		for _, cmd := range cmds {
+			c.must(cmd)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -84,6 +105,7 @@ func BenchmarkLoad3PagesCloud(b *testing.B) {
 		got[i].bytes.Store(0)
 		got[i].cloudBytes.Store(0)
 	}
+	played0 := ts.srv.primary.delivered.Load()
 	cpu0, start := cpuTime(), time.Now()
 	var peak uint64
 	b.ResetTimer()
@@ -114,6 +136,7 @@ func BenchmarkLoad3PagesCloud(b *testing.B) {
 	if clouds > 0 {
 		b.ReportMetric(float64(cloudBytes)/float64(clouds)/1024, "KB/cloud")
 	}
+	b.ReportMetric(float64(ts.srv.primary.delivered.Load()-played0)/wall, "played-depth-fps")
 	b.ReportMetric(cpu/wall, "cpu-cores")
 	b.ReportMetric(float64(peak)/(1<<20), "heap-peak-MB")
 	b.ReportMetric(0, "ns/op")

@@ -82,6 +82,7 @@ func (s *Server) encodeLoop(st *stream) {
 			continue
 		}
 		if primary {
+			f = s.filter(f)
 			st.shown.Store(f)
 			st.shownSeq.Store(seq)
 			s.pokeCloud()

@@ -90,6 +90,7 @@ type Server struct {
 	cloudWake  chan struct{}         // wakes the cloud loop
 	cloudFull  atomic.Bool           // the cloud is sent with every vertex
 	procVer    atomic.Uint64         // counts the changes of the filters and the colorizer
+	filters    *filterChain          // of the primary stream when it is Z16 depth
 
 	pubMu sync.Mutex // serializes publishState and the fps figures
 	state atomic.Pointer[stateMsg]
@@ -137,6 +138,11 @@ func Start(cfg Config) (*Server, error) {
 	bySensor, err := s.addStreams(profiles)
 	if err != nil {
 		return nil, err
+	}
+	if s.primary.profile.Format == sensor.FormatZ16 {
+		if s.filters, err = newFilterChain(s.dev.Sensors()[s.primary.sensor]); err != nil {
+			return nil, fmt.Errorf("viewer: %w", err)
+		}
 	}
 	s.hello, err = s.helloMessage()
 	if err != nil {

@@ -51,6 +51,8 @@ type helloMsg struct {
 	Streams    []helloStream     `json:"streams"`
 	Schemes    []string          `json:"schemes"`
 	Recovery   string            `json:"recovery,omitempty"`
+	Filters    []helloFilter     `json:"filters"`   // the depth filters of the primary depth stream
+	Colorizer  []helloRange      `json:"colorizer"` // the colorizer's options but the scheme
 }
 
 func infoMap(in sensor.Info) map[string]string {
@@ -63,6 +65,7 @@ func infoMap(in sensor.Info) map[string]string {
 
 func (s *Server) helloMessage() ([]byte, error) {
 	h := helloMsg{Type: "hello", Device: infoMap(s.dev.Info()), Schemes: processing.ColorSchemes()}
+	h.Filters, h.Colorizer = s.filtersState()
 	if s.pb != nil {
 		h.Playback = true
 		h.File = s.pb.Filename()
@@ -131,6 +134,8 @@ type stateJSON struct {
 	Error      string        `json:"error,omitempty"`
 	Streams    []stateStream `json:"streams"`
 	Options    []stateOption `json:"options"`
+	Filters    []stateFilter `json:"filters"`
+	Colorizer  []float32     `json:"colorizer"`
 }
 
 // stateLoop publishes the state every period.
@@ -215,6 +220,7 @@ func (s *Server) publishState() {
 		js.Streams = append(js.Streams, ss)
 	}
 	js.Options = s.optionValues()
+	js.Filters, js.Colorizer = s.filterValues()
 	b, err := json.Marshal(js)
 	if err != nil {
 		// A NaN in a recorded pose or option: drop the values, keep the rest.

@@ -83,6 +83,7 @@
       }
       sensors.append(el('h3', {}, 'Options'), opts);
     }
+    showProcessing(h);
     const box = $('streams');
     box.replaceChildren();
     streams.clear();
@@ -93,6 +94,7 @@
       const card = el('div', { class: 'card', id: `card-${s.id}`, 'data-stream': s.name }, title);
       if (s.kind === 'video') {
         const c = el('canvas', { id: `canvas-${s.id}`, width: String(s.width), height: String(s.height), 'data-number': '', 'data-seq': '' });
+        c.style.width = `${s.width}px`; // a decimated picture is shown at the stream's size
         v.canvas = c;
         v.ctx = c.getContext('2d');
         card.append(c);
@@ -126,6 +128,64 @@
     $('cloud-full').parentElement.hidden = $('show3d').parentElement.hidden;
     const prim = h.streams.find((s) => s.primary) || h.streams[0];
     if (prim) select(prim.id);
+  }
+
+  // control makes the input of a block's option: a check box for an
+  // on/off option, a menu for named values, else a slider with its value.
+  // change(value) is called when the user sets it.
+  function control(id, o, change) {
+    let input, label = null;
+    if (o.min === 0 && o.max === 1 && o.step === 1 && !o.values) {
+      input = el('input', { id, type: 'checkbox' });
+      input.checked = o.value !== 0;
+      input.addEventListener('change', () => change(input.checked ? 1 : 0));
+      input.setValue = (v) => { input.checked = v !== 0; };
+    } else if (o.values) {
+      input = el('select', { id }, ...o.values.map((n, i) => el('option', { value: String(o.min + i * o.step) }, n)));
+      input.value = String(o.value);
+      input.addEventListener('change', () => change(Number(input.value)));
+      input.setValue = (v) => { input.value = String(v); };
+    } else {
+      input = el('input', { id, type: 'range', min: String(o.min), max: String(o.max), step: String(o.step || 'any'), value: String(o.value) });
+      label = el('span', { class: 'stats' }, String(+o.value.toFixed(4)));
+      input.addEventListener('input', () => { label.textContent = String(+Number(input.value).toFixed(4)); });
+      input.addEventListener('change', () => change(Number(input.value)));
+      input.setValue = (v) => {
+        if (document.activeElement === input) return;
+        input.value = String(v);
+        label.textContent = String(+v.toFixed(4));
+      };
+    }
+    return el('tr', {}, el('td', { title: `${o.description || ''} (${o.min} to ${o.max}, default ${o.default})` }, o.name),
+      label ? el('td', {}, input, ' ', label) : el('td', {}, input));
+  }
+
+  const procInputs = { filters: [], colorizer: [] };
+  function showProcessing(h) {
+    const box = $('filters');
+    box.replaceChildren();
+    procInputs.filters = [];
+    $('processing').hidden = !h.filters || !h.filters.length;
+    (h.filters || []).forEach((f, i) => {
+      const on = el('input', { id: `filter-${i}`, type: 'checkbox', 'data-name': f.name });
+      on.checked = f.on;
+      on.addEventListener('change', () => send({ cmd: 'filter', name: f.name, on: on.checked }));
+      const opts = el('table', { class: 'controls', id: `filter-${i}-options` });
+      const inputs = f.options.map((o) => {
+        const row = control(`filter-${i}-${o.id}`, o, (v) => send({ cmd: 'blockOption', name: f.name, option: o.id, value: v }));
+        opts.append(row);
+        return row.querySelector('input, select');
+      });
+      procInputs.filters.push({ on, inputs });
+      box.append(el('div', { class: 'filter' }, el('label', {}, on, ' ' + f.name), opts));
+    });
+    const col = $('colorizer');
+    col.replaceChildren();
+    procInputs.colorizer = (h.colorizer || []).map((o) => {
+      const row = control(`colorizer-${o.id}`, o, (v) => send({ cmd: 'blockOption', name: 'Depth Visualization', option: o.id, value: v }));
+      col.append(row);
+      return row.querySelector('input, select');
+    });
   }
 
   function select(id) {
@@ -205,6 +265,13 @@
     }
     $('scheme').value = String(m.scheme);
     $('cloud-full').checked = m.cloudFull;
+    (m.filters || []).forEach((f, i) => {
+      const p = procInputs.filters[i];
+      if (!p) return;
+      p.on.checked = f.on;
+      f.values.forEach((v, k) => p.inputs[k] && p.inputs[k].setValue(v));
+    });
+    (m.colorizer || []).forEach((v, k) => procInputs.colorizer[k] && procInputs.colorizer[k].setValue(v));
     for (const s of m.streams) {
       const v = streams.get(s.id);
       if (!v) continue;
