@@ -15,6 +15,7 @@ import (
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/internal/viewer"
 	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -90,6 +91,7 @@ func runView(e *env, args []string) error {
 	var (
 		dev      device.Device
 		profiles []*sensor.StreamProfile
+		recOpts  *record.Options
 	)
 	if c.path != "" {
 		// A path or a URL, opened as by the other commands (the viewer
@@ -125,6 +127,7 @@ func runView(e *env, args []string) error {
 		for _, p := range picks {
 			profiles = append(profiles, p.p)
 		}
+		recOpts = recordOptions(rc, synthetic)
 	}
 	defer dev.Close()
 
@@ -134,6 +137,13 @@ func runView(e *env, args []string) error {
 	}
 	defer ln.Close()
 	cfg := viewer.Config{Device: dev, Profiles: profiles, Loop: c.loop, Autoplay: c.autoplay}
+	if recOpts != nil {
+		// The page records the camera into the directory view was started in.
+		if cfg.RecordDir, err = os.Getwd(); err != nil {
+			return fmt.Errorf("record from the page: %w", err)
+		}
+		cfg.RecordOptions = recOpts
+	}
 	beyond := !ln.Addr().(*net.TCPAddr).IP.IsLoopback()
 	if beyond {
 		// Beyond loopback the token, printed once in the URLs, guards the

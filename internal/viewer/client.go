@@ -193,7 +193,8 @@ type command struct {
 	Full   bool    `json:"full"`   // cloud: every vertex
 	Name   string  `json:"name"`   // filter, blockOption: the filter (or the colorizer)
 	Option int     `json:"option"` // blockOption: the option
-	Value  float64 `json:"value"`  // blockOption: its value
+	Value  float64 `json:"value"`  // blockOption, setOption: its value
+	Sensor int     `json:"sensor"` // setOption: the sensor's index
 }
 
 type reply struct {
@@ -285,6 +286,13 @@ func (s *Server) run(cl *client, c *command, rep *reply) error {
 		return s.setFilter(c.Name, c.On)
 	case "blockOption":
 		return s.setBlockOption(c.Name, c.Option, c.Value)
+	case "setOption":
+		return s.setOption(c.Sensor, c.Option, c.Value)
+	case "record":
+		if c.On {
+			return s.startRecording(c.Name)
+		}
+		return s.stopRecording()
 	case "cloud":
 		if cl.cloud.Swap(c.On) != c.On {
 			if c.On {

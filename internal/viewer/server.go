@@ -21,6 +21,7 @@ import (
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/processing"
+	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -52,6 +53,12 @@ type Config struct {
 	// (?token= in the URL, or the cookie the page sets). Serve refuses a
 	// listener beyond loopback without it; on loopback it is not asked.
 	Token string
+	// RecordDir is the directory into which a page may record a camera
+	// (rs-record view: the directory it was started in); "" refuses
+	// recording. A page names only a file in it.
+	RecordDir string
+	// RecordOptions are the recorder's options (rs-record record's).
+	RecordOptions *record.Options
 	// Hosts are further names (beyond the listened address, the machine's
 	// addresses and host name, and the loopback names) by which the page
 	// may be reached beyond loopback: the Host check refuses any other.
@@ -92,6 +99,13 @@ type Server struct {
 	procVer    atomic.Uint64         // counts the changes of the filters and the colorizer
 	filters    *filterChain          // of the primary stream when it is Z16 depth
 
+	bySensor   map[sensor.Sensor][]*sensor.StreamProfile // the profiles shown, by sensor of the device
+	recordDir  string
+	recordOpts *record.Options
+	recMu      sync.Mutex
+	rec        *recording     // the recording under way (rec set) or the last one, nil before the first
+	recDone    stateRecording // the last recording, once stopped
+
 	pubMu sync.Mutex // serializes publishState and the fps figures
 	state atomic.Pointer[stateMsg]
 	errMu sync.Mutex
@@ -116,6 +130,9 @@ func Start(cfg Config) (*Server, error) {
 		done:    make(chan struct{}),
 		col:     processing.NewColorizer(),
 
+		recordDir:  cfg.RecordDir,
+		recordOpts: cfg.RecordOptions,
+
 		cloudWake: make(chan struct{}, 1),
 	}
 	if s.period <= 0 {
@@ -139,6 +156,7 @@ func Start(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.bySensor = bySensor
 	if s.primary.profile.Format == sensor.FormatZ16 {
 		if s.filters, err = newFilterChain(s.dev.Sensors()[s.primary.sensor]); err != nil {
 			return nil, fmt.Errorf("viewer: %w", err)
@@ -380,6 +398,14 @@ func (s *Server) Close() error {
 func (s *Server) shutdown() {
 	s.closing.Store(true)
 	s.ctl.Lock()
+	s.recMu.Lock()
+	recording := s.rec != nil && s.rec.rec != nil
+	s.recMu.Unlock()
+	if recording {
+		if err := s.stopRecordingLocked(false); err != nil {
+			s.setErr(err)
+		}
+	}
 	s.closeSensors()
 	s.ctl.Unlock()
 	select {

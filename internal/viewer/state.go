@@ -39,6 +39,12 @@ type helloOption struct {
 	ID          int32  `json:"id"`
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
+	// A camera's options: their range, and whether the page may set them.
+	Min      float32 `json:"min"`
+	Max      float32 `json:"max"`
+	Step     float32 `json:"step"`
+	Default  float32 `json:"default"`
+	Settable bool    `json:"settable,omitempty"`
 }
 
 type helloMsg struct {
@@ -81,7 +87,12 @@ func (s *Server) helloMessage() ([]byte, error) {
 		}
 		if o, ok := sn.(extensions.Options); ok {
 			for _, id := range o.SupportedOptions() {
-				hs.Options = append(hs.Options, helloOption{ID: int32(id), Name: id.String(), Description: o.OptionDescription(id)})
+				ho := helloOption{ID: int32(id), Name: id.String(), Description: o.OptionDescription(id)}
+				if r, err := o.OptionRange(id); err == nil {
+					ho.Min, ho.Max, ho.Step, ho.Default = r.Min, r.Max, r.Step, r.Default
+					ho.Settable = s.pb == nil && !o.OptionReadOnly(id)
+				}
+				hs.Options = append(hs.Options, ho)
 			}
 		}
 		h.Sensors = append(h.Sensors, hs)
@@ -122,20 +133,22 @@ type stateOption struct {
 }
 
 type stateJSON struct {
-	Type       string        `json:"type"`
-	Seq        uint64        `json:"seq"`
-	Status     string        `json:"status"`
-	PositionNs int64         `json:"positionNs"`
-	Speed      float64       `json:"speed"`
-	Loop       bool          `json:"loop"`
-	Ended      bool          `json:"ended"`
-	Scheme     int32         `json:"scheme"`
-	CloudFull  bool          `json:"cloudFull"`
-	Error      string        `json:"error,omitempty"`
-	Streams    []stateStream `json:"streams"`
-	Options    []stateOption `json:"options"`
-	Filters    []stateFilter `json:"filters"`
-	Colorizer  []float32     `json:"colorizer"`
+	Type       string          `json:"type"`
+	Seq        uint64          `json:"seq"`
+	Status     string          `json:"status"`
+	PositionNs int64           `json:"positionNs"`
+	Speed      float64         `json:"speed"`
+	Loop       bool            `json:"loop"`
+	Ended      bool            `json:"ended"`
+	Scheme     int32           `json:"scheme"`
+	CloudFull  bool            `json:"cloudFull"`
+	Error      string          `json:"error,omitempty"`
+	Streams    []stateStream   `json:"streams"`
+	Options    []stateOption   `json:"options"`
+	Filters    []stateFilter   `json:"filters"`
+	Colorizer  []float32       `json:"colorizer"`
+	Recording  *stateRecording `json:"recording,omitempty"`
+	CanRecord  bool            `json:"canRecord"`
 }
 
 // stateLoop publishes the state every period.
@@ -221,6 +234,7 @@ func (s *Server) publishState() {
 	}
 	js.Options = s.optionValues()
 	js.Filters, js.Colorizer = s.filterValues()
+	js.Recording, js.CanRecord = s.recordingState(), s.pb == nil && s.recordDir != ""
 	b, err := json.Marshal(js)
 	if err != nil {
 		// A NaN in a recorded pose or option: drop the values, keep the rest.

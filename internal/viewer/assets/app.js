@@ -75,6 +75,12 @@
         const row = el('tr', {}, el('td', { title: o.description || '' }, o.name),
           el('td', { id: `opt-${s.index}-${o.id}`, 'data-value': '' }, '—'));
         opts.append(row);
+        if (o.settable) { // a camera's option: set from here
+          const ctl = control(`set-${s.index}-${o.id}`, { ...o, value: o.default }, (v) => send({ cmd: 'setOption', sensor: s.index, option: o.id, value: v }));
+          const input = ctl.querySelector('input, select');
+          optionInputs.set(`${s.index}-${o.id}`, input);
+          opts.append(el('tr', { class: 'set' }, el('td', {}, ''), ctl.lastChild));
+        }
       }
       const info = el('table', {}, ...Object.entries(s.info).sort().map(([k, v]) => el('tr', {}, el('td', {}, k), el('td', {}, v))));
       sensors.append(el('h2', {}, `Sensor ${s.index}: ${s.name}`), info);
@@ -161,6 +167,7 @@
   }
 
   const procInputs = { filters: [], colorizer: [] };
+  const optionInputs = new Map(); // "sensor-option" → the input that sets a camera's option
   function showProcessing(h) {
     const box = $('filters');
     box.replaceChildren();
@@ -265,6 +272,7 @@
     }
     $('scheme').value = String(m.scheme);
     $('cloud-full').checked = m.cloudFull;
+    showRecording(m);
     (m.filters || []).forEach((f, i) => {
       const p = procInputs.filters[i];
       if (!p) return;
@@ -293,6 +301,8 @@
         if (td.dataset.value !== '') td.classList.add('changed');
         td.dataset.value = val;
         td.textContent = val;
+        const input = optionInputs.get(`${o.sensor}-${o.id}`);
+        if (input) input.setValue(o.value);
       }
     }
   }
@@ -514,6 +524,28 @@
     $('reset-view').addEventListener('click', reset);
     return { put, setRuler, reset };
   })();
+
+  let recording = false;
+  function showRecording(m) {
+    $('recorder').hidden = !m.canRecord;
+    const r = m.recording;
+    recording = !!(r && r.active);
+    $('record').textContent = recording ? 'Stop recording' : 'Record';
+    $('record-name').disabled = recording;
+    const st = $('record-status');
+    st.dataset.active = recording ? 'true' : '';
+    if (!r) { st.textContent = ''; return; }
+    st.dataset.bytes = String(r.bytes);
+    st.dataset.file = r.file;
+    const mb = (r.bytes / 1e6).toFixed(1);
+    st.textContent = (recording ? `recording ${r.file}: ` : `recorded ${r.file}: `) + `${mb} MB, ${r.seconds.toFixed(1)} s` +
+      (r.dropped ? `, ${r.dropped} frames dropped` : '') + (r.error ? ` — ${r.error}` : '') +
+      (recording ? '' : ` (play it: rs-record view ${r.file})`);
+  }
+  $('record').addEventListener('click', () => {
+    if (recording) send({ cmd: 'record', on: false });
+    else send({ cmd: 'record', on: true, name: $('record-name').value.trim() || `recording-${new Date().toISOString().replace(/[:.]/g, '-')}` });
+  });
 
   const cloudCmd = () => send({ cmd: 'cloud', on: $('show3d').checked, full: $('cloud-full').checked });
   $('show3d').addEventListener('change', (e) => { $('cloud-card').hidden = !e.target.checked; cloudCmd(); });
