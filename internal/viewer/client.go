@@ -195,6 +195,8 @@ type command struct {
 	Option int     `json:"option"` // blockOption: the option
 	Value  float64 `json:"value"`  // blockOption, setOption: its value
 	Sensor int     `json:"sensor"` // setOption: the sensor's index
+	X2     float64 `json:"x2"`     // ruler: the second pixel
+	Y2     float64 `json:"y2"`
 }
 
 type reply struct {
@@ -207,6 +209,9 @@ type reply struct {
 	ID     int     `json:"id,omitempty"`
 	X      int     `json:"x,omitempty"`
 	Y      int     `json:"y,omitempty"`
+	// ruler: the two points in meters
+	A *[3]float32 `json:"a,omitempty"`
+	B *[3]float32 `json:"b,omitempty"`
 }
 
 // readCommands reads and runs the page's commands until the connection ends.
@@ -225,7 +230,7 @@ func (s *Server) readCommands(ctx context.Context, c *client) {
 			rep.Error = fmt.Sprintf("bad command: %v", err)
 		} else {
 			rep.Cmd, rep.Tag = cmd.Cmd, cmd.Tag
-			if cmd.Cmd == "hover" {
+			if cmd.Cmd == "hover" || cmd.Cmd == "ruler" {
 				rep.ID, rep.X, rep.Y = cmd.ID, int(cmd.X), int(cmd.Y)
 			}
 			if err := s.run(c, &cmd, &rep); err != nil {
@@ -241,7 +246,7 @@ func (s *Server) readCommands(ctx context.Context, c *client) {
 			}
 		default: // a client that sends faster than it reads loses replies
 		}
-		if cmd.Cmd != "hover" && rep.Error == "" {
+		if cmd.Cmd != "hover" && cmd.Cmd != "ruler" && rep.Error == "" {
 			s.publishState()
 		}
 	}
@@ -286,6 +291,18 @@ func (s *Server) run(cl *client, c *command, rep *reply) error {
 		return s.setFilter(c.Name, c.On)
 	case "blockOption":
 		return s.setBlockOption(c.Name, c.Option, c.Value)
+	case "ruler":
+		for _, v := range []float64{c.X, c.Y, c.X2, c.Y2} {
+			if math.IsNaN(v) || math.Abs(v) > 1e6 {
+				return fmt.Errorf("ruler from (%v, %v) to (%v, %v): not pixels", c.X, c.Y, c.X2, c.Y2)
+			}
+		}
+		a, b, n, err := s.ruler(c.ID, [2]int{int(c.X), int(c.Y)}, [2]int{int(c.X2), int(c.Y2)})
+		if err != nil {
+			return err
+		}
+		rep.Meters, rep.Number, rep.A, rep.B = distance3(a, b), n, &a, &b
+		return nil
 	case "setOption":
 		return s.setOption(c.Sensor, c.Option, c.Value)
 	case "record":

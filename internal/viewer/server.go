@@ -466,6 +466,10 @@ func (s *Server) handler(addr net.Addr) http.Handler {
 			s.serveWS(w, r)
 			return
 		}
+		if r.URL.Path == "/snapshot.ply" {
+			s.servePLY(w, r)
+			return
+		}
 		name, ok := files[r.URL.Path]
 		if !ok {
 			http.NotFound(w, r)

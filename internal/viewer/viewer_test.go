@@ -201,7 +201,7 @@ func (c *wsClient) do(cmd command) reply {
 	}
 	for {
 		if r := c.next(); r != nil && r.Tag == cmd.Tag {
-			if r.Cmd != "hover" {
+			if r.Cmd != "hover" && r.Cmd != "ruler" {
 				n := c.nState
 				c.until("state after "+cmd.Cmd, func() bool { return c.nState > n })
 			}

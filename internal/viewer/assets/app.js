@@ -103,13 +103,51 @@
         c.style.width = `${s.width}px`; // a decimated picture is shown at the stream's size
         v.canvas = c;
         v.ctx = c.getContext('2d');
-        card.append(c);
+        v.zoom = 1;
+        c.dataset.zoom = '1';
+        const wrap = el('div', { class: 'zoom' });
+        wrap.append(c);
+        card.append(wrap);
+        // The wheel zooms around the pointer; a double click returns.
+        c.addEventListener('wheel', (ev) => {
+          ev.preventDefault();
+          const r = wrap.getBoundingClientRect();
+          const px = ev.clientX - r.left, py = ev.clientY - r.top; // in the box
+          const z = Math.max(1, Math.min(16, v.zoom * Math.exp(-ev.deltaY * 0.002)));
+          // Keep the picture's point under the pointer in place.
+          const ox = v.ox || 0, oy = v.oy || 0;
+          const ux = (px - ox) / v.zoom, uy = (py - oy) / v.zoom;
+          v.ox = z === 1 ? 0 : Math.min(0, Math.max(r.width - r.width * z, px - ux * z));
+          v.oy = z === 1 ? 0 : Math.min(0, Math.max(r.height - r.height * z, py - uy * z));
+          v.zoom = z;
+          c.style.transform = `translate(${v.ox}px, ${v.oy}px) scale(${z})`;
+          c.dataset.zoom = z.toFixed(3);
+        }, { passive: false });
+        c.addEventListener('dblclick', () => { v.zoom = 1; v.ox = v.oy = 0; c.style.transform = ''; c.dataset.zoom = '1'; });
+        const pixel = (ev) => {
+          const r = c.getBoundingClientRect();
+          return [Math.floor((ev.clientX - r.left) * c.width / r.width), Math.floor((ev.clientY - r.top) * c.height / r.height)];
+        };
         if (s.depth) {
           c.addEventListener('mousemove', (ev) => {
-            const r = c.getBoundingClientRect();
-            const x = Math.floor((ev.clientX - r.left) * c.width / r.width);
-            const y = Math.floor((ev.clientY - r.top) * c.height / r.height);
+            const [x, y] = pixel(ev);
             send({ cmd: 'hover', id: s.id, x, y });
+          });
+          c.addEventListener('click', (ev) => {
+            if (!rulerOn) return;
+            const p = pixel(ev);
+            if (!rulerFirst || rulerFirst.id !== s.id) {
+              rulerFirst = { id: s.id, p };
+              v.ruler = [p];
+              drawRuler(v);
+              $('ruler').textContent = `from (${p[0]}, ${p[1]}): pick the second pixel`;
+              return;
+            }
+            const a = rulerFirst.p;
+            rulerFirst = null;
+            v.ruler = [a, p];
+            drawRuler(v);
+            send({ cmd: 'ruler', id: s.id, x: a[0], y: a[1], x2: p[0], y2: p[1] });
           });
           c.addEventListener('mouseleave', () => { $('hover').textContent = '\u00a0'; });
         }
@@ -234,7 +272,9 @@
         v.canvas.height = bmp.height;
       }
       v.ctx.drawImage(bmp, 0, 0);
-      bmp.close();
+      if (v.bmp) v.bmp.close();
+      v.bmp = bmp; // kept to draw the ruler again over the picture
+      if (v.ruler) drawRuler(v);
       if (v.lastNumber && h.number > v.lastNumber + 1) v.notShown += h.number - v.lastNumber - 1;
       v.lastNumber = h.number;
       v.last = h;
@@ -340,7 +380,66 @@
     v.table.replaceChildren(...rows.map(([k, val]) => el('tr', {}, el('td', {}, k), el('td', {}, String(val)))));
   }
 
+  // The ruler: two depth pixels picked on a depth view; the server
+  // deprojects them (processing's point cloud) and replies the distance.
+  let rulerOn = false, rulerFirst = null;
+  function drawRuler(v) {
+    const g = v.ctx, [a, b] = v.ruler || [];
+    if (v.bmp) g.drawImage(v.bmp, 0, 0);
+    if (!a) return;
+    g.save();
+    g.strokeStyle = '#ff0';
+    g.fillStyle = '#ff0';
+    g.lineWidth = Math.max(1, v.canvas.width / 400);
+    for (const p of v.ruler) { g.beginPath(); g.arc(p[0] + 0.5, p[1] + 0.5, 3 * g.lineWidth, 0, 2 * Math.PI); g.fill(); }
+    if (b) { g.beginPath(); g.moveTo(a[0] + 0.5, a[1] + 0.5); g.lineTo(b[0] + 0.5, b[1] + 0.5); g.stroke(); }
+    g.restore();
+  }
+  $('ruler-btn').addEventListener('click', () => {
+    rulerOn = !rulerOn;
+    rulerFirst = null;
+    $('ruler-btn').classList.toggle('active', rulerOn);
+    $('ruler').textContent = rulerOn ? 'pick two pixels on the depth view' : '';
+    $('ruler').dataset.meters = '';
+    if (!rulerOn) {
+      for (const v of streams.values()) if (v.ruler) { v.ruler = null; drawRuler(v); }
+      cloud.setRuler(null);
+    }
+  });
+
+  // Snapshot: a PNG of every 2D view as drawn and the server's PLY of the
+  // point cloud on view, each offered as a download.
+  function offer(name, blob) {
+    const a = el('a', { href: URL.createObjectURL(blob), download: name, 'data-bytes': String(blob.size) }, name);
+    $('snapshots').append(a);
+    a.click();
+  }
+  $('snapshot').addEventListener('click', () => {
+    $('snapshots').replaceChildren();
+    for (const v of streams.values()) {
+      if (v.s.kind !== 'video' || !v.last) continue;
+      const name = `${v.s.name.replace('/', '_')}-${v.last.number}.png`;
+      v.canvas.toBlob((b) => offer(name, b), 'image/png');
+    }
+    if (!$('show3d').parentElement.hidden) {
+      fetch('/snapshot.ply').then((r) => {
+        if (!r.ok) return r.text().then((t) => { throw new Error(t); });
+        const cd = r.headers.get('Content-Disposition') || '';
+        const m = /filename="([^"]+)"/.exec(cd);
+        return r.blob().then((b) => offer(m ? m[1] : 'cloud.ply', b));
+      }).catch((err) => banner(`snapshot: ${err.message}`));
+    }
+  });
+
   function onReply(r) {
+    if (r.cmd === 'ruler') {
+      const el2 = $('ruler');
+      if (r.error) { el2.textContent = r.error; el2.dataset.meters = ''; return; }
+      el2.textContent = `${r.meters.toFixed(4)} m (frame ${r.number})`;
+      el2.dataset.meters = String(r.meters);
+      cloud.setRuler(r.a, r.b);
+      return;
+    }
     if (r.cmd === 'hover') {
       const h = $('hover');
       if (r.error) { h.textContent = r.error; h.dataset.meters = ''; return; }
@@ -483,9 +582,11 @@
       redraw();
     }
     function setRuler(a, b) {
+      if (!st.gl && !a) return;
       if (!init()) return;
       const gl = st.gl;
       st.ruler = a ? [a, b] : null;
+      if (!a) { redraw(); return; }
       if (a) {
         gl.bindBuffer(gl.ARRAY_BUFFER, st.line);
         gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([...a, ...b]), gl.DYNAMIC_DRAW);
