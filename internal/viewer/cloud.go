@@ -14,10 +14,12 @@ import (
 
 // reducedColumns bounds the columns of the cloud sent by default: the depth
 // frame decimated (processing.Decimation, the smallest factor that leaves at
-// most this many columns: 2 for 640x480, 4 for 1280x720), which keeps a
-// 1280x720 cloud near 0.5 MB a frame and its computation cheap. A page asks
-// for every vertex with the "full" toggle.
-const reducedColumns = 320
+// most this many columns: 4 for 640x480, 8 for 1280x720). Drawing points
+// costs a software GL (Chromium without a GPU) about 0.4 µs each on a
+// loaded 2-core machine (BenchmarkBrowserCloud), so about 20 000 points keep
+// a page at the camera's rate. A page asks for every vertex with the "full"
+// toggle.
+const reducedColumns = 160
 
 // cloudHeader is the JSON header of a point cloud message. The message is
 // laid out as a picture message (a 4-byte little-endian header length, the
@@ -123,6 +125,9 @@ func (s *Server) buildCloud(cb *cloudBuilder, st *stream, f, tf *sensor.Frame, s
 	step := 1
 	if !full {
 		step = (f.Width + reducedColumns - 1) / reducedColumns
+		if r, err := cb.dec.OptionRange(sensor.OptionFilterMagnitude); err == nil {
+			step = min(step, int(r.Max))
+		}
 	}
 	if step > 1 {
 		if err := cb.dec.SetOption(sensor.OptionFilterMagnitude, float32(step)); err != nil {

@@ -143,6 +143,12 @@ func checkCloud(t *testing.T, msg []byte, wantPts [][3]float32, wantCols [][3]by
 	return h
 }
 
+// reducedStep is the decimation of the cloud of a depth frame w pixels wide.
+func reducedStep(w int) int {
+	r, _ := processing.NewDecimation().OptionRange(sensor.OptionFilterMagnitude)
+	return min((w+reducedColumns-1)/reducedColumns, int(r.Max))
+}
+
 // TestPointCloudMessage: a page that turns the 3D view on gets the cloud of
 // the depth frame on view, computed by processing.PointCloud and colored by
 // the color frame on view; reduced by default, every vertex with full; it
@@ -173,9 +179,9 @@ func TestPointCloudMessage(t *testing.T) {
 		step func(w int) int
 		at   int
 	}{
-		{false, func(w int) int { return (w + reducedColumns - 1) / reducedColumns }, 5},
+		{false, reducedStep, 5},
 		{true, func(int) int { return 1 }, 5},
-		{false, func(w int) int { return (w + reducedColumns - 1) / reducedColumns }, 6}, // after a step
+		{false, reducedStep, 6}, // after a step
 	} {
 		t.Run(fmt.Sprintf("full=%v/frame%d", tc.full, tc.at), func(t *testing.T) {
 			if tc.at == 6 {

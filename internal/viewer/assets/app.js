@@ -526,7 +526,7 @@
       };
       if (st.count) {
         gl.uniform1f(st.loc.s, st.scale);
-        gl.uniform1f(st.loc.ps, 2);
+        gl.uniform1f(st.loc.ps, st.pointSize);
         attrib(st.pos, st.loc.p, 3, gl.SHORT, false);
         attrib(st.col, st.loc.c, 3, gl.UNSIGNED_BYTE, true);
         gl.drawArrays(gl.POINTS, 0, st.count);
@@ -561,6 +561,7 @@
       const pos = new Int16Array(buf, off, 3 * h.count);
       st.scale = h.scale;
       st.count = h.count;
+      st.pointSize = Math.min(4, 1.5 + h.step / 2); // a decimated cloud's points cover its pixels
       gl.bindBuffer(gl.ARRAY_BUFFER, st.pos);
       gl.bufferData(gl.ARRAY_BUFFER, pos, gl.DYNAMIC_DRAW);
       gl.bindBuffer(gl.ARRAY_BUFFER, st.col);
