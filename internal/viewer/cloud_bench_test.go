@@ -182,3 +182,36 @@ func BenchmarkBrowserCloud(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBuildCloud makes the cloud message of one depth frame textured
+// by a color frame, as the server does for each depth frame while a page
+// shows the 3D view: decimation (reduced), processing's point cloud, the
+// texture's colors and the encoding. It reports the message's size and the
+// CPU time per cloud (the process's: wall time says little on a loaded
+// machine).
+func BenchmarkBuildCloud(b *testing.B) {
+	for _, size := range [][2]int{{640, 480}, {1280, 720}} {
+		path := cloudBag(b, size[0], size[1])
+		refs := refFrames(b, path)
+		ts := startTest(b, path, false)
+		depth, color := refs["Depth/0"][0].f, refs["Color/0"][0].f
+		for _, full := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%dx%d/full=%v", size[0], size[1], full), func(b *testing.B) {
+				var cb cloudBuilder
+				cb.depth.col = ts.srv.col
+				var n, runs int
+				cpu0 := cpuTime()
+				for b.Loop() {
+					runs++
+					msg, err := ts.srv.buildCloud(&cb, ts.srv.primary, depth, color, 1, full, 0)
+					if err != nil {
+						b.Fatal(err)
+					}
+					n = len(msg)
+				}
+				b.ReportMetric(float64(n)/1024, "KB/cloud")
+				b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(runs), "cpu-ms/cloud")
+			})
+		}
+	}
+}
