@@ -2,8 +2,6 @@ package viewer
 
 import (
 	"context"
-	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"sync"
@@ -13,7 +11,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/coder/websocket"
 
 	"github.com/rsbag/rsbag/software"
 )
@@ -75,25 +72,17 @@ func loadRun(b *testing.B, clients int, cmds ...command) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for {
-				typ, msg, err := c.conn.Read(ctx)
-				if err != nil {
-					return
-				}
+			readAll(ctx, c, func(msg []byte, h *binaryHeader) {
 				got[i].bytes.Add(int64(len(msg)))
-				if typ != websocket.MessageBinary {
-					continue
-				}
-				var h struct{ Kind string }
-				n := binary.LittleEndian.Uint32(msg)
-				json.Unmarshal(msg[4:4+n], &h)
-				if h.Kind == "cloud" {
+				switch {
+				case h == nil:
+				case h.Kind == "cloud":
 					got[i].clouds.Add(1)
 					got[i].cloudBytes.Add(int64(len(msg)))
-				} else {
+				default:
 					got[i].pictures.Add(1)
 				}
-			}
+			})
 		}()
 	}
 	tick := time.NewTicker(time.Second)

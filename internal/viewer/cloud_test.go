@@ -149,19 +149,39 @@ func reducedStep(w int) int {
 	return min((w+reducedColumns-1)/reducedColumns, int(r.Max))
 }
 
-// TestPointCloudMessage: a page that turns the 3D view on gets the cloud of
-// the depth frame on view, computed by processing.PointCloud and colored by
-// the color frame on view; reduced by default, every vertex with full; it
-// follows a step.
-func TestPointCloudMessage(t *testing.T) {
+// depthColorAt serves depth_color.bag paused, connects and seeks to its
+// depth frame number at (counting from 0); it returns the server, the
+// connection, the bag's frames by stream and the ids of its depth and
+// color streams.
+func depthColorAt(t *testing.T, at int) (*testServer, *wsClient, map[string][]refFrame, int, int) {
+	t.Helper()
 	path := filepath.Join(refDir, "depth_color.bag")
 	refs := refFrames(t, path)
 	ts := startTest(t, path, false)
 	c := dialWS(t, ts, "")
 	depth, color := c.streamID("Depth/0"), c.streamID("Color/0")
+	c.must(command{Cmd: "seek", T: refs["Depth/0"][at].bagTime.Seconds()})
+	c.waitNumber(depth, refs["Depth/0"][at].f.Number)
+	return ts, c, refs, depth, color
+}
+
+// openPage opens the server's page (with query) in a headless Chromium and
+// waits for a picture of every video stream.
+func openPage(t *testing.T, ts *testServer, query string) *browser {
+	t.Helper()
+	b := newBrowser(t)
+	b.do(chromedp.Navigate(ts.url + "/" + query))
+	b.waitFor("pictures of every stream", `document.querySelectorAll('#streams canvas').length > 0 && [...document.querySelectorAll('#streams canvas')].every(c => c.dataset.number)`)
+	return b
+}
+
+// TestPointCloudMessage: a page that turns the 3D view on gets the cloud of
+// the depth frame on view, computed by processing.PointCloud and colored by
+// the color frame on view; reduced by default, every vertex with full; it
+// follows a step.
+func TestPointCloudMessage(t *testing.T) {
+	ts, c, refs, depth, color := depthColorAt(t, 5)
 	ref := refs["Depth/0"]
-	c.must(command{Cmd: "seek", T: ref[5].bagTime.Seconds()})
-	c.waitNumber(depth, ref[5].f.Number)
 	if c.nCloud != 0 {
 		t.Fatal("a cloud sent to a page that did not ask for it")
 	}
@@ -253,10 +273,7 @@ func TestPointCloudColoredByDepth(t *testing.T) {
 // zooms, reset returns; a step brings the next frame's cloud.
 func TestBrowserPointCloud(t *testing.T) {
 	path := filepath.Join(refDir, "depth_color.bag")
-	ts := startTest(t, path, false)
-	b := newBrowser(t)
-	b.do(chromedp.Navigate(ts.url + "/"))
-	b.waitFor("pictures of every stream", `document.querySelectorAll('#streams canvas').length > 0 && [...document.querySelectorAll('#streams canvas')].every(c => c.dataset.number)`)
+	b := openPage(t, startTest(t, path, false), "")
 	depth := b.streamIDs()["Depth/0"]
 	b.do(chromedp.Click("#show3d"))
 	b.waitFor("the cloud of the depth frame on view", fmt.Sprintf(`document.getElementById('cloud').dataset.number === document.getElementById('canvas-%d').dataset.number && +document.getElementById('cloud').dataset.points > 0`, depth))

@@ -150,6 +150,49 @@ type valueNamer interface {
 	OptionValueDescription(o sensor.Option, v float32) string
 }
 
+// optionSource is what has options with ranges: a processing block or a
+// sensor (extensions.Options).
+type optionSource interface {
+	Option(o sensor.Option) (float32, error)
+	OptionRange(o sensor.Option) (extensions.Range, error)
+	OptionDescription(o sensor.Option) string
+}
+
+// describeOption describes option o of b with its range, its value and
+// the names of its values (when b names every one); ok is false when b
+// gives no range for it.
+func describeOption(b optionSource, o sensor.Option) (h helloRange, ok bool) {
+	h = helloRange{ID: int32(o), Name: o.String(), Description: b.OptionDescription(o)}
+	r, err := b.OptionRange(o)
+	if err != nil {
+		return h, false
+	}
+	for _, v := range []float32{r.Min, r.Max, r.Step, r.Default} {
+		if !finite(v) { // JSON has no NaN: such a range is not offered
+			return h, false
+		}
+	}
+	h.Min, h.Max, h.Step, h.Default = r.Min, r.Max, r.Step, r.Default
+	if v, err := b.Option(o); err == nil && finite(v) {
+		h.Value = v
+	} else {
+		h.Value = r.Default
+	}
+	if vn, ok := b.(valueNamer); ok && r.Step > 0 && (r.Max-r.Min)/r.Step <= 16 {
+		for x := r.Min; x <= r.Max; x += r.Step {
+			if d := vn.OptionValueDescription(o, x); d != "" {
+				h.Values = append(h.Values, d)
+			}
+		}
+		if len(h.Values) != int((r.Max-r.Min)/r.Step)+1 {
+			h.Values = nil
+		}
+	}
+	return h, true
+}
+
+func finite(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
+
 // blockOptions describes the options of block b the page offers.
 func blockOptions(b processing.Configurable) []helloRange {
 	out := []helloRange{}
@@ -157,23 +200,9 @@ func blockOptions(b processing.Configurable) []helloRange {
 		if slices.Contains(hiddenOptions, o) {
 			continue
 		}
-		r, err := b.OptionRange(o)
-		if err != nil {
-			continue
+		if h, ok := describeOption(b, o); ok {
+			out = append(out, h)
 		}
-		v, _ := b.Option(o)
-		h := helloRange{ID: int32(o), Name: o.String(), Description: b.OptionDescription(o), Min: r.Min, Max: r.Max, Step: r.Step, Default: r.Default, Value: v}
-		if vn, ok := b.(valueNamer); ok && r.Step > 0 && (r.Max-r.Min)/r.Step <= 16 {
-			for x := r.Min; x <= r.Max; x += r.Step {
-				if d := vn.OptionValueDescription(o, x); d != "" {
-					h.Values = append(h.Values, d)
-				}
-			}
-			if len(h.Values) != int((r.Max-r.Min)/r.Step)+1 {
-				h.Values = nil
-			}
-		}
-		out = append(out, h)
 	}
 	return out
 }

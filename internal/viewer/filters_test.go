@@ -174,10 +174,7 @@ func TestDepthFilters(t *testing.T) {
 // TestBrowserFilters: toggling a filter on the page changes the depth
 // picture and the 3D view; its slider sets its option.
 func TestBrowserFilters(t *testing.T) {
-	ts := startTest(t, filepath.Join(refDir, "depth_color.bag"), false)
-	b := newBrowser(t)
-	b.do(chromedp.Navigate(ts.url + "/"))
-	b.waitFor("pictures of every stream", `document.querySelectorAll('#streams canvas').length > 0 && [...document.querySelectorAll('#streams canvas')].every(c => c.dataset.number)`)
+	b := openPage(t, startTest(t, filepath.Join(refDir, "depth_color.bag"), false), "")
 	depth := b.streamIDs()["Depth/0"]
 	canvas := fmt.Sprintf("document.getElementById('canvas-%d')", depth)
 	w := eval[int](b, canvas+".width")

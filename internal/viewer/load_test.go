@@ -16,6 +16,32 @@ import (
 	"github.com/rsbag/rsbag/software"
 )
 
+// binaryHeader is what the load benchmarks read of a binary message's
+// header.
+type binaryHeader struct {
+	ID   int
+	Kind string
+}
+
+// readAll reads c's messages until ctx is done, handing each to got with
+// the header of a binary one (nil for a text message).
+func readAll(ctx context.Context, c *wsClient, got func(msg []byte, h *binaryHeader)) {
+	for {
+		typ, msg, err := c.conn.Read(ctx)
+		if err != nil {
+			return
+		}
+		if typ != websocket.MessageBinary {
+			got(msg, nil)
+			continue
+		}
+		var h binaryHeader
+		n := binary.LittleEndian.Uint32(msg)
+		json.Unmarshal(msg[4:4+n], &h)
+		got(msg, &h)
+	}
+}
+
 // BenchmarkLoad5Clients plays a 1280x720 depth+color bag at 1x in a loop to
 // five WebSocket clients that read as fast as they can; each iteration is
 // one second of playback (-benchtime 30x is the 30 s load run). It reports
@@ -51,23 +77,13 @@ func BenchmarkLoad5Clients(b *testing.B) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for {
-				typ, msg, err := c.conn.Read(ctx)
-				if err != nil {
-					return
-				}
-				if typ != websocket.MessageBinary {
-					continue
-				}
-				var h struct{ ID int }
-				n := binary.LittleEndian.Uint32(msg)
-				json.Unmarshal(msg[4:4+n], &h)
+			readAll(ctx, c, func(msg []byte, h *binaryHeader) {
 				for k := range ids {
-					if h.ID == ids[k] {
+					if h != nil && h.ID == ids[k] {
 						got[i][k].Add(1)
 					}
 				}
-			}
+			})
 		}()
 	}
 	heap := func() uint64 {

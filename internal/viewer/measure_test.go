@@ -70,14 +70,8 @@ func TestRuler(t *testing.T) {
 // TestSnapshotPLY: /snapshot.ply is the PLY processing writes of the depth
 // frame on view, textured by the color frame on view.
 func TestSnapshotPLY(t *testing.T) {
-	path := filepath.Join(refDir, "depth_color.bag")
-	refs := refFrames(t, path)
-	ts := startTest(t, path, false)
-	c := dialWS(t, ts, "")
-	depth, color := c.streamID("Depth/0"), c.streamID("Color/0")
-	c.must(command{Cmd: "seek", T: refs["Depth/0"][5].bagTime.Seconds()})
+	ts, c, refs, _, color := depthColorAt(t, 5)
 	f := refs["Depth/0"][5].f
-	c.waitNumber(depth, f.Number)
 	c.until("the color picture", func() bool { return c.frames[color].Number > 0 })
 	var tex *sensor.Frame
 	for _, r := range refs["Color/0"] {
@@ -127,9 +121,7 @@ func TestBrowserMeasure(t *testing.T) {
 	path := filepath.Join(refDir, "depth_color.bag")
 	refs := refFrames(t, path)
 	ts := startTest(t, path, false)
-	b := newBrowser(t)
-	b.do(chromedp.Navigate(ts.url + "/"))
-	b.waitFor("pictures of every stream", `document.querySelectorAll('#streams canvas').length > 0 && [...document.querySelectorAll('#streams canvas')].every(c => c.dataset.number)`)
+	b := openPage(t, ts, "")
 	depth := b.streamIDs()["Depth/0"]
 	var f *sensor.Frame
 	for _, r := range refs["Depth/0"] {

@@ -35,16 +35,11 @@ type helloSensor struct {
 	Options []helloOption     `json:"options"`
 }
 
+// helloOption is a sensor's option: its range, and whether the page may
+// set it (a camera's writable option).
 type helloOption struct {
-	ID          int32  `json:"id"`
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
-	// A camera's options: their range, and whether the page may set them.
-	Min      float32 `json:"min"`
-	Max      float32 `json:"max"`
-	Step     float32 `json:"step"`
-	Default  float32 `json:"default"`
-	Settable bool    `json:"settable,omitempty"`
+	helloRange
+	Settable bool `json:"settable,omitempty"`
 }
 
 type helloMsg struct {
@@ -87,12 +82,8 @@ func (s *Server) helloMessage() ([]byte, error) {
 		}
 		if o, ok := sn.(extensions.Options); ok {
 			for _, id := range o.SupportedOptions() {
-				ho := helloOption{ID: int32(id), Name: id.String(), Description: o.OptionDescription(id)}
-				if r, err := o.OptionRange(id); err == nil {
-					ho.Min, ho.Max, ho.Step, ho.Default = r.Min, r.Max, r.Step, r.Default
-					ho.Settable = s.pb == nil && !o.OptionReadOnly(id)
-				}
-				hs.Options = append(hs.Options, ho)
+				hr, ok := describeOption(o, id)
+				hs.Options = append(hs.Options, helloOption{hr, ok && s.pb == nil && !o.OptionReadOnly(id)})
 			}
 		}
 		h.Sensors = append(h.Sensors, hs)

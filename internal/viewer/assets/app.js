@@ -76,7 +76,7 @@
           el('td', { id: `opt-${s.index}-${o.id}`, 'data-value': '' }, '—'));
         opts.append(row);
         if (o.settable) { // a camera's option: set from here
-          const ctl = control(`set-${s.index}-${o.id}`, { ...o, value: o.default }, (v) => send({ cmd: 'setOption', sensor: s.index, option: o.id, value: v }));
+          const ctl = control(`set-${s.index}-${o.id}`, o, (v) => send({ cmd: 'setOption', sensor: s.index, option: o.id, value: v }));
           const input = ctl.querySelector('input, select');
           optionInputs.set(`${s.index}-${o.id}`, input);
           opts.append(el('tr', { class: 'set' }, el('td', {}, ''), ctl.lastChild));
