@@ -190,7 +190,10 @@ func Open(path string, opts *Options) (*Device, error) {
 		d.addLoss(l)
 	}
 	d.addRepaired(desc.repaired)
-	d.checkDescriptionChunks()
+	if err := d.checkDescriptionChunks(); err != nil {
+		bag.Close()
+		return nil, err
+	}
 	if opts.Start > d.duration {
 		bag.Close()
 		return nil, fmt.Errorf("playback: %s: start %d ns (duration %d ns): %w", path, int64(opts.Start), int64(d.duration), ErrOutOfRange)
@@ -409,7 +412,7 @@ func (d *Device) Losses() []Loss {
 // sample that hold nothing the description reads (playback reads frames
 // from samplesFrom on): a corrupt one is a loss, as for every reader of the
 // whole bag.
-func (d *Device) checkDescriptionChunks() {
+func (d *Device) checkDescriptionChunks() error {
 	it := d.bag.Messages(&rosbag.Query{Connections: []uint32{math.MaxUint32}, End: samplesFrom, SkipCorrupt: true, AllChunks: true})
 	defer it.Close()
 	for it.Next() {
@@ -417,7 +420,11 @@ func (d *Device) checkDescriptionChunks() {
 	for _, l := range it.Skipped() {
 		d.addLoss(l)
 	}
+	if err := it.Err(); err != nil {
+		return fmt.Errorf("playback: %s: checking the chunks of the description: %w", d.path, err)
+	}
 	d.addRepaired(it.Repaired())
+	return nil
 }
 
 // Repaired returns the chunks whose index disagreed with their message

@@ -2,6 +2,7 @@ package playback
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -50,7 +51,10 @@ func (d *Device) readGroup() (*group, error) {
 	if d.rs.it == nil || d.rs.reposition {
 		conns := d.queryConns()
 		if len(conns) == 0 {
-			return nil, nil
+			// Nothing to deliver: the chunks are still walked to the end
+			// (AllChunks), so that a corrupt one is reported as by every
+			// other reader of the bag.
+			conns = []uint32{math.MaxUint32}
 		}
 		if d.rs.it == nil || !slices.Equal(conns, d.rs.itConns) {
 			// A new iterator allocates its chunk buffers: only when the

@@ -28,7 +28,7 @@ type chunkBuf struct {
 // chunkRecord reads the header of the chunk record at pos.
 func (r *Reader) chunkRecord(pos int64, buf []byte) (rec record, compression string, size int64, _ []byte, err error) {
 	rec, buf, err = r.readRecord(pos, "chunk", buf)
-	if err != nil {
+	if err = r.inChunk(pos, rec, err, "chunk"); err != nil {
 		return rec, "", 0, buf, err
 	}
 	f := fields{h: rec.hdr}

@@ -106,6 +106,8 @@ func (it *Iterator) skip(ci int, entries []indexEntry, err error) {
 	sk := SkippedChunk{Offset: c.pos, Start: c.start, End: c.end, Err: err, ByConnection: map[uint32]int{}}
 	if rec, _, _, _, rerr := r.chunkRecord(c.pos, nil); rerr == nil {
 		sk.Bytes = rec.end() - c.pos
+	} else if end, ok := r.chunkEnd[c.pos]; ok {
+		sk.Bytes = end - c.pos // its record cannot say: up to the next chunk
 	}
 	if entries != nil {
 		for _, e := range entries {
@@ -271,7 +273,10 @@ func (it *Iterator) readIndex(ci int, dst []indexEntry) ([]indexEntry, error) {
 	for range c.counts {
 		var ir record
 		ir, it.hb, err = r.readRecord(off, "index data", it.hb)
-		if err != nil {
+		if ir.off == 0 {
+			ir.off = off
+		}
+		if err = r.inChunk(c.pos, ir, err, "index data"); err != nil {
 			return dst, fmt.Errorf("chunk %d at offset %d: %w", ci, c.pos, err)
 		}
 		f := fields{h: ir.hdr}

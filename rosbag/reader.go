@@ -53,6 +53,11 @@ type Reader struct {
 	segN     int
 	info     Info
 	recovery *Recovery
+	// chunkEnd maps the position of each chunk of an indexed bag to where
+	// its part of the file ends (the next chunk, or index_pos): a record of
+	// the chunk (its index data included) that runs past it is damage of
+	// that chunk, not the end of the file.
+	chunkEnd map[int64]int64
 
 	compOnce    sync.Once
 	compression []string
@@ -506,7 +511,38 @@ func (r *Reader) open() error {
 		return r.recoveredErr()
 	}
 	r.info.Indexed = true
+	r.chunkEnd = make(map[int64]int64, len(r.chunks))
+	for i, n := range r.ChunkBytes() {
+		r.chunkEnd[r.chunks[i].pos] = r.chunks[i].pos + n
+	}
 	return nil
+}
+
+// inChunk checks a record of the chunk at pos, read with error err, against
+// the chunk's part of the file in an indexed bag: a record cut short by the
+// end of the file or running past the next chunk (or the index) is the
+// chunk's damage, returned as a FormatError that readers skip as the loss
+// of that chunk. Otherwise it returns err.
+func (r *Reader) inChunk(pos int64, rec record, err error, what string) error {
+	end, ok := r.chunkEnd[pos]
+	if rec.off == 0 { // not read far enough to be located
+		rec.off = pos
+	}
+	switch {
+	case !ok:
+		return err
+	case err != nil && errors.Is(err, io.ErrUnexpectedEOF):
+		var fe *FormatError
+		reason := err.Error()
+		if errors.As(err, &fe) {
+			reason = strings.TrimPrefix(fe.Reason, "truncated: ")
+		}
+		return r.ferr(rec.off, what, fmt.Sprintf("length fields run past offset %d, where the chunk at offset %d ends (the next chunk or the index): %s", end, pos, reason))
+	case err == nil && rec.end() > end:
+		return r.ferr(rec.off, what, fmt.Sprintf("record of %d bytes runs to offset %d, past offset %d where the chunk at offset %d ends (the next chunk or the index)",
+			rec.end()-rec.off, rec.end(), end, pos))
+	}
+	return err
 }
 
 // Compression returns the distinct chunk compressions ("none", "lz4",
@@ -629,6 +665,11 @@ func (r *Reader) parseChunkInfo(rec record, data *[]byte) (chunkInfo, string) {
 	}
 	if pos > uint64(r.size) {
 		return ci, fmt.Sprintf("chunk_pos %d past the end of the file", pos)
+	}
+	if ci.end < ci.start {
+		// No writer makes one; every reader that selects chunks by time
+		// would see another part of the bag.
+		return ci, fmt.Sprintf("end_time %s before start_time %s", ci.end, ci.start)
 	}
 	ci.pos = int64(pos)
 	*data = grow(*data, int(rec.dataLen))
