@@ -212,6 +212,8 @@ type reply struct {
 	// ruler: the two points in meters
 	A *[3]float32 `json:"a,omitempty"`
 	B *[3]float32 `json:"b,omitempty"`
+	// playRecording: the URLs of the recording's page
+	URLs []string `json:"urls,omitempty"`
 }
 
 // readCommands reads and runs the page's commands until the connection ends.
@@ -310,6 +312,10 @@ func (s *Server) run(cl *client, c *command, rep *reply) error {
 			return s.startRecording(c.Name)
 		}
 		return s.stopRecording()
+	case "playRecording":
+		urls, err := s.openRecording()
+		rep.URLs = urls
+		return err
 	case "cloud":
 		if cl.cloud.Swap(c.On) != c.On {
 			if c.On {

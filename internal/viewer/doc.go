@@ -34,7 +34,9 @@
 // applied on the server by the processing blocks to the 2D and 3D views),
 // and, for a camera, setOption (a sensor's option) and record (start or stop
 // recording into Config.RecordDir, through the recorder, written under a
-// temporary name until complete). GET /snapshot.ply is the PLY of the point
+// temporary name until complete) and playRecording (the last recording
+// served for playback by a Server of its own, on another port of the same
+// address, until this one closes). GET /snapshot.ply is the PLY of the point
 // cloud on view.
 //
 // A bag opens paused with the first frame of every stream on view (so that a

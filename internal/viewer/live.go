@@ -1,10 +1,12 @@
 package viewer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"math"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/outfile"
+	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -232,4 +235,71 @@ func (s *Server) recordingState() *stateRecording {
 		out.Error = st.Err.Error()
 	}
 	return out
+}
+
+// player is a recording opened for playback from the page: a viewer of its
+// own on another port of the address the camera's viewer listens on.
+type player struct {
+	srv    *Server
+	dev    *playback.Device
+	cancel context.CancelFunc
+	served chan struct{}
+}
+
+// openRecording serves the last recording for playback (paused at its
+// first frames) on a free port of the address this viewer listens on, with
+// the same token and host names, and returns the URLs of its page. The
+// player stops when this viewer does.
+func (s *Server) openRecording() ([]string, error) {
+	s.recMu.Lock()
+	r, addr, failed := s.rec, s.addr, s.recDone.Error != ""
+	s.recMu.Unlock()
+	if r == nil || r.rec != nil || failed {
+		return nil, errors.New("play the recording: no finished recording yet")
+	}
+	ta, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return nil, errors.New("play the recording: the viewer is not served on TCP")
+	}
+	dev, err := playback.Open(r.path, nil)
+	if err != nil {
+		return nil, fmt.Errorf("play the recording: %w", err)
+	}
+	srv, err := Start(Config{Device: dev, Token: s.token, Hosts: s.hosts})
+	if err != nil {
+		dev.Close()
+		return nil, fmt.Errorf("play %s: %w", r.path, err)
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(ta.IP.String(), "0"))
+	if err != nil {
+		srv.Close()
+		dev.Close()
+		return nil, fmt.Errorf("play %s: %w", r.path, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &player{srv: srv, dev: dev, cancel: cancel, served: make(chan struct{})}
+	go func() {
+		defer close(p.served)
+		if err := srv.Serve(ctx, ln); err != nil && !errors.Is(err, context.Canceled) {
+			s.setErr(fmt.Errorf("play %s: %w", r.path, err))
+		}
+	}()
+	s.recMu.Lock()
+	s.players = append(s.players, p)
+	s.recMu.Unlock()
+	return srv.PageURLs(ln.Addr()), nil
+}
+
+// closePlayers stops the players of recordings.
+func (s *Server) closePlayers() {
+	s.recMu.Lock()
+	ps := s.players
+	s.players = nil
+	s.recMu.Unlock()
+	for _, p := range ps {
+		p.cancel()
+		<-p.served
+		p.srv.Close()
+		p.dev.Close()
+	}
 }

@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,6 +105,9 @@ func TestRecordFromPage(t *testing.T) {
 	if r := c.do(command{Cmd: "record", On: false}); !strings.Contains(r.Error, "not recording") {
 		t.Errorf("stop without a recording: %q", r.Error)
 	}
+	if r := c.do(command{Cmd: "playRecording"}); !strings.Contains(r.Error, "no finished recording") {
+		t.Errorf("play before a recording: %q", r.Error)
+	}
 	c.must(command{Cmd: "record", On: true, Name: "take1"})
 	if r := c.do(command{Cmd: "record", On: true, Name: "take2"}); !strings.Contains(r.Error, "already recording") {
 		t.Errorf("a second recording: %q", r.Error)
@@ -145,6 +149,20 @@ func TestRecordFromPage(t *testing.T) {
 	if !streams["Depth/0"] || !streams["Color/0"] {
 		t.Errorf("the recording holds %v, want Depth/0 and Color/0", streams)
 	}
+	// The recording served for playback on another port.
+	r := c.do(command{Cmd: "playRecording"})
+	if r.Error != "" || len(r.URLs) == 0 {
+		t.Fatalf("play the recording: %+v", r)
+	}
+	resp, err := http.Get(r.URLs[0])
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET %s: %v %v", r.URLs[0], resp, err)
+	}
+	resp.Body.Close()
+	player := dialWS(t, &testServer{addr: strings.TrimSuffix(strings.TrimPrefix(r.URLs[0], "http://"), "/")}, "")
+	if !player.hello.Playback || !strings.HasSuffix(player.hello.File, "take1.bag") {
+		t.Errorf("the player's hello: playback %v, file %q", player.hello.Playback, player.hello.File)
+	}
 	// A bag is not recorded.
 	bag := dialWS(t, startTest(t, filepath.Join(refDir, "depth_color.bag"), false), "")
 	if r := bag.do(command{Cmd: "record", On: true, Name: "x"}); !strings.Contains(r.Error, "only a camera") {
@@ -155,7 +173,8 @@ func TestRecordFromPage(t *testing.T) {
 // TestBrowserRecordLive drives the live synthetic camera's page in
 // Chromium: an option set with its slider reaches the camera, the record
 // button records under the typed name with the size growing, stop
-// finalizes it, and the recorded bag then plays on a page.
+// finalizes it, and "Play the recording" serves the bag on a page of its
+// own, where it plays.
 func TestBrowserRecordLive(t *testing.T) {
 	dir := t.TempDir()
 	ts := serveSynthetic(t, dir)
@@ -177,8 +196,11 @@ func TestBrowserRecordLive(t *testing.T) {
 		t.Errorf("console errors: %q", errs)
 	}
 
-	play := startTest(t, filepath.Join(dir, "page_take.bag"), false)
-	b.do(chromedp.Navigate(play.url + "/"))
+	// Play the recording: served on another port, its page linked.
+	b.do(chromedp.Click("#play-recording"))
+	b.waitFor("the link to the recording's page", `!document.getElementById('recording-link').hidden`)
+	link := eval[string](b, `document.getElementById('recording-link').href`)
+	b.do(chromedp.Navigate(link))
 	b.waitFor("the recording's pictures", `document.getElementById('title').textContent.includes('page_take.bag') && document.querySelectorAll('#streams canvas').length === 2 && [...document.querySelectorAll('#streams canvas')].every(c => c.dataset.number)`)
 	b.do(chromedp.Click("#play"))
 	b.waitFor("playing", `document.getElementById('status').dataset.status === 'Playing' || document.getElementById('status').textContent === 'End of file'`)

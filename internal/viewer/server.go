@@ -105,6 +105,8 @@ type Server struct {
 	recMu      sync.Mutex
 	rec        *recording     // the recording under way (rec set) or the last one, nil before the first
 	recDone    stateRecording // the last recording, once stopped
+	addr       net.Addr       // where Serve listens
+	players    []*player      // the recordings opened for playback
 
 	pubMu sync.Mutex // serializes publishState and the fps figures
 	state atomic.Pointer[stateMsg]
@@ -345,6 +347,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if !isLoopback(ln.Addr()) && s.token == "" {
 		return fmt.Errorf("serve on %s: %w", ln.Addr(), ErrNoToken)
 	}
+	s.recMu.Lock()
+	s.addr = ln.Addr()
+	s.recMu.Unlock()
 	hs := httpServer(s.handler(ln.Addr()))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -408,6 +413,7 @@ func (s *Server) shutdown() {
 	}
 	s.closeSensors()
 	s.ctl.Unlock()
+	s.closePlayers()
 	select {
 	case <-s.done:
 	default:

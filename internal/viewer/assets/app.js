@@ -432,6 +432,12 @@
   });
 
   function onReply(r) {
+    if (r.cmd === 'playRecording' && !r.error) {
+      const a = $('recording-link');
+      a.href = r.urls[0];
+      a.textContent = `open the recording: ${r.urls[0]}`;
+      a.hidden = false;
+    }
     if (r.cmd === 'ruler') {
       const el2 = $('ruler');
       if (r.error) { el2.textContent = r.error; el2.dataset.meters = ''; return; }
@@ -642,8 +648,10 @@
     const mb = (r.bytes / 1e6).toFixed(1);
     st.textContent = (recording ? `recording ${r.file}: ` : `recorded ${r.file}: `) + `${mb} MB, ${r.seconds.toFixed(1)} s` +
       (r.dropped ? `, ${r.dropped} frames dropped` : '') + (r.error ? ` — ${r.error}` : '') +
-      (recording ? '' : ` (play it: rs-record view ${r.file})`);
+      '';
+    $('play-recording').hidden = recording || !!r.error;
   }
+  $('play-recording').addEventListener('click', () => send({ cmd: 'playRecording' }));
   $('record').addEventListener('click', () => {
     if (recording) send({ cmd: 'record', on: false });
     else send({ cmd: 'record', on: true, name: $('record-name').value.trim() || `recording-${new Date().toISOString().replace(/[:.]/g, '-')}` });
