@@ -133,7 +133,8 @@ func loadRun(b *testing.B, clients int, cmds ...command) {
 
 // BenchmarkBrowserCloud plays a depth+color bag at 1x in a loop to one
 // headless Chromium page (software GL) showing the 3D view; each iteration
-// is one second. It reports the clouds the page drew per second (and the
+// is one second. It reports the clouds the page drew per second (new
+// clouds drawn, not counting redraws of the same one; and the
 // depth frames the playback delivered), for 640x480 and 1280x720, reduced
 // and full, and the size of a cloud message.
 func BenchmarkBrowserCloud(b *testing.B) {

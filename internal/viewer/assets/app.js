@@ -464,7 +464,7 @@
   // the wheel zooms.
   const cloud = (() => {
     const c = $('cloud');
-    const st = { gl: null, prog: null, pos: null, col: null, count: 0, scale: 1, dirty: false, frames: 0, fpsT: 0, fpsN: 0,
+    const st = { gl: null, prog: null, pos: null, col: null, count: 0, scale: 1, dirty: false, frames: 0, received: 0, pending: null, fpsT: 0, fpsN: 0,
       yaw: 0, pitch: 0, dist: 1, target: [0, 0, 1], fitted: false, ruler: null };
     function init() {
       if (st.gl) return true;
@@ -519,6 +519,8 @@
     }
     function draw() {
       st.dirty = false;
+      if (st.pending) shown(st.pending.h, st.pending.bytes);
+      st.pending = null;
       const gl = st.gl;
       gl.viewport(0, 0, c.width, c.height);
       gl.clearColor(0.07, 0.07, 0.08, 1);
@@ -549,6 +551,22 @@
       c.dataset.pitch = st.pitch.toFixed(4);
       c.dataset.dist = st.dist.toFixed(4);
     }
+    // shown counts a cloud drawn and describes it.
+    function shown(h, bytes) {
+      st.frames++;
+      const now = performance.now();
+      if (!st.fpsT) st.fpsT = now;
+      st.fpsN++;
+      if (now - st.fpsT >= 1000) { c.dataset.fps = (st.fpsN * 1000 / (now - st.fpsT)).toFixed(1); st.fpsT = now; st.fpsN = 0; }
+      c.dataset.number = String(h.number);
+      c.dataset.points = String(h.count);
+      c.dataset.frames = String(st.frames);
+      c.dataset.step = String(h.step);
+      c.dataset.bytes = String(bytes);
+      $('cloud-texture').textContent = `(frame ${h.number}, ${h.texture === 'depth' ? 'colored by depth' : 'textured by ' + h.texture})`;
+      $('cloud-stats').textContent = `${h.count} points · ${h.width}x${h.height} every ${h.step} · ${(bytes / 1024).toFixed(0)} KB` +
+        (c.dataset.fps ? ` · ${c.dataset.fps} fps` : '');
+    }
     const redraw = () => {
       if (!st.gl || st.dirty) return;
       st.dirty = true;
@@ -573,19 +591,8 @@
       gl.bindBuffer(gl.ARRAY_BUFFER, st.col);
       gl.bufferData(gl.ARRAY_BUFFER, new Uint8Array(buf, off + h.colorOffset, 3 * h.count), gl.DYNAMIC_DRAW);
       if (!st.fitted && h.count) fit(pos);
-      st.frames++;
-      const now = performance.now();
-      if (!st.fpsT) st.fpsT = now;
-      st.fpsN++;
-      if (now - st.fpsT >= 1000) { c.dataset.fps = (st.fpsN * 1000 / (now - st.fpsT)).toFixed(1); st.fpsT = now; st.fpsN = 0; }
-      c.dataset.number = String(h.number);
-      c.dataset.points = String(h.count);
-      c.dataset.frames = String(st.frames);
-      c.dataset.step = String(h.step);
-      c.dataset.bytes = String(buf.byteLength);
-      $('cloud-texture').textContent = `(frame ${h.number}, ${h.texture === 'depth' ? 'colored by depth' : 'textured by ' + h.texture})`;
-      $('cloud-stats').textContent = `${h.count} points · ${h.width}x${h.height} every ${h.step} · ${(buf.byteLength / 1024).toFixed(0)} KB` +
-        (c.dataset.fps ? ` · ${c.dataset.fps} fps` : '');
+      st.pending = { h, bytes: buf.byteLength }; // described once drawn
+      c.dataset.received = String(++st.received);
       redraw();
     }
     function setRuler(a, b) {
