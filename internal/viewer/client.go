@@ -305,6 +305,8 @@ func (s *Server) run(cl *client, c *command, rep *reply) error {
 		}
 		rep.Meters, rep.Number, rep.A, rep.B = distance3(a, b), n, &a, &b
 		return nil
+	case "stream":
+		return s.setStream(c.ID, c.On)
 	case "setOption":
 		return s.setOption(c.Sensor, c.Option, c.Value)
 	case "record":

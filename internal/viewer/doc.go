@@ -32,7 +32,8 @@
 // (the 3D view on or off, reduced or full), filter and blockOption (the
 // depth filters of the primary depth stream and the colorizer's options,
 // applied on the server by the processing blocks to the 2D and 3D views),
-// and, for a camera, setOption (a sensor's option) and record (start or stop
+// and, for a camera, stream (start or stop one of its streams), setOption
+// (a sensor's option) and record (start or stop
 // recording into Config.RecordDir, through the recorder, written under a
 // temporary name until complete) and playRecording (the last recording
 // served for playback by a Server of its own, on another port of the same

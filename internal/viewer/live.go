@@ -131,7 +131,7 @@ func (s *Server) startRecording(name string) error {
 		recSensors = append(recSensors, wrapped[slices.Index(s.dev.Sensors(), sn)])
 	}
 	s.sensors = recSensors
-	if err := s.openSensors(raw); err == nil {
+	if err := s.openSensors(); err == nil {
 		err = s.startSensors()
 		if err == nil {
 			s.recMu.Lock()
@@ -146,17 +146,35 @@ func (s *Server) startRecording(name string) error {
 	rec.Close()
 	f.Abort()
 	s.sensors = raw
-	if rerr := s.openSensors(raw); rerr == nil {
+	if rerr := s.openSensors(); rerr == nil {
 		s.startSensors()
 	}
 	return fmt.Errorf("record %s: %w", path, err)
 }
 
-// openSensors opens s.sensors with the profiles of the viewer's streams on
-// the camera's sensors raw (the same order).
-func (s *Server) openSensors(raw []sensor.Sensor) error {
+// shownProfiles are the profiles of the streams of sensor i of s.sensors
+// that are not stopped.
+func (s *Server) shownProfiles(i int) []*sensor.StreamProfile {
+	var out []*sensor.StreamProfile
+	for _, p := range s.bySensor[s.raw[i]] {
+		for _, st := range s.streams {
+			if st.profile == p && !st.off.Load() {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// openSensors opens s.sensors with the profiles of the viewer's streams
+// that are not stopped.
+func (s *Server) openSensors() error {
 	for i, sn := range s.sensors {
-		if err := sn.Open(s.bySensor[raw[i]]...); err != nil {
+		ps := s.shownProfiles(i)
+		if len(ps) == 0 {
+			continue
+		}
+		if err := sn.Open(ps...); err != nil {
 			for _, t := range s.sensors[:i] {
 				t.Close()
 			}
@@ -205,7 +223,7 @@ func (s *Server) stopRecordingLocked(restart bool) error {
 	s.recMu.Unlock()
 	s.sensors = r.raw
 	if restart {
-		if oerr := s.openSensors(r.raw); oerr != nil {
+		if oerr := s.openSensors(); oerr != nil {
 			err = errors.Join(err, oerr)
 		} else if serr := s.startSensors(); serr != nil {
 			err = errors.Join(err, serr)
@@ -302,4 +320,37 @@ func (s *Server) closePlayers() {
 		p.srv.Close()
 		p.dev.Close()
 	}
+}
+
+// setStream starts or stops stream id of a camera: the sensors are stopped
+// and opened again with the streams that stay on.
+func (s *Server) setStream(id int, on bool) error {
+	if s.pb != nil {
+		return errors.New("a bag plays every recorded stream; only a camera's streams are started and stopped")
+	}
+	if id < 0 || id >= len(s.streams) {
+		return fmt.Errorf("no stream %d", id)
+	}
+	s.ctl.Lock()
+	defer s.ctl.Unlock()
+	s.recMu.Lock()
+	recording := s.rec != nil && s.rec.rec != nil
+	s.recMu.Unlock()
+	if recording {
+		return errors.New("stop recording before starting or stopping a stream")
+	}
+	st := s.streams[id]
+	if st.off.Load() == !on {
+		return nil
+	}
+	s.closeSensors()
+	st.off.Store(!on)
+	err := s.openSensors()
+	if err == nil {
+		err = s.startSensors()
+	}
+	if err != nil {
+		return fmt.Errorf("restart the streams: %w", err)
+	}
+	return nil
 }

@@ -171,7 +171,8 @@ func TestRecordFromPage(t *testing.T) {
 }
 
 // TestBrowserRecordLive drives the live synthetic camera's page in
-// Chromium: an option set with its slider reaches the camera, the record
+// Chromium: an option set with its slider reaches the camera, a stream
+// stops and starts with its check box, the record
 // button records under the typed name with the size growing, stop
 // finalizes it, and "Play the recording" serves the bag on a page of its
 // own, where it plays.
@@ -186,6 +187,13 @@ func TestBrowserRecordLive(t *testing.T) {
 	b.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const s = document.getElementById(%q); s.value = String(+s.min + 10 * +s.step); s.dispatchEvent(new Event('change')); })()`, id)))
 	want := eval[string](b, fmt.Sprintf(`String(+(+document.getElementById(%q).min + 10 * +document.getElementById(%q).step).toFixed(6))`, id, id))
 	b.waitFor("the exposure set", fmt.Sprintf(`document.getElementById('opt-0-%d').dataset.value === %q`, sensor.OptionExposure, want))
+
+	// Stop the color stream and start it again.
+	color := b.streamIDs()["Color/0"]
+	b.do(chromedp.Click(fmt.Sprintf("#stream-on-%d", color)))
+	b.waitFor("color stopped", fmt.Sprintf(`document.getElementById('stats-%d').textContent.startsWith('stopped')`, color))
+	b.do(chromedp.Click(fmt.Sprintf("#stream-on-%d", color)))
+	b.waitFor("color streaming", fmt.Sprintf(`!document.getElementById('stats-%d').textContent.startsWith('stopped') && document.getElementById('stream-on-%d').checked`, color, color))
 
 	b.do(chromedp.SetValue("#record-name", "page_take"), chromedp.Click("#record"))
 	b.waitFor("recording", `document.getElementById('record-status').dataset.active === 'true' && +document.getElementById('record-status').dataset.bytes > 65536`)
@@ -204,4 +212,33 @@ func TestBrowserRecordLive(t *testing.T) {
 	b.waitFor("the recording's pictures", `document.getElementById('title').textContent.includes('page_take.bag') && document.querySelectorAll('#streams canvas').length === 2 && [...document.querySelectorAll('#streams canvas')].every(c => c.dataset.number)`)
 	b.do(chromedp.Click("#play"))
 	b.waitFor("playing", `document.getElementById('status').dataset.status === 'Playing' || document.getElementById('status').textContent === 'End of file'`)
+}
+
+// TestCameraStreamOnOff: a camera's stream stopped from the page delivers
+// nothing while the others stream on, and streams again once started; a
+// bag's streams cannot be stopped.
+func TestCameraStreamOnOff(t *testing.T) {
+	ts := serveSynthetic(t, "")
+	c := dialWS(t, ts, "")
+	depth, color := c.streamID("Depth/0"), c.streamID("Color/0")
+	delivered := func(id int) uint64 { return c.state.Streams[id].Delivered }
+	c.until("both streams", func() bool { return len(c.state.Streams) == 2 && delivered(depth) > 0 && delivered(color) > 0 })
+	c.must(command{Cmd: "stream", ID: color, On: false})
+	if !c.state.Streams[color].Off {
+		t.Error("the state does not say the color stream is off")
+	}
+	stopped, d0 := delivered(color), delivered(depth)
+	c.until("five more depth frames", func() bool { return delivered(depth) >= d0+5 })
+	if n := delivered(color); n != stopped {
+		t.Errorf("the stopped color stream delivered %d more frames", n-stopped)
+	}
+	c.must(command{Cmd: "stream", ID: color, On: true})
+	c.until("color again", func() bool { return delivered(color) > stopped+2 && !c.state.Streams[color].Off })
+	if r := c.do(command{Cmd: "stream", ID: 7, On: false}); !strings.Contains(r.Error, "no stream 7") {
+		t.Errorf("stream 7: %q", r.Error)
+	}
+	bag := dialWS(t, startTest(t, filepath.Join(refDir, "depth_color.bag"), false), "")
+	if r := bag.do(command{Cmd: "stream", ID: 0, On: false}); !strings.Contains(r.Error, "only a camera") {
+		t.Errorf("stopping a bag's stream: %q", r.Error)
+	}
 }

@@ -100,6 +100,7 @@ type Server struct {
 	filters    *filterChain          // of the primary stream when it is Z16 depth
 
 	bySensor   map[sensor.Sensor][]*sensor.StreamProfile // the profiles shown, by sensor of the device
+	raw        []sensor.Sensor                           // the device's sensors that stream, in the order of s.sensors
 	recordDir  string
 	recordOpts *record.Options
 	recMu      sync.Mutex
@@ -159,6 +160,7 @@ func Start(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.bySensor = bySensor
+	s.raw = append([]sensor.Sensor(nil), s.sensors...)
 	if s.primary.profile.Format == sensor.FormatZ16 {
 		if s.filters, err = newFilterChain(s.dev.Sensors()[s.primary.sensor]); err != nil {
 			return nil, fmt.Errorf("viewer: %w", err)
@@ -254,6 +256,9 @@ func (s *Server) addStreams(profiles []*sensor.StreamProfile) (map[sensor.Sensor
 func (s *Server) startSensors() error {
 	h := sensor.HandlerFunc(s.handle)
 	for i, sn := range s.sensors {
+		if len(s.shownProfiles(i)) == 0 {
+			continue // every stream of the sensor was stopped from the page
+		}
 		if err := sn.Start(h); err != nil {
 			for _, t := range s.sensors[:i] {
 				t.Stop()

@@ -115,6 +115,7 @@ type stateStream struct {
 	Skipped   uint64       `json:"skippedSamples,omitempty"`
 	Pose      *sensor.Pose `json:"pose,omitempty"`
 	Number    uint64       `json:"number"`
+	Off       bool         `json:"off,omitempty"` // stopped from the page
 }
 
 type stateOption struct {
@@ -200,7 +201,7 @@ func (s *Server) publishState() {
 		}
 	}
 	for _, st := range s.streams {
-		ss := stateStream{ID: st.id, Delivered: st.delivered.Load(), FPS: round2(st.fpsValue)}
+		ss := stateStream{ID: st.id, Delivered: st.delivered.Load(), FPS: round2(st.fpsValue), Off: st.off.Load()}
 		if ps, ok := stats[st.profile.UID]; ok {
 			ss.Dropped, ss.Lost = ps.dropped, ps.lost
 		} else {

@@ -44,6 +44,7 @@ type stream struct {
 	kind    streamKind
 	name    string
 
+	off       atomic.Bool // a camera's stream stopped from the page
 	latest    atomic.Pointer[sensor.Frame]
 	bagTime   atomic.Int64  // bag time of the latest frame (primary stream of a bag)
 	delivered atomic.Uint64 // frames handed to the viewer

@@ -98,6 +98,14 @@
       const stats = el('div', { class: 'stats', id: `stats-${s.id}` }, '');
       const title = el('h3', {}, el('span', {}, `${s.name} ${s.format}` + (s.width ? ` ${s.width}x${s.height}` : '') + ` @${s.fps}`));
       const card = el('div', { class: 'card', id: `card-${s.id}`, 'data-stream': s.name }, title);
+      if (!h.playback) { // a camera's stream is started and stopped here
+        const on = el('input', { type: 'checkbox', id: `stream-on-${s.id}`, title: 'stream on or off' });
+        on.checked = true;
+        on.addEventListener('click', (ev) => ev.stopPropagation());
+        on.addEventListener('change', () => send({ cmd: 'stream', id: s.id, on: on.checked }));
+        v.on = on;
+        title.append(el('label', {}, on, ' on'));
+      }
       if (s.kind === 'video') {
         const c = el('canvas', { id: `canvas-${s.id}`, width: String(s.width), height: String(s.height), 'data-number': '', 'data-seq': '' });
         c.style.width = `${s.width}px`; // a decimated picture is shown at the stream's size
@@ -326,6 +334,10 @@
       let txt = `${s.fps.toFixed(1)} fps · ${s.delivered} frames · ${s.dropped} dropped`;
       if (s.lost) txt += ` · ${s.lost} lost (damaged bag)`;
       if (v.s.kind === 'video') txt += ` · ${v.notShown} not shown here` + (v.lastNumber ? ` · #${v.lastNumber}` : '');
+      if (v.on) {
+        v.on.checked = !s.off;
+        if (s.off) txt = 'stopped · ' + txt;
+      }
       v.stats.textContent = txt;
       v.stats.dataset.delivered = String(s.delivered);
       v.stats.dataset.dropped = String(s.dropped);
