@@ -183,3 +183,44 @@ func TestBrowserMeasure(t *testing.T) {
 		t.Errorf("console errors: %q", errs)
 	}
 }
+
+// TestRulerRealBag: on the real D435 recording (distorted color, real
+// depth), the ruler between two pixels is processing's distance between
+// their points.
+func TestRulerRealBag(t *testing.T) {
+	path := filepath.Join(refDir, "real", "single_depth_color_640x480.bag")
+	ref := refFrames(t, path)["Depth/0"]
+	c := dialWS(t, startTest(t, path, false), "")
+	depth := c.streamID("Depth/0")
+	c.until("the first depth picture", func() bool { return c.frames[depth].Number > 0 })
+	var f *sensor.Frame
+	for _, r := range ref {
+		if r.f.Number == c.frames[depth].Number {
+			f = r.f
+		}
+	}
+	if f == nil {
+		t.Fatalf("depth frame %d on view is not in the bag", c.frames[depth].Number)
+	}
+	pts, err := processing.NewPointCloud().Calculate(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first two pixels with depth on the middle row, far apart.
+	y := f.Height / 2
+	var xs []int
+	for x := 0; x < f.Width && len(xs) < 2; x++ {
+		if pts.Vertices[y*f.Width+x][2] > 0 && (len(xs) == 0 || x > xs[0]+f.Width/2) {
+			xs = append(xs, x)
+		}
+	}
+	if len(xs) < 2 {
+		t.Fatal("no two pixels with depth on the middle row")
+	}
+	r := c.do(command{Cmd: "ruler", ID: depth, X: float64(xs[0]), Y: float64(y), X2: float64(xs[1]), Y2: float64(y)})
+	want := distance3(pts.Vertices[y*f.Width+xs[0]], pts.Vertices[y*f.Width+xs[1]])
+	if r.Error != "" || r.Meters != want || r.Number != f.Number {
+		t.Errorf("ruler (%d, %d)–(%d, %d): %v m (frame %d, %q), want %v m (frame %d)", xs[0], y, xs[1], y, r.Meters, r.Number, r.Error, want, f.Number)
+	}
+	t.Logf("(%d, %d)–(%d, %d) of frame %d: %.4f m", xs[0], y, xs[1], y, f.Number, r.Meters)
+}
