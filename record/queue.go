@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -16,6 +17,7 @@ const (
 	evNotification                  // a notification was raised
 	evBarrier                       // closes done once everything before it is written
 	evDescription                   // the device description, snapshot at the first frame
+	evMessage                       // an extra message (WriteMessage)
 )
 
 // event is one unit of work for the writer goroutine. Capture time t is in
@@ -26,12 +28,15 @@ type event struct {
 	sensor   *Sensor
 	stream   *streamState
 	frame    *sensor.Frame
+	extra    []Companion // written beside the frame
 	profiles []*sensor.StreamProfile
 	option   extensions.OptionChange
 	note     sensor.Notification
 	seq      uint64 // option changes: order of the change; description: last change it may miss
 	desc     *description
 	done     chan struct{}
+	topic    string       // evMessage
+	msg      msgs.Message // evMessage
 }
 
 // queue is the FIFO between the frame handlers and the writer goroutine.

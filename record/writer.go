@@ -144,6 +144,8 @@ func (w *writer) handle(e *event) {
 		w.writeNotification(e)
 	case evDescription:
 		w.writeDescription(e.desc)
+	case evMessage:
+		w.writeMessage(e)
 	case evBarrier:
 		if w.err == nil {
 			w.setErr(w.bag.Flush())
@@ -504,6 +506,13 @@ func (w *writer) writeFrame(e *event) {
 		w.val = strconv.AppendUint(w.val[:0], f.Number, 10)
 		w.putKVVal(o.meta, t, layout.KeyFrameNumber)
 		w.writeMetadata(o.meta, t, f)
+	}
+	for _, c := range e.extra {
+		if layout.Parse(c.Topic).Kind != layout.KindUnknown || c.Topic == layout.AdditionalInfoTopic {
+			w.setErr(fmt.Errorf("record: companion topic %s: a topic of the RealSense layout, want one of its own", c.Topic))
+			break
+		}
+		w.put(c.Topic, c.Msg.Type(), t, c.Msg)
 	}
 	if w.err != nil {
 		return

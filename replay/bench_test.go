@@ -10,7 +10,6 @@ import (
 	"github.com/rsbag/rsbag/internal/synthrig"
 	"github.com/rsbag/rsbag/replay"
 	"github.com/rsbag/rsbag/sensor"
-	"github.com/rsbag/rsbag/software"
 )
 
 // smallFrames records a bag of many small frames (IMU at 400 Hz and a
@@ -19,12 +18,7 @@ import (
 func smallFrames(b *testing.B) string {
 	b.Helper()
 	path := filepath.Join(b.TempDir(), "small.bag")
-	synthrig.Bag(b, path, software.SyntheticConfig{
-		Depth:    &software.Video{Width: 64, Height: 48, FPS: 90, Format: sensor.FormatZ16},
-		AccelFPS: 400,
-		GyroFPS:  400,
-		Duration: 20 * time.Second,
-	})
+	synthrig.SmallFrames(b, path, 20*time.Second)
 	return path
 }
 

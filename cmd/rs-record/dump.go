@@ -6,19 +6,22 @@ import (
 	"errors"
 	iofs "io/fs"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/rsbag/rsbag/internal/damage"
 	"github.com/rsbag/rsbag/internal/rsdump"
 	"github.com/rsbag/rsbag/rig"
+	"github.com/rsbag/rsbag/units"
 )
 
 func runDump(e *env, args []string) error {
 	fs := newFlagSet(e, "dump", "dump [--seek T] [--limit N] BAG\n"+
 		"       dump BAG BAG... | dump SESSION.session.json\n"+
 		"       dump --processing [--no-models] [--raw-dir DIR] BAG\n"+
-		"       dump --sync BAG\n\n"+
+		"       dump --sync BAG\n"+
+		"       dump --units BAG...\n\n"+
 		"Prints the bag as JSON lines as the playback device delivers it (real time off):\n"+
 		"topology, then one line per frame, notifications and a summary.\n"+
 		"With --processing, prints what the processing blocks make of it instead: the\n"+
@@ -28,6 +31,8 @@ func runDump(e *env, args []string) error {
 		"With --sync, prints the framesets the syncer makes of the frames (one line per\n"+
 		"frameset, with the frame whose arrival released it), as librealsense's syncer\n"+
 		"reference files.\n"+
+		"With --units, prints the outputs of units recorded in the bag (package units, topics\n"+
+		"/units/...) instead, one JSON line each, in bag-time order.\n"+
 		"With several bags of one session, or its manifest, prints every frame of every bag in\n"+
 		"common bag-time order, each frame line naming its device.")
 	var seekAt time.Duration
@@ -35,6 +40,7 @@ func runDump(e *env, args []string) error {
 	limit := fs.Int("limit", 0, "stop after `N` frames (0: no limit)")
 	proc := fs.Bool("processing", false, "print the processing blocks' outputs instead of the frames")
 	syncer := fs.Bool("sync", false, "print the syncer's framesets instead of the frames")
+	unitsOut := fs.Bool("units", false, "print the recorded unit outputs instead of the frames")
 	noModels := fs.Bool("no-models", false, "with --processing: leave out the distortion model lines")
 	allow := fs.Bool("allow-damaged", false, allowDamagedUsage)
 	rawDir := fs.String("raw-dir", "", "with --processing: write the outputs of the first depth frame, gzipped, to `DIR`")
@@ -49,6 +55,12 @@ func runDump(e *env, args []string) error {
 	}
 	if len(pos) == 0 {
 		return usageErrorf("dump", "want a BAG, several bags of one session, or a session manifest")
+	}
+	if *unitsOut {
+		if *proc || *syncer || *noModels || *rawDir != "" || *seek != -1 || *limit != 0 || *allow {
+			return usageErrorf("dump", "--units takes no other flag")
+		}
+		return dumpUnits(e, pos)
 	}
 	if len(pos) > 1 || rig.IsManifest(pos[0]) {
 		if *proc || *syncer || *noModels || *rawDir != "" || *seek != -1 || *limit != 0 {
@@ -126,4 +138,25 @@ func dumpBag(e *env, path string, seek int64, limit int, allow bool) error {
 		return reportDamage(e, path, de.Report, allow)
 	}
 	return fileError(path, err)
+}
+
+// dumpUnits prints the unit outputs recorded in the bags as JSON lines, in
+// bag-time order (equal times in topic order).
+func dumpUnits(e *env, bags []string) error {
+	rec, err := units.ReadRecorded(bags)
+	if err != nil {
+		return fileError(bags[0], err)
+	}
+	var all []units.Record
+	for _, rs := range rec.Outputs {
+		all = append(all, rs...)
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		return all[i].Time < all[j].Time || all[i].Time == all[j].Time && all[i].Topic < all[j].Topic
+	})
+	w := bufio.NewWriterSize(e.stdout, 64<<10)
+	if err := units.WriteRecords(w, all); err != nil {
+		return err
+	}
+	return w.Flush()
 }

@@ -46,7 +46,7 @@ var allowed = map[string][]string{
 	"internal/fakes3":    {},
 	"internal/outfile":   {},
 	"blobfile":           {"rosbag"},
-	"internal/rsdump":    {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/damage", "rosbag", "rig", "internal/outfile"},
+	"internal/rsdump":    {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/damage", "rosbag", "rig", "internal/outfile", "internal/layout"},
 	"pipeline":           {"sensor", "extensions", "device", "playback", "record", "software", "usb", "internal/outfile"},
 	"processing":         {"sensor", "extensions", "internal/yuv"},
 	"mcapbag":            {"rosbag", "msgs", "internal/layout", "internal/lz4frame"},
@@ -54,6 +54,7 @@ var allowed = map[string][]string{
 	"rig":                {"sensor", "extensions", "device", "playback", "record", "internal/outfile"},
 	"replay":             {"sensor", "pipeline", "playback", "rig"},
 	"replay/replaytest":  {"replay"},
+	"units":              {"sensor", "device", "pipeline", "playback", "record", "rig", "replay", "msgs", "rosbag", "mcapbag"},
 	"internal/synthrig":  {"sensor", "device", "record", "rig", "software"},
 	"internal/imaging":   {"sensor", "internal/yuv"},
 	"internal/yuv":       {"sensor"},
@@ -61,6 +62,8 @@ var allowed = map[string][]string{
 	"internal/convert":   {"sensor", "extensions", "playback", "processing", "pipeline", "internal/damage", "internal/imaging", "internal/outfile"},
 	// The programs: cmd/rs-record, and any a user adds under cmd/.
 	"cmd": {"*"},
+	// Example programs, as programs may.
+	"examples": {"*"},
 	// The fleet module's packages run the tools' packages per bag.
 	"fleet":              {"rosbag", "blobfile", "playback", "mcapbag", "mcapbag/ros2", "internal/baginfo", "internal/convert", "internal/damage"},
 	"fleet/cmd/rs-fleet": {"blobfile", "fleet"},

@@ -4,7 +4,9 @@
 package benchplay
 
 import (
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
@@ -26,4 +28,15 @@ func Frames(tb testing.TB, path string) int {
 	}
 	<-done
 	return n
+}
+
+// CPUTime returns the process's user and system CPU time (0 when the
+// system does not say): a cost that the machine's other load does not
+// inflate as it does wall time.
+func CPUTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -143,3 +143,16 @@ func stream(t testing.TB, cams []*software.Synthetic, recs []*record.Device) {
 		}
 	}
 }
+
+// SmallFrames records into the bag at path many small frames, so that the
+// cost per frame, not per byte, dominates what reads it: the IMU at 400 Hz
+// and a 64x48 depth stream at 90 fps for d of stream time.
+func SmallFrames(t testing.TB, path string, d time.Duration) {
+	t.Helper()
+	Bag(t, path, software.SyntheticConfig{
+		Depth:    &software.Video{Width: 64, Height: 48, FPS: 90, Format: sensor.FormatZ16},
+		AccelFPS: 400,
+		GyroFPS:  400,
+		Duration: d,
+	})
+}

@@ -97,6 +97,21 @@ func golden(t testing.TB, path string, bags []string, h replay.Handlers, opts *r
 	if err != nil {
 		t.Fatalf("replaytest: %v", err)
 	}
+	check(t, path, res, opts, write)
+	return res
+}
+
+// GoldenResult compares the result of a replay made by another runner
+// (units.Result.Replay gives a graph's) with the golden file at path, or
+// writes it when the test runs with -update, as Golden does; opts are the
+// options the replay ran with (its window and streams), for the header.
+func GoldenResult(t testing.TB, path string, res *replay.Result, opts *replay.Options) {
+	t.Helper()
+	check(t, path, res, opts, *update)
+}
+
+func check(t testing.TB, path string, res *replay.Result, opts *replay.Options, write bool) {
+	t.Helper()
 	if res.Damaged() {
 		t.Fatalf("replaytest: %s", damage(res))
 	}
@@ -109,12 +124,11 @@ func golden(t testing.TB, path string, bags []string, h replay.Handlers, opts *r
 			t.Fatalf("replaytest: %v", err)
 		}
 		t.Logf("replaytest: wrote %s (%d outputs)", path, len(res.Outputs))
-		return res
+		return
 	}
 	if err := compare(path, hdr, res); err != nil {
 		t.Fatalf("replaytest: %v", err)
 	}
-	return res
 }
 
 func damage(res *replay.Result) string {
