@@ -212,7 +212,6 @@ func (ps *pipelineState) start(cfg *pipeline.Config, cb func(*C.rs2_frame)) *C.r
 	} else {
 		prof, err = ps.p.StartWithCallback(context.Background(), cfg, func(fs *pipeline.Frameset) {
 			<-ready
-			defer func() { recover() }()
 			cb(newFrame(nil, fs.Frames(), o))
 		})
 	}

@@ -161,7 +161,6 @@ func (h *sensorHandle) onNotification(call func(*C.rs2_notification)) {
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::notifications_processor\" interface! ")
 	}
 	cancel := nf.OnNotification(func(n sensor.Notification) {
-		defer func() { recover() }()
 		nt := &notification{n: n}
 		p := newHandle(nt)
 		defer func() {

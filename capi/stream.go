@@ -42,11 +42,12 @@ func rs2_open_multiple(s *C.rs2_sensor, p **C.rs2_stream_profile, n C.int, e **C
 }
 
 // start starts the sensor with a handler that hands each frame, as a new
-// reference, to deliver; a panic there stops at the handler.
+// reference, to deliver. Nothing recovers a panic there: one would have
+// unwound the program's callback (and left its locks held), and ends the
+// program with Go's report instead of a hang.
 func (h *sensorHandle) start(deliver func(*C.rs2_frame)) {
 	o := h.o
 	check(h.s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
-		defer func() { recover() }()
 		deliver(newFrame(f, nil, o))
 	})))
 }

@@ -95,7 +95,8 @@ static void on_frame(rs2_frame* f, void* user) {
 	rs2_sensor* from = rs2_get_frame_sensor(f, &e); check(e);
 	if (strcmp(rs2_get_sensor_info(from, RS2_CAMERA_INFO_NAME, &e), rs2_get_sensor_info(sensors[sens], RS2_CAMERA_INFO_NAME, &e))) {
 		printf("rs2_get_frame_sensor: another sensor\n");
-		exit(1);
+		fflush(stdout);
+		_exit(1);
 	}
 	check(e);
 	rs2_delete_sensor(from);

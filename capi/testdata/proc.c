@@ -48,7 +48,8 @@ static rs2_frame* find(rs2_frame* fs, int depth) {
 		rs2_release_frame(f);
 	}
 	printf("no frame\n");
-	exit(1);
+	fflush(stdout);
+	_exit(1);
 }
 static const char* singleNames[9] = {"decimation", "threshold", "disparity", "spatial", "temporal",
 	"hole-filling.mode-0", "hole-filling.mode-1", "hole-filling.mode-2", "units"};
@@ -75,7 +76,7 @@ static rs2_frame* run(rs2_processing_block* b, rs2_frame* f) {
 	rs2_start_processing_queue(b, q, &e); check(e);
 	rs2_process_frame(b, f, &e); check(e);
 	rs2_frame* out = NULL;
-	if (!rs2_poll_for_frame(q, &out, &e)) { printf("no output\n"); exit(1); }
+	if (!rs2_poll_for_frame(q, &out, &e)) { printf("no output\n"); fflush(stdout); _exit(1); }
 	return out;
 }
 
@@ -97,7 +98,7 @@ static void process(rs2_frame* depth, rs2_frame* other) {
 		rs2_process_frame(pc, other, &e); check(e);
 	}
 	rs2_frame* pts = run(pc, depth);
-	if (!rs2_is_frame_extendable_to(pts, RS2_EXTENSION_POINTS, &e)) { printf("not points\n"); exit(1); }
+	if (!rs2_is_frame_extendable_to(pts, RS2_EXTENSION_POINTS, &e)) { printf("not points\n"); fflush(stdout); _exit(1); }
 	int n = rs2_get_frame_points_count(pts, &e); check(e);
 	printf(",\"pointcloud.vertices\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d}", fnv((const unsigned char*)rs2_get_frame_vertices(pts, &e), 12L * n), 12 * n);
 	const rs2_pixel* tc = rs2_get_frame_texture_coordinates(pts, &e); check(e);
@@ -121,7 +122,7 @@ static void process(rs2_frame* depth, rs2_frame* other) {
 	for (int i = 0; i < 9; i++) {
 		f = run(singles[i], depth);
 		op(singleNames[i], f);
-		if (i == 2 && !(rs2_depth_stereo_frame_get_baseline(f, &e) > 0)) { printf("no baseline\n"); exit(1); }
+		if (i == 2 && !(rs2_depth_stereo_frame_get_baseline(f, &e) > 0)) { printf("no baseline\n"); fflush(stdout); _exit(1); }
 		check(e);
 		rs2_release_frame(f);
 	}

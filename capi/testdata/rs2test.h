@@ -5,13 +5,17 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "rs2.h"
 
-/* check prints an error as a JSON line and exits. */
+/* check prints an error as a JSON line and ends the program at once,
+   from any thread (also a callback's, where exit would wait for the
+   library). */
 static inline void check(rs2_error* e) {
 	if (e) {
 		printf("{\"type\":\"error\",\"function\":\"%s\",\"message\":\"%s\"}\n", rs2_get_failed_function(e), rs2_get_error_message(e));
-		exit(1);
+		fflush(stdout);
+		_exit(1);
 	}
 }
 
