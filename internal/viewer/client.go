@@ -125,11 +125,16 @@ func (s *Server) writeLoop(ctx context.Context, c *client) error {
 		defer cancel()
 		return c.conn.Write(wctx, typ, b)
 	}
-	if err := send(websocket.MessageText, s.hello); err != nil {
-		return err
-	}
+	var hello *[]byte
 	var stateSeq uint64
 	for {
+		if h := s.hello.Load(); h != hello {
+			// The first message, and again when a stream changed profile.
+			hello = h
+			if err := send(websocket.MessageText, *h); err != nil {
+				return err
+			}
+		}
 		for {
 			select {
 			case rep := <-c.replies:
@@ -152,7 +157,7 @@ func (s *Server) writeLoop(ctx context.Context, c *client) error {
 				continue
 			}
 			p := st.jpeg.Load()
-			if c.png && st.profile.Format != sensor.FormatMJPEG {
+			if c.png && st.profile().Format != sensor.FormatMJPEG {
 				p = st.png.Load() // lossless pictures only (an MJPEG stream has nothing else)
 			}
 			if p == nil || p == c.sent[i] {
@@ -197,6 +202,8 @@ type command struct {
 	Sensor int     `json:"sensor"` // setOption: the sensor's index
 	X2     float64 `json:"x2"`     // ruler: the second pixel
 	Y2     float64 `json:"y2"`
+	// profile: the index of the profile in the stream's profiles of the hello
+	Profile int `json:"profile"`
 }
 
 type reply struct {
@@ -307,6 +314,8 @@ func (s *Server) run(cl *client, c *command, rep *reply) error {
 		return nil
 	case "stream":
 		return s.setStream(c.ID, c.On)
+	case "profile":
+		return s.setProfile(c.ID, c.Profile)
 	case "setOption":
 		return s.setOption(c.Sensor, c.Option, c.Value)
 	case "record":
@@ -327,7 +336,7 @@ func (s *Server) run(cl *client, c *command, rep *reply) error {
 			}
 		}
 		s.cloudFull.Store(c.Full)
-		if p := s.primary.profile; c.On && p.Format != sensor.FormatZ16 {
+		if p := s.primary.profile(); c.On && p.Format != sensor.FormatZ16 {
 			return fmt.Errorf("no point cloud: the stream %s is %s, not Z16 depth", p.Name(), p.Format)
 		}
 		s.pokeCloud()

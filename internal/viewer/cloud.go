@@ -142,7 +142,7 @@ func (s *Server) buildCloud(cb *cloudBuilder, st *stream, f, tf *sensor.Frame, s
 	pc, texture := cb.plain, "depth"
 	if tf != nil && tf.Profile != cb.texProf {
 		cb.texProf, cb.texErr, cb.mapped = tf.Profile, false, processing.NewPointCloud()
-		e, err := s.dev.Extrinsics(st.profile, tf.Profile)
+		e, err := s.dev.Extrinsics(st.profile(), tf.Profile)
 		if err == nil {
 			err = cb.mapped.MapTo(tf.Profile, e)
 		}

@@ -63,7 +63,7 @@ func wantCloud(t *testing.T, s *Server, f, tex *sensor.Frame, step int) ([][3]fl
 	pc := processing.NewPointCloud()
 	var img *image.RGBA
 	if tex != nil {
-		e, err := s.dev.Extrinsics(s.primary.profile, s.texture.profile)
+		e, err := s.dev.Extrinsics(s.primary.profile(), s.texture.profile())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -158,7 +158,7 @@ func (s *Server) shownProfiles(i int) []*sensor.StreamProfile {
 	var out []*sensor.StreamProfile
 	for _, p := range s.bySensor[s.raw[i]] {
 		for _, st := range s.streams {
-			if st.profile == p && !st.off.Load() {
+			if st.profile() == p && !st.off.Load() {
 				out = append(out, p)
 			}
 		}
@@ -352,5 +352,80 @@ func (s *Server) setStream(id int, on bool) error {
 	if err != nil {
 		return fmt.Errorf("restart the streams: %w", err)
 	}
+	return nil
+}
+
+// profileChoices are the profiles a camera's stream st may be switched to:
+// its sensor's profiles of the same stream and index, and for the depth
+// stream the point cloud and the filters follow, Z16 ones only.
+func (s *Server) profileChoices(st *stream) []*sensor.StreamProfile {
+	cur := st.profile()
+	var out []*sensor.StreamProfile
+	for _, q := range s.dev.Sensors()[st.sensor].Profiles() {
+		if q.Kind != cur.Kind || q.Stream != cur.Stream || q.Index != cur.Index {
+			continue
+		}
+		if st == s.primary && cur.Format == sensor.FormatZ16 && q.Format != sensor.FormatZ16 {
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// setProfile switches a camera's stream id to the profile of index pi in
+// its profileChoices: the sensors are stopped, opened again with it and
+// started, and every page is sent the new hello. A profile the sensor
+// refuses leaves the stream as it was.
+func (s *Server) setProfile(id, pi int) error {
+	if s.pb != nil {
+		return errors.New("a bag plays its streams as recorded; only a camera's profiles are chosen")
+	}
+	if id < 0 || id >= len(s.streams) {
+		return fmt.Errorf("no stream %d", id)
+	}
+	st := s.streams[id]
+	s.ctl.Lock()
+	defer s.ctl.Unlock()
+	s.recMu.Lock()
+	recording := s.rec != nil && s.rec.rec != nil
+	s.recMu.Unlock()
+	if recording {
+		return errors.New("stop recording before choosing a profile")
+	}
+	choices := s.profileChoices(st)
+	if pi < 0 || pi >= len(choices) {
+		return fmt.Errorf("stream %s: no profile %d (%d to choose from)", st.name, pi, len(choices))
+	}
+	old, p := st.profile(), choices[pi]
+	if p == old {
+		return nil
+	}
+	sn := s.dev.Sensors()[st.sensor]
+	s.closeSensors()
+	swap := func(from, to *sensor.StreamProfile) {
+		ps := s.bySensor[sn]
+		ps[slices.Index(ps, from)] = to
+		st.prof.Store(to)
+	}
+	swap(old, p)
+	err := s.openSensors()
+	if err == nil {
+		err = s.startSensors()
+		if err != nil {
+			s.closeSensors()
+		}
+	}
+	if err != nil {
+		swap(p, old)
+		if rerr := s.openSensors(); rerr == nil {
+			s.startSensors()
+		}
+		return fmt.Errorf("stream %s: %v %dx%d@%d: %w", st.name, p.Format, p.Width, p.Height, p.FPS, err)
+	}
+	if err := s.makeHello(); err != nil {
+		return err
+	}
+	s.wakeClients()
 	return nil
 }

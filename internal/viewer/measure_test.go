@@ -80,7 +80,7 @@ func TestSnapshotPLY(t *testing.T) {
 		}
 	}
 	pc := processing.NewPointCloud()
-	e, err := ts.dev.Extrinsics(ts.srv.primary.profile, ts.srv.texture.profile)
+	e, err := ts.dev.Extrinsics(ts.srv.primary.profile(), ts.srv.texture.profile())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -77,7 +77,7 @@ type Server struct {
 	token   string
 	hosts   []string
 
-	hello []byte // the hello message, fixed at start
+	hello atomic.Pointer[[]byte] // the hello message, made again when a camera's stream changes profile
 
 	ctl       sync.Mutex // serializes playback commands
 	loop      atomic.Bool
@@ -161,13 +161,12 @@ func Start(cfg Config) (*Server, error) {
 	}
 	s.bySensor = bySensor
 	s.raw = append([]sensor.Sensor(nil), s.sensors...)
-	if s.primary.profile.Format == sensor.FormatZ16 {
+	if s.primary.profile().Format == sensor.FormatZ16 {
 		if s.filters, err = newFilterChain(s.dev.Sensors()[s.primary.sensor]); err != nil {
 			return nil, fmt.Errorf("viewer: %w", err)
 		}
 	}
-	s.hello, err = s.helloMessage()
-	if err != nil {
+	if err := s.makeHello(); err != nil {
 		return nil, err
 	}
 	if s.pb != nil {
@@ -187,7 +186,7 @@ func Start(cfg Config) (*Server, error) {
 			go func() { defer s.wg.Done(); s.encodeLoop(st) }()
 		}
 	}
-	if s.primary.profile.Format == sensor.FormatZ16 {
+	if s.primary.profile().Format == sensor.FormatZ16 {
 		s.wg.Add(1)
 		go func() { defer s.wg.Done(); s.cloudLoop(s.primary) }()
 	}
@@ -236,7 +235,7 @@ func (s *Server) addStreams(profiles []*sensor.StreamProfile) (map[sensor.Sensor
 	// The primary stream is the depth stream, else the first video stream,
 	// else the first stream.
 	for _, st := range s.streams {
-		if st.kind == kindVideo && (s.primary == nil || st.profile.Stream == sensor.StreamDepth && s.primary.profile.Stream != sensor.StreamDepth) {
+		if st.kind == kindVideo && (s.primary == nil || st.profile().Stream == sensor.StreamDepth && s.primary.profile().Stream != sensor.StreamDepth) {
 			s.primary = st
 		}
 	}
@@ -245,7 +244,7 @@ func (s *Server) addStreams(profiles []*sensor.StreamProfile) (map[sensor.Sensor
 	}
 	for _, want := range []sensor.Stream{sensor.StreamInfrared, sensor.StreamColor} {
 		for _, st := range s.streams {
-			if st.kind == kindVideo && st.profile.Stream == want && (s.texture == nil || s.texture.profile.Stream != want) {
+			if st.kind == kindVideo && st.profile().Stream == want && (s.texture == nil || s.texture.profile().Stream != want) {
 				s.texture = st
 			}
 		}
@@ -283,7 +282,7 @@ func (s *Server) handle(f *sensor.Frame) {
 		return
 	}
 	for _, st := range s.streams {
-		if st.profile == f.Profile || st.profile.UID == f.Profile.UID {
+		if st.profile() == f.Profile || st.profile().UID == f.Profile.UID {
 			var bagTime int64 = -1
 			if s.pb != nil && st == s.primary {
 				bagTime = int64(s.pb.Position())

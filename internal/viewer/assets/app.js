@@ -105,6 +105,14 @@
         on.addEventListener('change', () => send({ cmd: 'stream', id: s.id, on: on.checked }));
         v.on = on;
         title.append(el('label', {}, on, ' on'));
+        if (s.profiles && s.profiles.length > 1) { // the stream's profile, chosen here
+          const sel = el('select', { id: `profile-${s.id}`, title: 'resolution, frame rate and format' },
+            ...s.profiles.map((p, i) => el('option', { value: String(i) }, `${p.width}x${p.height} @${p.fps} ${p.format}`)));
+          sel.value = String(s.profile);
+          sel.addEventListener('click', (ev) => ev.stopPropagation());
+          sel.addEventListener('change', () => send({ cmd: 'profile', id: s.id, profile: Number(sel.value) }));
+          title.append(' ', sel);
+        }
       }
       if (s.kind === 'video') {
         const c = el('canvas', { id: `canvas-${s.id}`, width: String(s.width), height: String(s.height), 'data-number': '', 'data-seq': '' });
