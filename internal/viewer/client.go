@@ -196,7 +196,7 @@ type command struct {
 	Scheme int     `json:"scheme"` // scheme index
 	Tag    int64   `json:"tag"`    // echoed in the reply
 	Full   bool    `json:"full"`   // cloud: every vertex
-	Name   string  `json:"name"`   // filter, blockOption: the filter (or the colorizer)
+	Name   string  `json:"name"`   // filter, blockOption: the filter (or the colorizer); record: the file; openCamera: the serial
 	Option int     `json:"option"` // blockOption: the option
 	Value  float64 `json:"value"`  // blockOption, setOption: its value
 	Sensor int     `json:"sensor"` // setOption: the sensor's index
@@ -219,8 +219,10 @@ type reply struct {
 	// ruler: the two points in meters
 	A *[3]float32 `json:"a,omitempty"`
 	B *[3]float32 `json:"b,omitempty"`
-	// playRecording: the URLs of the recording's page
+	// playRecording, openCamera: the URLs of the recording's or camera's page
 	URLs []string `json:"urls,omitempty"`
+	// cameras: the attached cameras
+	Cameras []Camera `json:"cameras,omitempty"`
 }
 
 // readCommands reads and runs the page's commands until the connection ends.
@@ -323,6 +325,14 @@ func (s *Server) run(cl *client, c *command, rep *reply) error {
 			return s.startRecording(c.Name)
 		}
 		return s.stopRecording()
+	case "cameras":
+		cams, err := s.cameraList()
+		rep.Cameras = cams
+		return err
+	case "openCamera":
+		urls, err := s.openCamera(c.Name)
+		rep.URLs = urls
+		return err
 	case "playRecording":
 		urls, err := s.openRecording()
 		rep.URLs = urls

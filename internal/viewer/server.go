@@ -59,10 +59,16 @@ type Config struct {
 	RecordDir string
 	// RecordOptions are the recorder's options (rs-record record's).
 	RecordOptions *record.Options
+	// Cameras, for a camera, lets a page switch to another attached
+	// camera: it is shown by a viewer of its own on another port (nil:
+	// the page shows this camera only).
+	Cameras Cameras
 	// Hosts are further names (beyond the listened address, the machine's
 	// addresses and host name, and the loopback names) by which the page
 	// may be reached beyond loopback: the Host check refuses any other.
 	Hosts []string
+
+	pool *cameraPool // the pool of the viewer that opened this one
 }
 
 // A Server plays a device for browsers. Create it with Start, serve it with
@@ -107,7 +113,8 @@ type Server struct {
 	rec        *recording     // the recording under way (rec set) or the last one, nil before the first
 	recDone    stateRecording // the last recording, once stopped
 	addr       net.Addr       // where Serve listens
-	players    []*player      // the recordings opened for playback
+	players    []*player      // the recordings and cameras opened from the page
+	cams       *cameraPool    // the cameras a page may switch to, nil when none
 
 	pubMu sync.Mutex // serializes publishState and the fps figures
 	state atomic.Pointer[stateMsg]
@@ -165,6 +172,13 @@ func Start(cfg Config) (*Server, error) {
 		if s.filters, err = newFilterChain(s.dev.Sensors()[s.primary.sensor]); err != nil {
 			return nil, fmt.Errorf("viewer: %w", err)
 		}
+	}
+	switch {
+	case s.pb != nil:
+	case cfg.pool != nil:
+		s.cams = cfg.pool
+	case cfg.Cameras != nil:
+		s.cams = &cameraPool{cams: cfg.Cameras, first: s, urls: map[string][]string{}}
 	}
 	if err := s.makeHello(); err != nil {
 		return nil, err
@@ -354,6 +368,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.recMu.Lock()
 	s.addr = ln.Addr()
 	s.recMu.Unlock()
+	if s.cams != nil && s.pb == nil {
+		s.cams.show(s, s.dev.Info()[sensor.CameraInfoSerialNumber], ln.Addr())
+	}
 	hs := httpServer(s.handler(ln.Addr()))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -407,10 +424,7 @@ func (s *Server) Close() error {
 func (s *Server) shutdown() {
 	s.closing.Store(true)
 	s.ctl.Lock()
-	s.recMu.Lock()
-	recording := s.rec != nil && s.rec.rec != nil
-	s.recMu.Unlock()
-	if recording {
+	if s.recording() {
 		if err := s.stopRecordingLocked(false); err != nil {
 			s.setErr(err)
 		}

@@ -64,8 +64,9 @@ type helloMsg struct {
 	Streams    []helloStream     `json:"streams"`
 	Schemes    []string          `json:"schemes"`
 	Recovery   string            `json:"recovery,omitempty"`
-	Filters    []helloFilter     `json:"filters"`   // the depth filters of the primary depth stream
-	Colorizer  []helloRange      `json:"colorizer"` // the colorizer's options but the scheme
+	Filters    []helloFilter     `json:"filters"`           // the depth filters of the primary depth stream
+	Colorizer  []helloRange      `json:"colorizer"`         // the colorizer's options but the scheme
+	Cameras    bool              `json:"cameras,omitempty"` // the page may switch to another camera
 }
 
 func infoMap(in sensor.Info) map[string]string {
@@ -79,6 +80,7 @@ func infoMap(in sensor.Info) map[string]string {
 func (s *Server) helloMessage() ([]byte, error) {
 	h := helloMsg{Type: "hello", Device: infoMap(s.dev.Info()), Schemes: processing.ColorSchemes()}
 	h.Filters, h.Colorizer = s.filtersState()
+	h.Cameras = s.cams != nil
 	if s.pb != nil {
 		h.Playback = true
 		h.File = s.pb.Filename()

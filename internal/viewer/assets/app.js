@@ -55,6 +55,8 @@
     b.textContent = text || '';
   }
 
+  $('camera').addEventListener('change', () => send({ cmd: 'openCamera', name: $('camera').value }));
+
   function onHello(h) {
     hello = h;
     const name = h.device['Name'] || 'RealSense device';
@@ -62,6 +64,8 @@
     document.title = 'rs-record view — ' + (h.file || name);
     if (h.recovery) banner(h.recovery);
     $('controls').hidden = !h.playback;
+    $('camera-pick').hidden = !h.cameras;
+    if (h.cameras) send({ cmd: 'cameras' });
     const seek = $('seek');
     seek.max = String(Math.floor(h.durationNs / 1e6));
     const sch = $('scheme');
@@ -452,6 +456,18 @@
   });
 
   function onReply(r) {
+    if (r.cmd === 'cameras' || r.cmd === 'openCamera') {
+      if (r.error) { banner(r.error); return; }
+      if (r.cmd === 'openCamera') { // the chosen camera's page, reached as this one is
+        location.assign(r.urls.find((u) => new URL(u).hostname === location.hostname) || r.urls[0]);
+        return;
+      }
+      const mine = hello.device['Serial Number'] || '';
+      const sel = $('camera');
+      sel.replaceChildren(...r.cameras.map((c) => el('option', { value: c.serial }, `${c.serial} (${c.name})`)));
+      sel.value = mine;
+      return;
+    }
     if (r.cmd === 'playRecording' && !r.error) {
       const a = $('recording-link');
       a.href = r.urls[0];
