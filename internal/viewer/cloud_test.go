@@ -318,3 +318,16 @@ func TestBrowserPointCloud(t *testing.T) {
 		t.Errorf("console errors: %q", errs)
 	}
 }
+
+// TestBrowserCloudUploadsOnlyDrawn: while a bag plays, the page uploads to
+// WebGL only the clouds it draws (the newest at each animation frame), not
+// every cloud that arrives.
+func TestBrowserCloudUploadsOnlyDrawn(t *testing.T) {
+	b := openPage(t, playTest(t, filepath.Join(refDir, "depth_color.bag"), true), "")
+	b.do(chromedp.Click("#show3d"))
+	b.waitFor("ten clouds drawn", `+document.getElementById('cloud').dataset.frames >= 10`)
+	got := eval[[]string](b, `(() => { const d = document.getElementById('cloud').dataset; return [d.uploads, d.frames, d.received]; })()`)
+	if got[0] != got[1] {
+		t.Errorf("uploaded %s clouds, drew %s (received %s): want every upload drawn", got[0], got[1], got[2])
+	}
+}

@@ -500,7 +500,7 @@
   // the wheel zooms.
   const cloud = (() => {
     const c = $('cloud');
-    const st = { gl: null, prog: null, pos: null, col: null, count: 0, scale: 1, dirty: false, frames: 0, received: 0, pending: null, fpsT: 0, fpsN: 0,
+    const st = { gl: null, prog: null, pos: null, col: null, count: 0, scale: 1, dirty: false, next: null, posCap: 0, colCap: 0, uploads: 0, frames: 0, received: 0, pending: null, fpsT: 0, fpsN: 0,
       yaw: 0, pitch: 0, dist: 1, target: [0, 0, 1], fitted: false, ruler: null };
     function init() {
       if (st.gl) return true;
@@ -555,6 +555,7 @@
     }
     function draw() {
       st.dirty = false;
+      if (st.next) take();
       if (st.pending) shown(st.pending.h, st.pending.bytes);
       st.pending = null;
       const gl = st.gl;
@@ -615,21 +616,38 @@
       st.target = [0, 0, mz]; st.dist = mz; st.yaw = 0; st.pitch = 0;
       st.fitted = true;
     }
+    // upload gives the GL buffer the data, growing it only when it is too
+    // small (no reallocation per cloud).
+    function upload(buf, data, cap) {
+      const gl = st.gl;
+      gl.bindBuffer(gl.ARRAY_BUFFER, buf);
+      if (st[cap] < data.byteLength) {
+        gl.bufferData(gl.ARRAY_BUFFER, data.byteLength, gl.DYNAMIC_DRAW);
+        st[cap] = data.byteLength;
+      }
+      gl.bufferSubData(gl.ARRAY_BUFFER, 0, data);
+    }
+    // put keeps the newest cloud; the next animation frame uploads and
+    // draws it (the clouds that arrive between two frames are never
+    // uploaded).
     function put(h, buf, off) {
       if (!$('show3d').checked || !init()) return;
-      const gl = st.gl;
+      st.next = { h, buf, off };
+      c.dataset.received = String(++st.received);
+      redraw();
+    }
+    function take() {
+      const { h, buf, off } = st.next;
+      st.next = null;
       const pos = new Int16Array(buf, off, 3 * h.count);
       st.scale = h.scale;
       st.count = h.count;
       st.pointSize = Math.min(4, 1.5 + h.step / 2); // a decimated cloud's points cover its pixels
-      gl.bindBuffer(gl.ARRAY_BUFFER, st.pos);
-      gl.bufferData(gl.ARRAY_BUFFER, pos, gl.DYNAMIC_DRAW);
-      gl.bindBuffer(gl.ARRAY_BUFFER, st.col);
-      gl.bufferData(gl.ARRAY_BUFFER, new Uint8Array(buf, off + h.colorOffset, 3 * h.count), gl.DYNAMIC_DRAW);
+      upload(st.pos, pos, 'posCap');
+      upload(st.col, new Uint8Array(buf, off + h.colorOffset, 3 * h.count), 'colCap');
       if (!st.fitted && h.count) fit(pos);
       st.pending = { h, bytes: buf.byteLength }; // described once drawn
-      c.dataset.received = String(++st.received);
-      redraw();
+      c.dataset.uploads = String(++st.uploads);
     }
     function setRuler(a, b) {
       if (!st.gl && !a) return;
