@@ -224,3 +224,66 @@ func TestRulerRealBag(t *testing.T) {
 	}
 	t.Logf("(%d, %d)–(%d, %d) of frame %d: %.4f m", xs[0], y, xs[1], y, f.Number, r.Meters)
 }
+
+// TestBrowserRuler3D: with the ruler on, two clicks on points of the 3D
+// view pick their depth pixels (each point's own, found from the cloud's
+// mask); the distance is processing's between those pixels of the frame on
+// view, computed by the server. A drag still orbits without picking.
+func TestBrowserRuler3D(t *testing.T) {
+	path := filepath.Join(refDir, "depth_color.bag")
+	refs := refFrames(t, path)
+	ts := startTest(t, path, false)
+	b := openPage(t, ts, "")
+	depth := b.streamIDs()["Depth/0"]
+	b.do(chromedp.Click("#show3d"))
+	b.waitFor("the cloud of the frame on view", fmt.Sprintf(`document.getElementById('cloud').dataset.number === document.getElementById('canvas-%d').dataset.number && document.getElementById('cloud').dataset.yaw !== undefined`, depth))
+	var f *sensor.Frame
+	for _, r := range refs["Depth/0"] {
+		if strconv.FormatUint(r.f.Number, 10) == b.dataset("cloud", "number") {
+			f = r.f
+		}
+	}
+	if f == nil {
+		t.Fatal("the 3D view shows no frame of the bag")
+	}
+	pts, err := processing.NewPointCloud().Calculate(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.do(chromedp.Click("#ruler-btn"))
+	// Clicks at two places of the view (a press and a release in place);
+	// then a drag, which picks nothing.
+	b.do(chromedp.Evaluate[chromedp.Void](`(() => {
+		const c = document.getElementById('cloud'), r = c.getBoundingClientRect();
+		const ev = (type, x, y) => c.dispatchEvent(new PointerEvent(type, {clientX: r.left + x * r.width, clientY: r.top + y * r.height, pointerId: 1, bubbles: true, button: 0}));
+		document.getElementById('ruler').dataset.meters = '';
+		ev('pointerdown', 0.4, 0.45); ev('pointerup', 0.4, 0.45);
+		ev('pointerdown', 0.62, 0.55); ev('pointerup', 0.62, 0.55);
+	})()`))
+	b.waitFor("the distance", `document.getElementById('ruler').dataset.meters !== ''`)
+	var a, p [2]int
+	if _, err := fmt.Sscanf(b.dataset("ruler", "a")+" "+b.dataset("ruler", "b"), "%d,%d %d,%d", &a[0], &a[1], &p[0], &p[1]); err != nil {
+		t.Fatalf("picked pixels %q %q: %v", b.dataset("ruler", "a"), b.dataset("ruler", "b"), err)
+	}
+	if a == p || a[0] >= p[0] || a[1] >= p[1] {
+		t.Errorf("picked %v and %v: want the left-upper point first, two different pixels", a, p)
+	}
+	want := distance3(pts.Vertices[a[1]*f.Width+a[0]], pts.Vertices[p[1]*f.Width+p[0]])
+	if got := b.dataset("ruler", "meters"); got != strconv.FormatFloat(want, 'g', -1, 64) {
+		t.Errorf("ruler %v–%v in 3D: %s m, want %v m", a, p, got, want)
+	}
+	yaw := b.dataset("cloud", "yaw")
+	b.do(chromedp.Evaluate[chromedp.Void](`(() => {
+		const c = document.getElementById('cloud'), r = c.getBoundingClientRect();
+		const ev = (type, x) => c.dispatchEvent(new PointerEvent(type, {clientX: r.left + x, clientY: r.top + r.height / 2, pointerId: 1, bubbles: true, button: 0}));
+		ev('pointerdown', 100); ev('pointermove', 160); ev('pointerup', 160);
+	})()`))
+	b.waitFor("orbited", fmt.Sprintf(`document.getElementById('cloud').dataset.yaw !== %q`, yaw))
+	if txt := eval[string](b, `document.getElementById('ruler').textContent`); strings.Contains(txt, "second pixel") {
+		t.Errorf("a drag picked a point: %q", txt)
+	}
+	b.screenshot("ruler_3d")
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
