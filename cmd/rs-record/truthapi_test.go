@@ -16,6 +16,7 @@ import (
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software/scene"
+	"github.com/rsbag/rsbag/units"
 )
 
 // exactDepths returns the exact depths of a --ground-truth bag by frame
@@ -46,8 +47,8 @@ func exactDepths(t *testing.T, bag string) map[uint32][]float32 {
 	return out
 }
 
-// TestGroundTruthAPI: a replay handler, and a handler of a non-real-time
-// playback device, get for every depth frame of a --ground-truth bag the
+// TestGroundTruthAPI: a replay handler, a unit's handler in replay, and a
+// handler of a non-real-time playback device get for every depth frame of a --ground-truth bag the
 // walk's pose at the frame's time and the exact depth recorded beside it;
 // a color frame gets its pose and no depth; a bag without ground truth
 // says so with ErrNoGroundTruth.
@@ -150,6 +151,33 @@ func TestGroundTruthAPI(t *testing.T) {
 		<-done
 		if depths != 6 {
 			t.Errorf("%d depth frames, want 6", depths)
+		}
+	})
+	t.Run("units", func(t *testing.T) {
+		var mu sync.Mutex // units run concurrently
+		depths := 0
+		g, err := units.NewGraph(units.Unit{Name: "truth", Handlers: []units.Handler{{Name: "depth",
+			Inputs: []units.Input{units.Camera("", sensor.StreamDepth, 0)},
+			Func: func(c *units.Context, in []*units.Msg) error {
+				gt, err := in[0].GroundTruth()
+				if err != nil {
+					return err
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if check(t, in[0].Frame, gt) {
+					depths++
+				}
+				return nil
+			}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := units.Replay(context.Background(), g, []string{bag}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if depths != 6 {
+			t.Errorf("%d depth frames with ground truth, want 6", depths)
 		}
 	})
 	t.Run("none", func(t *testing.T) {
