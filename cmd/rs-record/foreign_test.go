@@ -89,7 +89,8 @@ func withUserTopic(t *testing.T, bag, out string, last rosbag.Time) {
 	}
 }
 
-// TestEditKeepsForeignTopics: trim, split, compress and decompress keep
+// TestEditKeepsForeignTopics: trim, split, compress, decompress and an
+// MCAP export imported back keep
 // every message of the topics outside the RealSense layout (a synthetic
 // camera's ground truth, a topic of the user's own with messages after the
 // last frame) whose bag time is in the window they keep, with its time
@@ -135,17 +136,27 @@ func TestEditKeepsForeignTopics(t *testing.T) {
 				return !strings.HasPrefix(topic, "/ground_truth/") || strings.HasPrefix(topic, "/ground_truth/Depth_0/") || strings.HasPrefix(topic, "/ground_truth/Gyro_0/")
 			})},
 			{"split", []string{"edit", "split", "--every", "100ms"}, all},
+			{"export import", []string{"export"}, all},
 			{"compress", []string{"edit", "compress"}, all},
 			{"decompress", []string{"edit", "decompress"}, all},
 		} {
 			t.Run(filepath.Base(bag)+" "+c.name, func(t *testing.T) {
 				out := filepath.Join(t.TempDir(), "out")
 				outs := []string{out}
-				if c.args[1] == "split" {
+				args := append(c.args, "-o", out, bag)
+				switch c.name {
+				case "split":
 					outs = []string{out + "_0.bag", out + "_1.bag", out + "_2.bag"}
+				case "export import":
+					args = []string{"export", "--mcap", out + ".mcap", bag}
 				}
-				if r := rsRecord(t, append(c.args, "-o", out, bag)...); r.code != 0 {
-					t.Fatalf("%v: exit %d\n%s", c.args, r.code, r.stderr)
+				if r := rsRecord(t, args...); r.code != 0 {
+					t.Fatalf("%v: exit %d\n%s", args, r.code, r.stderr)
+				}
+				if c.name == "export import" {
+					if r := rsRecord(t, "import", out+".mcap", out); r.code != 0 {
+						t.Fatalf("import: exit %d\n%s", r.code, r.stderr)
+					}
 				}
 				conns, got := foreign(t, outs...)
 				for topic, ms := range c.want {
