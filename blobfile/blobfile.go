@@ -127,8 +127,9 @@ type Options struct {
 	BlockSize int64
 	// CacheSize bounds the cached blocks. A read longer than half of it
 	// keeps only its partly read edge blocks. The first out are the least
-	// recently used blocks before the read that needs the room (a forward
-	// pass is done with them), then the least recently used.
+	// recently used blocks before the farthest read that were only ever
+	// read whole (a forward pass is done with the inside of a chunk), then
+	// the other blocks before it, then the least recently used.
 	CacheSize int64
 }
 
