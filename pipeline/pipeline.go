@@ -41,7 +41,8 @@ const fileQueueSize = 2
 
 // DefaultSynthetic returns the synthetic camera a Pipeline uses when no
 // camera is attached and its Config sets none (Config.EnableSynthetic):
-// the streams rs-record records by default (a D435i's).
+// the streams rs-record records by default (a D435i's), filming the
+// default scene as rs-record does.
 func DefaultSynthetic() software.SyntheticConfig {
 	return software.SyntheticConfig{
 		Depth:    &software.Video{Width: 848, Height: 480, FPS: 30, Format: sensor.FormatZ16},
@@ -50,6 +51,7 @@ func DefaultSynthetic() software.SyntheticConfig {
 		GyroFPS:  200,
 		Speed:    1,
 		Metadata: software.MetadataBasic,
+		Scene:    &software.SceneConfig{},
 	}
 }
 

@@ -374,6 +374,10 @@ func (d *Device) onFrame(s *Sensor, f *sensor.Frame) {
 		d.queueDescription()
 	}
 	defer d.afterFrame(s, st)
+	var extra []Companion
+	if d.opts.Companions != nil { // user code: not under the lock
+		extra = d.opts.Companions(f)
+	}
 	d.mu.Lock()
 	if d.stopped {
 		d.mu.Unlock()
@@ -412,7 +416,7 @@ func (d *Device) onFrame(s *Sensor, f *sensor.Frame) {
 	if t > d.lastT {
 		d.lastT = t
 	}
-	e := event{kind: evFrame, t: t, sensor: s, stream: st, frame: f}
+	e := event{kind: evFrame, t: t, sensor: s, stream: st, frame: f, extra: extra}
 	if !d.opts.Lossless {
 		ok := d.q.pushFrame(e, false)
 		d.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -56,6 +57,21 @@ type Options struct {
 	// Notes are written to /additional_info after the program's name and
 	// version, in order (rs-record record --note KEY=VALUE).
 	Notes []Note
+	// Companions, when set, is called with every frame that reaches the
+	// recorder, on the frame's delivery goroutine before the frame is
+	// queued, and returns messages to record beside it (when the frame is
+	// recorded) at the frame's bag time: the
+	// ground truth of a synthetic camera, say. Their topics must lie outside
+	// the RealSense topic layout (spec §4; librealsense's reader and the
+	// player ignore them): one that the layout knows stops the recording
+	// with an error.
+	Companions func(f *sensor.Frame) []Companion
+}
+
+// Companion is a message recorded beside a frame (Options.Companions).
+type Companion struct {
+	Topic string
+	Msg   msgs.Message
 }
 
 // Note is a key and value of the /additional_info topic.

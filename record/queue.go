@@ -28,6 +28,7 @@ type event struct {
 	sensor   *Sensor
 	stream   *streamState
 	frame    *sensor.Frame
+	extra    []Companion // written beside the frame
 	profiles []*sensor.StreamProfile
 	option   extensions.OptionChange
 	note     sensor.Notification

@@ -507,6 +507,13 @@ func (w *writer) writeFrame(e *event) {
 		w.putKVVal(o.meta, t, layout.KeyFrameNumber)
 		w.writeMetadata(o.meta, t, f)
 	}
+	for _, c := range e.extra {
+		if layout.Parse(c.Topic).Kind != layout.KindUnknown || c.Topic == layout.AdditionalInfoTopic {
+			w.setErr(fmt.Errorf("record: companion topic %s: a topic of the RealSense layout, want one of its own", c.Topic))
+			break
+		}
+		w.put(c.Topic, c.Msg.Type(), t, c.Msg)
+	}
 	if w.err != nil {
 		return
 	}

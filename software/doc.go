@@ -39,6 +39,13 @@
 // reference bags in testdata/librealsense/README.md; see SyntheticConfig and
 // ReferenceConfig.
 //
+// With SyntheticConfig.Scene, the same camera films a 3D scene instead of
+// the reference pattern (package software/scene): every video stream is ray
+// cast through its own intrinsics and extrinsics from the camera's pose on a
+// trajectory, the accelerometer and gyroscope sample that trajectory, and
+// GroundTruth gives each frame's pose and exact depth. Without it (the zero
+// value, and ReferenceConfig) every frame is exactly what it was before.
+//
 // Options: every sensor gets librealsense's Frames Queue Size option
 // (default 16), which reports 0 while the sensor streams, as librealsense
 // does in the reference bags (0 for sensors streaming when recording began, 16

@@ -27,12 +27,21 @@ func (y *Synthetic) frame(st *synthStream, k int, t float64) *sensor.Frame {
 	fn := float32(n)
 	switch p.Kind {
 	case sensor.KindVideo:
-		f.Data = st.render(k, n)
-		if p.Format == sensor.FormatMJPEG {
+		switch {
+		case len(st.ready) > 0:
+			f.Data = st.ready[k%len(st.ready)]
+		case y.film != nil:
+			f.Data = y.filmVideo(st, k, t)
+		default:
+			f.Data = st.renderExact(n)
+		}
+		if p.Format == sensor.FormatMJPEG && y.film == nil {
 			f.Data = encodeJPEG(f.Data, p.Width, p.Height)
 		}
 	case sensor.KindMotion:
-		if p.Stream == sensor.StreamAccel {
+		if y.film != nil {
+			f.Motion = y.filmMotion(st, k, t)
+		} else if p.Stream == sensor.StreamAccel {
 			f.Motion = [3]float32{float32(0.125 * fn), -9.80665, float32(1.0 / float32(fn+1.0))}
 		} else {
 			f.Motion = [3]float32{float32(0.001 * fn), float32(-0.002 * fn), 0.5}
@@ -186,13 +195,6 @@ func (st *synthStream) prepare(prepared int, first uint64, gap int) {
 		}
 		st.ready = append(st.ready, st.renderExact(n))
 	}
-}
-
-func (st *synthStream) render(k int, n uint64) []byte {
-	if len(st.ready) > 0 {
-		return st.ready[k%len(st.ready)]
-	}
-	return st.renderExact(n)
 }
 
 // renderExact returns base + n·pattern with per-lane wrap-around, eight bytes

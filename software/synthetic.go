@@ -182,6 +182,12 @@ type SyntheticConfig struct {
 	// contents are exact only for the first PreparedFrames ticks. 0 renders
 	// the exact contents of every frame into a new buffer.
 	PreparedFrames int
+
+	// Scene, when not nil, makes the camera film a 3D scene (SceneConfig)
+	// instead of drawing the reference pattern. Nil keeps the pattern, the
+	// motion samples and the content of the reference bags of
+	// testdata/librealsense exactly (ReferenceConfig).
+	Scene *SceneConfig
 }
 
 // Synthetic is the synthetic camera: a software device whose frames are
@@ -197,6 +203,7 @@ type Synthetic struct {
 	*Device
 	cfg     SyntheticConfig
 	streams []*synthStream
+	film    *filming // the scene mode, nil for the reference pattern
 
 	mu      sync.Mutex
 	running goid.Set  // the timeline goroutine
@@ -217,6 +224,7 @@ type synthStream struct {
 	period  int      // pattern length in words
 	wide    bool     // 16-bit lanes
 	ready   [][]byte // prepared buffers
+	film    *streamFilm
 }
 
 type timeline struct {
@@ -532,7 +540,7 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 		if at, ok := cfg.SensorStart[findKey(cfg, byName, s)]; ok {
 			st.startMs = float64(at) / float64(time.Millisecond)
 		}
-		if p.Kind == sensor.KindVideo {
+		if p.Kind == sensor.KindVideo && cfg.Scene == nil {
 			st.prepare(cfg.PreparedFrames, cfg.FirstFrameNumber, cfg.GapEvery)
 		}
 		y.streams = append(y.streams, st)
@@ -545,6 +553,16 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 	add(accelP, 0)
 	add(gyroP, 0)
 	add(poseP, 0)
+	if cfg.Scene != nil {
+		if err := y.newFilming(*cfg.Scene); err != nil {
+			return nil, err
+		}
+		for _, st := range y.streams {
+			for k := 0; k < cfg.PreparedFrames && st.p.Kind == sensor.KindVideo; k++ {
+				st.ready = append(st.ready, y.filmVideo(st, k, tickMs(k, st.p.FPS)))
+			}
+		}
+	}
 
 	for _, s := range d.softwareSensors() {
 		s.mu.Lock()

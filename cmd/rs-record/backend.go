@@ -2,13 +2,18 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 
 	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/internal/outfile"
+	"github.com/rsbag/rsbag/msgs"
+	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 	"github.com/rsbag/rsbag/usb"
@@ -60,8 +65,9 @@ func (d *capturingDevice) Close() error {
 }
 
 // preparedFrames is the number of frames per video stream the synthetic
-// camera renders in advance and then hands out again, so that recording
-// measures the recorder, not the renderer.
+// camera renders in advance and then hands out again with --scene pattern,
+// so that recording measures the recorder, not the renderer. (A scene
+// filmed by a still camera is rendered once per stream anyway.)
 const preparedFrames = 4
 
 // openSynthetic builds the synthetic camera with the requested streams;
@@ -84,6 +90,11 @@ func openSynthetic(c *recordConfig, serial string) (device.Device, error) {
 		Frames:         c.frames, // exactly N frames per stream
 		Speed:          c.speed,
 		PreparedFrames: preparedFrames,
+	}
+	if f := c.film; f.scene != scenePattern {
+		cfg.PreparedFrames = 0
+		cfg.Scene = &software.SceneConfig{Name: f.scene, Seed: f.seed, Motion: f.motion, Projector: f.projector,
+			DepthNoise: f.depthNoise, EdgeHoles: f.edgeHoles, MotionBlur: f.motionBlur, IMUNoise: f.imuNoise, GroundTruth: f.truth}
 	}
 	if serial != "" {
 		cfg.Info = map[sensor.CameraInfo]string{sensor.CameraInfoSerialNumber: serial}
@@ -126,4 +137,39 @@ func cameraLosses(dev device.Device) string {
 	}
 	return fmt.Sprintf("the camera lost %d frames before recording: %d with the error bit, %d short, %d oversized%s, %d late (the recorder fell behind); %d endpoint resets",
 		sum.Dropped(), sum.ErrorFrames, sum.ShortFrames, sum.OversizedFrames, corrupt, sum.LateFrames, sum.Resets)
+}
+
+// groundTruth returns the recorder's companions of --ground-truth: for
+// every frame of one of the synthetic cameras cams, the pose of its stream
+// in the scene (geometry_msgs/Transform on /ground_truth/<Stream>_<i>/pose)
+// and, for depth, the exact depth in meters (sensor_msgs/Image 32FC1 on
+// /ground_truth/Depth_0/depth, with the frame's number and stamp), at the
+// frame's bag time.
+func groundTruth(cams []*software.Synthetic) func(f *sensor.Frame) []record.Companion {
+	return func(f *sensor.Frame) []record.Companion {
+		for _, cam := range cams {
+			gt, ok := cam.GroundTruth(f)
+			if !ok {
+				continue
+			}
+			p := f.Profile
+			q := gt.Pose.Quaternion()
+			out := []record.Companion{{Topic: layout.GroundTruthTopic(p.Stream, p.Index, "pose"), Msg: &msgs.Transform{
+				Translation: msgs.Vector3{X: gt.Pose.T[0], Y: gt.Pose.T[1], Z: gt.Pose.T[2]},
+				Rotation:    msgs.Quaternion{X: q[0], Y: q[1], Z: q[2], W: q[3]},
+			}}}
+			if gt.Depth != nil {
+				data := make([]byte, 4*len(gt.Depth))
+				for i, z := range gt.Depth {
+					binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(z))
+				}
+				out = append(out, record.Companion{Topic: layout.GroundTruthTopic(p.Stream, p.Index, "depth"), Msg: &msgs.Image{
+					Header: msgs.Header{Seq: uint32(f.Number), Stamp: layout.FrameStamp(f.TimestampMs)},
+					Height: uint32(p.Height), Width: uint32(p.Width), Encoding: "32FC1", Step: uint32(4 * p.Width), Data: data,
+				}})
+			}
+			return out
+		}
+		return nil
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -15,9 +16,12 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/software"
+	"github.com/rsbag/rsbag/software/scene"
 )
 
 // recordConfig holds the flags of "rs-record record".
@@ -44,7 +48,25 @@ type recordConfig struct {
 	given     map[string]bool // stream flags given on the command line
 	force     bool            // --force: replace existing files
 	notes     []record.Note   // --note KEY=VALUE (repeated), for /additional_info
+	film      filmFlags       // what the synthetic camera films
 }
+
+// filmFlags are the synthetic camera's scene flags (software.SceneConfig).
+type filmFlags struct {
+	scene      string // a built-in scene, or scenePattern
+	seed       uint64
+	motion     string
+	projector  bool
+	depthNoise float64
+	edgeHoles  bool
+	motionBlur bool
+	imuNoise   bool
+	truth      bool // --ground-truth
+}
+
+// scenePattern is the --scene value of the reference pattern: the frames
+// of the reference bags of testdata/librealsense, and no scene.
+const scenePattern = "pattern"
 
 // session reports whether several cameras are recorded as one session; one
 // --device SERIAL records that camera alone, to FILE.
@@ -82,6 +104,7 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		gyro:      defaultGyroHz,
 		speed:     1,
 		metadata:  "basic",
+		film:      filmFlags{scene: scene.Names[0], motion: scene.Motions[0]},
 		compress:  true,
 		chunkSize: 768 << 10,
 	}
@@ -103,6 +126,17 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 	fs.Var(rateHz{&c.pose}, "pose", "pose rate in `HZ`, or off (a tracking camera's: the synthetic D435i has none, and a D400 bag cannot hold one)")
 	floatIn(fs, &c.speed, "speed", 1, 0, 1000, false, "synthetic camera speed factor `X` from 0.001 to 1000 (0: as fast as possible)")
 	fs.Var(oneOf{&c.metadata, []string{"none", "basic", "rich"}}, "metadata", "frame metadata of the synthetic camera: `none|basic|rich`")
+	fs.Var(oneOf{&c.film.scene, append(slices.Clone(scene.Names), scenePattern)}, "scene",
+		"what the synthetic camera films: `"+strings.Join(scene.Names, "|")+"|"+scenePattern+"` ("+scenePattern+": the reference bags' test pattern)")
+	fs.Uint64Var(&c.film.seed, "seed", 0, "lay the synthetic scene out, and draw its noise, from `N`")
+	fs.Var(oneOf{&c.film.motion, scene.Motions}, "motion", "the synthetic camera's trajectory: `"+strings.Join(scene.Motions, "|")+"`")
+	fs.BoolVar(&c.film.projector, "projector", false, "show the emitter's dot pattern in the synthetic infrared")
+	floatIn(fs, &c.film.depthNoise, "depth-noise", 0, 0, 10, false, "synthetic depth noise: the stereo match's RMS error in `PIXELS` (the depth error grows with the distance squared)")
+	fs.BoolVar(&c.film.edgeHoles, "edge-holes", false, "no synthetic depth beside depth edges")
+	fs.BoolVar(&c.film.motionBlur, "motion-blur", false, "blur synthetic color and infrared over the exposure")
+	fs.BoolVar(&c.film.imuNoise, "imu-noise", false, "add noise and bias to the synthetic accel and gyro (the variances of their motion intrinsics)")
+	fs.BoolVar(&c.film.truth, "ground-truth", false, "record the synthetic scene's ground truth beside the streams: each frame's camera pose and the\n"+
+		"exact depth, on topics of their own ("+layout.GroundTruthPrefix+"...) that librealsense ignores")
 	fs.BoolVar(&c.compress, "compress", true, "LZ4-compress the chunks")
 	fs.Var(negBool{&c.compress}, "no-compress", "write uncompressed chunks")
 	fs.Var(&c.chunkSize, "chunk-size", "chunk size `BYTES` (suffixes KiB, MiB)")
@@ -148,6 +182,8 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		return nil, usageErrorf("record", "%d --device serials: at most %d", len(c.serials), maxDevices)
 	case c.recordUSB != "" && filepath.Clean(c.recordUSB) == filepath.Clean(c.file):
 		return nil, usageErrorf("record", "--record-usb %s is the recording's own file (-f)", c.recordUSB)
+	case c.film.truth && c.film.scene == scenePattern:
+		return nil, usageErrorf("record", "--ground-truth needs a scene: the %s has none", scenePattern)
 	case c.session() && c.recordUSB != "":
 		return nil, usageErrorf("record", "--record-usb captures one camera: it cannot be used with --devices or --device")
 	}
@@ -208,7 +244,10 @@ func (c *recordConfig) fromCamera(dev device.Device) *recordConfig {
 }
 
 // recordOptions are the recorder's options for c.
-func recordOptions(c *recordConfig, synthetic bool) *record.Options {
+// errNoTruth refuses --ground-truth with a live camera.
+var errNoTruth = errors.New("--ground-truth: a live camera has no ground truth (--synthetic records the synthetic camera's)")
+
+func recordOptions(c *recordConfig, synthetic bool, devs ...device.Device) *record.Options {
 	opts := &record.Options{
 		Compression:    record.CompressionLZ4,
 		ChunkThreshold: int(c.chunkSize),
@@ -219,6 +258,15 @@ func recordOptions(c *recordConfig, synthetic bool) *record.Options {
 	}
 	if !c.compress {
 		opts.Compression = record.CompressionNone
+	}
+	if c.film.truth {
+		var cams []*software.Synthetic
+		for _, d := range devs {
+			if cam, ok := d.(*software.Synthetic); ok {
+				cams = append(cams, cam)
+			}
+		}
+		opts.Companions = groundTruth(cams)
 	}
 	return opts
 }
@@ -239,13 +287,16 @@ func runRecord(e *env, args []string) error {
 		return err
 	}
 	defer dev.Close()
+	if !synthetic && c.film.truth {
+		return errNoTruth
+	}
 	if !synthetic {
 		if c = c.fromCamera(dev); len(c.wanted()) == 0 {
 			return errors.New("the camera has no default streams: choose them with --depth, --color, --ir, --accel or --gyro")
 		}
 	}
 
-	opts := recordOptions(c, synthetic)
+	opts := recordOptions(c, synthetic, dev)
 	// Choose the profiles before the file is created: a request the camera
 	// cannot meet must not truncate an existing file.
 	picks, err := pickProfiles(dev, c)

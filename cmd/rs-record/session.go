@@ -29,6 +29,9 @@ func runRecordSession(ctx context.Context, e *env, c *recordConfig) error {
 			d.Close()
 		}
 	}()
+	if !synthetic && c.film.truth {
+		return errNoTruth
+	}
 	// Every camera must meet the request before any file is created.
 	picks := make([][]pick, len(devs))
 	for i, d := range devs {
@@ -47,7 +50,7 @@ func runRecordSession(ctx context.Context, e *env, c *recordConfig) error {
 	if err := refuseExisting(c.force, files...); err != nil {
 		return err
 	}
-	r, err := rig.Create(c.file, devs, recordOptions(c, synthetic))
+	r, err := rig.Create(c.file, devs, recordOptions(c, synthetic, devs...))
 	if err != nil {
 		return fileError(c.file, err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/internal/viewer"
 	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -38,8 +39,10 @@ func parseViewFlags(e *env, args []string) (*viewConfig, error) {
 	fs := newFlagSet(e, "view", "view [flags] [BAG]\n\n"+
 		"Serves a viewer of BAG (or, without BAG, of the attached camera, or the synthetic camera when none is\n"+
 		"attached) to the browser: every stream side by side, depth colorized, IMU plots, the device's options,\n"+
-		"a timeline with play/pause, step, seek, speed and loop. BAG may be a URL, as for info; it opens paused at\n"+
-		"its first frames until a page presses play (--autoplay plays at once). The first line printed is the page's URL.\n"+
+		"a timeline with play/pause, step, seek, speed and loop, a 3D point cloud, the depth filters, a ruler and\n"+
+		"snapshots; a camera's options are set and the camera recorded (into the current directory) from the page.\n"+
+		"BAG may be a URL, as for info; it opens paused at its first frames until a page presses play (--autoplay\n"+
+		"plays at once). The first line printed is the page's URL.\n"+
 		"The server listens on 127.0.0.1 only unless --listen says otherwise; beyond loopback it prints one URL\n"+
 		"per address, each with a token the page and its WebSocket need. Ctrl-C stops it.")
 	port := fs.Int("port", defaultViewPort, "listen on 127.0.0.1:`N` (0: any free port)")
@@ -90,6 +93,7 @@ func runView(e *env, args []string) error {
 	var (
 		dev      device.Device
 		profiles []*sensor.StreamProfile
+		recOpts  *record.Options
 	)
 	if c.path != "" {
 		// A path or a URL, opened as by the other commands (the viewer
@@ -125,6 +129,7 @@ func runView(e *env, args []string) error {
 		for _, p := range picks {
 			profiles = append(profiles, p.p)
 		}
+		recOpts = recordOptions(rc, synthetic)
 	}
 	defer dev.Close()
 
@@ -134,6 +139,13 @@ func runView(e *env, args []string) error {
 	}
 	defer ln.Close()
 	cfg := viewer.Config{Device: dev, Profiles: profiles, Loop: c.loop, Autoplay: c.autoplay}
+	if recOpts != nil {
+		// The page records the camera into the directory view was started in.
+		if cfg.RecordDir, err = os.Getwd(); err != nil {
+			return fmt.Errorf("record from the page: %w", err)
+		}
+		cfg.RecordOptions = recOpts
+	}
 	beyond := !ln.Addr().(*net.TCPAddr).IP.IsLoopback()
 	if beyond {
 		// Beyond loopback the token, printed once in the URLs, guards the

@@ -46,7 +46,7 @@ var allowed = map[string][]string{
 	"internal/fakes3":    {},
 	"internal/outfile":   {},
 	"blobfile":           {"rosbag"},
-	"internal/rsdump":    {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/damage", "rosbag", "rig", "internal/outfile"},
+	"internal/rsdump":    {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/damage", "rosbag", "rig", "internal/outfile", "internal/layout"},
 	"pipeline":           {"sensor", "extensions", "device", "playback", "record", "software", "usb", "internal/outfile"},
 	"processing":         {"sensor", "extensions", "internal/yuv"},
 	"mcapbag":            {"rosbag", "msgs", "internal/layout", "internal/lz4frame"},
@@ -58,7 +58,7 @@ var allowed = map[string][]string{
 	"internal/synthrig":  {"sensor", "device", "record", "rig", "software"},
 	"internal/imaging":   {"sensor", "internal/yuv"},
 	"internal/yuv":       {"sensor"},
-	"internal/viewer":    {"sensor", "extensions", "device", "playback", "processing", "rosbag", "internal/layout", "internal/imaging"},
+	"internal/viewer":    {"sensor", "extensions", "device", "playback", "record", "processing", "rosbag", "internal/layout", "internal/imaging", "internal/outfile"},
 	"internal/convert":   {"sensor", "extensions", "playback", "processing", "pipeline", "internal/damage", "internal/imaging", "internal/outfile"},
 	// The programs: cmd/rs-record, and any a user adds under cmd/.
 	"cmd": {"*"},

@@ -174,7 +174,20 @@ const (
 	// recording (librealsense's doc/record-and-playback.md names it;
 	// librealsense neither writes nor reads it, spec §4, §5.15, §6.4).
 	AdditionalInfoTopic = "/additional_info"
+	// GroundTruthPrefix begins the topics of a synthetic camera's ground
+	// truth (rs-record record --ground-truth; GroundTruthTopic). They hold
+	// no /device_ element, so that no query of librealsense's reader
+	// (spec §6: every one names /device_<d>/sensor_<s>) matches them: it
+	// ignores them (§6.4), as Parse and the player do.
+	GroundTruthPrefix = "/ground_truth/"
 )
+
+// GroundTruthTopic returns the ground-truth topic what of a stream:
+// /ground_truth/<Stream>_<i>/<what>, the stream named as in the RealSense
+// topics (spec §4.1).
+func GroundTruthTopic(s sensor.Stream, index int, what string) string {
+	return GroundTruthPrefix + s.String() + "_" + strconv.Itoa(index) + "/" + what
+}
 
 // String returns the topic name as our writer spells it: option names with
 // underscores, notification categories with spaces. It returns "" for

@@ -12,10 +12,12 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/rsbag/rsbag/internal/damage"
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/rosbag"
 
 	"github.com/rsbag/rsbag/device"
@@ -87,6 +89,30 @@ func (d *dumper) open(path string) (*playback.Device, error) {
 	return dev, nil
 }
 
+// groundTruth writes a line per ground-truth topic of the bag (a synthetic
+// camera's, layout.GroundTruthPrefix), which the player does not play: its
+// name, message type and number of messages. A bag without them gets none.
+// The player has opened the bag: it opens (an error would be the player's,
+// already reported).
+func (d *dumper) groundTruth(path string) {
+	r, err := rosbag.Open(path, nil)
+	if err != nil {
+		return
+	}
+	defer r.Close()
+	info := r.Info()
+	for _, c := range r.Connections() {
+		if !strings.HasPrefix(c.Topic, layout.GroundTruthPrefix) {
+			continue
+		}
+		l := newLine("ground_truth")
+		l.str("topic", c.Topic)
+		l.str("msg_type", c.Type)
+		l.uint("messages", info.MessageCounts[c.ID])
+		d.emit(l)
+	}
+}
+
 // Run plays the bag at path in non-real-time mode and writes the dump to w.
 // It returns an error (after printing an error line) when the bag cannot be
 // played.
@@ -105,6 +131,7 @@ func Run(w io.Writer, path string, opts Options) error {
 	l.int("duration_ns", int64(getDuration(dev)))
 	l.bool("real_time", false)
 	d.emit(l)
+	d.groundTruth(path)
 
 	sensors := dev.Sensors()
 	var profiles []*sensor.StreamProfile

@@ -22,7 +22,7 @@ import (
 
 // browser is a headless Chromium page and what its console said.
 type browser struct {
-	t   *testing.T
+	t   testing.TB
 	ctx context.Context
 
 	mu      sync.Mutex
@@ -41,7 +41,7 @@ func findChromium() string {
 
 // newBrowser starts a headless Chromium. Where none is installed the test is
 // skipped, except on CI, which installs it.
-func newBrowser(t *testing.T) *browser {
+func newBrowser(t testing.TB) *browser {
 	t.Helper()
 	exe := findChromium()
 	if exe == "" {
@@ -395,8 +395,9 @@ func TestBrowserOptionValues(t *testing.T) {
 	}
 }
 
-// TestBrowserScreenshots plays the real D435 bag and a synthetic bag with
-// IMU and saves the page of each as a test artifact.
+// TestBrowserScreenshots plays the real D435 bag (also with the 3D view)
+// and a synthetic bag with IMU and saves the page of each as a test
+// artifact.
 func TestBrowserScreenshots(t *testing.T) {
 	imu := recordReference(t, "motion_accel_gyro", func(c *software.SyntheticConfig) {
 		c.Depth = &software.Video{Width: 424, Height: 240, FPS: 30}
@@ -405,6 +406,8 @@ func TestBrowserScreenshots(t *testing.T) {
 	for _, tc := range []struct{ name, path, ready string }{
 		{"real_d435", filepath.Join(refDir, "real", "single_depth_color_640x480.bag"),
 			`[...document.querySelectorAll('#streams canvas')].every(c => c.dataset.number)`},
+		{"real_d435_3d", filepath.Join(refDir, "real", "single_depth_color_640x480.bag"),
+			`[...document.querySelectorAll('#streams canvas')].every(c => c.dataset.number) && +document.getElementById('cloud').dataset.frames > 0`},
 		{"synthetic_imu", imu,
 			`[...document.querySelectorAll('#streams canvas[id^="canvas-"]')].every(c => c.dataset.number) && [...document.querySelectorAll('[id^="values-"]')].every(v => v.textContent)`},
 	} {
@@ -412,6 +415,10 @@ func TestBrowserScreenshots(t *testing.T) {
 			ts := playTest(t, tc.path, true)
 			b := newBrowser(t)
 			b.do(chromedp.Navigate(ts.url + "/"))
+			if strings.HasSuffix(tc.name, "_3d") {
+				b.waitFor("the page", `document.querySelectorAll('.card').length > 0`)
+				b.do(chromedp.Click("#show3d"))
+			}
 			b.waitFor("every stream drawn", tc.ready)
 			b.screenshot(tc.name)
 			if errs := b.consoleErrors(); len(errs) > 0 {

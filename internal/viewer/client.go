@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -29,6 +30,9 @@ type client struct {
 	replies chan []byte
 	cancel  context.CancelFunc
 	sent    []*picture // per stream: the last picture sent (the page counts the frames it never got from the frame numbers)
+
+	cloud     atomic.Bool // the page shows the point cloud
+	sentCloud *picture    // the last cloud sent
 }
 
 func (s *Server) clientCount() int {
@@ -51,10 +55,7 @@ func (s *Server) wakeClients() {
 func (s *Server) wakeEncoders() {
 	for _, st := range s.streams {
 		if st.kind == kindVideo {
-			select {
-			case st.wake <- struct{}{}:
-			default:
-			}
+			st.poke()
 		}
 	}
 }
@@ -101,6 +102,9 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		s.clientsMu.Unlock()
 		if c.png {
 			s.pngUsers.Add(-1)
+		}
+		if c.cloud.Load() {
+			s.cloudUsers.Add(-1)
 		}
 		cancel()
 		conn.CloseNow()
@@ -159,6 +163,12 @@ func (s *Server) writeLoop(ctx context.Context, c *client) error {
 				return err
 			}
 		}
+		if p := s.primary.cloud.Load(); c.cloud.Load() && p != nil && p != c.sentCloud {
+			c.sentCloud = p
+			if err := send(websocket.MessageBinary, p.msg); err != nil {
+				return err
+			}
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -180,6 +190,13 @@ type command struct {
 	ID     int     `json:"id"`     // hover: stream id
 	Scheme int     `json:"scheme"` // scheme index
 	Tag    int64   `json:"tag"`    // echoed in the reply
+	Full   bool    `json:"full"`   // cloud: every vertex
+	Name   string  `json:"name"`   // filter, blockOption: the filter (or the colorizer)
+	Option int     `json:"option"` // blockOption: the option
+	Value  float64 `json:"value"`  // blockOption, setOption: its value
+	Sensor int     `json:"sensor"` // setOption: the sensor's index
+	X2     float64 `json:"x2"`     // ruler: the second pixel
+	Y2     float64 `json:"y2"`
 }
 
 type reply struct {
@@ -192,6 +209,11 @@ type reply struct {
 	ID     int     `json:"id,omitempty"`
 	X      int     `json:"x,omitempty"`
 	Y      int     `json:"y,omitempty"`
+	// ruler: the two points in meters
+	A *[3]float32 `json:"a,omitempty"`
+	B *[3]float32 `json:"b,omitempty"`
+	// playRecording: the URLs of the recording's page
+	URLs []string `json:"urls,omitempty"`
 }
 
 // readCommands reads and runs the page's commands until the connection ends.
@@ -210,10 +232,10 @@ func (s *Server) readCommands(ctx context.Context, c *client) {
 			rep.Error = fmt.Sprintf("bad command: %v", err)
 		} else {
 			rep.Cmd, rep.Tag = cmd.Cmd, cmd.Tag
-			if cmd.Cmd == "hover" {
+			if cmd.Cmd == "hover" || cmd.Cmd == "ruler" {
 				rep.ID, rep.X, rep.Y = cmd.ID, int(cmd.X), int(cmd.Y)
 			}
-			if err := s.run(&cmd, &rep); err != nil {
+			if err := s.run(c, &cmd, &rep); err != nil {
 				rep.Error = err.Error()
 			}
 		}
@@ -226,14 +248,14 @@ func (s *Server) readCommands(ctx context.Context, c *client) {
 			}
 		default: // a client that sends faster than it reads loses replies
 		}
-		if cmd.Cmd != "hover" && rep.Error == "" {
+		if cmd.Cmd != "hover" && cmd.Cmd != "ruler" && rep.Error == "" {
 			s.publishState()
 		}
 	}
 }
 
 // run executes one command.
-func (s *Server) run(c *command, rep *reply) error {
+func (s *Server) run(cl *client, c *command, rep *reply) error {
 	switch c.Cmd {
 	case "play":
 		return s.play()
@@ -267,6 +289,49 @@ func (s *Server) run(c *command, rep *reply) error {
 		m, n, err := s.hover(c.ID, int(c.X), int(c.Y))
 		rep.Meters, rep.Number = m, n
 		return err
+	case "filter":
+		return s.setFilter(c.Name, c.On)
+	case "blockOption":
+		return s.setBlockOption(c.Name, c.Option, c.Value)
+	case "ruler":
+		for _, v := range []float64{c.X, c.Y, c.X2, c.Y2} {
+			if math.IsNaN(v) || math.Abs(v) > 1e6 {
+				return fmt.Errorf("ruler from (%v, %v) to (%v, %v): not pixels", c.X, c.Y, c.X2, c.Y2)
+			}
+		}
+		a, b, n, err := s.ruler(c.ID, [2]int{int(c.X), int(c.Y)}, [2]int{int(c.X2), int(c.Y2)})
+		if err != nil {
+			return err
+		}
+		rep.Meters, rep.Number, rep.A, rep.B = distance3(a, b), n, &a, &b
+		return nil
+	case "stream":
+		return s.setStream(c.ID, c.On)
+	case "setOption":
+		return s.setOption(c.Sensor, c.Option, c.Value)
+	case "record":
+		if c.On {
+			return s.startRecording(c.Name)
+		}
+		return s.stopRecording()
+	case "playRecording":
+		urls, err := s.openRecording()
+		rep.URLs = urls
+		return err
+	case "cloud":
+		if cl.cloud.Swap(c.On) != c.On {
+			if c.On {
+				s.cloudUsers.Add(1)
+			} else {
+				s.cloudUsers.Add(-1)
+			}
+		}
+		s.cloudFull.Store(c.Full)
+		if p := s.primary.profile; c.On && p.Format != sensor.FormatZ16 {
+			return fmt.Errorf("no point cloud: the stream %s is %s, not Z16 depth", p.Name(), p.Format)
+		}
+		s.pokeCloud()
+		return nil
 	default:
 		return fmt.Errorf("unknown command %q", c.Cmd)
 	}

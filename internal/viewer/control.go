@@ -302,6 +302,9 @@ func (s *Server) hover(id, x, y int) (float64, uint64, error) {
 		return 0, 0, fmt.Errorf("stream %s is %s, not Z16 depth", p.Name(), p.Format)
 	}
 	f := s.streams[id].latest.Load()
+	if sf := s.streams[id].shown.Load(); sf != nil {
+		f = sf // the primary stream's picture on view, after the filters
+	}
 	if f == nil {
 		return 0, 0, fmt.Errorf("stream %s has no frame yet", s.streams[id].name)
 	}

@@ -16,11 +16,29 @@
 //   - one binary message per video frame: a 4-byte little-endian length, a
 //     JSON header (stream id, frame number, timestamp, domain, metadata, size,
 //     codec) and the encoded picture (JPEG, or PNG when the client asked for
-//     lossless pictures with ?codec=png).
+//     lossless pictures with ?codec=png);
+//   - to a page that shows the 3D view, one binary message per depth frame
+//     on view: the same length and JSON header (kind "cloud"), then the
+//     points of processing.PointCloud as int16 x, y, z (meters = value ×
+//     scale) and their RGB8 colors, taken from the color (or infrared)
+//     frame on view at the points' texture coordinates, or from the
+//     colorized depth. By default the depth frame is decimated to at most
+//     160 columns first; the "full" toggle sends every vertex.
 //
 // The browser sends text commands: play, pause, step (+1/-1 frame of the
 // primary stream), seek (seconds from the start), speed, loop, scheme (the
-// colorizer's color scheme) and hover (distance in meters at a depth pixel).
+// colorizer's color scheme), hover (distance in meters at a depth pixel),
+// ruler (the distance between the 3D points of two depth pixels), cloud
+// (the 3D view on or off, reduced or full), filter and blockOption (the
+// depth filters of the primary depth stream and the colorizer's options,
+// applied on the server by the processing blocks to the 2D and 3D views),
+// and, for a camera, stream (start or stop one of its streams), setOption
+// (a sensor's option) and record (start or stop
+// recording into Config.RecordDir, through the recorder, written under a
+// temporary name until complete) and playRecording (the last recording
+// served for playback by a Server of its own, on another port of the same
+// address, until this one closes). GET /snapshot.ply is the PLY of the point
+// cloud on view.
 //
 // A bag opens paused with the first frame of every stream on view (so that a
 // page opened later starts there) until a page presses play, or plays at
@@ -43,8 +61,9 @@
 // # Security
 //
 // The server listens on the loopback interface unless told otherwise, serves
-// only its embedded page and the WebSocket (it never reads a file other than
-// the bag it was started with), refuses requests whose Host is not the
+// only its embedded page, the PLY snapshot and the WebSocket (it never reads
+// a file other than the bag it was started with, and writes only the
+// recordings a page asks for, under a plain file name in Config.RecordDir), refuses requests whose Host is not the
 // address it listens on when bound to loopback (DNS rebinding), refuses
 // WebSocket upgrades from other origins, and limits the size of every request
 // and command.

@@ -57,7 +57,9 @@ func (s *Server) encodeLoop(st *stream) {
 		jpegOpts      = &jpeg.Options{Quality: jpegQuality}
 		pngEnc        = &png.Encoder{CompressionLevel: png.BestSpeed}
 		haveWarnedFmt bool
+		lastVer       uint64
 	)
+	r.col = s.col
 	for {
 		select {
 		case <-s.done:
@@ -73,8 +75,17 @@ func (s *Server) encodeLoop(st *stream) {
 		}
 		seq, scheme, wantPNG := st.lastSeq.Load(), s.scheme.Load(), s.pngUsers.Load() > 0
 		isDepth := isDepthFormat(f.Profile.Format)
-		if seq == lastSeq && (!isDepth || scheme == lastScheme) && (wantPNG == lastPNG || !wantPNG) {
+		primary := st == s.primary
+		ver := s.procVer.Load()
+		if seq == lastSeq && (!isDepth || scheme == lastScheme) && (wantPNG == lastPNG || !wantPNG) && (!primary || ver == lastVer) {
+			s.pokeCloud() // a page that turned the 3D view on
 			continue
+		}
+		if primary {
+			f = s.filter(f)
+			st.shown.Store(f)
+			st.shownSeq.Store(seq)
+			s.pokeCloud()
 		}
 		img, raw, err := r.render(f, scheme)
 		if err != nil {
@@ -103,7 +114,7 @@ func (s *Server) encodeLoop(st *stream) {
 				}
 			}
 		}
-		lastSeq, lastScheme, lastPNG = seq, scheme, wantPNG
+		lastSeq, lastScheme, lastPNG, lastVer = seq, scheme, wantPNG, ver
 		s.wakeClients()
 	}
 }
@@ -139,7 +150,7 @@ func isDepthFormat(f sensor.Format) bool {
 // renderer turns frames into RGBA pictures, reusing its buffer.
 type renderer struct {
 	img    *image.RGBA
-	col    *processing.Colorizer // depth, with the defaults but the scheme
+	col    *processing.Colorizer // depth: the server's, or with the defaults but the scheme
 	scheme int32
 }
 

@@ -20,6 +20,8 @@ import (
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/processing"
+	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -51,6 +53,12 @@ type Config struct {
 	// (?token= in the URL, or the cookie the page sets). Serve refuses a
 	// listener beyond loopback without it; on loopback it is not asked.
 	Token string
+	// RecordDir is the directory into which a page may record a camera
+	// (rs-record view: the directory it was started in); "" refuses
+	// recording. A page names only a file in it.
+	RecordDir string
+	// RecordOptions are the recorder's options (rs-record record's).
+	RecordOptions *record.Options
 	// Hosts are further names (beyond the listened address, the machine's
 	// addresses and host name, and the loopback names) by which the page
 	// may be reached beyond loopback: the Host check refuses any other.
@@ -83,6 +91,24 @@ type Server struct {
 	clients   map[*client]struct{}
 	pngUsers  atomic.Int32 // clients that want PNG pictures
 
+	texture    *stream               // the stream that colors the point cloud (color, else infrared), or nil
+	col        *processing.Colorizer // colorizes depth for every page
+	cloudUsers atomic.Int32          // clients that show the point cloud
+	cloudWake  chan struct{}         // wakes the cloud loop
+	cloudFull  atomic.Bool           // the cloud is sent with every vertex
+	procVer    atomic.Uint64         // counts the changes of the filters and the colorizer
+	filters    *filterChain          // of the primary stream when it is Z16 depth
+
+	bySensor   map[sensor.Sensor][]*sensor.StreamProfile // the profiles shown, by sensor of the device
+	raw        []sensor.Sensor                           // the device's sensors that stream, in the order of s.sensors
+	recordDir  string
+	recordOpts *record.Options
+	recMu      sync.Mutex
+	rec        *recording     // the recording under way (rec set) or the last one, nil before the first
+	recDone    stateRecording // the last recording, once stopped
+	addr       net.Addr       // where Serve listens
+	players    []*player      // the recordings opened for playback
+
 	pubMu sync.Mutex // serializes publishState and the fps figures
 	state atomic.Pointer[stateMsg]
 	errMu sync.Mutex
@@ -105,6 +131,12 @@ func Start(cfg Config) (*Server, error) {
 		hosts:   cfg.Hosts,
 		clients: map[*client]struct{}{},
 		done:    make(chan struct{}),
+		col:     processing.NewColorizer(),
+
+		recordDir:  cfg.RecordDir,
+		recordOpts: cfg.RecordOptions,
+
+		cloudWake: make(chan struct{}, 1),
 	}
 	if s.period <= 0 {
 		s.period = 100 * time.Millisecond
@@ -127,6 +159,13 @@ func Start(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.bySensor = bySensor
+	s.raw = append([]sensor.Sensor(nil), s.sensors...)
+	if s.primary.profile.Format == sensor.FormatZ16 {
+		if s.filters, err = newFilterChain(s.dev.Sensors()[s.primary.sensor]); err != nil {
+			return nil, fmt.Errorf("viewer: %w", err)
+		}
+	}
 	s.hello, err = s.helloMessage()
 	if err != nil {
 		return nil, err
@@ -147,6 +186,10 @@ func Start(cfg Config) (*Server, error) {
 			s.wg.Add(1)
 			go func() { defer s.wg.Done(); s.encodeLoop(st) }()
 		}
+	}
+	if s.primary.profile.Format == sensor.FormatZ16 {
+		s.wg.Add(1)
+		go func() { defer s.wg.Done(); s.cloudLoop(s.primary) }()
 	}
 	if s.pb != nil && !cfg.Autoplay {
 		// Pausing the stopped device makes the start wait for a play.
@@ -200,12 +243,22 @@ func (s *Server) addStreams(profiles []*sensor.StreamProfile) (map[sensor.Sensor
 	if s.primary == nil {
 		s.primary = s.streams[0]
 	}
+	for _, want := range []sensor.Stream{sensor.StreamInfrared, sensor.StreamColor} {
+		for _, st := range s.streams {
+			if st.kind == kindVideo && st.profile.Stream == want && (s.texture == nil || s.texture.profile.Stream != want) {
+				s.texture = st
+			}
+		}
+	}
 	return bySensor, nil
 }
 
 func (s *Server) startSensors() error {
 	h := sensor.HandlerFunc(s.handle)
 	for i, sn := range s.sensors {
+		if len(s.shownProfiles(i)) == 0 {
+			continue // every stream of the sensor was stopped from the page
+		}
 		if err := sn.Start(h); err != nil {
 			for _, t := range s.sensors[:i] {
 				t.Stop()
@@ -236,9 +289,18 @@ func (s *Server) handle(f *sensor.Frame) {
 				bagTime = int64(s.pb.Position())
 			}
 			st.put(f, bagTime, s.frameSeq.Add(1))
+			if st == s.texture && s.cloudUsers.Load() > 0 && s.paused() {
+				s.pokeCloud() // the cloud under view takes its new texture
+			}
 			return
 		}
 	}
+}
+
+// paused reports whether a bag is paused or stopped: the frames on view
+// change only by the page's commands.
+func (s *Server) paused() bool {
+	return s.pb != nil && s.pb.Status() != extensions.StatusPlaying
 }
 
 // statusChanged restarts a bag that ended when looping.
@@ -290,6 +352,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if !isLoopback(ln.Addr()) && s.token == "" {
 		return fmt.Errorf("serve on %s: %w", ln.Addr(), ErrNoToken)
 	}
+	s.recMu.Lock()
+	s.addr = ln.Addr()
+	s.recMu.Unlock()
 	hs := httpServer(s.handler(ln.Addr()))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -343,8 +408,17 @@ func (s *Server) Close() error {
 func (s *Server) shutdown() {
 	s.closing.Store(true)
 	s.ctl.Lock()
+	s.recMu.Lock()
+	recording := s.rec != nil && s.rec.rec != nil
+	s.recMu.Unlock()
+	if recording {
+		if err := s.stopRecordingLocked(false); err != nil {
+			s.setErr(err)
+		}
+	}
 	s.closeSensors()
 	s.ctl.Unlock()
+	s.closePlayers()
 	select {
 	case <-s.done:
 	default:
@@ -401,6 +475,10 @@ func (s *Server) handler(addr net.Addr) http.Handler {
 		}
 		if r.URL.Path == "/ws" {
 			s.serveWS(w, r)
+			return
+		}
+		if r.URL.Path == "/snapshot.ply" {
+			s.servePLY(w, r)
 			return
 		}
 		name, ok := files[r.URL.Path]

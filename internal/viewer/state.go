@@ -35,10 +35,11 @@ type helloSensor struct {
 	Options []helloOption     `json:"options"`
 }
 
+// helloOption is a sensor's option: its range, and whether the page may
+// set it (a camera's writable option).
 type helloOption struct {
-	ID          int32  `json:"id"`
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
+	helloRange
+	Settable bool `json:"settable,omitempty"`
 }
 
 type helloMsg struct {
@@ -51,6 +52,8 @@ type helloMsg struct {
 	Streams    []helloStream     `json:"streams"`
 	Schemes    []string          `json:"schemes"`
 	Recovery   string            `json:"recovery,omitempty"`
+	Filters    []helloFilter     `json:"filters"`   // the depth filters of the primary depth stream
+	Colorizer  []helloRange      `json:"colorizer"` // the colorizer's options but the scheme
 }
 
 func infoMap(in sensor.Info) map[string]string {
@@ -63,6 +66,7 @@ func infoMap(in sensor.Info) map[string]string {
 
 func (s *Server) helloMessage() ([]byte, error) {
 	h := helloMsg{Type: "hello", Device: infoMap(s.dev.Info()), Schemes: processing.ColorSchemes()}
+	h.Filters, h.Colorizer = s.filtersState()
 	if s.pb != nil {
 		h.Playback = true
 		h.File = s.pb.Filename()
@@ -78,7 +82,8 @@ func (s *Server) helloMessage() ([]byte, error) {
 		}
 		if o, ok := sn.(extensions.Options); ok {
 			for _, id := range o.SupportedOptions() {
-				hs.Options = append(hs.Options, helloOption{ID: int32(id), Name: id.String(), Description: o.OptionDescription(id)})
+				hr, ok := describeOption(o, id)
+				hs.Options = append(hs.Options, helloOption{hr, ok && s.pb == nil && !o.OptionReadOnly(id)})
 			}
 		}
 		h.Sensors = append(h.Sensors, hs)
@@ -110,6 +115,7 @@ type stateStream struct {
 	Skipped   uint64       `json:"skippedSamples,omitempty"`
 	Pose      *sensor.Pose `json:"pose,omitempty"`
 	Number    uint64       `json:"number"`
+	Off       bool         `json:"off,omitempty"` // stopped from the page
 }
 
 type stateOption struct {
@@ -119,17 +125,22 @@ type stateOption struct {
 }
 
 type stateJSON struct {
-	Type       string        `json:"type"`
-	Seq        uint64        `json:"seq"`
-	Status     string        `json:"status"`
-	PositionNs int64         `json:"positionNs"`
-	Speed      float64       `json:"speed"`
-	Loop       bool          `json:"loop"`
-	Ended      bool          `json:"ended"`
-	Scheme     int32         `json:"scheme"`
-	Error      string        `json:"error,omitempty"`
-	Streams    []stateStream `json:"streams"`
-	Options    []stateOption `json:"options"`
+	Type       string          `json:"type"`
+	Seq        uint64          `json:"seq"`
+	Status     string          `json:"status"`
+	PositionNs int64           `json:"positionNs"`
+	Speed      float64         `json:"speed"`
+	Loop       bool            `json:"loop"`
+	Ended      bool            `json:"ended"`
+	Scheme     int32           `json:"scheme"`
+	CloudFull  bool            `json:"cloudFull"`
+	Error      string          `json:"error,omitempty"`
+	Streams    []stateStream   `json:"streams"`
+	Options    []stateOption   `json:"options"`
+	Filters    []stateFilter   `json:"filters"`
+	Colorizer  []float32       `json:"colorizer"`
+	Recording  *stateRecording `json:"recording,omitempty"`
+	CanRecord  bool            `json:"canRecord"`
 }
 
 // stateLoop publishes the state every period.
@@ -172,7 +183,7 @@ func (s *Server) publishState() {
 	if old := s.state.Load(); old != nil {
 		seq = old.seq + 1
 	}
-	js := stateJSON{Type: "state", Seq: seq, Status: "Streaming", Loop: s.loop.Load(), Scheme: s.scheme.Load(), Error: s.lastErr(), Speed: 1}
+	js := stateJSON{Type: "state", Seq: seq, Status: "Streaming", Loop: s.loop.Load(), Scheme: s.scheme.Load(), Error: s.lastErr(), Speed: 1, CloudFull: s.cloudFull.Load()}
 	var stats map[int]playbackStats
 	if s.pb != nil {
 		js.Ended = s.ended.Load()
@@ -190,7 +201,7 @@ func (s *Server) publishState() {
 		}
 	}
 	for _, st := range s.streams {
-		ss := stateStream{ID: st.id, Delivered: st.delivered.Load(), FPS: round2(st.fpsValue)}
+		ss := stateStream{ID: st.id, Delivered: st.delivered.Load(), FPS: round2(st.fpsValue), Off: st.off.Load()}
 		if ps, ok := stats[st.profile.UID]; ok {
 			ss.Dropped, ss.Lost = ps.dropped, ps.lost
 		} else {
@@ -214,6 +225,8 @@ func (s *Server) publishState() {
 		js.Streams = append(js.Streams, ss)
 	}
 	js.Options = s.optionValues()
+	js.Filters, js.Colorizer = s.filterValues()
+	js.Recording, js.CanRecord = s.recordingState(), s.pb == nil && s.recordDir != ""
 	b, err := json.Marshal(js)
 	if err != nil {
 		// A NaN in a recorded pose or option: drop the values, keep the rest.

@@ -44,6 +44,7 @@ type stream struct {
 	kind    streamKind
 	name    string
 
+	off       atomic.Bool // a camera's stream stopped from the page
 	latest    atomic.Pointer[sensor.Frame]
 	bagTime   atomic.Int64  // bag time of the latest frame (primary stream of a bag)
 	delivered atomic.Uint64 // frames handed to the viewer
@@ -58,6 +59,11 @@ type stream struct {
 	// The newest encoded pictures (video).
 	jpeg atomic.Pointer[picture]
 	png  atomic.Pointer[picture]
+	// The primary depth stream: the frame on view after the filters, its
+	// sequence number and the newest point cloud message.
+	shown    atomic.Pointer[sensor.Frame]
+	shownSeq atomic.Uint64
+	cloud    atomic.Pointer[picture]
 
 	// Motion samples since the last state message.
 	smu     sync.Mutex
@@ -100,10 +106,7 @@ func (st *stream) put(f *sensor.Frame, bagTime int64, seq uint64) {
 	st.lastSeq.Store(seq)
 	switch st.kind {
 	case kindVideo:
-		select {
-		case st.wake <- struct{}{}:
-		default:
-		}
+		st.poke()
 	case kindMotion:
 		st.smu.Lock()
 		if len(st.samples) < maxSamples {
@@ -112,6 +115,14 @@ func (st *stream) put(f *sensor.Frame, bagTime int64, seq uint64) {
 			st.skipped++
 		}
 		st.smu.Unlock()
+	}
+}
+
+// poke wakes the encoder of a video stream.
+func (st *stream) poke() {
+	select {
+	case st.wake <- struct{}{}:
+	default:
 	}
 }
 

@@ -109,6 +109,8 @@ type wsClient struct {
 	images map[int][]byte      // newest picture per stream
 	tag    int64
 	nState int
+	cloud  []byte // the newest point cloud message
+	nCloud int
 }
 
 func dialWS(t testing.TB, ts *testServer, query string) *wsClient {
@@ -141,6 +143,12 @@ func (c *wsClient) next() *reply {
 	}
 	if typ == websocket.MessageBinary {
 		n := binary.LittleEndian.Uint32(b)
+		var kind struct{ Kind string }
+		if json.Unmarshal(b[4:4+n], &kind); kind.Kind == "cloud" {
+			c.cloud = b
+			c.nCloud++
+			return nil
+		}
 		var h frameHeader
 		if err := json.Unmarshal(b[4:4+n], &h); err != nil {
 			c.t.Fatalf("frame header: %v", err)
@@ -193,7 +201,7 @@ func (c *wsClient) do(cmd command) reply {
 	}
 	for {
 		if r := c.next(); r != nil && r.Tag == cmd.Tag {
-			if r.Cmd != "hover" {
+			if r.Cmd != "hover" && r.Cmd != "ruler" {
 				n := c.nState
 				c.until("state after "+cmd.Cmd, func() bool { return c.nState > n })
 			}

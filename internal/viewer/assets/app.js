@@ -75,6 +75,12 @@
         const row = el('tr', {}, el('td', { title: o.description || '' }, o.name),
           el('td', { id: `opt-${s.index}-${o.id}`, 'data-value': '' }, '—'));
         opts.append(row);
+        if (o.settable) { // a camera's option: set from here
+          const ctl = control(`set-${s.index}-${o.id}`, o, (v) => send({ cmd: 'setOption', sensor: s.index, option: o.id, value: v }));
+          const input = ctl.querySelector('input, select');
+          optionInputs.set(`${s.index}-${o.id}`, input);
+          opts.append(el('tr', { class: 'set' }, el('td', {}, ''), ctl.lastChild));
+        }
       }
       const info = el('table', {}, ...Object.entries(s.info).sort().map(([k, v]) => el('tr', {}, el('td', {}, k), el('td', {}, v))));
       sensors.append(el('h2', {}, `Sensor ${s.index}: ${s.name}`), info);
@@ -83,6 +89,7 @@
       }
       sensors.append(el('h3', {}, 'Options'), opts);
     }
+    showProcessing(h);
     const box = $('streams');
     box.replaceChildren();
     streams.clear();
@@ -91,17 +98,64 @@
       const stats = el('div', { class: 'stats', id: `stats-${s.id}` }, '');
       const title = el('h3', {}, el('span', {}, `${s.name} ${s.format}` + (s.width ? ` ${s.width}x${s.height}` : '') + ` @${s.fps}`));
       const card = el('div', { class: 'card', id: `card-${s.id}`, 'data-stream': s.name }, title);
+      if (!h.playback) { // a camera's stream is started and stopped here
+        const on = el('input', { type: 'checkbox', id: `stream-on-${s.id}`, title: 'stream on or off' });
+        on.checked = true;
+        on.addEventListener('click', (ev) => ev.stopPropagation());
+        on.addEventListener('change', () => send({ cmd: 'stream', id: s.id, on: on.checked }));
+        v.on = on;
+        title.append(el('label', {}, on, ' on'));
+      }
       if (s.kind === 'video') {
         const c = el('canvas', { id: `canvas-${s.id}`, width: String(s.width), height: String(s.height), 'data-number': '', 'data-seq': '' });
+        c.style.width = `${s.width}px`; // a decimated picture is shown at the stream's size
         v.canvas = c;
         v.ctx = c.getContext('2d');
-        card.append(c);
+        v.zoom = 1;
+        c.dataset.zoom = '1';
+        const wrap = el('div', { class: 'zoom' });
+        wrap.append(c);
+        card.append(wrap);
+        // The wheel zooms around the pointer; a double click returns.
+        c.addEventListener('wheel', (ev) => {
+          ev.preventDefault();
+          const r = wrap.getBoundingClientRect();
+          const px = ev.clientX - r.left, py = ev.clientY - r.top; // in the box
+          const z = Math.max(1, Math.min(16, v.zoom * Math.exp(-ev.deltaY * 0.002)));
+          // Keep the picture's point under the pointer in place.
+          const ox = v.ox || 0, oy = v.oy || 0;
+          const ux = (px - ox) / v.zoom, uy = (py - oy) / v.zoom;
+          v.ox = z === 1 ? 0 : Math.min(0, Math.max(r.width - r.width * z, px - ux * z));
+          v.oy = z === 1 ? 0 : Math.min(0, Math.max(r.height - r.height * z, py - uy * z));
+          v.zoom = z;
+          c.style.transform = `translate(${v.ox}px, ${v.oy}px) scale(${z})`;
+          c.dataset.zoom = z.toFixed(3);
+        }, { passive: false });
+        c.addEventListener('dblclick', () => { v.zoom = 1; v.ox = v.oy = 0; c.style.transform = ''; c.dataset.zoom = '1'; });
+        const pixel = (ev) => {
+          const r = c.getBoundingClientRect();
+          return [Math.floor((ev.clientX - r.left) * c.width / r.width), Math.floor((ev.clientY - r.top) * c.height / r.height)];
+        };
         if (s.depth) {
           c.addEventListener('mousemove', (ev) => {
-            const r = c.getBoundingClientRect();
-            const x = Math.floor((ev.clientX - r.left) * c.width / r.width);
-            const y = Math.floor((ev.clientY - r.top) * c.height / r.height);
+            const [x, y] = pixel(ev);
             send({ cmd: 'hover', id: s.id, x, y });
+          });
+          c.addEventListener('click', (ev) => {
+            if (!rulerOn) return;
+            const p = pixel(ev);
+            if (!rulerFirst || rulerFirst.id !== s.id) {
+              rulerFirst = { id: s.id, p };
+              v.ruler = [p];
+              drawRuler(v);
+              $('ruler').textContent = `from (${p[0]}, ${p[1]}): pick the second pixel`;
+              return;
+            }
+            const a = rulerFirst.p;
+            rulerFirst = null;
+            v.ruler = [a, p];
+            drawRuler(v);
+            send({ cmd: 'ruler', id: s.id, x: a[0], y: a[1], x2: p[0], y2: p[1] });
           });
           c.addEventListener('mouseleave', () => { $('hover').textContent = '\u00a0'; });
         }
@@ -122,8 +176,69 @@
       streams.set(s.id, v);
       box.append(card);
     }
+    $('show3d').parentElement.hidden = !h.streams.some((s) => s.primary && s.format === 'Z16');
+    $('cloud-full').parentElement.hidden = $('show3d').parentElement.hidden;
     const prim = h.streams.find((s) => s.primary) || h.streams[0];
     if (prim) select(prim.id);
+  }
+
+  // control makes the input of a block's option: a check box for an
+  // on/off option, a menu for named values, else a slider with its value.
+  // change(value) is called when the user sets it.
+  function control(id, o, change) {
+    let input, label = null;
+    if (o.min === 0 && o.max === 1 && o.step === 1 && !o.values) {
+      input = el('input', { id, type: 'checkbox' });
+      input.checked = o.value !== 0;
+      input.addEventListener('change', () => change(input.checked ? 1 : 0));
+      input.setValue = (v) => { input.checked = v !== 0; };
+    } else if (o.values) {
+      input = el('select', { id }, ...o.values.map((n, i) => el('option', { value: String(o.min + i * o.step) }, n)));
+      input.value = String(o.value);
+      input.addEventListener('change', () => change(Number(input.value)));
+      input.setValue = (v) => { input.value = String(v); };
+    } else {
+      input = el('input', { id, type: 'range', min: String(o.min), max: String(o.max), step: String(o.step || 'any'), value: String(o.value) });
+      label = el('span', { class: 'stats' }, String(+o.value.toFixed(4)));
+      input.addEventListener('input', () => { label.textContent = String(+Number(input.value).toFixed(4)); });
+      input.addEventListener('change', () => change(Number(input.value)));
+      input.setValue = (v) => {
+        if (document.activeElement === input) return;
+        input.value = String(v);
+        label.textContent = String(+v.toFixed(4));
+      };
+    }
+    return el('tr', {}, el('td', { title: `${o.description || ''} (${o.min} to ${o.max}, default ${o.default})` }, o.name),
+      label ? el('td', {}, input, ' ', label) : el('td', {}, input));
+  }
+
+  const procInputs = { filters: [], colorizer: [] };
+  const optionInputs = new Map(); // "sensor-option" → the input that sets a camera's option
+  function showProcessing(h) {
+    const box = $('filters');
+    box.replaceChildren();
+    procInputs.filters = [];
+    $('processing').hidden = !h.filters || !h.filters.length;
+    (h.filters || []).forEach((f, i) => {
+      const on = el('input', { id: `filter-${i}`, type: 'checkbox', 'data-name': f.name });
+      on.checked = f.on;
+      on.addEventListener('change', () => send({ cmd: 'filter', name: f.name, on: on.checked }));
+      const opts = el('table', { class: 'controls', id: `filter-${i}-options` });
+      const inputs = f.options.map((o) => {
+        const row = control(`filter-${i}-${o.id}`, o, (v) => send({ cmd: 'blockOption', name: f.name, option: o.id, value: v }));
+        opts.append(row);
+        return row.querySelector('input, select');
+      });
+      procInputs.filters.push({ on, inputs });
+      box.append(el('div', { class: 'filter' }, el('label', {}, on, ' ' + f.name), opts));
+    });
+    const col = $('colorizer');
+    col.replaceChildren();
+    procInputs.colorizer = (h.colorizer || []).map((o) => {
+      const row = control(`colorizer-${o.id}`, o, (v) => send({ cmd: 'blockOption', name: 'Depth Visualization', option: o.id, value: v }));
+      col.append(row);
+      return row.querySelector('input, select');
+    });
   }
 
   function select(id) {
@@ -148,6 +263,7 @@
     const dv = new DataView(buf);
     const n = dv.getUint32(0, true);
     const h = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, 4, n)));
+    if (h.kind === 'cloud') { cloud.put(h, buf, 4 + n); return; }
     const v = streams.get(h.id);
     if (!v) return;
     const blob = new Blob([new Uint8Array(buf, 4 + n)], { type: h.codec === 'png' ? 'image/png' : 'image/jpeg' });
@@ -164,7 +280,9 @@
         v.canvas.height = bmp.height;
       }
       v.ctx.drawImage(bmp, 0, 0);
-      bmp.close();
+      if (v.bmp) v.bmp.close();
+      v.bmp = bmp; // kept to draw the ruler again over the picture
+      if (v.ruler) drawRuler(v);
       if (v.lastNumber && h.number > v.lastNumber + 1) v.notShown += h.number - v.lastNumber - 1;
       v.lastNumber = h.number;
       v.last = h;
@@ -201,12 +319,25 @@
       $('speed').value = String(m.speed);
     }
     $('scheme').value = String(m.scheme);
+    $('cloud-full').checked = m.cloudFull;
+    showRecording(m);
+    (m.filters || []).forEach((f, i) => {
+      const p = procInputs.filters[i];
+      if (!p) return;
+      p.on.checked = f.on;
+      f.values.forEach((v, k) => p.inputs[k] && p.inputs[k].setValue(v));
+    });
+    (m.colorizer || []).forEach((v, k) => procInputs.colorizer[k] && procInputs.colorizer[k].setValue(v));
     for (const s of m.streams) {
       const v = streams.get(s.id);
       if (!v) continue;
       let txt = `${s.fps.toFixed(1)} fps · ${s.delivered} frames · ${s.dropped} dropped`;
       if (s.lost) txt += ` · ${s.lost} lost (damaged bag)`;
       if (v.s.kind === 'video') txt += ` · ${v.notShown} not shown here` + (v.lastNumber ? ` · #${v.lastNumber}` : '');
+      if (v.on) {
+        v.on.checked = !s.off;
+        if (s.off) txt = 'stopped · ' + txt;
+      }
       v.stats.textContent = txt;
       v.stats.dataset.delivered = String(s.delivered);
       v.stats.dataset.dropped = String(s.dropped);
@@ -222,6 +353,8 @@
         if (td.dataset.value !== '') td.classList.add('changed');
         td.dataset.value = val;
         td.textContent = val;
+        const input = optionInputs.get(`${o.sensor}-${o.id}`);
+        if (input) input.setValue(o.value);
       }
     }
   }
@@ -259,7 +392,72 @@
     v.table.replaceChildren(...rows.map(([k, val]) => el('tr', {}, el('td', {}, k), el('td', {}, String(val)))));
   }
 
+  // The ruler: two depth pixels picked on a depth view; the server
+  // deprojects them (processing's point cloud) and replies the distance.
+  let rulerOn = false, rulerFirst = null;
+  function drawRuler(v) {
+    const g = v.ctx, [a, b] = v.ruler || [];
+    if (v.bmp) g.drawImage(v.bmp, 0, 0);
+    if (!a) return;
+    g.save();
+    g.strokeStyle = '#ff0';
+    g.fillStyle = '#ff0';
+    g.lineWidth = Math.max(1, v.canvas.width / 400);
+    for (const p of v.ruler) { g.beginPath(); g.arc(p[0] + 0.5, p[1] + 0.5, 3 * g.lineWidth, 0, 2 * Math.PI); g.fill(); }
+    if (b) { g.beginPath(); g.moveTo(a[0] + 0.5, a[1] + 0.5); g.lineTo(b[0] + 0.5, b[1] + 0.5); g.stroke(); }
+    g.restore();
+  }
+  $('ruler-btn').addEventListener('click', () => {
+    rulerOn = !rulerOn;
+    rulerFirst = null;
+    $('ruler-btn').classList.toggle('active', rulerOn);
+    $('ruler').textContent = rulerOn ? 'pick two pixels on the depth view' : '';
+    $('ruler').dataset.meters = '';
+    if (!rulerOn) {
+      for (const v of streams.values()) if (v.ruler) { v.ruler = null; drawRuler(v); }
+      cloud.setRuler(null);
+    }
+  });
+
+  // Snapshot: a PNG of every 2D view as drawn and the server's PLY of the
+  // point cloud on view, each offered as a download.
+  function offer(name, blob) {
+    const a = el('a', { href: URL.createObjectURL(blob), download: name, 'data-bytes': String(blob.size) }, name);
+    $('snapshots').append(a);
+    a.click();
+  }
+  $('snapshot').addEventListener('click', () => {
+    $('snapshots').replaceChildren();
+    for (const v of streams.values()) {
+      if (v.s.kind !== 'video' || !v.last) continue;
+      const name = `${v.s.name.replace('/', '_')}-${v.last.number}.png`;
+      v.canvas.toBlob((b) => offer(name, b), 'image/png');
+    }
+    if (!$('show3d').parentElement.hidden) {
+      fetch('/snapshot.ply').then((r) => {
+        if (!r.ok) return r.text().then((t) => { throw new Error(t); });
+        const cd = r.headers.get('Content-Disposition') || '';
+        const m = /filename="([^"]+)"/.exec(cd);
+        return r.blob().then((b) => offer(m ? m[1] : 'cloud.ply', b));
+      }).catch((err) => banner(`snapshot: ${err.message}`));
+    }
+  });
+
   function onReply(r) {
+    if (r.cmd === 'playRecording' && !r.error) {
+      const a = $('recording-link');
+      a.href = r.urls[0];
+      a.textContent = `open the recording: ${r.urls[0]}`;
+      a.hidden = false;
+    }
+    if (r.cmd === 'ruler') {
+      const el2 = $('ruler');
+      if (r.error) { el2.textContent = r.error; el2.dataset.meters = ''; return; }
+      el2.textContent = `${r.meters.toFixed(4)} m (frame ${r.number})`;
+      el2.dataset.meters = String(r.meters);
+      cloud.setRuler(r.a, r.b);
+      return;
+    }
     if (r.cmd === 'hover') {
       const h = $('hover');
       if (r.error) { h.textContent = r.error; h.dataset.meters = ''; return; }
@@ -270,6 +468,217 @@
     if (r.error) banner(`${r.cmd}: ${r.error}`);
     document.body.dataset.lastReply = `${r.cmd}:${r.tag}:${r.error ? 'error' : 'ok'}`;
   }
+
+  // The 3D view: the point cloud the server computes (processing's point
+  // cloud), drawn with WebGL as points. Positions arrive as int16 (meters =
+  // value × scale) in the depth camera's coordinates (x right, y down, z
+  // forward), colors as RGB8. Drag orbits, shift+drag or right drag pans,
+  // the wheel zooms.
+  const cloud = (() => {
+    const c = $('cloud');
+    const st = { gl: null, prog: null, pos: null, col: null, count: 0, scale: 1, dirty: false, frames: 0, received: 0, pending: null, fpsT: 0, fpsN: 0,
+      yaw: 0, pitch: 0, dist: 1, target: [0, 0, 1], fitted: false, ruler: null };
+    function init() {
+      if (st.gl) return true;
+      const gl = c.getContext('webgl', { preserveDrawingBuffer: true, antialias: false });
+      if (!gl) { banner('3D view: this browser has no WebGL'); return false; }
+      const sh = (type, src) => {
+        const o = gl.createShader(type);
+        gl.shaderSource(o, src);
+        gl.compileShader(o);
+        if (!gl.getShaderParameter(o, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(o));
+        return o;
+      };
+      const p = gl.createProgram();
+      gl.attachShader(p, sh(gl.VERTEX_SHADER, 'attribute vec3 p; attribute vec3 c; uniform mat4 m; uniform float s; uniform float ps; varying vec3 v;' +
+        'void main() { gl_Position = m * vec4(p * s, 1.0); gl_PointSize = ps; v = c; }'));
+      gl.attachShader(p, sh(gl.FRAGMENT_SHADER, 'precision mediump float; varying vec3 v; void main() { gl_FragColor = vec4(v, 1.0); }'));
+      gl.linkProgram(p);
+      if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(p));
+      st.gl = gl; st.prog = p;
+      st.pos = gl.createBuffer(); st.col = gl.createBuffer(); st.line = gl.createBuffer(); st.lineCol = gl.createBuffer();
+      st.loc = { p: gl.getAttribLocation(p, 'p'), c: gl.getAttribLocation(p, 'c'), m: gl.getUniformLocation(p, 'm'),
+        s: gl.getUniformLocation(p, 's'), ps: gl.getUniformLocation(p, 'ps') };
+      gl.enable(gl.DEPTH_TEST);
+      return true;
+    }
+    // Column-major 4x4 matrices.
+    const mul = (a, b) => {
+      const o = new Float32Array(16);
+      for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) {
+        let x = 0;
+        for (let k = 0; k < 4; k++) x += a[k * 4 + j] * b[i * 4 + k];
+        o[i * 4 + j] = x;
+      }
+      return o;
+    };
+    function matrix() {
+      const f = 1 / Math.tan(Math.PI / 6), asp = c.width / c.height, near = 0.01, far = 100;
+      const proj = new Float32Array([f / asp, 0, 0, 0, 0, f, 0, 0, 0, 0, (far + near) / (near - far), -1, 0, 0, 2 * far * near / (near - far), 0]);
+      // The camera's coordinates (y down, z forward) to GL's (y up, z back).
+      const t = [st.target[0], -st.target[1], -st.target[2]];
+      const cp = Math.cos(st.pitch);
+      const eye = [t[0] + st.dist * Math.sin(st.yaw) * cp, t[1] + st.dist * Math.sin(st.pitch), t[2] + st.dist * Math.cos(st.yaw) * cp];
+      const norm = (v) => { const l = Math.hypot(...v) || 1; return v.map((x) => x / l); };
+      const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+      const zc = norm([eye[0] - t[0], eye[1] - t[1], eye[2] - t[2]]);
+      const xc = norm(cross([0, 1, 0], zc)), yc = cross(zc, xc);
+      const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+      const view = new Float32Array([xc[0], yc[0], zc[0], 0, xc[1], yc[1], zc[1], 0, xc[2], yc[2], zc[2], 0, -dot(xc, eye), -dot(yc, eye), -dot(zc, eye), 1]);
+      const flip = new Float32Array([1, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 1]);
+      st.axes = { xc, yc };
+      return mul(proj, mul(view, flip));
+    }
+    function draw() {
+      st.dirty = false;
+      if (st.pending) shown(st.pending.h, st.pending.bytes);
+      st.pending = null;
+      const gl = st.gl;
+      gl.viewport(0, 0, c.width, c.height);
+      gl.clearColor(0.07, 0.07, 0.08, 1);
+      gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+      gl.useProgram(st.prog);
+      gl.uniformMatrix4fv(st.loc.m, false, matrix());
+      const attrib = (buf, loc, n, type, normalized) => {
+        gl.bindBuffer(gl.ARRAY_BUFFER, buf);
+        gl.enableVertexAttribArray(loc);
+        gl.vertexAttribPointer(loc, n, type, normalized, 0, 0);
+      };
+      if (st.count) {
+        gl.uniform1f(st.loc.s, st.scale);
+        gl.uniform1f(st.loc.ps, st.pointSize);
+        attrib(st.pos, st.loc.p, 3, gl.SHORT, false);
+        attrib(st.col, st.loc.c, 3, gl.UNSIGNED_BYTE, true);
+        gl.drawArrays(gl.POINTS, 0, st.count);
+      }
+      if (st.ruler) { // two points in meters and the line between them
+        gl.uniform1f(st.loc.s, 1);
+        gl.uniform1f(st.loc.ps, 8);
+        attrib(st.line, st.loc.p, 3, gl.FLOAT, false);
+        attrib(st.lineCol, st.loc.c, 3, gl.UNSIGNED_BYTE, true);
+        gl.drawArrays(gl.LINES, 0, 2);
+        gl.drawArrays(gl.POINTS, 0, 2);
+      }
+      c.dataset.yaw = st.yaw.toFixed(4);
+      c.dataset.pitch = st.pitch.toFixed(4);
+      c.dataset.dist = st.dist.toFixed(4);
+    }
+    // shown counts a cloud drawn and describes it.
+    function shown(h, bytes) {
+      st.frames++;
+      const now = performance.now();
+      if (!st.fpsT) st.fpsT = now;
+      st.fpsN++;
+      if (now - st.fpsT >= 1000) { c.dataset.fps = (st.fpsN * 1000 / (now - st.fpsT)).toFixed(1); st.fpsT = now; st.fpsN = 0; }
+      c.dataset.number = String(h.number);
+      c.dataset.points = String(h.count);
+      c.dataset.frames = String(st.frames);
+      c.dataset.step = String(h.step);
+      c.dataset.bytes = String(bytes);
+      $('cloud-texture').textContent = `(frame ${h.number}, ${h.texture === 'depth' ? 'colored by depth' : 'textured by ' + h.texture})`;
+      $('cloud-stats').textContent = `${h.count} points · ${h.width}x${h.height} every ${h.step} · ${(bytes / 1024).toFixed(0)} KB` +
+        (c.dataset.fps ? ` · ${c.dataset.fps} fps` : '');
+    }
+    const redraw = () => {
+      if (!st.gl || st.dirty) return;
+      st.dirty = true;
+      requestAnimationFrame(draw);
+    };
+    function fit(pos) { // look at the middle of the cloud from the camera's place
+      let z = 0, n = 0;
+      for (let i = 2; i < pos.length; i += 3 * Math.max(1, Math.floor(pos.length / 3000))) { z += pos[i]; n++; }
+      const mz = n ? z / n * st.scale : 1;
+      st.target = [0, 0, mz]; st.dist = mz; st.yaw = 0; st.pitch = 0;
+      st.fitted = true;
+    }
+    function put(h, buf, off) {
+      if (!$('show3d').checked || !init()) return;
+      const gl = st.gl;
+      const pos = new Int16Array(buf, off, 3 * h.count);
+      st.scale = h.scale;
+      st.count = h.count;
+      st.pointSize = Math.min(4, 1.5 + h.step / 2); // a decimated cloud's points cover its pixels
+      gl.bindBuffer(gl.ARRAY_BUFFER, st.pos);
+      gl.bufferData(gl.ARRAY_BUFFER, pos, gl.DYNAMIC_DRAW);
+      gl.bindBuffer(gl.ARRAY_BUFFER, st.col);
+      gl.bufferData(gl.ARRAY_BUFFER, new Uint8Array(buf, off + h.colorOffset, 3 * h.count), gl.DYNAMIC_DRAW);
+      if (!st.fitted && h.count) fit(pos);
+      st.pending = { h, bytes: buf.byteLength }; // described once drawn
+      c.dataset.received = String(++st.received);
+      redraw();
+    }
+    function setRuler(a, b) {
+      if (!st.gl && !a) return;
+      if (!init()) return;
+      const gl = st.gl;
+      st.ruler = a ? [a, b] : null;
+      if (!a) { redraw(); return; }
+      if (a) {
+        gl.bindBuffer(gl.ARRAY_BUFFER, st.line);
+        gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([...a, ...b]), gl.DYNAMIC_DRAW);
+        gl.bindBuffer(gl.ARRAY_BUFFER, st.lineCol);
+        gl.bufferData(gl.ARRAY_BUFFER, new Uint8Array([255, 255, 0, 255, 255, 0]), gl.DYNAMIC_DRAW);
+      }
+      redraw();
+    }
+    function reset() { st.fitted = false; st.yaw = 0; st.pitch = 0; redraw(); }
+    let drag = null;
+    c.addEventListener('contextmenu', (e) => e.preventDefault());
+    c.addEventListener('pointerdown', (e) => { drag = { x: e.clientX, y: e.clientY, pan: e.shiftKey || e.button === 2 }; c.setPointerCapture(e.pointerId); });
+    c.addEventListener('pointerup', () => { drag = null; });
+    c.addEventListener('pointermove', (e) => {
+      if (!drag || !st.axes) return;
+      const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+      drag.x = e.clientX; drag.y = e.clientY;
+      if (drag.pan) {
+        const k = st.dist * 0.002, { xc, yc } = st.axes;
+        // GL axes back to the camera's (y and z flipped).
+        st.target[0] -= k * (dx * xc[0] - dy * yc[0]);
+        st.target[1] += k * (dx * xc[1] - dy * yc[1]);
+        st.target[2] += k * (dx * xc[2] - dy * yc[2]);
+      } else {
+        st.yaw -= dx * 0.01;
+        st.pitch = Math.max(-1.5, Math.min(1.5, st.pitch + dy * 0.01));
+      }
+      redraw();
+    });
+    c.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      st.dist = Math.max(0.02, Math.min(50, st.dist * Math.exp(e.deltaY * 0.001)));
+      redraw();
+    }, { passive: false });
+    c.addEventListener('dblclick', reset);
+    $('reset-view').addEventListener('click', reset);
+    return { put, setRuler, reset };
+  })();
+
+  let recording = false;
+  function showRecording(m) {
+    $('recorder').hidden = !m.canRecord;
+    const r = m.recording;
+    recording = !!(r && r.active);
+    $('record').textContent = recording ? 'Stop recording' : 'Record';
+    $('record-name').disabled = recording;
+    const st = $('record-status');
+    st.dataset.active = recording ? 'true' : '';
+    if (!r) { st.textContent = ''; return; }
+    st.dataset.bytes = String(r.bytes);
+    st.dataset.file = r.file;
+    const mb = (r.bytes / 1e6).toFixed(1);
+    st.textContent = (recording ? `recording ${r.file}: ` : `recorded ${r.file}: `) + `${mb} MB, ${r.seconds.toFixed(1)} s` +
+      (r.dropped ? `, ${r.dropped} frames dropped` : '') + (r.error ? ` — ${r.error}` : '') +
+      '';
+    $('play-recording').hidden = recording || !!r.error;
+  }
+  $('play-recording').addEventListener('click', () => send({ cmd: 'playRecording' }));
+  $('record').addEventListener('click', () => {
+    if (recording) send({ cmd: 'record', on: false });
+    else send({ cmd: 'record', on: true, name: $('record-name').value.trim() || `recording-${new Date().toISOString().replace(/[:.]/g, '-')}` });
+  });
+
+  const cloudCmd = () => send({ cmd: 'cloud', on: $('show3d').checked, full: $('cloud-full').checked });
+  $('show3d').addEventListener('change', (e) => { $('cloud-card').hidden = !e.target.checked; cloudCmd(); });
+  $('cloud-full').addEventListener('change', cloudCmd);
 
   $('play').addEventListener('click', () => send({ cmd: lastState && lastState.status === 'Playing' ? 'pause' : 'play' }));
   $('back').addEventListener('click', () => send({ cmd: 'step', dir: -1 }));

@@ -1,0 +1,127 @@
+package scene
+
+import (
+	"fmt"
+	"math"
+)
+
+// Gravity is standard gravity (m/s²), pointing along the world's +y.
+const Gravity = 9.80665
+
+// Motions lists the trajectories Trajectory knows; the first is the
+// default.
+var Motions = []string{"still", "pan", "walk"}
+
+// wave is a·sin(2π·f·t + phase).
+type wave struct{ a, f, phase float64 }
+
+// waves is a sum of waves: a coordinate of a trajectory.
+type waves []wave
+
+func (w waves) at(t float64) (v, d1, d2 float64) {
+	for _, x := range w {
+		o := 2 * math.Pi * x.f
+		s, c := math.Sincos(o*t + x.phase)
+		v += x.a * s
+		d1 += x.a * o * c
+		d2 -= x.a * o * o * s
+	}
+	return v, d1, d2
+}
+
+// Trajectory is a camera motion: position and yaw, pitch and roll as sums
+// of sine waves (the rotation is R = Ry(yaw)·Rx(pitch)·Rz(roll), about the
+// camera's y, x and z axes), so that every derivative is exact.
+type Trajectory struct {
+	Name             string
+	pos              [3]waves
+	yaw, pitch, roll waves
+}
+
+// NewTrajectory returns the trajectory name: "still" (the camera does not
+// move), "pan" (a slow pan: the yaw swings ±0.5 rad over 12 s, the camera
+// in place) or "walk" (a handheld walk: 0.4 m forward and back over 16 s
+// with steps of 0.9 Hz that bob, sway and tilt the camera, and a slow look
+// around).
+func NewTrajectory(name string) (*Trajectory, error) {
+	tr := &Trajectory{Name: name}
+	switch name {
+	case "still":
+	case "pan":
+		tr.yaw = waves{{0.5, 1.0 / 12, 0}}
+	case "walk":
+		const step = 0.9 // Hz
+		tr.pos = [3]waves{
+			{{0.03, step / 2, 0}},
+			{{0.02, step, math.Pi / 2}, {-0.02, 0, math.Pi / 2}}, // starts at 0
+			{{0.2, 1.0 / 16, -math.Pi / 2}, {0.2, 0, math.Pi / 2}},
+		}
+		tr.yaw = waves{{0.25, 1.0 / 16, 0}}
+		tr.pitch = waves{{0.03, step, 0}}
+		tr.roll = waves{{0.02, step / 2, 1}, {-0.02 * math.Sin(1), 0, math.Pi / 2}}
+	default:
+		return nil, fmt.Errorf("scene: unknown motion %q: want one of %v", name, Motions)
+	}
+	return tr, nil
+}
+
+// rotY, rotX and rotZ are the rotations by a about the y, x and z axes.
+func rotY(a float64) [9]float64 {
+	s, c := math.Sincos(a)
+	return [9]float64{c, 0, s, 0, 1, 0, -s, 0, c}
+}
+func rotX(a float64) [9]float64 {
+	s, c := math.Sincos(a)
+	return [9]float64{1, 0, 0, 0, c, -s, 0, s, c}
+}
+func rotZ(a float64) [9]float64 {
+	s, c := math.Sincos(a)
+	return [9]float64{c, -s, 0, s, c, 0, 0, 0, 1}
+}
+
+// Pose returns the camera's pose at t seconds.
+func (tr *Trajectory) Pose(t float64) Pose {
+	y, _, _ := tr.yaw.at(t)
+	p, _, _ := tr.pitch.at(t)
+	r, _, _ := tr.roll.at(t)
+	rot := Pose{R: rotY(y)}.Compose(Pose{R: rotX(p)}).Compose(Pose{R: rotZ(r)})
+	for a := range 3 {
+		rot.T[a], _, _ = tr.pos[a].at(t)
+	}
+	return rot
+}
+
+// Gyro returns the angular velocity (rad/s) at t seconds in the camera's
+// axes, what a gyroscope aligned with the camera measures.
+func (tr *Trajectory) Gyro(t float64) Vec3 {
+	_, dy, _ := tr.yaw.at(t)
+	p, dp, _ := tr.pitch.at(t)
+	r, dr, _ := tr.roll.at(t)
+	// ω = Rzᵀ·Rxᵀ·(0, yaw', 0) + Rzᵀ·(pitch', 0, 0) + (0, 0, roll').
+	rz := Pose{R: rotZ(r)}.Inverse()
+	rx := Pose{R: rotX(p)}.Inverse()
+	w := rz.Rotate(rx.Rotate(Vec3{0, dy, 0}))
+	w = add(w, rz.Rotate(Vec3{dp, 0, 0}))
+	return add(w, Vec3{0, 0, dr})
+}
+
+// Accel returns the specific force (m/s²) at t seconds in the camera's
+// axes, what an accelerometer aligned with the camera measures: the
+// acceleration less gravity, so that a camera at rest reads (0, −g, 0).
+func (tr *Trajectory) Accel(t float64) Vec3 {
+	var a Vec3
+	for i := range 3 {
+		_, _, a[i] = tr.pos[i].at(t)
+	}
+	a[1] -= Gravity
+	return tr.Pose(t).Inverse().Rotate(a)
+}
+
+// Velocity returns the camera's velocity (m/s, world) at t seconds.
+func (tr *Trajectory) Velocity(t float64) Vec3 {
+	var v Vec3
+	for i := range 3 {
+		_, v[i], _ = tr.pos[i].at(t)
+	}
+	return v
+}

@@ -1,0 +1,178 @@
+package scene
+
+import (
+	"math"
+	"testing"
+
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// testCamera is a 160x120 camera with the distortion of the synthetic
+// color stream.
+func testCamera() *Camera {
+	return NewCamera(sensor.Intrinsics{Width: 160, Height: 120, PPX: 80.5, PPY: 59.75, FX: 145, FY: 145.5,
+		Model: sensor.DistortionInverseBrownConrady, Coeffs: [5]float32{0.125, -0.25, 0.001, -0.002, 0.0625}})
+}
+
+// TestColorRowsIsShade: the picture ColorRows draws (its faces' colors
+// computed once per view) is Shade of every pixel's hit, for every
+// built-in scene, from poses of the walk; and every pixel's hit (objects
+// tested only within their bounds on the picture) is the hit of a cast
+// against every object.
+func TestColorRowsIsShade(t *testing.T) {
+	c := testCamera()
+	tr, err := NewTrajectory("walk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range Names {
+		sc, err := Builtin(name, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sec := range []float64{0, 2.5, 7} {
+			v := sc.View(c, tr.Pose(sec))
+			rgb := make([]byte, 3*160*120)
+			v.ColorRows(rgb, 0, 120)
+			kinds := map[int]int{}
+			for y := range 120 {
+				for x := range 160 {
+					h := v.Pixel(x, y)
+					kinds[h.Kind]++
+					// The objects' bounds on the picture leave none out.
+					if all := sc.Cast(v.pose.T, v.Ray(x, y)); all.Kind != h.Kind || all.Index != h.Index || all.T != h.T {
+						t.Fatalf("%s at %g s: pixel (%d,%d) hits %+v, casting against every object %+v", name, sec, x, y, h, all)
+					}
+					want := sc.Shade(h)
+					i := 3 * (y*160 + x)
+					for k := range 3 {
+						if rgb[i+k] != toByte(want[k]) {
+							t.Fatalf("%s at %g s: pixel (%d,%d) %v, want %v (hit %+v)", name, sec, x, y, rgb[i:i+3], want, h)
+						}
+					}
+				}
+			}
+			if name != "plane" && (kinds[KindBox] == 0 || kinds[KindPoster] == 0) {
+				t.Errorf("%s at %g s sees %v (kind: pixels): want boxes and the poster", name, sec, kinds)
+			}
+		}
+	}
+}
+
+// TestBuiltinDeterministic: a built-in scene is a function of its name and
+// seed; another seed lays it out otherwise; an unknown name is an error
+// naming the known ones.
+func TestBuiltinDeterministic(t *testing.T) {
+	a, _ := Builtin("room", 1)
+	b, _ := Builtin("room", 1)
+	c, _ := Builtin("room", 2)
+	if a.Boxes[0] != b.Boxes[0] || a.Spheres[1] != b.Spheres[1] || a.Poster.colors[3] != b.Poster.colors[3] {
+		t.Error("one seed, two layouts")
+	}
+	if a.Boxes[0] == c.Boxes[0] {
+		t.Error("seeds 1 and 2 give the same first box")
+	}
+	if _, err := Builtin("garden", 1); err == nil {
+		t.Error("unknown scene accepted")
+	}
+	if _, err := NewTrajectory("run"); err == nil {
+		t.Error("unknown motion accepted")
+	}
+}
+
+// integrate returns the rotation that the angular velocities w (camera
+// axes, rad/s) sampled every dt seconds make, as a pose (midpoint rule on
+// each interval, exact rotation per step).
+func integrate(w []Vec3, dt float64) Pose {
+	p := Identity()
+	for i := 1; i < len(w); i++ {
+		m := scale(add(w[i-1], w[i]), dt/2)
+		p = p.Compose(Pose{R: expSO3(m)})
+	}
+	return p
+}
+
+// expSO3 is the rotation matrix of the rotation vector v (Rodrigues).
+func expSO3(v Vec3) [9]float64 {
+	th := math.Sqrt(dot(v, v))
+	if th == 0 {
+		return Identity().R
+	}
+	k := scale(v, 1/th)
+	s, c := math.Sincos(th)
+	x, y, z := k[0], k[1], k[2]
+	C := 1 - c
+	return [9]float64{
+		c + x*x*C, x*y*C - z*s, x*z*C + y*s,
+		y*x*C + z*s, c + y*y*C, y*z*C - x*s,
+		z*x*C - y*s, z*y*C + x*s, c + z*z*C,
+	}
+}
+
+// angle returns the rotation angle of R.
+func angle(r [9]float64) float64 {
+	return math.Acos(max(-1, min(1, (r[0]+r[4]+r[8]-1)/2)))
+}
+
+// TestGyroIntegratesToTrajectory: the gyroscope sampled at 200 Hz,
+// integrated over 2 s of the pan (and of the walk), gives the trajectory's
+// rotation over that time within 1%; at rest the accelerometer reads
+// (0, −g, 0), the D400 IMU's axes being the camera's (y down).
+func TestGyroIntegratesToTrajectory(t *testing.T) {
+	const hz, sec = 200, 2.0
+	for _, name := range []string{"pan", "walk"} {
+		tr, _ := NewTrajectory(name)
+		var w []Vec3
+		for i := 0; i <= hz*sec; i++ {
+			w = append(w, tr.Gyro(float64(i)/hz))
+		}
+		got := integrate(w, 1.0/hz)
+		want := tr.Pose(0).Inverse().Compose(tr.Pose(sec))
+		ang := angle(want.R)
+		diff := angle(got.Inverse().Compose(want).R)
+		if ang < 0.1 || diff > 0.01*ang {
+			t.Errorf("%s: integrated gyro differs from the trajectory's rotation (%.4f rad) by %.5f rad", name, ang, diff)
+		}
+		if name == "pan" {
+			sum := 0.0
+			for i := 1; i < len(w); i++ {
+				sum += (w[i-1][1] + w[i][1]) / 2 / hz
+			}
+			if yaw := 0.5 * math.Sin(2*math.Pi*sec/12); math.Abs(sum-yaw) > 0.01*yaw {
+				t.Errorf("pan: ∫gyro y = %.5f rad, want the yaw %.5f rad within 1%%", sum, yaw)
+			}
+		}
+	}
+	still, _ := NewTrajectory("still")
+	if a, g := still.Accel(1), still.Gyro(1); a != (Vec3{0, -Gravity, 0}) || g != (Vec3{}) {
+		t.Errorf("still: accel %v, gyro %v: want (0, -g, 0) and 0", a, g)
+	}
+}
+
+// TestAccelIntegratesToTrajectory: the accelerometer of the walk, rotated
+// into the world by the trajectory's orientation and with gravity added
+// back, integrated twice, gives the trajectory's displacement over 2 s
+// within 1 mm.
+func TestAccelIntegratesToTrajectory(t *testing.T) {
+	tr, _ := NewTrajectory("walk")
+	const hz, sec = 1000, 2.0
+	pos, vel := tr.Pose(0).T, tr.Velocity(0)
+	prev := Vec3{}
+	for i := 0; i <= hz*sec; i++ {
+		ts := float64(i) / hz
+		a := tr.Pose(ts).Rotate(tr.Accel(ts))
+		a[1] += Gravity
+		if i > 0 {
+			for k := range 3 {
+				am := (a[k] + prev[k]) / 2
+				pos[k] += vel[k]/hz + am/(2*hz*hz)
+				vel[k] += am / hz
+			}
+		}
+		prev = a
+	}
+	want := tr.Pose(sec).T
+	if d := math.Sqrt(dot(sub(pos, want), sub(pos, want))); d > 1e-3 {
+		t.Errorf("double-integrated accel ends at %v, the trajectory at %v (%.4f m apart)", pos, want, d)
+	}
+}
