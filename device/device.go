@@ -5,22 +5,8 @@
 //
 // # Frame delivery contract
 //
-// Every implementation delivers frames through one sensor runtime
-// (internal/sensorrt, where the contract is written out in full and
-// tested), so that they all behave alike:
-//
-//   - A started sensor calls its handler on a goroutine it owns, never on
-//     the caller's and never with a lock held; from the handler, Stop and
-//     Close of its own sensor and Close of the device fail with an error
-//     wrapping sensor.ErrStopFromHandler instead of waiting for themselves.
-//   - Frames of a stream arrive one at a time, in order.
-//   - Lossless producers (software device, synthetic camera, non-real-time
-//     playback) wait for a slow handler; real-time ones (live cameras,
-//     real-time playback) drop its oldest undelivered frames, counted, once
-//     they have waited a frame period while it was inside a call.
-//   - Stop is synchronous; Close returns when every goroutine has ended.
-//   - A delivered frame and its Data are immutable and stay valid as long
-//     as they are referenced; there is nothing to release.
+// Every implementation follows the frame delivery rules of package sensor
+// (its "Frame delivery" section), so that user code cannot tell them apart.
 package device
 
 import (

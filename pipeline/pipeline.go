@@ -18,7 +18,6 @@ import (
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
-	"github.com/rsbag/rsbag/usb"
 )
 
 // Errors of a Pipeline.
@@ -84,7 +83,10 @@ func (p *Profile) Stream(s sensor.Stream, i int) *sensor.StreamProfile {
 // rs2::pipeline: Start resolves a Config on a device (a file, a camera or
 // the synthetic camera), opens and starts its sensors and feeds their
 // frames to a Syncer; WaitForFrames hands out the framesets. It is safe
-// for concurrent use.
+// for concurrent use. A camera is a live camera of the registered backend
+// (device.OpenCamera: a program that imports package usb, built with cgo,
+// has one), else, when none is attached and the Config names none, the
+// synthetic camera (device.LiveOrSynthetic).
 type Pipeline struct {
 	mu  sync.Mutex
 	run *running
@@ -245,8 +247,7 @@ func openDevice(ctx context.Context, cfg *Config, r *running) (device.Device, *p
 	cfg.mu.Lock()
 	file, repeat, serial, synthetic, syncfg, nonRT := cfg.file, cfg.repeat, cfg.serial, cfg.synthetic, cfg.syncfg, cfg.nonRT
 	cfg.mu.Unlock()
-	switch {
-	case file != "":
+	if file != "" {
 		pb, err := playback.Open(file, &playback.Options{Repeat: repeat, NonRealTime: nonRT})
 		if err != nil {
 			return nil, nil, fmt.Errorf("pipeline: device from file: %w", err)
@@ -256,26 +257,28 @@ func openDevice(ctx context.Context, cfg *Config, r *running) (device.Device, *p
 			return nil, nil, fmt.Errorf("pipeline: %s holds camera %q, not the requested %q: %w", file, pb.Info()[sensor.CameraInfoSerialNumber], serial, ErrUnresolvable)
 		}
 		return pb, pb, nil
-	case !synthetic:
-		cam, err := usb.Open(ctx, &usb.Options{Serial: serial})
-		if err == nil {
-			r.owned = append(r.owned, cam.Close)
-			return cam, nil, nil
-		}
-		if serial != "" || !errors.Is(err, device.ErrNotFound) {
-			return nil, nil, fmt.Errorf("pipeline: camera: %w", err)
-		}
 	}
-	if syncfg == nil {
-		d := DefaultSynthetic()
-		syncfg = &d
-	}
-	syn, err := software.NewSynthetic(*syncfg)
-	if err != nil {
+	dev, isSynthetic, err := device.LiveOrSynthetic(synthetic, serial != "",
+		func() (device.Device, error) { return device.OpenCamera(ctx, serial) },
+		func(error) (device.Device, error) {
+			if syncfg == nil {
+				d := DefaultSynthetic()
+				syncfg = &d
+			}
+			syn, err := software.NewSynthetic(*syncfg)
+			if err != nil {
+				return nil, err
+			}
+			return syn, nil
+		})
+	switch {
+	case err != nil && isSynthetic:
 		return nil, nil, fmt.Errorf("pipeline: synthetic camera: %w", err)
+	case err != nil:
+		return nil, nil, fmt.Errorf("pipeline: camera: %w", err)
 	}
-	r.owned = append(r.owned, syn.Close)
-	return syn, nil, nil
+	r.owned = append(r.owned, dev.Close)
+	return dev, nil, nil
 }
 
 func (r *running) endOfStream() {

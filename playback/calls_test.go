@@ -26,7 +26,8 @@ func watchdog(t *testing.T, d time.Duration) {
 	t.Cleanup(func() { tm.Stop() })
 }
 
-// waitFor polls cond until it holds or the wait deadline passes.
+// waitFor polls cond until it holds or the wait deadline passes; call it in
+// a synctest bubble, whose clock it polls on.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(waitDeadline)
@@ -198,39 +199,42 @@ func TestControlFromHandler(t *testing.T) {
 		}
 	})
 
+	// Real time in a synctest bubble: the waits are on its clock.
 	t.Run("real time", func(t *testing.T) {
-		watchdog(t, 10*time.Second)
-		d := open(t, depthColor, &Options{Speed: 4})
-		col := newCollector(d)
-		errc := make(chan error, 2)
-		var n int
-		var mu sync.Mutex
-		startAll(t, d, sensor.HandlerFunc(func(f *sensor.Frame) {
-			col.HandleFrame(f)
-			mu.Lock()
-			n++
-			first := n == 3
-			mu.Unlock()
-			if first {
-				errc <- d.Pause()
-				errc <- d.Seek(target)
+		synctest.Test(t, func(t *testing.T) {
+			watchdog(t, 10*time.Second)
+			d := open(t, depthColor, &Options{Speed: 4})
+			col := newCollector(d)
+			errc := make(chan error, 2)
+			var n int
+			var mu sync.Mutex
+			startAll(t, d, sensor.HandlerFunc(func(f *sensor.Frame) {
+				col.HandleFrame(f)
+				mu.Lock()
+				n++
+				first := n == 3
+				mu.Unlock()
+				if first {
+					errc <- d.Pause()
+					errc <- d.Seek(target)
+				}
+			}))
+			for i := 0; i < 2; i++ {
+				if err := <-errc; err != nil {
+					t.Fatal(err)
+				}
 			}
-		}))
-		for i := 0; i < 2; i++ {
-			if err := <-errc; err != nil {
+			waitFor(t, "Paused", func() bool { return d.Status() == extensions.StatusPaused })
+			waitFor(t, "the seek", func() bool { return d.Position() == target })
+			n0 := len(col.snapshot())
+			if err := d.Resume(); err != nil {
 				t.Fatal(err)
 			}
-		}
-		waitFor(t, "Paused", func() bool { return d.Status() == extensions.StatusPaused })
-		waitFor(t, "the seek", func() bool { return d.Position() == target })
-		n0 := len(col.snapshot())
-		if err := d.Resume(); err != nil {
-			t.Fatal(err)
-		}
-		col.waitStopped(t)
-		if got := col.snapshot()[n0:]; len(got) == 0 || got[0].pos < int64(target) {
-			t.Errorf("after pause and seek from a handler, resume: %v", got)
-		}
+			col.waitStopped(t)
+			if got := col.snapshot()[n0:]; len(got) == 0 || got[0].pos < int64(target) {
+				t.Errorf("after pause and seek from a handler, resume: %v", got)
+			}
+		})
 	})
 }
 

@@ -12,7 +12,6 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
-	"github.com/rsbag/rsbag/internal/goid"
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/rosbag"
@@ -96,13 +95,13 @@ type Device struct {
 	depthOpt *optionState // Depth Units of the last depth sensor (§5.9)
 
 	reqs         chan request
-	later        funcQueue // requests made from handlers, run after they return
-	handlers     goid.Set  // the workers' goroutines and the callbacks' one
-	callbacks    goid.Set  // the callback goroutine
+	later        funcQueue           // requests made from handlers, run after they return
+	handlers     sensorrt.Goroutines // the workers' goroutines
+	callbacks    sensorrt.Goroutines // the callback goroutine
+	rt           sensorrt.Device     // refuses Close from both, closes once
 	realTime     atomic.Bool
 	done         chan struct{}
 	readerExited chan struct{}
-	closeOnce    sync.Once
 	ev           *events
 
 	status   atomic.Int32
@@ -203,6 +202,8 @@ func Open(path string, opts *Options) (*Device, error) {
 	d.realTime.Store(d.rs.realTime)
 	d.speed.Store(math.Float64bits(speed))
 	d.status.Store(int32(extensions.StatusStopped))
+	d.rt.Name = "playback: " + path
+	d.rt.Own(&d.handlers, &d.callbacks)
 	d.ev = newEvents(&d.callbacks)
 	go d.run()
 	return d, nil
@@ -656,25 +657,18 @@ func (d *Device) SetRealTime(on bool) error {
 func (d *Device) RealTime() bool { return d.realTime.Load() }
 
 // Close stops every sensor and returns after every goroutine of the device
-// has ended. It is idempotent. Called from a frame handler or a callback of
-// the device, which it would wait for, it fails with an error wrapping
-// sensor.ErrStopFromHandler and closes nothing.
+// has ended. It is idempotent and returns the same error every time.
+// Called from a frame handler or a callback of the device, which it would
+// wait for, it fails with an error wrapping sensor.ErrStopFromHandler and
+// closes nothing.
 func (d *Device) Close() error {
-	if err := d.refuseFromHandler("close"); err != nil {
-		return err
-	}
-	if d.callbacks.Current() {
-		return fmt.Errorf("playback: %s: close from a callback: %w", d.path, sensor.ErrStopFromHandler)
-	}
-	var err error
-	d.closeOnce.Do(func() {
+	return d.rt.Close(func() error {
 		close(d.done)
 		<-d.readerExited
 		d.ev.close()
 		d.releaseStopWaiters()
-		err = d.bag.Close()
+		return d.bag.Close()
 	})
-	return err
 }
 
 var (
@@ -683,14 +677,11 @@ var (
 )
 
 // refuseFromHandler returns an error wrapping sensor.ErrStopFromHandler
-// when the caller is a frame handler of the device, for the requests that
-// would wait for that handler (or, in non-real-time mode, for the reader,
-// which waits for it).
-func (d *Device) refuseFromHandler(what string) error {
-	if d.handlers.Current() {
-		return fmt.Errorf("playback: %s: %s from a frame handler: %w", d.path, what, sensor.ErrStopFromHandler)
-	}
-	return nil
+// (sensorrt.Refuse) when the caller is a frame handler of the device, for
+// the requests that would wait for that handler (or, in non-real-time
+// mode, for the reader, which waits for it).
+func (d *Device) refuseFromHandler(op string) error {
+	return sensorrt.Refuse(d.rt.Name, op, &d.handlers)
 }
 
 // control runs a playback request (pause, resume, seek, speed, mode) on

@@ -8,6 +8,7 @@
 //
 // # Goroutines
 //
+// Frames are delivered by the rules of package sensor ("Frame delivery").
 // A Device owns one reader goroutine, which reads the bag in bag-time order,
 // and one worker goroutine of the sensor runtime per started stream, which
 // calls the handler. Seek, Pause, Resume, Step, Stop, SetSpeed, SetRealTime and the sensors'

@@ -3,7 +3,7 @@ package playback
 import (
 	"sync"
 
-	"github.com/rsbag/rsbag/internal/goid"
+	"github.com/rsbag/rsbag/internal/sensorrt"
 )
 
 // funcQueue is a queue of functions posted by any goroutine and run in
@@ -48,10 +48,10 @@ type events struct {
 	funcQueue
 	done   chan struct{}
 	exited chan struct{}
-	owners *goid.Set
+	owners *sensorrt.Goroutines
 }
 
-func newEvents(owners *goid.Set) *events {
+func newEvents(owners *sensorrt.Goroutines) *events {
 	e := &events{funcQueue: newFuncQueue(), done: make(chan struct{}), exited: make(chan struct{}), owners: owners}
 	go e.run()
 	return e

@@ -326,10 +326,10 @@ func TestDeterminism(t *testing.T) {
 		var rmu sync.Mutex
 		c.delay = func() {
 			rmu.Lock()
-			n := rng.Intn(4)
+			n, k := rng.Intn(4), rng.Intn(300)
 			rmu.Unlock()
 			if n == 0 {
-				time.Sleep(time.Duration(rng.Intn(300)) * time.Microsecond)
+				yield(k)
 			} else if n == 1 {
 				runtime.Gosched()
 			}
@@ -353,6 +353,14 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
+// yield lets the other goroutines run n times: a random delay of the
+// scheduler's, not of the wall clock, that varies the interleavings.
+func yield(n int) {
+	for range n {
+		runtime.Gosched()
+	}
+}
+
 func fdCount(t *testing.T) int {
 	ents, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
@@ -361,24 +369,17 @@ func fdCount(t *testing.T) int {
 	return len(ents)
 }
 
-// settle waits for the goroutine count to drop to at most n.
-func settle(n int) int {
-	var g int
-	for i := 0; i < 200; i++ {
-		if g = runtime.NumGoroutine(); g <= n {
-			return g
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return g
-}
+// TestStressOpenPlayClose opens, plays and closes devices in a synctest
+// bubble: a goroutine that outlives its device's Close would be left
+// blocked in the bubble, which fails the test.
+func TestStressOpenPlayClose(t *testing.T) { synctest.Test(t, stressOpenPlayClose) }
 
-func TestStressOpenPlayClose(t *testing.T) {
+func stressOpenPlayClose(t *testing.T) {
 	cycles := 250
 	if testing.Short() || raceEnabled {
 		cycles = 60 // keeps -race runs short; the default run does 250
 	}
-	baseG, baseFD := runtime.NumGoroutine(), fdCount(t)
+	baseFD := fdCount(t)
 	paths := []string{poseBag, motionBag, depthColor, refBag}
 	for i := 0; i < cycles; i++ {
 		p := paths[i%len(paths)]
@@ -434,10 +435,6 @@ func TestStressOpenPlayClose(t *testing.T) {
 			t.Fatalf("Pause after Close: %v, want ErrClosed", err)
 		}
 	}
-	if g := settle(baseG); g > baseG {
-		buf := make([]byte, 1<<16)
-		t.Fatalf("goroutines: %d before, %d after\n%s", baseG, g, buf[:runtime.Stack(buf, true)])
-	}
 	if fd := fdCount(t); fd > baseFD {
 		t.Fatalf("file descriptors: %d before, %d after", baseFD, fd)
 	}
@@ -480,7 +477,7 @@ func TestConcurrentControl(t *testing.T) {
 					t.Errorf("control: %v", err)
 					return
 				}
-				time.Sleep(time.Duration(rng.Intn(3)) * time.Millisecond)
+				yield(rng.Intn(300))
 			}
 		}(g)
 	}

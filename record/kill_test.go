@@ -73,8 +73,8 @@ func recordUntilKilled(path string) int {
 	return 7
 }
 
-// TestKilledRecording kills a recording process with SIGKILL after about 3 s
-// and checks that the file opens without repair (by rosbag's recovery) and
+// TestKilledRecording kills a recording process with SIGKILL once it has
+// delivered 3 s of frames and checks that the file opens without repair (by rosbag's recovery) and
 // holds at least the first 2 s of frames.
 func TestKilledRecording(t *testing.T) {
 	if testing.Short() {
@@ -107,19 +107,41 @@ func TestKilledRecording(t *testing.T) {
 		_ = cmd.Process.Kill()
 		t.Fatal("child did not start recording")
 	}
-	time.Sleep(3 * time.Second)
+	// Kill once the child has delivered a depth frame 3 s after its first
+	// (by its own clock: a loaded machine only makes the wait longer).
+	var early []uint32 // depth frames delivered in the first 2 s
+	parse := func(l string) (ms int64) {
+		var n uint32
+		if _, err := fmt.Sscanf(l, "F %d %d", &n, &ms); err != nil {
+			return -1
+		}
+		if ms < 2000 {
+			early = append(early, n)
+		}
+		return ms
+	}
+	timeout := time.After(2 * time.Minute)
+wait:
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatal("child ended before it was killed")
+			}
+			if parse(l) >= 3000 {
+				break wait
+			}
+		case <-timeout:
+			_ = cmd.Process.Kill()
+			t.Fatal("child delivered no depth frame 3 s after its first")
+		}
+	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	// Depth frames delivered in the first 2 s must all be in the bag.
-	var early []uint32
 	for l := range lines {
-		var n uint32
-		var ms int64
-		if _, err := fmt.Sscanf(l, "F %d %d", &n, &ms); err == nil && ms < 2000 {
-			early = append(early, n)
-		}
+		parse(l)
 	}
 
 	r, err := rosbag.Open(path, nil)

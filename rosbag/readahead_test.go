@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -67,50 +68,84 @@ func TestKeepData(t *testing.T) {
 	}
 }
 
-// loaders returns the number of read-ahead goroutines in the process.
-func loaders() int {
+// loaders returns the number of read-ahead goroutines: in the process, or
+// with bubble only those in synctest bubbles (the caller's, when the tests
+// run one bubble at a time).
+func loaders(bubble bool) int {
 	buf := make([]byte, 1<<20)
 	for {
 		n := runtime.Stack(buf, true)
 		if n < len(buf) {
-			return strings.Count(string(buf[:n]), "rosbag.(*loader).run(")
+			buf = buf[:n]
+			break
 		}
 		buf = make([]byte, 2*len(buf))
 	}
-}
-
-// running waits up to a second for a read-ahead goroutine to show up.
-func running() bool {
-	for i := 0; i < 1000; i++ {
-		if loaders() > 0 {
-			return true
+	count := 0
+	for g := range strings.SplitSeq(string(buf), "\n\n") {
+		if strings.Contains(g, "rosbag.(*loader).run(") && (!bubble || strings.Contains(g, ", synctest bubble ")) {
+			count++
 		}
-		time.Sleep(time.Millisecond)
 	}
-	return false
-}
-
-// loadersBack waits until at most n read-ahead goroutines run. A goroutine
-// that has already signalled its WaitGroup can still be on its way out for
-// a moment, so counts are waited for rather than taken once; with gc false
-// nothing but the iterator itself can end them.
-func loadersBack(t *testing.T, n int, gc bool, what string) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for loaders() > n {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: %d read-ahead goroutines, want %d", what, loaders(), n)
-		}
-		if gc {
-			runtime.GC()
-		}
-		time.Sleep(time.Millisecond)
-	}
+	return count
 }
 
 // TestIteratorGoroutines: the read-ahead goroutines end when an iterator is
-// exhausted, closed or abandoned, and a Seek after the end restarts them.
+// exhausted or closed, and a Seek after the end restarts them. In a
+// synctest bubble: synctest.Wait lets every goroutine that is ending end,
+// so that each count is exact.
 func TestIteratorGoroutines(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.bag")
+	smallBag(t, path, &WriterOptions{ChunkThreshold: 2048, FlushInterval: -1}, 400)
+	synctest.Test(t, func(t *testing.T) {
+		r, err := Open(path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		running := func(what string, want bool) {
+			t.Helper()
+			synctest.Wait()
+			if n := loaders(true); (n > 0) != want {
+				t.Errorf("%s: %d read-ahead goroutines", what, n)
+			}
+		}
+		it := r.Messages(nil)
+		all := count(it, 1<<30)
+		if it.Err() != nil || all != 401 {
+			t.Fatalf("%d messages, err %v", all, it.Err())
+		}
+		running("exhausted", false)
+		if err := it.Seek(0); err != nil {
+			t.Fatal(err)
+		}
+		if n := count(it, 10); n != 10 {
+			t.Errorf("after Seek: %d messages", n)
+		}
+		running("after Seek (restarted)", true)
+		if n := count(it, 1<<30); n != all-10 {
+			t.Errorf("after Seek: %d more messages, want %d", n, all-10)
+		}
+		running("exhausted after Seek", false)
+
+		it = r.Messages(nil)
+		count(it, 50)
+		running("iterating", true)
+		if err := it.Close(); err != nil {
+			t.Fatal(err)
+		}
+		running("closed", false)
+		if it.Next() || it.Err() != ErrClosed || it.Seek(0) != ErrClosed || it.Close() != nil {
+			t.Errorf("after Close: Next/Err/Seek/Close = %v", it.Err())
+		}
+	})
+}
+
+// TestAbandonedIteratorGoroutines: the read-ahead goroutines of an
+// iterator dropped without Close end once it is garbage collected. The
+// cleanup that ends them runs outside any synctest bubble, on the
+// runtime's own schedule, so this one waits (at most 5 s) for the count.
+func TestAbandonedIteratorGoroutines(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "g.bag")
 	smallBag(t, path, &WriterOptions{ChunkThreshold: 2048, FlushInterval: -1}, 400)
 	r, err := Open(path, nil)
@@ -118,50 +153,35 @@ func TestIteratorGoroutines(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	loadersBack(t, 0, true, "before") // abandoned iterators of other tests
-	count := func(it *Iterator, max int) int {
-		n := 0
-		for n < max && it.Next() {
-			n++
+	gone := func(what string) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for loaders(false) > 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: %d read-ahead goroutines", what, loaders(false))
+			}
+			runtime.GC()
+			runtime.Gosched()
 		}
-		return n
 	}
-
-	it := r.Messages(nil)
-	all := count(it, 1<<30)
-	if it.Err() != nil || all != 401 {
-		t.Fatalf("%d messages, err %v", all, it.Err())
-	}
-	loadersBack(t, 0, false, "exhausted")
-	if err := it.Seek(0); err != nil {
-		t.Fatal(err)
-	}
-	if n := count(it, 10); n != 10 || !running() {
-		t.Errorf("after Seek: %d messages, %d read-ahead goroutines (not restarted?)", n, loaders())
-	}
-	if n := count(it, 1<<30); n != all-10 {
-		t.Errorf("after Seek: %d more messages, want %d", n, all-10)
-	}
-	loadersBack(t, 0, false, "exhausted after Seek")
-
-	it = r.Messages(nil)
-	count(it, 50)
-	if err := it.Close(); err != nil {
-		t.Fatal(err)
-	}
-	loadersBack(t, 0, false, "closed")
-	if it.Next() || it.Err() != ErrClosed || it.Seek(0) != ErrClosed || it.Close() != nil {
-		t.Errorf("after Close: Next/Err/Seek/Close = %v", it.Err())
-	}
-
+	gone("before") // abandoned iterators of other tests
 	func() {
 		it := r.Messages(nil)
 		count(it, 50)
-		if !running() {
+		if loaders(false) == 0 {
 			t.Error("no read-ahead goroutine while iterating")
 		}
 	}()
-	loadersBack(t, 0, true, "abandoned")
+	gone("abandoned")
+}
+
+// count reads up to max messages of it and returns how many it read.
+func count(it *Iterator, max int) int {
+	n := 0
+	for n < max && it.Next() {
+		n++
+	}
+	return n
 }
 
 // BenchmarkReaderKeep prices a playback device that keeps every frame:

@@ -8,7 +8,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
-	"github.com/rsbag/rsbag/internal/goid"
+	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -16,18 +16,16 @@ func nextUID() int { return sensor.NextUID() }
 
 // Device is a software device. It is safe for concurrent use.
 type Device struct {
-	mu        sync.Mutex
-	infos     infoSet
-	sensors   []*Sensor
-	keys      map[*sensor.StreamProfile]extensions.StreamKey
-	regs      []registration
-	graph     *extensions.ExtrinsicsGraph // cache, nil when stale
-	pinned    []extensions.PinnedExtrinsics
-	closed    bool
-	closeErr  error
-	onClose   []func()    // run by Close after the sensors are closed
-	owners    []*goid.Set // goroutines Close would wait for, besides deliveries
-	closeOnce sync.Once
+	mu      sync.Mutex
+	infos   infoSet
+	sensors []*Sensor
+	keys    map[*sensor.StreamProfile]extensions.StreamKey
+	regs    []registration
+	graph   *extensions.ExtrinsicsGraph // cache, nil when stale
+	pinned  []extensions.PinnedExtrinsics
+	closed  bool
+	onClose []func()        // run by Close after the sensors are closed
+	rt      sensorrt.Device // refuses Close from the goroutines it would wait for, closes once
 }
 
 type registration struct {
@@ -47,7 +45,8 @@ func New(info sensor.Info) *Device {
 	if info == nil {
 		info = sensor.Info{}
 	}
-	return &Device{infos: infoSet{info: info.Clone()}, keys: map[*sensor.StreamProfile]extensions.StreamKey{}}
+	return &Device{infos: infoSet{info: info.Clone()}, keys: map[*sensor.StreamProfile]extensions.StreamKey{},
+		rt: sensorrt.Device{Name: "software device"}}
 }
 
 // String returns the device name.
@@ -97,6 +96,7 @@ func (d *Device) AddSensor(name string) *Sensor {
 	defer d.mu.Unlock()
 	s := newSensor(d, len(d.sensors), name)
 	d.sensors = append(d.sensors, s)
+	d.rt.Own(&s.handlers)
 	return s
 }
 
@@ -259,10 +259,7 @@ func (d *Device) keyLocked(p *sensor.StreamProfile) (extensions.StreamKey, bool)
 // cannot wait for that goroutine: it returns an error wrapping
 // sensor.ErrStopFromHandler and closes nothing.
 func (d *Device) Close() error {
-	if d.calledFromOwnGoroutine() {
-		return fmt.Errorf("software device: close: %w", sensor.ErrStopFromHandler)
-	}
-	d.closeOnce.Do(func() {
+	return d.rt.Close(func() error {
 		d.mu.Lock()
 		d.closed = true
 		sensors := append([]*Sensor(nil), d.sensors...)
@@ -277,27 +274,6 @@ func (d *Device) Close() error {
 		for _, f := range hooks {
 			f()
 		}
-		d.closeErr = errors.Join(errs...)
+		return errors.Join(errs...)
 	})
-	return d.closeErr
-}
-
-// calledFromOwnGoroutine reports whether the caller runs on a goroutine Close
-// would wait for: a sensor's delivery goroutine or one of d.owners.
-func (d *Device) calledFromOwnGoroutine() bool {
-	d.mu.Lock()
-	sensors := d.sensors
-	owners := d.owners
-	d.mu.Unlock()
-	for _, o := range owners {
-		if o.Current() {
-			return true
-		}
-	}
-	for _, s := range sensors {
-		if s.handlers.Current() {
-			return true
-		}
-	}
-	return false
 }

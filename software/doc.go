@@ -11,7 +11,8 @@
 // other device, and the code that owns the device injects frames
 // (Sensor.Inject) and notifications (Sensor.Notify).
 //
-// Delivery: each started sensor owns one delivery goroutine (a worker of
+// Delivery follows the rules of package sensor ("Frame delivery"): each
+// started sensor owns one delivery goroutine (a worker of
 // the sensor runtime, as every backend's) that calls the
 // handler for every injected frame, in injection order. Inject hands the frame
 // to that goroutine and returns once it has been taken (an unbuffered

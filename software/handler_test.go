@@ -4,6 +4,7 @@ import (
 	"errors"
 	"runtime"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rsbag/rsbag/sensor"
@@ -27,7 +28,9 @@ func within(t *testing.T, what string, f func()) {
 // sensor's own handler fail with sensor.ErrStopFromHandler instead of
 // deadlocking, and Flush returns; the sensor keeps streaming and can still
 // be stopped from another goroutine.
-func TestCallsFromOwnHandler(t *testing.T) {
+func TestCallsFromOwnHandler(t *testing.T) { synctest.Test(t, callsFromOwnHandler) }
+
+func callsFromOwnHandler(t *testing.T) {
 	base := runtime.NumGoroutine()
 	d := New(nil)
 	s := d.AddSensor("RGB Camera")
@@ -91,7 +94,9 @@ func TestCallsFromOwnHandler(t *testing.T) {
 
 // TestCloseFromTimeline: closing the synthetic camera from a hook (its
 // timeline goroutine) fails instead of deadlocking.
-func TestCloseFromTimeline(t *testing.T) {
+func TestCloseFromTimeline(t *testing.T) { synctest.Test(t, closeFromTimeline) }
+
+func closeFromTimeline(t *testing.T) {
 	base := runtime.NumGoroutine()
 	errs := make(chan error, 1)
 	var cam *Synthetic

@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 
 	"github.com/rsbag/rsbag/extensions"
-	"github.com/rsbag/rsbag/internal/goid"
 	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -30,7 +29,7 @@ type Sensor struct {
 	index int
 
 	life     sensorrt.Lifecycle
-	handlers goid.Set // the delivery goroutine while it runs
+	handlers sensorrt.Goroutines // the delivery goroutine while it runs
 
 	infos infoSet
 

@@ -17,19 +17,21 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 )
 
+// waitGoroutines fails unless, once every goroutine of the test's synctest
+// bubble has ended or blocked, no more goroutines run than base: none that
+// the code under test started outlives it.
 func waitGoroutines(t *testing.T, base int) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > base {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<16)
-			t.Fatalf("%d goroutines, baseline %d:\n%s", runtime.NumGoroutine(), base, buf[:runtime.Stack(buf, true)])
-		}
-		time.Sleep(5 * time.Millisecond)
+	synctest.Wait()
+	if n := runtime.NumGoroutine(); n > base {
+		buf := make([]byte, 1<<16)
+		t.Fatalf("%d goroutines, baseline %d:\n%s", n, base, buf[:runtime.Stack(buf, true)])
 	}
 }
 
-func TestSoftwareDeviceLifecycle(t *testing.T) {
+func TestSoftwareDeviceLifecycle(t *testing.T) { synctest.Test(t, softwareDeviceLifecycle) }
+
+func softwareDeviceLifecycle(t *testing.T) {
 	base := runtime.NumGoroutine()
 	d := New(sensor.Info{sensor.CameraInfoName: "dev"})
 	s := d.AddSensor("RGB Camera")
@@ -109,7 +111,9 @@ func TestSoftwareDeviceLifecycle(t *testing.T) {
 
 // TestConcurrentStartStopClose starts, stops and closes the sensors of a
 // streaming synthetic camera from several goroutines; run with -race.
-func TestConcurrentStartStopClose(t *testing.T) {
+func TestConcurrentStartStopClose(t *testing.T) { synctest.Test(t, concurrentStartStopClose) }
+
+func concurrentStartStopClose(t *testing.T) {
 	base := runtime.NumGoroutine()
 	for round := 0; round < 4; round++ {
 		cam, err := NewSynthetic(SyntheticConfig{
@@ -126,12 +130,16 @@ func TestConcurrentStartStopClose(t *testing.T) {
 		})
 		sensors := cam.Sensors()
 		var wg sync.WaitGroup
+		midway := make(chan struct{}) // goroutine 0 is half done
 		for g := 0; g < 6; g++ {
 			wg.Add(1)
 			go func(g int) {
 				defer wg.Done()
 				r := rand.New(rand.NewSource(int64(g + 10*round)))
 				for i := 0; i < 40; i++ {
+					if g == 0 && i == 20 {
+						close(midway)
+					}
 					s := sensors[r.Intn(len(sensors))]
 					switch r.Intn(5) {
 					case 0:
@@ -153,7 +161,7 @@ func TestConcurrentStartStopClose(t *testing.T) {
 		}
 		if round%2 == 1 {
 			// Close the device while the others are still at work.
-			time.Sleep(time.Millisecond)
+			<-midway
 			if err := cam.Close(); err != nil {
 				t.Error(err)
 			}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
-	"github.com/rsbag/rsbag/internal/goid"
+	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -206,8 +206,8 @@ type Synthetic struct {
 	film    *filming // the scene mode, nil for the reference pattern
 
 	mu      sync.Mutex
-	running goid.Set  // the timeline goroutine
-	gen     *timeline // current or last timeline
+	running sensorrt.Goroutines // the timeline goroutine
+	gen     *timeline           // current or last timeline
 	doneCh  chan struct{}
 	closing bool
 }
@@ -572,8 +572,8 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 	}
 	d.mu.Lock()
 	d.onClose = append(d.onClose, y.closeTimeline)
-	d.owners = append(d.owners, &y.running)
 	d.mu.Unlock()
+	d.rt.Own(&y.running)
 	y.doneCh = make(chan struct{})
 	return y, nil
 }

@@ -7,11 +7,11 @@ import (
 	"math"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/internal/yuv"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -120,12 +120,22 @@ type Device struct {
 	fw      *firmware   // nil when the camera has no firmware command channel
 	tk      *timeKeeper // global time; nil without a firmware command channel
 	extr    streamExtrinsics
-
-	mu     sync.Mutex
-	closed bool
+	rt      sensorrt.Device // refuses Close from the sensors' goroutines, closes once
 }
 
 var _ device.Device = (*Device)(nil)
+
+// Importing the package registers its cameras with device.RegisterCameras:
+// device.OpenCamera (and pipeline, and the tools) then opens them.
+func init() {
+	device.RegisterCameras(func(ctx context.Context, serial string) (device.Device, error) {
+		d, err := Open(ctx, &Options{Serial: serial})
+		if err != nil {
+			return nil, err
+		}
+		return d, nil
+	})
+}
 
 // Open opens a D400 camera: the first one, or the one with opts.Serial.
 func Open(ctx context.Context, opts *Options) (*Device, error) {
@@ -176,6 +186,7 @@ func open(ctx context.Context, o Options) (*Device, error) {
 		return nil, fmt.Errorf("usb %s: open: %w", cam.Desc, err)
 	}
 	d := &Device{opts: o, cam: cam, h: h}
+	d.rt.Name = fmt.Sprintf("usb %s", cam.Desc)
 	if err := d.build(ctx); err != nil {
 		h.Close()
 		return nil, err
@@ -413,18 +424,6 @@ func buildProfiles(s *Sensor) {
 	}
 }
 
-// baseOf returns the state every sensor of a Device shares (nil for a
-// sensor of another kind, which a Device never holds).
-func baseOf(s sensor.Sensor) *base {
-	switch v := s.(type) {
-	case *Sensor:
-		return &v.base
-	case *MotionSensor:
-		return &v.base
-	}
-	return nil
-}
-
 // Info returns the device's camera info.
 func (d *Device) Info() sensor.Info { return d.cam.Info.Clone() }
 
@@ -461,23 +460,14 @@ func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, 
 }
 
 // Close stops and closes every sensor, then the USB device (and the
-// transport when Open created it). It is idempotent. Called from a frame
-// handler or notification callback of one of its sensors, which it would
-// wait for, it returns an error wrapping sensor.ErrStopFromHandler and
-// closes nothing.
-func (d *Device) Close() error {
-	for _, s := range d.sensors {
-		if b := baseOf(s); b != nil && b.handlers.Current() {
-			return fmt.Errorf("usb %s: close from a handler of the %s: %w", d.cam.Desc, b.name, sensor.ErrStopFromHandler)
-		}
-	}
-	d.mu.Lock()
-	if d.closed {
-		d.mu.Unlock()
-		return nil
-	}
-	d.closed = true
-	d.mu.Unlock()
+// transport when Open created it). It is idempotent and returns the same
+// error every time. Called from a frame handler or notification callback of
+// one of its sensors, which it would wait for, it returns an error wrapping
+// sensor.ErrStopFromHandler and closes nothing.
+func (d *Device) Close() error { return d.rt.Close(d.shutdown) }
+
+// shutdown is Close's one run.
+func (d *Device) shutdown() error {
 	var errs []error
 	for _, s := range d.sensors {
 		var err error

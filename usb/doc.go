@@ -33,6 +33,7 @@
 // package's tests script a fake one (package usbtest, never linked into a
 // program that does not import it).
 //
+// Frames are delivered by the rules of package sensor ("Frame delivery").
 // Each streaming VideoStreaming interface, and the IMU, has a reading
 // goroutine, which runs the notification callbacks, and behind it a worker
 // goroutine of the sensor runtime, which runs the frame handler. The
@@ -44,5 +45,12 @@
 // sensor.ErrStopFromHandler and change nothing, instead of deadlocking.
 //
 // On a machine without libusb, a USB bus or a camera, Open and Devices
-// return an error wrapping device.ErrNotFound ("no RealSense device found").
+// return an error wrapping device.ErrNotFound ("no RealSense device found");
+// in a program built without cgo (CGO_ENABLED=0), which has no libusb, an
+// error wrapping device.ErrNoCameras (which wraps device.ErrNotFound) says
+// so.
+//
+// Importing the package registers its cameras with device.RegisterCameras,
+// so that device.OpenCamera, package pipeline and the tools open them; a
+// program that does not import it links neither libusb nor cgo.
 package usb

@@ -1,3 +1,5 @@
+//go:build cgo
+
 package usb
 
 import (
@@ -15,7 +17,9 @@ import (
 // newContext is the gousb context constructor (a test hook).
 var newContext = gousb.NewContext
 
-// DefaultTransport returns a libusb transport. gousb.NewContext panics when
+// DefaultTransport returns a libusb transport (in a program built with
+// cgo; built without, it returns an error wrapping device.ErrNoCameras).
+// gousb.NewContext panics when
 // libusb cannot initialise (no usbfs, no permissions); that is reported as
 // device.ErrNotFound instead of crashing the process.
 func DefaultTransport() (t Transport, err error) {

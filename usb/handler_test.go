@@ -176,7 +176,7 @@ func TestStopFromHandlerMessages(t *testing.T) {
 	want := []string{
 		"usb Stereo Module: stop: " + sensor.ErrStopFromHandler.Error(),
 		"usb Stereo Module: close: " + sensor.ErrStopFromHandler.Error(),
-		"usb 8086:0b3a at 2-1: close from a handler of the Stereo Module: " + sensor.ErrStopFromHandler.Error(),
+		"usb 8086:0b3a at 2-1: close: " + sensor.ErrStopFromHandler.Error(),
 	}
 	for i := range want {
 		if i >= len(got) || got[i] != want[i] {

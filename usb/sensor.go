@@ -12,7 +12,6 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
-	"github.com/rsbag/rsbag/internal/goid"
 	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/internal/yuv"
 	"github.com/rsbag/rsbag/sensor"
@@ -78,7 +77,7 @@ type base struct {
 	kind []extensions.SensorKind
 
 	life     sensorrt.Lifecycle
-	handlers goid.Set // the reading goroutines (callbacks) and workers (h)
+	handlers sensorrt.Goroutines // the reading goroutines (callbacks) and workers (h)
 
 	mu      sync.Mutex
 	cancel  context.CancelFunc
@@ -95,6 +94,7 @@ type base struct {
 func (b *base) init(dev *Device, name string) {
 	b.dev, b.name = dev, name
 	b.life = sensorrt.Lifecycle{Name: "usb " + name, Handlers: &b.handlers}
+	dev.rt.Own(&b.handlers)
 }
 
 // Info returns the sensor's camera info.

@@ -1,6 +1,7 @@
 package usb_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rsbag/rsbag/device"
@@ -379,8 +381,12 @@ func TestStreamPayloads(t *testing.T) {
 	}
 }
 
-func TestWatchdogAndUnplug(t *testing.T) {
-	base := runtime.NumGoroutine()
+// TestWatchdogAndUnplug runs in a synctest bubble: the watchdog's silence,
+// the waits and the goroutine count are on its clock.
+func TestWatchdogAndUnplug(t *testing.T) { synctest.Test(t, watchdogAndUnplug) }
+
+func watchdogAndUnplug(t *testing.T) {
+	base := bubbleGoroutines()
 	d, depth, fake, tr := openDepth(t, 100*time.Millisecond, usbtest.IO{Op: usbtest.OpClearHalt, EP: 0x82})
 	var nmu sync.Mutex
 	var notes []sensor.Notification
@@ -440,12 +446,35 @@ func TestWatchdogAndUnplug(t *testing.T) {
 	if tr.OpenHandles() != 0 {
 		t.Error("handle left open")
 	}
-	for i := 0; i < 100 && runtime.NumGoroutine() > base; i++ {
-		time.Sleep(10 * time.Millisecond)
+	synctest.Wait() // every goroutine of the bubble has ended or blocked
+	if g := bubbleGoroutines(); g > base {
+		t.Errorf("goroutines %d > baseline %d:\n%s", g, base, stacks())
 	}
-	if g := runtime.NumGoroutine(); g > base {
-		t.Errorf("goroutines %d > baseline %d", g, base)
+}
+
+// stacks returns every goroutine's stack.
+func stacks() []byte {
+	buf := make([]byte, 1<<16)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return buf[:n]
+		}
+		buf = make([]byte, 2*len(buf))
 	}
+}
+
+// bubbleGoroutines returns the number of goroutines in synctest bubbles
+// (the caller's, when the tests run one bubble at a time): those that
+// other tests leave behind for a moment are not counted.
+func bubbleGoroutines() int {
+	n := 0
+	for line := range bytes.Lines(stacks()) {
+		if bytes.HasPrefix(line, []byte("goroutine ")) && bytes.Contains(line, []byte(", synctest bubble ")) {
+			n++
+		}
+	}
+	return n
 }
 
 func ctl(rt, req uint8, sel uint8, unit, intf int, w, r []byte) usbtest.IO {

@@ -112,16 +112,28 @@ func runRecordSession(ctx context.Context, e *env, c *recordConfig) error {
 // serial numbers.
 func openSessionDevices(ctx context.Context, e *env, c *recordConfig) ([]device.Device, bool, error) {
 	n := max(c.devices, len(c.serials))
-	if !c.synthetic {
-		devs, err := openLiveCameras(ctx, e, c, n)
-		if err == nil {
-			return devs, false, nil
-		}
-		if !errors.Is(err, device.ErrNotFound) || len(c.serials) > 0 {
-			return nil, false, fmt.Errorf("open cameras: %w (use --synthetic to record synthetic cameras)", err)
-		}
-		fmt.Fprintf(e.stderr, "%s: no RealSense camera found; recording %d synthetic cameras\n", progName, n)
+	devs, synthetic, err := device.LiveOrSynthetic(c.synthetic, len(c.serials) > 0,
+		func() ([]device.Device, error) { return openLiveCameras(ctx, e, c, n) },
+		func(liveErr error) ([]device.Device, error) {
+			if liveErr != nil {
+				fmt.Fprintf(e.stderr, "%s: %s; recording %d synthetic cameras\n", progName, noCamera(liveErr), n)
+			}
+			return openSynthetics(c, n)
+		})
+	switch {
+	case err == nil:
+		return devs, synthetic, nil
+	case synthetic:
+		err = fmt.Errorf("synthetic camera: %w", err)
+	default:
+		err = fmt.Errorf("open cameras: %w (use --synthetic to record synthetic cameras)", err)
 	}
+	return nil, synthetic, err
+}
+
+// openSynthetics opens n synthetic cameras with distinct serial numbers:
+// those of --device, else the synthetic camera's own counted up.
+func openSynthetics(c *recordConfig, n int) ([]device.Device, error) {
 	var devs []device.Device
 	base := ""
 	for i := range n {
@@ -137,14 +149,14 @@ func openSessionDevices(ctx context.Context, e *env, c *recordConfig) ([]device.
 			for _, d := range devs {
 				d.Close()
 			}
-			return nil, true, fmt.Errorf("synthetic camera: %w", err)
+			return nil, err
 		}
 		if i == 0 {
 			base = d.Info()[sensor.CameraInfoSerialNumber]
 		}
 		devs = append(devs, d)
 	}
-	return devs, true, nil
+	return devs, nil
 }
 
 // nextSerial is the serial number of the i-th synthetic camera of a

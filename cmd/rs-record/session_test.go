@@ -18,7 +18,8 @@ func TestRecordSession(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "rig.bag")
-	r := rsRecord(t, "record", "--synthetic", "--devices", "2", "-t", "2", "--color", "424x240@30", "--depth", "424x240@30", "-f", file)
+	// 61 frames per stream (2 s at 30 fps), whatever the machine's speed.
+	r := rsRecord(t, "record", "--synthetic", "--devices", "2", "--frames", "61", "--color", "424x240@30", "--depth", "424x240@30", "-f", file)
 	if r.code != 0 {
 		t.Fatalf("record: exit %d\n%s", r.code, r.stderr)
 	}

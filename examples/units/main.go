@@ -14,7 +14,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -28,7 +27,7 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 	"github.com/rsbag/rsbag/units"
-	"github.com/rsbag/rsbag/usb"
+	_ "github.com/rsbag/rsbag/usb" // live cameras
 )
 
 func main() {
@@ -64,19 +63,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// openCamera opens the first camera, or the synthetic camera.
+// openCamera opens the first camera (package usb, imported for its
+// cameras, registers them), or the synthetic camera.
 func openCamera(ctx context.Context, synthetic bool, stderr io.Writer) (device.Device, error) {
-	if !synthetic {
-		dev, err := usb.Open(ctx, nil)
-		if err == nil {
-			return dev, nil
-		}
-		if !errors.Is(err, device.ErrNotFound) {
-			return nil, fmt.Errorf("open camera: %w (use --synthetic for the synthetic camera)", err)
-		}
-		fmt.Fprintln(stderr, "units: no RealSense camera found; recording the synthetic camera")
+	dev, isSynthetic, err := device.LiveOrSynthetic(synthetic, false,
+		func() (device.Device, error) { return device.OpenCamera(ctx, "") },
+		func(liveErr error) (device.Device, error) {
+			if liveErr != nil {
+				fmt.Fprintln(stderr, "units: no RealSense camera found; recording the synthetic camera")
+			}
+			return software.NewSynthetic(SyntheticConfig(0))
+		})
+	switch {
+	case err == nil:
+		return dev, nil
+	case isSynthetic:
+		return nil, err
+	default:
+		return nil, fmt.Errorf("open camera: %w (use --synthetic for the synthetic camera)", err)
 	}
-	return software.NewSynthetic(SyntheticConfig(0))
 }
 
 // SyntheticConfig is the synthetic camera the example records: depth

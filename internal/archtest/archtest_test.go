@@ -1,9 +1,23 @@
 // Package archtest checks the package graph: imports between the module's
-// packages point down the layers only (see STYLE: msgs, rosbag, sensor and
-// internal/goid at the bottom; then extensions, device, internal/layout and the sensor
-// runtime internal/sensorrt; then the device
-// backends usb, software, record and playback, which never import each
-// other; then internal/rsdump and the commands under cmd/ (any program there may import any package); the fleet module on top).
+// packages point down the layers only, the layers of README.md's
+// Architecture section, from the bottom:
+//
+//  1. the containers and the model's base: msgs, rosbag (internal/lz4frame),
+//     sensor, internal/goid (read by the sensor runtime only);
+//  2. the device model: extensions, device, internal/layout, internal/yuv,
+//     and the sensor runtime internal/sensorrt;
+//  3. the backends usb, software, playback and record, which never import
+//     each other;
+//  4. what stands on the backends: pipeline, rig, replay, processing,
+//     mcapbag and mcapbag/ros2, blobfile, and the tools' shared packages
+//     (internal/damage, internal/baginfo, internal/convert, internal/rsdump,
+//     internal/viewer, internal/synthrig, ...);
+//  5. the programs under cmd/ (cmd/rs-record, and any a user adds: a program
+//     there may import any package, without an entry in this table), and the
+//     fleet module on top.
+//
+// The table allowed below is the rule; a new library package needs its
+// place in it.
 package archtest
 
 import (
@@ -11,6 +25,7 @@ import (
 	"go/build"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -36,18 +51,18 @@ var allowed = map[string][]string{
 	"extensions":         {"sensor"},
 	"device":             {"sensor", "extensions"},
 	"internal/layout":    {"msgs", "sensor"},
-	"usb":                {"sensor", "extensions", "device", "internal/goid", "internal/sensorrt", "internal/yuv"},
-	"software":           {"sensor", "extensions", "device", "internal/goid", "internal/sensorrt"},
+	"usb":                {"sensor", "extensions", "device", "internal/sensorrt", "internal/yuv"},
+	"software":           {"sensor", "extensions", "device", "internal/sensorrt"},
 	"record":             {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo"},
 	"internal/buildinfo": {},
-	"playback":           {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/goid", "internal/sensorrt"},
+	"playback":           {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/sensorrt"},
 	"internal/damage":    {"msgs", "rosbag", "playback", "internal/layout"},
 	"internal/baginfo":   {"msgs", "rosbag", "sensor", "internal/layout", "internal/damage"},
 	"internal/fakes3":    {},
 	"internal/outfile":   {},
 	"blobfile":           {"rosbag"},
 	"internal/rsdump":    {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/damage", "rosbag", "rig", "internal/outfile", "internal/layout"},
-	"pipeline":           {"sensor", "extensions", "device", "playback", "record", "software", "usb", "internal/outfile"},
+	"pipeline":           {"sensor", "extensions", "device", "playback", "record", "software", "internal/outfile"},
 	"processing":         {"sensor", "extensions", "internal/yuv"},
 	"mcapbag":            {"rosbag", "msgs", "internal/layout", "internal/lz4frame"},
 	"mcapbag/ros2":       {"sensor", "extensions", "playback", "mcapbag", "internal/yuv"},
@@ -84,6 +99,16 @@ func rule(pkg string) (string, bool) {
 
 func TestImportGraph(t *testing.T) {
 	root := filepath.Join("..", "..")
+	pkgs := modulePackages(t, root)
+	for _, e := range layerErrors(root, pkgs) {
+		t.Error(e)
+	}
+}
+
+// modulePackages returns the packages of the module tree at root (paths
+// relative to root, sorted), leaving out testdata and hidden folders.
+func modulePackages(t *testing.T, root string) []string {
+	t.Helper()
 	var pkgs []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -109,8 +134,20 @@ func TestImportGraph(t *testing.T) {
 	if len(pkgs) < 10 {
 		t.Fatalf("found only %d packages under %s: %v", len(pkgs), root, pkgs)
 	}
-	for _, e := range layerErrors(root, pkgs) {
-		t.Error(e)
+	return pkgs
+}
+
+// write creates the files (slash-separated paths under root, contents).
+func write(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, src := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
@@ -151,6 +188,103 @@ func layerErrors(root string, pkgs []string) []string {
 	return errs
 }
 
+// TestGoidOnlyInSensorrt: the sensor runtime is the only package, tests
+// included, that reads goroutine ids (internal/goid): every backend refuses
+// the calls made from its own handlers through it.
+func TestGoidOnlyInSensorrt(t *testing.T) {
+	root := filepath.Join("..", "..")
+	got, err := importers(root, modulePackages(t, root), "internal/goid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"internal/sensorrt"}; !slices.Equal(got, want) {
+		t.Errorf("internal/goid is imported by %q, want only %q", got, want)
+	}
+}
+
+// TestImportersSeesTests: importers finds an import made by a package's
+// tests (internal or external) as well as by its code.
+func TestImportersSeesTests(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"internal/goid/goid.go":   "package goid\n",
+		"a/a.go":                  "package a\n\nimport _ \"github.com/rsbag/rsbag/internal/goid\"\n",
+		"b/b.go":                  "package b\n",
+		"b/b_test.go":             "package b\n\nimport _ \"github.com/rsbag/rsbag/internal/goid\"\n",
+		"c/c.go":                  "package c\n",
+		"c/x_test.go":             "package c_test\n\nimport _ \"github.com/rsbag/rsbag/internal/goid\"\n",
+		"d/d.go":                  "package d\n\nimport _ \"github.com/rsbag/rsbag/rosbag\"\n",
+		"internal/sensorrt/rt.go": "package sensorrt\n\nimport _ \"github.com/rsbag/rsbag/internal/goid\"\n",
+	})
+	got, err := importers(root, []string{"a", "b", "c", "d", "internal/goid", "internal/sensorrt"}, "internal/goid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a", "b", "c", "internal/sensorrt"}; !slices.Equal(got, want) {
+		t.Errorf("importers = %q, want %q", got, want)
+	}
+}
+
+// importers returns those of pkgs (sorted) whose code or tests import the
+// module package target.
+func importers(root string, pkgs []string, target string) ([]string, error) {
+	var out []string
+	for _, pkg := range pkgs {
+		bp, err := build.ImportDir(filepath.Join(root, pkg), 0)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", pkg, err)
+		}
+		for _, imps := range [][]string{bp.Imports, bp.TestImports, bp.XTestImports} {
+			if slices.Contains(imps, module+target) {
+				out = append(out, pkg)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// TestBuildsWithoutCgo: every package of the module builds with
+// CGO_ENABLED=0 (no libusb: a user who only plays bags, replays in CI or
+// cross-compiles), and only package usb and the programs (cmd/, examples/)
+// link package usb (its live cameras are something a program registers by
+// importing it), so that no library built with cgo needs libusb either.
+// The fleet module, whose cloud SDKs take minutes to build, is left out.
+func TestBuildsWithoutCgo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the module")
+	}
+	root := filepath.Join("..", "..")
+	build := exec.Command("go", "build", "./...")
+	build.Dir = root
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("CGO_ENABLED=0 go build ./...: %v\n%s", err, out)
+	}
+	list := exec.Command("go", "list", "-f", `{{.ImportPath}} {{.Name}} {{join .Deps " "}}`, "./...")
+	list.Dir = root
+	out, err := list.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	usb := strings.TrimSuffix(module, "/") + "/usb"
+	n := 0
+	for line := range strings.Lines(string(out)) {
+		f := strings.Fields(line)
+		pkg := strings.TrimPrefix(f[0], module)
+		n++
+		if pkg == "usb" || strings.HasPrefix(pkg, "usb/") || f[1] == "main" {
+			continue // usb, and the programs (under cmd/, examples/), which may link it
+		}
+		if slices.Contains(f[2:], usb) {
+			t.Errorf("%s links package usb: live cameras come from device.OpenCamera, which a program that imports usb provides", pkg)
+		}
+	}
+	if n < 10 {
+		t.Fatalf("go list found only %d packages", n)
+	}
+}
+
 // TestUserCommand: a program a user adds under cmd/ may import any package
 // of the module, as cmd/rs-record does; a new library package still needs
 // its place in the table.
@@ -162,15 +296,7 @@ func TestUserCommand(t *testing.T) {
 		"newlib/newlib.go":      "package newlib\n\nimport _ \"github.com/rsbag/rsbag/rosbag\"\n",
 		"rosbag/low.go":         "package rosbag\n\nimport _ \"github.com/rsbag/rsbag/playback\"\n",
 	}
-	for name, src := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write(t, root, files)
 	if errs := layerErrors(root, []string{"cmd/mytool", "cmd/mytool/sub"}); len(errs) > 0 {
 		t.Errorf("a user's program under cmd/ is refused: %q", errs)
 	}
@@ -184,13 +310,26 @@ func TestUserCommand(t *testing.T) {
 	}
 }
 
-// TestCommandsLinkNoFakes: the shipped commands do not link the test fakes
-// (the scripted USB transport, the fake S3 server, the test bag writers),
+// TestCommandsLinkNoFakes: the programs under cmd/ (and fleet/cmd/) —
+// rs-record, rs-fleet and any a user adds — do not link the test fakes (the
+// scripted USB transport, the fake S3 server, the test bag writers),
 // directly or through another package.
 func TestCommandsLinkNoFakes(t *testing.T) {
 	root := filepath.Join("..", "..")
 	fakes := []string{"usb/usbtest", "internal/fakes3", "internal/testbags"}
-	for _, cmd := range []string{"cmd/rs-record", "fleet/cmd/rs-fleet"} {
+	var cmds []string
+	for _, pkg := range modulePackages(t, root) {
+		if bp, err := build.ImportDir(filepath.Join(root, pkg), 0); err == nil && bp.Name == "main" &&
+			(strings.HasPrefix(pkg, "cmd/") || strings.HasPrefix(pkg, "fleet/cmd/")) {
+			cmds = append(cmds, pkg)
+		}
+	}
+	for _, want := range []string{"cmd/rs-record", "fleet/cmd/rs-fleet"} {
+		if !slices.Contains(cmds, want) {
+			t.Fatalf("programs found %q, without %s: the walk is broken", cmds, want)
+		}
+	}
+	for _, cmd := range cmds {
 		seen := map[string]string{cmd: ""} // package -> the package importing it
 		queue := []string{cmd}
 		for len(queue) > 0 {

@@ -8,36 +8,18 @@
 //
 // # Frame delivery contract
 //
-// The rules every device.Device follows (they refine those of package
-// sensor):
+// The rules are those of package sensor (its "Frame delivery" section);
+// this package is where they are implemented:
 //
-//   - Goroutine: a started sensor calls its handler on a Worker goroutine it
-//     owns (one per sensor in the software and synthetic devices, one per
-//     stream in playback and per USB interface in the live camera), never
-//     on the goroutine that called Start and never with a lock held. A
-//     handler may call any method of the device except Stop or Close of its
-//     own sensor and Close of the device, which would wait for the handler
-//     to return: those fail with an error wrapping sensor.ErrStopFromHandler
-//     (Lifecycle.Handlers).
+//   - Goroutine: a Worker goroutine calls the handler; Lifecycle.Handlers
+//     and the Goroutines a Device owns are the goroutines that run user
+//     code, and a call that would wait for one of them is refused with the
+//     one error of Refuse, wrapping sensor.ErrStopFromHandler.
 //   - Ordering: a Worker delivers one frame at a time, in the order it got
-//     them, so frames of one stream arrive one at a time in increasing frame
-//     order, and frames of the streams sharing a Worker in production order.
-//     Frames of different Workers may be delivered concurrently.
-//   - Slow handlers: lossless producers (software device, synthetic camera,
-//     non-real-time playback) wait for the handler (Worker.Send,
-//     Worker.Deliver), so frames arrive late but none are lost; real-time
-//     producers (live cameras, real-time playback) never wait
-//     (Worker.Offer): a frame is dropped, oldest first and counted, only
-//     when the handler is still inside a call a whole frame period after
-//     the next frame arrived. A handler never blocks another Worker.
-//   - Stop is synchronous: when it returns the handler is not running and
-//     will not be called again for that sensor (Lifecycle.Stop, Worker.Stop).
-//     Close stops every sensor and returns only when every goroutine the
-//     device started has ended.
-//   - Lifetime: a delivered *sensor.Frame and its Data are immutable and stay
-//     valid for as long as they are referenced, including after the handler
-//     returns, after Stop and after Close. Producers never write to a buffer
-//     after handing it out; they may hand the same immutable buffer to
-//     several frames (the synthetic camera's prepared contents). Consumers
-//     must not modify a frame or its Data; there is nothing to release.
+//     them.
+//   - Slow handlers: lossless producers hand frames over with Worker.Send
+//     or Worker.Deliver, which wait for the handler; real-time producers
+//     with Worker.Offer, which never waits and drops only stale frames.
+//   - Stop is synchronous: Lifecycle.Stop and Worker.Stop return once the
+//     handler is not running; Device.Close shuts the device down once.
 package sensorrt

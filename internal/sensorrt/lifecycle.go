@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/rsbag/rsbag/internal/goid"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -34,7 +33,7 @@ type Lifecycle struct {
 	// Handlers are the goroutines that run the sensor's handler and
 	// callbacks: Stop and Close from one of them would wait for itself and
 	// fail with sensor.ErrStopFromHandler instead.
-	Handlers *goid.Set
+	Handlers *Goroutines
 
 	mu      sync.Mutex
 	phase   phase
@@ -53,10 +52,7 @@ func (l *Lifecycle) errorf(op string, err error) error {
 // FromHandler returns an error wrapping sensor.ErrStopFromHandler, naming
 // op, when the caller is one of l.Handlers; else nil.
 func (l *Lifecycle) FromHandler(op string) error {
-	if l.Handlers != nil && l.Handlers.Current() {
-		return l.errorf(op, sensor.ErrStopFromHandler)
-	}
-	return nil
+	return Refuse(l.Name, op, l.Handlers)
 }
 
 // Open reserves ps, each of which must be one of offered (by identity;

@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/rsbag/rsbag/internal/goid"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -64,7 +63,7 @@ func TestLifecycleTransitions(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			l := &Lifecycle{Name: "test sensor", Handlers: &goid.Set{}}
+			l := &Lifecycle{Name: "test sensor", Handlers: &Goroutines{}}
 			for i, c := range tc.calls {
 				err := c.f(l)
 				switch {
@@ -114,7 +113,7 @@ func TestLifecycleOpened(t *testing.T) {
 // TestLifecycleStopFromHandler: Stop and Close from one of the handler
 // goroutines fail with ErrStopFromHandler and leave the sensor started.
 func TestLifecycleStopFromHandler(t *testing.T) {
-	var handlers goid.Set
+	var handlers Goroutines
 	l := &Lifecycle{Name: "s", Handlers: &handlers}
 	if err := l.Open(nil, []*sensor.StreamProfile{pA}, nil); err != nil {
 		t.Fatal(err)
@@ -175,7 +174,7 @@ func TestLifecycleConcurrentStop(t *testing.T) {
 // exactly once (run with -race).
 func TestLifecycleNoLeak(t *testing.T) {
 	for round := range 20 {
-		l := &Lifecycle{Name: "s", Handlers: &goid.Set{}}
+		l := &Lifecycle{Name: "s", Handlers: &Goroutines{}}
 		var running, starts, stops atomic.Int64
 		step := func([]*sensor.StreamProfile) error { running.Add(1); starts.Add(1); return nil }
 		stopStep := func() error {

@@ -75,7 +75,7 @@ type ctlReq struct {
 //     waits instead of evicting frames a handler that keeps up would take.
 type Worker struct {
 	h        sensor.Handler
-	handlers *goid.Set // the goroutines that run the sensor's user code
+	handlers *Goroutines // the goroutines that run the sensor's user code
 	period   time.Duration
 	count    *Counters
 
@@ -106,7 +106,7 @@ type Worker struct {
 // New returns a worker that will call h for frames of a stream whose
 // nominal frame period is period (0 when unknown), counting into c, and
 // whose goroutine will join handlers while it runs. Go starts it.
-func New(h sensor.Handler, handlers *goid.Set, period time.Duration, c *Counters) *Worker {
+func New(h sensor.Handler, handlers *Goroutines, period time.Duration, c *Counters) *Worker {
 	if c == nil {
 		c = new(Counters)
 	}
@@ -117,7 +117,7 @@ func New(h sensor.Handler, handlers *goid.Set, period time.Duration, c *Counters
 }
 
 // Start returns a running worker (New, then Go).
-func Start(h sensor.Handler, handlers *goid.Set, period time.Duration, c *Counters) *Worker {
+func Start(h sensor.Handler, handlers *Goroutines, period time.Duration, c *Counters) *Worker {
 	w := New(h, handlers, period, c)
 	w.Go()
 	return w

@@ -7,7 +7,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/goid"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -34,7 +33,7 @@ func burstKeepsFrames(t *testing.T) {
 			<-release // the handler is busy while the burst is queued
 		}
 		got <- f.Number
-	}), &goid.Set{}, PeriodOf(p), &c)
+	}), &Goroutines{}, PeriodOf(p), &c)
 	var released bool
 	defer func() {
 		if !released {
@@ -93,7 +92,7 @@ func schedulerDelayKeepsFrames(t *testing.T) {
 	p := &sensor.StreamProfile{Stream: sensor.StreamGyro, FPS: 200, Kind: sensor.KindMotion}
 	var c Counters
 	got := make(chan uint64, 16)
-	d := New(sensor.HandlerFunc(func(f *sensor.Frame) { got <- f.Number }), &goid.Set{}, PeriodOf(p), &c)
+	d := New(sensor.HandlerFunc(func(f *sensor.Frame) { got <- f.Number }), &Goroutines{}, PeriodOf(p), &c)
 	// The worker's goroutine is not running yet: five frames 5 ms
 	// apart are queued over 20 ms.
 	for n := range uint64(5) {
@@ -133,7 +132,7 @@ func sendHandsOff(t *testing.T) {
 			fromHandler <- w.Send(&sensor.Frame{Number: 99})
 		}
 		got <- f.Number
-	}), &goid.Set{}, 0, nil)
+	}), &Goroutines{}, 0, nil)
 	for n := range uint64(3) {
 		if err := w.Send(&sensor.Frame{Number: n}); err != nil {
 			t.Fatal(err)
@@ -165,7 +164,7 @@ func deliverWaitsForHandler(t *testing.T) {
 		if f.Number == 1 {
 			<-block
 		}
-	}), &goid.Set{}, 0, &c)
+	}), &Goroutines{}, 0, &c)
 	defer w.Stop()
 	if !w.Deliver(&sensor.Frame{Number: 0}, nil) || c.Delivered.Load() != 1 {
 		t.Fatalf("Deliver returned before the handler did (delivered %d)", c.Delivered.Load())
@@ -205,7 +204,7 @@ func drainFlushStop(t *testing.T) {
 			entered <- f.Number
 			<-release
 		}
-	}), &goid.Set{}, 10*time.Millisecond, &c)
+	}), &Goroutines{}, 10*time.Millisecond, &c)
 	w.Go()
 	now := time.Now()
 	w.Offer(&sensor.Frame{Number: 0}, 0, now, 1)
@@ -224,7 +223,7 @@ func drainFlushStop(t *testing.T) {
 		if f.Number == 0 {
 			<-release2
 		}
-	}), &goid.Set{}, 10*time.Millisecond, &c)
+	}), &Goroutines{}, 10*time.Millisecond, &c)
 	w2.Offer(&sensor.Frame{Number: 0}, 0, time.Now(), 1)
 	synctest.Wait() // worker 2 is inside frame 0
 	for n := range uint64(2) {
@@ -258,7 +257,7 @@ func queueBound(t *testing.T) {
 			<-release
 		}
 		got = append(got, f.Number)
-	}), &goid.Set{}, time.Second, &c)
+	}), &Goroutines{}, time.Second, &c)
 	w.Offer(&sensor.Frame{Number: 0}, 0, time.Now(), 1)
 	synctest.Wait()
 	const n = MaxQueued + 7
