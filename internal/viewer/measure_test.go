@@ -112,30 +112,43 @@ func TestSnapshotPLY(t *testing.T) {
 	}
 }
 
+// measurePage opens the page of the reference depth+color bag, paused at
+// its first frames: the bag's frames, the server, the page and the id of
+// the depth stream.
+func measurePage(t *testing.T) (map[string][]refFrame, *testServer, *browser, int) {
+	t.Helper()
+	path := filepath.Join(refDir, "depth_color.bag")
+	refs := refFrames(t, path)
+	ts := startTest(t, path, false)
+	b := openPage(t, ts, "")
+	return refs, ts, b, b.streamIDs()["Depth/0"]
+}
+
+// depthOnView is the bag's depth frame of the number a view shows, and
+// processing's point cloud of it.
+func depthOnView(t *testing.T, refs map[string][]refFrame, number string) (*sensor.Frame, *processing.Points) {
+	t.Helper()
+	for _, r := range refs["Depth/0"] {
+		if strconv.FormatUint(r.f.Number, 10) == number {
+			pts, err := processing.NewPointCloud().Calculate(r.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r.f, pts
+		}
+	}
+	t.Fatalf("the view shows depth frame %q, not one of the bag", number)
+	return nil, nil
+}
+
 // TestBrowserMeasure drives the ruler, the zoom and the snapshot in
 // Chromium: two pixels clicked on the depth view give the distance
 // processing computes between them (also once zoomed in, where the same
 // pixels are elsewhere on the screen); the snapshot offers a PNG of each
 // view and the server's PLY of the cloud.
 func TestBrowserMeasure(t *testing.T) {
-	path := filepath.Join(refDir, "depth_color.bag")
-	refs := refFrames(t, path)
-	ts := startTest(t, path, false)
-	b := openPage(t, ts, "")
-	depth := b.streamIDs()["Depth/0"]
-	var f *sensor.Frame
-	for _, r := range refs["Depth/0"] {
-		if strconv.FormatUint(r.f.Number, 10) == b.dataset(fmt.Sprintf("canvas-%d", depth), "number") {
-			f = r.f
-		}
-	}
-	if f == nil {
-		t.Fatal("the depth view shows no frame of the bag")
-	}
-	pts, err := processing.NewPointCloud().Calculate(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	refs, ts, b, depth := measurePage(t)
+	f, pts := depthOnView(t, refs, b.dataset(fmt.Sprintf("canvas-%d", depth), "number"))
 	b.do(chromedp.Click("#show3d"), chromedp.Click("#ruler-btn"))
 	measure := func(a, p [2]int) {
 		t.Helper()
@@ -230,26 +243,10 @@ func TestRulerRealBag(t *testing.T) {
 // mask); the distance is processing's between those pixels of the frame on
 // view, computed by the server. A drag still orbits without picking.
 func TestBrowserRuler3D(t *testing.T) {
-	path := filepath.Join(refDir, "depth_color.bag")
-	refs := refFrames(t, path)
-	ts := startTest(t, path, false)
-	b := openPage(t, ts, "")
-	depth := b.streamIDs()["Depth/0"]
+	refs, _, b, depth := measurePage(t)
 	b.do(chromedp.Click("#show3d"))
 	b.waitFor("the cloud of the frame on view", fmt.Sprintf(`document.getElementById('cloud').dataset.number === document.getElementById('canvas-%d').dataset.number && document.getElementById('cloud').dataset.yaw !== undefined`, depth))
-	var f *sensor.Frame
-	for _, r := range refs["Depth/0"] {
-		if strconv.FormatUint(r.f.Number, 10) == b.dataset("cloud", "number") {
-			f = r.f
-		}
-	}
-	if f == nil {
-		t.Fatal("the 3D view shows no frame of the bag")
-	}
-	pts, err := processing.NewPointCloud().Calculate(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, pts := depthOnView(t, refs, b.dataset("cloud", "number"))
 	b.do(chromedp.Click("#ruler-btn"))
 	// Clicks at two places of the view (a press and a release in place);
 	// then a drag, which picks nothing.
