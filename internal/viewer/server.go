@@ -200,6 +200,10 @@ func Start(cfg Config) (*Server, error) {
 			go func() { defer s.wg.Done(); s.encodeLoop(st) }()
 		}
 	}
+	if s.primary.kind == kindVideo {
+		s.wg.Add(1)
+		go func() { defer s.wg.Done(); s.filterLoop(s.primary) }()
+	}
 	if s.primary.profile().Format == sensor.FormatZ16 {
 		s.wg.Add(1)
 		go func() { defer s.wg.Done(); s.cloudLoop(s.primary) }()

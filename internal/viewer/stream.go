@@ -63,6 +63,8 @@ type stream struct {
 	// sequence number and the newest point cloud message.
 	shown    atomic.Pointer[sensor.Frame]
 	shownSeq atomic.Uint64
+	shownGen atomic.Uint64 // counts the frames filtered into shown
+	encWake  chan struct{} // wakes the encoder of the primary stream once its frame is filtered
 	cloud    atomic.Pointer[picture]
 
 	// Motion samples since the last state message.
@@ -80,7 +82,7 @@ type stream struct {
 }
 
 func newStream(id, sensorIndex int, p *sensor.StreamProfile) *stream {
-	st := &stream{id: id, sensor: sensorIndex, name: p.Name(), wake: make(chan struct{}, 1)}
+	st := &stream{id: id, sensor: sensorIndex, name: p.Name(), wake: make(chan struct{}, 1), encWake: make(chan struct{}, 1)}
 	st.prof.Store(p)
 	switch p.Kind {
 	case sensor.KindMotion:
