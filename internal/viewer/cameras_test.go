@@ -106,9 +106,11 @@ func TestSwitchCamera(t *testing.T) {
 	if bad := c.do(command{Cmd: "openCamera", Name: "333"}); !strings.Contains(bad.Error, `camera "333": none attached`) || !strings.Contains(bad.Error, "111, 222") {
 		t.Errorf("openCamera 333: %q", bad.Error)
 	}
-	if len(cams.opened) != 1 {
+	cams.mu.Lock()
+	if len(cams.opened) != 1 || cams.opened[0] != "222" {
 		t.Errorf("cameras opened: %v; want [222]", cams.opened)
 	}
+	cams.mu.Unlock()
 	bag := dialWS(t, startTest(t, filepath.Join(refDir, "depth_color.bag"), false), "")
 	if bag.hello.Cameras {
 		t.Error("a bag's hello offers to switch cameras")
