@@ -56,7 +56,10 @@
 // The frame handler only stores the newest frame of its stream and wakes the
 // stream's encoder goroutine; playback never waits for the viewer. Each
 // encoder renders the newest frame (depth colorized, color and infrared
-// converted to RGB) and encodes it once for every client. Each client has
+// converted to RGB) and encodes it once for every client; the primary
+// stream's newest frame is first run through the depth filters by a
+// goroutine of its own, which hands it to the point cloud without waiting
+// for the picture's encoding. Each client has
 // one writer goroutine which sends, when the connection is free, the newest
 // encoded picture of each stream that it has not sent yet: a slow browser
 // skips pictures (they are counted per client) while the others, and the
