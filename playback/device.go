@@ -53,18 +53,13 @@ var (
 	ErrEOF = errors.New("playback: end of file")
 )
 
-// StreamStats counts the frames of one stream.
-type StreamStats struct {
-	Profile   *sensor.StreamProfile
-	Delivered uint64 // handler calls
-	Dropped   uint64 // frames evicted (real time) or discarded by a seek, pause or stop
-	// Lost counts the frames of the stream lost to damage (see
-	// Device.Losses): in parts of the bag the recovery scan could not read,
-	// and in corrupt chunks playback skipped (with a Frame Corrupted
-	// notification each time it meets one). Each lost frame counts once,
-	// however often playback passes its place.
-	Lost uint64
-}
+// StreamStats counts the frames of one stream (device.StreamStats). Lost
+// counts the frames of the stream lost to damage (see Device.Losses): in
+// parts of the bag the recovery scan could not read, and in corrupt chunks
+// playback skipped (with a Frame Corrupted notification each time it meets
+// one). Each lost frame counts once, however often playback passes its
+// place.
+type StreamStats = device.StreamStats
 
 type request struct {
 	f     func() error
