@@ -6,12 +6,14 @@ import (
 	"os"
 	"slices"
 
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/rosbag"
 )
 
 // reorderBag rewrites the bag at path (atomically) in an order that does
 // not depend on the order its messages reached the recorder: connections
-// in topic order, messages in time order and those of one bag time in
+// in topic order after the file version's (first, as librealsense writes
+// it, and as readers expect the first connection to be), messages in time order and those of one bag time in
 // topic order (each topic's in their own order), chunks cut by size only
 // (chunk bytes and compression as in opts). A recorder fed by several
 // sensors' goroutines at once writes their messages of one bag time in
@@ -43,7 +45,9 @@ func reorderBag(path string, opts rosbag.WriterOptions) error {
 // order reorderBag describes.
 func writeReordered(w *rosbag.Writer, r *rosbag.Reader) error {
 	conns := slices.Clone(r.Connections())
-	slices.SortStableFunc(conns, func(a, b *rosbag.Connection) int { return cmp.Compare(a.Topic, b.Topic) })
+	slices.SortStableFunc(conns, func(a, b *rosbag.Connection) int {
+		return cmp.Or(cmp.Compare(versionLast(a), versionLast(b)), cmp.Compare(a.Topic, b.Topic))
+	})
 	ids := map[uint32]uint32{}
 	topics := map[uint32]string{}
 	for _, c := range conns {
@@ -87,4 +91,13 @@ func writeReordered(w *rosbag.Writer, r *rosbag.Reader) error {
 		return err
 	}
 	return it.Close()
+}
+
+// versionLast is 0 for the connection of the file version, 1 for the others.
+func versionLast(c *rosbag.Connection) int {
+	switch layout.Parse(c.Topic).Kind {
+	case layout.KindFileVersion, layout.KindLegacyFileVersion:
+		return 0
+	}
+	return 1
 }

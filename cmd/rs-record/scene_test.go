@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"
@@ -296,6 +297,11 @@ func TestSceneSeedIdenticalFiles(t *testing.T) {
 		}
 	}
 	checkStrict(t, filepath.Join(dir, "0.bag"))
+	// The file version's connection stays the first, as librealsense
+	// writes it and as readers of a bag's first connection expect.
+	if id := connID(t, filepath.Join(dir, "0.bag"), layout.FileVersionTopic); id != 0 {
+		t.Errorf("the file version is connection %d, want 0", id)
+	}
 	if r := rsRecord(t, "play", "--realtime=false", filepath.Join(dir, "0.bag")); r.code != 0 || !strings.Contains(r.stdout, "Infrared/2 20, Infrared/1 20, Depth 20, Color 20, Gyro 20, Accel 20 frames; 0 dropped") {
 		t.Errorf("play: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
