@@ -15,6 +15,7 @@
 package blobfile
 
 import (
+	"cmp"
 	"container/list"
 	"context"
 	"errors"
@@ -126,8 +127,9 @@ type Options struct {
 	BlockSize int64
 	// CacheSize bounds the cached blocks. A read longer than half of it
 	// keeps only its partly read edge blocks. The first out are the least
-	// recently used blocks before the read that needs the room (a forward
-	// pass is done with them), then the least recently used.
+	// recently used blocks before the farthest read that were only ever
+	// read whole (a forward pass is done with the inside of a chunk), then
+	// the other blocks before it, then the least recently used.
 	CacheSize int64
 }
 
@@ -153,6 +155,7 @@ type File struct {
 	blocks   map[int64]*list.Element // block index → element of lru (*block)
 	lru      list.List               // front: most recently used
 	fetching map[int64]*inflight     // blocks being fetched
+	pos      int64                   // block of the pass: see ahead
 	stats    Stats
 	closed   bool
 }
@@ -160,6 +163,11 @@ type File struct {
 type block struct {
 	idx  int64
 	data []byte
+	// edge: a read covered the block only partly. Such blocks hold
+	// record headers and index records, which a pass reads again (the
+	// iterator reads the header and index of a chunk the read-ahead
+	// loaded); a block only ever read whole is the inside of a chunk.
+	edge bool
 }
 
 // Open opens the object a URL names: the bucket is the URL without its
@@ -351,16 +359,23 @@ func (f *File) read(p []byte, off int64) error {
 	first, last := off/f.bs, (end-1)/f.bs
 	keepAll := int64(len(p)) <= int64(f.maxBlocks)*f.bs/2
 	spans := make([]span, 0, last-first+1)
+	// partial reports whether the read covers block i only partly.
+	partial := func(i int64) bool {
+		return i == first && off > i*f.bs || i == last && end < min((i+1)*f.bs, f.size)
+	}
 	f.mu.Lock()
 	if f.closed {
 		f.mu.Unlock()
 		return fmt.Errorf("blobfile: %s: read after Close: %w", f.name, errClosed)
 	}
+	f.ahead(first)
 	for i := first; i <= last; i++ {
 		s := span{idx: i}
 		if e, ok := f.blocks[i]; ok {
 			f.lru.MoveToFront(e)
-			s.data = e.Value.(*block).data
+			b := e.Value.(*block)
+			b.edge = b.edge || partial(i)
+			s.data = b.data
 		} else if w, ok := f.fetching[i]; ok {
 			w.waiters++
 			s.wait = w
@@ -386,7 +401,7 @@ func (f *File) read(p []byte, off int64) error {
 		if err == nil {
 			head, tail, err = f.fetchRun(p, off, spans[i:j], keepAll)
 		}
-		f.publish(spans[i:j], first, err, func(start, stop int64) []byte {
+		f.publish(spans[i:j], partial, err, func(start, stop int64) []byte {
 			return blockBytes(start, stop, p, off, head, tail)
 		})
 		i = j
@@ -398,6 +413,9 @@ func (f *File) read(p []byte, off int64) error {
 				err = s.wait.err
 			}
 			s.data = s.wait.data
+			if partial(s.idx) {
+				f.markEdge(s.idx)
+			}
 		}
 		if err == nil && s.data != nil {
 			start := s.idx * f.bs
@@ -457,11 +475,11 @@ func blockBytes(start, stop int64, p []byte, off int64, head, tail []byte) []byt
 }
 
 // publish ends the fetch of the claimed blocks of run: with err each waiter
-// gets it; otherwise the blocks with bytes go into the cache (evicting
-// blocks behind pos first, see evict) and the waiters get their bytes. A
-// block inside a long read that another read waits for is kept too (its
-// bytes from bytesOf).
-func (f *File) publish(run []span, pos int64, err error, bytesOf func(start, stop int64) []byte) {
+// gets it; otherwise the blocks with bytes go into the cache (see evict),
+// the blocks partial reports as partly read marked as edges, and the
+// waiters get their bytes. A block inside a long read that another read
+// waits for is kept too (its bytes from bytesOf).
+func (f *File) publish(run []span, partial func(int64) bool, err error, bytesOf func(start, stop int64) []byte) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, s := range run {
@@ -474,27 +492,56 @@ func (f *File) publish(run []span, pos int64, err error, bytesOf func(start, sto
 			w.data = bytesOf(start, min(start+f.bs, f.size))
 		}
 		if err == nil && w.data != nil && !f.closed {
-			f.blocks[s.idx] = f.lru.PushFront(&block{idx: s.idx, data: w.data})
+			f.blocks[s.idx] = f.lru.PushFront(&block{idx: s.idx, data: w.data, edge: partial(s.idx)})
 		}
 		close(w.done)
 	}
-	f.evict(pos)
+	f.evict()
 }
 
-// evict drops blocks until the cache holds at most maxBlocks: the least
-// recently used of those before block pos first (a read moving forward
-// through the object is done with them: a whole pass keeps what it read
-// ahead, such as the last chunks a player reads when it opens a bag), then
-// the least recently used.
-func (f *File) evict(pos int64) {
+// markEdge marks block i, if cached, as partly read.
+func (f *File) markEdge(i int64) {
+	f.mu.Lock()
+	if e, ok := f.blocks[i]; ok {
+		e.Value.(*block).edge = true
+	}
+	f.mu.Unlock()
+}
+
+// ahead moves the block of the pass, f.pos, to block first of a read: on
+// to it when it is further on, back to it when it is more than a cache's
+// worth behind (a seek back; the player reads the first chunk of a bag
+// after its end). A read behind it by less — the iterator of a pass
+// reading the headers and index of the chunks its read-ahead loaded,
+// a loader that finishes after one loading a later chunk — leaves it.
+// Called with f.mu held.
+func (f *File) ahead(first int64) {
+	if first > f.pos || first+int64(f.maxBlocks) < f.pos {
+		f.pos = first
+	}
+}
+
+// evict drops blocks until the cache holds at most maxBlocks, the least
+// recently used first among: the blocks before the block of the pass only
+// ever read whole (the pass is done with the inside of a chunk once it is
+// loaded), then the other blocks before it (record headers and index
+// records, which the pass may still read: the iterator reads those of the
+// chunks its read-ahead loaded), then all. A whole pass so keeps what was
+// read ahead of it, such as the first and last chunks a player reads when
+// it opens a bag.
+func (f *File) evict() {
 	for f.lru.Len() > f.maxBlocks {
-		e := f.lru.Back()
-		for c := e; c != nil; c = c.Prev() {
-			if c.Value.(*block).idx < pos {
-				e = c
-				break
+		var inside, behind *list.Element
+		for c := f.lru.Back(); c != nil && inside == nil; c = c.Prev() {
+			if b := c.Value.(*block); b.idx < f.pos {
+				if !b.edge {
+					inside = c
+				} else if behind == nil {
+					behind = c
+				}
 			}
 		}
+		e := cmp.Or(inside, behind, f.lru.Back())
 		delete(f.blocks, e.Value.(*block).idx)
 		f.lru.Remove(e)
 	}

@@ -122,13 +122,60 @@ func randomBytes(n int) []byte {
 // memBags are the stores behind the names "mem://NAME" of the tests.
 var memBags sync.Map // name → *countingStore
 
+// memOpen holds the Files of the stored bags while any open of them is
+// open: as for the schemes blobfile registers, every open of one name in
+// the process (the player's and the dump's own) reads through one File.
+var memOpen struct {
+	sync.Mutex
+	m map[string]*memShared
+}
+
+type memShared struct {
+	f    *blobfile.File
+	refs int
+}
+
+// memHandle is one open of a shared File; closing the last closes it.
+type memHandle struct {
+	*blobfile.File
+	name   string
+	closed bool // under memOpen's lock
+}
+
+func (h *memHandle) Close() error {
+	memOpen.Lock()
+	defer memOpen.Unlock()
+	if h.closed {
+		return fmt.Errorf("%s: closed twice", h.name)
+	}
+	h.closed = true
+	sf := memOpen.m[h.name]
+	if sf.refs--; sf.refs > 0 {
+		return nil
+	}
+	delete(memOpen.m, h.name)
+	return sf.f.Close()
+}
+
 func init() {
+	memOpen.m = map[string]*memShared{}
 	rosbag.RegisterScheme("mem", func(name string) (rosbag.File, error) {
+		memOpen.Lock()
+		defer memOpen.Unlock()
+		if sf, ok := memOpen.m[name]; ok {
+			sf.refs++
+			return &memHandle{File: sf.f, name: name}, nil
+		}
 		s, ok := memBags.Load(name)
 		if !ok {
 			return nil, fmt.Errorf("%s: not stored", name)
 		}
-		return blobfile.NewFile(context.Background(), s.(*countingStore).bucket(), "obj", &blobfile.Options{CacheSize: passCache})
+		f, err := blobfile.NewFile(context.Background(), s.(*countingStore).bucket(), "obj", &blobfile.Options{CacheSize: passCache})
+		if err != nil {
+			return nil, err
+		}
+		memOpen.m[name] = &memShared{f: f, refs: 1}
+		return &memHandle{File: f, name: name}, nil
 	})
 }
 

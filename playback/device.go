@@ -3,6 +3,7 @@ package playback
 import (
 	"errors"
 	"fmt"
+	"github.com/rsbag/rsbag/internal/description"
 	"math"
 	"slices"
 	"sort"
@@ -53,18 +54,13 @@ var (
 	ErrEOF = errors.New("playback: end of file")
 )
 
-// StreamStats counts the frames of one stream.
-type StreamStats struct {
-	Profile   *sensor.StreamProfile
-	Delivered uint64 // handler calls
-	Dropped   uint64 // frames evicted (real time) or discarded by a seek, pause or stop
-	// Lost counts the frames of the stream lost to damage (see
-	// Device.Losses): in parts of the bag the recovery scan could not read,
-	// and in corrupt chunks playback skipped (with a Frame Corrupted
-	// notification each time it meets one). Each lost frame counts once,
-	// however often playback passes its place.
-	Lost uint64
-}
+// StreamStats counts the frames of one stream (device.StreamStats). Lost
+// counts the frames of the stream lost to damage (see Device.Losses): in
+// parts of the bag the recovery scan could not read, and in corrupt chunks
+// playback skipped (with a Frame Corrupted notification each time it meets
+// one). Each lost frame counts once, however often playback passes its
+// place.
+type StreamStats = device.StreamStats
 
 type request struct {
 	f     func() error
@@ -77,7 +73,7 @@ type Device struct {
 	path     string
 	bag      *rosbag.Reader
 	recovery *rosbag.Recovery
-	desc     *description
+	desc     *description.Description
 	snap     *device.Snapshot // the description, as served
 	sensors  []*Sensor
 	ifaces   []sensor.Sensor
@@ -173,22 +169,22 @@ func Open(path string, opts *Options) (*Device, error) {
 		return nil, fmt.Errorf("playback: %s: %w", path, err)
 	}
 	recovery := bag.Info().Recovery
-	desc, err := readDescription(path, bag)
+	desc, err := description.Read(path, bag)
 	if err != nil {
 		bag.Close()
-		return nil, err
+		return nil, fmt.Errorf("playback: %w", err)
 	}
 	d := &Device{path: path, bag: bag, recovery: recovery, desc: desc,
 		repeat: opts.Repeat, reqs: make(chan request), later: newFuncQueue(), done: make(chan struct{}), readerExited: make(chan struct{}),
 		routes: map[uint32]route{}}
-	if desc.hasFrame {
-		d.duration = time.Duration(desc.last)
+	if desc.HasFrame {
+		d.duration = time.Duration(desc.Last)
 	}
 	d.build()
 	for _, l := range recovery.Losses() {
 		d.addLoss(l)
 	}
-	d.addRepaired(desc.repaired)
+	d.addRepaired(desc.Repaired)
 	if err := d.checkDescriptionChunks(); err != nil {
 		bag.Close()
 		return nil, err
@@ -211,40 +207,40 @@ func Open(path string, opts *Options) (*Device, error) {
 
 // build creates the sensors, streams and routes from the description.
 func (d *Device) build() {
-	snap := &device.Snapshot{Info: d.desc.info.Clone()}
-	var all []*recStream
-	byKey := map[streamKey]*stream{}
-	for _, rs := range d.desc.sensors {
-		s := &Sensor{dev: d, index: rs.index, byOption: map[sensor.Option]*optionState{}}
-		s.life = sensorrt.Lifecycle{Name: fmt.Sprintf("playback: sensor %d", rs.index), Handlers: &d.handlers}
-		ss := device.SensorSnapshot{Index: rs.index, Info: rs.info.Clone(), RecommendedFilters: append([]string{}, rs.filters...)}
+	snap := &device.Snapshot{Info: d.desc.Info.Clone()}
+	var all []*description.Stream
+	byKey := map[description.Key]*stream{}
+	for _, rs := range d.desc.Sensors {
+		s := &Sensor{dev: d, index: rs.Index, byOption: map[sensor.Option]*optionState{}}
+		s.life = sensorrt.Lifecycle{Name: fmt.Sprintf("playback: sensor %d", rs.Index), Handlers: &d.handlers}
+		ss := device.SensorSnapshot{Index: rs.Index, Info: rs.Info.Clone(), RecommendedFilters: append([]string{}, rs.Filters...)}
 		var opts []sensor.Option
-		for o := range rs.options {
+		for o := range rs.Options {
 			opts = append(opts, o)
 		}
 		sort.Slice(opts, func(a, b int) bool { return opts[a] < opts[b] })
 		for _, o := range opts {
-			st := &optionState{desc: rs.options[o]}
-			st.set(st.desc.static)
+			st := &optionState{desc: rs.Options[o]}
+			st.set(st.desc.Static)
 			s.options = append(s.options, st)
 			s.byOption[o] = st
 			d.allOpts = append(d.allOpts, st)
-			v := st.desc.static
+			v := st.desc.Static
 			ss.Options = append(ss.Options, extensions.OptionSpec{Option: o, Value: v,
-				Range: extensions.Range{Min: v, Max: v, Default: v}, Description: st.desc.desc, ReadOnly: true})
+				Range: extensions.Range{Min: v, Max: v, Default: v}, Description: st.desc.Desc, ReadOnly: true})
 		}
 		_, depth := s.byOption[sensor.OptionDepthUnits]
 		_, stereo := s.byOption[sensor.OptionStereoBaseline]
 		if depth {
 			ss.Kinds = append(ss.Kinds, extensions.KindDepthSensor)
 			d.depthOpt = s.byOption[sensor.OptionDepthUnits]
-			ss.HasDepthUnits, ss.DepthUnits = true, d.depthOpt.desc.static
+			ss.HasDepthUnits, ss.DepthUnits = true, d.depthOpt.desc.Static
 			if stereo {
 				ss.Kinds = append(ss.Kinds, extensions.KindDepthStereoSensor)
-				ss.HasBaseline, ss.StereoBaselineMM = true, s.byOption[sensor.OptionStereoBaseline].desc.static
+				ss.HasBaseline, ss.StereoBaselineMM = true, s.byOption[sensor.OptionStereoBaseline].desc.Static
 			}
 		}
-		switch rs.info[sensor.CameraInfoName] {
+		switch rs.Info[sensor.CameraInfoName] {
 		case nameRGB:
 			ss.Kinds = append(ss.Kinds, extensions.KindColorSensor)
 		case nameMotion:
@@ -252,9 +248,9 @@ func (d *Device) build() {
 		case nameFisheye:
 			ss.Kinds = append(ss.Kinds, extensions.KindFisheyeSensor)
 		}
-		for _, r := range rs.streams {
-			st := &stream{rec: r, profile: r.profile, sens: s}
-			switch r.profile.Kind {
+		for _, r := range rs.Streams {
+			st := &stream{rec: r, profile: r.Profile, sens: s}
+			switch r.Profile.Kind {
 			case sensor.KindVideo:
 				st.kind = layout.KindImageData
 			case sensor.KindMotion:
@@ -263,9 +259,9 @@ func (d *Device) build() {
 				st.kind = layout.KindPoseTransform
 			}
 			s.streams = append(s.streams, st)
-			ss.Profiles = append(ss.Profiles, r.profile)
+			ss.Profiles = append(ss.Profiles, r.Profile)
 			d.streams = append(d.streams, st)
-			byKey[r.key] = st
+			byKey[r.Key] = st
 			all = append(all, r)
 		}
 		d.sensors = append(d.sensors, s)
@@ -285,14 +281,14 @@ func (d *Device) build() {
 		s.snap = &snap.Sensors[i]
 	}
 	for _, c := range d.bag.Connections() {
-		ti := d.desc.topic(c.Topic)
+		ti := d.desc.Topic(c.Topic)
 		r := route{kind: ti.Kind, conn: c}
-		fk := frameKind(ti.Kind)
+		fk := description.FrameKind(ti.Kind)
 		switch ti.Kind {
 		case layout.KindImageData, layout.KindImuData, layout.KindPoseTransform, layout.KindImageMetadata,
 			layout.KindImuMetadata, layout.KindPoseMetadata, layout.KindPoseAccel, layout.KindPoseTwist,
 			layout.KindLegacyImageData, layout.KindLegacyImuData, layout.KindLegacyPoseData, layout.KindLegacyFrameInfo:
-			st := byKey[keyOf(ti)]
+			st := byKey[description.KeyOf(ti)]
 			if st == nil {
 				continue
 			}
@@ -311,7 +307,7 @@ func (d *Device) build() {
 				st.data = append(st.data, c.ID)
 			}
 		case layout.KindOptionValue:
-			if !ti.Kind.InVersion(d.desc.version) || ti.Sensor >= len(d.sensors) {
+			if !ti.Kind.InVersion(d.desc.Version) || ti.Sensor >= len(d.sensors) {
 				continue
 			}
 			s := d.sensors[ti.Sensor]
@@ -389,7 +385,7 @@ func (d *Device) recorded(p *sensor.StreamProfile) *sensor.StreamProfile {
 func (d *Device) Filename() string { return d.path }
 
 // FileVersion returns the bag's /file_version.
-func (d *Device) FileVersion() int { return int(d.desc.version) }
+func (d *Device) FileVersion() int { return int(d.desc.Version) }
 
 // Recovery describes the linear scan that opened a bag whose index was
 // missing or unusable; nil for an indexed bag. Recovery().Damaged() tells a
@@ -495,10 +491,10 @@ func (d *Device) Duration() time.Duration { return d.duration }
 // (both 0 for a bag without frames); Duration is last, librealsense's
 // get_duration last − first.
 func (d *Device) Span() (first, last time.Duration) {
-	if !d.desc.hasFrame {
+	if !d.desc.HasFrame {
 		return 0, 0
 	}
-	return time.Duration(d.desc.first), time.Duration(d.desc.last)
+	return time.Duration(d.desc.First), time.Duration(d.desc.Last)
 }
 
 // Position returns the bag time of the last message read (0 when stopped,

@@ -2,6 +2,7 @@ package playback
 
 import (
 	"fmt"
+	"github.com/rsbag/rsbag/internal/description"
 	"math"
 	"slices"
 	"strconv"
@@ -168,7 +169,7 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 	if !ok {
 		return nil
 	}
-	if !hasType(r.conn, r.kind) {
+	if !description.HasType(r.conn, r.kind) {
 		if r.kind.IsMetadata() || r.kind == layout.KindPoseAccel || r.kind == layout.KindPoseTwist ||
 			r.kind == layout.KindLegacyFrameInfo {
 			return nil // optional parts of a frame: skipped, as librealsense does
@@ -180,7 +181,7 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 		return fmt.Errorf("playback: %s: topic %q at bag time %v: decoding %s: %w", d.path, r.conn.Topic, m.Time, typ, err)
 	}
 	decode := func(msg msgs.Message) error {
-		if err := unmarshal(msg, m.Data); err != nil {
+		if err := description.Unmarshal(msg, m.Data); err != nil {
 			return bad(msg.Type().Name, err)
 		}
 		return nil
@@ -402,7 +403,7 @@ func (d *Device) dispatchGroup(g *group, blocking bool) bool {
 		case layout.KindOptionValue:
 			if it.opt.value() != it.value {
 				it.opt.set(it.value)
-				s, c := it.sens, extensions.OptionChange{Option: it.opt.desc.opt, Value: it.value}
+				s, c := it.sens, extensions.OptionChange{Option: it.opt.desc.Opt, Value: it.value}
 				d.ev.post(func() { s.raiseOptionChange(c) })
 			}
 		case layout.KindNotification:

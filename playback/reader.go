@@ -279,10 +279,10 @@ func (d *Device) stopAtEnd(err error) {
 func (d *Device) resetOptions(t rosbag.Time) {
 	for _, s := range d.sensors {
 		for _, o := range s.options {
-			v := o.desc.valueAt(t)
+			v := o.desc.ValueAt(t)
 			if v != o.value() {
 				o.set(v)
-				s, c := s, extensions.OptionChange{Option: o.desc.opt, Value: v}
+				s, c := s, extensions.OptionChange{Option: o.desc.Opt, Value: v}
 				d.ev.post(func() { s.raiseOptionChange(c) })
 			}
 		}

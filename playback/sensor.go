@@ -2,6 +2,7 @@ package playback
 
 import (
 	"fmt"
+	"github.com/rsbag/rsbag/internal/description"
 	"math"
 	"sync/atomic"
 
@@ -14,7 +15,7 @@ import (
 
 // optionState is a read-only option whose value follows the recording.
 type optionState struct {
-	desc *optionDesc
+	desc *description.Option
 	cur  atomic.Uint32 // float32 bits
 }
 
@@ -26,7 +27,7 @@ func (o *optionState) set(v float32) { o.cur.Store(math.Float32bits(v)) }
 type stream struct {
 	sensorrt.Counters
 	lost    atomic.Uint64 // frames in corrupt chunks
-	rec     *recStream
+	rec     *description.Stream
 	profile *sensor.StreamProfile
 	sens    *Sensor
 	kind    layout.TopicKind // KindImageData, KindImuData or KindPoseTransform
@@ -147,7 +148,7 @@ func (s *Sensor) Close() error {
 func (s *Sensor) SupportedOptions() []sensor.Option {
 	out := make([]sensor.Option, len(s.options))
 	for i, o := range s.options {
-		out[i] = o.desc.opt
+		out[i] = o.desc.Opt
 	}
 	return out
 }
@@ -189,7 +190,7 @@ func (s *Sensor) OptionRange(o sensor.Option) (extensions.Range, error) {
 // OptionDescription returns the recorded description.
 func (s *Sensor) OptionDescription(o sensor.Option) string {
 	if st := s.byOption[o]; st != nil {
-		return st.desc.desc
+		return st.desc.Desc
 	}
 	return ""
 }

@@ -214,6 +214,7 @@ func Run(ctx context.Context, bags []string, h Handlers, opts *Options) (*Result
 // the session (non-real-time, one frame at a time), so it takes no lock.
 type runner struct {
 	s      *rig.Session
+	devs   []*playback.Device // s.Devices()
 	h      Handlers
 	opts   *Options
 	ctx    Context
@@ -230,7 +231,8 @@ func newRunner(s *rig.Session, h Handlers, opts *Options) *runner {
 	r := &runner{s: s, h: h, opts: opts, failed: make(chan struct{})}
 	r.ctx.r = r
 	serials := s.Serials()
-	for i, d := range s.Devices() {
+	r.devs = s.Devices()
+	for i, d := range r.devs {
 		r.res.Bags = append(r.res.Bags, Bag{Path: s.Files()[i], Serial: serials[i], FileVersion: d.FileVersion()})
 		if h.Frameset != nil {
 			var ps []*sensor.StreamProfile
@@ -365,6 +367,19 @@ func (c *Context) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
 
 // Device returns the serial number of the device whose frame is handled.
 func (c *Context) Device() string { return c.r.res.Bags[c.dev].Serial }
+
+// GroundTruth returns the ground truth that the bag of a synthetic
+// recording (rs-record record --ground-truth) holds for the frame being
+// handled: its stream's pose in the filmed scene and, for depth, the exact
+// depth (playback.Device.GroundTruth). The error wraps
+// playback.ErrNoGroundTruth when the bag holds none for it, or when a
+// timer fires.
+func (c *Context) GroundTruth() (playback.GroundTruth, error) {
+	if c.timer || c.frame == nil {
+		return playback.GroundTruth{}, fmt.Errorf("replay: ground truth of a timer: %w", playback.ErrNoGroundTruth)
+	}
+	return c.r.devs[c.dev].GroundTruth(c.frame, c.now)
+}
 
 // input describes what is being handled.
 func (c *Context) input() string {

@@ -368,6 +368,34 @@ func (y *Synthetic) filmMotion(st *synthStream, k int, tMs float64) [3]float32 {
 	return out
 }
 
+// poseConfidenceHigh is rs2_pose's tracker and mapper confidence "High"
+// (librealsense's rs_types.h: 0x0 Failed, 0x1 Low, 0x2 Medium, 0x3 High):
+// the trajectory is exact.
+const poseConfidenceHigh = 3
+
+// filmPose returns the pose sample at stream time tMs: the trajectory's
+// pose of the reference stream in the scene's world, with its exact
+// derivatives in the world's axes.
+func (y *Synthetic) filmPose(tMs float64) sensor.Pose {
+	tr := y.film.tr
+	t := tMs / 1000
+	p := tr.Pose(t)
+	q := p.Quaternion()
+	w, dw := tr.Spin(t)
+	return sensor.Pose{
+		Translation:         f32(p.T),
+		Velocity:            f32(tr.Velocity(t)),
+		Acceleration:        f32(tr.Acceleration(t)),
+		Rotation:            [4]float32{float32(q[0]), float32(q[1]), float32(q[2]), float32(q[3])},
+		AngularVelocity:     f32(w),
+		AngularAcceleration: f32(dw),
+		TrackerConfidence:   poseConfidenceHigh,
+		MapperConfidence:    poseConfidenceHigh,
+	}
+}
+
+func f32(v scene.Vec3) [3]float32 { return [3]float32{float32(v[0]), float32(v[1]), float32(v[2])} }
+
 // GroundTruth is what the synthetic camera knows of a frame it filmed.
 type GroundTruth struct {
 	// Pose maps the coordinates of the frame's stream to the scene's world

@@ -468,3 +468,51 @@ func TestSceneAlignColorToDepth(t *testing.T) {
 		t.Logf("%d of %d aligned pixels (%.2f%%) have the color of their depth pixel's patch", same, n, 100*float64(same)/float64(n))
 	}
 }
+
+// TestScenePoseStream: the pose stream of a camera filming a scene is the
+// trajectory: each sample's translation, rotation, velocity, acceleration
+// and angular velocity and acceleration are the walk's at the sample's
+// stream time (in float32), with high confidence; without a scene it
+// stays the reference pattern.
+func TestScenePoseStream(t *testing.T) {
+	tr, err := scene.NewTrajectory("walk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, frames := filmCamera(t, SyntheticConfig{Depth: &Video{Width: 64, Height: 48, FPS: 30}, PoseFPS: 200, Frames: 20,
+		Scene: &SceneConfig{Motion: "walk"}})
+	poses := frames[sensor.StreamPose]
+	if len(poses) != 20 {
+		t.Fatalf("%d pose frames, want 20", len(poses))
+	}
+	moved := false
+	for _, f := range poses {
+		base := hwBaseMs
+		if f.Domain != sensor.TimestampDomainHardwareClock {
+			base = systemBaseMs
+		}
+		at := (f.TimestampMs - base) / 1000
+		p := tr.Pose(at)
+		q := p.Quaternion()
+		w, dw := tr.Spin(at)
+		want := sensor.Pose{
+			Translation: f32(p.T), Velocity: f32(tr.Velocity(at)), Acceleration: f32(tr.Acceleration(at)),
+			Rotation:        [4]float32{float32(q[0]), float32(q[1]), float32(q[2]), float32(q[3])},
+			AngularVelocity: f32(w), AngularAcceleration: f32(dw), TrackerConfidence: 3, MapperConfidence: 3,
+		}
+		decoded, err := sensor.DecodePose(f.Data)
+		if err != nil || f.Pose != want || decoded != want {
+			t.Errorf("pose frame %d at %g s: %+v (data %+v, %v), want %+v", f.Number, at, f.Pose, decoded, err, want)
+		}
+		moved = moved || f.Pose.Translation != poses[0].Pose.Translation
+	}
+	if !moved {
+		t.Error("the pose stream does not move along the walk")
+	}
+	_, frames = filmCamera(t, SyntheticConfig{PoseFPS: 200, Frames: 3})
+	for _, f := range frames[sensor.StreamPose] {
+		if f.Pose != synthPose(f.Number) {
+			t.Errorf("reference pattern, pose frame %d: %+v, want %+v", f.Number, f.Pose, synthPose(f.Number))
+		}
+	}
+}

@@ -48,7 +48,11 @@ func (y *Synthetic) frame(st *synthStream, k int, t float64) *sensor.Frame {
 		}
 		f.Data = sensor.AppendMotion(make([]byte, 0, 12), f.Motion)
 	case sensor.KindPose:
-		f.Pose = synthPose(n)
+		if y.film != nil {
+			f.Pose = y.filmPose(t)
+		} else {
+			f.Pose = synthPose(n)
+		}
 		f.Data = sensor.AppendPose(make([]byte, 0, sensor.PoseSize), &f.Pose)
 	}
 	if y.cfg.Metadata >= MetadataBasic {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/pipeline"
+	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -173,6 +174,21 @@ type Msg struct {
 
 	// raw is a unit output's value encoded as JSON.
 	raw []byte
+	// dev is, in replay, the device that played a camera message's frame.
+	dev *playback.Device
+}
+
+// GroundTruth returns, in replay, the ground truth that the bag of a
+// synthetic recording (rs-record record --ground-truth) holds for the
+// frame of a camera message: its stream's pose in the filmed scene and,
+// for depth, the exact depth (playback.Device.GroundTruth). The error
+// wraps playback.ErrNoGroundTruth when the bag holds none, for a message
+// without a frame and for a live camera's.
+func (m *Msg) GroundTruth() (playback.GroundTruth, error) {
+	if m.dev == nil || m.Frame == nil {
+		return playback.GroundTruth{}, fmt.Errorf("units: %s: %w", m, playback.ErrNoGroundTruth)
+	}
+	return m.dev.GroundTruth(m.Frame, m.Time)
 }
 
 // String describes the message: its topic, and the frame's number or the

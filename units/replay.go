@@ -166,19 +166,26 @@ func Replay(ctx context.Context, g *Graph, bags []string, opts *ReplayOptions) (
 		e.finish()
 		return nil, fmt.Errorf("units: %w", err)
 	}
-	var cancelled error
+	var cancelled, closeErr error
+	played := false
 	select {
 	case <-s.Done():
+		played = true
 	case <-e.failed:
 	case <-ctx.Done():
 		cancelled = ctx.Err()
 		e.stopped.Store(true)
 	}
-	closeErr := s.Close()
+	if !played { // stop the deliveries before the units end
+		closeErr = s.Close()
+	}
 	if cancelled == nil && e.err() == nil {
 		e.tickUntil(e.end())
 	}
 	e.finish()
+	if played { // the units' handlers read the bags to the end (Msg.GroundTruth)
+		closeErr = s.Close()
+	}
 	if cancelled == nil {
 		cancelled = ctx.Err() // ended while the units finished
 	}
@@ -215,6 +222,7 @@ func Replay(ctx context.Context, g *Graph, bags []string, opts *ReplayOptions) (
 type engine struct {
 	g       *Graph
 	s       *rig.Session
+	devs    []*playback.Device // s.Devices()
 	opts    *ReplayOptions
 	serials []string
 	bags    []replay.Bag
@@ -288,9 +296,9 @@ type step struct {
 
 func newEngine(g *Graph, s *rig.Session, opts *ReplayOptions) (*engine, error) {
 	e := &engine{g: g, s: s, opts: opts, serials: s.Serials(), routes: map[string]*route{}, edges: map[[2]int]chan []*Msg{},
-		failed: make(chan struct{}), want: map[string]bool{}}
+		failed: make(chan struct{}), want: map[string]bool{}, devs: s.Devices()}
 	have := map[string]bool{}
-	for i, d := range s.Devices() {
+	for i, d := range e.devs {
 		e.bags = append(e.bags, replay.Bag{Path: s.Files()[i], Serial: e.serials[i], FileVersion: d.FileVersion()})
 		have[FramesetTopic("")], have[FramesetTopic(e.serials[i])] = true, true
 		for _, sn := range d.Sensors() {
@@ -468,7 +476,7 @@ func (e *engine) frame(dev int, t time.Duration, f *sensor.Frame) {
 	e.last = t
 	serial := e.serials[dev]
 	topic := CameraTopic(serial, f.Profile.Stream, f.Profile.Index)
-	e.dispatch(topic, &Msg{Topic: topic, Stamp: stampMs(f.TimestampMs), Time: t, Device: serial, Frame: f})
+	e.dispatch(topic, &Msg{Topic: topic, Stamp: stampMs(f.TimestampMs), Time: t, Device: serial, Frame: f, dev: e.devs[dev]})
 	if e.sync == nil {
 		return
 	}

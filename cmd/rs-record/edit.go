@@ -19,7 +19,9 @@ const editSynopsis = "edit trim [--start T] [--end T] [--streams LIST] -o OUT.ba
 	"       edit reindex BAG\n\n" +
 	"trim keeps the frames of a window of positions (seconds or durations such as\n" +
 	"1500ms from the start of the recording, as play shows them; --end excluded) and of\n" +
-	"the chosen streams; split cuts the bag into PREFIX_0.bag, PREFIX_1.bag, ... of\n" +
+	"the chosen streams, and every message of the other topics in that window (ground\n" +
+	"truth of the chosen streams, unit outputs, topics of your own; without --end, up to\n" +
+	"the bag's last message); split cuts the bag into PREFIX_0.bag, PREFIX_1.bag, ... of\n" +
 	"DURATION of bag time (10s, 1500ms) or about SIZE bytes of the file (5MB, 64MiB:\n" +
 	"compressed chunks; the unit is required), never between a frame and its\n" +
 	"metadata; a window without frames makes no part, and a\n" +

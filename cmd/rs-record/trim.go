@@ -42,20 +42,29 @@ func streamTopic(k layout.TopicKind) bool {
 // timeline is what trimming needs to know of a bag before copying it.
 type timeline struct {
 	first, last rosbag.Time // of the frames
+	end         rosbag.Time // just after the bag's last message
 	frames      int
 	times       []rosbag.Time // of the frames, in order (one per frame)
 	// optionAt returns the data of the last value message of an option
 	// topic before t (the static one when there is no change before t).
 	options map[uint32][]rosbag.Message
 	topics  map[uint32]layout.Topic
+	// truth holds the ground-truth connections (outside the layout, of
+	// the stream their topic names: Stream and Index of topics).
+	truth map[uint32]bool
 }
 
 // scanTimeline reads the frame times and the option values of r.
 func scanTimeline(r *rosbag.Reader) (*timeline, error) {
-	tl := &timeline{options: map[uint32][]rosbag.Message{}, topics: map[uint32]layout.Topic{}}
+	tl := &timeline{options: map[uint32][]rosbag.Message{}, topics: map[uint32]layout.Topic{}, truth: map[uint32]bool{},
+		end: r.Info().End + 1}
 	var frameConns, optConns []uint32
 	for _, c := range r.Connections() {
 		t := layout.Parse(c.Topic)
+		if st, i, _, ok := layout.ParseGroundTruthTopic(c.Topic); ok {
+			t.Stream, t.Index = st, i
+			tl.truth[c.ID] = true
+		}
 		tl.topics[c.ID] = t
 		switch {
 		case t.Kind == layout.KindLegacyFileVersion:
@@ -113,8 +122,10 @@ func (tl *timeline) optionAt(id uint32, t rosbag.Time) []byte {
 // the whole description at time 0 (file version, device and sensor info,
 // the selected streams' info, intrinsics and extrinsics, options with the
 // values they had at the start of the window), then every message of the
-// window — frames with their metadata, option changes, notifications —
-// with its own time and bytes. It returns the number of messages written.
+// window — frames with their metadata, option changes, notifications,
+// the messages of topics outside the RealSense layout (the ground truth
+// of the selected streams, unit outputs, a user's own topics) — with its
+// own time and bytes, and the connections' headers as they are. It returns the number of messages written.
 func trimBag(w *rosbag.Writer, r *rosbag.Reader, tl *timeline, win window, streams streamFilter) (int64, error) {
 	static := rosbag.Time(layout.StaticTimeNs)
 	ids := map[uint32]uint32{}
@@ -164,7 +175,7 @@ func trimRead(w *rosbag.Writer, it *rosbag.Iterator, tl *timeline, win window, s
 	for it.Next() {
 		m := it.Message()
 		t := tl.topics[m.Conn.ID]
-		if streamTopic(t.Kind) && !streams.keeps(t.Stream, t.Index) {
+		if (streamTopic(t.Kind) || tl.truth[m.Conn.ID]) && !streams.keeps(t.Stream, t.Index) {
 			continue
 		}
 		data, at := m.Data, m.Time
@@ -305,7 +316,7 @@ func editTrim(e *env, args []string) error {
 	if first, last := time.Duration(tl.first), time.Duration(tl.last); !inWindow(start, end, first, last) {
 		return fileError(bag, windowError("--start", "--end", start, end, first, last, nil))
 	}
-	win := window{from: max(rosbag.Time(layout.SamplesStartNs), rosbag.Time(start)), to: tl.last + 1}
+	win := window{from: max(rosbag.Time(layout.SamplesStartNs), rosbag.Time(start)), to: tl.end}
 	if end > 0 {
 		win.to = rosbag.Time(end)
 	}
@@ -405,7 +416,7 @@ func editSplit(e *env, args []string) error {
 	comp := bagCompression(r)
 	from := rosbag.Time(layout.SamplesStartNs)
 	for i := 0; i <= len(cuts); i++ {
-		to := tl.last + 1
+		to := tl.end
 		if i < len(cuts) {
 			to = cuts[i]
 		}

@@ -189,6 +189,26 @@ func GroundTruthTopic(s sensor.Stream, index int, what string) string {
 	return GroundTruthPrefix + s.String() + "_" + strconv.Itoa(index) + "/" + what
 }
 
+// ParseGroundTruthTopic returns the stream, index and what of a topic that
+// GroundTruthTopic names; ok is false for any other topic.
+func ParseGroundTruthTopic(topic string) (s sensor.Stream, index int, what string, ok bool) {
+	rest, ok := strings.CutPrefix(topic, GroundTruthPrefix)
+	if !ok {
+		return 0, 0, "", false
+	}
+	name, what, ok := strings.Cut(rest, "/")
+	i := strings.LastIndexByte(name, '_')
+	if !ok || i < 0 || what == "" {
+		return 0, 0, "", false
+	}
+	s, ok = sensor.ParseStream(name[:i])
+	index, err := strconv.Atoi(name[i+1:])
+	if !ok || err != nil || index < 0 || strconv.Itoa(index) != name[i+1:] {
+		return 0, 0, "", false
+	}
+	return s, index, what, true
+}
+
 // String returns the topic name as our writer spells it: option names with
 // underscores, notification categories with spaces. It returns "" for
 // KindUnknown.

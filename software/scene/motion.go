@@ -109,10 +109,7 @@ func (tr *Trajectory) Gyro(t float64) Vec3 {
 // axes, what an accelerometer aligned with the camera measures: the
 // acceleration less gravity, so that a camera at rest reads (0, −g, 0).
 func (tr *Trajectory) Accel(t float64) Vec3 {
-	var a Vec3
-	for i := range 3 {
-		_, _, a[i] = tr.pos[i].at(t)
-	}
+	a := tr.Acceleration(t)
 	a[1] -= Gravity
 	return tr.Pose(t).Inverse().Rotate(a)
 }
@@ -124,4 +121,40 @@ func (tr *Trajectory) Velocity(t float64) Vec3 {
 		_, v[i], _ = tr.pos[i].at(t)
 	}
 	return v
+}
+
+// Acceleration returns the camera's acceleration (m/s², world) at t
+// seconds, gravity not included.
+func (tr *Trajectory) Acceleration(t float64) Vec3 {
+	var a Vec3
+	for i := range 3 {
+		_, _, a[i] = tr.pos[i].at(t)
+	}
+	return a
+}
+
+// Spin returns the camera's angular velocity (rad/s) and angular
+// acceleration (rad/s²) at t seconds, in the world's axes (the angular
+// velocity is the pose's rotation of Gyro).
+func (tr *Trajectory) Spin(t float64) (w, dw Vec3) {
+	y, dy, ddy := tr.yaw.at(t)
+	p, dp, ddp := tr.pitch.at(t)
+	_, dr, ddr := tr.roll.at(t)
+	ry := Pose{R: rotY(y)}
+	ey := Vec3{0, 1, 0}
+	ex := ry.Rotate(Vec3{1, 0, 0})                           // the pitch axis
+	ez := ry.Compose(Pose{R: rotX(p)}).Rotate(Vec3{0, 0, 1}) // the roll axis
+	// R = Ry·Rx·Rz turns at ω = yaw'·ey + pitch'·ex + roll'·ez; ex turns
+	// with Ry (at yaw'·ey), ez with Ry·Rx (at w1).
+	w1 := add(scale(ey, dy), scale(ex, dp))
+	w = add(w1, scale(ez, dr))
+	dw = add(scale(ey, ddy), scale(ex, ddp))
+	dw = add(dw, scale(cross(scale(ey, dy), ex), dp))
+	dw = add(dw, scale(ez, ddr))
+	dw = add(dw, scale(cross(w1, ez), dr))
+	return w, dw
+}
+
+func cross(a, b Vec3) Vec3 {
+	return Vec3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
 }

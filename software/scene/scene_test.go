@@ -176,3 +176,35 @@ func TestAccelIntegratesToTrajectory(t *testing.T) {
 		t.Errorf("double-integrated accel ends at %v, the trajectory at %v (%.4f m apart)", pos, want, d)
 	}
 }
+
+// TestTrajectoryDerivatives: for every motion, the world angular velocity
+// of Spin is the pose's rotation of Gyro, and Spin's angular acceleration
+// and Acceleration are the derivatives of the angular velocity and of
+// Velocity (central differences).
+func TestTrajectoryDerivatives(t *testing.T) {
+	const h = 1e-5
+	for _, name := range Motions {
+		tr, err := NewTrajectory(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, at := range []float64{0, 0.37, 1.9, 4.2} {
+			w, dw := tr.Spin(at)
+			w0, _ := tr.Spin(at - h)
+			w1, _ := tr.Spin(at + h)
+			v0, v1 := tr.Velocity(at-h), tr.Velocity(at+h)
+			for i, c := range []struct {
+				what      string
+				got, want Vec3
+			}{
+				{"angular velocity", w, tr.Pose(at).Rotate(tr.Gyro(at))},
+				{"angular acceleration", dw, scale(sub(w1, w0), 1/(2*h))},
+				{"acceleration", tr.Acceleration(at), scale(sub(v1, v0), 1/(2*h))},
+			} {
+				if d := sub(c.got, c.want); math.Sqrt(dot(d, d)) > 1e-6*(1+math.Sqrt(dot(c.want, c.want))) || i == 0 && math.Sqrt(dot(d, d)) > 1e-12 {
+					t.Errorf("%s at %g s: %s %v, want %v", name, at, c.what, c.got, c.want)
+				}
+			}
+		}
+	}
+}

@@ -1,9 +1,7 @@
-package playback
+package description
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/rsbag/rsbag/internal/layout"
@@ -38,17 +36,17 @@ func isLegacy(conns []*rosbag.Connection) bool {
 	return legacy
 }
 
-// topic parses a topic with the grammar of the bag's file version.
-func (d *description) topic(name string) layout.Topic {
-	if d.legacy {
+// Topic parses a topic with the grammar of the bag's file version.
+func (d *Description) Topic(name string) layout.Topic {
+	if d.Legacy {
 		return layout.ParseLegacy(name)
 	}
-	return topicOf(name)
+	return TopicOf(name)
 }
 
-// frameKind returns the frame data kind of versions 2–4 that a frame topic
+// FrameKind returns the frame data kind of versions 2–4 that a frame topic
 // kind of any version stands for, or KindUnknown.
-func frameKind(k layout.TopicKind) layout.TopicKind {
+func FrameKind(k layout.TopicKind) layout.TopicKind {
 	switch k {
 	case layout.KindImageData, layout.KindLegacyImageData:
 		return layout.KindImageData
@@ -88,15 +86,15 @@ func legacyExtrinsics(e *msgs.LegacyStreamExtrinsics) (*sensor.Extrinsics, uint3
 // device info is synthesized, sensors come from /info/<sensor>, profiles
 // from the legacy stream_info and motion_stream_info messages, and a pose
 // stream from each rs_6DoF<i> frame topic.
-func readLegacy(path string, r *rosbag.Reader) (*description, error) {
-	d := &description{legacy: true, streams: map[streamKey]*recStream{}, info: sensor.Info{
+func readLegacy(path string, r *rosbag.Reader) (*Description, error) {
+	d := &Description{Legacy: true, Streams: map[Key]*Stream{}, Info: sensor.Info{
 		sensor.CameraInfoName: legacyDeviceName, sensor.CameraInfoProductId: legacyProductID,
 		sensor.CameraInfoSerialNumber: legacySerialNumber}}
 	var want, frameConns []uint32
 	parsed := map[uint32]layout.Topic{}
 	var poses []layout.Topic
 	for _, c := range r.Connections() {
-		ti := d.topic(c.Topic)
+		ti := d.Topic(c.Topic)
 		parsed[c.ID] = ti
 		switch ti.Kind {
 		case layout.KindLegacyFileVersion, layout.KindLegacyDeviceInfo, layout.KindLegacySensorInfo,
@@ -113,16 +111,16 @@ func readLegacy(path string, r *rosbag.Reader) (*description, error) {
 	extra := map[int]sensor.Info{}
 	var versions []uint32
 	infoSeq := 0
-	addStream := func(k streamKey, t rosbag.Time) *recStream {
-		if d.streams[k] != nil {
+	addStream := func(k Key, t rosbag.Time) *Stream {
+		if d.Streams[k] != nil {
 			return nil // first one wins
 		}
-		st := &recStream{key: k, infoSeq: infoSeq, infoTime: t}
+		st := &Stream{Key: k, InfoSeq: infoSeq, InfoTime: t}
 		infoSeq++
-		d.streams[k] = st
+		d.Streams[k] = st
 		return st
 	}
-	err := readStatic(r, want, parsed, &d.repaired, func(sm *staticMessage) error {
+	err := readStatic(r, want, parsed, &d.Repaired, func(sm *staticMessage) error {
 		ti, m, c, decode := sm.topic, sm.msg, sm.msg.Conn, sm.decode
 		switch ti.Kind {
 		case layout.KindLegacyFileVersion:
@@ -169,14 +167,14 @@ func readLegacy(path string, r *rosbag.Reader) (*description, error) {
 			if err != nil {
 				return fmt.Errorf("topic %q: %w", c.Topic, err)
 			}
-			st := addStream(streamKey{ti.Sensor, stream, idx}, m.Time)
+			st := addStream(Key{ti.Sensor, stream, idx}, m.Time)
 			if st == nil {
 				return nil
 			}
 			cam := v.CameraInfo
 			cam.Width, cam.Height = v.Width, v.Height
-			st.fps, st.format, st.cam = v.Fps, f, &cam
-			st.pin, st.tfGroup = legacyExtrinsics(&v.StreamExtrinsics)
+			st.FPS, st.Format, st.Cam = v.Fps, f, &cam
+			st.Pin, st.TFGroup = legacyExtrinsics(&v.StreamExtrinsics)
 		case layout.KindLegacyMotionStreamInfo:
 			var v msgs.LegacyMotionStreamInfo
 			if err := decode(&v); err != nil {
@@ -186,14 +184,14 @@ func readLegacy(path string, r *rosbag.Reader) (*description, error) {
 			if !ok {
 				return fmt.Errorf("topic %q: unknown motion type %q", c.Topic, v.MotionType)
 			}
-			st := addStream(streamKey{ti.Sensor, stream, idx}, m.Time)
+			st := addStream(Key{ti.Sensor, stream, idx}, m.Time)
 			if st == nil {
 				return nil
 			}
 			in := v.StreamIntrinsics
-			st.fps, st.format = v.Fps, sensor.FormatMotionXYZ32F
-			st.imu = &msgs.ImuIntrinsic{Data: in.Data, NoiseVariances: in.NoiseVariances, BiasVariances: in.BiasVariances}
-			st.pin, st.tfGroup = legacyExtrinsics(&v.StreamExtrinsics)
+			st.FPS, st.Format = v.Fps, sensor.FormatMotionXYZ32F
+			st.IMU = &msgs.ImuIntrinsic{Data: in.Data, NoiseVariances: in.NoiseVariances, BiasVariances: in.BiasVariances}
+			st.Pin, st.TFGroup = legacyExtrinsics(&v.StreamExtrinsics)
 		}
 		return nil
 	})
@@ -203,9 +201,9 @@ func readLegacy(path string, r *rosbag.Reader) (*description, error) {
 	if len(versions) != 1 {
 		return nil, loadError(path, "%d messages on %q, want exactly one", len(versions), layout.LegacyFileVersionTopic)
 	}
-	d.version = versions[0]
-	if !layout.ReadableVersion(layout.KindLegacyFileVersion, d.version) || d.version < layout.VersionLegacy {
-		return nil, loadError(path, "file version %d on %q is not supported, want %d", d.version,
+	d.Version = versions[0]
+	if !layout.ReadableVersion(layout.KindLegacyFileVersion, d.Version) || d.Version < layout.VersionLegacy {
+		return nil, loadError(path, "file version %d on %q is not supported, want %d", d.Version,
 			layout.LegacyFileVersionTopic, layout.VersionLegacy)
 	}
 	if sensorCount < 0 {
@@ -214,18 +212,18 @@ func readLegacy(path string, r *rosbag.Reader) (*description, error) {
 	}
 	// Pose streams have no stream info: one per rs_6DoF<i> topic.
 	for _, p := range poses {
-		if st := addStream(keyOf(p), 0); st != nil {
-			st.format = sensor.Format6DOF
+		if st := addStream(KeyOf(p), 0); st != nil {
+			st.Format = sensor.Format6DOF
 		}
 	}
-	sensors := map[int]*recSensor{}
+	sensors := map[int]*Sensor{}
 	has := map[int]bool{}
 	for i := 0; i < sensorCount; i++ {
 		info := sensor.Info{sensor.CameraInfoName: legacySensorPrefix + strconv.Itoa(i)}
 		for k, v := range extra[i] {
 			info[k] = v
 		}
-		sensors[i] = &recSensor{index: i, info: info, options: map[sensor.Option]*optionDesc{}}
+		sensors[i] = &Sensor{Index: i, Info: info, Options: map[sensor.Option]*Option{}}
 		has[i] = true
 	}
 	if err := d.build(path, sensors, has); err != nil {
@@ -235,46 +233,4 @@ func readLegacy(path string, r *rosbag.Reader) (*description, error) {
 		return nil, loadError(path, "%w", err)
 	}
 	return d, nil
-}
-
-// legacyInfo is what a version-1 frame_info message adds to its frame.
-type legacyInfo struct {
-	systemTimeMs float64
-	domain       sensor.TimestampDomain
-	metadata     sensor.Metadata
-}
-
-// legacyDomainSystem is the time_stamp_domain value of system time; 0 and
-// 1 are the hardware clock (spec §10).
-const legacyDomainSystem = 2
-
-// decodeLegacyInfo converts a frame_info message: metadata values are the
-// little-endian integers of their bytes (at most 8), keyed by their
-// rs2_frame_metadata_value type.
-func decodeLegacyInfo(fi *msgs.LegacyFrameInfo) legacyInfo {
-	li := legacyInfo{systemTimeMs: float64(fi.SystemTime), domain: sensor.TimestampDomainHardwareClock}
-	if fi.TimeStampDomain == legacyDomainSystem {
-		li.domain = sensor.TimestampDomainSystemTime
-	}
-	for _, md := range fi.FrameMetadata {
-		if md.MetadataType > math.MaxInt32 || len(md.Data) > 8 {
-			continue
-		}
-		var b [8]byte
-		copy(b[:], md.Data)
-		li.metadata.Set(sensor.MetadataKey(md.MetadataType), int64(binary.LittleEndian.Uint64(b[:])))
-	}
-	return li
-}
-
-// legacyPoseFrame builds the frame of a realsense_legacy_msgs/pose message
-// (timestamps in milliseconds).
-func legacyPoseFrame(st *stream, p *msgs.LegacyPose) *sensor.Frame {
-	f := &sensor.Frame{Profile: st.profile, TimestampMs: float64(p.Timestamp),
-		SystemTimeMs: float64(p.SystemTimestamp)}
-	q := p.Rotation
-	f.Pose = sensor.Pose{Translation: f32x3(p.Translation), Velocity: f32x3(p.Velocity),
-		Acceleration: f32x3(p.Acceleration), Rotation: [4]float32{float32(q.X), float32(q.Y), float32(q.Z), float32(q.W)},
-		AngularVelocity: f32x3(p.AngularVelocity), AngularAcceleration: f32x3(p.AngularAcceleration)}
-	return f
 }

@@ -1,4 +1,4 @@
-package playback
+package description
 
 import (
 	"errors"
@@ -12,25 +12,16 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// staticTime is the bag time of librealsense's static messages, (0 s, 1 ns)
-// (spec §3.1); the samples view starts just after it (§6.3).
+// StaticTime is the bag time of librealsense's static messages, (0 s, 1 ns)
+// (spec §3.1); the samples view starts just after it, at SamplesFrom (§6.3).
 const (
-	staticTime  = rosbag.Time(layout.StaticTimeNs)
-	samplesFrom = rosbag.Time(layout.SamplesStartNs)
+	StaticTime  = rosbag.Time(layout.StaticTimeNs)
+	SamplesFrom = rosbag.Time(layout.SamplesStartNs)
 )
 
-// bagNs converts a bag time to the nanoseconds playback reports: the static
-// time is 0 (spec §3.1).
-func bagNs(t rosbag.Time) int64 {
-	if t <= staticTime {
-		return 0
-	}
-	return int64(t)
-}
-
-// topicOf parses a topic of a version 2–4 file (spec §4.2). Topics of a
+// TopicOf parses a topic of a version 2–4 file (spec §4.2). Topics of a
 // device other than 0 are not part of the recording.
-func topicOf(name string) layout.Topic {
+func TopicOf(name string) layout.Topic {
 	t := layout.Parse(name)
 	if t.Device != 0 {
 		return layout.Topic{}
@@ -38,32 +29,26 @@ func topicOf(name string) layout.Topic {
 	return t
 }
 
-// streamKey identifies a recorded stream.
-type streamKey struct {
-	sensor int
-	stream sensor.Stream
-	index  int
+// Key identifies a recorded stream.
+type Key struct {
+	Sensor int
+	Stream sensor.Stream
+	Index  int
 }
 
-func keyOf(t layout.Topic) streamKey { return streamKey{t.Sensor, t.Stream, t.Index} }
+// KeyOf returns the key of the stream of topic t.
+func KeyOf(t layout.Topic) Key { return Key{t.Sensor, t.Stream, t.Index} }
 
-// metadataKind is the metadata topic kind of each frame data kind.
-var metadataKind = map[layout.TopicKind]layout.TopicKind{
-	layout.KindImageData:     layout.KindImageMetadata,
-	layout.KindImuData:       layout.KindImuMetadata,
-	layout.KindPoseTransform: layout.KindPoseMetadata,
-}
-
-// hasType reports whether c carries the message type of topic kind k: the
+// HasType reports whether c carries the message type of topic kind k: the
 // md5sum decides, as in librealsense (spec §1.6).
-func hasType(c *rosbag.Connection, k layout.TopicKind) bool {
+func HasType(c *rosbag.Connection, k layout.TopicKind) bool {
 	t := k.Type()
 	return t != nil && c.MD5Sum == t.MD5
 }
 
-// unmarshal decodes data into m. Bytes after the message are accepted, as
+// Unmarshal decodes data into m. Bytes after the message are accepted, as
 // librealsense's reader accepts them.
-func unmarshal(m msgs.Message, data []byte) error {
+func Unmarshal(m msgs.Message, data []byte) error {
 	if err := m.Unmarshal(data); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
 		return err
 	}
@@ -84,86 +69,90 @@ var (
 
 const disparityLegacy = "Disparity Filter"
 
-// Sensor names that select sensor kinds (spec §6.2, §5.7).
+// Sensor names that select recommended filters (spec §5.7).
 const (
 	nameStereo     = layout.SensorStereo
 	nameCodedLight = layout.SensorCodedLight
 	nameRGB        = layout.SensorRGB
 	nameMotion     = layout.SensorMotion
-	nameFisheye    = "Wide FOV Camera"
 )
 
-type optVal struct {
-	t rosbag.Time
-	v float32
+// Change is a recorded option value after the static description.
+type Change struct {
+	T rosbag.Time
+	V float32
 }
 
-// optionDesc is an option as recorded.
-type optionDesc struct {
-	opt       sensor.Option
-	desc      string
-	static    float32
-	hasStatic bool
-	changes   []optVal // non-static values in time order
+// Option is an option as recorded.
+type Option struct {
+	Opt       sensor.Option
+	Desc      string
+	Static    float32 // the value of the static description, when HasStatic
+	HasStatic bool
+	Changes   []Change // non-static values in time order
 }
 
-// valueAt returns the value in effect at bag time t (spec §5.6, P.34).
-func (o *optionDesc) valueAt(t rosbag.Time) float32 {
-	v := o.static
-	for _, c := range o.changes {
-		if c.t > t {
+// ValueAt returns the value in effect at bag time t (spec §5.6, P.34).
+func (o *Option) ValueAt(t rosbag.Time) float32 {
+	v := o.Static
+	for _, c := range o.Changes {
+		if c.T > t {
 			break
 		}
-		v = c.v
+		v = c.V
 	}
 	return v
 }
 
-// recStream is a recorded stream.
-type recStream struct {
-	key      streamKey
-	infoTime rosbag.Time
-	infoSeq  int
-	fps      uint32
-	format   sensor.Format
-	cam      *msgs.CameraInfo
-	imu      *msgs.ImuIntrinsic
-	pin      *sensor.Extrinsics // extrinsics from the group's reference to the stream
-	tfGroup  uint32
-	profile  *sensor.StreamProfile
+// Stream is a recorded stream.
+type Stream struct {
+	Key      Key
+	InfoTime rosbag.Time // bag time of its stream info
+	InfoSeq  int         // order of its stream info in the bag
+	FPS      uint32
+	Format   sensor.Format
+	Cam      *msgs.CameraInfo
+	IMU      *msgs.ImuIntrinsic
+	Pin      *sensor.Extrinsics // extrinsics from the group's reference to the stream
+	TFGroup  uint32
+	Profile  *sensor.StreamProfile // nil for a stream of no listed sensor
 }
 
-type recSensor struct {
-	index   int
-	info    sensor.Info
-	options map[sensor.Option]*optionDesc
-	filters []string
-	hasPP   bool
-	streams []*recStream
+// Sensor is a recorded sensor.
+type Sensor struct {
+	Index   int
+	Info    sensor.Info
+	Options map[sensor.Option]*Option
+	Filters []string  // recommended processing blocks
+	HasPP   bool      // it has post-processing topics
+	Streams []*Stream // in uid order
 }
 
-// description is the static device description of a bag (spec §6.2).
-type description struct {
-	version  uint32
-	legacy   bool // file version 1 (spec §10)
-	info     sensor.Info
-	sensors  []*recSensor
-	streams  map[streamKey]*recStream
-	first    rosbag.Time // first frame bag time
-	last     rosbag.Time
-	hasFrame bool
-	// repaired: chunks read from their records because their index
-	// disagreed with them (rosbag.Iterator.Repaired).
-	repaired []rosbag.RepairedChunk
+// Description is the static device description of a bag (spec §6.2), with
+// the span of its frames.
+type Description struct {
+	Version  uint32
+	Legacy   bool // file version 1 (spec §10)
+	Info     sensor.Info
+	Sensors  []*Sensor
+	Streams  map[Key]*Stream
+	First    rosbag.Time // first frame bag time, when HasFrame
+	Last     rosbag.Time
+	HasFrame bool
+	// Repaired lists the chunks read from their records because their
+	// index disagreed with them (rosbag.Iterator.Repaired).
+	Repaired []rosbag.RepairedChunk
 }
 
 // loadError returns an error naming the bag; format may wrap with %w.
+// Playback adds its package to it.
 func loadError(path, format string, a ...any) error {
-	return fmt.Errorf("playback: %s: "+format, append([]any{path}, a...)...)
+	return fmt.Errorf("%s: "+format, append([]any{path}, a...)...)
 }
 
-// readDescription reads the static description of the bag r.
-func readDescription(path string, r *rosbag.Reader) (*description, error) {
+// Read reads the static description of the bag r at path, and the bag times
+// of its first and last frames. Its errors name path.
+func Read(path string, r *rosbag.Reader) (*Description, error) {
 	conns := r.Connections()
 	if isLegacy(conns) {
 		return readLegacy(path, r)
@@ -172,7 +161,7 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 	var frameConns []uint32
 	parsed := make(map[uint32]layout.Topic, len(conns))
 	for _, c := range conns {
-		ti := topicOf(c.Topic)
+		ti := TopicOf(c.Topic)
 		parsed[c.ID] = ti
 		switch {
 		case ti.Kind.IsFrameData():
@@ -189,30 +178,30 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 			want = append(want, c.ID)
 		}
 	}
-	d := &description{info: sensor.Info{}, streams: map[streamKey]*recStream{}}
-	sensors := map[int]*recSensor{}
-	getSensor := func(i int) *recSensor {
+	d := &Description{Info: sensor.Info{}, Streams: map[Key]*Stream{}}
+	sensors := map[int]*Sensor{}
+	getSensor := func(i int) *Sensor {
 		s := sensors[i]
 		if s == nil {
-			s = &recSensor{index: i, options: map[sensor.Option]*optionDesc{}}
+			s = &Sensor{Index: i, Options: map[sensor.Option]*Option{}}
 			sensors[i] = s
 		}
 		return s
 	}
-	getStream := func(k streamKey) *recStream {
-		s := d.streams[k]
+	getStream := func(k Key) *Stream {
+		s := d.Streams[k]
 		if s == nil {
-			s = &recStream{key: k, infoSeq: -1}
-			d.streams[k] = s
+			s = &Stream{Key: k, InfoSeq: -1}
+			d.Streams[k] = s
 		}
 		return s
 	}
-	getOption := func(sens int, o sensor.Option, desc string) *optionDesc {
+	getOption := func(sens int, o sensor.Option, desc string) *Option {
 		s := getSensor(sens)
-		od := s.options[o]
+		od := s.Options[o]
 		if od == nil {
-			od = &optionDesc{opt: o, desc: desc}
-			s.options[o] = od
+			od = &Option{Opt: o, Desc: desc}
+			s.Options[o] = od
 		}
 		return od
 	}
@@ -220,7 +209,7 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 	var versions []uint32
 	var props []msgsProp
 	infoSeq := 0
-	err := readStatic(r, want, parsed, &d.repaired, func(sm *staticMessage) error {
+	err := readStatic(r, want, parsed, &d.Repaired, func(sm *staticMessage) error {
 		ti, m, c, decode := sm.topic, sm.msg, sm.msg.Conn, sm.decode
 		switch ti.Kind {
 		case layout.KindFileVersion:
@@ -234,14 +223,14 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 			if err := decode(&kv); err != nil {
 				return err
 			}
-			info := d.info
+			info := d.Info
 			if ti.Kind == layout.KindSensorInfo {
 				s := getSensor(ti.Sensor)
 				hasSensorInfo[ti.Sensor] = true
-				if s.info == nil {
-					s.info = sensor.Info{}
+				if s.Info == nil {
+					s.Info = sensor.Info{}
 				}
-				info = s.info
+				info = s.Info
 			}
 			if ci, ok := sensor.ParseCameraInfo(kv.Key); ok {
 				info[ci] = kv.Value
@@ -251,40 +240,40 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 			if err := decode(&si); err != nil {
 				return err
 			}
-			st := getStream(keyOf(ti))
-			if st.infoSeq >= 0 {
+			st := getStream(KeyOf(ti))
+			if st.InfoSeq >= 0 {
 				return nil // first one wins
 			}
 			f, err := layout.ParseEncoding(si.Encoding)
 			if err != nil {
 				return fmt.Errorf("topic %q: %w", c.Topic, err)
 			}
-			st.fps, st.format, st.infoTime, st.infoSeq = si.Fps, f, m.Time, infoSeq
+			st.FPS, st.Format, st.InfoTime, st.InfoSeq = si.Fps, f, m.Time, infoSeq
 			infoSeq++
 		case layout.KindCameraInfo:
 			var ci msgs.CameraInfo
 			if err := decode(&ci); err != nil {
 				return err
 			}
-			if st := getStream(keyOf(ti)); st.cam == nil {
-				st.cam = &ci
+			if st := getStream(KeyOf(ti)); st.Cam == nil {
+				st.Cam = &ci
 			}
 		case layout.KindImuIntrinsic:
 			var ii msgs.ImuIntrinsic
 			if err := decode(&ii); err != nil {
 				return err
 			}
-			if st := getStream(keyOf(ti)); st.imu == nil {
-				st.imu = &ii
+			if st := getStream(KeyOf(ti)); st.IMU == nil {
+				st.IMU = &ii
 			}
 		case layout.KindExtrinsics:
 			var tf msgs.Transform
 			if err := decode(&tf); err != nil {
 				return err
 			}
-			if st := getStream(keyOf(ti)); st.pin == nil {
+			if st := getStream(KeyOf(ti)); st.Pin == nil {
 				pin := fromTransform(&tf)
-				st.pin, st.tfGroup = &pin, ti.Group
+				st.Pin, st.TFGroup = &pin, ti.Group
 			}
 		case layout.KindOptionValue:
 			o, ok := ti.Option()
@@ -296,10 +285,10 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 				return err
 			}
 			od := getOption(ti.Sensor, o, layout.MissingOptionDescription)
-			if m.Time <= staticTime {
-				od.static, od.hasStatic = v.Data, true
+			if m.Time <= StaticTime {
+				od.Static, od.HasStatic = v.Data, true
 			} else {
-				od.changes = append(od.changes, optVal{m.Time, v.Data})
+				od.Changes = append(od.Changes, Change{m.Time, v.Data})
 			}
 		case layout.KindOptionDescription:
 			o, ok := ti.Option()
@@ -310,7 +299,7 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 			if err := decode(&v); err != nil {
 				return err
 			}
-			getOption(ti.Sensor, o, "").desc = v.Data
+			getOption(ti.Sensor, o, "").Desc = v.Data
 		case layout.KindProperty:
 			var kv msgs.KeyValue
 			if err := decode(&kv); err != nil {
@@ -323,8 +312,8 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 				return err
 			}
 			s := getSensor(ti.Sensor)
-			s.hasPP = true
-			s.filters = append(s.filters, v.Data)
+			s.HasPP = true
+			s.Filters = append(s.Filters, v.Data)
 		}
 		return nil
 	})
@@ -348,13 +337,13 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 	if len(versions) > 1 {
 		return nil, loadError(path, "%d messages on %q, want exactly one", len(versions), layout.FileVersionTopic)
 	}
-	d.version = versions[0]
-	if !layout.ReadableVersion(layout.KindFileVersion, d.version) || d.version > layout.VersionLatest {
-		return nil, loadError(path, "file version %d is not supported, want %d to %d", d.version,
+	d.Version = versions[0]
+	if !layout.ReadableVersion(layout.KindFileVersion, d.Version) || d.Version > layout.VersionLatest {
+		return nil, loadError(path, "file version %d is not supported, want %d to %d", d.Version,
 			layout.VersionMin, layout.VersionLatest)
 	}
 
-	if !layout.KindOptionValue.InVersion(d.version) {
+	if !layout.KindOptionValue.InVersion(d.Version) {
 		// v2 options: property KeyValue with "%f" text.
 		for _, p := range props {
 			o, ok := sensor.ParseOption(p.kv.Key)
@@ -363,17 +352,17 @@ func readDescription(path string, r *rosbag.Reader) (*description, error) {
 			}
 			f, err := layout.ParseFixed(p.kv.Value)
 			if err != nil {
-				return nil, loadError(path, "sensor %d property %q: %w", p.sensor, p.kv.Key, err)
+				return nil, loadError(path, "sensor %d property %q: %w", p.Sensor, p.kv.Key, err)
 			}
-			getSensor(p.sensor).options[o] = &optionDesc{opt: o, desc: layout.ReadOnlyOptionDescription(o.String()),
-				static: float32(f), hasStatic: true}
+			getSensor(p.Sensor).Options[o] = &Option{Opt: o, Desc: layout.ReadOnlyOptionDescription(o.String()),
+				Static: float32(f), HasStatic: true}
 		}
 	} else {
 		// Options only recorded later are not part of the static description.
 		for _, s := range sensors {
-			for o, od := range s.options {
-				if !od.hasStatic {
-					delete(s.options, o)
+			for o, od := range s.Options {
+				if !od.HasStatic {
+					delete(s.Options, o)
 				}
 			}
 		}
@@ -398,7 +387,7 @@ type staticMessage struct {
 
 // decode decodes the message into m; the error names the topic and time.
 func (sm *staticMessage) decode(m msgs.Message) error {
-	if err := unmarshal(m, sm.msg.Data); err != nil {
+	if err := Unmarshal(m, sm.msg.Data); err != nil {
 		return fmt.Errorf("topic %q at %v: decoding %s: %w", sm.msg.Conn.Topic, sm.msg.Time, m.Type().Name, err)
 	}
 	return nil
@@ -421,7 +410,7 @@ func readStatic(r *rosbag.Reader, conns []uint32, topics map[uint32]layout.Topic
 	for it.Next() {
 		sm := staticMessage{topic: topics[it.Message().Conn.ID], msg: it.Message()}
 		c := sm.msg.Conn
-		if !hasType(c, sm.topic.Kind) {
+		if !HasType(c, sm.topic.Kind) {
 			// The type's name with another md5sum: a corrupt connection
 			// record, refused as info refuses it (not a foreign type).
 			if kt := sm.topic.Kind.Type(); kt != nil && c.Type == kt.Name {
@@ -447,13 +436,13 @@ func readStatic(r *rosbag.Reader, conns []uint32, topics map[uint32]layout.Topic
 
 // msgsProp is a version-2 property of a sensor.
 type msgsProp struct {
-	sensor int
+	Sensor int
 	kv     msgs.KeyValue
 }
 
 // build lists the sensors (those with an info message, indices 0..n-1) and
 // their stream profiles in uid order.
-func (d *description) build(path string, sensors map[int]*recSensor, hasSensorInfo map[int]bool) error {
+func (d *Description) build(path string, sensors map[int]*Sensor, hasSensorInfo map[int]bool) error {
 	var idx []int
 	for i := range hasSensorInfo {
 		idx = append(idx, i)
@@ -463,27 +452,27 @@ func (d *description) build(path string, sensors map[int]*recSensor, hasSensorIn
 		if n != i {
 			return loadError(path, "sensor indices %v are not 0..%d", idx, len(idx)-1)
 		}
-		d.sensors = append(d.sensors, sensors[i])
+		d.Sensors = append(d.Sensors, sensors[i])
 	}
 
 	// Stream profiles.
-	var recs []*recStream
-	for _, st := range d.streams {
-		if st.infoSeq >= 0 {
+	var recs []*Stream
+	for _, st := range d.Streams {
+		if st.InfoSeq >= 0 {
 			recs = append(recs, st)
 		}
 	}
-	sort.Slice(recs, func(a, b int) bool { return recs[a].infoSeq < recs[b].infoSeq })
+	sort.Slice(recs, func(a, b int) bool { return recs[a].InfoSeq < recs[b].InfoSeq })
 	for _, st := range recs {
-		if st.key.sensor >= len(d.sensors) {
+		if st.Key.Sensor >= len(d.Sensors) {
 			continue // a stream of a sensor that does not exist
 		}
-		p := &sensor.StreamProfile{Stream: st.key.stream, Index: st.key.index, Format: st.format,
-			FPS: int(st.fps), Default: true}
+		p := &sensor.StreamProfile{Stream: st.Key.Stream, Index: st.Key.Index, Format: st.Format,
+			FPS: int(st.FPS), Default: true}
 		switch {
-		case st.cam != nil:
+		case st.Cam != nil:
 			p.Kind = sensor.KindVideo
-			c := st.cam
+			c := st.Cam
 			p.Width, p.Height = int(c.Width), int(c.Height)
 			model, ok := sensor.ParseDistortion(c.DistortionModel)
 			if !ok {
@@ -495,18 +484,18 @@ func (d *description) build(path string, sensors map[int]*recSensor, hasSensorIn
 				in.Coeffs[i] = float32(c.D[i])
 			}
 			p.Intrinsics = in
-		case st.imu != nil:
+		case st.IMU != nil:
 			p.Kind = sensor.KindMotion
-			p.MotionIntrinsics = motionIntrinsics(st.imu.Data, st.imu.NoiseVariances, st.imu.BiasVariances)
-		case st.key.stream == sensor.StreamPose:
+			p.MotionIntrinsics = motionIntrinsics(st.IMU.Data, st.IMU.NoiseVariances, st.IMU.BiasVariances)
+		case st.Key.Stream == sensor.StreamPose:
 			p.Kind = sensor.KindPose
 		default:
 			return loadError(path, "stream %s/%d of sensor %d: every StreamInfo is expected to have a complementary video/imu message",
-				st.key.stream, st.key.index, st.key.sensor)
+				st.Key.Stream, st.Key.Index, st.Key.Sensor)
 		}
-		st.profile = p
-		s := d.sensors[st.key.sensor]
-		s.streams = append(s.streams, st)
+		st.Profile = p
+		s := d.Sensors[st.Key.Sensor]
+		s.Streams = append(s.Streams, st)
 	}
 	d.orderStreams()
 	return nil
@@ -527,11 +516,11 @@ func motionIntrinsics(data [12]float32, noise, bias [3]float32) sensor.MotionInt
 // orderStreams puts each sensor's streams in uid order (README "uid
 // order": per sensor, static stream infos in reverse bag order, then later
 // ones in bag order) and numbers them.
-func (d *description) orderStreams() {
-	for _, s := range d.sensors {
-		var static, later []*recStream
-		for _, st := range s.streams {
-			if st.infoTime <= staticTime {
+func (d *Description) orderStreams() {
+	for _, s := range d.Sensors {
+		var static, later []*Stream
+		for _, st := range s.Streams {
+			if st.InfoTime <= StaticTime {
 				static = append(static, st)
 			} else {
 				later = append(later, st)
@@ -540,24 +529,24 @@ func (d *description) orderStreams() {
 		for i, j := 0, len(static)-1; i < j; i, j = i+1, j-1 {
 			static[i], static[j] = static[j], static[i]
 		}
-		s.streams = append(static, later...)
+		s.Streams = append(static, later...)
 	}
 	// Assign UIDs in listing order so that they ascend with it.
-	for _, s := range d.sensors {
-		for _, st := range s.streams {
-			st.profile.UID = nextUID()
+	for _, s := range d.Sensors {
+		for _, st := range s.Streams {
+			st.Profile.UID = sensor.NextUID()
 		}
 	}
 }
 
 // recommendFilters sets each sensor's recommended processing blocks: the
 // recorded ones (version 4) or those librealsense synthesizes for a D400.
-func (d *description) recommendFilters(path string) error {
-	for _, s := range d.sensors {
-		if layout.KindPostProcessing.InVersion(d.version) {
+func (d *Description) recommendFilters(path string) error {
+	for _, s := range d.Sensors {
+		if layout.KindPostProcessing.InVersion(d.Version) {
 			var out []string
 			disp := 0
-			for _, f := range s.filters {
+			for _, f := range s.Filters {
 				if f == disparityLegacy {
 					if disp == 0 {
 						f = "Depth to Disparity"
@@ -570,51 +559,51 @@ func (d *description) recommendFilters(path string) error {
 					out = append(out, f)
 				}
 			}
-			s.filters = out
+			s.Filters = out
 			continue
 		}
-		s.filters = nil
-		if !layout.IsD400(d.info) {
+		s.Filters = nil
+		if !layout.IsD400(d.Info) {
 			continue
 		}
-		switch s.info[sensor.CameraInfoName] {
+		switch s.Info[sensor.CameraInfoName] {
 		case nameStereo, nameCodedLight:
-			s.filters = append([]string(nil), d400DepthFilters...)
+			s.Filters = append([]string(nil), d400DepthFilters...)
 		case nameRGB:
-			s.filters = append([]string(nil), d400ColorFilters...)
+			s.Filters = append([]string(nil), d400ColorFilters...)
 		case nameMotion:
 		default:
 			return loadError(path, "sensor %d: unrecognized sensor name %q for a D400 device (file version %d)",
-				s.index, s.info[sensor.CameraInfoName], d.version)
+				s.Index, s.Info[sensor.CameraInfoName], d.Version)
 		}
 	}
 	return nil
 }
 
 // readDuration finds the first and last frame times (spec §6.1).
-func (d *description) readDuration(r *rosbag.Reader, frameConns []uint32) error {
+func (d *Description) readDuration(r *rosbag.Reader, frameConns []uint32) error {
 	if len(frameConns) == 0 {
 		return nil
 	}
 	// A corrupt chunk holding the first or last frame does not stop the
 	// bag from opening: the duration spans the readable frames.
-	it := r.Messages(&rosbag.Query{Connections: frameConns, Start: samplesFrom, SkipCorrupt: true})
+	it := r.Messages(&rosbag.Query{Connections: frameConns, Start: SamplesFrom, SkipCorrupt: true})
 	defer func() {
-		d.repaired = append(d.repaired, it.Repaired()...)
+		d.Repaired = append(d.Repaired, it.Repaired()...)
 		it.Close()
 	}()
 	if it.Next() {
-		d.first, d.hasFrame = it.Message().Time, true
+		d.First, d.HasFrame = it.Message().Time, true
 	}
 	if err := it.Err(); err != nil {
 		return fmt.Errorf("reading the first frame: %w", err)
 	}
-	if d.hasFrame {
-		last, err := lastTime(it, r.Info().End, d.first)
+	if d.HasFrame {
+		last, err := lastTime(it, r.Info().End, d.First)
 		if err != nil {
 			return fmt.Errorf("reading the last frame: %w", err)
 		}
-		d.last = last
+		d.Last = last
 	}
 	return nil
 }
