@@ -205,6 +205,8 @@ type reply struct {
 	Tag    int64   `json:"tag"`
 	Error  string  `json:"error,omitempty"`
 	Meters float64 `json:"meters,omitempty"`
+	// hover over a bag with ground truth: the exact depth at the pixel
+	Exact *float64 `json:"exact,omitempty"`
 	Number uint64  `json:"number,omitempty"`
 	ID     int     `json:"id,omitempty"`
 	X      int     `json:"x,omitempty"`
@@ -286,8 +288,8 @@ func (s *Server) run(cl *client, c *command, rep *reply) error {
 		if math.IsNaN(c.X) || math.IsNaN(c.Y) || math.Abs(c.X) > 1e6 || math.Abs(c.Y) > 1e6 {
 			return fmt.Errorf("hover at (%v, %v): not a pixel", c.X, c.Y)
 		}
-		m, n, err := s.hover(c.ID, int(c.X), int(c.Y))
-		rep.Meters, rep.Number = m, n
+		m, n, exact, err := s.hover(c.ID, int(c.X), int(c.Y))
+		rep.Meters, rep.Number, rep.Exact = m, n, exact
 		return err
 	case "filter":
 		return s.setFilter(c.Name, c.On)

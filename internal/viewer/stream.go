@@ -64,6 +64,9 @@ type stream struct {
 	shown    atomic.Pointer[sensor.Frame]
 	shownSeq atomic.Uint64
 	cloud    atomic.Pointer[picture]
+	// The ground truth of the newest depth frame encoded (a bag recorded
+	// with --ground-truth), for the hover readout.
+	truth atomic.Pointer[frameTruth]
 
 	// Motion samples since the last state message.
 	smu     sync.Mutex
