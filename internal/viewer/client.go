@@ -206,11 +206,11 @@ type reply struct {
 	Error  string  `json:"error,omitempty"`
 	Meters float64 `json:"meters,omitempty"`
 	// hover over a bag with ground truth: the exact depth at the pixel
-	Exact *float64 `json:"exact,omitempty"`
-	Number uint64  `json:"number,omitempty"`
-	ID     int     `json:"id,omitempty"`
-	X      int     `json:"x,omitempty"`
-	Y      int     `json:"y,omitempty"`
+	Exact  *float64 `json:"exact,omitempty"`
+	Number uint64   `json:"number,omitempty"`
+	ID     int      `json:"id,omitempty"`
+	X      int      `json:"x,omitempty"`
+	Y      int      `json:"y,omitempty"`
 	// ruler: the two points in meters
 	A *[3]float32 `json:"a,omitempty"`
 	B *[3]float32 `json:"b,omitempty"`

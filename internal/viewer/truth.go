@@ -33,7 +33,7 @@ type frameTruth struct {
 // handler is where the reader is, not the frame's bag time, so the frames'
 // own bag times are read from the bag once.
 type truthIndex struct {
-	ready chan struct{}           // closed once times is set
+	ready chan struct{}            // closed once times is set
 	times map[int]map[uint64]int64 // stream id → frame number → bag time
 }
 
