@@ -1,0 +1,191 @@
+package viewer
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/msgs"
+	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/rosbag"
+	"github.com/rsbag/rsbag/sensor"
+)
+
+// truthBag copies the bag src with the ground truth rs-record record
+// --ground-truth writes beside every depth and color frame: a pose made
+// from the frame's number and, for depth, an exact depth made from the
+// number and the pixel.
+func truthBag(t *testing.T, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "truth.bag")
+	r, err := rosbag.Open(src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	w, err := rosbag.Create(dst, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[uint32]uint32{}
+	for _, c := range r.Connections() {
+		if ids[c.ID], err = w.AddConnectionHeader(c.Topic, c.Type, c.MD5Sum, c.MessageDefinition, c.Extra); err != nil {
+			t.Fatal(err)
+		}
+	}
+	truth := map[string]uint32{}
+	conn := func(s sensor.Stream, what string, typ *msgs.Type) uint32 {
+		topic := layout.GroundTruthTopic(s, 0, what)
+		if id, ok := truth[topic]; ok {
+			return id
+		}
+		id, err := w.AddConnection(topic, typ.Name, typ.MD5, typ.Definition)
+		if err != nil {
+			t.Fatal(err)
+		}
+		truth[topic] = id
+		return id
+	}
+	it := r.Messages(nil)
+	for it.Next() {
+		m := it.Message()
+		if err := w.WriteMessage(ids[m.Conn.ID], m.Time, m.Data); err != nil {
+			t.Fatal(err)
+		}
+		tp := layout.Parse(m.Conn.Topic)
+		if tp.Kind != layout.KindImageData {
+			continue
+		}
+		var img msgs.Image
+		if err := img.Unmarshal(m.Data); err != nil {
+			t.Fatal(err)
+		}
+		seq := float64(img.Header.Seq)
+		tf := &msgs.Transform{Translation: msgs.Vector3{X: seq / 100, Y: -seq / 50, Z: 0.25 + float64(tp.Stream)},
+			Rotation: msgs.Quaternion{X: 0.1, Y: 0.2, Z: 0.3, W: math.Sqrt(1 - 0.14)}}
+		if err := w.WriteMessage(conn(tp.Stream, "pose", &msgs.TransformType), m.Time, tf.AppendTo(nil)); err != nil {
+			t.Fatal(err)
+		}
+		if tp.Stream != sensor.StreamDepth {
+			continue
+		}
+		exact := &msgs.Image{Header: img.Header, Width: img.Width, Height: img.Height, Encoding: "32FC1", Step: 4 * img.Width,
+			Data: make([]byte, 4*img.Width*img.Height)}
+		for i := range int(img.Width * img.Height) {
+			binary.LittleEndian.PutUint32(exact.Data[4*i:], math.Float32bits(float32(seq)+float32(i)/1e4))
+		}
+		if err := w.WriteMessage(conn(tp.Stream, "depth", &msgs.ImageType), m.Time, exact.AppendTo(nil)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := it.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// refTruth returns the ground truth of every frame of the bag at path, as
+// playback.Device.GroundTruth gives it in a lossless playback, by stream
+// name and frame number.
+func refTruth(t *testing.T, path string) map[string]map[uint64]playback.GroundTruth {
+	t.Helper()
+	dev, err := playback.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	out := map[string]map[uint64]playback.GroundTruth{}
+	for name, frames := range refFrames(t, path) {
+		for _, rf := range frames {
+			gt, err := dev.GroundTruth(rf.f, rf.bagTime)
+			if err != nil {
+				continue
+			}
+			if out[name] == nil {
+				out[name] = map[uint64]playback.GroundTruth{}
+			}
+			out[name][rf.f.Number] = gt
+		}
+	}
+	return out
+}
+
+// TestGroundTruthHeader: playing a bag with ground truth in real time,
+// every picture's header carries its frame's pose, the one
+// playback.Device.GroundTruth gives that frame.
+func TestGroundTruthHeader(t *testing.T) {
+	path := truthBag(t, filepath.Join(refDir, "depth_color.bag"))
+	ref := refTruth(t, path)
+	if len(ref["Depth/0"]) == 0 || len(ref["Color/0"]) == 0 {
+		t.Fatalf("the bag holds no ground truth: %d depth, %d color frames", len(ref["Depth/0"]), len(ref["Color/0"]))
+	}
+	c := dialWS(t, playTest(t, path, false), "")
+	names := map[int]string{}
+	for _, s := range c.hello.Streams {
+		names[s.ID] = s.Name
+	}
+	seen := map[string]int{}
+	checked := map[int]uint64{} // the seq of the picture checked last, by stream
+	c.until("end of file", func() bool {
+		for id, h := range c.frames {
+			if checked[id] == h.Seq {
+				continue
+			}
+			checked[id] = h.Seq
+			want, ok := ref[names[id]][h.Number]
+			if !ok {
+				t.Fatalf("%s frame %d: no ground truth in the reference", names[id], h.Number)
+			}
+			if h.Truth == nil || h.Truth.T != want.Translation || h.Truth.Q != want.Rotation {
+				t.Fatalf("%s frame %d: truth %+v, want %v %v", names[id], h.Number, h.Truth, want.Translation, want.Rotation)
+			}
+			seen[names[id]]++
+		}
+		return c.state.Ended
+	})
+	if seen["Depth/0"] == 0 || seen["Color/0"] == 0 {
+		t.Errorf("pictures with a pose: %v", seen)
+	}
+	b, _ := json.Marshal(struct {
+		Truth *truthHeader `json:"truth"`
+	}{&truthHeader{T: [3]float64{0.123456789, -1.23456789, 2.3456789}, Q: [4]float64{0.1234567, 0.2345678, 0.3456789, 0.8765432}}})
+	t.Logf("header bytes added per frame: about %d", len(b)-1) // the comma replaces a brace
+}
+
+// TestGroundTruthHover: hovering a depth pixel of a bag with ground truth
+// gives the exact depth recorded at that pixel beside the measured one; a
+// bag without ground truth gives neither a pose nor an exact depth.
+func TestGroundTruthHover(t *testing.T) {
+	orig := filepath.Join(refDir, "depth_color.bag")
+	path := truthBag(t, orig)
+	ref := refFrames(t, path)["Depth/0"]
+	truth := refTruth(t, path)["Depth/0"]
+	c := dialWS(t, startTest(t, path, false), "")
+	depth := c.streamID("Depth/0")
+	c.must(command{Cmd: "seek", T: ref[5].bagTime.Seconds()})
+	c.waitNumber(depth, ref[5].f.Number)
+	f, gt := ref[5].f, truth[ref[5].f.Number]
+	for _, p := range [][2]int{{0, 0}, {f.Width / 2, f.Height / 3}, {f.Width - 1, f.Height - 1}} {
+		r := c.do(command{Cmd: "hover", ID: depth, X: float64(p[0]), Y: float64(p[1])})
+		want := float64(gt.Depth[p[1]*f.Width+p[0]])
+		if r.Error != "" || r.Number != f.Number || r.Exact == nil || *r.Exact != want {
+			t.Errorf("hover %v: frame %d, exact %v (error %q), want frame %d exact %v", p, r.Number, r.Exact, r.Error, f.Number, want)
+		}
+	}
+
+	plain := dialWS(t, startTest(t, orig, false), "")
+	pd := plain.streamID("Depth/0")
+	plain.waitNumber(pd, refFrames(t, orig)["Depth/0"][0].f.Number)
+	if h := plain.frames[pd]; h.Truth != nil {
+		t.Errorf("a bag without ground truth: header truth %+v", h.Truth)
+	}
+	if r := plain.do(command{Cmd: "hover", ID: pd, X: 1, Y: 1}); r.Error != "" || r.Exact != nil {
+		t.Errorf("a bag without ground truth: hover exact %v, error %q", r.Exact, r.Error)
+	}
+}
