@@ -3,9 +3,14 @@ package viewer
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
@@ -187,5 +192,45 @@ func TestGroundTruthHover(t *testing.T) {
 	}
 	if r := plain.do(command{Cmd: "hover", ID: pd, X: 1, Y: 1}); r.Error != "" || r.Exact != nil {
 		t.Errorf("a bag without ground truth: hover exact %v, error %q", r.Exact, r.Error)
+	}
+}
+
+// TestBrowserGroundTruth: with a bag recorded with ground truth, the page
+// shows the pose of the frame on view beside its metadata, and hovering
+// depth shows the exact depth at the pixel beside the measured one.
+func TestBrowserGroundTruth(t *testing.T) {
+	path := truthBag(t, filepath.Join(refDir, "depth_color.bag"))
+	b := newBrowser(t)
+	firsts, _ := firstPicture(t, path)
+	truth := refTruth(t, path)["Depth/0"]
+	first := firsts["Depth/0"].f
+	gt := truth[first.Number]
+	ts := startTest(t, path, false)
+	b.do(chromedp.Navigate(ts.url + "/"))
+	b.waitFor("the streams", `document.querySelectorAll('.card').length > 0`)
+	depth := b.streamIDs()["Depth/0"]
+	b.waitFor("the first depth picture", fmt.Sprintf(`document.getElementById('canvas-%d').dataset.number === '%d'`, depth, first.Number))
+	pos := fmt.Sprintf("%.4f, %.4f, %.4f", gt.Translation[0], gt.Translation[1], gt.Translation[2])
+	b.waitFor("the pose beside the metadata", fmt.Sprintf(`[...document.querySelectorAll('#metadata tr')].some(r => r.textContent === 'Ground truth position (m)' + %q)`, pos))
+
+	b.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+		const c = document.getElementById('canvas-%d'), r = c.getBoundingClientRect();
+		c.dispatchEvent(new MouseEvent('mousemove', {clientX: r.left + r.width / 3, clientY: r.top + r.height / 2}));
+	})()`, depth)))
+	b.waitFor("the exact depth", `(document.getElementById('hover').dataset.exact || '') !== ''`)
+	text := eval[string](b, `document.getElementById('hover').textContent`)
+	var x, y int
+	if _, err := fmt.Sscanf(text, "(%d, %d)", &x, &y); err != nil {
+		t.Fatalf("hover readout %q: %v", text, err)
+	}
+	want := float64(gt.Depth[y*first.Width+x])
+	if got := b.dataset("hover", "exact"); got != strconv.FormatFloat(want, 'g', -1, 64) {
+		t.Errorf("exact depth at (%d, %d): %s, want %v", x, y, got, want)
+	}
+	if !strings.Contains(text, fmt.Sprintf("exact %.4f m", want)) {
+		t.Errorf("hover readout %q does not show the exact depth %.4f m", text, want)
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
 	}
 }
