@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/testbags"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"
@@ -26,43 +27,14 @@ import (
 func truthBag(t *testing.T, src string) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), "truth.bag")
-	r, err := rosbag.Open(src, nil)
-	if err != nil {
-		t.Fatal(err)
+	added := func(s sensor.Stream, what string, m msgs.Message) testbags.Added {
+		typ := m.Type()
+		return testbags.Added{Topic: layout.GroundTruthTopic(s, 0, what), Type: typ.Name, MD5Sum: typ.MD5, Definition: typ.Definition, Data: m.AppendTo(nil)}
 	}
-	defer r.Close()
-	w, err := rosbag.Create(dst, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := map[uint32]uint32{}
-	for _, c := range r.Connections() {
-		if ids[c.ID], err = w.AddConnectionHeader(c.Topic, c.Type, c.MD5Sum, c.MessageDefinition, c.Extra); err != nil {
-			t.Fatal(err)
-		}
-	}
-	truth := map[string]uint32{}
-	conn := func(s sensor.Stream, what string, typ *msgs.Type) uint32 {
-		topic := layout.GroundTruthTopic(s, 0, what)
-		if id, ok := truth[topic]; ok {
-			return id
-		}
-		id, err := w.AddConnection(topic, typ.Name, typ.MD5, typ.Definition)
-		if err != nil {
-			t.Fatal(err)
-		}
-		truth[topic] = id
-		return id
-	}
-	it := r.Messages(nil)
-	for it.Next() {
-		m := it.Message()
-		if err := w.WriteMessage(ids[m.Conn.ID], m.Time, m.Data); err != nil {
-			t.Fatal(err)
-		}
+	testbags.CopyAdding(t, src, dst, func(m *rosbag.Message) []testbags.Added {
 		tp := layout.Parse(m.Conn.Topic)
 		if tp.Kind != layout.KindImageData {
-			continue
+			return nil
 		}
 		var img msgs.Image
 		if err := img.Unmarshal(m.Data); err != nil {
@@ -71,27 +43,17 @@ func truthBag(t *testing.T, src string) string {
 		seq := float64(img.Header.Seq)
 		tf := &msgs.Transform{Translation: msgs.Vector3{X: seq / 100, Y: -seq / 50, Z: 0.25 + float64(tp.Stream)},
 			Rotation: msgs.Quaternion{X: 0.1, Y: 0.2, Z: 0.3, W: math.Sqrt(1 - 0.14)}}
-		if err := w.WriteMessage(conn(tp.Stream, "pose", &msgs.TransformType), m.Time, tf.AppendTo(nil)); err != nil {
-			t.Fatal(err)
-		}
+		out := []testbags.Added{added(tp.Stream, "pose", tf)}
 		if tp.Stream != sensor.StreamDepth {
-			continue
+			return out
 		}
 		exact := &msgs.Image{Header: img.Header, Width: img.Width, Height: img.Height, Encoding: "32FC1", Step: 4 * img.Width,
 			Data: make([]byte, 4*img.Width*img.Height)}
 		for i := range int(img.Width * img.Height) {
 			binary.LittleEndian.PutUint32(exact.Data[4*i:], math.Float32bits(float32(seq)+float32(i)/1e4))
 		}
-		if err := w.WriteMessage(conn(tp.Stream, "depth", &msgs.ImageType), m.Time, exact.AppendTo(nil)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := it.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+		return append(out, added(tp.Stream, "depth", exact))
+	})
 	return dst
 }
 
