@@ -15,7 +15,6 @@ import (
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/internal/viewer"
 	"github.com/rsbag/rsbag/playback"
-	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -91,9 +90,9 @@ func runView(e *env, args []string) error {
 	defer stop()
 
 	var (
-		dev      device.Device
-		profiles []*sensor.StreamProfile
-		recOpts  *record.Options
+		dev     device.Device
+		cfg     viewer.Config
+		cameras viewer.Cameras
 	)
 	if c.path != "" {
 		// A path or a URL, opened as by the other commands (the viewer
@@ -102,7 +101,7 @@ func runView(e *env, args []string) error {
 		if err != nil {
 			return fileError(c.path, err)
 		}
-		dev = pb
+		dev, cfg.Device = pb, pb
 	} else {
 		rc, err := parseRecordFlags(e, nil) // the record command's default streams
 		if err != nil {
@@ -113,23 +112,15 @@ func runView(e *env, args []string) error {
 			rc.serials = []string{c.serial}
 		}
 		rc.frames = 0
-		cam, synthetic, err := openRecordDevice(ctx, e, rc)
-		if err != nil {
+		var synthetic bool
+		if cfg, synthetic, err = viewCamera(ctx, e, rc); err != nil {
 			return err
 		}
-		dev = cam
+		dev = cfg.Device
 		if !synthetic {
-			rc = rc.fromCamera(cam)
+			// The page switches to another attached camera.
+			cameras = &usbCameras{e: e, rc: rc}
 		}
-		picks, err := pickProfiles(dev, rc)
-		if err != nil {
-			dev.Close()
-			return err
-		}
-		for _, p := range picks {
-			profiles = append(profiles, p.p)
-		}
-		recOpts = recordOptions(rc, synthetic)
 	}
 	defer dev.Close()
 
@@ -138,14 +129,7 @@ func runView(e *env, args []string) error {
 		return fmt.Errorf("listen on %s: %w", c.addr, err)
 	}
 	defer ln.Close()
-	cfg := viewer.Config{Device: dev, Profiles: profiles, Loop: c.loop, Autoplay: c.autoplay}
-	if recOpts != nil {
-		// The page records the camera into the directory view was started in.
-		if cfg.RecordDir, err = os.Getwd(); err != nil {
-			return fmt.Errorf("record from the page: %w", err)
-		}
-		cfg.RecordOptions = recOpts
-	}
+	cfg.Loop, cfg.Autoplay, cfg.Cameras = c.loop, c.autoplay, cameras
 	beyond := !ln.Addr().(*net.TCPAddr).IP.IsLoopback()
 	if beyond {
 		// Beyond loopback the token, printed once in the URLs, guards the
@@ -184,4 +168,57 @@ func runView(e *env, args []string) error {
 		return err
 	}
 	return nil
+}
+
+// viewCamera opens the camera of rc (the synthetic one when rc says so or,
+// without a serial, when none is attached) and returns the viewer's Config
+// that shows its default streams and records it into the current directory.
+func viewCamera(ctx context.Context, e *env, rc *recordConfig) (viewer.Config, bool, error) {
+	cam, synthetic, err := openRecordDevice(ctx, e, rc)
+	if err != nil {
+		return viewer.Config{}, false, err
+	}
+	if !synthetic {
+		rc = rc.fromCamera(cam)
+	}
+	picks, err := pickProfiles(cam, rc)
+	if err != nil {
+		cam.Close()
+		return viewer.Config{}, false, err
+	}
+	cfg := viewer.Config{Device: cam, RecordOptions: recordOptions(rc, synthetic)}
+	for _, p := range picks {
+		cfg.Profiles = append(cfg.Profiles, p.p)
+	}
+	// The page records the camera into the directory view was started in.
+	if cfg.RecordDir, err = os.Getwd(); err != nil {
+		cam.Close()
+		return viewer.Config{}, false, fmt.Errorf("record from the page: %w", err)
+	}
+	return cfg, synthetic, nil
+}
+
+// usbCameras are the attached cameras a page switches to.
+type usbCameras struct {
+	e  *env
+	rc *recordConfig // the view's streams, before the first camera's defaults
+}
+
+func (u *usbCameras) List(ctx context.Context) ([]viewer.Camera, error) {
+	cams, err := listCameras(ctx, u.e)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]viewer.Camera, 0, len(cams))
+	for _, c := range cams {
+		out = append(out, viewer.Camera{Serial: c.Info[sensor.CameraInfoSerialNumber], Name: c.Info[sensor.CameraInfoName]})
+	}
+	return out, nil
+}
+
+func (u *usbCameras) Open(ctx context.Context, serial string) (viewer.Config, error) {
+	rc := *u.rc
+	rc.serials, rc.synthetic = []string{serial}, false
+	cfg, _, err := viewCamera(ctx, u.e, &rc)
+	return cfg, err
 }

@@ -9,14 +9,19 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/usb/usbtest"
 )
 
 // TestViewServesBag: `rs-record view --port 0 BAG` (and, without a bag, the
@@ -200,5 +205,43 @@ func TestViewAutoplay(t *testing.T) {
 		if err := cmd.Wait(); err != nil {
 			t.Errorf("view after SIGINT: %v\n%s", err, e.String())
 		}
+	}
+}
+
+// TestViewCamerasOverUSB: the cameras a camera's page switches to are the
+// attached ones, by serial number and name; each opens with the view's
+// default streams for its product and records into the current directory.
+func TestViewCamerasOverUSB(t *testing.T) {
+	second := usbtest.D435Desc()
+	second.Address, second.Path, second.Serial = 4, []int{2}, "210987654321"
+	tr := usbtest.New(fakeD435i(), usbtest.NewDevice(second, usbtest.D435Config(false), usbtest.DefaultFirmware().OpenOps(false)...))
+	e := &env{stdout: io.Discard, stderr: io.Discard, usb: tr}
+	rc, err := parseRecordFlags(e, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cams := &usbCameras{e: e, rc: rc}
+	list, err := cams.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range list {
+		got = append(got, c.Serial+" "+c.Name)
+	}
+	if want := []string{"012345678901 Intel RealSense D435I", "210987654321 Intel RealSense D435"}; !slices.Equal(got, want) {
+		t.Errorf("cameras %q; want %q", got, want)
+	}
+	cfg, err := cams.Open(context.Background(), "012345678901")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Device.Close()
+	wd, _ := os.Getwd()
+	if cfg.Device.Info()[sensor.CameraInfoSerialNumber] != "012345678901" || len(cfg.Profiles) == 0 || cfg.RecordDir != wd || cfg.RecordOptions == nil {
+		t.Errorf("opened %v with %d profiles, record dir %q, options %v", cfg.Device.Info(), len(cfg.Profiles), cfg.RecordDir, cfg.RecordOptions)
+	}
+	if _, err := cams.Open(context.Background(), "999"); err == nil || !strings.Contains(err.Error(), "999") {
+		t.Errorf("opening an unknown serial: %v", err)
 	}
 }

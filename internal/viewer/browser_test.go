@@ -125,11 +125,13 @@ func (b *browser) waitFor(what, cond string) {
 }
 
 // staleContext reports whether err says the page's JavaScript context was
-// replaced under a call (a navigation finished in between).
+// replaced under a call (a navigation finished, or the page navigated
+// itself, in between).
 func staleContext(err error) bool {
 	msg := err.Error()
 	return strings.Contains(msg, "Cannot find context with specified id") ||
-		strings.Contains(msg, "Execution context was destroyed")
+		strings.Contains(msg, "Execution context was destroyed") ||
+		strings.Contains(msg, "Inspected target navigated or closed")
 }
 
 // consoleErrors returns the errors and exceptions the page logged.

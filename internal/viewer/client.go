@@ -125,11 +125,16 @@ func (s *Server) writeLoop(ctx context.Context, c *client) error {
 		defer cancel()
 		return c.conn.Write(wctx, typ, b)
 	}
-	if err := send(websocket.MessageText, s.hello); err != nil {
-		return err
-	}
+	var hello *[]byte
 	var stateSeq uint64
 	for {
+		if h := s.hello.Load(); h != hello {
+			// The first message, and again when a stream changed profile.
+			hello = h
+			if err := send(websocket.MessageText, *h); err != nil {
+				return err
+			}
+		}
 		for {
 			select {
 			case rep := <-c.replies:
@@ -152,7 +157,7 @@ func (s *Server) writeLoop(ctx context.Context, c *client) error {
 				continue
 			}
 			p := st.jpeg.Load()
-			if c.png && st.profile.Format != sensor.FormatMJPEG {
+			if c.png && st.profile().Format != sensor.FormatMJPEG {
 				p = st.png.Load() // lossless pictures only (an MJPEG stream has nothing else)
 			}
 			if p == nil || p == c.sent[i] {
@@ -191,12 +196,14 @@ type command struct {
 	Scheme int     `json:"scheme"` // scheme index
 	Tag    int64   `json:"tag"`    // echoed in the reply
 	Full   bool    `json:"full"`   // cloud: every vertex
-	Name   string  `json:"name"`   // filter, blockOption: the filter (or the colorizer)
+	Name   string  `json:"name"`   // filter, blockOption: the filter (or the colorizer); record: the file; openCamera: the serial
 	Option int     `json:"option"` // blockOption: the option
 	Value  float64 `json:"value"`  // blockOption, setOption: its value
 	Sensor int     `json:"sensor"` // setOption: the sensor's index
 	X2     float64 `json:"x2"`     // ruler: the second pixel
 	Y2     float64 `json:"y2"`
+	// profile: the index of the profile in the stream's profiles of the hello
+	Profile int `json:"profile"`
 }
 
 type reply struct {
@@ -214,8 +221,10 @@ type reply struct {
 	// ruler: the two points in meters
 	A *[3]float32 `json:"a,omitempty"`
 	B *[3]float32 `json:"b,omitempty"`
-	// playRecording: the URLs of the recording's page
+	// playRecording, openCamera: the URLs of the recording's or camera's page
 	URLs []string `json:"urls,omitempty"`
+	// cameras: the attached cameras
+	Cameras []Camera `json:"cameras,omitempty"`
 }
 
 // readCommands reads and runs the page's commands until the connection ends.
@@ -309,6 +318,8 @@ func (s *Server) run(cl *client, c *command, rep *reply) error {
 		return nil
 	case "stream":
 		return s.setStream(c.ID, c.On)
+	case "profile":
+		return s.setProfile(c.ID, c.Profile)
 	case "setOption":
 		return s.setOption(c.Sensor, c.Option, c.Value)
 	case "record":
@@ -316,6 +327,14 @@ func (s *Server) run(cl *client, c *command, rep *reply) error {
 			return s.startRecording(c.Name)
 		}
 		return s.stopRecording()
+	case "cameras":
+		cams, err := s.cameraList()
+		rep.Cameras = cams
+		return err
+	case "openCamera":
+		urls, err := s.openCamera(c.Name)
+		rep.URLs = urls
+		return err
 	case "playRecording":
 		urls, err := s.openRecording()
 		rep.URLs = urls
@@ -329,7 +348,7 @@ func (s *Server) run(cl *client, c *command, rep *reply) error {
 			}
 		}
 		s.cloudFull.Store(c.Full)
-		if p := s.primary.profile; c.On && p.Format != sensor.FormatZ16 {
+		if p := s.primary.profile(); c.On && p.Format != sensor.FormatZ16 {
 			return fmt.Errorf("no point cloud: the stream %s is %s, not Z16 depth", p.Name(), p.Format)
 		}
 		s.pokeCloud()

@@ -26,7 +26,11 @@ const reducedColumns = 160
 // JSON header), the header padded with spaces to a multiple of 4 bytes;
 // then Count points as 3 little-endian int16 (x, y, z in the depth
 // camera's coordinates, meters = value × Scale), padding to a multiple of
-// 4 bytes at ColorOffset, and Count RGB8 colors.
+// 4 bytes at ColorOffset, Count RGB8 colors, padding to a multiple of 4
+// bytes at MaskOffset, and a bit per pixel of the (decimated) Width×Height
+// depth frame, row by row, least significant bit first: set for the pixels
+// that have a point, in the order of the points (the page finds the depth
+// pixel of a point picked in 3D from it).
 type cloudHeader struct {
 	Kind        string  `json:"kind"` // "cloud"
 	ID          int     `json:"id"`   // the depth stream
@@ -40,6 +44,7 @@ type cloudHeader struct {
 	Texture     string  `json:"texture"`                 // the stream that colors the points, or "depth" (colorized)
 	TextureNum  uint64  `json:"textureNumber,omitempty"` // the number of the texture's frame
 	ColorOffset int     `json:"colorOffset"`
+	MaskOffset  int     `json:"maskOffset"`
 }
 
 // cloudBuilder makes the cloud messages of one depth stream, reusing its
@@ -142,7 +147,7 @@ func (s *Server) buildCloud(cb *cloudBuilder, st *stream, f, tf *sensor.Frame, s
 	pc, texture := cb.plain, "depth"
 	if tf != nil && tf.Profile != cb.texProf {
 		cb.texProf, cb.texErr, cb.mapped = tf.Profile, false, processing.NewPointCloud()
-		e, err := s.dev.Extrinsics(st.profile, tf.Profile)
+		e, err := s.dev.Extrinsics(st.profile(), tf.Profile)
 		if err == nil {
 			err = cb.mapped.MapTo(tf.Profile, e)
 		}
@@ -197,18 +202,19 @@ func (s *Server) buildCloud(cb *cloudBuilder, st *stream, f, tf *sensor.Frame, s
 	hj, _ := json.Marshal(h) // plain fields: cannot fail
 	hlen := (4+len(hj)+3)&^3 - 4
 	h.ColorOffset = (6*n + 3) &^ 3
-	// ColorOffset changes the header's length: marshal again and pad both
+	h.MaskOffset = (h.ColorOffset + 3*n + 3) &^ 3
+	// The offsets change the header's length: marshal again and pad both
 	// to a length that holds either.
 	hj, _ = json.Marshal(h)
 	hlen = max(hlen, (4+len(hj)+3)&^3-4)
 	body := 4 + hlen
-	msg := make([]byte, body+h.ColorOffset+3*n)
+	msg := make([]byte, body+h.MaskOffset+(f.Width*f.Height+7)/8)
 	binary.LittleEndian.PutUint32(msg, uint32(hlen))
 	copy(msg[4:], hj)
 	for i := 4 + len(hj); i < body; i++ {
 		msg[i] = ' '
 	}
-	pos, col := msg[body:], msg[body+h.ColorOffset:]
+	pos, col, mask := msg[body:], msg[body+h.ColorOffset:], msg[body+h.MaskOffset:]
 	inv := 1 / scale
 	var tw, th int
 	if texture != "depth" {
@@ -222,6 +228,7 @@ func (s *Server) buildCloud(cb *cloudBuilder, st *stream, f, tf *sensor.Frame, s
 			if !(v[2] > 0) {
 				continue
 			}
+			mask[i>>3] |= 1 << (i & 7)
 			for c := range 3 {
 				binary.LittleEndian.PutUint16(pos[6*k+2*c:], uint16(int16(math.Round(float64(v[c]*inv)))))
 			}

@@ -7,6 +7,7 @@ import (
 	"image"
 	"math"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -20,20 +21,36 @@ import (
 // decodeCloud reads a cloud message: its header, the points in meters and
 // their colors.
 func decodeCloud(msg []byte) (cloudHeader, [][3]float32, [][3]byte, error) {
+	h, pts, cols, _, err := decodeCloudPixels(msg)
+	return h, pts, cols, err
+}
+
+// decodeCloudPixels reads a cloud message as decodeCloud does, and the
+// index in the (decimated) depth frame of each point's pixel.
+func decodeCloudPixels(msg []byte) (cloudHeader, [][3]float32, [][3]byte, []int, error) {
 	var h cloudHeader
 	if len(msg) < 4 {
-		return h, nil, nil, fmt.Errorf("cloud message of %d bytes", len(msg))
+		return h, nil, nil, nil, fmt.Errorf("cloud message of %d bytes", len(msg))
 	}
 	hlen := int(binary.LittleEndian.Uint32(msg))
 	if 4+hlen > len(msg) {
-		return h, nil, nil, fmt.Errorf("cloud header of %d bytes in a %d-byte message", hlen, len(msg))
+		return h, nil, nil, nil, fmt.Errorf("cloud header of %d bytes in a %d-byte message", hlen, len(msg))
 	}
 	if err := json.Unmarshal(msg[4:4+hlen], &h); err != nil {
-		return h, nil, nil, fmt.Errorf("cloud header: %w", err)
+		return h, nil, nil, nil, fmt.Errorf("cloud header: %w", err)
 	}
 	body := msg[4+hlen:]
-	if h.Kind != "cloud" || h.Count < 0 || h.ColorOffset < 6*h.Count || len(body) != h.ColorOffset+3*h.Count {
-		return h, nil, nil, fmt.Errorf("cloud of %d points in %d bytes (colors at %d)", h.Count, len(body), h.ColorOffset)
+	if h.Kind != "cloud" || h.Count < 0 || h.ColorOffset < 6*h.Count || h.MaskOffset < h.ColorOffset+3*h.Count || len(body) != h.MaskOffset+(h.Width*h.Height+7)/8 {
+		return h, nil, nil, nil, fmt.Errorf("cloud of %d points of %dx%d in %d bytes (colors at %d, mask at %d)", h.Count, h.Width, h.Height, len(body), h.ColorOffset, h.MaskOffset)
+	}
+	var pix []int
+	for i := range h.Width * h.Height {
+		if body[h.MaskOffset+i>>3]&(1<<(i&7)) != 0 {
+			pix = append(pix, i)
+		}
+	}
+	if len(pix) != h.Count {
+		return h, nil, nil, nil, fmt.Errorf("cloud of %d points with %d pixels set in its mask", h.Count, len(pix))
 	}
 	pts, cols := make([][3]float32, h.Count), make([][3]byte, h.Count)
 	for i := range pts {
@@ -42,13 +59,13 @@ func decodeCloud(msg []byte) (cloudHeader, [][3]float32, [][3]byte, error) {
 		}
 		copy(cols[i][:], body[h.ColorOffset+3*i:])
 	}
-	return h, pts, cols, nil
+	return h, pts, cols, pix, nil
 }
 
 // wantCloud is the cloud message's content as processing makes it: the
 // vertices of depth frame f decimated by step, mapped to color frame tex
 // (nil: colored by the colorizer's picture of it), zero depth left out.
-func wantCloud(t *testing.T, s *Server, f, tex *sensor.Frame, step int) ([][3]float32, [][3]byte) {
+func wantCloud(t *testing.T, s *Server, f, tex *sensor.Frame, step int) ([][3]float32, [][3]byte, []int) {
 	t.Helper()
 	if step > 1 {
 		d := processing.NewDecimation()
@@ -63,7 +80,7 @@ func wantCloud(t *testing.T, s *Server, f, tex *sensor.Frame, step int) ([][3]fl
 	pc := processing.NewPointCloud()
 	var img *image.RGBA
 	if tex != nil {
-		e, err := s.dev.Extrinsics(s.primary.profile, s.texture.profile)
+		e, err := s.dev.Extrinsics(s.primary.profile(), s.texture.profile())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,6 +104,7 @@ func wantCloud(t *testing.T, s *Server, f, tex *sensor.Frame, step int) ([][3]fl
 	}
 	var vs [][3]float32
 	var cs [][3]byte
+	var pix []int
 	for y := range f.Height {
 		for x := range f.Width {
 			i := y*f.Width + x
@@ -94,6 +112,7 @@ func wantCloud(t *testing.T, s *Server, f, tex *sensor.Frame, step int) ([][3]fl
 				continue
 			}
 			vs = append(vs, pts.Vertices[i])
+			pix = append(pix, i)
 			px, py := x, y
 			if tex != nil {
 				px, py = int(pts.TexCoords[i][0]*float32(tex.Width)), int(pts.TexCoords[i][1]*float32(tex.Height))
@@ -106,17 +125,20 @@ func wantCloud(t *testing.T, s *Server, f, tex *sensor.Frame, step int) ([][3]fl
 			cs = append(cs, [3]byte(img.Pix[o:o+3]))
 		}
 	}
-	return vs, cs
+	return vs, cs, pix
 }
 
 // checkCloud compares a cloud message with processing's cloud of the same
 // frames: every point within the message's quantization, every color
 // exact.
-func checkCloud(t *testing.T, msg []byte, wantPts [][3]float32, wantCols [][3]byte) cloudHeader {
+func checkCloud(t *testing.T, msg []byte, wantPts [][3]float32, wantCols [][3]byte, wantPix []int) cloudHeader {
 	t.Helper()
-	h, pts, cols, err := decodeCloud(msg)
+	h, pts, cols, pix, err := decodeCloudPixels(msg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !slices.Equal(pix, wantPix) {
+		t.Errorf("cloud of frame %d: the mask gives the pixels of %d points, not those of processing's %d", h.Number, len(pix), len(wantPix))
 	}
 	if len(pts) != len(wantPts) {
 		t.Fatalf("cloud of frame %d: %d points, want %d", h.Number, len(pts), len(wantPts))
@@ -223,8 +245,8 @@ func TestPointCloudMessage(t *testing.T) {
 				return h.Number == f.Number && h.Step == want && ok && h.Texture == "Color/0" && h.TextureNum == cf.Number
 			})
 			tex := byNumber("Color/0", h.TextureNum)
-			vs, cs := wantCloud(t, ts.srv, f, tex, want)
-			checkCloud(t, c.cloud, vs, cs)
+			vs, cs, pix := wantCloud(t, ts.srv, f, tex, want)
+			checkCloud(t, c.cloud, vs, cs, pix)
 		})
 	}
 }
@@ -263,8 +285,8 @@ func TestPointCloudColoredByDepth(t *testing.T) {
 	if h.Texture != "depth" || f == nil {
 		t.Fatalf("cloud of frame %d textured by %q", h.Number, h.Texture)
 	}
-	vs, cs := wantCloud(t, ts.srv, f, nil, h.Step)
-	checkCloud(t, c.cloud, vs, cs)
+	vs, cs, pix := wantCloud(t, ts.srv, f, nil, h.Step)
+	checkCloud(t, c.cloud, vs, cs, pix)
 }
 
 // TestBrowserPointCloud drives the 3D view in Chromium: turned on, it draws
@@ -316,5 +338,18 @@ func TestBrowserPointCloud(t *testing.T) {
 	b.waitFor("the next frame's cloud", fmt.Sprintf(`document.getElementById('cloud').dataset.number !== %q && document.getElementById('cloud').dataset.number === document.getElementById('canvas-%d').dataset.number`, number, depth))
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// TestBrowserCloudUploadsOnlyDrawn: while a bag plays, the page uploads to
+// WebGL only the clouds it draws (the newest at each animation frame), not
+// every cloud that arrives.
+func TestBrowserCloudUploadsOnlyDrawn(t *testing.T) {
+	b := openPage(t, playTest(t, filepath.Join(refDir, "depth_color.bag"), true), "")
+	b.do(chromedp.Click("#show3d"))
+	b.waitFor("ten clouds drawn", `+document.getElementById('cloud').dataset.frames >= 10`)
+	got := eval[[]string](b, `(() => { const d = document.getElementById('cloud').dataset; return [d.uploads, d.frames, d.received]; })()`)
+	if got[0] != got[1] {
+		t.Errorf("uploaded %s clouds, drew %s (received %s): want every upload drawn", got[0], got[1], got[2])
 	}
 }

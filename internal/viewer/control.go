@@ -126,7 +126,7 @@ func (s *Server) firstPictureTime() (time.Duration, error) {
 		if st.kind != kindVideo && st.kind != kindMotion {
 			continue
 		}
-		topic, err := layout.FrameDataTopic(st.sensor, st.profile.Stream, st.profile.Index)
+		topic, err := layout.FrameDataTopic(st.sensor, st.profile().Stream, st.profile().Index)
 		if err != nil || len(conns[topic]) == 0 {
 			continue
 		}
@@ -249,7 +249,7 @@ func (s *Server) setLoop(on bool) error {
 // stepping back). It reads the bag once, in the background.
 func (s *Server) indexPrimary() {
 	st := s.primary
-	topic, err := layout.FrameDataTopic(st.sensor, st.profile.Stream, st.profile.Index)
+	topic, err := layout.FrameDataTopic(st.sensor, st.profile().Stream, st.profile().Index)
 	if err != nil {
 		return
 	}
@@ -299,7 +299,7 @@ func (s *Server) hover(id, x, y int) (float64, uint64, *float64, error) {
 	if id < 0 || id >= len(s.streams) {
 		return 0, 0, nil, fmt.Errorf("no stream %d", id)
 	}
-	if p := s.streams[id].profile; p.Format != sensor.FormatZ16 {
+	if p := s.streams[id].profile(); p.Format != sensor.FormatZ16 {
 		return 0, 0, nil, fmt.Errorf("stream %s is %s, not Z16 depth", p.Name(), p.Format)
 	}
 	f := s.streams[id].latest.Load()

@@ -26,8 +26,11 @@
 //     points of processing.PointCloud as int16 x, y, z (meters = value ×
 //     scale) and their RGB8 colors, taken from the color (or infrared)
 //     frame on view at the points' texture coordinates, or from the
-//     colorized depth. By default the depth frame is decimated to at most
-//     160 columns first; the "full" toggle sends every vertex.
+//     colorized depth, then a bit per pixel of the (decimated) depth frame
+//     set for the pixels that have a point (the page finds the depth pixel
+//     of a point clicked in 3D for the ruler). By default the depth frame is
+//     decimated to at most 160 columns first; the "full" toggle sends every
+//     vertex.
 //
 // The browser sends text commands: play, pause, step (+1/-1 frame of the
 // primary stream), seek (seconds from the start), speed, loop, scheme (the
@@ -37,8 +40,11 @@
 // (the 3D view on or off, reduced or full), filter and blockOption (the
 // depth filters of the primary depth stream and the colorizer's options,
 // applied on the server by the processing blocks to the 2D and 3D views),
-// and, for a camera, stream (start or stop one of its streams), setOption
-// (a sensor's option) and record (start or stop
+// and, for a camera, stream (start or stop one of its streams), profile
+// (switch a stream to another of the camera's profiles; every page is sent
+// a new hello), cameras and openCamera (the attached cameras, and the page
+// of one of them by serial number, shown by a Server of its own on another
+// port, with Config.Cameras), setOption (a sensor's option) and record (start or stop
 // recording into Config.RecordDir, through the recorder, written under a
 // temporary name until complete) and playRecording (the last recording
 // served for playback by a Server of its own, on another port of the same
@@ -55,7 +61,10 @@
 // The frame handler only stores the newest frame of its stream and wakes the
 // stream's encoder goroutine; playback never waits for the viewer. Each
 // encoder renders the newest frame (depth colorized, color and infrared
-// converted to RGB) and encodes it once for every client. Each client has
+// converted to RGB) and encodes it once for every client; the primary
+// stream's newest frame is first run through the depth filters by a
+// goroutine of its own, which hands it to the point cloud without waiting
+// for the picture's encoding. Each client has
 // one writer goroutine which sends, when the connection is free, the newest
 // encoded picture of each stream that it has not sent yet: a slow browser
 // skips pictures (they are counted per client) while the others, and the

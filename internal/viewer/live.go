@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
@@ -108,10 +110,7 @@ func (s *Server) startRecording(name string) error {
 	}
 	s.ctl.Lock()
 	defer s.ctl.Unlock()
-	s.recMu.Lock()
-	busy := s.rec != nil && s.rec.rec != nil
-	s.recMu.Unlock()
-	if busy {
+	if s.recording() {
 		return errors.New("record: already recording; stop first")
 	}
 	f, err := outfile.Create(path)
@@ -158,7 +157,7 @@ func (s *Server) shownProfiles(i int) []*sensor.StreamProfile {
 	var out []*sensor.StreamProfile
 	for _, p := range s.bySensor[s.raw[i]] {
 		for _, st := range s.streams {
-			if st.profile == p && !st.off.Load() {
+			if st.profile() == p && !st.off.Load() {
 				out = append(out, p)
 			}
 		}
@@ -235,6 +234,13 @@ func (s *Server) stopRecordingLocked(restart bool) error {
 	return nil
 }
 
+// recording reports whether a recording is under way.
+func (s *Server) recording() bool {
+	s.recMu.Lock()
+	defer s.recMu.Unlock()
+	return s.rec != nil && s.rec.rec != nil
+}
+
 // recordingState is the recording for the state message, nil before the
 // first.
 func (s *Server) recordingState() *stateRecording {
@@ -255,11 +261,12 @@ func (s *Server) recordingState() *stateRecording {
 	return out
 }
 
-// player is a recording opened for playback from the page: a viewer of its
-// own on another port of the address the camera's viewer listens on.
+// player is a recording opened for playback, or another camera, from the
+// page: a viewer of its own on another port of the address the first
+// viewer listens on.
 type player struct {
 	srv    *Server
-	dev    *playback.Device
+	dev    io.Closer
 	cancel context.CancelFunc
 	served chan struct{}
 }
@@ -270,42 +277,152 @@ type player struct {
 // player stops when this viewer does.
 func (s *Server) openRecording() ([]string, error) {
 	s.recMu.Lock()
-	r, addr, failed := s.rec, s.addr, s.recDone.Error != ""
+	r, failed := s.rec, s.recDone.Error != ""
 	s.recMu.Unlock()
 	if r == nil || r.rec != nil || failed {
 		return nil, errors.New("play the recording: no finished recording yet")
-	}
-	ta, ok := addr.(*net.TCPAddr)
-	if !ok {
-		return nil, errors.New("play the recording: the viewer is not served on TCP")
 	}
 	dev, err := playback.Open(r.path, nil)
 	if err != nil {
 		return nil, fmt.Errorf("play the recording: %w", err)
 	}
-	srv, err := Start(Config{Device: dev, Token: s.token, Hosts: s.hosts})
+	urls, err := s.serveAside(Config{Device: dev}, dev)
 	if err != nil {
 		dev.Close()
 		return nil, fmt.Errorf("play %s: %w", r.path, err)
 	}
+	return urls, nil
+}
+
+// serveAside starts a viewer of cfg (with this viewer's token and host
+// names) on a free port of the address this viewer listens on and returns
+// the URLs of its page. It and dev stop when this viewer does; dev is left
+// open on error.
+func (s *Server) serveAside(cfg Config, dev io.Closer) ([]string, error) {
+	s.recMu.Lock()
+	addr := s.addr
+	s.recMu.Unlock()
+	ta, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return nil, errors.New("the viewer is not served on TCP")
+	}
+	cfg.Token, cfg.Hosts, cfg.pool = s.token, s.hosts, s.cams // a camera's page switches cameras too
+	srv, err := Start(cfg)
+	if err != nil {
+		return nil, err
+	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(ta.IP.String(), "0"))
 	if err != nil {
 		srv.Close()
-		dev.Close()
-		return nil, fmt.Errorf("play %s: %w", r.path, err)
+		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &player{srv: srv, dev: dev, cancel: cancel, served: make(chan struct{})}
 	go func() {
 		defer close(p.served)
 		if err := srv.Serve(ctx, ln); err != nil && !errors.Is(err, context.Canceled) {
-			s.setErr(fmt.Errorf("play %s: %w", r.path, err))
+			s.setErr(err)
 		}
 	}()
 	s.recMu.Lock()
 	s.players = append(s.players, p)
 	s.recMu.Unlock()
 	return srv.PageURLs(ln.Addr()), nil
+}
+
+// Camera is an attached camera a page may switch to.
+type Camera struct {
+	Serial string `json:"serial"`
+	Name   string `json:"name"`
+}
+
+// Cameras are the attached cameras a camera's page may switch to.
+type Cameras interface {
+	// List returns the cameras attached now.
+	List(ctx context.Context) ([]Camera, error)
+	// Open opens the camera with the serial number and returns the
+	// Config that shows it: its Device (closed by the viewer that shows
+	// it, when the first viewer closes), Profiles and, to record it,
+	// RecordDir and RecordOptions.
+	Open(ctx context.Context, serial string) (Config, error)
+}
+
+// cameraPool is shared by the viewer of the first camera and those of the
+// cameras its pages switched to: each camera is shown by one viewer, on
+// its own port, all of them stopped with the first.
+type cameraPool struct {
+	cams  Cameras
+	first *Server
+	mu    sync.Mutex          // serializes the opening of cameras
+	urls  map[string][]string // serial → page URLs of the viewer showing it
+}
+
+// show registers the viewer s of the camera with serial, served at addr.
+func (cp *cameraPool) show(s *Server, serial string, addr net.Addr) {
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	if _, ok := cp.urls[serial]; !ok {
+		cp.urls[serial] = s.PageURLs(addr)
+	}
+}
+
+// cameraList lists the attached cameras, for the page's camera choice.
+func (s *Server) cameraList() ([]Camera, error) {
+	if s.cams == nil {
+		return nil, errNoCameras
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cameraTimeout)
+	defer cancel()
+	cams, err := s.cams.cams.List(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list the cameras: %w", err)
+	}
+	return cams, nil
+}
+
+var errNoCameras = errors.New("choosing a camera is for a camera's viewer (rs-record view without BAG)")
+
+// cameraTimeout bounds listing and opening a camera from the page.
+const cameraTimeout = 30 * time.Second
+
+// openCamera returns the URLs of the page of the camera with serial: the
+// viewer already showing it, or a new one, on another port, of that camera
+// opened now.
+func (s *Server) openCamera(serial string) ([]string, error) {
+	cp := s.cams
+	if cp == nil {
+		return nil, errNoCameras
+	}
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	if urls, ok := cp.urls[serial]; ok {
+		return urls, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cameraTimeout)
+	defer cancel()
+	cams, err := cp.cams.List(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list the cameras: %w", err)
+	}
+	if !slices.ContainsFunc(cams, func(c Camera) bool { return c.Serial == serial }) {
+		var have []string
+		for _, c := range cams {
+			have = append(have, c.Serial)
+		}
+		return nil, fmt.Errorf("camera %q: none attached has that serial number (attached: %s)", serial, strings.Join(have, ", "))
+	}
+	cfg, err := cp.cams.Open(ctx, serial)
+	if err != nil {
+		return nil, fmt.Errorf("open camera %s: %w", serial, err)
+	}
+	cfg.StatePeriod = s.period
+	urls, err := cp.first.serveAside(cfg, cfg.Device)
+	if err != nil {
+		cfg.Device.Close()
+		return nil, fmt.Errorf("show camera %s: %w", serial, err)
+	}
+	cp.urls[serial] = urls
+	return urls, nil
 }
 
 // closePlayers stops the players of recordings.
@@ -333,10 +450,7 @@ func (s *Server) setStream(id int, on bool) error {
 	}
 	s.ctl.Lock()
 	defer s.ctl.Unlock()
-	s.recMu.Lock()
-	recording := s.rec != nil && s.rec.rec != nil
-	s.recMu.Unlock()
-	if recording {
+	if s.recording() {
 		return errors.New("stop recording before starting or stopping a stream")
 	}
 	st := s.streams[id]
@@ -352,5 +466,77 @@ func (s *Server) setStream(id int, on bool) error {
 	if err != nil {
 		return fmt.Errorf("restart the streams: %w", err)
 	}
+	return nil
+}
+
+// profileChoices are the profiles a camera's stream st may be switched to:
+// its sensor's profiles of the same stream and index, and for the depth
+// stream the point cloud and the filters follow, Z16 ones only.
+func (s *Server) profileChoices(st *stream) []*sensor.StreamProfile {
+	cur := st.profile()
+	var out []*sensor.StreamProfile
+	for _, q := range s.dev.Sensors()[st.sensor].Profiles() {
+		if q.Kind != cur.Kind || q.Stream != cur.Stream || q.Index != cur.Index {
+			continue
+		}
+		if st == s.primary && cur.Format == sensor.FormatZ16 && q.Format != sensor.FormatZ16 {
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// setProfile switches a camera's stream id to the profile of index pi in
+// its profileChoices: the sensors are stopped, opened again with it and
+// started, and every page is sent the new hello. A profile the sensor
+// refuses leaves the stream as it was.
+func (s *Server) setProfile(id, pi int) error {
+	if s.pb != nil {
+		return errors.New("a bag plays its streams as recorded; only a camera's profiles are chosen")
+	}
+	if id < 0 || id >= len(s.streams) {
+		return fmt.Errorf("no stream %d", id)
+	}
+	st := s.streams[id]
+	s.ctl.Lock()
+	defer s.ctl.Unlock()
+	if s.recording() {
+		return errors.New("stop recording before choosing a profile")
+	}
+	choices := s.profileChoices(st)
+	if pi < 0 || pi >= len(choices) {
+		return fmt.Errorf("stream %s: no profile %d (%d to choose from)", st.name, pi, len(choices))
+	}
+	old, p := st.profile(), choices[pi]
+	if p == old {
+		return nil
+	}
+	sn := s.dev.Sensors()[st.sensor]
+	s.closeSensors()
+	swap := func(from, to *sensor.StreamProfile) {
+		ps := s.bySensor[sn]
+		ps[slices.Index(ps, from)] = to
+		st.prof.Store(to)
+	}
+	swap(old, p)
+	err := s.openSensors()
+	if err == nil {
+		err = s.startSensors()
+		if err != nil {
+			s.closeSensors()
+		}
+	}
+	if err != nil {
+		swap(p, old)
+		if rerr := s.openSensors(); rerr == nil {
+			s.startSensors()
+		}
+		return fmt.Errorf("stream %s: %v %dx%d@%d: %w", st.name, p.Format, p.Width, p.Height, p.FPS, err)
+	}
+	if err := s.makeHello(); err != nil {
+		return err
+	}
+	s.wakeClients()
 	return nil
 }

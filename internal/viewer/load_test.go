@@ -1,11 +1,15 @@
 package viewer
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -146,6 +150,44 @@ func cloudBag(b *testing.B, w, h int) string {
 	return recordSynthetic(b, fmt.Sprintf("cloud_%dx%d", w, h), cfg)
 }
 
+// childrenCPU is the CPU time of the running processes descended from this
+// one (the browser's), from Linux's /proc; 0 elsewhere.
+func childrenCPU() time.Duration {
+	ents, _ := os.ReadDir("/proc")
+	parent := map[int]int{}
+	ticks := map[int]int64{}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// The fields after the command's closing parenthesis: state, ppid, ..., utime (14th) and stime (15th).
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(f) < 13 {
+			continue
+		}
+		parent[pid], _ = strconv.Atoi(f[1])
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		st, _ := strconv.ParseInt(f[12], 10, 64)
+		ticks[pid] = u + st
+	}
+	self := os.Getpid()
+	var sum int64
+	for pid, t := range ticks {
+		for p := parent[pid]; p > 1; p = parent[p] {
+			if p == self {
+				sum += t
+				break
+			}
+		}
+	}
+	return time.Duration(sum) * time.Second / 100 // USER_HZ
+}
+
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
@@ -276,17 +318,23 @@ func BenchmarkBrowserCloud(b *testing.B) {
 				tick := time.NewTicker(time.Second)
 				defer tick.Stop()
 				<-tick.C
-				f0 := br.datasetInt("cloud", "frames")
+				f0, r0 := br.datasetInt("cloud", "frames"), br.datasetInt("cloud", "received")
 				played0 := ts.srv.primary.delivered.Load()
+				cpu0, bcpu0 := cpuTime(), childrenCPU()
 				start := time.Now()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					<-tick.C
 				}
 				b.StopTimer()
-				frames := br.datasetInt("cloud", "frames") - f0
+				frames, received := br.datasetInt("cloud", "frames")-f0, br.datasetInt("cloud", "received")-r0
 				wall := time.Since(start).Seconds()
 				b.ReportMetric(float64(frames)/wall, "page-3d-fps")
+				b.ReportMetric(float64(received)/wall, "received-clouds/s")
+				b.ReportMetric((cpuTime()-cpu0).Seconds()/wall, "server-cores")
+				if frames > 0 {
+					b.ReportMetric(float64((childrenCPU()-bcpu0).Milliseconds())/float64(frames), "browser-cpu-ms/cloud")
+				}
 				b.ReportMetric(float64(ts.srv.primary.delivered.Load()-played0)/wall, "played-depth-fps")
 				b.ReportMetric(float64(br.datasetInt("cloud", "bytes"))/1024, "KB/cloud")
 				b.ReportMetric(0, "ns/op")

@@ -18,7 +18,7 @@ func (s *Server) depthOnView(id int) (*sensor.Frame, error) {
 		return nil, fmt.Errorf("no stream %d", id)
 	}
 	st := s.streams[id]
-	if p := st.profile; p.Format != sensor.FormatZ16 {
+	if p := st.profile(); p.Format != sensor.FormatZ16 {
 		return nil, fmt.Errorf("stream %s is %s, not Z16 depth", p.Name(), p.Format)
 	}
 	f := st.latest.Load()
@@ -98,7 +98,7 @@ func (s *Server) writePLY(buf *bytes.Buffer) (string, uint64, error) {
 	var tex *sensor.Frame
 	if s.texture != nil {
 		if tf := s.texture.latest.Load(); tf != nil {
-			if e, err := s.dev.Extrinsics(s.primary.profile, tf.Profile); err == nil && pc.MapTo(tf.Profile, e) == nil {
+			if e, err := s.dev.Extrinsics(s.primary.profile(), tf.Profile); err == nil && pc.MapTo(tf.Profile, e) == nil {
 				tex = tf
 			}
 		}

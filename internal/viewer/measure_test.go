@@ -80,7 +80,7 @@ func TestSnapshotPLY(t *testing.T) {
 		}
 	}
 	pc := processing.NewPointCloud()
-	e, err := ts.dev.Extrinsics(ts.srv.primary.profile, ts.srv.texture.profile)
+	e, err := ts.dev.Extrinsics(ts.srv.primary.profile(), ts.srv.texture.profile())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,30 +112,43 @@ func TestSnapshotPLY(t *testing.T) {
 	}
 }
 
+// measurePage opens the page of the reference depth+color bag, paused at
+// its first frames: the bag's frames, the server, the page and the id of
+// the depth stream.
+func measurePage(t *testing.T) (map[string][]refFrame, *testServer, *browser, int) {
+	t.Helper()
+	path := filepath.Join(refDir, "depth_color.bag")
+	refs := refFrames(t, path)
+	ts := startTest(t, path, false)
+	b := openPage(t, ts, "")
+	return refs, ts, b, b.streamIDs()["Depth/0"]
+}
+
+// depthOnView is the bag's depth frame of the number a view shows, and
+// processing's point cloud of it.
+func depthOnView(t *testing.T, refs map[string][]refFrame, number string) (*sensor.Frame, *processing.Points) {
+	t.Helper()
+	for _, r := range refs["Depth/0"] {
+		if strconv.FormatUint(r.f.Number, 10) == number {
+			pts, err := processing.NewPointCloud().Calculate(r.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r.f, pts
+		}
+	}
+	t.Fatalf("the view shows depth frame %q, not one of the bag", number)
+	return nil, nil
+}
+
 // TestBrowserMeasure drives the ruler, the zoom and the snapshot in
 // Chromium: two pixels clicked on the depth view give the distance
 // processing computes between them (also once zoomed in, where the same
 // pixels are elsewhere on the screen); the snapshot offers a PNG of each
 // view and the server's PLY of the cloud.
 func TestBrowserMeasure(t *testing.T) {
-	path := filepath.Join(refDir, "depth_color.bag")
-	refs := refFrames(t, path)
-	ts := startTest(t, path, false)
-	b := openPage(t, ts, "")
-	depth := b.streamIDs()["Depth/0"]
-	var f *sensor.Frame
-	for _, r := range refs["Depth/0"] {
-		if strconv.FormatUint(r.f.Number, 10) == b.dataset(fmt.Sprintf("canvas-%d", depth), "number") {
-			f = r.f
-		}
-	}
-	if f == nil {
-		t.Fatal("the depth view shows no frame of the bag")
-	}
-	pts, err := processing.NewPointCloud().Calculate(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	refs, ts, b, depth := measurePage(t)
+	f, pts := depthOnView(t, refs, b.dataset(fmt.Sprintf("canvas-%d", depth), "number"))
 	b.do(chromedp.Click("#show3d"), chromedp.Click("#ruler-btn"))
 	measure := func(a, p [2]int) {
 		t.Helper()
@@ -223,4 +236,51 @@ func TestRulerRealBag(t *testing.T) {
 		t.Errorf("ruler (%d, %d)–(%d, %d): %v m (frame %d, %q), want %v m (frame %d)", xs[0], y, xs[1], y, r.Meters, r.Number, r.Error, want, f.Number)
 	}
 	t.Logf("(%d, %d)–(%d, %d) of frame %d: %.4f m", xs[0], y, xs[1], y, f.Number, r.Meters)
+}
+
+// TestBrowserRuler3D: with the ruler on, two clicks on points of the 3D
+// view pick their depth pixels (each point's own, found from the cloud's
+// mask); the distance is processing's between those pixels of the frame on
+// view, computed by the server. A drag still orbits without picking.
+func TestBrowserRuler3D(t *testing.T) {
+	refs, _, b, depth := measurePage(t)
+	b.do(chromedp.Click("#show3d"))
+	b.waitFor("the cloud of the frame on view", fmt.Sprintf(`document.getElementById('cloud').dataset.number === document.getElementById('canvas-%d').dataset.number && document.getElementById('cloud').dataset.yaw !== undefined`, depth))
+	f, pts := depthOnView(t, refs, b.dataset("cloud", "number"))
+	b.do(chromedp.Click("#ruler-btn"))
+	// Clicks at two places of the view (a press and a release in place);
+	// then a drag, which picks nothing.
+	b.do(chromedp.Evaluate[chromedp.Void](`(() => {
+		const c = document.getElementById('cloud'), r = c.getBoundingClientRect();
+		const ev = (type, x, y) => c.dispatchEvent(new PointerEvent(type, {clientX: r.left + x * r.width, clientY: r.top + y * r.height, pointerId: 1, bubbles: true, button: 0}));
+		document.getElementById('ruler').dataset.meters = '';
+		ev('pointerdown', 0.4, 0.45); ev('pointerup', 0.4, 0.45);
+		ev('pointerdown', 0.62, 0.55); ev('pointerup', 0.62, 0.55);
+	})()`))
+	b.waitFor("the distance", `document.getElementById('ruler').dataset.meters !== ''`)
+	var a, p [2]int
+	if _, err := fmt.Sscanf(b.dataset("ruler", "a")+" "+b.dataset("ruler", "b"), "%d,%d %d,%d", &a[0], &a[1], &p[0], &p[1]); err != nil {
+		t.Fatalf("picked pixels %q %q: %v", b.dataset("ruler", "a"), b.dataset("ruler", "b"), err)
+	}
+	if a == p || a[0] >= p[0] || a[1] >= p[1] {
+		t.Errorf("picked %v and %v: want the left-upper point first, two different pixels", a, p)
+	}
+	want := distance3(pts.Vertices[a[1]*f.Width+a[0]], pts.Vertices[p[1]*f.Width+p[0]])
+	if got := b.dataset("ruler", "meters"); got != strconv.FormatFloat(want, 'g', -1, 64) {
+		t.Errorf("ruler %v–%v in 3D: %s m, want %v m", a, p, got, want)
+	}
+	yaw := b.dataset("cloud", "yaw")
+	b.do(chromedp.Evaluate[chromedp.Void](`(() => {
+		const c = document.getElementById('cloud'), r = c.getBoundingClientRect();
+		const ev = (type, x) => c.dispatchEvent(new PointerEvent(type, {clientX: r.left + x, clientY: r.top + r.height / 2, pointerId: 1, bubbles: true, button: 0}));
+		ev('pointerdown', 100); ev('pointermove', 160); ev('pointerup', 160);
+	})()`))
+	b.waitFor("orbited", fmt.Sprintf(`document.getElementById('cloud').dataset.yaw !== %q`, yaw))
+	if txt := eval[string](b, `document.getElementById('ruler').textContent`); strings.Contains(txt, "second pixel") {
+		t.Errorf("a drag picked a point: %q", txt)
+	}
+	b.screenshot("ruler_3d")
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
 }

@@ -58,36 +58,36 @@ func (s *Server) encodeLoop(st *stream) {
 		jpegOpts      = &jpeg.Options{Quality: jpegQuality}
 		pngEnc        = &png.Encoder{CompressionLevel: png.BestSpeed}
 		haveWarnedFmt bool
-		lastVer       uint64
+		lastGen       uint64
 	)
 	r.col = s.col
+	primary := st == s.primary
+	wake := st.wake
+	if primary {
+		wake = st.encWake // the filter loop's frame
+	}
 	for {
 		select {
 		case <-s.done:
 			return
-		case <-st.wake:
+		case <-wake:
 		}
 		if s.clientCount() == 0 {
 			continue
 		}
-		f := st.latest.Load()
+		f, seq := st.latest.Load(), st.lastSeq.Load()
+		var gen uint64
+		if primary {
+			gen = st.shownGen.Load()
+			f, seq = st.shown.Load(), st.shownSeq.Load()
+		}
 		if f == nil {
 			continue
 		}
-		seq, scheme, wantPNG := st.lastSeq.Load(), s.scheme.Load(), s.pngUsers.Load() > 0
+		scheme, wantPNG := s.scheme.Load(), s.pngUsers.Load() > 0
 		isDepth := isDepthFormat(f.Profile.Format)
-		primary := st == s.primary
-		played := f
-		ver := s.procVer.Load()
-		if seq == lastSeq && (!isDepth || scheme == lastScheme) && (wantPNG == lastPNG || !wantPNG) && (!primary || ver == lastVer) {
-			s.pokeCloud() // a page that turned the 3D view on
+		if seq == lastSeq && (!isDepth || scheme == lastScheme) && (wantPNG == lastPNG || !wantPNG) && gen == lastGen {
 			continue
-		}
-		if primary {
-			f = s.filter(f)
-			st.shown.Store(f)
-			st.shownSeq.Store(seq)
-			s.pokeCloud()
 		}
 		img, raw, err := r.render(f, scheme)
 		if err != nil {
@@ -99,7 +99,7 @@ func (s *Server) encodeLoop(st *stream) {
 		}
 		h := frameHeaderOf(st, f, seq)
 		h.Scheme = scheme
-		h.Truth = s.groundTruth(st, played)
+		h.Truth = s.groundTruth(st, f)
 		if raw != nil { // already JPEG (MJPEG stream)
 			h.Codec = "jpeg"
 			st.jpeg.Store(&picture{seq: seq, scheme: scheme, msg: message(&h, raw)})
@@ -117,8 +117,41 @@ func (s *Server) encodeLoop(st *stream) {
 				}
 			}
 		}
-		lastSeq, lastScheme, lastPNG, lastVer = seq, scheme, wantPNG, ver
+		lastSeq, lastScheme, lastPNG, lastGen = seq, scheme, wantPNG, gen
 		s.wakeClients()
+	}
+}
+
+// filterLoop runs the depth filters on each new frame of the primary
+// stream (or again when they change) into the frame on view, and hands it
+// to the point cloud and to the encoder: the cloud does not wait for the
+// 2D picture's encoding.
+func (s *Server) filterLoop(st *stream) {
+	var lastSeq, lastVer uint64
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-st.wake:
+		}
+		if s.clientCount() == 0 {
+			continue
+		}
+		f, seq, ver := st.latest.Load(), st.lastSeq.Load(), s.procVer.Load()
+		if f == nil {
+			continue
+		}
+		if seq != lastSeq || ver != lastVer || st.shown.Load() == nil {
+			st.shown.Store(s.filter(f))
+			st.shownSeq.Store(seq)
+			st.shownGen.Add(1)
+			lastSeq, lastVer = seq, ver
+		}
+		s.pokeCloud() // also for a page that turned the 3D view on
+		select {
+		case st.encWake <- struct{}{}:
+		default:
+		}
 	}
 }
 

@@ -59,10 +59,16 @@ type Config struct {
 	RecordDir string
 	// RecordOptions are the recorder's options (rs-record record's).
 	RecordOptions *record.Options
+	// Cameras, for a camera, lets a page switch to another attached
+	// camera: it is shown by a viewer of its own on another port (nil:
+	// the page shows this camera only).
+	Cameras Cameras
 	// Hosts are further names (beyond the listened address, the machine's
 	// addresses and host name, and the loopback names) by which the page
 	// may be reached beyond loopback: the Host check refuses any other.
 	Hosts []string
+
+	pool *cameraPool // the pool of the viewer that opened this one
 }
 
 // A Server plays a device for browsers. Create it with Start, serve it with
@@ -77,7 +83,7 @@ type Server struct {
 	token   string
 	hosts   []string
 
-	hello []byte // the hello message, fixed at start
+	hello atomic.Pointer[[]byte] // the hello message, made again when a camera's stream changes profile
 
 	ctl       sync.Mutex // serializes playback commands
 	loop      atomic.Bool
@@ -108,7 +114,8 @@ type Server struct {
 	rec        *recording     // the recording under way (rec set) or the last one, nil before the first
 	recDone    stateRecording // the last recording, once stopped
 	addr       net.Addr       // where Serve listens
-	players    []*player      // the recordings opened for playback
+	players    []*player      // the recordings and cameras opened from the page
+	cams       *cameraPool    // the cameras a page may switch to, nil when none
 
 	pubMu sync.Mutex // serializes publishState and the fps figures
 	state atomic.Pointer[stateMsg]
@@ -162,13 +169,19 @@ func Start(cfg Config) (*Server, error) {
 	}
 	s.bySensor = bySensor
 	s.raw = append([]sensor.Sensor(nil), s.sensors...)
-	if s.primary.profile.Format == sensor.FormatZ16 {
+	if s.primary.profile().Format == sensor.FormatZ16 {
 		if s.filters, err = newFilterChain(s.dev.Sensors()[s.primary.sensor]); err != nil {
 			return nil, fmt.Errorf("viewer: %w", err)
 		}
 	}
-	s.hello, err = s.helloMessage()
-	if err != nil {
+	switch {
+	case s.pb != nil:
+	case cfg.pool != nil:
+		s.cams = cfg.pool
+	case cfg.Cameras != nil:
+		s.cams = &cameraPool{cams: cfg.Cameras, first: s, urls: map[string][]string{}}
+	}
+	if err := s.makeHello(); err != nil {
 		return nil, err
 	}
 	if s.pb != nil {
@@ -189,7 +202,11 @@ func Start(cfg Config) (*Server, error) {
 			go func() { defer s.wg.Done(); s.encodeLoop(st) }()
 		}
 	}
-	if s.primary.profile.Format == sensor.FormatZ16 {
+	if s.primary.kind == kindVideo {
+		s.wg.Add(1)
+		go func() { defer s.wg.Done(); s.filterLoop(s.primary) }()
+	}
+	if s.primary.profile().Format == sensor.FormatZ16 {
 		s.wg.Add(1)
 		go func() { defer s.wg.Done(); s.cloudLoop(s.primary) }()
 	}
@@ -238,7 +255,7 @@ func (s *Server) addStreams(profiles []*sensor.StreamProfile) (map[sensor.Sensor
 	// The primary stream is the depth stream, else the first video stream,
 	// else the first stream.
 	for _, st := range s.streams {
-		if st.kind == kindVideo && (s.primary == nil || st.profile.Stream == sensor.StreamDepth && s.primary.profile.Stream != sensor.StreamDepth) {
+		if st.kind == kindVideo && (s.primary == nil || st.profile().Stream == sensor.StreamDepth && s.primary.profile().Stream != sensor.StreamDepth) {
 			s.primary = st
 		}
 	}
@@ -247,7 +264,7 @@ func (s *Server) addStreams(profiles []*sensor.StreamProfile) (map[sensor.Sensor
 	}
 	for _, want := range []sensor.Stream{sensor.StreamInfrared, sensor.StreamColor} {
 		for _, st := range s.streams {
-			if st.kind == kindVideo && st.profile.Stream == want && (s.texture == nil || s.texture.profile.Stream != want) {
+			if st.kind == kindVideo && st.profile().Stream == want && (s.texture == nil || s.texture.profile().Stream != want) {
 				s.texture = st
 			}
 		}
@@ -285,7 +302,7 @@ func (s *Server) handle(f *sensor.Frame) {
 		return
 	}
 	for _, st := range s.streams {
-		if st.profile == f.Profile || st.profile.UID == f.Profile.UID {
+		if st.profile() == f.Profile || st.profile().UID == f.Profile.UID {
 			var bagTime int64 = -1
 			if s.pb != nil && st == s.primary {
 				bagTime = int64(s.pb.Position())
@@ -357,6 +374,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.recMu.Lock()
 	s.addr = ln.Addr()
 	s.recMu.Unlock()
+	if s.cams != nil && s.pb == nil {
+		s.cams.show(s, s.dev.Info()[sensor.CameraInfoSerialNumber], ln.Addr())
+	}
 	hs := httpServer(s.handler(ln.Addr()))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -410,10 +430,7 @@ func (s *Server) Close() error {
 func (s *Server) shutdown() {
 	s.closing.Store(true)
 	s.ctl.Lock()
-	s.recMu.Lock()
-	recording := s.rec != nil && s.rec.rec != nil
-	s.recMu.Unlock()
-	if recording {
+	if s.recording() {
 		if err := s.stopRecordingLocked(false); err != nil {
 			s.setErr(err)
 		}

@@ -25,6 +25,18 @@ type helloStream struct {
 	Primary bool    `json:"primary,omitempty"`
 	Depth   bool    `json:"depth,omitempty"`
 	Units   float32 `json:"depthUnits,omitempty"`
+	// Profiles are a camera's profiles the stream may change to (the
+	// "profile" command names one by its index), Profile the one shown.
+	Profiles []helloProfile `json:"profiles,omitempty"`
+	Profile  int            `json:"profile"`
+}
+
+// helloProfile is one profile a camera's stream may be switched to.
+type helloProfile struct {
+	Format string `json:"format"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	FPS    int    `json:"fps"`
 }
 
 type helloSensor struct {
@@ -52,8 +64,9 @@ type helloMsg struct {
 	Streams    []helloStream     `json:"streams"`
 	Schemes    []string          `json:"schemes"`
 	Recovery   string            `json:"recovery,omitempty"`
-	Filters    []helloFilter     `json:"filters"`   // the depth filters of the primary depth stream
-	Colorizer  []helloRange      `json:"colorizer"` // the colorizer's options but the scheme
+	Filters    []helloFilter     `json:"filters"`           // the depth filters of the primary depth stream
+	Colorizer  []helloRange      `json:"colorizer"`         // the colorizer's options but the scheme
+	Cameras    bool              `json:"cameras,omitempty"` // the page may switch to another camera
 }
 
 func infoMap(in sensor.Info) map[string]string {
@@ -67,6 +80,7 @@ func infoMap(in sensor.Info) map[string]string {
 func (s *Server) helloMessage() ([]byte, error) {
 	h := helloMsg{Type: "hello", Device: infoMap(s.dev.Info()), Schemes: processing.ColorSchemes()}
 	h.Filters, h.Colorizer = s.filtersState()
+	h.Cameras = s.cams != nil
 	if s.pb != nil {
 		h.Playback = true
 		h.File = s.pb.Filename()
@@ -89,14 +103,33 @@ func (s *Server) helloMessage() ([]byte, error) {
 		h.Sensors = append(h.Sensors, hs)
 	}
 	for _, st := range s.streams {
-		p := st.profile
-		h.Streams = append(h.Streams, helloStream{
+		p := st.profile()
+		hs := helloStream{
 			ID: st.id, Name: st.name, Stream: p.Stream.String(), Index: p.Index, Kind: st.kind.String(),
 			Format: p.Format.String(), Width: p.Width, Height: p.Height, FPS: p.FPS, Sensor: st.sensor,
 			Primary: st == s.primary, Depth: isDepthFormat(p.Format),
-		})
+		}
+		if s.pb == nil && st.kind == kindVideo {
+			for i, q := range s.profileChoices(st) {
+				hs.Profiles = append(hs.Profiles, helloProfile{Format: q.Format.String(), Width: q.Width, Height: q.Height, FPS: q.FPS})
+				if q == p {
+					hs.Profile = i
+				}
+			}
+		}
+		h.Streams = append(h.Streams, hs)
 	}
 	return json.Marshal(h)
+}
+
+// makeHello makes the hello message every page is sent.
+func (s *Server) makeHello() error {
+	b, err := s.helloMessage()
+	if err != nil {
+		return err
+	}
+	s.hello.Store(&b)
+	return nil
 }
 
 // stateMsg is one state message, shared by every client.
@@ -202,7 +235,7 @@ func (s *Server) publishState() {
 	}
 	for _, st := range s.streams {
 		ss := stateStream{ID: st.id, Delivered: st.delivered.Load(), FPS: round2(st.fpsValue), Off: st.off.Load()}
-		if ps, ok := stats[st.profile.UID]; ok {
+		if ps, ok := stats[st.profile().UID]; ok {
 			ss.Dropped, ss.Lost = ps.dropped, ps.lost
 		} else {
 			ss.Dropped = st.frameGaps()

@@ -38,11 +38,11 @@ type sample struct {
 
 // stream is one shown stream.
 type stream struct {
-	id      int
-	sensor  int // index of its sensor in the device
-	profile *sensor.StreamProfile
-	kind    streamKind
-	name    string
+	id     int
+	sensor int                                  // index of its sensor in the device
+	prof   atomic.Pointer[sensor.StreamProfile] // changed from the page only while the sensors are stopped
+	kind   streamKind
+	name   string
 
 	off       atomic.Bool // a camera's stream stopped from the page
 	latest    atomic.Pointer[sensor.Frame]
@@ -63,6 +63,8 @@ type stream struct {
 	// sequence number and the newest point cloud message.
 	shown    atomic.Pointer[sensor.Frame]
 	shownSeq atomic.Uint64
+	shownGen atomic.Uint64 // counts the frames filtered into shown
+	encWake  chan struct{} // wakes the encoder of the primary stream once its frame is filtered
 	cloud    atomic.Pointer[picture]
 	// The ground truth of the newest depth frame encoded (a bag recorded
 	// with --ground-truth), for the hover readout.
@@ -83,7 +85,8 @@ type stream struct {
 }
 
 func newStream(id, sensorIndex int, p *sensor.StreamProfile) *stream {
-	st := &stream{id: id, sensor: sensorIndex, profile: p, name: p.Name(), wake: make(chan struct{}, 1)}
+	st := &stream{id: id, sensor: sensorIndex, name: p.Name(), wake: make(chan struct{}, 1), encWake: make(chan struct{}, 1)}
+	st.prof.Store(p)
 	switch p.Kind {
 	case sensor.KindMotion:
 		st.kind = kindMotion
@@ -92,6 +95,10 @@ func newStream(id, sensorIndex int, p *sensor.StreamProfile) *stream {
 	}
 	return st
 }
+
+// profile is the stream's profile: the one shown, which a camera's page
+// may change.
+func (st *stream) profile() *sensor.StreamProfile { return st.prof.Load() }
 
 // put records a delivered frame.
 func (st *stream) put(f *sensor.Frame, bagTime int64, seq uint64) {

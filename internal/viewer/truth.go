@@ -71,7 +71,7 @@ func (s *Server) truthStreams() []*stream {
 			continue
 		}
 		for _, c := range r.Connections() {
-			if sn, i, what, ok := layout.ParseGroundTruthTopic(c.Topic); ok && what == "pose" && sn == st.profile.Stream && i == st.profile.Index {
+			if sn, i, what, ok := layout.ParseGroundTruthTopic(c.Topic); ok && what == "pose" && sn == st.profile().Stream && i == st.profile().Index {
 				out = append(out, st)
 				break
 			}
@@ -86,7 +86,7 @@ func (s *Server) indexTruth(streams []*stream) (map[int]map[uint64]int64, error)
 	byTopic := map[string]*stream{}
 	var topics []string
 	for _, st := range streams {
-		topic, err := layout.FrameDataTopic(st.sensor, st.profile.Stream, st.profile.Index)
+		topic, err := layout.FrameDataTopic(st.sensor, st.profile().Stream, st.profile().Index)
 		if err != nil {
 			continue
 		}
@@ -125,9 +125,11 @@ func (s *Server) indexTruth(streams []*stream) (map[int]map[uint64]int64, error)
 	return times, it.Err()
 }
 
-// groundTruth returns the ground truth of frame f of stream st (the frame
-// as played, before the filters), nil when the bag holds none for it. It
-// waits for the index of the bag's frames.
+// groundTruth returns the ground truth of frame f of stream st, nil when
+// the bag holds none for it. f may be the primary stream's frame after the
+// filters: the ground truth is that of the frame played, of the stream's
+// profile and size, with f's number. It waits for the index of the bag's
+// frames.
 func (s *Server) groundTruth(st *stream, f *sensor.Frame) *truthHeader {
 	if s.truth == nil {
 		return nil
@@ -141,7 +143,9 @@ func (s *Server) groundTruth(st *stream, f *sensor.Frame) *truthHeader {
 	if !ok {
 		return nil
 	}
-	gt, err := s.pb.GroundTruth(f, time.Duration(at))
+	p := st.profile()
+	played := &sensor.Frame{Profile: p, Number: f.Number, Width: p.Width, Height: p.Height}
+	gt, err := s.pb.GroundTruth(played, time.Duration(at))
 	if err != nil {
 		if !errors.Is(err, playback.ErrNoGroundTruth) {
 			s.setErr(err)

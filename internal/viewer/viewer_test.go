@@ -111,6 +111,7 @@ type wsClient struct {
 	nState int
 	cloud  []byte // the newest point cloud message
 	nCloud int
+	nHello int // hellos after the first
 }
 
 func dialWS(t testing.TB, ts *testServer, query string) *wsClient {
@@ -166,6 +167,12 @@ func (c *wsClient) next() *reply {
 			c.t.Fatalf("state: %v", err)
 		}
 		c.nState++
+	case "hello": // again after a stream changed profile
+		c.hello = helloMsg{}
+		if err := json.Unmarshal(b, &c.hello); err != nil {
+			c.t.Fatalf("hello: %v", err)
+		}
+		c.nHello++
 	case "reply":
 		var r reply
 		if err := json.Unmarshal(b, &r); err != nil {

@@ -55,6 +55,8 @@
     b.textContent = text || '';
   }
 
+  $('camera').addEventListener('change', () => send({ cmd: 'openCamera', name: $('camera').value }));
+
   function onHello(h) {
     hello = h;
     const name = h.device['Name'] || 'RealSense device';
@@ -62,6 +64,8 @@
     document.title = 'rs-record view — ' + (h.file || name);
     if (h.recovery) banner(h.recovery);
     $('controls').hidden = !h.playback;
+    $('camera-pick').hidden = !h.cameras;
+    if (h.cameras) send({ cmd: 'cameras' });
     const seek = $('seek');
     seek.max = String(Math.floor(h.durationNs / 1e6));
     const sch = $('scheme');
@@ -105,6 +109,14 @@
         on.addEventListener('change', () => send({ cmd: 'stream', id: s.id, on: on.checked }));
         v.on = on;
         title.append(el('label', {}, on, ' on'));
+        if (s.profiles && s.profiles.length > 1) { // the stream's profile, chosen here
+          const sel = el('select', { id: `profile-${s.id}`, title: 'resolution, frame rate and format' },
+            ...s.profiles.map((p, i) => el('option', { value: String(i) }, `${p.width}x${p.height} @${p.fps} ${p.format}`)));
+          sel.value = String(s.profile);
+          sel.addEventListener('click', (ev) => ev.stopPropagation());
+          sel.addEventListener('change', () => send({ cmd: 'profile', id: s.id, profile: Number(sel.value) }));
+          title.append(' ', sel);
+        }
       }
       if (s.kind === 'video') {
         const c = el('canvas', { id: `canvas-${s.id}`, width: String(s.width), height: String(s.height), 'data-number': '', 'data-seq': '' });
@@ -142,20 +154,7 @@
             send({ cmd: 'hover', id: s.id, x, y });
           });
           c.addEventListener('click', (ev) => {
-            if (!rulerOn) return;
-            const p = pixel(ev);
-            if (!rulerFirst || rulerFirst.id !== s.id) {
-              rulerFirst = { id: s.id, p };
-              v.ruler = [p];
-              drawRuler(v);
-              $('ruler').textContent = `from (${p[0]}, ${p[1]}): pick the second pixel`;
-              return;
-            }
-            const a = rulerFirst.p;
-            rulerFirst = null;
-            v.ruler = [a, p];
-            drawRuler(v);
-            send({ cmd: 'ruler', id: s.id, x: a[0], y: a[1], x2: p[0], y2: p[1] });
+            if (rulerOn) rulerPick(s.id, pixel(ev));
           });
           c.addEventListener('mouseleave', () => { $('hover').textContent = '\u00a0'; });
         }
@@ -415,11 +414,31 @@
     if (b) { g.beginPath(); g.moveTo(a[0] + 0.5, a[1] + 0.5); g.lineTo(b[0] + 0.5, b[1] + 0.5); g.stroke(); }
     g.restore();
   }
+  // rulerPick takes depth pixel p of stream id (picked on its 2D view or
+  // on a point of the 3D view) as the ruler's first or second end.
+  function rulerPick(id, p) {
+    const v = streams.get(id);
+    if (!v) return;
+    if (!rulerFirst || rulerFirst.id !== id) {
+      rulerFirst = { id, p };
+      v.ruler = [p];
+      drawRuler(v);
+      $('ruler').textContent = `from (${p[0]}, ${p[1]}): pick the second pixel`;
+      return;
+    }
+    const a = rulerFirst.p;
+    rulerFirst = null;
+    v.ruler = [a, p];
+    drawRuler(v);
+    $('ruler').dataset.a = a.join(',');
+    $('ruler').dataset.b = p.join(',');
+    send({ cmd: 'ruler', id, x: a[0], y: a[1], x2: p[0], y2: p[1] });
+  }
   $('ruler-btn').addEventListener('click', () => {
     rulerOn = !rulerOn;
     rulerFirst = null;
     $('ruler-btn').classList.toggle('active', rulerOn);
-    $('ruler').textContent = rulerOn ? 'pick two pixels on the depth view' : '';
+    $('ruler').textContent = rulerOn ? 'pick two pixels on the depth view or two points in the 3D view' : '';
     $('ruler').dataset.meters = '';
     if (!rulerOn) {
       for (const v of streams.values()) if (v.ruler) { v.ruler = null; drawRuler(v); }
@@ -452,6 +471,18 @@
   });
 
   function onReply(r) {
+    if (r.cmd === 'cameras' || r.cmd === 'openCamera') {
+      if (r.error) { banner(r.error); return; }
+      if (r.cmd === 'openCamera') { // the chosen camera's page, reached as this one is
+        location.assign(r.urls.find((u) => new URL(u).hostname === location.hostname) || r.urls[0]);
+        return;
+      }
+      const mine = hello.device['Serial Number'] || '';
+      const sel = $('camera');
+      sel.replaceChildren(...r.cameras.map((c) => el('option', { value: c.serial }, `${c.serial} (${c.name})`)));
+      sel.value = mine;
+      return;
+    }
     if (r.cmd === 'playRecording' && !r.error) {
       const a = $('recording-link');
       a.href = r.urls[0];
@@ -485,7 +516,7 @@
   // the wheel zooms.
   const cloud = (() => {
     const c = $('cloud');
-    const st = { gl: null, prog: null, pos: null, col: null, count: 0, scale: 1, dirty: false, frames: 0, received: 0, pending: null, fpsT: 0, fpsN: 0,
+    const st = { gl: null, prog: null, pos: null, col: null, count: 0, scale: 1, dirty: false, next: null, posCap: 0, colCap: 0, uploads: 0, frames: 0, received: 0, pending: null, fpsT: 0, fpsN: 0,
       yaw: 0, pitch: 0, dist: 1, target: [0, 0, 1], fitted: false, ruler: null };
     function init() {
       if (st.gl) return true;
@@ -540,6 +571,7 @@
     }
     function draw() {
       st.dirty = false;
+      if (st.next) take();
       if (st.pending) shown(st.pending.h, st.pending.bytes);
       st.pending = null;
       const gl = st.gl;
@@ -547,7 +579,8 @@
       gl.clearColor(0.07, 0.07, 0.08, 1);
       gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
       gl.useProgram(st.prog);
-      gl.uniformMatrix4fv(st.loc.m, false, matrix());
+      st.m = matrix();
+      gl.uniformMatrix4fv(st.loc.m, false, st.m);
       const attrib = (buf, loc, n, type, normalized) => {
         gl.bindBuffer(gl.ARRAY_BUFFER, buf);
         gl.enableVertexAttribArray(loc);
@@ -600,21 +633,39 @@
       st.target = [0, 0, mz]; st.dist = mz; st.yaw = 0; st.pitch = 0;
       st.fitted = true;
     }
+    // upload gives the GL buffer the data, growing it only when it is too
+    // small (no reallocation per cloud).
+    function upload(buf, data, cap) {
+      const gl = st.gl;
+      gl.bindBuffer(gl.ARRAY_BUFFER, buf);
+      if (st[cap] < data.byteLength) {
+        gl.bufferData(gl.ARRAY_BUFFER, data.byteLength, gl.DYNAMIC_DRAW);
+        st[cap] = data.byteLength;
+      }
+      gl.bufferSubData(gl.ARRAY_BUFFER, 0, data);
+    }
+    // put keeps the newest cloud; the next animation frame uploads and
+    // draws it (the clouds that arrive between two frames are never
+    // uploaded).
     function put(h, buf, off) {
       if (!$('show3d').checked || !init()) return;
-      const gl = st.gl;
+      st.next = { h, buf, off };
+      c.dataset.received = String(++st.received);
+      redraw();
+    }
+    function take() {
+      const { h, buf, off } = st.next;
+      st.next = null;
       const pos = new Int16Array(buf, off, 3 * h.count);
+      st.drawn = { h, buf, off, pos }; // for picking
       st.scale = h.scale;
       st.count = h.count;
       st.pointSize = Math.min(4, 1.5 + h.step / 2); // a decimated cloud's points cover its pixels
-      gl.bindBuffer(gl.ARRAY_BUFFER, st.pos);
-      gl.bufferData(gl.ARRAY_BUFFER, pos, gl.DYNAMIC_DRAW);
-      gl.bindBuffer(gl.ARRAY_BUFFER, st.col);
-      gl.bufferData(gl.ARRAY_BUFFER, new Uint8Array(buf, off + h.colorOffset, 3 * h.count), gl.DYNAMIC_DRAW);
+      upload(st.pos, pos, 'posCap');
+      upload(st.col, new Uint8Array(buf, off + h.colorOffset, 3 * h.count), 'colCap');
       if (!st.fitted && h.count) fit(pos);
       st.pending = { h, bytes: buf.byteLength }; // described once drawn
-      c.dataset.received = String(++st.received);
-      redraw();
+      c.dataset.uploads = String(++st.uploads);
     }
     function setRuler(a, b) {
       if (!st.gl && !a) return;
@@ -630,11 +681,58 @@
       }
       redraw();
     }
+    // pick returns the depth pixel (of the frame on view) of the point
+    // drawn nearest to the pointer at (clientX, clientY), the nearest to
+    // the eye among those under it, or null when none is within a few
+    // pixels. The cloud's mask gives the pixel of each point.
+    function pick(clientX, clientY) {
+      const d = st.drawn;
+      if (!d || !st.m) return null;
+      const r = c.getBoundingClientRect(), m = st.m, s = st.scale, pos = d.pos;
+      const qx = (clientX - r.left) * c.width / r.width, qy = (clientY - r.top) * c.height / r.height;
+      const reach = Math.max(3, st.pointSize) ** 2;
+      let best = -1, bestD = Infinity, bestZ = Infinity;
+      for (let k = 0; k < d.h.count; k++) {
+        const x = pos[3 * k] * s, y = pos[3 * k + 1] * s, z = pos[3 * k + 2] * s;
+        const w = m[3] * x + m[7] * y + m[11] * z + m[15];
+        if (!(w > 0)) continue;
+        const sx = ((m[0] * x + m[4] * y + m[8] * z + m[12]) / w * 0.5 + 0.5) * c.width;
+        const sy = (0.5 - (m[1] * x + m[5] * y + m[9] * z + m[13]) / w * 0.5) * c.height;
+        const dd = (sx - qx) ** 2 + (sy - qy) ** 2;
+        if (dd > reach) continue;
+        const zz = (m[2] * x + m[6] * y + m[10] * z + m[14]) / w;
+        if (zz < bestZ - 1e-4 || Math.abs(zz - bestZ) <= 1e-4 && dd < bestD) { best = k; bestD = dd; bestZ = zz; }
+      }
+      if (best < 0) return null;
+      const mask = new Uint8Array(d.buf, d.off + d.h.maskOffset, (d.h.width * d.h.height + 7) >> 3);
+      let n = best;
+      for (let i = 0; i < mask.length; i++) {
+        let b = mask[i];
+        for (; b; b &= b - 1) {
+          if (n-- === 0) {
+            const px = 8 * i + 31 - Math.clz32(b & -b), step = d.h.step, half = step >> 1;
+            return [(px % d.h.width) * step + half, Math.floor(px / d.h.width) * step + half, d.h.id];
+          }
+        }
+      }
+      return null;
+    }
     function reset() { st.fitted = false; st.yaw = 0; st.pitch = 0; redraw(); }
     let drag = null;
     c.addEventListener('contextmenu', (e) => e.preventDefault());
-    c.addEventListener('pointerdown', (e) => { drag = { x: e.clientX, y: e.clientY, pan: e.shiftKey || e.button === 2 }; c.setPointerCapture(e.pointerId); });
-    c.addEventListener('pointerup', () => { drag = null; });
+    c.addEventListener('pointerdown', (e) => {
+      drag = { x: e.clientX, y: e.clientY, x0: e.clientX, y0: e.clientY, pan: e.shiftKey || e.button === 2 };
+      c.setPointerCapture(e.pointerId);
+    });
+    c.addEventListener('pointerup', (e) => {
+      // A click (no drag) with the ruler on picks a point.
+      const click = drag && Math.hypot(e.clientX - drag.x0, e.clientY - drag.y0) < 4;
+      drag = null;
+      if (!click || !rulerOn) return;
+      const p = pick(e.clientX, e.clientY);
+      if (!p) { $('ruler').textContent = 'no point there: pick a point of the cloud'; return; }
+      rulerPick(p[2], [p[0], p[1]]);
+    });
     c.addEventListener('pointermove', (e) => {
       if (!drag || !st.axes) return;
       const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
