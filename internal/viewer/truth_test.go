@@ -126,8 +126,9 @@ func TestGroundTruthHeader(t *testing.T) {
 }
 
 // TestGroundTruthHover: hovering a depth pixel of a bag with ground truth
-// gives the exact depth recorded at that pixel beside the measured one; a
-// bag without ground truth gives neither a pose nor an exact depth.
+// gives the exact depth recorded at that pixel beside the measured one
+// (none on a decimated picture, whose pixels are others); a bag without
+// ground truth gives neither a pose nor an exact depth.
 func TestGroundTruthHover(t *testing.T) {
 	orig := filepath.Join(refDir, "depth_color.bag")
 	path := truthBag(t, orig)
@@ -144,6 +145,16 @@ func TestGroundTruthHover(t *testing.T) {
 		if r.Error != "" || r.Number != f.Number || r.Exact == nil || *r.Exact != want {
 			t.Errorf("hover %v: frame %d, exact %v (error %q), want frame %d exact %v", p, r.Number, r.Exact, r.Error, f.Number, want)
 		}
+	}
+	// Decimated, the picture's pixels are no longer those of the ground
+	// truth: the pose stays, the exact depth is not given.
+	c.must(command{Cmd: "filter", Name: "Decimation Filter", On: true})
+	c.until("the decimated picture", func() bool { return c.frames[depth].Width < f.Width })
+	if h := c.frames[depth]; h.Number != f.Number || h.Truth == nil || h.Truth.T != gt.Translation {
+		t.Errorf("decimated frame %d: truth %+v, want %v", h.Number, h.Truth, gt.Translation)
+	}
+	if r := c.do(command{Cmd: "hover", ID: depth, X: 1, Y: 1}); r.Error != "" || r.Exact != nil {
+		t.Errorf("hover on the decimated frame: exact %v, error %q", r.Exact, r.Error)
 	}
 
 	plain := dialWS(t, startTest(t, orig, false), "")
