@@ -3,10 +3,10 @@ package viewer
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/rsbag/rsbag/internal/layout"
-	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
@@ -31,7 +31,7 @@ type frameTruth struct {
 // truthIndex gives, for each stream of a bag with ground truth, the bag
 // time of each of its frames by frame number: in real time, Position in a
 // handler is where the reader is, not the frame's bag time, so the frames'
-// own bag times are read from the bag once.
+// own bag times are learned once, from a lossless playback of the bag.
 type truthIndex struct {
 	ready chan struct{}            // closed once times is set
 	times map[int]map[uint64]int64 // stream id → frame number → bag time
@@ -80,49 +80,48 @@ func (s *Server) truthStreams() []*stream {
 	return out
 }
 
-// indexTruth reads the bag times of the frames of streams, by frame number
-// (the Image header's seq, as playback numbers them).
+// indexTruth plays the bag once more, losslessly and at full speed, to
+// learn the bag time of every frame of streams: in a non-real-time
+// device's handler, Position is the bag time of the handler's frame.
 func (s *Server) indexTruth(streams []*stream) (map[int]map[uint64]int64, error) {
-	byTopic := map[string]*stream{}
-	var topics []string
-	for _, st := range streams {
-		topic, err := layout.FrameDataTopic(st.sensor, st.profile().Stream, st.profile().Index)
-		if err != nil {
-			continue
-		}
-		byTopic[topic] = st
-		topics = append(topics, topic)
-	}
-	r, err := rosbag.Open(s.pb.Filename(), nil)
+	dev, err := playback.Open(s.pb.Filename(), &playback.Options{NonRealTime: true})
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	times := map[int]map[uint64]int64{}
-	it := r.Messages(&rosbag.Query{Topics: topics, SkipCorrupt: true})
-	defer it.Close()
-	var im msgs.Image
-	for it.Next() {
-		select {
-		case <-s.done:
-			return times, nil
-		default:
-		}
-		m := it.Message()
-		if err := im.Unmarshal(m.Data); err != nil {
-			continue // playback reports the frames it cannot decode
-		}
-		st := byTopic[m.Conn.Topic]
-		byNumber := times[st.id]
-		if byNumber == nil {
-			byNumber = map[uint64]int64{}
-			times[st.id] = byNumber
-		}
-		if _, dup := byNumber[uint64(im.Header.Seq)]; !dup {
-			byNumber[uint64(im.Header.Seq)] = int64(m.Time)
-		}
+	defer dev.Close()
+	type key struct {
+		s     sensor.Stream
+		index int
 	}
-	return times, it.Err()
+	ids := map[key]int{}
+	times := map[int]map[uint64]int64{}
+	for _, st := range streams {
+		p := st.profile()
+		ids[key{p.Stream, p.Index}] = st.id
+		times[st.id] = map[uint64]int64{}
+	}
+	var mu sync.Mutex // the handler runs on one goroutine per stream
+	stopped, err := dev.PlayAll(sensor.HandlerFunc(func(f *sensor.Frame) {
+		id, ok := ids[key{f.Profile.Stream, f.Profile.Index}]
+		if !ok {
+			return
+		}
+		at := int64(dev.Position())
+		mu.Lock()
+		if _, dup := times[id][f.Number]; !dup {
+			times[id][f.Number] = at
+		}
+		mu.Unlock()
+	}))
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-stopped:
+	case <-s.done:
+	}
+	dev.Close() // the handlers have returned
+	return times, nil
 }
 
 // groundTruth returns the ground truth of frame f of stream st, nil when
