@@ -138,6 +138,9 @@ func (s *Server) groundTruth(st *stream, f *sensor.Frame) *truthHeader {
 	case <-s.done:
 		return nil
 	}
+	if ft := st.truth.Load(); ft != nil && ft.number == f.Number {
+		return &truthHeader{T: ft.gt.Translation, Q: ft.gt.Rotation} // the same frame again (another scheme, filter)
+	}
 	at, ok := s.truth.times[st.id][f.Number]
 	if !ok {
 		return nil

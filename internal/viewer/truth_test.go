@@ -24,7 +24,7 @@ import (
 // --ground-truth writes beside every depth and color frame: a pose made
 // from the frame's number and, for depth, an exact depth made from the
 // number and the pixel.
-func truthBag(t *testing.T, src string) string {
+func truthBag(t testing.TB, src string) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), "truth.bag")
 	added := func(s sensor.Stream, what string, m msgs.Message) testbags.Added {
@@ -119,10 +119,32 @@ func TestGroundTruthHeader(t *testing.T) {
 	if seen["Depth/0"] == 0 || seen["Color/0"] == 0 {
 		t.Errorf("pictures with a pose: %v", seen)
 	}
-	b, _ := json.Marshal(struct {
-		Truth *truthHeader `json:"truth"`
-	}{&truthHeader{T: [3]float64{0.123456789, -1.23456789, 2.3456789}, Q: [4]float64{0.1234567, 0.2345678, 0.3456789, 0.8765432}}})
-	t.Logf("header bytes added per frame: about %d", len(b)-1) // the comma replaces a brace
+}
+
+// BenchmarkGroundTruthFrame measures what the ground truth adds to each
+// depth picture of a bag recorded with it: the header's bytes and the time
+// to read the frame's pose and exact depth (kept for the hover readout).
+func BenchmarkGroundTruthFrame(b *testing.B) {
+	path := truthBag(b, filepath.Join(refDir, "depth_color.bag"))
+	ts := startTest(b, path, false)
+	s := ts.srv
+	st := s.primary
+	f := st.latest.Load()
+	if f == nil || s.groundTruth(st, f) == nil {
+		b.Fatal("no ground truth for the first depth frame")
+	}
+	plain := frameHeaderOf(st, f, 1)
+	with := plain
+	with.Truth = s.groundTruth(st, f)
+	pj, _ := json.Marshal(&plain)
+	wj, _ := json.Marshal(&with)
+	b.ResetTimer()
+	for b.Loop() {
+		st.truth.Store(nil) // each frame a new one
+		s.groundTruth(st, f)
+	}
+	b.ReportMetric(float64(len(wj)-len(pj)), "header-bytes/frame")
+	b.ReportMetric(float64(f.Width*f.Height), "exact-pixels/frame")
 }
 
 // TestGroundTruthHover: hovering a depth pixel of a bag with ground truth
