@@ -314,7 +314,7 @@ func (s *Server) hover(id, x, y int) (float64, uint64, *float64, error) {
 		return m, f.Number, nil, err
 	}
 	var exact *float64
-	if e, ok := exactDepth(s.streams[id], f, x, y); ok {
+	if e, ok := s.exactDepth(s.streams[id], f, x, y); ok {
 		exact = &e
 	}
 	return m, f.Number, exact, nil

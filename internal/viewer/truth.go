@@ -161,11 +161,17 @@ func (s *Server) groundTruth(st *stream, f *sensor.Frame) *truthHeader {
 }
 
 // exactDepth returns the exact depth (meters) at pixel (x, y) of depth
-// frame f of stream st, from the ground truth of the frame on view; ok is
-// false when there is none for f or its pixels are not those of the
-// ground truth (a decimated frame).
-func exactDepth(st *stream, f *sensor.Frame, x, y int) (float64, bool) {
+// frame f of stream st, the frame on view; ok is false when the bag holds
+// none for f or f's pixels are not those of the ground truth (a decimated
+// frame).
+func (s *Server) exactDepth(st *stream, f *sensor.Frame, x, y int) (float64, bool) {
 	ft := st.truth.Load()
+	if ft == nil || ft.number != f.Number {
+		if s.groundTruth(st, f) == nil { // not encoded yet: read it now
+			return 0, false
+		}
+		ft = st.truth.Load()
+	}
 	if ft == nil || ft.number != f.Number || len(ft.gt.Depth) != f.Width*f.Height {
 		return 0, false
 	}
