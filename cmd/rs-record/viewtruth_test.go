@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -15,12 +14,14 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/replay"
 	"github.com/rsbag/rsbag/sensor"
 )
 
 // TestViewGroundTruth: `view` of a --ground-truth bag sends with every
-// picture its frame's pose, the one playback.Device.GroundTruth gives that
-// frame, and hovering depth gives the exact depth recorded at the pixel.
+// picture its frame's pose, the one a replay handler gets for that frame
+// (playback.Device.GroundTruth at its bag time), and hovering depth gives
+// the exact depth recorded at the pixel.
 func TestViewGroundTruth(t *testing.T) {
 	t.Parallel()
 	bag := filepath.Join(t.TempDir(), "gt.bag")
@@ -29,35 +30,23 @@ func TestViewGroundTruth(t *testing.T) {
 		t.Fatalf("record: exit %d\n%s", r.code, r.stderr)
 	}
 	exact := exactDepths(t, bag)
-	// The reference: GroundTruth in the handlers of a lossless playback.
+	// The reference: the ground truth a replay gives each video frame.
 	type key struct {
 		name   string
 		number uint64
 	}
 	ref := map[key]playback.GroundTruth{}
-	dev, err := playback.Open(bag, &playback.Options{NonRealTime: true})
+	_, err := replay.Run(context.Background(), []string{bag}, replay.Handlers{Frame: func(c *replay.Context, f *sensor.Frame) error {
+		if f.Profile.Kind == sensor.KindVideo {
+			gt, err := c.GroundTruth()
+			ref[key{f.Profile.Name(), f.Number}] = gt
+			return err
+		}
+		return nil
+	}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex // a handler goroutine per sensor
-	done, err := dev.PlayAll(sensor.HandlerFunc(func(f *sensor.Frame) {
-		if f.Profile.Kind != sensor.KindVideo {
-			return
-		}
-		gt, err := dev.GroundTruth(f, dev.Position())
-		mu.Lock()
-		defer mu.Unlock()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		ref[key{f.Profile.Name(), f.Number}] = gt
-	}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	<-done
-	dev.Close()
 	if len(ref) != 12 {
 		t.Fatalf("%d frames with ground truth in the reference, want 12", len(ref))
 	}
