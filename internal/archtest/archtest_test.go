@@ -89,6 +89,7 @@ var allowed = map[string][]string{
 	"fleet":              {"rosbag", "blobfile", "playback", "mcapbag", "mcapbag/ros2", "internal/baginfo", "internal/convert", "internal/damage"},
 	"fleet/cmd/rs-fleet": {"blobfile", "fleet"},
 	"internal/archtest":  {},
+	"internal/apitest":   {},
 	// For tests: finds the checkers of tools/conformance.
 	"internal/conformance": {},
 }
