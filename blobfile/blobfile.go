@@ -235,7 +235,7 @@ func newFile(ctx context.Context, b *blob.Bucket, key, name string, opts *Option
 
 // ErrNotFound is wrapped by the error of opening an object that does not
 // exist.
-var ErrNotFound = errors.New("no such object")
+var ErrNotFound = errors.New("blobfile: no such object")
 
 // SplitURL splits an object URL into the URL of its bucket (scheme, host
 // and query) and its key (the path without its leading slash). For file://

@@ -33,7 +33,7 @@ type Block interface {
 
 // ErrFrame is returned for a frame a block cannot process: a format or
 // stream it does not take, or a size its data does not hold.
-var ErrFrame = errors.New("frame not processable")
+var ErrFrame = errors.New("processing: frame not processable")
 
 // options holds the options of a block: librealsense's ranges, defaults
 // and descriptions, and the current values. It is safe for concurrent use.

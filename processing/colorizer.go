@@ -13,10 +13,10 @@ import (
 )
 
 // ErrUnsupportedOption is returned for an option a block does not have.
-var ErrUnsupportedOption = errors.New("option not supported by this processing block")
+var ErrUnsupportedOption = errors.New("processing: option not supported by this processing block")
 
 // ErrOptionValue is returned for a value outside an option's range.
-var ErrOptionValue = errors.New("option value out of range")
+var ErrOptionValue = errors.New("processing: option value out of range")
 
 // Visual presets of the Colorizer (OptionVisualPreset).
 const (

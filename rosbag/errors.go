@@ -12,7 +12,7 @@ var (
 	ErrNotBag = errors.New("rosbag: not a bag")
 	// ErrMCAP is wrapped, with ErrNotBag, by the error of opening an MCAP
 	// file (a file that starts with MCAP's magic) as a bag.
-	ErrMCAP = errors.New("an MCAP file, not a ROS bag")
+	ErrMCAP = errors.New("rosbag: an MCAP file, not a ROS bag")
 	// ErrUnindexed is wrapped by the error Reader.Unindexed returns when the
 	// bag had to be opened by a linear scan: it has no index (index_pos 0),
 	// is truncated, or its index section is corrupt.

@@ -32,7 +32,7 @@ const MaxMessageSize = DefaultMaxRecordSize - DefaultMaxRecordSize/64
 
 // ErrTooLarge is wrapped by the error of a Writer refusing a message larger
 // than MaxMessageSize. The refusal does not stop the Writer.
-var ErrTooLarge = errors.New("message larger than a bag reader accepts")
+var ErrTooLarge = errors.New("rosbag: message larger than a bag reader accepts")
 
 // A Reader reads a bag. It is safe for concurrent use: it reads with ReadAt
 // only and keeps no cursor.
@@ -112,7 +112,7 @@ func (r *Reader) Unindexed() error {
 // ErrNotRegular is wrapped by the error Open returns for a path that is not
 // a regular file (a FIFO, a device, a directory): a bag is read at random
 // offsets, and opening a FIFO would block until a writer comes.
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = errors.New("rosbag: not a regular file")
 
 // Open opens the bag at path; Close closes it. See NewReader. A name of
 // the form SCHEME://... whose scheme was registered with RegisterScheme
@@ -287,7 +287,7 @@ func urlScheme(name string) string {
 // ErrUnsupportedScheme is wrapped by the error Open returns for a name of
 // the form SCHEME://... whose scheme no opener was registered for (and
 // that is no local file).
-var ErrUnsupportedScheme = errors.New("unsupported URL scheme")
+var ErrUnsupportedScheme = errors.New("rosbag: unsupported URL scheme")
 
 // unsupportedScheme is the error of a URL of an unregistered scheme.
 func unsupportedScheme(path, scheme string) error {

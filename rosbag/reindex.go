@@ -14,7 +14,7 @@ import (
 // which the recovery scan found no connection and no message (only the
 // version line, or no readable bag header): there is nothing to index, and
 // the file is left as it is.
-var ErrNothingToRecover = errors.New("nothing to recover")
+var ErrNothingToRecover = errors.New("rosbag: nothing to recover")
 
 // Reindex turns the unindexed, truncated or index-corrupt bag at path into
 // an indexed one in place, the way `rosbag reindex` does but without

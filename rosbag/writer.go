@@ -799,7 +799,7 @@ func (w *Writer) Indexed() (counts []uint64, start, end Time) {
 
 // ErrNoIndex is wrapped by the error of Writer.Close when the index section
 // could not be written (a full disk): the bag is left unindexed.
-var ErrNoIndex = errors.New("the bag is left without its index")
+var ErrNoIndex = errors.New("rosbag: the bag is left without its index")
 
 // Size returns the number of bytes written to the underlying writer so far.
 func (w *Writer) Size() int64 { return w.size.Load() }

@@ -197,7 +197,7 @@ func writeGolden(path string, hdr *Header, res *replay.Result) error {
 
 // ErrOtherBag reports a golden file made from other bags, a window or
 // streams other than the replay's.
-var ErrOtherBag = errors.New("golden file made from another replay")
+var ErrOtherBag = errors.New("replaytest: golden file made from another replay")
 
 func compare(path string, hdr *Header, res *replay.Result) error {
 	f, err := os.Open(path)
