@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/optionset"
 	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -22,7 +23,7 @@ type Sensor struct {
 	// opts holds the sensor's options (AddOption, AddReadOnlyOption,
 	// SetReadOnlyOption); the embedded interface gives the sensor the
 	// extensions.Options methods of opts, and only those.
-	opts extensions.OptionSet
+	opts optionset.OptionSet
 	optionsView
 
 	dev   *Device

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/optionset"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -77,7 +78,7 @@ type options struct {
 	// local holds the read-only options read at open (Depth Units, Stereo
 	// Baseline) and the 0/1 options backed by a flag in bools (Global Time
 	// Enabled, Enable Motion Correction).
-	local  extensions.OptionSet
+	local  optionset.OptionSet
 	bools  map[sensor.Option]*atomic.Bool
 	global *atomic.Bool // Global Time Enabled, nil when unsupported
 	// scale serves a writable Depth Units option (advanced mode); nil when

@@ -5,8 +5,9 @@
 //  1. the containers and the model's base: msgs, rosbag (internal/lz4frame),
 //     sensor, internal/goid (read by the sensor runtime only);
 //  2. the device model: extensions, device, internal/layout, the reader of a
-//     bag's description internal/description, internal/yuv, and the sensor
-//     runtime internal/sensorrt;
+//     bag's description internal/description, internal/yuv, the sensor
+//     runtime internal/sensorrt, and the backends' option store
+//     internal/optionset;
 //  3. the backends usb, software, playback and record, which never import
 //     each other;
 //  4. what stands on the backends: pipeline, rig, replay, processing,
@@ -51,10 +52,11 @@ var allowed = map[string][]string{
 	"internal/benchplay":   {"sensor", "playback"},
 	"extensions":           {"sensor"},
 	"device":               {"sensor", "extensions"},
+	"internal/optionset":   {"sensor", "extensions"},
 	"internal/layout":      {"msgs", "sensor"},
 	"internal/description": {"msgs", "rosbag", "sensor", "internal/layout"},
-	"usb":                  {"sensor", "extensions", "device", "internal/sensorrt", "internal/yuv"},
-	"software":             {"sensor", "extensions", "device", "internal/sensorrt"},
+	"usb":                  {"sensor", "extensions", "device", "internal/sensorrt", "internal/yuv", "internal/optionset"},
+	"software":             {"sensor", "extensions", "device", "internal/sensorrt", "internal/optionset"},
 	"record":               {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo"},
 	"internal/buildinfo":   {},
 	"playback":             {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/description", "internal/sensorrt"},

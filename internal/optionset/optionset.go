@@ -1,58 +1,37 @@
-package extensions
+// Package optionset is the options store the backends serve their sensors'
+// options from (extensions.Options), with a hook for values that depend on
+// the device's state.
+package optionset
 
 import (
 	"fmt"
 	"sort"
 	"sync"
 
+	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// Option descriptions librealsense gives the options it creates itself; bags
-// written by librealsense carry these texts.
-const (
-	// DescriptionCustomOption is the description of an option added with
-	// rs2::software_sensor::add_option.
-	DescriptionCustomOption = "A simple custom option for a processing block or software device"
-	// DescriptionReadOnlyCustomOption is the description of an option added
-	// with rs2::software_sensor::add_read_only_option.
-	DescriptionReadOnlyCustomOption = "A simple read-only custom option for a software device"
-	// DescriptionBypassReadOnly is the description of the Stereo Baseline
-	// option of a software depth sensor.
-	DescriptionBypassReadOnly = "bypass sensor read only option"
-	// DescriptionFramesQueueSize is the description of the Frames Queue Size
-	// option librealsense adds to every sensor.
-	DescriptionFramesQueueSize = "Max number of frames you can hold at a given time. Increasing this number will reduce frame drops but increase latency, and vice versa"
-)
-
-// OptionSpec describes one option of an OptionSet.
-type OptionSpec struct {
-	Option      sensor.Option
-	Value       float32
-	Range       Range
-	Description string
-	ReadOnly    bool
-}
-
-// OptionSet is a thread-safe set of options that implements Options. Devices
-// embed it (or hold one) to serve their sensors' options. The zero value is
+// OptionSet is a thread-safe set of options that implements
+// extensions.Options. Devices embed it (or hold one) to serve their sensors'
+// options. The zero value is
 // an empty, usable set.
 type OptionSet struct {
 	mu   sync.RWMutex
-	opts map[sensor.Option]*OptionSpec
-	cbs  Callbacks[OptionChange]
+	opts map[sensor.Option]*extensions.OptionSpec
+	cbs  extensions.Callbacks[extensions.OptionChange]
 	// get, when set, can override the value reported for an option.
 	get func(o sensor.Option, v float32) float32
 }
 
-var _ Options = (*OptionSet)(nil)
+var _ extensions.Options = (*OptionSet)(nil)
 
 // Add adds or replaces an option.
-func (s *OptionSet) Add(spec OptionSpec) {
+func (s *OptionSet) Add(spec extensions.OptionSpec) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.opts == nil {
-		s.opts = make(map[sensor.Option]*OptionSpec)
+		s.opts = make(map[sensor.Option]*extensions.OptionSpec)
 	}
 	c := spec
 	s.opts[spec.Option] = &c
@@ -75,12 +54,12 @@ func (s *OptionSet) SetValueHook(f func(o sensor.Option, stored float32) float32
 }
 
 // Spec returns a copy of the description of o.
-func (s *OptionSet) Spec(o sensor.Option) (OptionSpec, bool) {
+func (s *OptionSet) Spec(o sensor.Option) (extensions.OptionSpec, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	p, ok := s.opts[o]
 	if !ok {
-		return OptionSpec{}, false
+		return extensions.OptionSpec{}, false
 	}
 	c := *p
 	if s.get != nil {
@@ -90,9 +69,9 @@ func (s *OptionSet) Spec(o sensor.Option) (OptionSpec, bool) {
 }
 
 // Specs returns copies of every option in ascending enum order.
-func (s *OptionSet) Specs() []OptionSpec {
+func (s *OptionSet) Specs() []extensions.OptionSpec {
 	opts := s.SupportedOptions()
-	out := make([]OptionSpec, 0, len(opts))
+	out := make([]extensions.OptionSpec, 0, len(opts))
 	for _, o := range opts {
 		if sp, ok := s.Spec(o); ok {
 			out = append(out, sp)
@@ -117,13 +96,13 @@ func (s *OptionSet) SupportedOptions() []sensor.Option {
 func (s *OptionSet) Option(o sensor.Option) (float32, error) {
 	sp, ok := s.Spec(o)
 	if !ok {
-		return 0, fmt.Errorf("option %s: %w", o, ErrUnsupportedOption)
+		return 0, fmt.Errorf("option %s: %w", o, extensions.ErrUnsupportedOption)
 	}
 	return sp.Value, nil
 }
 
-// SetOption sets o to v. Read-only options return ErrReadOnly; values outside
-// a non-empty range (Min < Max) return ErrOutOfRange. Change callbacks run on
+// SetOption sets o to v. Read-only options return extensions.ErrReadOnly; values outside
+// a non-empty range (Min < Max) return extensions.ErrOutOfRange. Change callbacks run on
 // the calling goroutine after the value is stored.
 func (s *OptionSet) SetOption(o sensor.Option, v float32) error {
 	return s.set(o, v, true)
@@ -141,32 +120,29 @@ func (s *OptionSet) set(o sensor.Option, v float32, check bool) error {
 	p, ok := s.opts[o]
 	if !ok {
 		s.mu.Unlock()
-		return fmt.Errorf("option %s: %w", o, ErrUnsupportedOption)
+		return fmt.Errorf("option %s: %w", o, extensions.ErrUnsupportedOption)
 	}
 	if check {
 		if p.ReadOnly {
 			s.mu.Unlock()
-			return fmt.Errorf("option %s: %w", o, ErrReadOnly)
+			return fmt.Errorf("option %s: %w", o, extensions.ErrReadOnly)
 		}
 		if p.Range.Min < p.Range.Max && (v < p.Range.Min || v > p.Range.Max) {
 			s.mu.Unlock()
-			return fmt.Errorf("option %s: %v not in [%v, %v]: %w", o, v, p.Range.Min, p.Range.Max, ErrOutOfRange)
+			return fmt.Errorf("option %s: %v not in [%v, %v]: %w", o, v, p.Range.Min, p.Range.Max, extensions.ErrOutOfRange)
 		}
 	}
 	p.Value = v
-	cbs := s.cbs.funcs() // those registered when the value changed
 	s.mu.Unlock()
-	for _, f := range cbs {
-		f(OptionChange{Option: o, Value: v})
-	}
+	s.cbs.Call(extensions.OptionChange{Option: o, Value: v})
 	return nil
 }
 
 // OptionRange returns the range of o.
-func (s *OptionSet) OptionRange(o sensor.Option) (Range, error) {
+func (s *OptionSet) OptionRange(o sensor.Option) (extensions.Range, error) {
 	sp, ok := s.Spec(o)
 	if !ok {
-		return Range{}, fmt.Errorf("option %s: %w", o, ErrUnsupportedOption)
+		return extensions.Range{}, fmt.Errorf("option %s: %w", o, extensions.ErrUnsupportedOption)
 	}
 	return sp.Range, nil
 }
@@ -186,6 +162,6 @@ func (s *OptionSet) OptionReadOnly(o sensor.Option) bool {
 // OnOptionChange registers f to run after every value change, in
 // registration order, on the goroutine that made the change, with no lock
 // held. cancel unregisters f; it is safe to call more than once.
-func (s *OptionSet) OnOptionChange(f func(OptionChange)) (cancel func()) {
+func (s *OptionSet) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
 	return s.cbs.Add(f)
 }

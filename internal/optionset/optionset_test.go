@@ -1,4 +1,4 @@
-package extensions_test
+package optionset_test
 
 import (
 	"errors"
@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/optionset"
 	"github.com/rsbag/rsbag/sensor"
 )
 
 func TestOptionSet(t *testing.T) {
-	var s extensions.OptionSet
+	var s optionset.OptionSet
 	s.Add(extensions.OptionSpec{Option: sensor.OptionGain, Value: 16, Range: extensions.Range{Min: 0, Max: 128, Step: 1, Default: 16}, Description: "gain"})
 	s.Add(extensions.OptionSpec{Option: sensor.OptionExposure, Value: 8500, Description: extensions.DescriptionCustomOption})
 	s.Add(extensions.OptionSpec{Option: sensor.OptionAsicTemperature, Value: 36.5, ReadOnly: true})
@@ -58,7 +59,7 @@ func TestOptionSet(t *testing.T) {
 }
 
 func TestOptionSetConcurrent(t *testing.T) {
-	var s extensions.OptionSet
+	var s optionset.OptionSet
 	s.Add(extensions.OptionSpec{Option: sensor.OptionGain, Value: 0})
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
