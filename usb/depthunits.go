@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/usb/internal/calib"
 )
 
 // The depth table control of advanced mode, facts from librealsense's public
@@ -56,7 +57,7 @@ type depthScale struct {
 
 // table reads the depth table with query mode mode.
 func (d *depthScale) table(ctx context.Context, mode uint32) ([]byte, error) {
-	b, err := d.c.command(ctx, hwmGETADV, advDepthTableControl, mode, 0, 0, nil)
+	b, err := d.c.command(ctx, hwmGETADV, calib.AdvDepthTableControl, mode, 0, 0, nil)
 	if err != nil {
 		return nil, fmt.Errorf("depth table (mode %d): %w", mode, err)
 	}
@@ -116,16 +117,16 @@ func (d *depthScale) set(v float32) (float32, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*d.timeout)
 	defer cancel()
-	cur, err := d.table(ctx, advGetVal)
+	cur, err := d.table(ctx, calib.AdvGetVal)
 	if err != nil {
 		return 0, err
 	}
 	t := append([]byte(nil), cur...)
 	binary.LittleEndian.PutUint32(t, uint32(math.Round(float64(v)*1e6)))
-	if _, err := d.c.command(ctx, hwmSETADV, advDepthTableControl, 0, 0, 0, t); err != nil {
+	if _, err := d.c.command(ctx, hwmSETADV, calib.AdvDepthTableControl, 0, 0, 0, t); err != nil {
 		return 0, fmt.Errorf("write depth table: %w", err)
 	}
-	back, err := d.table(ctx, advGetVal)
+	back, err := d.table(ctx, calib.AdvGetVal)
 	if err != nil {
 		return 0, err
 	}

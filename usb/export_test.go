@@ -1,16 +1,18 @@
 package usb
 
+import "github.com/rsbag/rsbag/usb/internal/calib"
+
 // The parsers and encoders that the external tests (package usb_test)
 // check directly.
 var (
 	HWMCommand             = hwmCommand
 	IsD400                 = isD400
-	ParseCoefficientsTable = parseCoefficientsTable
-	ParseGVD               = parseGVD
+	ParseCoefficientsTable = calib.ParseCoefficientsTable
+	ParseGVD               = calib.ParseGVD
 	ParseHWMReply          = parseHWMReply
-	ParseIMUCalibration    = parseIMUCalibration
-	ParseRGBCalibration    = parseRGBCalibration
-	ParseRectItems         = parseRectItems
+	ParseIMUCalibration    = calib.ParseIMUCalibration
+	ParseRGBCalibration    = calib.ParseRGBCalibration
+	ParseRectItems         = calib.ParseRectItems
 	ParseUVC               = parseUVC
 	ProbeControlSize       = probeControlSize
 	ProductName            = productName

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/usb/internal/calib"
 )
 
 // Default depth units of librealsense when the Depth Units option is not
@@ -21,15 +22,15 @@ const (
 
 // firmware is what the firmware command channel told at open.
 type firmware struct {
-	gvd        GVD
+	gvd        calib.GVD
 	advanced   bool
 	depthUnits float32 // meters per depth unit
 	advUnits   bool    // depthUnits came from advanced mode
 	ch         *hwm    // the command channel the firmware was read through
-	coeff      *CoefficientsTable
-	rect       []RectItem
-	rgb        *RGBCalibration
-	imu        *IMUCalibration // nil without an IMU or with an unknown table
+	coeff      *calib.CoefficientsTable
+	rect       []calib.RectItem
+	rgb        *calib.RGBCalibration
+	imu        *calib.IMUCalibration // nil without an IMU or with an unknown table
 	calibErr   error
 }
 
@@ -49,7 +50,7 @@ func readFirmware(ctx context.Context, c *hwm, pid uint16, withColor bool) (*fir
 	if err != nil {
 		return nil, err
 	}
-	if fw.gvd, err = parseGVD(b); err != nil {
+	if fw.gvd, err = calib.ParseGVD(b); err != nil {
 		return nil, err
 	}
 	// Advanced mode status (UAMG: first reply byte non-zero) and, with
@@ -63,8 +64,8 @@ func readFirmware(ctx context.Context, c *hwm, pid uint16, withColor bool) (*fir
 	} else if len(b) > 0 && b[0] != 0 {
 		fw.advanced = true
 	}
-	if fw.advanced && fw.gvd.AtLeast(fwAdvancedDepthUnits) {
-		b, err := c.command(ctx, hwmGETADV, advDepthTableControl, advGetVal, 0, 0, nil)
+	if fw.advanced && fw.gvd.AtLeast(calib.FwAdvancedDepthUnits) {
+		b, err := c.command(ctx, hwmGETADV, calib.AdvDepthTableControl, calib.AdvGetVal, 0, 0, nil)
 		switch {
 		case errors.Is(err, device.ErrDisconnected):
 			return nil, err
@@ -74,31 +75,31 @@ func readFirmware(ctx context.Context, c *hwm, pid uint16, withColor bool) (*fir
 		}
 	}
 	var errs []error
-	if b, err := c.command(ctx, hwmGETINTCAL, calibCoefficients, 0, 0, 0, nil); err != nil {
+	if b, err := c.command(ctx, hwmGETINTCAL, calib.CalibCoefficients, 0, 0, 0, nil); err != nil {
 		errs = append(errs, err)
-	} else if fw.coeff, err = parseCoefficientsTable(b); err != nil {
+	} else if fw.coeff, err = calib.ParseCoefficientsTable(b); err != nil {
 		errs = append(errs, err)
 	}
-	if fw.gvd.AtLeast(fwRecParams) {
+	if fw.gvd.AtLeast(calib.FwRecParams) {
 		if b, err := c.command(ctx, hwmRECPARAMSGET, 0, 0, 0, 0, nil); err != nil {
 			errs = append(errs, err)
 		} else {
-			fw.rect = parseRectItems(b)
+			fw.rect = calib.ParseRectItems(b)
 		}
 	}
 	if p, ok := d40xProduct(pid); ok && p.hid {
-		b, err := c.command(ctx, hwmMMER, 0, imuEEPROMSize, 0, 0, nil)
+		b, err := c.command(ctx, hwmMMER, 0, calib.IMUEEPROMSize, 0, 0, nil)
 		if errors.Is(err, device.ErrDisconnected) {
 			return nil, err
 		}
-		if fw.imu, err = parseIMUCalibration(pid, b, err); err != nil {
+		if fw.imu, err = calib.ParseIMUCalibration(pid, b, err); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	if withColor {
-		if b, err := c.command(ctx, hwmGETINTCAL, calibRGB, 0, 0, 0, nil); err != nil {
+		if b, err := c.command(ctx, hwmGETINTCAL, calib.CalibRGB, 0, 0, 0, nil); err != nil {
 			errs = append(errs, err)
-		} else if fw.rgb, err = parseRGBCalibration(b); err != nil {
+		} else if fw.rgb, err = calib.ParseRGBCalibration(b); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -142,7 +143,7 @@ func (fw *firmware) info(in map[sensor.CameraInfo]string) {
 	in[sensor.CameraInfoAsicSerialNumber] = fw.gvd.ASICSerial
 	in[sensor.CameraInfoFirmwareUpdateId] = fw.gvd.ASICSerial
 	in[sensor.CameraInfoFirmwareVersion] = fw.gvd.FirmwareStr
-	in[sensor.CameraInfoRecommendedFirmwareVersion] = RecommendedFirmwareVersion
+	in[sensor.CameraInfoRecommendedFirmwareVersion] = calib.RecommendedFirmwareVersion
 	in[sensor.CameraInfoDebugOpCode] = strconv.Itoa(hwmGLD)
 	in[sensor.CameraInfoAdvancedMode] = yes(fw.advanced)
 	in[sensor.CameraInfoCameraLocked] = yes(fw.gvd.Locked)

@@ -13,6 +13,7 @@ import (
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/usb/internal/calib"
 )
 
 // HID facts from librealsense's public src/hid/hid-types.h and
@@ -68,8 +69,8 @@ type MotionSensor struct {
 	ep       uint8
 	profiles []*sensor.StreamProfile
 	frames   map[*sensor.StreamProfile]uint64
-	calib    *IMUCalibration // nil when unknown: samples are not corrected
-	correct  atomic.Bool     // Enable Motion Correction
+	calib    *calib.IMUCalibration // nil when unknown: samples are not corrected
+	correct  atomic.Bool           // Enable Motion Correction
 	opts     *options
 }
 
@@ -238,7 +239,7 @@ func (m *MotionSensor) read(ctx context.Context, st Stream, byID map[uint8]*sens
 			v[i] = float32(float64(x) * factor)
 		}
 		if m.calib != nil {
-			v = m.calib.correct(p.Stream, v, m.correct.Load())
+			v = m.calib.Correct(p.Stream, v, m.correct.Load())
 		}
 		m.frames[p]++
 		now := nowMs()

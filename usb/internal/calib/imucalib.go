@@ -1,4 +1,4 @@
-package usb
+package calib
 
 import (
 	"encoding/binary"
@@ -38,7 +38,7 @@ import (
 //     while Enable Motion Correction is on, corrected to
 //     sensitivity × v - bias.
 const (
-	imuEEPROMSize      = 520
+	IMUEEPROMSize      = 520
 	imuTableDMV2       = 0x0101
 	dmv2Size           = 324
 	dmv2ExtrinsicValid = 48
@@ -74,12 +74,12 @@ type IMUCalibration struct {
 // handle as a depth-module table.
 var errUnknownIMUTable = errors.New("unsupported IMU calibration table")
 
-// parseIMUCalibration derives the IMU calibration of product pid from an
+// ParseIMUCalibration derives the IMU calibration of product pid from an
 // MMER reply as librealsense does. readErr is the error of the MMER
 // command, if any: the defaults are then reported. A table of another
 // format than the depth-module v2 table returns an error (librealsense then
 // has no motion intrinsics or IMU extrinsics).
-func parseIMUCalibration(pid uint16, raw []byte, readErr error) (*IMUCalibration, error) {
+func ParseIMUCalibration(pid uint16, raw []byte, readErr error) (*IMUCalibration, error) {
 	valid := readErr == nil && len(raw) >= 2
 	if valid {
 		if id := binary.LittleEndian.Uint16(raw); id != imuTableDMV2 {
@@ -142,9 +142,9 @@ func (c *IMUCalibration) Intrinsics(s sensor.Stream) (sensor.MotionIntrinsics, b
 	return sensor.MotionIntrinsics{}, false
 }
 
-// correct maps a sample v in the IMU's axes into the depth frame and, when
+// Correct maps a sample v in the IMU's axes into the depth frame and, when
 // calibrate is set, applies sensitivity and bias (motion-transform.cpp).
-func (c *IMUCalibration) correct(s sensor.Stream, v [3]float32, calibrate bool) [3]float32 {
+func (c *IMUCalibration) Correct(s sensor.Stream, v [3]float32, calibrate bool) [3]float32 {
 	v = [3]float32{-v[0], v[1], -v[2]}
 	if !calibrate {
 		return v

@@ -1,4 +1,7 @@
-package usb
+// Package calib parses the firmware's replies the usb driver reads at
+// open: the camera details (GVD) and the depth, rectification, RGB and IMU
+// calibration tables, from the raw bytes of the HW monitor channel.
+package calib
 
 import (
 	"encoding/binary"
@@ -37,8 +40,8 @@ type GVD struct {
 	FirmwareStr string // "major.minor.patch.build"
 }
 
-// parseGVD parses a GVD reply.
-func parseGVD(b []byte) (GVD, error) {
+// ParseGVD parses a GVD reply.
+func ParseGVD(b []byte) (GVD, error) {
 	if len(b) < gvdASICSerial+gvdSerialSize {
 		return GVD{}, fmt.Errorf("usb: GVD reply of %d bytes, want at least %d", len(b), gvdASICSerial+gvdSerialSize)
 	}
@@ -66,8 +69,8 @@ func (g GVD) AtLeast(v [4]uint8) bool {
 // Firmware thresholds librealsense applies (src/ds/d400/d400-device.cpp):
 // advanced-mode depth units from 5.6.3.0, RECPARAMSGET from 5.11.9.5.
 var (
-	fwAdvancedDepthUnits = [4]uint8{5, 6, 3, 0}
-	fwRecParams          = [4]uint8{5, 11, 9, 5}
+	FwAdvancedDepthUnits = [4]uint8{5, 6, 3, 0}
+	FwRecParams          = [4]uint8{5, 11, 9, 5}
 )
 
 // Calibration table ids (librealsense src/ds/d400/d400-private.h,
@@ -75,10 +78,10 @@ var (
 // (src/ds/ds-private.h: etDepthTableControl 9, GET_VAL 0; depth_table_control
 // starts with depth_units, a uint32 in micrometers).
 const (
-	calibCoefficients    = 25
-	calibRGB             = 32
-	advDepthTableControl = 9
-	advGetVal            = 0
+	CalibCoefficients    = 25
+	CalibRGB             = 32
+	AdvDepthTableControl = 9
+	AdvGetVal            = 0
 )
 
 // tableHeaderSize is librealsense's table_header (src/ds/ds-private.h):
@@ -132,8 +135,8 @@ type CoefficientsTable struct {
 	Rect       [16][4]float32 // fx, fy, ppx, ppy per rectangle resolution
 }
 
-// parseCoefficientsTable parses and checks the depth coefficients table.
-func parseCoefficientsTable(b []byte) (*CoefficientsTable, error) {
+// ParseCoefficientsTable parses and checks the depth coefficients table.
+func ParseCoefficientsTable(b []byte) (*CoefficientsTable, error) {
 	if err := checkTable("depth coefficients", b, coeffTableSize); err != nil {
 		return nil, err
 	}
@@ -200,9 +203,9 @@ type RectItem struct {
 
 const rectItemSize = 20
 
-// parseRectItems parses a RECPARAMSGET reply; trailing bytes that do not
+// ParseRectItems parses a RECPARAMSGET reply; trailing bytes that do not
 // make a whole item are ignored, as librealsense does.
-func parseRectItems(b []byte) []RectItem {
+func ParseRectItems(b []byte) []RectItem {
 	out := make([]RectItem, 0, len(b)/rectItemSize)
 	for off := 0; off+rectItemSize <= len(b); off += rectItemSize {
 		out = append(out, RectItem{
@@ -237,8 +240,8 @@ type RGBCalibration struct {
 	TranslationMM [3]float32 // rectified translation, mm
 }
 
-// parseRGBCalibration parses and checks the RGB calibration table.
-func parseRGBCalibration(b []byte) (*RGBCalibration, error) {
+// ParseRGBCalibration parses and checks the RGB calibration table.
+func ParseRGBCalibration(b []byte) (*RGBCalibration, error) {
 	if err := checkTable("RGB calibration", b, rgbTableSize); err != nil {
 		return nil, err
 	}
