@@ -1,5 +1,7 @@
 package usb
 
+import "github.com/rsbag/rsbag/usb/internal/uvc"
+
 // assembler turns UVC payloads into frames (UVC 1.5 §2.4.3: a frame is the
 // payloads sharing one FID value; EOF ends it early). Frames with the error
 // bit, fewer bytes than expected (short) or more (oversized) are dropped
@@ -13,12 +15,12 @@ type assembler struct {
 	fid     bool
 	bad     bool
 	over    bool
-	hdr     PayloadHeader
+	hdr     uvc.PayloadHeader
 	meta    frameMeta
 	buf     []byte
 	spare   []byte
 	stats   *Stats
-	emit    func(data []byte, h PayloadHeader, m *frameMeta) bool
+	emit    func(data []byte, h uvc.PayloadHeader, m *frameMeta) bool
 	maxSize int
 }
 
@@ -37,7 +39,7 @@ func (a *assembler) take() []byte {
 
 // push adds one payload.
 func (a *assembler) push(p []byte) {
-	h, err := parsePayloadHeader(p)
+	h, err := uvc.ParsePayloadHeader(p)
 	if err != nil {
 		a.stats.BadPayloads++
 		if a.active {

@@ -14,6 +14,7 @@ import (
 	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/internal/yuv"
 	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/usb/internal/uvc"
 )
 
 // Options configure Open. The zero value (or nil) opens the first camera
@@ -200,7 +201,7 @@ func (d *Device) build(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("usb %s: read configuration descriptor: %w", d.cam.Desc, err)
 	}
-	vcs, err := parseUVC(raw)
+	vcs, err := uvc.ParseUVC(raw)
 	if err != nil {
 		return fmt.Errorf("usb %s: %w", d.cam.Desc, err)
 	}
@@ -212,7 +213,7 @@ func (d *Device) build(ctx context.Context) error {
 		if len(vc.Streams) == 0 {
 			continue
 		}
-		_, depth := vc.Unit(vcExtensionUnit, &DepthXU)
+		_, depth := vc.Unit(uvc.VcExtensionUnit, &uvc.DepthXU)
 		s := &Sensor{vc: vc, depth: depth, modes: map[*sensor.StreamProfile]mode{}, ilv: map[*sensor.StreamProfile]mode{}}
 		s.global.Store(true)
 		if depth {
@@ -245,7 +246,7 @@ func (d *Device) build(ctx context.Context) error {
 	if p, ok := d40xProduct(d.cam.Desc.Product); ok && p.hid {
 		for _, in := range d.cam.Desc.Interfaces {
 			for _, a := range in.Alts {
-				if a.Class != classHID {
+				if a.Class != uvc.ClassHID {
 					continue
 				}
 				for _, ep := range a.Endpoints {
@@ -267,14 +268,14 @@ func (d *Device) build(ctx context.Context) error {
 // readFirmware opens the firmware command channel on the depth extension
 // unit (when its bmControls advertise DS5_HWMONITOR) and reads the firmware
 // details and calibration.
-func (d *Device) readFirmware(ctx context.Context, vcs []ControlInterface) error {
+func (d *Device) readFirmware(ctx context.Context, vcs []uvc.ControlInterface) error {
 	var ch *hwm
 	color := false
 	for i := range vcs {
 		if len(vcs[i].Streams) == 0 {
 			continue
 		}
-		u, ok := vcs[i].Unit(vcExtensionUnit, &DepthXU)
+		u, ok := vcs[i].Unit(uvc.VcExtensionUnit, &uvc.DepthXU)
 		if !ok {
 			color = true
 			continue
@@ -331,8 +332,8 @@ func buildProfiles(s *Sensor) {
 		w, h, fps int
 	}
 	seen := map[key]*sensor.StreamProfile{}
-	add := func(stream sensor.Stream, index int, format sensor.Format, fr FrameDesc, iv uint32, m mode) {
-		k := key{stream, index, format, fr.Width, fr.Height, int((uvcIntervalUnitsPerSec + iv/2) / iv)}
+	add := func(stream sensor.Stream, index int, format sensor.Format, fr uvc.FrameDesc, iv uint32, m mode) {
+		k := key{stream, index, format, fr.Width, fr.Height, int((uvc.IntervalUnitsPerSec + iv/2) / iv)}
 		if p, ok := seen[k]; ok {
 			if m.split != 0 {
 				s.ilv[p] = m

@@ -1,5 +1,7 @@
 package usb
 
+import "github.com/rsbag/rsbag/usb/internal/uvc"
+
 import "github.com/rsbag/rsbag/usb/internal/calib"
 
 // The parsers and encoders that the external tests (package usb_test)
@@ -13,7 +15,7 @@ var (
 	ParseIMUCalibration    = calib.ParseIMUCalibration
 	ParseRGBCalibration    = calib.ParseRGBCalibration
 	ParseRectItems         = calib.ParseRectItems
-	ParseUVC               = parseUVC
-	ProbeControlSize       = probeControlSize
+	ParseUVC               = uvc.ParseUVC
+	ProbeControlSize       = uvc.ProbeControlSize
 	ProductName            = productName
 )

@@ -10,8 +10,8 @@ import (
 	"sync"
 
 	"github.com/google/gousb"
-
 	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/usb/internal/uvc"
 )
 
 // newContext is the gousb context constructor (a test hook).
@@ -151,16 +151,16 @@ type gousbHandle struct {
 // GET_DESCRIPTOR request (USB 2.0 §9.4.3): first the 9-byte header for
 // wTotalLength, then the whole descriptor.
 func (h *gousbHandle) RawConfig(ctx context.Context) ([]byte, error) {
-	hdr := make([]byte, configHeaderSize)
-	if _, err := h.dev.Control(0x80, 0x06, uint16(descConfig)<<8, 0, hdr); err != nil {
+	hdr := make([]byte, uvc.ConfigHeaderSize)
+	if _, err := h.dev.Control(0x80, 0x06, uint16(uvc.DescConfig)<<8, 0, hdr); err != nil {
 		return nil, mapErr(err)
 	}
 	total := int(binary.LittleEndian.Uint16(hdr[2:]))
-	if total < configHeaderSize {
+	if total < uvc.ConfigHeaderSize {
 		return nil, fmt.Errorf("usb: configuration wTotalLength %d", total)
 	}
 	raw := make([]byte, total)
-	n, err := h.dev.Control(0x80, 0x06, uint16(descConfig)<<8, 0, raw)
+	n, err := h.dev.Control(0x80, 0x06, uint16(uvc.DescConfig)<<8, 0, raw)
 	if err != nil {
 		return nil, mapErr(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb/internal/calib"
+	"github.com/rsbag/rsbag/usb/internal/uvc"
 )
 
 // HID facts from librealsense's public src/hid/hid-types.h and
@@ -145,17 +146,17 @@ func (m *MotionSensor) power(ctx context.Context, id uint8, state uint8, fps int
 	val := uint16(hidReportFeature)<<8 | uint16(id)
 	idx := uint16(m.intf)
 	fr := make([]byte, hidFeatureSize)
-	if _, err := m.dev.h.Control(ctx, Setup{rtClassIn, hidGetReport, val, idx}, fr); err != nil {
+	if _, err := m.dev.h.Control(ctx, Setup{uvc.RtClassIn, hidGetReport, val, idx}, fr); err != nil {
 		return fmt.Errorf("usb %s: get feature report %d: %w", m.name, id, err)
 	}
 	fr[3] = state
 	if fps > 0 {
 		binary.LittleEndian.PutUint16(fr[5:], uint16(1000/fps))
 	}
-	if _, err := m.dev.h.Control(ctx, Setup{rtClassOut, hidSetReport, val, idx}, fr); err != nil {
+	if _, err := m.dev.h.Control(ctx, Setup{uvc.RtClassOut, hidSetReport, val, idx}, fr); err != nil {
 		return fmt.Errorf("usb %s: set feature report %d: %w", m.name, id, err)
 	}
-	if _, err := m.dev.h.Control(ctx, Setup{rtClassIn, hidGetReport, val, idx}, fr); err != nil {
+	if _, err := m.dev.h.Control(ctx, Setup{uvc.RtClassIn, hidGetReport, val, idx}, fr); err != nil {
 		return fmt.Errorf("usb %s: get feature report %d: %w", m.name, id, err)
 	}
 	if fr[3] != state {

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sync"
+
+	"github.com/rsbag/rsbag/usb/internal/uvc"
 )
 
 // Firmware command channel ("HW monitor") of D400 cameras. Facts from
@@ -106,12 +108,12 @@ func (c *hwm) command(ctx context.Context, op uint8, p1, p2, p3, p4 uint32, data
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := Setup{rtClassOut, reqSetCur, hwmXUSelector << 8, uint16(c.unit)<<8 | uint16(c.intf)}
+	s := Setup{uvc.RtClassOut, uvc.ReqSetCur, hwmXUSelector << 8, uint16(c.unit)<<8 | uint16(c.intf)}
 	if _, err := c.h.Control(ctx, s, out); err != nil {
 		return nil, fmt.Errorf("usb: firmware command %#02x: SET_CUR: %w", op, err)
 	}
 	in := make([]byte, hwmBufferSize)
-	s.RequestType, s.Request = rtClassIn, reqGetCur
+	s.RequestType, s.Request = uvc.RtClassIn, uvc.ReqGetCur
 	n, err := c.h.Control(ctx, s, in)
 	if err != nil {
 		return nil, fmt.Errorf("usb: firmware command %#02x: GET_CUR: %w", op, err)

@@ -11,20 +11,17 @@ import (
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/optionset"
 	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/usb/internal/uvc"
 )
-
-// DepthXU is the GUID of the D400 depth extension unit (librealsense's
-// public src/ds/ds-private.h, depth_xu: C9606CCB-594C-4D25-AF47-CCC496435995).
-var DepthXU = GUID{0xCB, 0x6C, 0x60, 0xC9, 0x4C, 0x59, 0x25, 0x4D, 0xAF, 0x47, 0xCC, 0xC4, 0x96, 0x43, 0x59, 0x95}
 
 // control is an option backed by a UVC control of a unit.
 type control struct {
 	opt      sensor.Option
-	unitType int   // vcProcessingUnit, vcExtensionUnit, vcInputTerminal
-	xu       *GUID // extension units only
-	selector uint8 // control selector
-	bit      int   // bit in the unit's bmControls
-	size     int   // bytes of the control value
+	unitType int       // vcProcessingUnit, vcExtensionUnit, vcInputTerminal
+	xu       *uvc.GUID // extension units only
+	selector uint8     // control selector
+	bit      int       // bit in the unit's bmControls
+	size     int       // bytes of the control value
 	signed   bool
 	desc     string
 }
@@ -36,27 +33,27 @@ type control struct {
 // is the processing unit's PU_GAIN_CONTROL (selector 0x04, bmControls bit 9;
 // UVC 1.5 Tables A-13 and 3-8).
 var depthControls = []control{
-	{sensor.OptionExposure, vcExtensionUnit, &DepthXU, 3, 2, 4, false, "Depth Exposure (usec)"},
-	{sensor.OptionGain, vcProcessingUnit, nil, 0x04, 9, 2, false, "UVC image gain"},
-	{sensor.OptionEnableAutoExposure, vcExtensionUnit, &DepthXU, 0x0B, 10, 1, false, "Enable Auto Exposure"},
-	{sensor.OptionLaserPower, vcExtensionUnit, &DepthXU, 4, 3, 2, false, "Manual laser power in mw. applicable only when laser power mode is set to Manual"},
-	{sensor.OptionEmitterEnabled, vcExtensionUnit, &DepthXU, 2, 1, 1, false, "Emitter select, 0-disable all emitters, 1-enable laser"},
+	{sensor.OptionExposure, uvc.VcExtensionUnit, &uvc.DepthXU, 3, 2, 4, false, "Depth Exposure (usec)"},
+	{sensor.OptionGain, uvc.VcProcessingUnit, nil, 0x04, 9, 2, false, "UVC image gain"},
+	{sensor.OptionEnableAutoExposure, uvc.VcExtensionUnit, &uvc.DepthXU, 0x0B, 10, 1, false, "Enable Auto Exposure"},
+	{sensor.OptionLaserPower, uvc.VcExtensionUnit, &uvc.DepthXU, 4, 3, 2, false, "Manual laser power in mw. applicable only when laser power mode is set to Manual"},
+	{sensor.OptionEmitterEnabled, uvc.VcExtensionUnit, &uvc.DepthXU, 2, 1, 1, false, "Emitter select, 0-disable all emitters, 1-enable laser"},
 }
 
 // colorControls are processing-unit controls of the RGB camera (selectors
 // UVC 1.5 Table A-13, bmControls bits Table 3-8).
 var colorControls = []control{
-	{sensor.OptionBacklightCompensation, vcProcessingUnit, nil, 0x01, 8, 2, false, "Enable / disable backlight compensation"},
-	{sensor.OptionBrightness, vcProcessingUnit, nil, 0x02, 0, 2, true, "UVC image brightness"},
-	{sensor.OptionContrast, vcProcessingUnit, nil, 0x03, 1, 2, false, "UVC image contrast"},
-	{sensor.OptionGain, vcProcessingUnit, nil, 0x04, 9, 2, false, "UVC image gain"},
-	{sensor.OptionPowerLineFrequency, vcProcessingUnit, nil, 0x05, 10, 1, false, "Power Line Frequency"},
-	{sensor.OptionHue, vcProcessingUnit, nil, 0x06, 2, 2, true, "UVC image hue"},
-	{sensor.OptionSaturation, vcProcessingUnit, nil, 0x07, 3, 2, false, "UVC image saturation setting"},
-	{sensor.OptionSharpness, vcProcessingUnit, nil, 0x08, 4, 2, false, "UVC image sharpness setting"},
-	{sensor.OptionGamma, vcProcessingUnit, nil, 0x09, 5, 2, false, "UVC image gamma setting"},
-	{sensor.OptionWhiteBalance, vcProcessingUnit, nil, 0x0A, 6, 2, false, "Controls white balance of color image"},
-	{sensor.OptionEnableAutoWhiteBalance, vcProcessingUnit, nil, 0x0B, 12, 1, false, "Enable / disable auto-white-balance"},
+	{sensor.OptionBacklightCompensation, uvc.VcProcessingUnit, nil, 0x01, 8, 2, false, "Enable / disable backlight compensation"},
+	{sensor.OptionBrightness, uvc.VcProcessingUnit, nil, 0x02, 0, 2, true, "UVC image brightness"},
+	{sensor.OptionContrast, uvc.VcProcessingUnit, nil, 0x03, 1, 2, false, "UVC image contrast"},
+	{sensor.OptionGain, uvc.VcProcessingUnit, nil, 0x04, 9, 2, false, "UVC image gain"},
+	{sensor.OptionPowerLineFrequency, uvc.VcProcessingUnit, nil, 0x05, 10, 1, false, "Power Line Frequency"},
+	{sensor.OptionHue, uvc.VcProcessingUnit, nil, 0x06, 2, 2, true, "UVC image hue"},
+	{sensor.OptionSaturation, uvc.VcProcessingUnit, nil, 0x07, 3, 2, false, "UVC image saturation setting"},
+	{sensor.OptionSharpness, uvc.VcProcessingUnit, nil, 0x08, 4, 2, false, "UVC image sharpness setting"},
+	{sensor.OptionGamma, uvc.VcProcessingUnit, nil, 0x09, 5, 2, false, "UVC image gamma setting"},
+	{sensor.OptionWhiteBalance, uvc.VcProcessingUnit, nil, 0x0A, 6, 2, false, "Controls white balance of color image"},
+	{sensor.OptionEnableAutoWhiteBalance, uvc.VcProcessingUnit, nil, 0x0B, 12, 1, false, "Enable / disable auto-white-balance"},
 }
 
 // boundControl is a control whose unit was found in the descriptors.
@@ -88,7 +85,7 @@ type options struct {
 
 // bindOptions keeps the controls whose unit exists and whose bmControls bit
 // is set.
-func bindOptions(dev *Device, name string, vc *ControlInterface, table []control) *options {
+func bindOptions(dev *Device, name string, vc *uvc.ControlInterface, table []control) *options {
 	o := &options{dev: dev, vcIntf: vc.Interface, name: name, byOpt: map[sensor.Option]*boundControl{}}
 	for _, c := range table {
 		u, ok := vc.Unit(c.unitType, c.xu)
@@ -169,7 +166,7 @@ func (o *options) query(c *boundControl, req uint8) (float32, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), o.dev.opts.ControlTimeout)
 	defer cancel()
 	b := make([]byte, c.size)
-	n, err := o.dev.h.Control(ctx, Setup{rtClassIn, req, uint16(c.selector) << 8, uint16(c.unit)<<8 | uint16(o.vcIntf)}, b)
+	n, err := o.dev.h.Control(ctx, Setup{uvc.RtClassIn, req, uint16(c.selector) << 8, uint16(c.unit)<<8 | uint16(o.vcIntf)}, b)
 	if err != nil {
 		return 0, fmt.Errorf("usb %s: option %v: request %#02x: %w", o.name, c.opt, req, err)
 	}
@@ -237,7 +234,7 @@ func (o *options) Option(opt sensor.Option) (float32, error) {
 	if err != nil {
 		return 0, err
 	}
-	return o.query(c, reqGetCur)
+	return o.query(c, uvc.ReqGetCur)
 }
 
 // OptionRange returns GET_MIN, GET_MAX, GET_RES and GET_DEF, queried once.
@@ -265,7 +262,7 @@ func (o *options) OptionRange(opt sensor.Option) (extensions.Range, error) {
 	for _, q := range []struct {
 		req uint8
 		v   *float32
-	}{{reqGetMin, &r.Min}, {reqGetMax, &r.Max}, {reqGetRes, &r.Step}, {reqGetDef, &r.Default}} {
+	}{{uvc.ReqGetMin, &r.Min}, {uvc.ReqGetMax, &r.Max}, {uvc.ReqGetRes, &r.Step}, {uvc.ReqGetDef, &r.Default}} {
 		v, err := o.query(c, q.req)
 		if err != nil {
 			return extensions.Range{}, err
@@ -313,7 +310,7 @@ func (o *options) SetOption(opt sensor.Option, v float32) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), o.dev.opts.ControlTimeout)
 	defer cancel()
-	if _, err := o.dev.h.Control(ctx, Setup{rtClassOut, reqSetCur, uint16(c.selector) << 8, uint16(c.unit)<<8 | uint16(o.vcIntf)},
+	if _, err := o.dev.h.Control(ctx, Setup{uvc.RtClassOut, uvc.ReqSetCur, uint16(c.selector) << 8, uint16(c.unit)<<8 | uint16(o.vcIntf)},
 		encodeControl(v, c.size)); err != nil {
 		return fmt.Errorf("usb %s: set option %v: %w", o.name, opt, err)
 	}

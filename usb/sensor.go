@@ -15,6 +15,7 @@ import (
 	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/internal/yuv"
 	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/usb/internal/uvc"
 )
 
 // nextUID hands out stream-profile UIDs, unique within the process.
@@ -28,7 +29,7 @@ func nowMs() float64 { return float64(time.Now().UnixNano()) / 1e6 }
 // mode is how to stream one profile: which VideoStreaming interface, format
 // and frame descriptor and interval.
 type mode struct {
-	vs       *StreamingInterface
+	vs       *uvc.StreamingInterface
 	format   int
 	frame    int
 	interval uint32
@@ -185,7 +186,7 @@ func offer(w *sensorrt.Worker, f *sensor.Frame) {
 // infrared) or the RGB Camera.
 type Sensor struct {
 	base
-	vc       ControlInterface
+	vc       uvc.ControlInterface
 	profiles []*sensor.StreamProfile
 	modes    map[*sensor.StreamProfile]mode // plain formats
 	ilv      map[*sensor.StreamProfile]mode // infrared profiles an interleaved format can produce
@@ -339,7 +340,7 @@ type vsRun struct {
 	p      *sensor.StreamProfile // first profile fed (names errors)
 	outs   [3]*sensor.StreamProfile
 	m      mode
-	probe  Probe
+	probe  uvc.Probe
 	stream Stream
 	size   int
 	frames uint64
@@ -376,7 +377,7 @@ func (s *Sensor) start(h sensor.Handler) error {
 			return fmt.Errorf("usb %s: claim interface %d: %w", s.name, m.vs.Interface, err)
 		}
 		pr, err := negotiate(ctx, s.dev.h, m.vs.Interface, s.vc.UVCVersion,
-			Probe{FormatIndex: uint8(m.format), FrameIndex: uint8(m.frame), FrameInterval: m.interval})
+			uvc.Probe{FormatIndex: uint8(m.format), FrameIndex: uint8(m.frame), FrameInterval: m.interval})
 		if err != nil {
 			undo()
 			return fmt.Errorf("usb %s: %v: %w", s.name, p, err)
@@ -419,7 +420,7 @@ func (s *Sensor) read(ctx context.Context, r *vsRun, w *sensorrt.Worker) {
 	o := s.dev.opts
 	var local Stats
 	asm := &assembler{expect: r.m.expect, maxSize: r.size, stats: &local}
-	asm.emit = func(data []byte, hdr PayloadHeader, m *frameMeta) bool {
+	asm.emit = func(data []byte, hdr uvc.PayloadHeader, m *frameMeta) bool {
 		return s.deliver(r, data, hdr, m, w)
 	}
 	buf := make([]byte, r.size)
@@ -484,7 +485,7 @@ func addStats(a, b Stats) Stats {
 // microseconds on the hardware clock and the capture-timing frame counter;
 // without, the host clock (system time) and a running counter. It returns
 // false, delivering nothing, for an MJPEG frame that does not decode.
-func (s *Sensor) deliver(r *vsRun, data []byte, hdr PayloadHeader, m *frameMeta, w *sensorrt.Worker) bool {
+func (s *Sensor) deliver(r *vsRun, data []byte, hdr uvc.PayloadHeader, m *frameMeta, w *sensorrt.Worker) bool {
 	r.frames++
 	now := nowMs()
 	f := &sensor.Frame{

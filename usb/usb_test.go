@@ -17,6 +17,7 @@ import (
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb"
+	"github.com/rsbag/rsbag/usb/internal/uvc"
 	"github.com/rsbag/rsbag/usb/usbtest"
 )
 
@@ -213,11 +214,11 @@ func TestParseUVCControls(t *testing.T) {
 	if len(vcs) != 2 || vcs[0].UVCVersion != 0x0110 || len(vcs[0].Streams) != 2 || vcs[0].Streams[0].Endpoint != 0x82 {
 		t.Fatalf("vcs %+v", vcs)
 	}
-	xu, ok := vcs[0].Unit(6, &usb.DepthXU)
+	xu, ok := vcs[0].Unit(6, &uvc.DepthXU)
 	if !ok || xu.ID != 3 {
 		t.Fatalf("depth XU %+v %v", xu, ok)
 	}
-	if got := usb.DepthXU.String(); got != "C9606CCB-594C-4D25-AF47-CCC496435995" {
+	if got := uvc.DepthXU.String(); got != "C9606CCB-594C-4D25-AF47-CCC496435995" {
 		t.Errorf("GUID %s", got)
 	}
 	// Corrupt lengths are errors, never panics.
@@ -233,8 +234,8 @@ func TestParseUVCControls(t *testing.T) {
 // probeOps is the probe/commit sequence for Start on interface intf.
 func probeOps(intf int, bcd uint16, format, frame uint8, interval uint32, maxFrame uint32) []usbtest.IO {
 	n := usb.ProbeControlSize(bcd)
-	want := usb.Probe{Hint: 1, FormatIndex: format, FrameIndex: frame, FrameInterval: interval}.Marshal(n)
-	reply := usb.Probe{Hint: 1, FormatIndex: format, FrameIndex: frame, FrameInterval: interval, MaxVideoFrameSize: maxFrame,
+	want := uvc.Probe{Hint: 1, FormatIndex: format, FrameIndex: frame, FrameInterval: interval}.Marshal(n)
+	reply := uvc.Probe{Hint: 1, FormatIndex: format, FrameIndex: frame, FrameInterval: interval, MaxVideoFrameSize: maxFrame,
 		MaxPayloadSize: maxFrame + 512, ClockFrequency: 15000000}.Marshal(n)
 	idx := uint16(intf)
 	return []usbtest.IO{
@@ -256,7 +257,7 @@ func TestProbeControlSizes(t *testing.T) {
 			t.Errorf("ProbeControlSize(%#04x) = %d, want %d", bcd, got, n)
 		}
 	}
-	b := usb.Probe{Hint: 1, FormatIndex: 1, FrameIndex: 2, FrameInterval: 333333}.Marshal(34)
+	b := uvc.Probe{Hint: 1, FormatIndex: 1, FrameIndex: 2, FrameInterval: 333333}.Marshal(34)
 	want := []byte{0x01, 0x00, 0x01, 0x02, 0x15, 0x16, 0x05, 0x00}
 	if string(b[:8]) != string(want) || len(b) != 34 {
 		t.Errorf("probe bytes % x", b)

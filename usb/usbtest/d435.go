@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rsbag/rsbag/usb"
+	"github.com/rsbag/rsbag/usb/internal/uvc"
 )
 
 // The D435/D435i configuration descriptor built here follows the interface
@@ -170,7 +171,7 @@ var mjpegColorFrames = []frameSpec{{1920, 1080, []int{60, 30}}, {320, 180, []int
 // D435i (imu true) configuration; with mjpeg, the color interface has an
 // MJPEG format (mjpegColorFrames) before its YUYV one.
 func d435Descriptors(imu, mjpeg bool) []desc {
-	depthXU := usb.DepthXU[:]
+	depthXU := uvc.DepthXU[:]
 	var ds []desc
 	// Processing unit of the depth VC: gain only (bmControls bit 9). Depth
 	// XU controls: HW monitor, emitter, exposure, laser power (selectors
