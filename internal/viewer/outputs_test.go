@@ -1,0 +1,164 @@
+package viewer
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/record"
+	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/software"
+	"github.com/rsbag/rsbag/units"
+)
+
+// depthStats is what the test graph publishes per depth frame.
+type depthStats struct {
+	Frame uint64  `json:"frame"`
+	Mean  float64 `json:"mean"`
+}
+
+// outputsBag records the synthetic camera live for d with a small graph's
+// outputs (package units): "depth/stats" per depth frame (schema version
+// 2) and "depth/far" from it, in a synctest bubble.
+func outputsBag(t *testing.T, d time.Duration) string {
+	t.Helper()
+	stats := units.Topic[depthStats]{Name: "depth/stats", Version: 2}
+	far := units.NewTopic[bool]("depth/far")
+	g, err := units.NewGraph(
+		units.Unit{Name: "depth", Handlers: []units.Handler{{Name: "frame", Inputs: []units.Input{units.Camera("", sensor.StreamDepth, 0)},
+			Outputs: []units.Output{stats}, Func: func(c *units.Context, in []*units.Msg) error {
+				f := in[0].Frame
+				var sum float64
+				for i := 0; i+1 < len(f.Data); i += 2 {
+					sum += float64(uint16(f.Data[i]) | uint16(f.Data[i+1])<<8)
+				}
+				return stats.Publish(c, depthStats{Frame: f.Number, Mean: sum / float64(len(f.Data)/2)})
+			}}}},
+		units.Unit{Name: "far", Handlers: []units.Handler{{Name: "stats", Inputs: []units.Input{stats.In()},
+			Outputs: []units.Output{far}, Func: func(c *units.Context, in []*units.Msg) error {
+				s, _ := stats.Value(in[0])
+				return far.Publish(c, s.Frame%3 == 0)
+			}}}},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "robot.bag")
+	synctest.Test(t, func(t *testing.T) {
+		cam, err := software.NewSynthetic(software.SyntheticConfig{
+			Depth: &software.Video{Width: 64, Height: 48, FPS: 30, Format: sensor.FormatZ16}, AccelFPS: 100, Duration: d, Speed: 1,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cam.Close()
+		rec, err := record.New(cam, path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := units.Start(context.Background(), g, []device.Device{rec}, &units.LiveOptions{Record: rec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-cam.Done()
+		synctest.Wait() // the last frames handed to the handlers
+		if err := l.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		if err := rec.Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	return path
+}
+
+// wantOutputs is, per topic of rec, its latest output at or before bag
+// time pos, as the state message carries it.
+func wantOutputs(rec *units.Recorded, pos int64) map[string]stateOutput {
+	out := map[string]stateOutput{}
+	for topic, rs := range rec.Outputs {
+		for _, r := range rs {
+			if int64(r.Time) <= pos {
+				out[topic] = stateOutput{Topic: topic, TimeNs: int64(r.Time), Value: r.Value}
+			}
+		}
+	}
+	return out
+}
+
+// checkOutputs compares the outputs of the client's state with rec's at
+// the state's position, and returns how many topics it holds.
+func checkOutputs(t *testing.T, c *wsClient, rec *units.Recorded, what string) int {
+	t.Helper()
+	want := wantOutputs(rec, c.state.PositionNs)
+	if len(c.state.Outputs) != len(want) {
+		t.Errorf("%s (position %d): %d outputs, want %d: %+v", what, c.state.PositionNs, len(c.state.Outputs), len(want), c.state.Outputs)
+	}
+	for _, o := range c.state.Outputs {
+		w, ok := want[o.Topic]
+		if !ok || o.TimeNs != w.TimeNs || !bytes.Equal(compactJSON(t, o.Value), compactJSON(t, w.Value)) {
+			t.Errorf("%s (position %d): %s at %d = %s, want at %d %s", what, c.state.PositionNs, o.Topic, o.TimeNs, o.Value, w.TimeNs, w.Value)
+		}
+	}
+	return len(want)
+}
+
+func compactJSON(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	return buf.Bytes()
+}
+
+// TestUnitOutputsFollowPosition: a bag recorded with unit outputs is shown
+// with its output topics in the hello and, in every state, each topic's
+// latest output at or before the position (its bag time and value), after
+// seeks forward and back, steps, and at the end.
+func TestUnitOutputsFollowPosition(t *testing.T) {
+	path := outputsBag(t, 600*time.Millisecond)
+	rec, err := units.ReadRecorded([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Outputs["depth/stats"]) < 10 || len(rec.Outputs["depth/far"]) < 10 {
+		t.Fatalf("recorded outputs: %d stats, %d far", len(rec.Outputs["depth/stats"]), len(rec.Outputs["depth/far"]))
+	}
+	c := dialWS(t, startTest(t, path, false), "")
+	if got, want := c.hello.Outputs, []helloOutput{{"depth/far", 1, len(rec.Outputs["depth/far"])}, {"depth/stats", 2, len(rec.Outputs["depth/stats"])}}; len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("hello outputs %+v, want %+v", got, want)
+	}
+	stats := rec.Outputs["depth/stats"]
+	d := time.Duration(c.hello.DurationNs)
+	for _, to := range []time.Duration{stats[len(stats)/2].Time, d * 3 / 4, stats[3].Time - 1, stats[len(stats)/3].Time, 0} {
+		c.must(command{Cmd: "seek", T: to.Seconds()})
+		checkOutputs(t, c, rec, "seek to "+to.String())
+	}
+	c.must(command{Cmd: "seek", T: stats[5].Time.Seconds()})
+	c.must(command{Cmd: "step", Dir: 1})
+	if n := checkOutputs(t, c, rec, "step"); n != 2 {
+		t.Errorf("after a step to %d: %d topics with an output, want 2", c.state.PositionNs, n)
+	}
+	c.must(command{Cmd: "play"})
+	c.until("end of file", func() bool { return c.state.Ended })
+	checkOutputs(t, c, rec, "end")
+	if last := c.state.Outputs; len(last) != 2 || last[1].TimeNs != int64(stats[len(stats)-1].Time) {
+		t.Errorf("at the end: %+v, want the last outputs", last)
+	}
+}
+
+// TestNoUnitOutputs: a bag without unit outputs has none in the hello or
+// the state.
+func TestNoUnitOutputs(t *testing.T) {
+	c := dialWS(t, startTest(t, filepath.Join(refDir, "depth_color.bag"), false), "")
+	c.until("a state", func() bool { return c.nState > 0 })
+	if c.hello.Outputs != nil || c.state.Outputs != nil || c.state.Error != "" {
+		t.Errorf("outputs %+v %+v, error %q", c.hello.Outputs, c.state.Outputs, c.state.Error)
+	}
+}
