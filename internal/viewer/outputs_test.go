@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/record"
@@ -160,5 +164,67 @@ func TestNoUnitOutputs(t *testing.T) {
 	c.until("a state", func() bool { return c.nState > 0 })
 	if c.hello.Outputs != nil || c.state.Outputs != nil || c.state.Error != "" {
 		t.Errorf("outputs %+v %+v, error %q", c.hello.Outputs, c.state.Outputs, c.state.Error)
+	}
+}
+
+// TestBrowserUnitOutputs: the page shows a bag's unit outputs in a panel of
+// their own, each topic's latest value and bag time at the position, after
+// a seek and at the end.
+func TestBrowserUnitOutputs(t *testing.T) {
+	path := outputsBag(t, 600*time.Millisecond)
+	rec, err := units.ReadRecorded([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := startTest(t, path, false)
+	b := newBrowser(t)
+	b.do(chromedp.Navigate(ts.url + "/"))
+	b.waitFor("a state", `+document.body.dataset.states > 0`)
+	if eval[bool](b, `document.getElementById('outputs').hidden`) {
+		t.Fatal("the unit outputs panel is hidden")
+	}
+	type shown struct {
+		Pos    string              `json:"pos"`
+		Topics map[string][]string `json:"topics"` // bag time, value
+	}
+	check := func(what string) {
+		t.Helper()
+		got := eval[shown](b, `({pos: document.getElementById('position').dataset.positionNs,
+			topics: Object.fromEntries([...document.querySelectorAll('#outputs-table [data-topic]')].map(e => [e.dataset.topic, [e.dataset.tNs, e.dataset.value]]))})`)
+		pos, err := strconv.ParseInt(got.Pos, 10, 64)
+		if err != nil {
+			t.Fatalf("%s: position %q", what, got.Pos)
+		}
+		want := wantOutputs(rec, pos)
+		if len(got.Topics) != len(rec.Outputs) {
+			t.Errorf("%s: topics %v, want %d", what, got.Topics, len(rec.Outputs))
+		}
+		for topic := range rec.Outputs {
+			w, ok := want[topic]
+			g := got.Topics[topic]
+			if !ok {
+				if g[0] != "" {
+					t.Errorf("%s (position %d): %s shows %v, want none yet", what, pos, topic, g)
+				}
+				continue
+			}
+			if g[0] != strconv.FormatInt(w.TimeNs, 10) || g[1] != string(compactJSON(t, w.Value)) {
+				t.Errorf("%s (position %d): %s shows %v, want at %d %s", what, pos, topic, g, w.TimeNs, w.Value)
+			}
+		}
+	}
+	stats := rec.Outputs["depth/stats"]
+	to := stats[len(stats)/2].Time
+	b.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const s = document.getElementById('seek'); s.value = '%d'; s.dispatchEvent(new Event('change')); })()`, to.Milliseconds())))
+	b.waitFor("the outputs at the seek", fmt.Sprintf(`Math.abs(+document.getElementById('position').dataset.positionNs - %d) < 40e6 && [...document.querySelectorAll('#outputs-table [data-topic]')].every(e => e.dataset.tNs !== '')`, to.Milliseconds()*1e6))
+	check("after a seek")
+	b.do(chromedp.Click("#play"))
+	b.waitFor("the end of the bag", `document.getElementById('status').textContent === 'End of file'`)
+	states := b.datasetInt("body", "states")
+	b.waitFor("a state at the end", fmt.Sprintf("+document.body.dataset.states > %d", states))
+	check("at the end")
+	b.screenshot("unit-outputs")
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
 	}
 }
