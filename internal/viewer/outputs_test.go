@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
@@ -30,6 +32,15 @@ type depthStats struct {
 // outputs (package units): "depth/stats" per depth frame (schema version
 // 2) and "depth/far" from it, in a synctest bubble.
 func outputsBag(t *testing.T, d time.Duration) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "robot.bag")
+	synctest.Test(t, func(t *testing.T) { recordOutputs(t, path, d, synctest.Wait) })
+	return path
+}
+
+// recordOutputs records outputsBag's camera and graph into path; settle
+// waits for the last frames to reach the handlers.
+func recordOutputs(t testing.TB, path string, d time.Duration, settle func()) {
 	t.Helper()
 	stats := units.Topic[depthStats]{Name: "depth/stats", Version: 2}
 	far := units.NewTopic[bool]("depth/far")
@@ -52,8 +63,7 @@ func outputsBag(t *testing.T, d time.Duration) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "robot.bag")
-	synctest.Test(t, func(t *testing.T) {
+	func() {
 		cam, err := software.NewSynthetic(software.SyntheticConfig{
 			Depth: &software.Video{Width: 64, Height: 48, FPS: 30, Format: sensor.FormatZ16}, AccelFPS: 100, Duration: d, Speed: 1,
 		})
@@ -70,15 +80,14 @@ func outputsBag(t *testing.T, d time.Duration) string {
 			t.Fatal(err)
 		}
 		<-cam.Done()
-		synctest.Wait() // the last frames handed to the handlers
+		settle()
 		if err := l.Stop(); err != nil {
 			t.Fatal(err)
 		}
 		if err := rec.Close(); err != nil {
 			t.Fatal(err)
 		}
-	})
-	return path
+	}()
 }
 
 // wantOutputs is, per topic of rec, its latest output at or before bag
@@ -227,4 +236,51 @@ func TestBrowserUnitOutputs(t *testing.T) {
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %q", errs)
 	}
+}
+
+// BenchmarkUnitOutputsState measures what the unit outputs add to the state
+// messages while a bag plays: the bytes per second at the default state
+// period (the "outputs" member of every state, positions a period apart
+// over the whole bag; RSBAG_OUTPUTS_BAG names another bag to measure, e.g.
+// one recorded by go run ./examples/units) and the time to pick the latest
+// outputs at a position.
+func BenchmarkUnitOutputsState(b *testing.B) {
+	path := os.Getenv("RSBAG_OUTPUTS_BAG")
+	if path == "" {
+		path = filepath.Join(b.TempDir(), "robot.bag")
+		recordOutputs(b, path, time.Second, func() {}) // on the wall clock
+	}
+	dev, err := playback.Open(path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer dev.Close()
+	s := &Server{pb: dev}
+	if err := s.loadOutputs(); err != nil {
+		b.Fatal(err)
+	}
+	if len(s.outputs) == 0 {
+		b.Fatalf("%s holds no unit outputs", path)
+	}
+	const period = 100 * time.Millisecond // Config.StatePeriod's default
+	d := dev.Duration()
+	var bytes, states int
+	for pos := time.Duration(0); pos <= d; pos += period {
+		if outs := s.outputsAt(int64(pos)); outs != nil {
+			m, err := json.Marshal(struct {
+				Outputs []stateOutput `json:"outputs"`
+			}{outs})
+			if err != nil {
+				b.Fatal(err)
+			}
+			bytes += len(m) - 2 // the member and its comma, without the braces
+		}
+		states++
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		s.outputsAt(int64(d) * int64(i%100) / 100)
+	}
+	b.ReportMetric(float64(bytes)/float64(states)/period.Seconds(), "state-B/s")
+	b.ReportMetric(float64(len(s.outputs)), "topics")
 }
