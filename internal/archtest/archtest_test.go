@@ -75,6 +75,7 @@ var allowed = map[string][]string{
 	"internal/synthrig":    {"sensor", "device", "record", "rig", "software"},
 	"internal/imaging":     {"sensor", "internal/yuv"},
 	"internal/yuv":         {"sensor"},
+	"internal/unitsbag":    {"device", "record", "software", "units"},
 	"internal/viewer":      {"sensor", "extensions", "device", "playback", "record", "processing", "rosbag", "units", "internal/layout", "internal/imaging", "internal/outfile"},
 	"internal/convert":     {"sensor", "extensions", "playback", "processing", "pipeline", "internal/damage", "internal/imaging", "internal/outfile"},
 	// The programs: cmd/rs-record, and any a user adds under cmd/.

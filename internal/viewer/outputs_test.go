@@ -2,7 +2,6 @@ package viewer
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,9 +13,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/internal/unitsbag"
 	"github.com/rsbag/rsbag/playback"
-	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 	"github.com/rsbag/rsbag/units"
@@ -63,31 +61,9 @@ func recordOutputs(t testing.TB, path string, d time.Duration, settle func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	func() {
-		cam, err := software.NewSynthetic(software.SyntheticConfig{
-			Depth: &software.Video{Width: 64, Height: 48, FPS: 30, Format: sensor.FormatZ16}, AccelFPS: 100, Duration: d, Speed: 1,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer cam.Close()
-		rec, err := record.New(cam, path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := units.Start(context.Background(), g, []device.Device{rec}, &units.LiveOptions{Record: rec})
-		if err != nil {
-			t.Fatal(err)
-		}
-		<-cam.Done()
-		settle()
-		if err := l.Stop(); err != nil {
-			t.Fatal(err)
-		}
-		if err := rec.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}()
+	unitsbag.Record(t, path, software.SyntheticConfig{
+		Depth: &software.Video{Width: 64, Height: 48, FPS: 30, Format: sensor.FormatZ16}, AccelFPS: 100, Duration: d, Speed: 1,
+	}, g, settle)
 }
 
 // wantOutputs is, per topic of rec, its latest output at or before bag
@@ -248,7 +224,7 @@ func BenchmarkUnitOutputsState(b *testing.B) {
 	path := os.Getenv("RSBAG_OUTPUTS_BAG")
 	if path == "" {
 		path = filepath.Join(b.TempDir(), "robot.bag")
-		recordOutputs(b, path, time.Second, func() {}) // on the wall clock
+		recordOutputs(b, path, time.Second, nil) // on the wall clock
 	}
 	dev, err := playback.Open(path, nil)
 	if err != nil {
