@@ -7,14 +7,17 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/rsbag/rsbag/internal/testbags"
 	"github.com/rsbag/rsbag/internal/unitsbag"
 	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 	"github.com/rsbag/rsbag/units"
@@ -259,4 +262,25 @@ func BenchmarkUnitOutputsState(b *testing.B) {
 	}
 	b.ReportMetric(float64(bytes)/float64(states)/period.Seconds(), "state-B/s")
 	b.ReportMetric(float64(len(s.outputs)), "topics")
+}
+
+// TestUnitOutputsBadTopic: a /units/ topic that is not of the units'
+// message type is reported on the page, naming it, and the bag still
+// plays.
+func TestUnitOutputsBadTopic(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.bag")
+	testbags.CopyAdding(t, filepath.Join(refDir, "depth_color.bag"), path, func(m *rosbag.Message) []testbags.Added {
+		return []testbags.Added{{Topic: units.BagTopic("odd/topic"), Type: "std_msgs/String", MD5Sum: "992ce8a1687cec8c8bd883ec73ca41d1", Definition: "string data\n", Data: []byte{0, 0, 0, 0}}}
+	})
+	c := dialWS(t, playTest(t, path, false), "")
+	c.until("end of file", func() bool { return c.state.Ended })
+	if !strings.Contains(c.state.Error, "/units/odd/topic") || !strings.Contains(c.state.Error, "rsbag_units/Output") {
+		t.Errorf("error %q, want one naming the topic and the type expected", c.state.Error)
+	}
+	if c.hello.Outputs != nil || c.state.Outputs != nil {
+		t.Errorf("outputs %+v %+v", c.hello.Outputs, c.state.Outputs)
+	}
+	if len(c.frames) == 0 {
+		t.Error("no picture played")
+	}
 }
