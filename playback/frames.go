@@ -69,10 +69,18 @@ func (d *Device) readGroup() (*group, error) {
 			// of the file (see reportSkipped).
 			// AllChunks: a corrupt chunk holding none of these messages
 			// is a loss too, as for every other reader of the bag.
-			d.rs.it = d.bag.Messages(&rosbag.Query{Connections: conns, Start: samplesFrom, KeepData: true, SkipCorrupt: true, AllChunks: true})
+			d.rs.it = d.bag.Messages(&rosbag.Query{Connections: conns, KeepData: true, SkipCorrupt: true, AllChunks: true})
 			d.rs.itConns, d.rs.skipSeen, d.rs.repSeen = conns, 0, 0
 		}
-		if err := d.rs.it.Seek(d.rs.next); err != nil {
+		// From the start, the pass begins at bag time 0, as every reader
+		// of the whole bag does, and skips what is before samplesFrom: a
+		// damaged chunk's times (its chunk info, its index) may not cover
+		// its messages, so only a pass from 0 is sure to meet every chunk.
+		from := d.rs.next
+		if from <= samplesFrom {
+			from = 0
+		}
+		if err := d.rs.it.Seek(from); err != nil {
 			return nil, fmt.Errorf("playback: %s: seeking to %v: %w", d.path, d.rs.next, err)
 		}
 		d.rs.reposition, d.rs.pending = false, nil
@@ -97,6 +105,9 @@ func (d *Device) readGroup() (*group, error) {
 				return g, nil
 			}
 			m = d.rs.it.Message()
+			if m.Time < samplesFrom {
+				continue // the description's, read at Open
+			}
 		}
 		if g != nil && m.Time != g.t {
 			d.rs.pending = &m
