@@ -146,6 +146,9 @@ type readerState struct {
 	// skips those frames, so that nothing is delivered twice.
 	pictured map[*stream]bool
 	pictureT rosbag.Time
+	// offered is set once a frame was offered in real time and not yet
+	// drained (drainOffered).
+	offered bool
 }
 
 // Open opens the bag at path as a playback device. The device is stopped

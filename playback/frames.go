@@ -395,6 +395,9 @@ func (d *Device) dispatchGroup(g *group, blocking bool) bool {
 	if d.rs.realTime && !blocking && g.hasFrame {
 		now = time.Now()
 	}
+	if d.rs.offered && (blocking || !d.rs.realTime) {
+		d.drainOffered()
+	}
 	paused := d.rs.paused
 	for g.cursor < len(g.items) {
 		it := &g.items[g.cursor]
@@ -416,6 +419,7 @@ func (d *Device) dispatchGroup(g *group, blocking bool) bool {
 			}
 			if d.rs.realTime && !blocking {
 				w.Offer(it.f, time.Duration(g.t), now, d.rs.speed)
+				d.rs.offered = true
 				continue
 			}
 			if !w.Deliver(it.f, d.done) {
@@ -429,4 +433,21 @@ func (d *Device) dispatchGroup(g *group, blocking bool) bool {
 	d.rs.group = nil
 	d.rs.next = g.t + 1
 	return true
+}
+
+// drainOffered waits until the frames offered in real time have been
+// handed to their handlers and returned, before the first lossless
+// delivery after a switch to non-real time (or a step): a frame offered
+// earlier then never reaches its handler after one read later, as the
+// depth frame read just before SetRealTime(false) reached the pipeline's
+// syncer after the color frame read just after it.
+func (d *Device) drainOffered() {
+	for _, s := range d.sensors {
+		for _, st := range s.opened {
+			if st.w != nil {
+				st.w.Drain()
+			}
+		}
+	}
+	d.rs.offered = false
 }
