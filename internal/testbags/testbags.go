@@ -98,6 +98,25 @@ func Read(t testing.TB, path string) []Message {
 // not written.
 func Copy(t testing.TB, src, dst string, opts *rosbag.WriterOptions, keep func(m *rosbag.Message) bool) {
 	t.Helper()
+	copyBag(t, src, dst, opts, keep, nil)
+}
+
+// Added is a message that CopyAdding writes beside a copied one.
+type Added struct {
+	Topic, Type, MD5Sum, Definition string // its connection
+	Data                            []byte
+}
+
+// CopyAdding copies every connection and message of the bag src, with its
+// time, into a new bag dst and writes after each message the messages add
+// returns for it, at the same time, on connections added on first use.
+func CopyAdding(t testing.TB, src, dst string, add func(m *rosbag.Message) []Added) {
+	t.Helper()
+	copyBag(t, src, dst, nil, nil, add)
+}
+
+func copyBag(t testing.TB, src, dst string, opts *rosbag.WriterOptions, keep func(m *rosbag.Message) bool, add func(m *rosbag.Message) []Added) {
+	t.Helper()
 	r, err := rosbag.Open(src, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -108,6 +127,7 @@ func Copy(t testing.TB, src, dst string, opts *rosbag.WriterOptions, keep func(m
 		t.Fatal(err)
 	}
 	ids := map[uint32]uint32{}
+	added := map[string]uint32{}
 	it := r.Messages(nil)
 	for it.Next() {
 		m := it.Message()
@@ -123,6 +143,21 @@ func Copy(t testing.TB, src, dst string, opts *rosbag.WriterOptions, keep func(m
 		}
 		if err := w.WriteMessage(id, m.Time, m.Data); err != nil {
 			t.Fatal(err)
+		}
+		if add == nil {
+			continue
+		}
+		for _, a := range add(&m) {
+			id, ok := added[a.Topic]
+			if !ok {
+				if id, err = w.AddConnection(a.Topic, a.Type, a.MD5Sum, a.Definition); err != nil {
+					t.Fatal(err)
+				}
+				added[a.Topic] = id
+			}
+			if err := w.WriteMessage(id, m.Time, a.Data); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	if err := errors.Join(it.Err(), w.Close()); err != nil {

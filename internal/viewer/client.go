@@ -212,10 +212,12 @@ type reply struct {
 	Tag    int64   `json:"tag"`
 	Error  string  `json:"error,omitempty"`
 	Meters float64 `json:"meters,omitempty"`
-	Number uint64  `json:"number,omitempty"`
-	ID     int     `json:"id,omitempty"`
-	X      int     `json:"x,omitempty"`
-	Y      int     `json:"y,omitempty"`
+	// hover over a bag with ground truth: the exact depth at the pixel
+	Exact  *float64 `json:"exact,omitempty"`
+	Number uint64   `json:"number,omitempty"`
+	ID     int      `json:"id,omitempty"`
+	X      int      `json:"x,omitempty"`
+	Y      int      `json:"y,omitempty"`
 	// ruler: the two points in meters
 	A *[3]float32 `json:"a,omitempty"`
 	B *[3]float32 `json:"b,omitempty"`
@@ -295,8 +297,8 @@ func (s *Server) run(cl *client, c *command, rep *reply) error {
 		if math.IsNaN(c.X) || math.IsNaN(c.Y) || math.Abs(c.X) > 1e6 || math.Abs(c.Y) > 1e6 {
 			return fmt.Errorf("hover at (%v, %v): not a pixel", c.X, c.Y)
 		}
-		m, n, err := s.hover(c.ID, int(c.X), int(c.Y))
-		rep.Meters, rep.Number = m, n
+		m, n, exact, err := s.hover(c.ID, int(c.X), int(c.Y))
+		rep.Meters, rep.Number, rep.Exact = m, n, exact
 		return err
 	case "filter":
 		return s.setFilter(c.Name, c.On)

@@ -293,21 +293,29 @@ func recoveryText(r *rosbag.Recovery) string {
 }
 
 // hover returns the distance in meters at pixel (x, y) of the frame of
-// stream id under view.
-func (s *Server) hover(id, x, y int) (float64, uint64, error) {
+// stream id under view, its number and, from a bag with ground truth, the
+// exact depth there (nil without).
+func (s *Server) hover(id, x, y int) (float64, uint64, *float64, error) {
 	if id < 0 || id >= len(s.streams) {
-		return 0, 0, fmt.Errorf("no stream %d", id)
+		return 0, 0, nil, fmt.Errorf("no stream %d", id)
 	}
 	if p := s.streams[id].profile(); p.Format != sensor.FormatZ16 {
-		return 0, 0, fmt.Errorf("stream %s is %s, not Z16 depth", p.Name(), p.Format)
+		return 0, 0, nil, fmt.Errorf("stream %s is %s, not Z16 depth", p.Name(), p.Format)
 	}
 	f := s.streams[id].latest.Load()
 	if sf := s.streams[id].shown.Load(); sf != nil {
 		f = sf // the primary stream's picture on view, after the filters
 	}
 	if f == nil {
-		return 0, 0, fmt.Errorf("stream %s has no frame yet", s.streams[id].name)
+		return 0, 0, nil, fmt.Errorf("stream %s has no frame yet", s.streams[id].name)
 	}
 	m, err := distance(f, x, y)
-	return m, f.Number, err
+	if err != nil {
+		return m, f.Number, nil, err
+	}
+	var exact *float64
+	if e, ok := s.exactDepth(s.streams[id], f, x, y); ok {
+		exact = &e
+	}
+	return m, f.Number, exact, nil
 }

@@ -15,8 +15,12 @@
 //     since the previous state and the latest pose;
 //   - one binary message per video frame: a 4-byte little-endian length, a
 //     JSON header (stream id, frame number, timestamp, domain, metadata, size,
-//     codec) and the encoded picture (JPEG, or PNG when the client asked for
-//     lossless pictures with ?codec=png);
+//     codec; for a bag recorded with rs-record record --ground-truth, the
+//     "truth" of the frame: its stream's pose in the scene, translation "t"
+//     in meters and rotation "q" as a quaternion x, y, z, w, as
+//     playback.Device.GroundTruth gives it, about 100 bytes) and the
+//     encoded picture (JPEG, or PNG when the client asked for lossless
+//     pictures with ?codec=png);
 //   - to a page that shows the 3D view, one binary message per depth frame
 //     on view: the same length and JSON header (kind "cloud"), then the
 //     points of processing.PointCloud as int16 x, y, z (meters = value ×
@@ -30,7 +34,8 @@
 //
 // The browser sends text commands: play, pause, step (+1/-1 frame of the
 // primary stream), seek (seconds from the start), speed, loop, scheme (the
-// colorizer's color scheme), hover (distance in meters at a depth pixel),
+// colorizer's color scheme), hover (distance in meters at a depth pixel, and
+// the exact depth there, "exact", from a bag with ground truth),
 // ruler (the distance between the 3D points of two depth pixels), cloud
 // (the 3D view on or off, reduced or full), filter and blockOption (the
 // depth filters of the primary depth stream and the colorizer's options,

@@ -42,6 +42,7 @@ type frameHeader struct {
 	Codec        string           `json:"codec"`
 	Scheme       int32            `json:"scheme"` // depth: the color scheme of the picture
 	Metadata     map[string]int64 `json:"metadata"`
+	Truth        *truthHeader     `json:"truth,omitempty"` // a bag with ground truth: the frame's pose
 }
 
 // encodeLoop renders and encodes the newest frame of a video stream each
@@ -98,6 +99,7 @@ func (s *Server) encodeLoop(st *stream) {
 		}
 		h := frameHeaderOf(st, f, seq)
 		h.Scheme = scheme
+		h.Truth = s.groundTruth(st, f)
 		if raw != nil { // already JPEG (MJPEG stream)
 			h.Codec = "jpeg"
 			st.jpeg.Store(&picture{seq: seq, scheme: scheme, msg: message(&h, raw)})

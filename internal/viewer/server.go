@@ -104,6 +104,7 @@ type Server struct {
 	cloudFull  atomic.Bool           // the cloud is sent with every vertex
 	procVer    atomic.Uint64         // counts the changes of the filters and the colorizer
 	filters    *filterChain          // of the primary stream when it is Z16 depth
+	truth      *truthIndex           // a bag's frames with ground truth, nil without
 
 	bySensor   map[sensor.Sensor][]*sensor.StreamProfile // the profiles shown, by sensor of the device
 	raw        []sensor.Sensor                           // the device's sensors that stream, in the order of s.sensors
@@ -185,6 +186,7 @@ func Start(cfg Config) (*Server, error) {
 	}
 	if s.pb != nil {
 		s.pb.OnStatusChange(s.statusChanged)
+		s.startTruth()
 		s.wg.Add(1)
 		go func() { defer s.wg.Done(); s.indexPrimary() }()
 	}

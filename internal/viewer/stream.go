@@ -66,6 +66,9 @@ type stream struct {
 	shownGen atomic.Uint64 // counts the frames filtered into shown
 	encWake  chan struct{} // wakes the encoder of the primary stream once its frame is filtered
 	cloud    atomic.Pointer[picture]
+	// The ground truth of the newest depth frame encoded (a bag recorded
+	// with --ground-truth), for the hover readout.
+	truth atomic.Pointer[frameTruth]
 
 	// Motion samples since the last state message.
 	smu     sync.Mutex

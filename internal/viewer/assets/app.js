@@ -254,8 +254,16 @@
     if (!v || !v.last) { t.replaceChildren(); return; }
     const h = v.last;
     const rows = [['Frame number', h.number], ['Timestamp (ms)', h.timestampMs.toFixed(3)], ['Timestamp domain', h.domain],
-      ['System time (ms)', h.systemTimeMs.toFixed(3)], ...Object.entries(h.metadata).sort()];
+      ['System time (ms)', h.systemTimeMs.toFixed(3)], ...truthRows(h.truth), ...Object.entries(h.metadata).sort()];
     t.replaceChildren(...rows.map(([k, val]) => el('tr', {}, el('td', {}, k), el('td', {}, String(val)))));
+  }
+
+  // The ground truth of a frame of a bag recorded with --ground-truth: the
+  // pose of its stream in the scene.
+  function truthRows(t) {
+    if (!t) return [];
+    return [['Ground truth position (m)', t.t.map((v) => v.toFixed(4)).join(', ')],
+      ['Ground truth rotation (x, y, z, w)', t.q.map((v) => v.toFixed(5)).join(', ')]];
   }
 
   function onFrame(buf) {
@@ -492,8 +500,9 @@
     if (r.cmd === 'hover') {
       const h = $('hover');
       if (r.error) { h.textContent = r.error; h.dataset.meters = ''; return; }
-      h.textContent = `(${r.x}, ${r.y}): ${r.meters.toFixed(3)} m`;
+      h.textContent = `(${r.x}, ${r.y}): ${r.meters.toFixed(3)} m` + (r.exact === undefined ? '' : `, exact ${r.exact.toFixed(4)} m${r.exact < 0 ? ' (hidden from the other imager)' : ''}`);
       h.dataset.meters = String(r.meters);
+      h.dataset.exact = r.exact === undefined ? '' : String(r.exact);
       return;
     }
     if (r.error) banner(`${r.cmd}: ${r.error}`);
