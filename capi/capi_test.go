@@ -249,11 +249,12 @@ func TestPipelineMatchesSync(t *testing.T) {
 			}
 			got, exp := framesets(t, out), framesets(t, want.String())
 			// The program switches the playback to non-real-time after
-			// the pipeline started, as librealsense programs do; frames
-			// read in real time before that may be lost or come in
-			// another order, and the syncer then groups them otherwise.
-			// Every frame is one of dump --sync's framesets', each
-			// stream's frames come in order, and at most 3 are missing.
+			// the pipeline started, as librealsense programs do: nothing
+			// is lost, but the frames of the first bag time, read in real
+			// time before the switch, reach the syncer from their
+			// streams' goroutines in either order, and the syncer may
+			// then group the first ones otherwise. Every frame of dump
+			// --sync's framesets comes, once, and each stream's in order.
 			left := map[string]int{}
 			n := 0
 			for _, fs := range exp {
@@ -277,7 +278,7 @@ func TestPipelineMatchesSync(t *testing.T) {
 					last[f.Stream] = f.Number
 				}
 			}
-			if n > 3 {
+			if n > 0 {
 				t.Fatalf("%d frames of dump --sync missing", n)
 			}
 			resolved := `{"type":"resolved","streams":` + strings.TrimPrefix(regexp.MustCompile(`"streams":\d+`).FindString(out[strings.Index(out, `{"type":"active"`):]), `"streams":`) + `,"can":1,"name":""}`

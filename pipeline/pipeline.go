@@ -219,9 +219,23 @@ func (p *Pipeline) start(ctx context.Context, cfg *Config, cb func(*Frameset)) (
 		}
 		r.sensors = append(r.sensors, s)
 	}
+	// A file in real time plays from its first started sensor: the
+	// device is paused until every sensor is started, so that no frame of
+	// the others is skipped (the first depth frame was, and the syncer
+	// grouped the file's framesets otherwise).
+	if pb != nil && pb.RealTime() {
+		if err := pb.Pause(); err != nil {
+			return fail(fmt.Errorf("pipeline: %w", err))
+		}
+	}
 	for _, s := range r.sensors {
 		if err := s.Start(r.syncer); err != nil {
 			return fail(fmt.Errorf("pipeline: start %s: %w", s.Info()[sensor.CameraInfoName], err))
+		}
+	}
+	if pb != nil && pb.RealTime() {
+		if err := pb.Resume(); err != nil {
+			return fail(fmt.Errorf("pipeline: %w", err))
 		}
 	}
 	if cb != nil {

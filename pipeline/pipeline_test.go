@@ -87,6 +87,13 @@ func readAllWith(t *testing.T, cfg *Config, n int, desc func(*Frameset) string) 
 		t.Fatal(err)
 	}
 	defer p.Stop()
+	return takeAll(t, p, n, desc)
+}
+
+// takeAll returns every frameset of a started pipeline until the end of
+// the stream (or n framesets when n > 0), each described by desc.
+func takeAll(t *testing.T, p *Pipeline, n int, desc func(*Frameset) string) []string {
+	t.Helper()
 	var got []string
 	for n <= 0 || len(got) < n {
 		fs, err := p.WaitForFrames(context.Background())

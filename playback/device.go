@@ -91,6 +91,7 @@ type Device struct {
 	depthOpt *optionState // Depth Units of the last depth sensor (§5.9)
 
 	reqs         chan request
+	paceReqs     chan func()         // SetRealTime and SetSpeed (doPace)
 	later        funcQueue           // requests made from handlers, run after they return
 	handlers     sensorrt.Goroutines // the workers' goroutines
 	callbacks    sensorrt.Goroutines // the callback goroutine
@@ -146,6 +147,9 @@ type readerState struct {
 	// skips those frames, so that nothing is delivered twice.
 	pictured map[*stream]bool
 	pictureT rosbag.Time
+	// offered is set once a frame was offered in real time and not yet
+	// drained (drainOffered).
+	offered bool
 }
 
 // Open opens the bag at path as a playback device. The device is stopped
@@ -175,7 +179,7 @@ func Open(path string, opts *Options) (*Device, error) {
 		return nil, fmt.Errorf("playback: %w", err)
 	}
 	d := &Device{path: path, bag: bag, recovery: recovery, desc: desc,
-		repeat: opts.Repeat, reqs: make(chan request), later: newFuncQueue(), done: make(chan struct{}), readerExited: make(chan struct{}),
+		repeat: opts.Repeat, reqs: make(chan request), paceReqs: make(chan func()), later: newFuncQueue(), done: make(chan struct{}), readerExited: make(chan struct{}),
 		routes: map[uint32]route{}}
 	if desc.HasFrame {
 		d.duration = time.Duration(desc.Last)
@@ -626,7 +630,7 @@ func (d *Device) SetSpeed(x float64) error {
 	if !(x > 0) || math.IsInf(x, 0) {
 		return fmt.Errorf("playback: %s: speed %v must be > 0", d.path, x)
 	}
-	return d.control(func() error {
+	return d.doPace(func() error {
 		d.rs.speed = x
 		d.speed.Store(math.Float64bits(x))
 		if d.rs.baseSet {
@@ -642,7 +646,7 @@ func (d *Device) Speed() float64 { return math.Float64frombits(d.speed.Load()) }
 // SetRealTime switches between real-time (paced, drop-oldest) and
 // non-real-time (lossless, deterministic) playback.
 func (d *Device) SetRealTime(on bool) error {
-	return d.control(func() error {
+	return d.doPace(func() error {
 		d.rs.realTime, d.rs.baseSet = on, false
 		d.realTime.Store(on)
 		return nil
@@ -697,6 +701,25 @@ func (d *Device) control(f func() error) error {
 	return nil
 }
 
+// doPace runs f, a request that only sets the pace of reading (the mode,
+// the speed), on the reader goroutine as control does, except that the
+// reader answers it also while it waits for a handler in non-real-time
+// mode: it must not wait for a handler that waits for its caller (the
+// pipeline's syncer waiting for room its reader makes); it applies from
+// the next bag time read.
+func (d *Device) doPace(f func() error) error {
+	if d.handlers.Current() {
+		return d.control(f)
+	}
+	reply := make(chan error, 1)
+	select {
+	case d.paceReqs <- func() { reply <- f() }:
+	case <-d.done:
+		return ErrClosed
+	}
+	return <-reply
+}
+
 // ready is a closed channel: serve(ready) does not wait.
 var ready = func() chan time.Time { c := make(chan time.Time); close(c); return c }()
 
@@ -707,6 +730,8 @@ func (d *Device) serve(tick <-chan time.Time) (ticked, closed bool) {
 	select {
 	case r := <-d.reqs:
 		r.reply <- r.f()
+	case f := <-d.paceReqs:
+		f()
 	case <-d.later.wake:
 		d.later.runQueued()
 	case <-tick:

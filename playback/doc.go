@@ -13,7 +13,10 @@
 // and one worker goroutine of the sensor runtime per started stream, which
 // calls the handler. Seek, Pause, Resume, Step, Stop, SetSpeed, SetRealTime and the sensors'
 // Open/Start/Stop/Close are requests answered by the reader goroutine: they
-// are synchronous and take no lock that user code could hold. Status,
+// are synchronous and take no lock that user code could hold. SetRealTime
+// and SetSpeed are answered even while the reader waits for a handler in
+// non-real-time mode (they apply from the next bag time read), so that a
+// handler waiting for their caller cannot hang them. Status,
 // notification and option-change callbacks run in order on a separate
 // goroutine. Close returns after every goroutine of the device has ended.
 //
@@ -57,7 +60,9 @@
 // reader hands each frame to its stream's worker and waits until the
 // handler has returned before reading on. Frames of all streams are
 // therefore delivered one at a time in bag order (equal bag times in file
-// order).
+// order). After a switch from real time, the frames already handed out in
+// real time reach their handlers before the first frame read after the
+// switch.
 //
 // In non-real-time mode the device waits for all opened sensors to start:
 // reading begins, and goes on, only while every opened sensor is started.

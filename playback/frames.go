@@ -69,10 +69,18 @@ func (d *Device) readGroup() (*group, error) {
 			// of the file (see reportSkipped).
 			// AllChunks: a corrupt chunk holding none of these messages
 			// is a loss too, as for every other reader of the bag.
-			d.rs.it = d.bag.Messages(&rosbag.Query{Connections: conns, Start: samplesFrom, KeepData: true, SkipCorrupt: true, AllChunks: true})
+			d.rs.it = d.bag.Messages(&rosbag.Query{Connections: conns, KeepData: true, SkipCorrupt: true, AllChunks: true})
 			d.rs.itConns, d.rs.skipSeen, d.rs.repSeen = conns, 0, 0
 		}
-		if err := d.rs.it.Seek(d.rs.next); err != nil {
+		// From the start, the pass begins at bag time 0, as every reader
+		// of the whole bag does, and skips what is before samplesFrom: a
+		// damaged chunk's times (its chunk info, its index) may not cover
+		// its messages, so only a pass from 0 is sure to meet every chunk.
+		from := d.rs.next
+		if from <= samplesFrom {
+			from = 0
+		}
+		if err := d.rs.it.Seek(from); err != nil {
 			return nil, fmt.Errorf("playback: %s: seeking to %v: %w", d.path, d.rs.next, err)
 		}
 		d.rs.reposition, d.rs.pending = false, nil
@@ -97,6 +105,9 @@ func (d *Device) readGroup() (*group, error) {
 				return g, nil
 			}
 			m = d.rs.it.Message()
+			if m.Time < samplesFrom {
+				continue // the description's, read at Open
+			}
 		}
 		if g != nil && m.Time != g.t {
 			d.rs.pending = &m
@@ -391,9 +402,15 @@ func f32x3(v msgs.Vector3) [3]float32 { return [3]float32{float32(v.X), float32(
 // playback, the rest of the group waits (or is dropped by the seek).
 func (d *Device) dispatchGroup(g *group, blocking bool) bool {
 	d.position.Store(bagNs(g.t))
+	// The mode is the group's: a SetRealTime answered while a handler
+	// runs (doPace) applies from the next group.
+	offer := d.rs.realTime && !blocking
 	var now time.Time // real time: when the frames are queued
-	if d.rs.realTime && !blocking && g.hasFrame {
+	if offer && g.hasFrame {
 		now = time.Now()
+	}
+	if d.rs.offered && !offer {
+		d.drainOffered()
 	}
 	paused := d.rs.paused
 	for g.cursor < len(g.items) {
@@ -414,11 +431,12 @@ func (d *Device) dispatchGroup(g *group, blocking bool) bool {
 			if w == nil || !it.st.sens.life.Started() {
 				continue
 			}
-			if d.rs.realTime && !blocking {
+			if offer {
 				w.Offer(it.f, time.Duration(g.t), now, d.rs.speed)
+				d.rs.offered = true
 				continue
 			}
-			if !w.Deliver(it.f, d.done) {
+			if !w.DeliverServing(it.f, d.done, d.paceReqs) {
 				return false
 			}
 			if d.later.runQueued() && (d.rs.group != g || d.rs.active == 0 || d.rs.paused != paused) {
@@ -429,4 +447,21 @@ func (d *Device) dispatchGroup(g *group, blocking bool) bool {
 	d.rs.group = nil
 	d.rs.next = g.t + 1
 	return true
+}
+
+// drainOffered waits until the frames offered in real time have been
+// handed to their handlers and returned, before the first lossless
+// delivery after a switch to non-real time (or a step): a frame offered
+// earlier then never reaches its handler after one read later, as the
+// depth frame read just before SetRealTime(false) reached the pipeline's
+// syncer after the color frame read just after it.
+func (d *Device) drainOffered() {
+	for _, s := range d.sensors {
+		for _, st := range s.opened {
+			if st.w != nil {
+				st.w.Drain()
+			}
+		}
+	}
+	d.rs.offered = false
 }

@@ -307,17 +307,29 @@ func (w *Worker) Offer(f *sensor.Frame, stamp time.Duration, now time.Time, spee
 // until a Flush drops it, or until cancel is closed or the worker stops; it
 // reports whether the handler took the frame. One producer at a time.
 func (w *Worker) Deliver(f *sensor.Frame, cancel <-chan struct{}) bool {
+	return w.DeliverServing(f, cancel, nil)
+}
+
+// DeliverServing is Deliver that, while it waits, runs on the producer's
+// goroutine each function received from serve: requests the producer
+// answers even while the handler is busy (a handler that waits for the
+// caller of such a request would otherwise wait forever).
+func (w *Worker) DeliverServing(f *sensor.Frame, cancel <-chan struct{}, serve <-chan func()) bool {
 	w.mu.Lock()
 	w.q = append(w.q, queued{f: f, ack: true})
 	w.mu.Unlock()
 	w.signal()
-	select {
-	case ok := <-w.ack:
-		return ok
-	case <-cancel:
-		return false
-	case <-w.exited:
-		return false
+	for {
+		select {
+		case ok := <-w.ack:
+			return ok
+		case fn := <-serve:
+			fn()
+		case <-cancel:
+			return false
+		case <-w.exited:
+			return false
+		}
 	}
 }
 

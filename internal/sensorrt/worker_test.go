@@ -185,6 +185,28 @@ func deliverWaitsForHandler(t *testing.T) {
 	close(block)
 }
 
+// TestDeliverServingServes: while DeliverServing waits for a handler, it
+// runs the functions sent to it on the producer's goroutine — here the one
+// that releases the handler, which would otherwise wait forever.
+func TestDeliverServingServes(t *testing.T) { synctest.Test(t, deliverServingServes) }
+
+func deliverServingServes(t *testing.T) {
+	var c Counters
+	release := make(chan struct{})
+	w := Start(sensor.HandlerFunc(func(*sensor.Frame) { <-release }), &Goroutines{}, 0, &c)
+	defer w.Stop()
+	serve := make(chan func())
+	done := make(chan bool, 1)
+	go func() { done <- w.DeliverServing(&sensor.Frame{}, nil, serve) }()
+	served := make(chan struct{})
+	serve <- func() { close(served) }
+	<-served
+	serve <- func() { close(release) }
+	if !<-done || c.Delivered.Load() != 1 {
+		t.Fatalf("DeliverServing did not report the frame handled (delivered %d)", c.Delivered.Load())
+	}
+}
+
 // TestDrainFlushStop: Drain delivers offered frames; Flush and Stop drop
 // them, counted; Drain from the handler returns at once; the handler is not
 // called after Stop.
