@@ -77,6 +77,26 @@ func publicPackages(t *testing.T, root string) []string {
 	return pkgs
 }
 
+// parsePackage parses the non-test files of the package in dir that
+// buildContext selects.
+func parsePackage(dir string) (*build.Package, *token.FileSet, []*ast.File, error) {
+	ctx := buildContext()
+	bp, err := ctx.ImportDir(dir, 0)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range slices.Concat(bp.GoFiles, bp.CgoFiles) {
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		files = append(files, f)
+	}
+	return bp, fset, files, nil
+}
+
 // api is one package's rendered API and its count of exported identifiers.
 type api struct {
 	text string
@@ -91,19 +111,9 @@ func (a api) count() int { return a.top + a.methods + a.fields }
 // and prints its exported declarations in the order of go doc, without doc
 // comments, so that editing documentation does not touch the golden file.
 func render(dir, importPath string) (api, error) {
-	ctx := buildContext()
-	bp, err := ctx.ImportDir(dir, 0)
+	_, fset, files, err := parsePackage(dir)
 	if err != nil {
 		return api{}, err
-	}
-	fset := token.NewFileSet()
-	var files []*ast.File
-	for _, name := range slices.Concat(bp.GoFiles, bp.CgoFiles) {
-		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
-		if err != nil {
-			return api{}, err
-		}
-		files = append(files, f)
 	}
 	p, err := doc.NewFromFiles(fset, files, importPath)
 	if err != nil {

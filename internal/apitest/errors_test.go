@@ -2,10 +2,8 @@ package apitest
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,20 +22,13 @@ var errorExceptions = map[string]string{
 // made by errors.New or fmt.Errorf says its package ("usb: ...").
 func TestErrorsNamePackage(t *testing.T) {
 	root := moduleRoot(t)
-	ctx := buildContext()
 	checked := 0
 	for _, pkg := range publicPackages(t, root) {
-		dir := filepath.Join(root, filepath.FromSlash(pkg))
-		bp, err := ctx.ImportDir(dir, 0)
+		bp, fset, files, err := parsePackage(filepath.Join(root, filepath.FromSlash(pkg)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		fset := token.NewFileSet()
-		for _, name := range slices.Concat(bp.GoFiles, bp.CgoFiles) {
-			f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for _, f := range files {
 			for _, d := range f.Decls {
 				g, ok := d.(*ast.GenDecl)
 				if !ok || g.Tok != token.VAR {
