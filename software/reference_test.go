@@ -1,9 +1,10 @@
-package software
+package software_test
 
 import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/rsbag/rsbag/software"
 	"hash/fnv"
 	"math"
 	"os"
@@ -143,7 +144,7 @@ func TestSynthPoseGlibc(t *testing.T) {
 	for n := uint64(1); n <= 200; n++ {
 		x := float64(float32(0.005 * float32(n)))
 		sin, cos := float32(math.Sin(x)), float32(math.Cos(x))
-		p := synthPose(n)
+		p := software.SynthPose(n)
 		wantSin, wantCos := sin, cos
 		if v, ok := glibcSinDiff[n]; ok {
 			if ulpDiff(v, sin) != 1 {
@@ -172,15 +173,15 @@ type captured struct {
 
 // runReference runs the synthetic camera of a reference bag, emulating the
 // recorder's pause, and returns what it delivered.
-func runReference(t *testing.T, name string) (*Synthetic, *captured) {
-	cfg, ok := ReferenceConfig(name)
+func runReference(t *testing.T, name string) (*software.Synthetic, *captured) {
+	cfg, ok := software.ReferenceConfig(name)
 	if !ok {
 		t.Fatalf("no reference config %q", name)
 	}
 	var paused atomic.Bool
 	cfg.OnPause = func() { paused.Store(true) }
 	cfg.OnResume = func() { paused.Store(false) }
-	cam, err := NewSynthetic(cfg)
+	cam, err := software.NewSynthetic(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func runReference(t *testing.T, name string) (*Synthetic, *captured) {
 		c.frames[f.Profile.Name()] = append(c.frames[f.Profile.Name()], f)
 		c.mu.Unlock()
 	})
-	for _, s := range cam.softwareSensors() {
+	for _, s := range cam.SoftwareSensors() {
 		s.OnNotification(func(n sensor.Notification) {
 			c.mu.Lock()
 			c.notes = append(c.notes, n)
@@ -221,7 +222,7 @@ func runReference(t *testing.T, name string) (*Synthetic, *captured) {
 }
 
 func TestReferenceBags(t *testing.T) {
-	for _, name := range ReferenceNames {
+	for _, name := range software.ReferenceNames {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			exp := readExpected(t, name)
@@ -234,8 +235,8 @@ func TestReferenceBags(t *testing.T) {
 	}
 }
 
-func profileByName(cam *Synthetic, sensorIdx int, name string) *sensor.StreamProfile {
-	for i, s := range cam.softwareSensors() {
+func profileByName(cam *software.Synthetic, sensorIdx int, name string) *sensor.StreamProfile {
+	for i, s := range cam.SoftwareSensors() {
 		if sensorIdx >= 0 && i != sensorIdx {
 			continue
 		}
@@ -248,7 +249,7 @@ func profileByName(cam *Synthetic, sensorIdx int, name string) *sensor.StreamPro
 	return nil
 }
 
-func checkTopology(t *testing.T, cam *Synthetic, snap *device.Snapshot, exp []expLine) {
+func checkTopology(t *testing.T, cam *software.Synthetic, snap *device.Snapshot, exp []expLine) {
 	t.Helper()
 	if snap == nil {
 		t.Fatal("no snapshot")
