@@ -7,6 +7,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/refcam"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 )
@@ -23,7 +24,7 @@ func (p plain) Extrinsics(a, b *sensor.StreamProfile) (sensor.Extrinsics, error)
 }
 
 func TestCapture(t *testing.T) {
-	cfg, _ := software.ReferenceConfig("depth_color_ir2_uncompressed")
+	cfg, _ := refcam.Config("depth_color_ir2_uncompressed")
 	cfg.AccelFPS = 100
 	cam, err := software.NewSynthetic(cfg)
 	if err != nil {
@@ -104,7 +105,7 @@ type source struct {
 func (s source) PinnedExtrinsics() []extensions.PinnedExtrinsics { return s.pinned }
 
 func TestCaptureGroups(t *testing.T) {
-	cfg, _ := software.ReferenceConfig("depth_color_ir2_uncompressed")
+	cfg, _ := refcam.Config("depth_color_ir2_uncompressed")
 	cam, err := software.NewSynthetic(cfg)
 	if err != nil {
 		t.Fatal(err)

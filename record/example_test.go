@@ -14,8 +14,12 @@ import (
 // Record three frames per stream of the synthetic camera of depth_color.bag
 // to a bag file, then list what the bag holds.
 func ExampleNew() {
-	cfg, _ := software.ReferenceConfig("depth_color")
-	cfg.Frames = 3
+	cfg := software.SyntheticConfig{
+		Depth:    &software.Video{Width: 424, Height: 240, FPS: 30},
+		Color:    &software.Video{Width: 424, Height: 240, FPS: 30},
+		Frames:   3,
+		Metadata: software.MetadataBasic,
+	}
 	cam, err := software.NewSynthetic(cfg)
 	if err != nil {
 		panic(err)

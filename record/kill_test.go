@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/refcam"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
@@ -31,7 +32,7 @@ func TestMain(m *testing.M) {
 }
 
 func recordUntilKilled(path string) int {
-	cfg, _ := software.ReferenceConfig("depth_color")
+	cfg, _ := refcam.Config("depth_color")
 	cfg.Frames = 0 // until stopped
 	cfg.Speed = 1
 	cam, err := software.NewSynthetic(cfg)

@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 
 	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/internal/refcam"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
@@ -23,7 +24,7 @@ import (
 func TestDescriptionRoundTrip(t *testing.T) {
 	for _, name := range []string{"depth_color", "depth_color_ir2_uncompressed", "motion_accel_gyro", "pose"} {
 		t.Run(name, func(t *testing.T) {
-			cfg, ok := software.ReferenceConfig(name)
+			cfg, ok := refcam.Config(name)
 			if !ok {
 				t.Fatalf("no reference config %s", name)
 			}

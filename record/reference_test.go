@@ -11,6 +11,7 @@ import (
 	"testing/synctest"
 
 	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/refcam"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
@@ -29,7 +30,7 @@ func recordSynthetic(t *testing.T, name, path string) (st Stats, got []*sensor.F
 // recordSyntheticIn is recordSynthetic inside a synctest bubble, whose
 // clock paces the camera and gives the recorder its capture times.
 func recordSyntheticIn(t *testing.T, name, path string) (Stats, []*sensor.Frame) {
-	cfg, ok := software.ReferenceConfig(name)
+	cfg, ok := refcam.Config(name)
 	if !ok {
 		t.Fatalf("no reference config %s", name)
 	}
@@ -116,7 +117,7 @@ func recordSyntheticIn(t *testing.T, name, path string) (Stats, []*sensor.Frame)
 func TestReferenceBags(t *testing.T) {
 	dir := t.TempDir()
 	var paths []string
-	for _, name := range software.ReferenceNames {
+	for _, name := range refcam.Names {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, name+".bag")
 			paths = append(paths, path)
@@ -132,7 +133,7 @@ func TestReferenceBags(t *testing.T) {
 			if err != nil {
 				t.Fatalf("open reference: %v", err)
 			}
-			cfg, _ := software.ReferenceConfig(name)
+			cfg, _ := refcam.Config(name)
 			compareBags(t, ours, ref, cfg.Metadata == software.MetadataBasic)
 			checkAdditionalInfo(t, ours)
 		})

@@ -2,6 +2,7 @@ package software_test
 
 import (
 	"fmt"
+	"github.com/rsbag/rsbag/internal/refcam"
 	"github.com/rsbag/rsbag/software"
 	"math"
 	"path/filepath"
@@ -40,7 +41,7 @@ func forEachMessage(t *testing.T, name, part string, fn func(topic string, data 
 // every frame metadata message of the reference bags holds system_time
 // 0.000000.
 func TestReferenceSystemTime(t *testing.T) {
-	for _, name := range software.ReferenceNames {
+	for _, name := range refcam.Names {
 		n := 0
 		forEachMessage(t, name, "/metadata", func(topic string, data []byte) {
 			var kv msgs.KeyValue
@@ -99,8 +100,8 @@ func tfQuaternion(r [9]float32) [4]float32 {
 // translation and HEAD-writer quaternion as float64) with the tf messages of
 // each reference bag, and checks that the bag has no other tf.
 func TestReferenceTF(t *testing.T) {
-	for _, name := range software.ReferenceNames {
-		cfg, _ := software.ReferenceConfig(name)
+	for _, name := range refcam.Names {
+		cfg, _ := refcam.Config(name)
 		cam, err := software.NewSynthetic(cfg)
 		if err != nil {
 			t.Fatal(err)

@@ -37,15 +37,15 @@
 //
 // NewSynthetic builds a software device whose sensors, streams, options,
 // info, extrinsics and frames are the deterministic content described for the
-// reference bags in testdata/librealsense/README.md; see SyntheticConfig and
-// ReferenceConfig.
+// reference bags in testdata/librealsense/README.md; see SyntheticConfig (the
+// module's tests take each reference bag's configuration from internal/refcam).
 //
 // With SyntheticConfig.Scene, the same camera films a 3D scene instead of
 // the reference pattern (package software/scene): every video stream is ray
 // cast through its own intrinsics and extrinsics from the camera's pose on a
 // trajectory, the accelerometer and gyroscope sample that trajectory, and
 // GroundTruth gives each frame's pose and exact depth. Without it (the zero
-// value, and ReferenceConfig) every frame is exactly what it was before.
+// value, and the reference bags' configurations) every frame is exactly what it was before.
 //
 // Options: every sensor gets librealsense's Frames Queue Size option
 // (default 16), which reports 0 while the sensor streams, as librealsense

@@ -39,8 +39,12 @@ func ExampleDevice() {
 // Run the synthetic camera of depth_color.bag as fast as the handler takes
 // the frames.
 func ExampleNewSynthetic() {
-	cfg, _ := software.ReferenceConfig("depth_color")
-	cfg.Frames = 3
+	cfg := software.SyntheticConfig{
+		Depth:    &software.Video{Width: 424, Height: 240, FPS: 30},
+		Color:    &software.Video{Width: 424, Height: 240, FPS: 30},
+		Frames:   3,
+		Metadata: software.MetadataBasic,
+	}
 	cam, err := software.NewSynthetic(cfg)
 	if err != nil {
 		panic(err)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/rsbag/rsbag/internal/refcam"
 	"github.com/rsbag/rsbag/software"
 	"hash/fnv"
 	"math"
@@ -174,7 +175,7 @@ type captured struct {
 // runReference runs the synthetic camera of a reference bag, emulating the
 // recorder's pause, and returns what it delivered.
 func runReference(t *testing.T, name string) (*software.Synthetic, *captured) {
-	cfg, ok := software.ReferenceConfig(name)
+	cfg, ok := refcam.Config(name)
 	if !ok {
 		t.Fatalf("no reference config %q", name)
 	}
@@ -222,7 +223,7 @@ func runReference(t *testing.T, name string) (*software.Synthetic, *captured) {
 }
 
 func TestReferenceBags(t *testing.T) {
-	for _, name := range software.ReferenceNames {
+	for _, name := range refcam.Names {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			exp := readExpected(t, name)

@@ -186,7 +186,7 @@ type SyntheticConfig struct {
 	// Scene, when not nil, makes the camera film a 3D scene (SceneConfig)
 	// instead of drawing the reference pattern. Nil keeps the pattern, the
 	// motion samples and the content of the reference bags of
-	// testdata/librealsense exactly (ReferenceConfig).
+	// testdata/librealsense exactly.
 	Scene *SceneConfig
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/internal/refcam"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/rig"
 	"github.com/rsbag/rsbag/sensor"
@@ -97,12 +98,12 @@ func Bag(t testing.TB, path string, cfg software.SyntheticConfig) {
 }
 
 // ReferenceBag records the synthetic camera of the reference bag name
-// (software.ReferenceConfig) losslessly into the bag at path, the first d
+// (refcam.Config) losslessly into the bag at path, the first d
 // of its stream time, in a synctest bubble: bag times are stream times and
 // the recording takes no real time.
 func ReferenceBag(t *testing.T, path, name string, d time.Duration) {
 	t.Helper()
-	cfg, ok := software.ReferenceConfig(name)
+	cfg, ok := refcam.Config(name)
 	if !ok {
 		t.Fatalf("no reference config %s", name)
 	}

@@ -5,19 +5,20 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/rsbag/rsbag/internal/refcam"
 	"github.com/rsbag/rsbag/internal/synthrig"
 	"github.com/rsbag/rsbag/software"
 )
 
 // recordReference records the synthetic camera configured as the reference
-// bag name (software.ReferenceConfig: the same rsgen command line) with
+// bag name (refcam.Config: the same rsgen command line) with
 // rsbag's recorder, in a synctest bubble (bag times are stream times), and
 // returns the bag's path. Unlike librealsense's recorder around its software
 // device, which does not record option changes of software-device options,
 // ours records them.
 func recordReference(t *testing.T, name string, mutate func(*software.SyntheticConfig)) string {
 	t.Helper()
-	cfg, ok := software.ReferenceConfig(name)
+	cfg, ok := refcam.Config(name)
 	if !ok {
 		t.Fatalf("no reference config %s", name)
 	}
