@@ -571,3 +571,49 @@ func TestProcessingMatchesLibrealsense(t *testing.T) {
 		})
 	}
 }
+
+// TestOptionValue checks the option-value interface the C++ wrapper calls
+// (testdata/optvalue.c): every option of a bag's sensor and of a colorizer
+// as a float rs2_option_value equal to rs2_get_option's value and the Go
+// API's, from the options list too, the names of the colorizer's schemes,
+// and setting a value through rs2_set_option_value with librealsense's
+// checks (range, type, supported, read-only).
+func TestOptionValue(t *testing.T) {
+	bag := filepath.Join("..", "testdata", "librealsense", "depth_color.bag")
+	out := run(t, program(t, "optvalue.c"), bag)
+	dev, err := playback.Open(bag, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	col := processing.NewColorizer()
+	var want []string
+	for k, o := range []interface {
+		SupportedOptions() []sensor.Option
+		Option(sensor.Option) (float32, error)
+	}{dev.Sensors()[0].(extensions.Options), col} {
+		for _, opt := range o.SupportedOptions() {
+			v, err := o.Option(opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, how := range []string{"value", "listed"} {
+				want = append(want, fmt.Sprintf("%s %d %s Float 1 %.9g\n", how, k, opt, v))
+			}
+			want = append(want, fmt.Sprintf("get %d %s %.9g\n", k, opt, v))
+		}
+	}
+	want = append(want,
+		"scheme 0 Jet\n", "scheme 1 Classic\n", "scheme 2 White to Black\n", "min distance 1 (null)\n",
+		"describe unsupported: rs2_get_option_value_description | Invalid Value | Device does not support option White Balance!\n",
+		"set scheme: no error\n", "scheme now 2\n",
+		"set out of range: rs2_set_option_value | Invalid Value | out of range value for argument \"option_value->as_float\"\n",
+		"set as integer: rs2_set_option_value | Invalid Value | expected Float type\n",
+		"set unsupported: rs2_set_option_value | Invalid Value | Device does not support option White Balance!\n",
+		"value unsupported: rs2_get_option_value | Invalid Value | Device does not support option White Balance!\n",
+		"set read-only: rs2_set_option_value | Invalid Value | playback: sensor 0: option Exposure: extensions: option is read-only\n",
+		"scheme finally 2\n")
+	if got := strings.Join(want, ""); out != got {
+		t.Errorf("optvalue prints\n%s\nwant\n%s", out, got)
+	}
+}

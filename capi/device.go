@@ -120,7 +120,12 @@ type profileList struct {
 	profs []*sensor.StreamProfile
 }
 
-type optionsList struct{ opts []sensor.Option }
+// optionsList is an rs2_options_list: the options and their values when it
+// was made.
+type optionsList struct {
+	opts   []sensor.Option
+	values []listValue
+}
 
 // verifyVersion is librealsense's verify_version_compatibility.
 func verifyVersion(v int) {
@@ -741,7 +746,12 @@ func rs2_get_option_name(p *C.rs2_options, opt C.rs2_option, e **C.rs2_error) (r
 //export rs2_get_options_list
 func rs2_get_options_list(p *C.rs2_options, e **C.rs2_error) (r *C.rs2_options_list) {
 	defer catch(e, "rs2_get_options_list", func() string { return fmtArgs("options", unsafe.Pointer(p)) })
-	return (*C.rs2_options_list)(newHandle(&optionsList{options(unsafe.Pointer(p)).SupportedOptions()}))
+	o := options(unsafe.Pointer(p))
+	l := &optionsList{opts: o.SupportedOptions()}
+	for _, opt := range l.opts {
+		l.values = append(l.values, readValue(o, opt))
+	}
+	return (*C.rs2_options_list)(newHandle(l))
 }
 
 //export rs2_get_options_list_size

@@ -419,10 +419,6 @@ rs2_option rs2_option_from_string(const char * option_name) {
 	return (rs2_option)0;
 }
 
-const char * rs2_option_type_to_string(rs2_option_type type) {
-	return NULL;
-}
-
 const char* rs2_sr300_visual_preset_to_string(rs2_sr300_visual_preset preset) {
 	return NULL;
 }
@@ -460,28 +456,6 @@ const char* rs2_depth_auto_exposure_mode_to_string(rs2_depth_auto_exposure_mode 
 }
 
 const char * rs2_gyro_sensitivity_to_string(rs2_gyro_sensitivity mode) {
-	return NULL;
-}
-
-rs2_option_value const * rs2_get_option_value(const rs2_options * options, rs2_option option_id, rs2_error ** error) {
-	if (error) *error = rsbag_unsupported("rs2_get_option_value");
-	return NULL;
-}
-
-void rs2_set_option_value(rs2_options const * options, rs2_option_value const * option_value, rs2_error ** error) {
-	if (error) *error = rsbag_unsupported("rs2_set_option_value");
-}
-
-rs2_option_value const * rs2_get_option_value_from_list(const rs2_options_list * options, int i, rs2_error ** error) {
-	if (error) *error = rsbag_unsupported("rs2_get_option_value_from_list");
-	return NULL;
-}
-
-void rs2_delete_option_value(rs2_option_value const * handle) {
-}
-
-const char* rs2_get_option_value_description(const rs2_options* options, rs2_option option, float value, rs2_error ** error) {
-	if (error) *error = rsbag_unsupported("rs2_get_option_value_description");
 	return NULL;
 }
 

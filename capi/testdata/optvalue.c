@@ -1,0 +1,81 @@
+/* optvalue: the option-value interface (rs2_get_option_value,
+   rs2_get_option_value_from_list, rs2_set_option_value,
+   rs2_get_option_value_description) on the first sensor of a bag and on a
+   colorizer, next to what rs2_get_option gives. One line each. */
+#include <stdio.h>
+#include "rs2test.h"
+
+static void show(const char* what, rs2_error* e) {
+	if (!e) {
+		printf("%s: no error\n", what);
+		return;
+	}
+	printf("%s: %s | %s | %s\n", what, rs2_get_failed_function(e),
+		rs2_exception_type_to_string(rs2_get_librealsense_exception_type(e)), rs2_get_error_message(e));
+	rs2_free_error(e);
+}
+
+static void print_value(int k, const char* how, const rs2_option_value* v) {
+	printf("%s %d %s %s %d %.9g\n", how, k, rs2_option_to_string(v->id), rs2_option_type_to_string(v->type), v->is_valid,
+		v->is_valid ? v->as_float : 0.f);
+}
+
+int main(int argc, char** argv) {
+	rs2_error* e = NULL;
+	rs2_context* ctx = rs2_create_context(RS2_API_VERSION, &e); check(e);
+	rs2_device* dev = rs2_context_add_device(ctx, argv[1], &e); check(e);
+	rs2_sensor_list* sl = rs2_query_sensors(dev, &e); check(e);
+	rs2_sensor* s = rs2_create_sensor(sl, 0, &e); check(e);
+	rs2_processing_block* col = rs2_create_colorizer(&e); check(e);
+	rs2_options* objs[2] = {(rs2_options*)s, (rs2_options*)col};
+	for (int k = 0; k < 2; k++) {
+		rs2_options_list* ol = rs2_get_options_list(objs[k], &e); check(e);
+		int n = rs2_get_options_list_size(ol, &e); check(e);
+		for (int i = 0; i < n; i++) {
+			rs2_option o = rs2_get_option_from_list(ol, i, &e); check(e);
+			const rs2_option_value* v = rs2_get_option_value(objs[k], o, &e); check(e);
+			print_value(k, "value", v);
+			rs2_delete_option_value(v);
+			v = rs2_get_option_value_from_list(ol, i, &e); check(e);
+			print_value(k, "listed", v);
+			rs2_delete_option_value(v);
+			printf("get %d %s %.9g\n", k, rs2_option_to_string(o), rs2_get_option(objs[k], o, &e)); check(e);
+		}
+		rs2_delete_options_list(ol);
+	}
+	for (int i = 0; i < 3; i++) {
+		const char* d = rs2_get_option_value_description((rs2_options*)col, RS2_OPTION_COLOR_SCHEME, (float)i, &e); check(e);
+		printf("scheme %d %s\n", i, d ? d : "(null)");
+	}
+	const char* d = rs2_get_option_value_description((rs2_options*)col, RS2_OPTION_MIN_DISTANCE, 1, &e); check(e);
+	printf("min distance 1 %s\n", d ? d : "(null)");
+	rs2_get_option_value_description((rs2_options*)col, RS2_OPTION_WHITE_BALANCE, 1, &e); show("describe unsupported", e); e = NULL;
+
+	rs2_option_value v = {0};
+	v.id = RS2_OPTION_COLOR_SCHEME;
+	v.type = RS2_OPTION_TYPE_FLOAT;
+	v.is_valid = 1;
+	v.as_float = 2;
+	rs2_set_option_value((rs2_options*)col, &v, &e); show("set scheme", e); e = NULL;
+	printf("scheme now %.9g\n", rs2_get_option((rs2_options*)col, RS2_OPTION_COLOR_SCHEME, &e)); check(e);
+	v.as_float = 1000;
+	rs2_set_option_value((rs2_options*)col, &v, &e); show("set out of range", e); e = NULL;
+	v.as_float = 1;
+	v.type = RS2_OPTION_TYPE_INTEGER;
+	rs2_set_option_value((rs2_options*)col, &v, &e); show("set as integer", e); e = NULL;
+	v.id = RS2_OPTION_WHITE_BALANCE;
+	v.type = RS2_OPTION_TYPE_FLOAT;
+	rs2_set_option_value((rs2_options*)col, &v, &e); show("set unsupported", e); e = NULL;
+	rs2_get_option_value((rs2_options*)s, RS2_OPTION_WHITE_BALANCE, &e); show("value unsupported", e); e = NULL;
+	const rs2_option_value* ev = rs2_get_option_value((rs2_options*)s, RS2_OPTION_EXPOSURE, &e); check(e);
+	rs2_set_option_value((rs2_options*)s, ev, &e); show("set read-only", e); e = NULL;
+	rs2_delete_option_value(ev);
+	printf("scheme finally %.9g\n", rs2_get_option((rs2_options*)col, RS2_OPTION_COLOR_SCHEME, &e)); check(e);
+
+	rs2_delete_processing_block(col);
+	rs2_delete_sensor(s);
+	rs2_delete_sensor_list(sl);
+	rs2_delete_device(dev);
+	rs2_delete_context(ctx);
+	return 0;
+}
