@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/convert"
 	"github.com/rsbag/rsbag/internal/rsdump"
 	"github.com/rsbag/rsbag/internal/synthrig"
 	"github.com/rsbag/rsbag/internal/testbags"
@@ -615,5 +616,60 @@ func TestOptionValue(t *testing.T) {
 		"scheme finally 2\n")
 	if got := strings.Join(want, ""); out != got {
 		t.Errorf("optvalue prints\n%s\nwant\n%s", out, got)
+	}
+}
+
+// TestActiveStreamsAndClones checks rs2_get_active_streams (none before
+// open, the opened profile while open, none once closed, as librealsense's
+// playback sensor), clones of a profile with a new unique id (video ones
+// with their own size and intrinsics), their argument checks, and the
+// empty name librealsense gives a playback profile (testdata/streams.c).
+func TestActiveStreamsAndClones(t *testing.T) {
+	out := run(t, program(t, "streams.c"), filepath.Join("..", "testdata", "librealsense", "depth_color.bag"))
+	depth := `Depth Z16 0 30 424x240 424 240 212.25 119.875 381.599976 382.099976 4 0 name ""` + "\n"
+	want := "profile " + depth +
+		"active before open 0\n" +
+		"active open 1\n  active " + depth +
+		"active closed 0\n" +
+		"active open multiple 1\n  active " + depth +
+		`clone Infrared Y8 2 30 424x240 424 240 212.25 119.875 381.599976 382.099976 4 0 name ""` + "\n" +
+		`video clone Color RGB8 0 30 320x240 320 240 160.5 120.25 300 301 4 0.125 name ""` + "\n" +
+		"new uids 1\n" +
+		`bad stream: rs2_clone_stream_profile | invalid enum value for argument "stream"` + "\n" +
+		`no intrinsics: rs2_clone_video_stream_profile | null pointer passed for argument "intr"` + "\n"
+	if out != want {
+		t.Errorf("streams prints\n%s\nwant\n%s", out, want)
+	}
+}
+
+// TestExportToPLY exports the point cloud of every depth frame, mapped to
+// its color frame, with rs2_export_to_ply (testdata/proc.c with a file
+// prefix) and compares each file with the one rs-record convert -l writes
+// for the same depth frame.
+func TestExportToPLY(t *testing.T) {
+	bag := filepath.Join("..", "testdata", "librealsense", "depth_color.bag")
+	dir := t.TempDir()
+	run(t, program(t, "proc.c"), bag, filepath.Join(dir, "c"))
+	if _, err := convert.Run(context.Background(), bag, convert.Options{PLY: filepath.Join(dir, "go")}); err != nil {
+		t.Fatal(err)
+	}
+	gos, _ := filepath.Glob(filepath.Join(dir, "go_*.ply"))
+	cs, _ := filepath.Glob(filepath.Join(dir, "c_*.ply"))
+	if len(gos) == 0 || len(cs) != len(gos) {
+		t.Fatalf("%d PLY files through the library, %d by convert", len(cs), len(gos))
+	}
+	for _, g := range gos {
+		want, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := filepath.Join(dir, "c_"+strings.TrimPrefix(filepath.Base(g), "go_"))
+		got, err := os.ReadFile(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s (%d bytes) differs from %s (%d bytes)", filepath.Base(c), len(got), filepath.Base(g), len(want))
+		}
 	}
 }

@@ -29,7 +29,8 @@ type owner struct {
 
 	mu       sync.Mutex
 	prof     map[*sensor.StreamProfile]unsafe.Pointer
-	statusCB unsafe.Pointer // the program's rs2_playback_status_changed_callback
+	statusCB unsafe.Pointer                            // the program's rs2_playback_status_changed_callback
+	active   map[sensor.Sensor][]*sensor.StreamProfile // the opened profiles of each sensor
 }
 
 func newOwner(dev device.Device, closeDev bool) *owner {
@@ -63,8 +64,9 @@ func (o *owner) release() {
 
 // profileEntry is what a stream profile handle names.
 type profileEntry struct {
-	p *sensor.StreamProfile
-	o *owner
+	p     *sensor.StreamProfile
+	o     *owner // nil for a clone
+	clone bool   // made by rs2_clone_stream_profile: the program deletes it
 }
 
 // profile returns the handle of p, which lives as long as o.
@@ -73,7 +75,7 @@ func (o *owner) profile(p *sensor.StreamProfile) *C.rs2_stream_profile {
 	defer o.mu.Unlock()
 	h, ok := o.prof[p]
 	if !ok {
-		h = newHandle(&profileEntry{p, o})
+		h = newHandle(&profileEntry{p: p, o: o})
 		o.prof[p] = h
 	}
 	return (*C.rs2_stream_profile)(h)
@@ -517,7 +519,11 @@ func rs2_delete_stream_profiles_list(list *C.rs2_stream_profile_list) {
 //export rs2_delete_stream_profile
 func rs2_delete_stream_profile(p *C.rs2_stream_profile) {
 	// Profiles handed out are owned by their device or list, as the
-	// profiles of librealsense's lists are; only clones would be freed.
+	// profiles of librealsense's lists are; only clones are freed.
+	defer catch(nil, "rs2_delete_stream_profile", nil)
+	if v, ok := handles.Load(uintptr(unsafe.Pointer(p))); ok && v.(*profileEntry).clone {
+		freeHandle(unsafe.Pointer(p))
+	}
 }
 
 //export rs2_get_stream_profile_data
@@ -626,6 +632,9 @@ func rs2_get_extrinsics(from, to *C.rs2_stream_profile, out *C.rs2_extrinsics, e
 	b := lookup[*profileEntry](unsafe.Pointer(to), "to")
 	if out == nil {
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"extrin\"")
+	}
+	if a.o == nil || b.o == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "a cloned profile has no extrinsics")
 	}
 	x, err := a.o.dev.Extrinsics(a.p, b.p)
 	check(err)

@@ -301,23 +301,8 @@ rs2_stream_profile_list * rs2_get_debug_stream_profiles(rs2_sensor * sensor, rs2
 	return NULL;
 }
 
-rs2_stream_profile_list* rs2_get_active_streams(rs2_sensor* sensor, rs2_error** error) {
-	if (error) *error = rsbag_unsupported("rs2_get_active_streams");
-	return NULL;
-}
-
 void rs2_set_stream_profile_data(rs2_stream_profile* mode, rs2_stream stream, int index, rs2_format format, rs2_error** error) {
 	if (error) *error = rsbag_unsupported("rs2_set_stream_profile_data");
-}
-
-rs2_stream_profile* rs2_clone_stream_profile(const rs2_stream_profile* mode, rs2_stream stream, int index, rs2_format format, rs2_error** error) {
-	if (error) *error = rsbag_unsupported("rs2_clone_stream_profile");
-	return NULL;
-}
-
-rs2_stream_profile* rs2_clone_video_stream_profile(const rs2_stream_profile* mode, rs2_stream stream, int index, rs2_format format, int width, int height, const rs2_intrinsics* intr, rs2_error** error) {
-	if (error) *error = rsbag_unsupported("rs2_clone_video_stream_profile");
-	return NULL;
 }
 
 void rs2_register_extrinsics(const rs2_stream_profile* from, const rs2_stream_profile* to, rs2_extrinsics extrin, rs2_error** error) {
@@ -390,10 +375,6 @@ float rs2_get_max_usable_depth_range(rs2_sensor const * sensor, rs2_error** erro
 
 const char* rs2_calib_target_type_to_string(rs2_calib_target_type type) {
 	return NULL;
-}
-
-void rs2_export_to_ply(const rs2_frame* frame, const char* fname, rs2_frame* texture, rs2_error** error) {
-	if (error) *error = rsbag_unsupported("rs2_export_to_ply");
 }
 
 rs2_frame* rs2_allocate_synthetic_video_frame(rs2_source* source, const rs2_stream_profile* new_stream, rs2_frame* original, int new_bpp, int new_width, int new_height, int new_stride, rs2_extension frame_type, rs2_error** error) {
