@@ -673,3 +673,60 @@ func TestExportToPLY(t *testing.T) {
 		}
 	}
 }
+
+// TestRotationFilter calls rs2_create_rotation_filter_block as the C++
+// wrapper does, with its C++ rs2_streams_list by value (testdata/rotate.cc,
+// g++): the first depth frame rotated by 90 degrees equals
+// processing.Rotation's output, and a block with an empty list passes the
+// frame through as librealsense's does.
+func TestRotationFilter(t *testing.T) {
+	bag := filepath.Join("..", "testdata", "librealsense", "depth_color.bag")
+	raw := filepath.Join(t.TempDir(), "rotated.raw")
+	out := run(t, program(t, "rotate.cc"), bag, raw)
+	var number uint64
+	var w, h int
+	if _, err := fmt.Sscanf(out, "frame %d %dx%d\n", &number, &w, &h); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	want := fmt.Sprintf("frame %d %dx%d\nis rotation 1\nrotated %dx%d\nempty list %dx%d same 1\n", number, w, h, h, w, w, h)
+	if out != want {
+		t.Errorf("rotate prints\n%s\nwant\n%s", out, want)
+	}
+	dev, err := playback.Open(bag, &playback.Options{NonRealTime: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	s := dev.Sensors()[0]
+	if err := s.Open(s.Profiles()[0]); err != nil {
+		t.Fatal(err)
+	}
+	frames := make(chan *sensor.Frame, 1)
+	var once sync.Once
+	if err := s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
+		if f.Number == number {
+			once.Do(func() { frames <- f })
+		}
+	})); err != nil {
+		t.Fatal(err)
+	}
+	f := <-frames
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	rot := processing.NewRotation(sensor.StreamDepth)
+	if err := rot.SetOption(sensor.OptionRotation, 90); err != nil {
+		t.Fatal(err)
+	}
+	r, err := rot.Process(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, r.Data) {
+		t.Errorf("rotated frame %d through the library (%d bytes) differs from processing.Rotation's (%d bytes)", number, len(got), len(r.Data))
+	}
+}
