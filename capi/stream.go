@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"time"
@@ -50,11 +51,19 @@ func rs2_open_multiple(s *C.rs2_sensor, p **C.rs2_stream_profile, n C.int, e **C
 // reference, to deliver. Nothing recovers a panic there: one would have
 // unwound the program's callback (and left its locks held), and ends the
 // program with Go's report instead of a hang.
+//
+// librealsense's playback sensor starts without being open and then
+// streams nothing (src/media/playback/playback_sensor.cpp checks no open
+// profile), and its stop does nothing when it is not started: so do these.
 func (h *sensorHandle) start(deliver func(*C.rs2_frame)) {
 	o := h.o
-	check(h.s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
+	err := h.s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
 		deliver(newFrame(f, nil, o))
-	})))
+	}))
+	if errors.Is(err, sensor.ErrNotOpen) {
+		return
+	}
+	check(err)
 }
 
 //export rs2_start
@@ -98,7 +107,11 @@ func rs2_start_queue(s *C.rs2_sensor, q *C.rs2_frame_queue, e **C.rs2_error) {
 func rs2_stop(s *C.rs2_sensor, e **C.rs2_error) {
 	defer catch(e, "rs2_stop", func() string { return fmtArgs("sensor", unsafe.Pointer(s)) })
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
-	check(h.s.Stop())
+	err := h.s.Stop()
+	if errors.Is(err, sensor.ErrNotStarted) {
+		err = nil // as librealsense's playback sensor: nothing to stop
+	}
+	check(err)
 	h.mu.Lock()
 	cb := h.cppCB
 	h.cppCB = nil
