@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -9,8 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/rsbag/rsbag/device"
-	"github.com/rsbag/rsbag/record"
+	"github.com/rsbag/rsbag/internal/unitsbag"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 	"github.com/rsbag/rsbag/units"
@@ -21,34 +19,15 @@ import (
 func TestUnitOutputs(t *testing.T) {
 	bag := filepath.Join(t.TempDir(), "robot.bag")
 	synctest.Test(t, func(t *testing.T) {
-		cam, err := software.NewSynthetic(software.SyntheticConfig{
-			Depth: &software.Video{Width: 16, Height: 12, FPS: 30, Format: sensor.FormatZ16}, Duration: 300 * time.Millisecond, Speed: 1,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer cam.Close()
 		num := units.NewTopic[uint64]("depth/number")
 		g, err := units.NewGraph(units.Unit{Name: "u", Handlers: []units.Handler{{Name: "h", Inputs: []units.Input{units.Camera("", sensor.StreamDepth, 0)},
 			Outputs: []units.Output{num}, Func: func(c *units.Context, in []*units.Msg) error { return num.Publish(c, in[0].Frame.Number) }}}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec, err := record.New(cam, bag, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := units.Start(context.Background(), g, []device.Device{rec}, &units.LiveOptions{Record: rec})
-		if err != nil {
-			t.Fatal(err)
-		}
-		<-cam.Done()
-		if err := l.Stop(); err != nil {
-			t.Fatal(err)
-		}
-		if err := rec.Close(); err != nil {
-			t.Fatal(err)
-		}
+		unitsbag.Record(t, bag, software.SyntheticConfig{
+			Depth: &software.Video{Width: 16, Height: 12, FPS: 30, Format: sensor.FormatZ16}, Duration: 300 * time.Millisecond, Speed: 1,
+		}, g, nil)
 	})
 	if r := rsRecord(t, "play", "--realtime=false", bag); r.code != 0 || !strings.Contains(r.stdout, "Depth 9") {
 		t.Errorf("play: exit %d\n%s%s", r.code, r.stdout, r.stderr)

@@ -39,7 +39,7 @@ func parseViewFlags(e *env, args []string) (*viewConfig, error) {
 		"Serves a viewer of BAG (or, without BAG, of the attached camera, or the synthetic camera when none is\n"+
 		"attached) to the browser: every stream side by side, depth colorized, IMU plots, the device's options,\n"+
 		"a timeline with play/pause, step, seek, speed and loop, a 3D point cloud, the depth filters, a ruler and\n"+
-		"snapshots; a camera's options are set and the camera recorded (into the current directory) from the page.\n"+
+		"snapshots, and the unit outputs recorded in BAG (their values at the position); a camera's options are set and the camera recorded (into the current directory) from the page.\n"+
 		"BAG may be a URL, as for info; it opens paused at its first frames until a page presses play (--autoplay\n"+
 		"plays at once). The first line printed is the page's URL.\n"+
 		"The server listens on 127.0.0.1 only unless --listen says otherwise; beyond loopback it prints one URL\n"+

@@ -75,7 +75,8 @@ var allowed = map[string][]string{
 	"internal/synthrig":    {"sensor", "device", "record", "rig", "software"},
 	"internal/imaging":     {"sensor", "internal/yuv"},
 	"internal/yuv":         {"sensor"},
-	"internal/viewer":      {"sensor", "extensions", "device", "playback", "record", "processing", "rosbag", "internal/layout", "internal/imaging", "internal/outfile"},
+	"internal/unitsbag":    {"device", "record", "software", "units"},
+	"internal/viewer":      {"sensor", "extensions", "device", "playback", "record", "processing", "rosbag", "units", "internal/layout", "internal/imaging", "internal/outfile"},
 	"internal/convert":     {"sensor", "extensions", "playback", "processing", "pipeline", "internal/damage", "internal/imaging", "internal/outfile"},
 	// The programs: cmd/rs-record, and any a user adds under cmd/.
 	"cmd": {"*"},

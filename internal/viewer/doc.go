@@ -8,11 +8,16 @@
 //
 //   - a "hello" text message: the device info, the sensors with their
 //     options, the streams, the duration of the bag and whether it can be
-//     controlled (a bag) or not (a camera);
+//     controlled (a bag) or not (a camera), and the unit output topics the
+//     bag holds with their schema versions;
 //   - a "state" text message about ten times a second: position, status,
 //     speed, loop, per-stream delivered/dropped/lost counters and fps, the
 //     option values at the current position, the IMU samples that arrived
-//     since the previous state and the latest pose;
+//     since the previous state and the latest pose, and for a bag recorded
+//     with unit outputs (package units, topics /units/...) each output
+//     topic's latest output at or before the position, its bag time and
+//     its value as the units package decoded it (JSON), about 80 bytes a
+//     topic;
 //   - one binary message per video frame: a 4-byte little-endian length, a
 //     JSON header (stream id, frame number, timestamp, domain, metadata, size,
 //     codec; for a bag recorded with rs-record record --ground-truth, the

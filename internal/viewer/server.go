@@ -105,6 +105,7 @@ type Server struct {
 	procVer    atomic.Uint64         // counts the changes of the filters and the colorizer
 	filters    *filterChain          // of the primary stream when it is Z16 depth
 	truth      *truthIndex           // a bag's frames with ground truth, nil without
+	outputs    []unitTopic           // the unit outputs recorded in a bag, by topic
 
 	bySensor   map[sensor.Sensor][]*sensor.StreamProfile // the profiles shown, by sensor of the device
 	raw        []sensor.Sensor                           // the device's sensors that stream, in the order of s.sensors
@@ -180,6 +181,11 @@ func Start(cfg Config) (*Server, error) {
 		s.cams = cfg.pool
 	case cfg.Cameras != nil:
 		s.cams = &cameraPool{cams: cfg.Cameras, first: s, urls: map[string][]string{}}
+	}
+	if s.pb != nil {
+		if err := s.loadOutputs(); err != nil {
+			s.setErr(err) // the streams still play
+		}
 	}
 	if err := s.makeHello(); err != nil {
 		return nil, err

@@ -67,6 +67,7 @@ type helloMsg struct {
 	Filters    []helloFilter     `json:"filters"`           // the depth filters of the primary depth stream
 	Colorizer  []helloRange      `json:"colorizer"`         // the colorizer's options but the scheme
 	Cameras    bool              `json:"cameras,omitempty"` // the page may switch to another camera
+	Outputs    []helloOutput     `json:"outputs,omitempty"` // the unit output topics recorded in the bag
 }
 
 func infoMap(in sensor.Info) map[string]string {
@@ -85,6 +86,7 @@ func (s *Server) helloMessage() ([]byte, error) {
 		h.Playback = true
 		h.File = s.pb.Filename()
 		h.DurationNs = int64(s.pb.Duration())
+		h.Outputs = s.helloOutputs()
 		if rec := s.pb.Recovery(); rec != nil {
 			h.Recovery = recoveryText(rec)
 		}
@@ -174,6 +176,7 @@ type stateJSON struct {
 	Colorizer  []float32       `json:"colorizer"`
 	Recording  *stateRecording `json:"recording,omitempty"`
 	CanRecord  bool            `json:"canRecord"`
+	Outputs    []stateOutput   `json:"outputs,omitempty"` // the latest unit output per topic at or before the position
 }
 
 // stateLoop publishes the state every period.
@@ -228,6 +231,7 @@ func (s *Server) publishState() {
 			js.PositionNs = int64(s.pb.Duration())
 		}
 		js.Speed = s.speed()
+		js.Outputs = s.outputsAt(js.PositionNs)
 		stats = map[int]playbackStats{}
 		for _, ps := range s.pb.Stats() {
 			stats[ps.Profile.UID] = playbackStats{ps.Dropped, ps.Lost}

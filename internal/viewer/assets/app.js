@@ -94,6 +94,7 @@
       sensors.append(el('h3', {}, 'Options'), opts);
     }
     showProcessing(h);
+    showOutputTopics(h.outputs || []);
     const box = $('streams');
     box.replaceChildren();
     streams.clear();
@@ -352,6 +353,7 @@
       if (v.s.kind === 'motion' && s.samples) plot(v, s.samples);
       if (v.s.kind === 'pose' && s.pose) showPose(v, s.pose);
     }
+    showOutputs(m.outputs || []);
     for (const o of m.options) {
       const td = $(`opt-${o.sensor}-${o.id}`);
       if (!td) continue;
@@ -388,6 +390,69 @@
     });
     const last = v.plot[v.plot.length - 1];
     v.values.textContent = `x ${last[1].toFixed(4)}  y ${last[2].toFixed(4)}  z ${last[3].toFixed(4)}  (scale ±${max.toPrecision(3)})`;
+  }
+
+  // The unit outputs recorded in the bag (package units): per topic a row
+  // with its latest output at the position, and a plot of a numeric one.
+  const outputs = new Map(); // topic → { row, time, value, canvas, plot }
+  function showOutputTopics(topics) {
+    const table = $('outputs-table');
+    table.replaceChildren();
+    outputs.clear();
+    $('outputs').hidden = topics.length === 0;
+    topics.forEach((o, i) => {
+      const time = el('td', { class: 'stats' }, '—');
+      const value = el('td', { id: `output-${i}`, 'data-topic': o.topic, 'data-t-ns': '', 'data-value': '' }, '—');
+      const canvas = el('canvas', { width: '320', height: '40' });
+      canvas.hidden = true;
+      table.append(el('tr', {}, el('td', { title: `schema version ${o.version}, ${o.count} outputs` }, o.topic), time),
+        el('tr', {}, el('td', { colspan: '2' }, value, canvas)));
+      outputs.set(o.topic, { time, value, canvas, plot: [] });
+    });
+  }
+  function showOutputs(list) {
+    const seen = new Set();
+    for (const o of list) {
+      const v = outputs.get(o.topic);
+      if (!v) continue;
+      seen.add(o.topic);
+      const val = JSON.stringify(o.value);
+      if (v.value.dataset.tNs === String(o.tNs) && v.value.dataset.value === val) continue;
+      v.value.dataset.tNs = String(o.tNs);
+      v.value.dataset.value = val;
+      v.value.textContent = val;
+      v.time.textContent = `${fmtS(o.tNs)} s`;
+      if (typeof o.value === 'number') plotOutput(v, o.tNs, o.value);
+    }
+    for (const [topic, v] of outputs) {
+      if (seen.has(topic) || v.value.dataset.tNs === '') continue;
+      v.value.dataset.tNs = v.value.dataset.value = ''; // none yet at the position
+      v.value.textContent = '—';
+      v.time.textContent = '—';
+      v.plot = [];
+      v.canvas.hidden = true;
+    }
+  }
+  // plotOutput keeps the last 200 values of a numeric topic shown (a step
+  // back starts over) and draws them.
+  function plotOutput(v, t, x) {
+    if (v.plot.length && v.plot[v.plot.length - 1][0] > t) v.plot = [];
+    v.plot.push([t, x]);
+    if (v.plot.length > 200) v.plot.shift();
+    const c = v.canvas, g = c.getContext('2d'), W = c.width, H = c.height;
+    c.hidden = false;
+    let lo = Infinity, hi = -Infinity;
+    for (const p of v.plot) { lo = Math.min(lo, p[1]); hi = Math.max(hi, p[1]); }
+    const span = hi - lo || 1;
+    g.fillStyle = '#111';
+    g.fillRect(0, 0, W, H);
+    g.strokeStyle = '#5e5';
+    g.beginPath();
+    v.plot.forEach((p, i) => {
+      const px = i * W / 200, py = H - 2 - (p[1] - lo) / span * (H - 4);
+      if (i) g.lineTo(px, py); else g.moveTo(px, py);
+    });
+    g.stroke();
   }
 
   function showPose(v, p) {
