@@ -287,10 +287,10 @@ func rs2_get_active_streams(s *C.rs2_sensor, e **C.rs2_error) (r *C.rs2_stream_p
 // copy of p with a new unique id, as librealsense's clone; formatArg is
 // the name librealsense gives the format argument in its errors.
 func cloneProfile(p *C.rs2_stream_profile, stream C.rs2_stream, index C.int, format C.rs2_format, formatArg string, edit func(*sensor.StreamProfile)) *C.rs2_stream_profile {
-	if stream < 0 || stream >= C.RS2_STREAM_COUNT {
+	if stream >= C.RS2_STREAM_COUNT {
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "invalid enum value for argument \"stream\"")
 	}
-	if format < 0 || format >= C.RS2_FORMAT_COUNT {
+	if format >= C.RS2_FORMAT_COUNT {
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "invalid enum value for argument \"%s\"", formatArg)
 	}
 	c := *lookup[*profileEntry](unsafe.Pointer(p), "mode").p

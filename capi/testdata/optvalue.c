@@ -20,29 +20,31 @@ static void print_value(int k, const char* how, const rs2_option_value* v) {
 		v->is_valid ? v->as_float : 0.f);
 }
 
+/* print_values prints each option of o (object k) three ways: its value,
+   its value in the options list, and rs2_get_option's. */
+static void print_values(int k, rs2_options* o) {
+	rs2_error* e = NULL;
+	rs2_options_list* ol = rs2_get_options_list(o, &e); check(e);
+	int n = rs2_get_options_list_size(ol, &e); check(e);
+	for (int i = 0; i < n; i++) {
+		const rs2_option_value* listed = rs2_get_option_value_from_list(ol, i, &e); check(e);
+		const rs2_option_value* v = rs2_get_option_value(o, listed->id, &e); check(e);
+		print_value(k, "value", v);
+		rs2_delete_option_value(v);
+		print_value(k, "listed", listed);
+		printf("get %d %s %.9g\n", k, rs2_option_to_string(listed->id), rs2_get_option(o, listed->id, &e)); check(e);
+		rs2_delete_option_value(listed);
+	}
+	rs2_delete_options_list(ol);
+}
+
 int main(int argc, char** argv) {
 	rs2_error* e = NULL;
-	rs2_context* ctx = rs2_create_context(RS2_API_VERSION, &e); check(e);
-	rs2_device* dev = rs2_context_add_device(ctx, argv[1], &e); check(e);
-	rs2_sensor_list* sl = rs2_query_sensors(dev, &e); check(e);
-	rs2_sensor* s = rs2_create_sensor(sl, 0, &e); check(e);
+	struct bag b = open_bag(argv[1]);
+	rs2_sensor* s = b.s;
 	rs2_processing_block* col = rs2_create_colorizer(&e); check(e);
-	rs2_options* objs[2] = {(rs2_options*)s, (rs2_options*)col};
-	for (int k = 0; k < 2; k++) {
-		rs2_options_list* ol = rs2_get_options_list(objs[k], &e); check(e);
-		int n = rs2_get_options_list_size(ol, &e); check(e);
-		for (int i = 0; i < n; i++) {
-			rs2_option o = rs2_get_option_from_list(ol, i, &e); check(e);
-			const rs2_option_value* v = rs2_get_option_value(objs[k], o, &e); check(e);
-			print_value(k, "value", v);
-			rs2_delete_option_value(v);
-			v = rs2_get_option_value_from_list(ol, i, &e); check(e);
-			print_value(k, "listed", v);
-			rs2_delete_option_value(v);
-			printf("get %d %s %.9g\n", k, rs2_option_to_string(o), rs2_get_option(objs[k], o, &e)); check(e);
-		}
-		rs2_delete_options_list(ol);
-	}
+	print_values(0, (rs2_options*)s);
+	print_values(1, (rs2_options*)col);
 	for (int i = 0; i < 3; i++) {
 		const char* d = rs2_get_option_value_description((rs2_options*)col, RS2_OPTION_COLOR_SCHEME, (float)i, &e); check(e);
 		printf("scheme %d %s\n", i, d ? d : "(null)");
@@ -73,9 +75,6 @@ int main(int argc, char** argv) {
 	printf("scheme finally %.9g\n", rs2_get_option((rs2_options*)col, RS2_OPTION_COLOR_SCHEME, &e)); check(e);
 
 	rs2_delete_processing_block(col);
-	rs2_delete_sensor(s);
-	rs2_delete_sensor_list(sl);
-	rs2_delete_device(dev);
-	rs2_delete_context(ctx);
+	close_bag(&b);
 	return 0;
 }

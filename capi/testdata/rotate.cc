@@ -27,13 +27,10 @@ static rs2_frame* process(rs2_processing_block* b, rs2_frame* f) {
 
 int main(int argc, char** argv) {
 	rs2_error* e = nullptr;
-	rs2_context* ctx = rs2_create_context(RS2_API_VERSION, &e); check(e);
-	rs2_device* dev = rs2_context_add_device(ctx, argv[1], &e); check(e);
-	rs2_playback_device_set_real_time(dev, 0, &e); check(e);
-	rs2_sensor_list* sl = rs2_query_sensors(dev, &e); check(e);
-	rs2_sensor* s = rs2_create_sensor(sl, 0, &e); check(e);
-	rs2_stream_profile_list* pl = rs2_get_stream_profiles(s, &e); check(e);
-	const rs2_stream_profile* p = rs2_get_stream_profile(pl, 0, &e); check(e);
+	struct bag b = open_bag(argv[1]);
+	rs2_playback_device_set_real_time(b.dev, 0, &e); check(e);
+	rs2_sensor* s = b.s;
+	const rs2_stream_profile* p = rs2_get_stream_profile(b.pl, 0, &e); check(e);
 	rs2_open(s, p, &e); check(e);
 	rs2_frame_queue* q = rs2_create_frame_queue(1, &e); check(e);
 	rs2_start_queue(s, q, &e); check(e);
@@ -67,10 +64,6 @@ int main(int argc, char** argv) {
 	rs2_delete_processing_block(none);
 	rs2_delete_frame_queue(q);
 	rs2_close(s, &e); check(e);
-	rs2_delete_stream_profiles_list(pl);
-	rs2_delete_sensor(s);
-	rs2_delete_sensor_list(sl);
-	rs2_delete_device(dev);
-	rs2_delete_context(ctx);
+	close_bag(&b);
 	return 0;
 }

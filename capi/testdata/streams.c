@@ -35,12 +35,9 @@ static void active(const char* when, rs2_sensor* s) {
 
 int main(int argc, char** argv) {
 	rs2_error* e = NULL;
-	rs2_context* ctx = rs2_create_context(RS2_API_VERSION, &e); check(e);
-	rs2_device* dev = rs2_context_add_device(ctx, argv[1], &e); check(e);
-	rs2_sensor_list* sl = rs2_query_sensors(dev, &e); check(e);
-	rs2_sensor* s = rs2_create_sensor(sl, 0, &e); check(e);
-	rs2_stream_profile_list* pl = rs2_get_stream_profiles(s, &e); check(e);
-	const rs2_stream_profile* p = rs2_get_stream_profile(pl, 0, &e); check(e);
+	struct bag b = open_bag(argv[1]);
+	rs2_sensor* s = b.s;
+	const rs2_stream_profile* p = rs2_get_stream_profile(b.pl, 0, &e); check(e);
 	print_profile("profile", p);
 	active("before open", s);
 	rs2_open(s, p, &e); check(e);
@@ -70,10 +67,6 @@ int main(int argc, char** argv) {
 	printf("no intrinsics: %s | %s\n", rs2_get_failed_function(e), rs2_get_error_message(e));
 	rs2_free_error(e); e = NULL;
 
-	rs2_delete_stream_profiles_list(pl);
-	rs2_delete_sensor(s);
-	rs2_delete_sensor_list(sl);
-	rs2_delete_device(dev);
-	rs2_delete_context(ctx);
+	close_bag(&b);
 	return 0;
 }
