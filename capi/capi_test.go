@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/convert"
 	"github.com/rsbag/rsbag/internal/rsdump"
 	"github.com/rsbag/rsbag/internal/synthrig"
 	"github.com/rsbag/rsbag/internal/testbags"
@@ -291,7 +292,9 @@ func TestPipelineMatchesSync(t *testing.T) {
 
 // TestErrors checks the rs2_error of failing calls (message, failed
 // function, arguments, exception type), a Go panic returned as an error,
-// the functions refused for a bag, and the *_to_string functions.
+// the functions refused for a bag, and the *_to_string functions. A sensor
+// that is not open starts, streams nothing and stops, and a sensor that is
+// not started stops, without error, as librealsense's playback sensor.
 func TestErrors(t *testing.T) {
 	out := run(t, program(t, "errors.c"), filepath.Join("..", "testdata", "librealsense", "depth_color.bag"))
 	for _, want := range []string{
@@ -320,8 +323,10 @@ func TestErrors(t *testing.T) {
 		"negative count: rs2_open_multiple |",
 		"| UNKNOWN | runtime error: unsafe.Slice: len out of range\n",
 		"null queue: rs2_start_queue | sensor:0x",
-		"start unopened: rs2_start_queue |",
-		"| Wrong Api Call Sequence |",
+		"start unopened: no error\n",
+		"stop unopened: no error\n",
+		"frames of unopened: 0\n",
+		"stop again: no error\n",
 		"seek: rs2_playback_seek |",
 		"Gyro|Y16|Laser Power|Serial Number|Global Time|Actual Fps|Inverse Brown Conrady|UNKNOWN\n",
 		"Wrong Api Call Sequence|Depth Stereo Sensor|Stopped|Warn|Hardware Event|Points\n",
@@ -570,5 +575,163 @@ func TestProcessingMatchesLibrealsense(t *testing.T) {
 			}
 			compareLines(t, run(t, bin, bag), strings.Join(want, "\n"))
 		})
+	}
+}
+
+// TestOptionValue checks the option-value interface the C++ wrapper calls
+// (testdata/optvalue.c): every option of a bag's sensor and of a colorizer
+// as a float rs2_option_value equal to rs2_get_option's value and the Go
+// API's, from the options list too, the names of the colorizer's schemes,
+// and setting a value through rs2_set_option_value with librealsense's
+// checks (range, type, supported, read-only).
+func TestOptionValue(t *testing.T) {
+	bag := filepath.Join("..", "testdata", "librealsense", "depth_color.bag")
+	out := run(t, program(t, "optvalue.c"), bag)
+	dev, err := playback.Open(bag, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	col := processing.NewColorizer()
+	var want []string
+	for k, o := range []interface {
+		SupportedOptions() []sensor.Option
+		Option(sensor.Option) (float32, error)
+	}{dev.Sensors()[0].(extensions.Options), col} {
+		for _, opt := range o.SupportedOptions() {
+			v, err := o.Option(opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, how := range []string{"value", "listed"} {
+				want = append(want, fmt.Sprintf("%s %d %s Float 1 %.9g\n", how, k, opt, v))
+			}
+			want = append(want, fmt.Sprintf("get %d %s %.9g\n", k, opt, v))
+		}
+	}
+	want = append(want,
+		"scheme 0 Jet\n", "scheme 1 Classic\n", "scheme 2 White to Black\n", "min distance 1 (null)\n",
+		"describe unsupported: rs2_get_option_value_description | Invalid Value | Device does not support option White Balance!\n",
+		"set scheme: no error\n", "scheme now 2\n",
+		"set out of range: rs2_set_option_value | Invalid Value | out of range value for argument \"option_value->as_float\"\n",
+		"set as integer: rs2_set_option_value | Invalid Value | expected Float type\n",
+		"set unsupported: rs2_set_option_value | Invalid Value | Device does not support option White Balance!\n",
+		"value unsupported: rs2_get_option_value | Invalid Value | Device does not support option White Balance!\n",
+		"set read-only: rs2_set_option_value | Invalid Value | playback: sensor 0: option Exposure: extensions: option is read-only\n",
+		"scheme finally 2\n")
+	if got := strings.Join(want, ""); out != got {
+		t.Errorf("optvalue prints\n%s\nwant\n%s", out, got)
+	}
+}
+
+// TestActiveStreamsAndClones checks rs2_get_active_streams (none before
+// open, the opened profile while open, none once closed, as librealsense's
+// playback sensor), clones of a profile with a new unique id (video ones
+// with their own size and intrinsics), their argument checks, and the
+// empty name librealsense gives a playback profile (testdata/streams.c).
+func TestActiveStreamsAndClones(t *testing.T) {
+	out := run(t, program(t, "streams.c"), filepath.Join("..", "testdata", "librealsense", "depth_color.bag"))
+	depth := `Depth Z16 0 30 424x240 424 240 212.25 119.875 381.599976 382.099976 4 0 name ""` + "\n"
+	want := "profile " + depth +
+		"active before open 0\n" +
+		"active open 1\n  active " + depth +
+		"active closed 0\n" +
+		"active open multiple 1\n  active " + depth +
+		`clone Infrared Y8 2 30 424x240 424 240 212.25 119.875 381.599976 382.099976 4 0 name ""` + "\n" +
+		`video clone Color RGB8 0 30 320x240 320 240 160.5 120.25 300 301 4 0.125 name ""` + "\n" +
+		"new uids 1\n" +
+		`bad stream: rs2_clone_stream_profile | invalid enum value for argument "stream"` + "\n" +
+		`no intrinsics: rs2_clone_video_stream_profile | null pointer passed for argument "intr"` + "\n"
+	if out != want {
+		t.Errorf("streams prints\n%s\nwant\n%s", out, want)
+	}
+}
+
+// TestExportToPLY exports the point cloud of every depth frame, mapped to
+// its color frame, with rs2_export_to_ply (testdata/proc.c with a file
+// prefix) and compares each file with the one rs-record convert -l writes
+// for the same depth frame.
+func TestExportToPLY(t *testing.T) {
+	bag := filepath.Join("..", "testdata", "librealsense", "depth_color.bag")
+	dir := t.TempDir()
+	run(t, program(t, "proc.c"), bag, filepath.Join(dir, "c"))
+	if _, err := convert.Run(context.Background(), bag, convert.Options{PLY: filepath.Join(dir, "go")}); err != nil {
+		t.Fatal(err)
+	}
+	gos, _ := filepath.Glob(filepath.Join(dir, "go_*.ply"))
+	cs, _ := filepath.Glob(filepath.Join(dir, "c_*.ply"))
+	if len(gos) == 0 || len(cs) != len(gos) {
+		t.Fatalf("%d PLY files through the library, %d by convert", len(cs), len(gos))
+	}
+	for _, g := range gos {
+		want, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := filepath.Join(dir, "c_"+strings.TrimPrefix(filepath.Base(g), "go_"))
+		got, err := os.ReadFile(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s (%d bytes) differs from %s (%d bytes)", filepath.Base(c), len(got), filepath.Base(g), len(want))
+		}
+	}
+}
+
+// TestRotationFilter calls rs2_create_rotation_filter_block as the C++
+// wrapper does, with its C++ rs2_streams_list by value (testdata/rotate.cc,
+// g++): the first depth frame rotated by 90 degrees equals
+// processing.Rotation's output, and a block with an empty list passes the
+// frame through as librealsense's does.
+func TestRotationFilter(t *testing.T) {
+	bag := filepath.Join("..", "testdata", "librealsense", "depth_color.bag")
+	raw := filepath.Join(t.TempDir(), "rotated.raw")
+	out := run(t, program(t, "rotate.cc"), bag, raw)
+	var number uint64
+	var w, h int
+	if _, err := fmt.Sscanf(out, "frame %d %dx%d\n", &number, &w, &h); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	want := fmt.Sprintf("frame %d %dx%d\nis rotation 1\nrotated %dx%d\nempty list %dx%d same 1\n", number, w, h, h, w, w, h)
+	if out != want {
+		t.Errorf("rotate prints\n%s\nwant\n%s", out, want)
+	}
+	dev, err := playback.Open(bag, &playback.Options{NonRealTime: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	s := dev.Sensors()[0]
+	if err := s.Open(s.Profiles()[0]); err != nil {
+		t.Fatal(err)
+	}
+	frames := make(chan *sensor.Frame, 1)
+	var once sync.Once
+	if err := s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
+		if f.Number == number {
+			once.Do(func() { frames <- f })
+		}
+	})); err != nil {
+		t.Fatal(err)
+	}
+	f := <-frames
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	rot := processing.NewRotation(sensor.StreamDepth)
+	if err := rot.SetOption(sensor.OptionRotation, 90); err != nil {
+		t.Fatal(err)
+	}
+	r, err := rot.Process(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, r.Data) {
+		t.Errorf("rotated frame %d through the library (%d bytes) differs from processing.Rotation's (%d bytes)", number, len(got), len(r.Data))
 	}
 }

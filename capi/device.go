@@ -29,7 +29,8 @@ type owner struct {
 
 	mu       sync.Mutex
 	prof     map[*sensor.StreamProfile]unsafe.Pointer
-	statusCB unsafe.Pointer // the program's rs2_playback_status_changed_callback
+	statusCB unsafe.Pointer                            // the program's rs2_playback_status_changed_callback
+	active   map[sensor.Sensor][]*sensor.StreamProfile // the opened profiles of each sensor
 }
 
 func newOwner(dev device.Device, closeDev bool) *owner {
@@ -63,8 +64,9 @@ func (o *owner) release() {
 
 // profileEntry is what a stream profile handle names.
 type profileEntry struct {
-	p *sensor.StreamProfile
-	o *owner
+	p     *sensor.StreamProfile
+	o     *owner // nil for a clone
+	clone bool   // made by rs2_clone_stream_profile: the program deletes it
 }
 
 // profile returns the handle of p, which lives as long as o.
@@ -73,7 +75,7 @@ func (o *owner) profile(p *sensor.StreamProfile) *C.rs2_stream_profile {
 	defer o.mu.Unlock()
 	h, ok := o.prof[p]
 	if !ok {
-		h = newHandle(&profileEntry{p, o})
+		h = newHandle(&profileEntry{p: p, o: o})
 		o.prof[p] = h
 	}
 	return (*C.rs2_stream_profile)(h)
@@ -120,7 +122,12 @@ type profileList struct {
 	profs []*sensor.StreamProfile
 }
 
-type optionsList struct{ opts []sensor.Option }
+// optionsList is an rs2_options_list: the options and their values when it
+// was made.
+type optionsList struct {
+	opts   []sensor.Option
+	values []listValue
+}
 
 // verifyVersion is librealsense's verify_version_compatibility.
 func verifyVersion(v int) {
@@ -512,7 +519,11 @@ func rs2_delete_stream_profiles_list(list *C.rs2_stream_profile_list) {
 //export rs2_delete_stream_profile
 func rs2_delete_stream_profile(p *C.rs2_stream_profile) {
 	// Profiles handed out are owned by their device or list, as the
-	// profiles of librealsense's lists are; only clones would be freed.
+	// profiles of librealsense's lists are; only clones are freed.
+	defer catch(nil, "rs2_delete_stream_profile", nil)
+	if v, ok := handles.Load(uintptr(unsafe.Pointer(p))); ok && v.(*profileEntry).clone {
+		freeHandle(unsafe.Pointer(p))
+	}
 }
 
 //export rs2_get_stream_profile_data
@@ -621,6 +632,9 @@ func rs2_get_extrinsics(from, to *C.rs2_stream_profile, out *C.rs2_extrinsics, e
 	b := lookup[*profileEntry](unsafe.Pointer(to), "to")
 	if out == nil {
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"extrin\"")
+	}
+	if a.o == nil || b.o == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "a cloned profile has no extrinsics")
 	}
 	x, err := a.o.dev.Extrinsics(a.p, b.p)
 	check(err)
@@ -741,7 +755,12 @@ func rs2_get_option_name(p *C.rs2_options, opt C.rs2_option, e **C.rs2_error) (r
 //export rs2_get_options_list
 func rs2_get_options_list(p *C.rs2_options, e **C.rs2_error) (r *C.rs2_options_list) {
 	defer catch(e, "rs2_get_options_list", func() string { return fmtArgs("options", unsafe.Pointer(p)) })
-	return (*C.rs2_options_list)(newHandle(&optionsList{options(unsafe.Pointer(p)).SupportedOptions()}))
+	o := options(unsafe.Pointer(p))
+	l := &optionsList{opts: o.SupportedOptions()}
+	for _, opt := range l.opts {
+		l.values = append(l.values, readValue(o, opt))
+	}
+	return (*C.rs2_options_list)(newHandle(l))
 }
 
 //export rs2_get_options_list_size

@@ -47,6 +47,8 @@ func rs2_is_processing_block_extendable_to(p *C.rs2_processing_block, ext C.rs2_
 		return cbool(ext == C.RS2_EXTENSION_TEMPORAL_FILTER)
 	case *processing.HoleFilling:
 		return cbool(ext == C.RS2_EXTENSION_HOLE_FILLING_FILTER)
+	case *processing.Rotation:
+		return cbool(ext == C.RS2_EXTENSION_ROTATION_FILTER)
 	}
 	return 0
 }

@@ -6,6 +6,8 @@ package main
 import "C"
 
 import (
+	"fmt"
+	"os"
 	"runtime"
 	"sync/atomic"
 	"unsafe"
@@ -313,4 +315,42 @@ func rs2_get_frame_texture_coordinates(p *C.rs2_frame, e **C.rs2_error) (r *C.rs
 		return nil
 	}
 	return (*C.rs2_pixel)(unsafe.Pointer(&pts.TexCoords[0]))
+}
+
+//export rs2_export_to_ply
+func rs2_export_to_ply(p *C.rs2_frame, fname *C.char, texture *C.rs2_frame, e **C.rs2_error) {
+	defer catch(e, "rs2_export_to_ply", func() string { return fmtArgs("frame", unsafe.Pointer(p), "fname", unsafe.Pointer(fname)) })
+	if p == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"frame\"")
+	}
+	if fname == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"fname\"")
+	}
+	pts := pointsOf(p)
+	var tex *sensor.Frame
+	if texture != nil {
+		tex = single(texture)
+	}
+	check(writePLY(C.GoString(fname), pts, tex))
+}
+
+// writePLY writes pts as rs-record convert -l does; a file it could not
+// finish is removed.
+func writePLY(path string, pts *processing.Points, tex *sensor.Frame) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(path)
+		}
+	}()
+	if err := pts.WritePLY(f, tex, processing.PLYOptions{}); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }

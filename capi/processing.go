@@ -498,3 +498,22 @@ func rs2_synthetic_frame_ready(src *C.rs2_source, f *C.rs2_frame, e **C.rs2_erro
 	}
 	out(f)
 }
+
+// rsbag_create_rotation is rs2_create_rotation_filter_block (shim.c takes
+// its C++ argument apart): a rotation of the frames of the n streams at p.
+// librealsense's block rotates nothing for an empty list, where
+// processing.NewRotation would rotate depth: it is then given a stream no
+// frame has.
+//
+//export rsbag_create_rotation
+func rsbag_create_rotation(p *C.rs2_stream, n C.int, e **C.rs2_error) (r *C.rs2_processing_block) {
+	defer catch(e, "rs2_create_rotation_filter_block", func() string { return fmtArgs("streams_to_rotate", unsafe.Pointer(p)) })
+	streams := []sensor.Stream{sensor.Stream(C.RS2_STREAM_COUNT)}
+	if n > 0 && p != nil {
+		streams = streams[:0]
+		for _, s := range unsafe.Slice(p, int(n)) {
+			streams = append(streams, sensor.Stream(s))
+		}
+	}
+	return newBlock(processing.NewRotation(streams...))
+}

@@ -43,3 +43,16 @@ void rsbag_cpp_processor_on_frame(rs2_frame_processor_callback* obj, rs2_frame* 
 void rsbag_cpp_release_processor_callback(rs2_frame_processor_callback* obj) {
 	((void (*)(void*))entry(obj, 1))(obj);
 }
+
+/* rs2_streams_list is a C++ struct holding a std::vector<rs2_stream>
+   (rs_types.hpp). A class with a non-trivial destructor is passed by value
+   under the Itanium C++ ABI as a pointer to the caller's copy, and
+   libstdc++'s vector is three pointers: begin, end, end of storage. */
+struct rsbag_streams_list {
+	const rs2_stream *begin, *end, *end_of_storage;
+};
+
+rs2_processing_block* rs2_create_rotation_filter_block(const struct rsbag_streams_list* streams, rs2_error** error) {
+	if (!streams) return rsbag_create_rotation(NULL, 0, error);
+	return rsbag_create_rotation((rs2_stream*)streams->begin, (int)(streams->end - streams->begin), error);
+}

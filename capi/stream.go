@@ -7,6 +7,8 @@ import "C"
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"sync"
 	"time"
 	"unsafe"
@@ -31,25 +33,37 @@ func profilesOf(p **C.rs2_stream_profile, n int) []*sensor.StreamProfile {
 func rs2_open(s *C.rs2_sensor, p *C.rs2_stream_profile, e **C.rs2_error) {
 	defer catch(e, "rs2_open", func() string { return fmtArgs("device", unsafe.Pointer(s), "profile", unsafe.Pointer(p)) })
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "device")
-	check(h.s.Open(lookup[*profileEntry](unsafe.Pointer(p), "profile").p))
+	sp := lookup[*profileEntry](unsafe.Pointer(p), "profile").p
+	check(h.s.Open(sp))
+	h.o.setActive(h.s, []*sensor.StreamProfile{sp})
 }
 
 //export rs2_open_multiple
 func rs2_open_multiple(s *C.rs2_sensor, p **C.rs2_stream_profile, n C.int, e **C.rs2_error) {
 	defer catch(e, "rs2_open_multiple", func() string { return fmtArgs("device", unsafe.Pointer(s), "profiles", unsafe.Pointer(p), "count", n) })
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "device")
-	check(h.s.Open(profilesOf(p, int(n))...))
+	ps := profilesOf(p, int(n))
+	check(h.s.Open(ps...))
+	h.o.setActive(h.s, ps)
 }
 
 // start starts the sensor with a handler that hands each frame, as a new
 // reference, to deliver. Nothing recovers a panic there: one would have
 // unwound the program's callback (and left its locks held), and ends the
 // program with Go's report instead of a hang.
+//
+// librealsense's playback sensor starts without being open and then
+// streams nothing (src/media/playback/playback_sensor.cpp checks no open
+// profile), and its stop does nothing when it is not started: so do these.
 func (h *sensorHandle) start(deliver func(*C.rs2_frame)) {
 	o := h.o
-	check(h.s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
+	err := h.s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
 		deliver(newFrame(f, nil, o))
-	})))
+	}))
+	if errors.Is(err, sensor.ErrNotOpen) {
+		return
+	}
+	check(err)
 }
 
 //export rs2_start
@@ -93,7 +107,11 @@ func rs2_start_queue(s *C.rs2_sensor, q *C.rs2_frame_queue, e **C.rs2_error) {
 func rs2_stop(s *C.rs2_sensor, e **C.rs2_error) {
 	defer catch(e, "rs2_stop", func() string { return fmtArgs("sensor", unsafe.Pointer(s)) })
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
-	check(h.s.Stop())
+	err := h.s.Stop()
+	if errors.Is(err, sensor.ErrNotStarted) {
+		err = nil // as librealsense's playback sensor: nothing to stop
+	}
+	check(err)
 	h.mu.Lock()
 	cb := h.cppCB
 	h.cppCB = nil
@@ -106,7 +124,9 @@ func rs2_stop(s *C.rs2_sensor, e **C.rs2_error) {
 //export rs2_close
 func rs2_close(s *C.rs2_sensor, e **C.rs2_error) {
 	defer catch(e, "rs2_close", func() string { return fmtArgs("sensor", unsafe.Pointer(s)) })
-	check(lookup[*sensorHandle](unsafe.Pointer(s), "sensor").s.Close())
+	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
+	check(h.s.Close())
+	h.o.setActive(h.s, nil)
 }
 
 // frameQueue is an rs2_frame_queue: at most cap frames, the oldest dropped
@@ -236,4 +256,87 @@ func rs2_try_wait_for_frame(q *C.rs2_frame_queue, timeoutMs C.uint, out **C.rs2_
 func rs2_enqueue_frame(f *C.rs2_frame, q unsafe.Pointer) {
 	defer catch(nil, "rs2_enqueue_frame", nil)
 	lookup[*frameQueue](q, "queue").enqueue(frameOf(f))
+}
+
+// setActive records the profiles s streams once opened (nil once closed),
+// as librealsense's playback sensor does for rs2_get_active_streams.
+func (o *owner) setActive(s sensor.Sensor, profiles []*sensor.StreamProfile) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.active == nil {
+		o.active = map[sensor.Sensor][]*sensor.StreamProfile{}
+	}
+	if profiles == nil {
+		delete(o.active, s)
+		return
+	}
+	o.active[s] = profiles
+}
+
+//export rs2_get_active_streams
+func rs2_get_active_streams(s *C.rs2_sensor, e **C.rs2_error) (r *C.rs2_stream_profile_list) {
+	defer catch(e, "rs2_get_active_streams", func() string { return fmtArgs("sensor", unsafe.Pointer(s)) })
+	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
+	h.o.mu.Lock()
+	active := slices.Clone(h.o.active[h.s])
+	h.o.mu.Unlock()
+	return (*C.rs2_stream_profile_list)(newHandle(&profileList{h.o.acquire(), active}))
+}
+
+// cloneProfile returns a new profile handle, the program's to delete, of a
+// copy of p with a new unique id, as librealsense's clone; formatArg is
+// the name librealsense gives the format argument in its errors.
+func cloneProfile(p *C.rs2_stream_profile, stream C.rs2_stream, index C.int, format C.rs2_format, formatArg string, edit func(*sensor.StreamProfile)) *C.rs2_stream_profile {
+	if stream >= C.RS2_STREAM_COUNT {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "invalid enum value for argument \"stream\"")
+	}
+	if format >= C.RS2_FORMAT_COUNT {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "invalid enum value for argument \"%s\"", formatArg)
+	}
+	c := *lookup[*profileEntry](unsafe.Pointer(p), "mode").p
+	c.UID = sensor.NextUID()
+	c.Stream, c.Index, c.Format = sensor.Stream(stream), int(index), sensor.Format(format)
+	c.Default = false
+	if edit != nil {
+		edit(&c)
+	}
+	return (*C.rs2_stream_profile)(newHandle(&profileEntry{p: &c, clone: true}))
+}
+
+//export rs2_clone_stream_profile
+func rs2_clone_stream_profile(p *C.rs2_stream_profile, stream C.rs2_stream, index C.int, format C.rs2_format, e **C.rs2_error) (r *C.rs2_stream_profile) {
+	defer catch(e, "rs2_clone_stream_profile", func() string {
+		return fmtArgs("mode", unsafe.Pointer(p), "stream", stream, "stream_idx", index, "fmt", format)
+	})
+	return cloneProfile(p, stream, index, format, "fmt", nil)
+}
+
+//export rs2_clone_video_stream_profile
+func rs2_clone_video_stream_profile(p *C.rs2_stream_profile, stream C.rs2_stream, index C.int, format C.rs2_format, width, height C.int, intr *C.rs2_intrinsics, e **C.rs2_error) (r *C.rs2_stream_profile) {
+	defer catch(e, "rs2_clone_video_stream_profile", func() string {
+		return fmtArgs("mode", unsafe.Pointer(p), "stream", stream, "index", index, "format", format, "width", width, "height", height, "intr", unsafe.Pointer(intr))
+	})
+	if intr == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"intr\"")
+	}
+	if lookup[*profileEntry](unsafe.Pointer(p), "mode").p.Kind != sensor.KindVideo {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"vid\"")
+	}
+	return cloneProfile(p, stream, index, format, "format", func(c *sensor.StreamProfile) {
+		c.Width, c.Height = int(width), int(height)
+		c.Intrinsics = goIntrinsics(intr)
+	})
+}
+
+// goIntrinsics returns the intrinsics in.
+func goIntrinsics(in *C.rs2_intrinsics) sensor.Intrinsics {
+	out := sensor.Intrinsics{
+		Width: int(in.width), Height: int(in.height),
+		PPX: float32(in.ppx), PPY: float32(in.ppy), FX: float32(in.fx), FY: float32(in.fy),
+		Model: sensor.Distortion(in.model),
+	}
+	for i := range out.Coeffs {
+		out.Coeffs[i] = float32(in.coeffs[i])
+	}
+	return out
 }

@@ -122,3 +122,12 @@ func rs2_notification_category_to_string(c C.rs2_notification_category) *C.char 
 func playbackStatus(s extensions.PlaybackStatus) C.rs2_playback_status {
 	return C.rs2_playback_status(s)
 }
+
+// optionTypeIDs are rs2_option_type's identifiers in order; librealsense
+// 2.56.5 names no RS2_OPTION_TYPE_RECT (its name is empty).
+var optionTypeIDs = [...]string{"INTEGER", "FLOAT", "STRING", "BOOLEAN", ""}
+
+//export rs2_option_type_to_string
+func rs2_option_type_to_string(t C.rs2_option_type) *C.char {
+	return idName(optionTypeIDs[:], int(t))
+}

@@ -301,23 +301,8 @@ rs2_stream_profile_list * rs2_get_debug_stream_profiles(rs2_sensor * sensor, rs2
 	return NULL;
 }
 
-rs2_stream_profile_list* rs2_get_active_streams(rs2_sensor* sensor, rs2_error** error) {
-	if (error) *error = rsbag_unsupported("rs2_get_active_streams");
-	return NULL;
-}
-
 void rs2_set_stream_profile_data(rs2_stream_profile* mode, rs2_stream stream, int index, rs2_format format, rs2_error** error) {
 	if (error) *error = rsbag_unsupported("rs2_set_stream_profile_data");
-}
-
-rs2_stream_profile* rs2_clone_stream_profile(const rs2_stream_profile* mode, rs2_stream stream, int index, rs2_format format, rs2_error** error) {
-	if (error) *error = rsbag_unsupported("rs2_clone_stream_profile");
-	return NULL;
-}
-
-rs2_stream_profile* rs2_clone_video_stream_profile(const rs2_stream_profile* mode, rs2_stream stream, int index, rs2_format format, int width, int height, const rs2_intrinsics* intr, rs2_error** error) {
-	if (error) *error = rsbag_unsupported("rs2_clone_video_stream_profile");
-	return NULL;
 }
 
 void rs2_register_extrinsics(const rs2_stream_profile* from, const rs2_stream_profile* to, rs2_extrinsics extrin, rs2_error** error) {
@@ -392,10 +377,6 @@ const char* rs2_calib_target_type_to_string(rs2_calib_target_type type) {
 	return NULL;
 }
 
-void rs2_export_to_ply(const rs2_frame* frame, const char* fname, rs2_frame* texture, rs2_error** error) {
-	if (error) *error = rsbag_unsupported("rs2_export_to_ply");
-}
-
 rs2_frame* rs2_allocate_synthetic_video_frame(rs2_source* source, const rs2_stream_profile* new_stream, rs2_frame* original, int new_bpp, int new_width, int new_height, int new_stride, rs2_extension frame_type, rs2_error** error) {
 	if (error) *error = rsbag_unsupported("rs2_allocate_synthetic_video_frame");
 	return NULL;
@@ -417,10 +398,6 @@ void rs2_extract_target_dimensions(const rs2_frame* frame, rs2_calib_target_type
 
 rs2_option rs2_option_from_string(const char * option_name) {
 	return (rs2_option)0;
-}
-
-const char * rs2_option_type_to_string(rs2_option_type type) {
-	return NULL;
 }
 
 const char* rs2_sr300_visual_preset_to_string(rs2_sr300_visual_preset preset) {
@@ -460,28 +437,6 @@ const char* rs2_depth_auto_exposure_mode_to_string(rs2_depth_auto_exposure_mode 
 }
 
 const char * rs2_gyro_sensitivity_to_string(rs2_gyro_sensitivity mode) {
-	return NULL;
-}
-
-rs2_option_value const * rs2_get_option_value(const rs2_options * options, rs2_option option_id, rs2_error ** error) {
-	if (error) *error = rsbag_unsupported("rs2_get_option_value");
-	return NULL;
-}
-
-void rs2_set_option_value(rs2_options const * options, rs2_option_value const * option_value, rs2_error ** error) {
-	if (error) *error = rsbag_unsupported("rs2_set_option_value");
-}
-
-rs2_option_value const * rs2_get_option_value_from_list(const rs2_options_list * options, int i, rs2_error ** error) {
-	if (error) *error = rsbag_unsupported("rs2_get_option_value_from_list");
-	return NULL;
-}
-
-void rs2_delete_option_value(rs2_option_value const * handle) {
-}
-
-const char* rs2_get_option_value_description(const rs2_options* options, rs2_option option, float value, rs2_error ** error) {
-	if (error) *error = rsbag_unsupported("rs2_get_option_value_description");
 	return NULL;
 }
 

@@ -53,6 +53,10 @@ int main(int argc, char** argv) {
 	rs2_start_queue(s, NULL, &e); show("null queue", e); e = NULL;
 	rs2_frame_queue* q = rs2_create_frame_queue(1, &e);
 	rs2_start_queue(s, q, &e); show("start unopened", e); e = NULL;
+	rs2_stop(s, &e); show("stop unopened", e); e = NULL;
+	rs2_frame* none = NULL;
+	printf("frames of unopened: %d\n", rs2_poll_for_frame(q, &none, &e)); check(e);
+	rs2_stop(s, &e); show("stop again", e); e = NULL;
 	rs2_delete_frame_queue(q);
 	rs2_playback_seek(dev, -1, &e); show("seek", e); e = NULL;
 	printf("%s|%s|%s|%s|%s|%s|%s|%s\n", rs2_stream_to_string(RS2_STREAM_GYRO), rs2_format_to_string(RS2_FORMAT_Y16),

@@ -80,6 +80,10 @@ static rs2_frame* run(rs2_processing_block* b, rs2_frame* f) {
 	return out;
 }
 
+/* plyPrefix, when given (the second argument), names the PLY file each
+   point cloud is exported to. */
+static const char* plyPrefix;
+
 static void process(rs2_frame* depth, rs2_frame* other) {
 	rs2_error* e = NULL;
 	nops = 0;
@@ -103,6 +107,12 @@ static void process(rs2_frame* depth, rs2_frame* other) {
 	printf(",\"pointcloud.vertices\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d}", fnv((const unsigned char*)rs2_get_frame_vertices(pts, &e), 12L * n), 12 * n);
 	const rs2_pixel* tc = rs2_get_frame_texture_coordinates(pts, &e); check(e);
 	if (tc) printf(",\"pointcloud.texcoords\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d}", fnv((const unsigned char*)tc, 8L * n), 8 * n);
+	if (plyPrefix) {
+		/* rs2_export_to_ply, named as rs-record convert -l names its files. */
+		char name[4096];
+		snprintf(name, sizeof name, "%s_%.14f.ply", plyPrefix, rs2_get_frame_timestamp(depth, &e)); check(e);
+		rs2_export_to_ply(pts, name, other, &e); check(e);
+	}
 	rs2_release_frame(pts);
 	if (other) {
 		pairWith = other;
@@ -190,6 +200,7 @@ int main(int argc, char** argv) {
 	set(chain[5], RS2_OPTION_HOLES_FILL, 1);
 
 	rs2_context* ctx = rs2_create_context(RS2_API_VERSION, &e); check(e);
+	if (argc > 2) plyPrefix = argv[2];
 	rs2_device* dev = rs2_context_add_device(ctx, argv[1], &e); check(e);
 	rs2_playback_device_set_real_time(dev, 0, &e); check(e);
 	watch_stop(dev, &status, &mu, &cv);

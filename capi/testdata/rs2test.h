@@ -71,4 +71,33 @@ static inline rs2_stream_profile_list* open_profiles(rs2_sensor* s, int video_on
 	*opened = k > 0;
 	return pl;
 }
+
+/* bag is a context with one bag added, its sensors and its first sensor,
+   with the first sensor's profiles. */
+struct bag {
+	rs2_context* ctx;
+	rs2_device* dev;
+	rs2_sensor_list* sl;
+	rs2_sensor* s;
+	rs2_stream_profile_list* pl;
+};
+
+static inline struct bag open_bag(const char* path) {
+	rs2_error* e = NULL;
+	struct bag b;
+	b.ctx = rs2_create_context(RS2_API_VERSION, &e); check(e);
+	b.dev = rs2_context_add_device(b.ctx, path, &e); check(e);
+	b.sl = rs2_query_sensors(b.dev, &e); check(e);
+	b.s = rs2_create_sensor(b.sl, 0, &e); check(e);
+	b.pl = rs2_get_stream_profiles(b.s, &e); check(e);
+	return b;
+}
+
+static inline void close_bag(struct bag* b) {
+	rs2_delete_stream_profiles_list(b->pl);
+	rs2_delete_sensor(b->s);
+	rs2_delete_sensor_list(b->sl);
+	rs2_delete_device(b->dev);
+	rs2_delete_context(b->ctx);
+}
 #endif

@@ -54,7 +54,8 @@
 // temporary name until complete) and playRecording (the last recording
 // served for playback by a Server of its own, on another port of the same
 // address, until this one closes). GET /snapshot.ply is the PLY of the point
-// cloud on view.
+// cloud on view; its X-Depth-Frame and X-Texture-Frame headers give the
+// numbers of the depth and color frames it was made of.
 //
 // A bag opens paused with the first frame of every stream on view (so that a
 // page opened later starts there) until a page presses play, or plays at

@@ -76,23 +76,29 @@ func (s *Server) servePLY(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var buf bytes.Buffer
-	f, number, err := s.writePLY(&buf)
+	f, number, tex, err := s.writePLY(&buf)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusConflict)
 		return
 	}
 	name := strings.NewReplacer("/", "_", " ", "_").Replace(f) + fmt.Sprintf("-%d.ply", number)
+	// Which frames the cloud is of: the page's pictures may have moved on.
+	w.Header().Set("X-Depth-Frame", fmt.Sprint(number))
+	if tex != nil {
+		w.Header().Set("X-Texture-Frame", fmt.Sprint(tex.Number))
+	}
 	w.Header().Set("Content-Type", "application/octet-stream")
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
 	w.Write(buf.Bytes())
 }
 
 // writePLY writes the PLY of the primary depth frame on view and returns
-// the stream's name and the frame's number.
-func (s *Server) writePLY(buf *bytes.Buffer) (string, uint64, error) {
+// the stream's name, the frame's number and the texture frame (nil when
+// the points have no color).
+func (s *Server) writePLY(buf *bytes.Buffer) (string, uint64, *sensor.Frame, error) {
 	f, err := s.depthOnView(s.primary.id)
 	if err != nil {
-		return "", 0, fmt.Errorf("no point cloud: %w", err)
+		return "", 0, nil, fmt.Errorf("no point cloud: %w", err)
 	}
 	pc := processing.NewPointCloud()
 	var tex *sensor.Frame
@@ -109,10 +115,10 @@ func (s *Server) writePLY(buf *bytes.Buffer) (string, uint64, error) {
 		pts, err = pc.Calculate(f)
 	}
 	if err != nil {
-		return "", 0, err
+		return "", 0, nil, err
 	}
 	if err := pts.WritePLY(buf, tex, processing.PLYOptions{}); err != nil {
-		return "", 0, err
+		return "", 0, nil, err
 	}
-	return s.primary.name, f.Number, nil
+	return s.primary.name, f.Number, tex, nil
 }

@@ -73,11 +73,28 @@ func TestSnapshotPLY(t *testing.T) {
 	ts, c, refs, _, color := depthColorAt(t, 5)
 	f := refs["Depth/0"][5].f
 	c.until("the color picture", func() bool { return c.frames[color].Number > 0 })
+	resp, err := http.Get(ts.url + "/snapshot.ply")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Disposition"), "attachment") {
+		t.Fatalf("GET /snapshot.ply: %s %q", resp.Status, resp.Header.Get("Content-Disposition"))
+	}
+	// The color frame on view when the cloud was made (the page's color
+	// picture may still be moving to the one of the seek).
+	if d := resp.Header.Get("X-Depth-Frame"); d != fmt.Sprint(f.Number) {
+		t.Fatalf("X-Depth-Frame %q, want %d", d, f.Number)
+	}
 	var tex *sensor.Frame
 	for _, r := range refs["Color/0"] {
-		if r.f.Number == c.frames[color].Number {
+		if fmt.Sprint(r.f.Number) == resp.Header.Get("X-Texture-Frame") {
 			tex = r.f
 		}
+	}
+	if tex == nil {
+		t.Fatalf("X-Texture-Frame %q: no such color frame", resp.Header.Get("X-Texture-Frame"))
 	}
 	pc := processing.NewPointCloud()
 	e, err := ts.dev.Extrinsics(ts.srv.primary.profile(), ts.srv.texture.profile())
@@ -94,15 +111,6 @@ func TestSnapshotPLY(t *testing.T) {
 	var want bytes.Buffer
 	if err := pts.WritePLY(&want, tex, processing.PLYOptions{}); err != nil {
 		t.Fatal(err)
-	}
-	resp, err := http.Get(ts.url + "/snapshot.ply")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	got, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Disposition"), "attachment") {
-		t.Fatalf("GET /snapshot.ply: %s %q", resp.Status, resp.Header.Get("Content-Disposition"))
 	}
 	if !bytes.Equal(got, want.Bytes()) {
 		t.Errorf("the PLY (%d bytes) differs from processing's (%d bytes) of frame %d with color frame %d", len(got), want.Len(), f.Number, tex.Number)
