@@ -222,7 +222,7 @@ func newFile(ctx context.Context, b *blob.Bucket, key, name string, opts *Option
 	attrs, err := b.Attributes(ctx, key)
 	if err != nil {
 		if gcerrors.Code(err) == gcerrors.NotFound {
-			return nil, fmt.Errorf("blobfile: %s: %w", name, errors.Join(ErrNotFound, err))
+			return nil, fmt.Errorf("blobfile: %s: %w", name, notFound{err})
 		}
 		return nil, fmt.Errorf("blobfile: %s: %w", name, err)
 	}
@@ -586,3 +586,11 @@ func (f *File) fetch(a, b int64, head, mid, tail []byte) error {
 }
 
 var _ rosbag.File = (*File)(nil)
+
+// notFound is ErrNotFound for one object, with the store's error: it reads
+// "no such object: ..." under a message that already names the package,
+// and errors.Is finds ErrNotFound and the store's error in it.
+type notFound struct{ err error }
+
+func (e notFound) Error() string   { return "no such object: " + e.err.Error() }
+func (e notFound) Unwrap() []error { return []error{ErrNotFound, e.err} }

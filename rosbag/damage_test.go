@@ -24,8 +24,8 @@ func TestOpenNotRegular(t *testing.T) {
 	}
 	for _, c := range []struct{ path, kind string }{{fifo, "a FIFO"}, {dir, "a directory"}} {
 		r, err := Open(c.path, nil)
-		if r != nil || !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), c.kind) {
-			t.Errorf("Open(%s) = %v, %v; want ErrNotRegular naming %s", c.path, r, err, c.kind)
+		if r != nil || !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), c.kind) || strings.Count(err.Error(), "rosbag: ") != 1 {
+			t.Errorf("Open(%s) = %v, %v; want ErrNotRegular naming %s, the package said once", c.path, r, err, c.kind)
 		}
 	}
 	missing := filepath.Join(dir, "missing.bag")

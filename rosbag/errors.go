@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 var (
@@ -69,3 +70,13 @@ func (e *UnsupportedError) Error() string {
 func truncated(path string, off int64, record, want string) error {
 	return &FormatError{Path: path, Offset: off, Record: record, Reason: "truncated: want " + want, Err: io.ErrUnexpectedEOF}
 }
+
+// bare wraps a sentinel error of this package for a message that already
+// says "rosbag: ": it reads without its own prefix, and errors.Is still
+// finds it.
+func bare(err error) error { return bareErr{err} }
+
+type bareErr struct{ err error }
+
+func (e bareErr) Error() string { return strings.TrimPrefix(e.err.Error(), "rosbag: ") }
+func (e bareErr) Unwrap() error { return e.err }

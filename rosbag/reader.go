@@ -141,7 +141,7 @@ func Open(path string, opts *ReaderOptions) (*Reader, error) {
 	}
 	if !st.Mode().IsRegular() { // replaced since the first look
 		f.Close()
-		return nil, fmt.Errorf("rosbag: %s: %w (%s)", path, ErrNotRegular, fileKind(st.Mode()))
+		return nil, fmt.Errorf("rosbag: %s: %w (%s)", path, bare(ErrNotRegular), fileKind(st.Mode()))
 	}
 	return OpenFile(&osFile{File: f, size: st.Size()}, path, opts)
 }
@@ -246,7 +246,7 @@ func IsURL(name string) bool {
 func OpenURL(name string) (File, error) {
 	open, ok := lookupScheme(name)
 	if !ok {
-		return nil, fmt.Errorf("rosbag: %s: %w", name, ErrUnsupportedScheme)
+		return nil, fmt.Errorf("rosbag: %s: %w", name, bare(ErrUnsupportedScheme))
 	}
 	f, err := open(name)
 	if err != nil {
@@ -297,10 +297,10 @@ func unsupportedScheme(path, scheme string) error {
 		return true
 	})
 	if len(known) == 0 {
-		return fmt.Errorf("%s: %w %q: bags are read from local files (package blobfile adds object storage)", path, ErrUnsupportedScheme, scheme)
+		return fmt.Errorf("%s: %w %q: bags are read from local files (package blobfile adds object storage)", path, bare(ErrUnsupportedScheme), scheme)
 	}
 	slices.Sort(known)
-	return fmt.Errorf("%s: %w %q: bags are read from local files and %s URLs", path, ErrUnsupportedScheme, scheme, strings.Join(known, ", "))
+	return fmt.Errorf("%s: %w %q: bags are read from local files and %s URLs", path, bare(ErrUnsupportedScheme), scheme, strings.Join(known, ", "))
 }
 
 // CheckRegular returns an error wrapping ErrNotRegular (and naming the
@@ -319,7 +319,7 @@ func CheckRegular(path string) error {
 		return err
 	}
 	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, fileKind(st.Mode()))
+		return fmt.Errorf("%s: %w (%s)", path, bare(ErrNotRegular), fileKind(st.Mode()))
 	}
 	return nil
 }
@@ -474,7 +474,7 @@ func (r *Reader) open() error {
 			return &UnsupportedError{Path: r.path, Offset: 0, What: fmt.Sprintf("bag format %q (want 2.0)", bytes.TrimSpace(m[9:]))}
 		}
 		if bytes.HasPrefix(m[:], []byte(mcapMagic)) {
-			return fmt.Errorf("%w: %s: %w", ErrNotBag, r.path, ErrMCAP)
+			return fmt.Errorf("%w: %s: %w", ErrNotBag, r.path, bare(ErrMCAP))
 		}
 		return fmt.Errorf("%w: %s: version line %q, want %q", ErrNotBag, r.path, m[:], magic)
 	}

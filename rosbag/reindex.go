@@ -94,9 +94,9 @@ func (r *Reader) planReindex() (*reindexPlan, error) {
 	if len(r.conns) == 0 && len(r.chunks) == 0 {
 		why := rc.Reason
 		if rc.Err != nil {
-			return nil, fmt.Errorf("rosbag: %sreindex: %w: no connection or message could be read (%s): %w", r.pfx(), ErrNothingToRecover, why, rc.Err)
+			return nil, fmt.Errorf("rosbag: %sreindex: %w: no connection or message could be read (%s): %w", r.pfx(), bare(ErrNothingToRecover), why, rc.Err)
 		}
-		return nil, fmt.Errorf("rosbag: %sreindex: %w: the file holds no connection or message (%s)", r.pfx(), ErrNothingToRecover, why)
+		return nil, fmt.Errorf("rosbag: %sreindex: %w: the file holds no connection or message (%s)", r.pfx(), bare(ErrNothingToRecover), why)
 	}
 	end := rc.DataEnd
 	if end < firstRecordPos {

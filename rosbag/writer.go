@@ -302,7 +302,7 @@ func (w *Writer) writeMessage(conn uint32, t Time, size int, data []byte, fill f
 		return fmt.Errorf("rosbag: %sWriteMessage: topic %s: time %v outside [%v, %v]", w.prefix(), w.conns[conn].Topic, t, MinTime, MaxTime)
 	}
 	if size > MaxMessageSize {
-		return fmt.Errorf("rosbag: %sWriteMessage: topic %s: %d bytes: %w (%d bytes)", w.prefix(), w.conns[conn].Topic, size, ErrTooLarge, MaxMessageSize)
+		return fmt.Errorf("rosbag: %sWriteMessage: topic %s: %d bytes: %w (%d bytes)", w.prefix(), w.conns[conn].Topic, size, bare(ErrTooLarge), MaxMessageSize)
 	}
 	recLen := 4 + msgHeaderLen + 4 + uint64(size)
 	newConn := !w.inChunk[conn]
