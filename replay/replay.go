@@ -252,11 +252,7 @@ const syncQueue = 64
 // end is the bag time up to which the timers fire after the last frame:
 // the last frame of any bag (within the window).
 func (r *runner) end() time.Duration {
-	var end time.Duration
-	for _, d := range r.s.Devices() {
-		_, last := d.Span()
-		end = max(end, last)
-	}
+	end := r.s.Duration() // the last frame of any bag
 	if r.opts.End > 0 {
 		end = min(end, r.opts.End-1)
 	}

@@ -456,11 +456,7 @@ func (e *engine) fail(ev, node int, err error) {
 // end is the bag time up to which the clocks tick after the last frame:
 // the last frame of any bag (within the window).
 func (e *engine) end() time.Duration {
-	var end time.Duration
-	for _, d := range e.s.Devices() {
-		_, last := d.Span()
-		end = max(end, last)
-	}
+	end := e.s.Duration() // the last frame of any bag
 	if e.opts.End > 0 {
 		end = min(end, e.opts.End-1)
 	}
