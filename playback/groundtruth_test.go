@@ -9,6 +9,7 @@ import (
 
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/internal/synthrig"
+	"github.com/rsbag/rsbag/internal/testbags"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"
@@ -20,56 +21,22 @@ import (
 // depth beside every depth frame, the depth made by depth.
 func withTruth(t *testing.T, src, dst string, depth func(seq uint32) *msgs.Image) {
 	t.Helper()
-	r, err := rosbag.Open(src, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	w, err := rosbag.Create(dst, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := map[uint32]uint32{}
-	for _, c := range r.Connections() {
-		if ids[c.ID], err = w.AddConnectionHeader(c.Topic, c.Type, c.MD5Sum, c.MessageDefinition, c.Extra); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pose, err := w.AddConnection(layout.GroundTruthTopic(sensor.StreamDepth, 0, "pose"), msgs.TransformType.Name, msgs.TransformType.MD5, msgs.TransformType.Definition)
-	if err != nil {
-		t.Fatal(err)
-	}
-	exact, err := w.AddConnection(layout.GroundTruthTopic(sensor.StreamDepth, 0, "depth"), msgs.ImageType.Name, msgs.ImageType.MD5, msgs.ImageType.Definition)
-	if err != nil {
-		t.Fatal(err)
-	}
-	it := r.Messages(nil)
-	for it.Next() {
-		m := it.Message()
-		if err := w.WriteMessage(ids[m.Conn.ID], m.Time, m.Data); err != nil {
-			t.Fatal(err)
-		}
+	testbags.CopyAdding(t, src, dst, func(m *rosbag.Message) []testbags.Added {
 		if layout.Parse(m.Conn.Topic).Kind != layout.KindImageData {
-			continue
+			return nil
 		}
 		var img msgs.Image
 		if err := img.Unmarshal(m.Data); err != nil {
 			t.Fatal(err)
 		}
 		tf := &msgs.Transform{Translation: msgs.Vector3{X: float64(img.Header.Seq)}, Rotation: msgs.Quaternion{W: 1}}
-		if err := w.WriteMessage(pose, m.Time, tf.AppendTo(nil)); err != nil {
-			t.Fatal(err)
+		return []testbags.Added{
+			{Topic: layout.GroundTruthTopic(sensor.StreamDepth, 0, "pose"), Type: msgs.TransformType.Name,
+				MD5Sum: msgs.TransformType.MD5, Definition: msgs.TransformType.Definition, Data: tf.AppendTo(nil)},
+			{Topic: layout.GroundTruthTopic(sensor.StreamDepth, 0, "depth"), Type: msgs.ImageType.Name,
+				MD5Sum: msgs.ImageType.MD5, Definition: msgs.ImageType.Definition, Data: depth(img.Header.Seq).AppendTo(nil)},
 		}
-		if err := w.WriteMessage(exact, m.Time, depth(img.Header.Seq).AppendTo(nil)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := it.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	})
 }
 
 // TestGroundTruthBadInput: GroundTruth gives each depth frame the pose
