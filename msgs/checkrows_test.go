@@ -13,13 +13,15 @@ func TestCheckRows(t *testing.T) {
 		im    Image
 		field string // "" when whole
 	}{
-		{"whole", Image{Height: 2, Step: 4, Data: make([]byte, 8)}, ""},
-		{"longer data", Image{Height: 2, Step: 4, Data: make([]byte, 9)}, ""},
-		{"rows cut", Image{Height: 2, Step: 4, Data: make([]byte, 7)}, "data"},
-		{"huge step", Image{Height: 1 << 31, Step: 1 << 31}, "data"},
-		{"depth units", Image{Header: Header{FrameID: DepthUnitsFrameID}, HasDepthUnits: true, DepthUnits: 0.001}, ""},
-		{"frame_id 1 without depth units", Image{Header: Header{FrameID: DepthUnitsFrameID}}, "depth_units"},
-		{"other frame_id without depth units", Image{Header: Header{FrameID: "0"}}, ""},
+		{"whole", Image{Width: 2, Height: 2, Step: 4, Data: make([]byte, 8)}, ""},
+		{"longer data", Image{Width: 2, Height: 2, Step: 4, Data: make([]byte, 9)}, ""},
+		{"rows cut", Image{Width: 2, Height: 2, Step: 4, Data: make([]byte, 7)}, "data"},
+		{"huge step", Image{Width: 1, Height: 1 << 31, Step: 1 << 31}, "data"},
+		{"no width", Image{Height: 6, Step: 16, Data: make([]byte, 96)}, "width"},
+		{"no height", Image{Width: 8, Step: 16}, "height"},
+		{"depth units", Image{Width: 1, Height: 1, Header: Header{FrameID: DepthUnitsFrameID}, HasDepthUnits: true, DepthUnits: 0.001}, ""},
+		{"frame_id 1 without depth units", Image{Width: 1, Height: 1, Header: Header{FrameID: DepthUnitsFrameID}}, "depth_units"},
+		{"other frame_id without depth units", Image{Width: 1, Height: 1, Header: Header{FrameID: "0"}}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.im.CheckRows()

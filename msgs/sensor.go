@@ -1,6 +1,9 @@
 package msgs
 
-import "io"
+import (
+	"errors"
+	"io"
+)
 
 // Image is sensor_msgs/Image (video frames).
 //
@@ -97,13 +100,23 @@ type TimeReference struct {
 	Source  string `ros:"source"`
 }
 
+// ErrNoPixels is the cause of the *DecodeError of an image whose width or
+// height is 0: a frame of a video stream always has pixels.
+var ErrNoPixels = errors.New("an image without pixels")
+
 // CheckRows returns a *DecodeError when the bytes of a decoded image do not
-// hold the frame they describe: data shorter than its step × height bytes
-// (field data), or header.frame_id "1" without the depth_units float32
+// hold the frame they describe: a width or height of 0 (ErrNoPixels), data
+// shorter than its step × height bytes (field data), or header.frame_id "1" without the depth_units float32
 // that librealsense appends under it (field depth_units, spec §2, §5.9).
 // Every reader of frames checks it, so that such a message is damage to
 // all of them alike.
 func (m *Image) CheckRows() error {
+	switch {
+	case m.Width == 0:
+		return &DecodeError{Type: ImageType.Name, Field: "width", Have: len(m.Data), Err: ErrNoPixels}
+	case m.Height == 0:
+		return &DecodeError{Type: ImageType.Name, Field: "height", Have: len(m.Data), Err: ErrNoPixels}
+	}
 	if need := uint64(m.Step) * uint64(m.Height); need > uint64(len(m.Data)) {
 		return &DecodeError{Type: ImageType.Name, Field: "data", Need: int(min(need, 1<<62)), Have: len(m.Data), Err: io.ErrUnexpectedEOF}
 	}
