@@ -29,8 +29,8 @@ type DecodeError struct {
 
 // Error returns e.g. "msgs: sensor_msgs/Image: field data: need 614400 bytes at offset 58, have 12".
 func (e *DecodeError) Error() string {
-	if errors.Is(e.Err, ErrNoPixels) {
-		return fmt.Sprintf("msgs: %s: field %s is 0: %v", e.Type, e.Field, e.Err)
+	if errors.Is(e.Err, errNoPixels) {
+		return fmt.Sprintf("msgs: %s: field %s is 0: an image without pixels", e.Type, e.Field)
 	}
 	if errors.Is(e.Err, ErrTrailingBytes) {
 		return fmt.Sprintf("msgs: %s: %d trailing bytes at offset %d", e.Type, e.Have, e.Offset)

@@ -100,12 +100,12 @@ type TimeReference struct {
 	Source  string `ros:"source"`
 }
 
-// ErrNoPixels is the cause of the *DecodeError of an image whose width or
+// errNoPixels is the cause of the *DecodeError of an image whose width or
 // height is 0: a frame of a video stream always has pixels.
-var ErrNoPixels = errors.New("an image without pixels")
+var errNoPixels = errors.New("msgs: an image without pixels")
 
 // CheckRows returns a *DecodeError when the bytes of a decoded image do not
-// hold the frame they describe: a width or height of 0 (ErrNoPixels), data
+// hold the frame they describe: a width or height of 0 (field width or height), data
 // shorter than its step × height bytes (field data), or header.frame_id "1" without the depth_units float32
 // that librealsense appends under it (field depth_units, spec §2, §5.9).
 // Every reader of frames checks it, so that such a message is damage to
@@ -113,9 +113,9 @@ var ErrNoPixels = errors.New("an image without pixels")
 func (m *Image) CheckRows() error {
 	switch {
 	case m.Width == 0:
-		return &DecodeError{Type: ImageType.Name, Field: "width", Have: len(m.Data), Err: ErrNoPixels}
+		return &DecodeError{Type: ImageType.Name, Field: "width", Have: len(m.Data), Err: errNoPixels}
 	case m.Height == 0:
-		return &DecodeError{Type: ImageType.Name, Field: "height", Have: len(m.Data), Err: ErrNoPixels}
+		return &DecodeError{Type: ImageType.Name, Field: "height", Have: len(m.Data), Err: errNoPixels}
 	}
 	if need := uint64(m.Step) * uint64(m.Height); need > uint64(len(m.Data)) {
 		return &DecodeError{Type: ImageType.Name, Field: "data", Need: int(min(need, 1<<62)), Have: len(m.Data), Err: io.ErrUnexpectedEOF}
