@@ -67,20 +67,35 @@ func library(t testing.TB) string {
 // the library.
 func program(t testing.TB, name string, extra ...string) string {
 	t.Helper()
+	return compile(t, "", name, extra...)
+}
+
+// compile compiles testdata/NAME against the library: with include "",
+// against rs2.h; otherwise against librealsense's own headers in the
+// directory include (librealsense2/rs.h in place of rs2.h, and rs.hpp).
+func compile(t testing.TB, include, name string, extra ...string) string {
+	t.Helper()
 	dir := library(t)
 	bin := filepath.Join(dir, strings.TrimSuffix(name, filepath.Ext(name)))
+	flags := []string{"-I."}
+	if include != "" {
+		bin += ".real"
+		flags = []string{"-I" + realShim(t), "-isystem", include}
+	}
 	if _, err := os.Stat(bin); err == nil {
 		return bin
 	}
 	cc := "gcc"
 	if strings.HasSuffix(name, ".cc") {
 		cc = "g++"
+		flags = append(flags, "-std=c++14")
 	}
 	if _, err := exec.LookPath(cc); err != nil {
 		t.Skipf("%s compiles the test programs: %v", cc, err)
 	}
-	args := append([]string{"-Wall", "-Werror", "-O1", "-I.", filepath.Join("testdata", name), "-o", bin + ".tmp",
-		"-L" + dir, "-l:librealsense2.so.2.56", "-lpthread"}, extra...)
+	args := append(append([]string{"-Wall", "-Werror", "-O1"}, flags...), filepath.Join("testdata", name), "-o", bin+".tmp",
+		"-L"+dir, "-l:librealsense2.so.2.56", "-lpthread")
+	args = append(args, extra...)
 	if out, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
 		t.Fatalf("%s %s: %v\n%s", cc, strings.Join(args, " "), err, out)
 	}
@@ -200,7 +215,11 @@ func goDump(t *testing.T, bag string) string {
 // extrinsics, the C frame callback, notifications, the C++ status callback
 // object) and compares what it prints with rs-record dump, line for line.
 func TestDumpMatchesGo(t *testing.T) {
-	bin := program(t, "dump.c")
+	checkDumpMatchesGo(t, program(t, "dump.c"))
+}
+
+// checkDumpMatchesGo is TestDumpMatchesGo for the program bin.
+func checkDumpMatchesGo(t *testing.T, bin string) {
 	for _, bag := range dumpBags(t) {
 		t.Run(filepath.Base(bag), func(t *testing.T) {
 			compareLines(t, run(t, bin, bag), goDump(t, bag))
@@ -240,7 +259,11 @@ func framesets(t *testing.T, out string) []frameset {
 // (testdata/pipe.c) and compares its framesets, frame by frame, with those
 // of rs-record dump --sync.
 func TestPipelineMatchesSync(t *testing.T) {
-	bin := program(t, "pipe.c")
+	checkPipelineMatchesSync(t, program(t, "pipe.c"))
+}
+
+// checkPipelineMatchesSync is TestPipelineMatchesSync for the program bin.
+func checkPipelineMatchesSync(t *testing.T, bin string) {
 	for _, bag := range dumpBags(t) {
 		t.Run(filepath.Base(bag), func(t *testing.T) {
 			out := run(t, bin, bag)
@@ -296,7 +319,12 @@ func TestPipelineMatchesSync(t *testing.T) {
 // that is not open starts, streams nothing and stops, and a sensor that is
 // not started stops, without error, as librealsense's playback sensor.
 func TestErrors(t *testing.T) {
-	out := run(t, program(t, "errors.c"), filepath.Join("..", "testdata", "librealsense", "depth_color.bag"))
+	checkErrors(t, program(t, "errors.c"))
+}
+
+// checkErrors is TestErrors for the program bin.
+func checkErrors(t *testing.T, bin string) {
+	out := run(t, bin, filepath.Join("..", "testdata", "librealsense", "depth_color.bag"))
 	for _, want := range []string{
 		"api 25605\n",
 		"newer minor: rs2_create_context | api_version:25705 | Invalid Value | API version mismatch: librealsense.so was compiled with API version 2.56.5 but the application was compiled with 2.57.5! Make sure correct version of the library is installed (make install)\n",
@@ -377,7 +405,11 @@ func TestErrors(t *testing.T) {
 // spatial, temporal, hole filling, units and a chain of them) and compares
 // the hashes and shapes of their outputs with rs-record dump --processing.
 func TestProcessingMatchesGo(t *testing.T) {
-	bin := program(t, "proc.c")
+	checkProcessingMatchesGo(t, program(t, "proc.c"))
+}
+
+// checkProcessingMatchesGo is TestProcessingMatchesGo for the program bin.
+func checkProcessingMatchesGo(t *testing.T, bin string) {
 	for _, bag := range dumpBags(t) {
 		t.Run(filepath.Base(bag), func(t *testing.T) {
 			var want bytes.Buffer
@@ -424,10 +456,14 @@ func TestLeakCycles(t *testing.T) {
 // into the library and queue their frames, which the main thread takes,
 // reads and releases. Every frame delivered is taken exactly once.
 func TestCallbacksOnSeveralSensors(t *testing.T) {
+	checkCallbacksOnSeveralSensors(t, program(t, "race.c"))
+}
+
+// checkCallbacksOnSeveralSensors is TestCallbacksOnSeveralSensors for the program bin.
+func checkCallbacksOnSeveralSensors(t *testing.T, bin string) {
 	bag := filepath.Join(t.TempDir(), "all.bag")
 	synthrig.ReferenceBag(t, bag, "metadata_rich", 400*time.Millisecond)
 	bags := []string{bag, filepath.Join("..", "testdata", "librealsense", "depth_color_ir2_uncompressed.bag")}
-	bin := program(t, "race.c")
 	for _, b := range bags {
 		out := run(t, bin, b)
 		var got, delivered, nonzero int
@@ -449,7 +485,11 @@ func TestCallbacksOnSeveralSensors(t *testing.T) {
 // playback status callback, rs2_start_processing and the pipeline's
 // callback; each object's release() is called when librealsense calls it.
 func TestCppCallbacks(t *testing.T) {
-	bin := program(t, "cpp.cc")
+	checkCppCallbacks(t, program(t, "cpp.cc"))
+}
+
+// checkCppCallbacks is TestCppCallbacks for the program bin.
+func checkCppCallbacks(t *testing.T, bin string) {
 	for _, bag := range []string{filepath.Join("..", "testdata", "librealsense", "depth_color.bag"),
 		filepath.Join("..", "testdata", "librealsense", "motion_accel_gyro.bag")} {
 		out := run(t, bin, bag)
@@ -472,7 +512,11 @@ func TestCppCallbacks(t *testing.T) {
 // limited number of frames and pauses and resumes the playback, and
 // compares the output with rs-record dump --seek T --limit N.
 func TestDumpSeekMatchesGo(t *testing.T) {
-	bin := program(t, "dump.c")
+	checkDumpSeekMatchesGo(t, program(t, "dump.c"))
+}
+
+// checkDumpSeekMatchesGo is TestDumpSeekMatchesGo for the program bin.
+func checkDumpSeekMatchesGo(t *testing.T, bin string) {
 	for _, c := range []struct {
 		bag   string
 		seek  int64
@@ -533,7 +577,11 @@ func TestExports(t *testing.T) {
 // reference bags (testdata/librealsense/NAME.expected.jsonl, by a program
 // of the same calls linked against librealsense), line for line.
 func TestDumpMatchesLibrealsense(t *testing.T) {
-	bin := program(t, "dump.c")
+	checkDumpMatchesLibrealsense(t, program(t, "dump.c"))
+}
+
+// checkDumpMatchesLibrealsense is TestDumpMatchesLibrealsense for the program bin.
+func checkDumpMatchesLibrealsense(t *testing.T, bin string) {
 	real, _ := filepath.Glob(filepath.Join("..", "testdata", "librealsense", "real", "*.bag"))
 	for _, bag := range append(testbags.Librealsense(t, ".."), real...) {
 		want, err := os.ReadFile(strings.TrimSuffix(bag, ".bag") + ".expected.jsonl")
@@ -551,7 +599,11 @@ func TestDumpMatchesLibrealsense(t *testing.T) {
 // testdata/proc.c gets through this library with those librealsense 2.56.5
 // computed for the reference bags (testdata/librealsense/processing).
 func TestProcessingMatchesLibrealsense(t *testing.T) {
-	bin := program(t, "proc.c")
+	checkProcessingMatchesLibrealsense(t, program(t, "proc.c"))
+}
+
+// checkProcessingMatchesLibrealsense is TestProcessingMatchesLibrealsense for the program bin.
+func checkProcessingMatchesLibrealsense(t *testing.T, bin string) {
 	exp, err := filepath.Glob(filepath.Join("..", "testdata", "librealsense", "processing", "*.proc.expected.jsonl"))
 	if err != nil || len(exp) == 0 {
 		t.Fatalf("no processing references (%v)", err)
@@ -585,8 +637,13 @@ func TestProcessingMatchesLibrealsense(t *testing.T) {
 // and setting a value through rs2_set_option_value with librealsense's
 // checks (range, type, supported, read-only).
 func TestOptionValue(t *testing.T) {
+	checkOptionValue(t, program(t, "optvalue.c"))
+}
+
+// checkOptionValue is TestOptionValue for the program bin.
+func checkOptionValue(t *testing.T, bin string) {
 	bag := filepath.Join("..", "testdata", "librealsense", "depth_color.bag")
-	out := run(t, program(t, "optvalue.c"), bag)
+	out := run(t, bin, bag)
 	dev, err := playback.Open(bag, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -630,7 +687,12 @@ func TestOptionValue(t *testing.T) {
 // with their own size and intrinsics), their argument checks, and the
 // empty name librealsense gives a playback profile (testdata/streams.c).
 func TestActiveStreamsAndClones(t *testing.T) {
-	out := run(t, program(t, "streams.c"), filepath.Join("..", "testdata", "librealsense", "depth_color.bag"))
+	checkActiveStreamsAndClones(t, program(t, "streams.c"))
+}
+
+// checkActiveStreamsAndClones is TestActiveStreamsAndClones for the program bin.
+func checkActiveStreamsAndClones(t *testing.T, bin string) {
+	out := run(t, bin, filepath.Join("..", "testdata", "librealsense", "depth_color.bag"))
 	depth := `Depth Z16 0 30 424x240 424 240 212.25 119.875 381.599976 382.099976 4 0 name ""` + "\n"
 	want := "profile " + depth +
 		"active before open 0\n" +
@@ -685,9 +747,14 @@ func TestExportToPLY(t *testing.T) {
 // processing.Rotation's output, and a block with an empty list passes the
 // frame through as librealsense's does.
 func TestRotationFilter(t *testing.T) {
+	checkRotationFilter(t, program(t, "rotate.cc"))
+}
+
+// checkRotationFilter is TestRotationFilter for the program bin.
+func checkRotationFilter(t *testing.T, bin string) {
 	bag := filepath.Join("..", "testdata", "librealsense", "depth_color.bag")
 	raw := filepath.Join(t.TempDir(), "rotated.raw")
-	out := run(t, program(t, "rotate.cc"), bag, raw)
+	out := run(t, bin, bag, raw)
 	var number uint64
 	var w, h int
 	if _, err := fmt.Sscanf(out, "frame %d %dx%d\n", &number, &w, &h); err != nil {

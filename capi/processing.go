@@ -282,7 +282,10 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 			}
 		}
 		if depth == nil {
-			return nil
+			// No cloud: the input comes out, as librealsense's
+			// processing blocks give back a frame they make nothing
+			// of (rs2::pointcloud::map_to waits for it).
+			return passThrough(in)
 		}
 		b.mu.Lock()
 		first, tx := b.depthProfile == nil, b.texture

@@ -598,11 +598,12 @@ typedef struct rs2_option_value
     rs2_option id;
     int is_valid;
     rs2_option_type type;
-    union { char const * as_string;
+    _Pragma("pack(push,1)") union { char const * as_string;
     float as_float;
     int64_t as_integer;
     rs2_option_rect as_rect;
     };
+    _Pragma("pack(pop)")
 } rs2_option_value;
 
 typedef enum rs2_sr300_visual_preset

@@ -13,6 +13,7 @@ def statements(hdir):
         s = open(os.path.join(hdir, '%s.h' % n)).read()
         s = re.sub(r'/\*.*?\*/', '', s, flags=re.S)
         s = re.sub(r'//[^\n]*', '', s)
+        s = re.sub(r'#\s*pragma\s+([^\n]*?)\s*$', r'_Pragma("\1")', s, flags=re.M)
         s = re.sub(r'#[^\n]*', '', s)
         s = s.replace('extern "C" {', '')
         depth = 0

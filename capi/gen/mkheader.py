@@ -8,7 +8,7 @@ for st in headers.statements(sys.argv[2]):
             head,body=st.split('{',1);body,tail=body.rsplit('}',1)
             items=[x.strip() for x in body.split(';' if 'struct' in head else ',') if x.strip()]
             sep=';\n' if 'struct' in head else ',\n'
-            st=head.strip()+'\n{\n'+''.join('    '+x+sep for x in items)+'}'+tail
+            st=head.strip()+'\n{\n'+''.join('    '+x+('\n' if re.fullmatch(r'_Pragma\("[^"]*"\)',x) else sep) for x in items)+'}'+tail
             if 'struct' not in head: st=st.replace(',\n}','\n}')
         types.append(st)
     else:

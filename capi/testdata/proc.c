@@ -97,9 +97,16 @@ static void process(rs2_frame* depth, rs2_frame* other) {
 		f = run(schemes[k], depth); op(name, f); rs2_release_frame(f);
 	}
 	if (other) {
-		/* The cloud takes the other frame as its texture: no output. */
+		/* The cloud takes the other frame as its texture and gives it
+		   back, as librealsense's does. */
 		rs2_frame_add_ref(other, &e); check(e);
 		rs2_process_frame(pc, other, &e); check(e);
+		rs2_frame* back = NULL;
+		if (rs2_poll_for_frame(q, &back, &e)) {
+			if (back != other) { printf("texture not given back\n"); fflush(stdout); _exit(1); }
+			rs2_release_frame(back);
+		}
+		check(e);
 	}
 	rs2_frame* pts = run(pc, depth);
 	if (!rs2_is_frame_extendable_to(pts, RS2_EXTENSION_POINTS, &e)) { printf("not points\n"); fflush(stdout); _exit(1); }
