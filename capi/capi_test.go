@@ -47,20 +47,31 @@ func TestMain(m *testing.M) {
 func library(t testing.TB) string {
 	t.Helper()
 	libOnce.Do(func() {
-		libDir, libErr = os.MkdirTemp("", "capi")
-		if libErr != nil {
-			return
-		}
-		cmd := exec.Command("go", "build", "-buildmode=c-shared", "-ldflags", "-extldflags -Wl,-soname,librealsense2.so.2.56",
-			"-o", filepath.Join(libDir, "librealsense2.so.2.56"), ".")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			libErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
+		libDir, libErr = buildLibrary()
 	})
 	if libErr != nil {
 		t.Fatal(libErr)
 	}
 	return libDir
+}
+
+// buildLibrary builds the library into a new directory, with the build
+// tags given.
+func buildLibrary(tags ...string) (string, error) {
+	dir, err := os.MkdirTemp("", "capi")
+	if err != nil {
+		return "", err
+	}
+	args := []string{"build", "-buildmode=c-shared", "-ldflags", "-extldflags -Wl,-soname,librealsense2.so.2.56"}
+	if len(tags) > 0 {
+		args = append(args, "-tags", strings.Join(tags, ","))
+	}
+	cmd := exec.Command("go", append(args, "-o", filepath.Join(dir, "librealsense2.so.2.56"), ".")...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return "", fmt.Errorf("go %s: %v\n%s", strings.Join(cmd.Args[1:], " "), err, out)
+	}
+	return dir, nil
 }
 
 // program compiles testdata/NAME.c (C, or C++ for .cc) against rs2.h and
@@ -75,7 +86,12 @@ func program(t testing.TB, name string, extra ...string) string {
 // directory include (librealsense2/rs.h in place of rs2.h, and rs.hpp).
 func compile(t testing.TB, include, name string, extra ...string) string {
 	t.Helper()
-	dir := library(t)
+	return compileIn(t, library(t), include, name, extra...)
+}
+
+// compileIn compiles as compile does, against the library in dir.
+func compileIn(t testing.TB, dir, include, name string, extra ...string) string {
+	t.Helper()
 	bin := filepath.Join(dir, strings.TrimSuffix(name, filepath.Ext(name)))
 	flags := []string{"-I."}
 	if include != "" {
@@ -105,14 +121,15 @@ func compile(t testing.TB, include, name string, extra ...string) string {
 	return bin
 }
 
-// run runs a test program with the library in its path and the cgo pointer
-// checks on, and returns its standard output.
+// run runs a test program with the library it was compiled against (in
+// its directory) in its path and the cgo pointer checks on, and returns its
+// standard output.
 func run(t testing.TB, bin string, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+library(t), "GODEBUG=cgocheck=1")
+	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+filepath.Dir(bin), "GODEBUG=cgocheck=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -220,6 +220,17 @@ func rs2_context_add_device(ctx *C.rs2_context, file *C.char, e **C.rs2_error) (
 	return (*C.rs2_device)(newHandle(&deviceHandle{o.acquire()}))
 }
 
+//export rs2_create_playback_device
+func rs2_create_playback_device(file *C.char, e **C.rs2_error) (r *C.rs2_device) {
+	defer catch(e, "rs2_create_playback_device", func() string { return fmtArgs("file", goStr(file)) })
+	if file == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"file\"")
+	}
+	dev, err := playback.Open(C.GoString(file), nil)
+	check(err)
+	return (*C.rs2_device)(newHandle(&deviceHandle{newOwner(dev, true)}))
+}
+
 //export rs2_context_remove_device
 func rs2_context_remove_device(ctx *C.rs2_context, file *C.char, e **C.rs2_error) {
 	defer catch(e, "rs2_context_remove_device", func() string { return fmtArgs("ctx", unsafe.Pointer(ctx), "file", goStr(file)) })

@@ -516,11 +516,6 @@ const char* rs2_record_device_filename(const rs2_device* device, rs2_error** err
 	return NULL;
 }
 
-rs2_device* rs2_create_playback_device(const char* file, rs2_error** error) {
-	if (error) *error = rsbag_unsupported("rs2_create_playback_device");
-	return NULL;
-}
-
 void rs2_pipeline_set_device(rs2_pipeline * pipe, rs2_device * device, rs2_error ** error) {
 	if (error) *error = rsbag_unsupported("rs2_pipeline_set_device");
 }

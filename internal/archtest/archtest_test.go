@@ -86,7 +86,7 @@ var allowed = map[string][]string{
 	// librealsense2.so on the Go core: a program (package main, built with
 	// -buildmode=c-shared) exporting the rs2_* C API over the packages a
 	// librealsense program uses.
-	"capi": {"sensor", "extensions", "device", "playback", "pipeline", "processing"},
+	"capi": {"sensor", "extensions", "device", "playback", "pipeline", "processing", "blobfile"},
 	// Example programs, as programs may.
 	"examples": {"*"},
 	// The fleet module's packages run the tools' packages per bag.
