@@ -54,4 +54,3 @@ func TestObjectStorageURL(t *testing.T) {
 		t.Errorf("url prints\n%s\nwant\n%s", got, w)
 	}
 }
-
