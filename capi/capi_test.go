@@ -819,3 +819,21 @@ func checkRotationFilter(t *testing.T, bin string) {
 		t.Errorf("rotated frame %d through the library (%d bytes) differs from processing.Rotation's (%d bytes)", number, len(got), len(r.Data))
 	}
 }
+
+// TestStartStarted starts a started sensor again (testdata/restart.c):
+// as librealsense 2.56.5's playback sensor (playback_sensor::start), a
+// second rs2_start, rs2_start_queue or rs2_start_cpp is no error and
+// changes nothing, the C++ callback object given is released at once, and
+// every frame of the sensor goes to the first callback.
+func TestStartStarted(t *testing.T) {
+	bag := filepath.Join(t.TempDir(), "dc.bag")
+	synthrig.ReferenceBag(t, bag, "depth_color", 300*time.Millisecond)
+	n := len(regexp.MustCompile(`"type":"frame","seq":\d+,"sensor":0,`).FindAllString(goDump(t, bag), -1))
+	if n == 0 {
+		t.Fatal("no frames of sensor 0 in the dump")
+	}
+	want := fmt.Sprintf("second start: no error\nstart queue: no error\nstart cpp: no error\nreleased at once 1\nfirst %d second 0 queued 0 cpp 0 released 1\n", n)
+	if out := run(t, program(t, "restart.c"), bag); out != want {
+		t.Errorf("restart prints\n%s\nwant\n%s", out, want)
+	}
+}

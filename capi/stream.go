@@ -55,15 +55,29 @@ func rs2_open_multiple(s *C.rs2_sensor, p **C.rs2_stream_profile, n C.int, e **C
 // librealsense's playback sensor starts without being open and then
 // streams nothing (src/media/playback/playback_sensor.cpp checks no open
 // profile), and its stop does nothing when it is not started: so do these.
-func (h *sensorHandle) start(deliver func(*C.rs2_frame)) {
+func (h *sensorHandle) start(deliver func(*C.rs2_frame)) (started bool) {
 	o := h.o
+	o.startMu.Lock()
+	defer o.startMu.Unlock()
+	if o.started[h.s] {
+		// As librealsense's playback sensor (playback_sensor::start):
+		// a started sensor keeps its callback, and the new one is
+		// dropped. The sensor is not asked, as its reader may be
+		// waiting for the program's callback.
+		return false
+	}
 	err := h.s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
 		deliver(newFrame(f, nil, o))
 	}))
 	if errors.Is(err, sensor.ErrNotOpen) {
-		return
+		return false
 	}
 	check(err)
+	if o.started == nil {
+		o.started = map[sensor.Sensor]bool{}
+	}
+	o.started[h.s] = true
+	return true
 }
 
 //export rs2_start
@@ -85,7 +99,10 @@ func rs2_start_cpp(s *C.rs2_sensor, cb *C.rs2_frame_callback, e **C.rs2_error) {
 	if cb == nil {
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"callback\"")
 	}
-	h.start(func(f *C.rs2_frame) { C.rsbag_cpp_on_frame(cb, f) })
+	if !h.start(func(f *C.rs2_frame) { C.rsbag_cpp_on_frame(cb, f) }) {
+		C.rsbag_cpp_release_frame_callback(cb) // as librealsense, which holds it no longer
+		return
+	}
 	h.mu.Lock()
 	old := h.cppCB
 	h.cppCB = unsafe.Pointer(cb)
@@ -107,10 +124,13 @@ func rs2_start_queue(s *C.rs2_sensor, q *C.rs2_frame_queue, e **C.rs2_error) {
 func rs2_stop(s *C.rs2_sensor, e **C.rs2_error) {
 	defer catch(e, "rs2_stop", func() string { return fmtArgs("sensor", unsafe.Pointer(s)) })
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
+	h.o.startMu.Lock()
 	err := h.s.Stop()
-	if errors.Is(err, sensor.ErrNotStarted) {
+	if err == nil || errors.Is(err, sensor.ErrNotStarted) {
 		err = nil // as librealsense's playback sensor: nothing to stop
+		delete(h.o.started, h.s)
 	}
+	h.o.startMu.Unlock()
 	check(err)
 	h.mu.Lock()
 	cb := h.cppCB
