@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -10,28 +11,37 @@ import (
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/synthrig"
 	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 )
 
-// benchBag records a 720p depth and color bag of 1 s (60 frames, 138 MB).
-func benchBag(b *testing.B) string {
+// benchBag records a 720p depth and color bag of about 1 GiB, without
+// compression (233 frames per stream of 1280x720 Z16 and RGB8, 4.6 MB a
+// pair), and returns its path and size.
+func benchBag(b *testing.B) (string, int64) {
+	const w, h = 1280, 720
 	path := filepath.Join(b.TempDir(), "720p.bag")
-	synthrig.Bag(b, path, software.SyntheticConfig{Depth: &software.Video{Width: 1280, Height: 720, FPS: 30},
-		Color: &software.Video{Width: 1280, Height: 720, FPS: 30}, Frames: 30, Speed: 0})
-	return path
+	synthrig.BagWith(b, path, software.SyntheticConfig{Depth: &software.Video{Width: w, Height: h, FPS: 30},
+		Color: &software.Video{Width: w, Height: h, FPS: 30}, Frames: (1 << 30) / (w * h * (2 + 3)), Speed: 0},
+		&record.Options{Lossless: true, Compression: record.CompressionNone})
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return path, st.Size()
 }
 
-// BenchmarkFrameBoundary plays the same bag, touching every frame's data,
-// through the C API (testdata/bench.c) and through the Go API, and reports
-// the time per frame of each and their difference: the cost of the
-// boundary (a handle, the pinning, the C callback and the calls back for
-// data, size and number), and the time of one call of a frame accessor
-// from C.
+// BenchmarkFrameBoundary plays the same 1 GiB bag, touching every frame's
+// data, through the C API (testdata/bench.c) and through the Go API, and
+// reports the time per frame and the bag's bytes per second of each, their
+// difference per frame: the cost of the boundary (a handle, the pinning,
+// the C callback and the calls back for data, size and number), and the
+// time of one call of a frame accessor from C.
 func BenchmarkFrameBoundary(b *testing.B) {
-	bag := benchBag(b)
+	bag, size := benchBag(b)
 	bin := program(b, "bench.c")
-	var cNs, goNs, frames, callNs float64
+	var cNs, goNs, cTotal, goTotal, frames, callNs float64
 	for range b.N {
 		var n, ns, callPs, sum int64
 		if _, err := fmt.Sscan(run(b, bin, bag), &n, &ns, &callPs, &sum); err != nil {
@@ -39,15 +49,20 @@ func BenchmarkFrameBoundary(b *testing.B) {
 		}
 		callNs += float64(callPs) / 1000
 		cNs += float64(ns) / float64(n)
+		cTotal += float64(ns)
 		gn, gns := goPass(b, bag)
 		if gn != n {
 			b.Fatalf("C API %d frames, Go API %d", n, gn)
 		}
 		goNs += float64(gns) / float64(gn)
+		goTotal += float64(gns)
 		frames = float64(n)
 	}
 	nb := float64(b.N)
 	b.ReportMetric(frames, "frames")
+	b.ReportMetric(float64(size)/1e6, "MB-bag")
+	b.ReportMetric(float64(size)*nb/(cTotal/1e3), "MB/s-C")
+	b.ReportMetric(float64(size)*nb/(goTotal/1e3), "MB/s-Go")
 	b.ReportMetric(cNs/nb, "ns/frame-C")
 	b.ReportMetric(goNs/nb, "ns/frame-Go")
 	b.ReportMetric((cNs-goNs)/nb, "ns/frame-boundary")
