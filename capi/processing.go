@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/pipeline"
 	"github.com/rsbag/rsbag/processing"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -231,6 +232,10 @@ func rs2_process_frame(p *C.rs2_processing_block, f *C.rs2_frame, e **C.rs2_erro
 		b.runCustom(c, in)
 		return
 	}
+	if sb, ok := b.b.(*syncBlock); ok {
+		sb.run(in, out)
+		return
+	}
 	r := b.process(in)
 	switch {
 	case r == nil:
@@ -447,6 +452,60 @@ func rs2_create_processing_block(proc *C.rs2_frame_processor_callback, e **C.rs2
 	}
 	cb := &customBlock{call: func(f *C.rs2_frame, src *C.rs2_source) { C.rsbag_cpp_processor_on_frame(proc, f, src) }, obj: unsafe.Pointer(proc)}
 	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: cb}))
+}
+
+// syncBlock is the block of rs2_create_sync_processing_block (rs2::syncer):
+// package pipeline's Syncer, made at the first frame from the stream
+// profiles of that frame's device, as librealsense makes its matcher from
+// the device of the first frame.
+type syncBlock struct {
+	mu sync.Mutex // one frame at a time, so that the framesets come out in order
+	sy *pipeline.Syncer
+}
+
+// syncQueue is the capacity of the Syncer's own queue of framesets, which
+// run drains after every frame: the queue size of the rs2::syncer of
+// librealsense's reference outputs (testdata/librealsense/sync).
+const syncQueue = 1000
+
+//export rs2_create_sync_processing_block
+func rs2_create_sync_processing_block(e **C.rs2_error) (r *C.rs2_processing_block) {
+	defer catch(e, "rs2_create_sync_processing_block", nil)
+	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: &syncBlock{}}))
+}
+
+// run hands the frames of in to the syncer and the framesets it releases,
+// as composite frames, to out (nowhere when the block is not started).
+func (sb *syncBlock) run(in *frameRef, out func(*C.rs2_frame)) {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	if sb.sy == nil {
+		var profiles []*sensor.StreamProfile
+		if in.o != nil {
+			for _, s := range in.o.dev.Sensors() {
+				profiles = append(profiles, s.Profiles()...)
+			}
+		}
+		sb.sy = pipeline.NewSyncer(profiles, syncQueue)
+	}
+	if in.f != nil {
+		sb.sy.HandleFrame(in.f)
+	}
+	for _, f := range in.set {
+		sb.sy.HandleFrame(f)
+	}
+	for {
+		fs, ok := sb.sy.PollForFrames()
+		if !ok {
+			return
+		}
+		r := newFrame(nil, fs.Frames(), in.o)
+		if out == nil {
+			frameOf(r).release()
+			continue
+		}
+		out(r)
+	}
 }
 
 // runCustom hands the custom block's callback a new reference to in.

@@ -448,11 +448,6 @@ void rs2_set_options_changed_callback_cpp(rs2_options * options, rs2_options_cha
 	if (error) *error = rsbag_unsupported("rs2_set_options_changed_callback_cpp");
 }
 
-rs2_processing_block* rs2_create_sync_processing_block(rs2_error** error) {
-	if (error) *error = rsbag_unsupported("rs2_create_sync_processing_block");
-	return NULL;
-}
-
 rs2_processing_block* rs2_create_yuy_decoder(rs2_error** error) {
 	if (error) *error = rsbag_unsupported("rs2_create_yuy_decoder");
 	return NULL;

@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
 		rs2_is_processing_block_extendable_to(dec, RS2_EXTENSION_THRESHOLD_FILTER, &e));
 	check(e);
 	rs2_delete_processing_block(dec);
-	if (rs2_create_sync_processing_block(&e)) return 1;
+	if (rs2_create_yuy_decoder(&e)) return 1;
 	show("stub", e); e = NULL;
 	rs2_get_frame_width((rs2_frame*)dev, &e); show("device as frame", e); e = NULL;
 	rs2_sensor_list* sl = rs2_query_sensors(dev, &e);
