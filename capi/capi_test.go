@@ -826,6 +826,11 @@ func checkRotationFilter(t *testing.T, bin string) {
 // changes nothing, the C++ callback object given is released at once, and
 // every frame of the sensor goes to the first callback.
 func TestStartStarted(t *testing.T) {
+	checkStartStarted(t, program(t, "restart.c"))
+}
+
+// checkStartStarted is TestStartStarted for the program bin.
+func checkStartStarted(t *testing.T, bin string) {
 	bag := filepath.Join(t.TempDir(), "dc.bag")
 	synthrig.ReferenceBag(t, bag, "depth_color", 300*time.Millisecond)
 	n := len(regexp.MustCompile(`"type":"frame","seq":\d+,"sensor":0,`).FindAllString(goDump(t, bag), -1))
@@ -833,7 +838,7 @@ func TestStartStarted(t *testing.T) {
 		t.Fatal("no frames of sensor 0 in the dump")
 	}
 	want := fmt.Sprintf("second start: no error\nstart queue: no error\nstart cpp: no error\nreleased at once 1\nfirst %d second 0 queued 0 cpp 0 released 1\n", n)
-	if out := run(t, program(t, "restart.c"), bag); out != want {
+	if out := run(t, bin, bag); out != want {
 		t.Errorf("restart prints\n%s\nwant\n%s", out, want)
 	}
 }
@@ -844,7 +849,11 @@ func TestStartStarted(t *testing.T) {
 // --sync's and, for the reference bags, with those of librealsense 2.56.5's
 // rs2::syncer (testdata/librealsense/sync), line for line.
 func TestSyncerMatchesSync(t *testing.T) {
-	bin := program(t, "sync.c")
+	checkSyncerMatchesSync(t, program(t, "sync.c"))
+}
+
+// checkSyncerMatchesSync is TestSyncerMatchesSync for the program bin.
+func checkSyncerMatchesSync(t *testing.T, bin string) {
 	for _, bag := range dumpBags(t) {
 		t.Run(filepath.Base(bag), func(t *testing.T) {
 			got := run(t, bin, bag)
