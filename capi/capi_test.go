@@ -227,6 +227,16 @@ func goDump(t *testing.T, bag string) string {
 	return rest
 }
 
+// goSync is `rs-record dump --sync BAG` without its file line.
+func goSync(t *testing.T, bag string) string {
+	var b bytes.Buffer
+	if err := rsdump.RunSync(&b, bag); err != nil {
+		t.Fatalf("rsdump --sync %s: %v", bag, err)
+	}
+	_, rest, _ := strings.Cut(b.String(), "\n")
+	return rest
+}
+
 // TestDumpMatchesGo plays every bag through the C API (testdata/dump.c:
 // context, playback device, sensors, info, options, profiles, intrinsics,
 // extrinsics, the C frame callback, notifications, the C++ status callback
@@ -284,11 +294,7 @@ func checkPipelineMatchesSync(t *testing.T, bin string) {
 	for _, bag := range dumpBags(t) {
 		t.Run(filepath.Base(bag), func(t *testing.T) {
 			out := run(t, bin, bag)
-			var want bytes.Buffer
-			if err := rsdump.RunSync(&want, bag); err != nil {
-				t.Fatal(err)
-			}
-			got, exp := framesets(t, out), framesets(t, want.String())
+			got, exp := framesets(t, out), framesets(t, goSync(t, bag))
 			// The program switches the playback to non-real-time after
 			// the pipeline started, as librealsense programs do: nothing
 			// is lost, but the frames of the first bag time, read in real
@@ -857,12 +863,7 @@ func checkSyncerMatchesSync(t *testing.T, bin string) {
 	for _, bag := range dumpBags(t) {
 		t.Run(filepath.Base(bag), func(t *testing.T) {
 			got := run(t, bin, bag)
-			var want bytes.Buffer
-			if err := rsdump.RunSync(&want, bag); err != nil {
-				t.Fatal(err)
-			}
-			_, rest, _ := strings.Cut(want.String(), "\n")
-			compareLines(t, got, rest)
+			compareLines(t, got, goSync(t, bag))
 			ref, err := os.ReadFile(filepath.Join(filepath.Dir(bag), "sync", strings.TrimSuffix(filepath.Base(bag), ".bag")+".sync.expected.jsonl"))
 			if errors.Is(err, os.ErrNotExist) {
 				return // a synthetic bag
@@ -870,7 +871,7 @@ func checkSyncerMatchesSync(t *testing.T, bin string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, rest, _ = strings.Cut(string(ref), "\n")
+			_, rest, _ := strings.Cut(string(ref), "\n")
 			compareLines(t, got, rest)
 		})
 	}

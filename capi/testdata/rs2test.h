@@ -72,6 +72,44 @@ static inline rs2_stream_profile_list* open_profiles(rs2_sensor* s, int video_on
 	return pl;
 }
 
+/* sensors is every sensor of a device, each opened with all its
+   profiles. */
+struct sensors {
+	rs2_sensor_list* sl;
+	int n;
+	rs2_sensor* s[8];
+	rs2_stream_profile_list* pl[8];
+};
+
+static inline void open_all(rs2_device* dev, struct sensors* ss) {
+	rs2_error* e = NULL;
+	ss->sl = rs2_query_sensors(dev, &e); check(e);
+	ss->n = rs2_get_sensors_count(ss->sl, &e); check(e);
+	if (ss->n > 8) ss->n = 8;
+	for (int i = 0; i < ss->n; i++) {
+		int opened;
+		ss->s[i] = rs2_create_sensor(ss->sl, i, &e); check(e);
+		ss->pl[i] = open_profiles(ss->s[i], 0, &opened);
+	}
+}
+
+static inline void start_all(struct sensors* ss, rs2_frame_callback_ptr on_frame) {
+	rs2_error* e = NULL;
+	for (int i = 0; i < ss->n; i++) { rs2_start(ss->s[i], on_frame, NULL, &e); check(e); }
+}
+
+/* close_all stops, closes and deletes the sensors. */
+static inline void close_all(struct sensors* ss) {
+	rs2_error* e = NULL;
+	for (int i = 0; i < ss->n; i++) {
+		rs2_stop(ss->s[i], &e); check(e);
+		rs2_close(ss->s[i], &e); check(e);
+		rs2_delete_stream_profiles_list(ss->pl[i]);
+		rs2_delete_sensor(ss->s[i]);
+	}
+	rs2_delete_sensor_list(ss->sl);
+}
+
 /* bag is a context with one bag added, its sensors and its first sensor,
    with the first sensor's profiles. */
 struct bag {

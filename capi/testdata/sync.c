@@ -63,29 +63,16 @@ int main(int argc, char** argv) {
 	rs2_playback_device_set_real_time(dev, 0, &e); check(e);
 	struct stop_waiter status;
 	watch_stop(dev, &status, &mu, &cv);
-	rs2_sensor_list* sl = rs2_query_sensors(dev, &e); check(e);
-	int n = rs2_get_sensors_count(sl, &e); check(e);
-	rs2_sensor* ss[8];
-	rs2_stream_profile_list* pls[8];
-	for (int i = 0; i < n && i < 8; i++) {
-		int opened;
-		ss[i] = rs2_create_sensor(sl, i, &e); check(e);
-		pls[i] = open_profiles(ss[i], 0, &opened);
-	}
+	struct sensors ss;
+	open_all(dev, &ss);
 	/* The callbacks wait for mu until every sensor is started. */
 	pthread_mutex_lock(&mu);
-	for (int i = 0; i < n && i < 8; i++) { rs2_start(ss[i], on_frame, NULL, &e); check(e); }
+	start_all(&ss, on_frame);
 	while (!status.stopped) pthread_cond_wait(&cv, &mu);
 	pthread_mutex_unlock(&mu);
-	for (int i = 0; i < n && i < 8; i++) {
-		rs2_stop(ss[i], &e); check(e);
-		rs2_close(ss[i], &e); check(e);
-		rs2_delete_stream_profiles_list(pls[i]);
-		rs2_delete_sensor(ss[i]);
-	}
+	close_all(&ss);
 	drain(NULL);
 	printf("{\"type\":\"summary\",\"frames\":%d}\n", frames);
-	rs2_delete_sensor_list(sl);
 	rs2_delete_device(dev);
 	rs2_delete_context(ctx);
 	rs2_delete_processing_block(syncer);

@@ -4,7 +4,7 @@
 // opened and started with a lambda, options, profiles, intrinsics,
 // extrinsics, metadata and notifications. It prints the lines dump.c
 // prints. Compiled only against librealsense's own headers.
-#include <librealsense2/rs.hpp>
+#include "wrap.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -149,11 +149,7 @@ int main(int argc, char** argv) try {
 			}
 			std::printf("}\n");
 		}
-	pb.set_status_changed_callback([&](rs2_playback_status s) {
-		std::lock_guard<std::mutex> l(st.mu);
-		if (s == RS2_PLAYBACK_STATUS_STOPPED) st.stopped = true;
-		st.cv.notify_all();
-	});
+	watch_stop(pb, st.mu, st.cv, st.stopped);
 	std::vector<bool> opened(sensors.size());
 	for (size_t i = 0; i < sensors.size(); i++) {
 		sensors[i].set_notifications_callback([&st, i](rs2::notification n) {
@@ -259,6 +255,5 @@ int main(int argc, char** argv) try {
 	std::printf("},\"duration_ns\":%lld}\n", (long long)pb.get_duration().count());
 	return 0;
 } catch (const rs2::error& e) {
-	std::printf("{\"type\":\"error\",\"function\":\"%s\",\"message\":\"%s\"}\n", e.get_failed_function().c_str(), e.what());
-	return 1;
+	return print_error(e);
 }

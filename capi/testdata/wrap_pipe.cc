@@ -4,7 +4,7 @@
 // try_wait_for_frames and poll_for_frames, each frameset passed through an
 // rs2::frame_queue. It prints the lines pipe.c prints. Compiled only
 // against librealsense's own headers.
-#include <librealsense2/rs.hpp>
+#include "wrap.h"
 
 #include <cstdio>
 
@@ -61,6 +61,5 @@ int main(int, char** argv) try {
 	}
 	return 0;
 } catch (const rs2::error& e) {
-	std::printf("{\"type\":\"error\",\"function\":\"%s\",\"message\":\"%s\"}\n", e.get_failed_function().c_str(), e.what());
-	return 1;
+	return print_error(e);
 }

@@ -4,7 +4,7 @@
 // hole filling, units), a processing block of the program's own that makes
 // a frameset, and sensors started with lambdas. It prints the depth lines
 // proc.c prints. Compiled only against librealsense's own headers.
-#include <librealsense2/rs.hpp>
+#include "wrap.h"
 
 #include <cinttypes>
 #include <condition_variable>
@@ -128,11 +128,7 @@ int main(int argc, char** argv) try {
 	std::mutex mu;
 	std::condition_variable cv;
 	bool stopped = false;
-	pb.set_status_changed_callback([&](rs2_playback_status s) {
-		std::lock_guard<std::mutex> l(mu);
-		if (s == RS2_PLAYBACK_STATUS_STOPPED) stopped = true;
-		cv.notify_all();
-	});
+	watch_stop(pb, mu, cv, stopped);
 	std::vector<rs2::sensor> sensors = pb.query_sensors();
 	std::vector<bool> opened(sensors.size());
 	rs2::stream_profile paired, ir;
@@ -186,8 +182,7 @@ int main(int argc, char** argv) try {
 		}
 	return 0;
 } catch (const rs2::error& e) {
-	std::printf("{\"type\":\"error\",\"function\":\"%s\",\"message\":\"%s\"}\n", e.get_failed_function().c_str(), e.what());
-	return 1;
+	return print_error(e);
 } catch (const std::exception& e) {
 	std::printf("{\"type\":\"error\",\"message\":\"%s\"}\n", e.what());
 	return 1;

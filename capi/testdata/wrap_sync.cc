@@ -2,7 +2,7 @@
 // frame of every sensor's callback handed to one rs2::syncer (queue size
 // 1000), drained with poll_for_frames after each. It prints the lines
 // sync.c prints. Compiled only against librealsense's own headers.
-#include <librealsense2/rs.hpp>
+#include "wrap.h"
 
 #include <condition_variable>
 #include <cstdio>
@@ -40,11 +40,7 @@ int main(int, char** argv) try {
 	std::condition_variable cv;
 	bool stopped = false;
 	int frames = 0;
-	pb.set_status_changed_callback([&](rs2_playback_status s) {
-		std::lock_guard<std::mutex> l(mu);
-		if (s == RS2_PLAYBACK_STATUS_STOPPED) stopped = true;
-		cv.notify_all();
-	});
+	watch_stop(pb, mu, cv, stopped);
 	std::vector<rs2::sensor> sensors = pb.query_sensors();
 	for (auto& s : sensors) s.open(s.get_stream_profiles());
 	{
@@ -67,6 +63,5 @@ int main(int, char** argv) try {
 	std::printf("{\"type\":\"summary\",\"frames\":%d}\n", frames);
 	return 0;
 } catch (const rs2::error& e) {
-	std::printf("{\"type\":\"error\",\"function\":\"%s\",\"message\":\"%s\"}\n", e.get_failed_function().c_str(), e.what());
-	return 1;
+	return print_error(e);
 }
