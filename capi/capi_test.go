@@ -830,7 +830,8 @@ func checkRotationFilter(t *testing.T, bin string) {
 // as librealsense 2.56.5's playback sensor (playback_sensor::start), a
 // second rs2_start, rs2_start_queue or rs2_start_cpp is no error and
 // changes nothing, the C++ callback object given is released at once, and
-// every frame of the sensor goes to the first callback.
+// every frame of the sensor goes to the first callback; once the playback
+// stopped the sensor at the end of the file, a start plays it again.
 func TestStartStarted(t *testing.T) {
 	checkStartStarted(t, program(t, "restart.c"))
 }
@@ -843,7 +844,8 @@ func checkStartStarted(t *testing.T, bin string) {
 	if n == 0 {
 		t.Fatal("no frames of sensor 0 in the dump")
 	}
-	want := fmt.Sprintf("second start: no error\nstart queue: no error\nstart cpp: no error\nreleased at once 1\nfirst %d second 0 queued 0 cpp 0 released 1\n", n)
+	want := fmt.Sprintf("second start: no error\nstart queue: no error\nstart cpp: no error\nreleased at once 1\nfirst %d second 0 cpp 0\n"+
+		"start after the end: no error\nfirst %d second %d queued 0 cpp 0 released 1\n", n, n, n)
 	if out := run(t, bin, bag); out != want {
 		t.Errorf("restart prints\n%s\nwant\n%s", out, want)
 	}

@@ -31,9 +31,6 @@ type owner struct {
 	prof     map[*sensor.StreamProfile]unsafe.Pointer
 	statusCB unsafe.Pointer                            // the program's rs2_playback_status_changed_callback
 	active   map[sensor.Sensor][]*sensor.StreamProfile // the opened profiles of each sensor
-
-	startMu sync.Mutex             // serializes the starts and stops of the sensors
-	started map[sensor.Sensor]bool // under startMu: the sensors the program started
 }
 
 func newOwner(dev device.Device, closeDev bool) *owner {

@@ -55,28 +55,24 @@ func rs2_open_multiple(s *C.rs2_sensor, p **C.rs2_stream_profile, n C.int, e **C
 // librealsense's playback sensor starts without being open and then
 // streams nothing (src/media/playback/playback_sensor.cpp checks no open
 // profile), and its stop does nothing when it is not started: so do these.
+//
+// start reports whether the sensor took deliver (false: it was started
+// already).
 func (h *sensorHandle) start(deliver func(*C.rs2_frame)) (started bool) {
 	o := h.o
-	o.startMu.Lock()
-	defer o.startMu.Unlock()
-	if o.started[h.s] {
-		// As librealsense's playback sensor (playback_sensor::start):
-		// a started sensor keeps its callback, and the new one is
-		// dropped. The sensor is not asked, as its reader may be
-		// waiting for the program's callback.
-		return false
-	}
 	err := h.s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
 		deliver(newFrame(f, nil, o))
 	}))
 	if errors.Is(err, sensor.ErrNotOpen) {
+		return true // started, streaming nothing, until stopped
+	}
+	if errors.Is(err, sensor.ErrAlreadyStarted) {
+		// As librealsense's playback sensor (playback_sensor::start):
+		// a started sensor keeps its callback, and the new one is
+		// dropped.
 		return false
 	}
 	check(err)
-	if o.started == nil {
-		o.started = map[sensor.Sensor]bool{}
-	}
-	o.started[h.s] = true
 	return true
 }
 
@@ -124,13 +120,10 @@ func rs2_start_queue(s *C.rs2_sensor, q *C.rs2_frame_queue, e **C.rs2_error) {
 func rs2_stop(s *C.rs2_sensor, e **C.rs2_error) {
 	defer catch(e, "rs2_stop", func() string { return fmtArgs("sensor", unsafe.Pointer(s)) })
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
-	h.o.startMu.Lock()
 	err := h.s.Stop()
-	if err == nil || errors.Is(err, sensor.ErrNotStarted) {
+	if errors.Is(err, sensor.ErrNotStarted) {
 		err = nil // as librealsense's playback sensor: nothing to stop
-		delete(h.o.started, h.s)
 	}
-	h.o.startMu.Unlock()
 	check(err)
 	h.mu.Lock()
 	cb := h.cppCB

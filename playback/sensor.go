@@ -120,6 +120,11 @@ func (s *Sensor) Start(h sensor.Handler) error {
 	if err := s.dev.refuseFromHandler(fmt.Sprintf("sensor %d: start", s.index)); err != nil {
 		return err
 	}
+	// A started sensor answers at once: in non-real-time mode the reader
+	// may be waiting for a handler that waits for the caller.
+	if err := s.life.RefuseStarted(); err != nil {
+		return err
+	}
 	return s.dev.do(func() error { return s.dev.startSensor(s, h) })
 }
 

@@ -2,7 +2,8 @@
    another C callback, a frame queue and a C++ callback object: as
    librealsense's playback sensor, the second starts are no error and
    change nothing (the C++ object is released at once), and every frame
-   goes to the first callback. */
+   goes to the first callback. Once the playback stopped at the end of
+   the file, a start plays the bag again. */
 #include <stdio.h>
 #include "rs2test.h"
 
@@ -68,6 +69,12 @@ int main(int argc, char** argv) {
 	struct counter c = {counter_vtable};
 	rs2_start_cpp(b.s, (rs2_frame_callback*)&c, &e); said("start cpp", e); e = NULL;
 	printf("released at once %d\n", released);
+	while (!status.stopped) pthread_cond_wait(&cv, &mu);
+	printf("first %d second %d cpp %d\n", first, second, cpp);
+	/* At the end of the file the playback stopped the sensor: a start
+	   plays the bag again, to the new callback. */
+	status.stopped = 0;
+	rs2_start(b.s, on_second, NULL, &e); said("start after the end", e); e = NULL;
 	while (!status.stopped) pthread_cond_wait(&cv, &mu);
 	pthread_mutex_unlock(&mu);
 	rs2_stop(b.s, &e); check(e);

@@ -215,6 +215,16 @@ func (l *Lifecycle) Reserved(p *sensor.StreamProfile) bool {
 	return slices.Contains(l.open, p)
 }
 
+// RefuseStarted returns the error Start returns for a started sensor when
+// the sensor is started, else nil: a backend whose Start waits for a
+// goroutine that may be waiting for a handler answers with it at once.
+func (l *Lifecycle) RefuseStarted() error {
+	if l.Started() {
+		return l.errorf("start", sensor.ErrAlreadyStarted)
+	}
+	return nil
+}
+
 // Started reports whether the sensor is started (and not being stopped).
 func (l *Lifecycle) Started() bool {
 	l.mu.Lock()
