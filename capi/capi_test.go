@@ -862,11 +862,16 @@ func TestSyncerMatchesSync(t *testing.T) {
 
 // checkSyncerMatchesSync is TestSyncerMatchesSync for the program bin.
 func checkSyncerMatchesSync(t *testing.T, bin string) {
-	for _, bag := range dumpBags(t) {
+	real, _ := filepath.Glob(filepath.Join("..", "testdata", "librealsense", "real", "*.bag"))
+	for _, bag := range append(dumpBags(t), real...) {
 		t.Run(filepath.Base(bag), func(t *testing.T) {
 			got := run(t, bin, bag)
 			compareLines(t, got, goSync(t, bag))
-			ref, err := os.ReadFile(filepath.Join(filepath.Dir(bag), "sync", strings.TrimSuffix(filepath.Base(bag), ".bag")+".sync.expected.jsonl"))
+			dir := filepath.Dir(bag)
+			if filepath.Base(dir) == "real" {
+				dir = filepath.Dir(dir)
+			}
+			ref, err := os.ReadFile(filepath.Join(dir, "sync", strings.TrimSuffix(filepath.Base(bag), ".bag")+".sync.expected.jsonl"))
 			if errors.Is(err, os.ErrNotExist) {
 				return // a synthetic bag
 			}
