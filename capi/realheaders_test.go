@@ -12,22 +12,22 @@ import (
 	"testing"
 )
 
-// RealIncludeEnv names the environment variable that points the tests at
+// realIncludeEnv names the environment variable that points the tests at
 // librealsense's own headers: a directory holding librealsense2/rs.h and
 // librealsense2/rs.hpp (librealsense's include/).
-const RealIncludeEnv = "RSBAG_LIBREALSENSE_INCLUDE"
+const realIncludeEnv = "RSBAG_LIBREALSENSE_INCLUDE"
 
 // realInclude returns the directory of librealsense's headers, or skips the
 // test when there is none.
 func realInclude(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv(RealIncludeEnv)
+	dir := os.Getenv(realIncludeEnv)
 	if dir == "" {
-		t.Skipf("%s is not set: set it to librealsense 2.56.5's include/ (holding librealsense2/rs.h and rs.hpp) to judge the library by librealsense's headers", RealIncludeEnv)
+		t.Skipf("%s is not set: set it to librealsense 2.56.5's include/ (holding librealsense2/rs.h and rs.hpp) to judge the library by librealsense's headers", realIncludeEnv)
 	}
 	for _, h := range []string{"rs.h", "rs.hpp"} {
 		if _, err := os.Stat(filepath.Join(dir, "librealsense2", h)); err != nil {
-			t.Skipf("%s=%s holds no librealsense2/%s: %v", RealIncludeEnv, dir, h, err)
+			t.Skipf("%s=%s holds no librealsense2/%s: %v", realIncludeEnv, dir, h, err)
 		}
 	}
 	return dir
