@@ -61,7 +61,7 @@ var allowed = map[string][]string{
 	"internal/buildinfo":   {},
 	"playback":             {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/description", "internal/sensorrt"},
 	"internal/damage":      {"msgs", "rosbag", "playback", "internal/layout"},
-	"internal/baginfo":     {"msgs", "rosbag", "sensor", "internal/layout", "internal/damage"},
+	"internal/tools/baginfo":     {"msgs", "rosbag", "sensor", "internal/layout", "internal/damage"},
 	"internal/fakes3":      {},
 	"internal/outfile":     {},
 	"blobfile":             {"rosbag"},
@@ -90,7 +90,7 @@ var allowed = map[string][]string{
 	// Example programs, as programs may.
 	"examples": {"*"},
 	// The fleet module's packages run the tools' packages per bag.
-	"fleet":              {"rosbag", "blobfile", "playback", "mcapbag", "mcapbag/ros2", "internal/baginfo", "internal/convert", "internal/damage"},
+	"fleet":              {"rosbag", "blobfile", "playback", "mcapbag", "mcapbag/ros2", "internal/tools/baginfo", "internal/convert", "internal/damage"},
 	"fleet/cmd/rs-fleet": {"blobfile", "fleet"},
 	"internal/archtest":  {},
 	"internal/apitest":   {},
