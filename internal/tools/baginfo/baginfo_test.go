@@ -9,9 +9,9 @@ import (
 	_ "gocloud.dev/blob/s3blob"
 
 	_ "github.com/rsbag/rsbag/blobfile"
-	"github.com/rsbag/rsbag/internal/baginfo"
 	"github.com/rsbag/rsbag/internal/benchbag"
 	"github.com/rsbag/rsbag/internal/fakes3"
+	"github.com/rsbag/rsbag/internal/tools/baginfo"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"
 )
@@ -19,7 +19,7 @@ import (
 func refBags(t *testing.T) []string {
 	t.Helper()
 	var bags []string
-	for _, p := range []string{"../../testdata/librealsense/*.bag", "../../testdata/librealsense/real/*.bag", "../../testdata/spec/*.bag"} {
+	for _, p := range []string{"../../../testdata/librealsense/*.bag", "../../../testdata/librealsense/real/*.bag", "../../../testdata/spec/*.bag"} {
 		m, err := filepath.Glob(p)
 		if err != nil {
 			t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/rsbag/rsbag/device"
-	"github.com/rsbag/rsbag/internal/baginfo"
+	"github.com/rsbag/rsbag/internal/tools/baginfo"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -26,7 +26,7 @@ func TestInfoMatchesPlayback(t *testing.T) {
 // places (its index lost, the rest recovered by a scan), info and playback
 // still read the same description.
 func TestInfoMatchesPlaybackDamaged(t *testing.T) {
-	data, err := os.ReadFile("../../testdata/librealsense/depth_color.bag")
+	data, err := os.ReadFile("../../../testdata/librealsense/depth_color.bag")
 	if err != nil {
 		t.Fatal(err)
 	}
