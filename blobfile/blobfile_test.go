@@ -18,7 +18,7 @@ import (
 
 	"github.com/rsbag/rsbag/blobfile"
 	"github.com/rsbag/rsbag/internal/fakes3"
-	"github.com/rsbag/rsbag/internal/rsdump"
+	"github.com/rsbag/rsbag/internal/tools/rsdump"
 	"github.com/rsbag/rsbag/rosbag"
 )
 

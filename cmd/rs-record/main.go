@@ -42,7 +42,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/rsbag/rsbag/internal/damage"
+	"github.com/rsbag/rsbag/internal/tools/damage"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/usb"
 )

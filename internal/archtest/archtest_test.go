@@ -60,12 +60,12 @@ var allowed = map[string][]string{
 	"record":               {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo"},
 	"internal/buildinfo":   {},
 	"playback":             {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/description", "internal/sensorrt"},
-	"internal/damage":      {"msgs", "rosbag", "playback", "internal/layout"},
-	"internal/tools/baginfo":     {"msgs", "rosbag", "sensor", "internal/layout", "internal/damage"},
+	"internal/tools/damage":      {"msgs", "rosbag", "playback", "internal/layout"},
+	"internal/tools/baginfo":     {"msgs", "rosbag", "sensor", "internal/layout", "internal/tools/damage"},
 	"internal/fakes3":      {},
 	"internal/outfile":     {},
 	"blobfile":             {"rosbag"},
-	"internal/rsdump":      {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/damage", "rosbag", "rig", "internal/outfile", "internal/layout"},
+	"internal/tools/rsdump":      {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/tools/damage", "rosbag", "rig", "internal/outfile", "internal/layout"},
 	"pipeline":             {"sensor", "extensions", "device", "playback", "record", "software", "internal/outfile"},
 	"processing":           {"sensor", "extensions", "internal/yuv"},
 	"mcapbag":              {"rosbag", "msgs", "internal/layout", "internal/lz4frame"},
@@ -80,7 +80,7 @@ var allowed = map[string][]string{
 	"internal/yuv":         {"sensor"},
 	"internal/unitsbag":    {"device", "record", "software", "units"},
 	"internal/viewer":      {"sensor", "extensions", "device", "playback", "record", "processing", "rosbag", "units", "internal/layout", "internal/imaging", "internal/outfile"},
-	"internal/convert":     {"sensor", "extensions", "playback", "processing", "pipeline", "internal/damage", "internal/imaging", "internal/outfile"},
+	"internal/tools/convert":     {"sensor", "extensions", "playback", "processing", "pipeline", "internal/tools/damage", "internal/imaging", "internal/outfile"},
 	// The programs: cmd/rs-record, and any a user adds under cmd/.
 	"cmd": {"*"},
 	// librealsense2.so on the Go core: a program (package main, built with
@@ -90,7 +90,7 @@ var allowed = map[string][]string{
 	// Example programs, as programs may.
 	"examples": {"*"},
 	// The fleet module's packages run the tools' packages per bag.
-	"fleet":              {"rosbag", "blobfile", "playback", "mcapbag", "mcapbag/ros2", "internal/tools/baginfo", "internal/convert", "internal/damage"},
+	"fleet":              {"rosbag", "blobfile", "playback", "mcapbag", "mcapbag/ros2", "internal/tools/baginfo", "internal/tools/convert", "internal/tools/damage"},
 	"fleet/cmd/rs-fleet": {"blobfile", "fleet"},
 	"internal/archtest":  {},
 	"internal/apitest":   {},

@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/rsbag/rsbag/internal/damage"
 	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/tools/damage"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"

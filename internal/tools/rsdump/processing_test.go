@@ -23,7 +23,7 @@ func TestProcessingGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		sameLines(t, got.Bytes(), want)
-		wantRaw, _ := filepath.Glob(filepath.Join("../../testdata/librealsense/processing/raw", name+".*.bin.gz"))
+		wantRaw, _ := filepath.Glob(filepath.Join("../../../testdata/librealsense/processing/raw", name+".*.bin.gz"))
 		gotRaw, _ := filepath.Glob(filepath.Join(raw, "*.bin.gz"))
 		if len(gotRaw) != len(wantRaw) || len(wantRaw) == 0 {
 			t.Fatalf("%d raw outputs, want %d", len(gotRaw), len(wantRaw))
@@ -40,7 +40,7 @@ func TestProcessingGolden(t *testing.T) {
 // TestProcessingNoModels: --no-models leaves out the model lines only.
 func TestProcessingNoModels(t *testing.T) {
 	var all, some bytes.Buffer
-	bag := "../../testdata/librealsense/depth_color.bag"
+	bag := "../../../testdata/librealsense/depth_color.bag"
 	if err := RunProcessing(&all, bag, ProcOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -16,8 +16,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/damage"
 	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/tools/damage"
 	"github.com/rsbag/rsbag/rosbag"
 
 	"github.com/rsbag/rsbag/device"

@@ -24,7 +24,7 @@ func TestSyncGolden(t *testing.T) {
 // eachGolden runs check, as a subtest, for every reference file matching
 // pattern (under testdata/librealsense) with its bag.
 func eachGolden(t *testing.T, pattern string, check func(t *testing.T, name, bag, want string)) {
-	files, _ := filepath.Glob("../../testdata/librealsense/" + pattern)
+	files, _ := filepath.Glob("../../../testdata/librealsense/" + pattern)
 	if len(files) == 0 {
 		t.Fatalf("no reference files %s", pattern)
 	}
@@ -32,9 +32,9 @@ func eachGolden(t *testing.T, pattern string, check func(t *testing.T, name, bag
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), suffix)
 		t.Run(name, func(t *testing.T) {
-			bag := filepath.Join("../../testdata/librealsense", name+".bag")
+			bag := filepath.Join("../../../testdata/librealsense", name+".bag")
 			if _, err := os.Stat(bag); err != nil {
-				bag = filepath.Join("../../testdata/librealsense/real", name+".bag")
+				bag = filepath.Join("../../../testdata/librealsense/real", name+".bag")
 			}
 			check(t, name, bag, file)
 		})

@@ -58,7 +58,7 @@ func dropKey(toks []string, key string) []string {
 
 func TestGolden(t *testing.T) {
 	var files []string
-	for _, dir := range []string{"../../testdata/librealsense", "../../testdata/librealsense/real"} {
+	for _, dir := range []string{"../../../testdata/librealsense", "../../../testdata/librealsense/real"} {
 		m, _ := filepath.Glob(filepath.Join(dir, "*.expected.jsonl"))
 		files = append(files, m...)
 	}

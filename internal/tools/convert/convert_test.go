@@ -24,7 +24,7 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 )
 
-const refDir = "../../testdata/librealsense"
+const refDir = "../../../testdata/librealsense"
 
 // played returns every frame of a bag, played in non-real-time mode, with
 // its bag position.
