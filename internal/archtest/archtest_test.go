@@ -79,7 +79,7 @@ var allowed = map[string][]string{
 	"internal/imaging":     {"sensor", "internal/yuv"},
 	"internal/yuv":         {"sensor"},
 	"internal/unitsbag":    {"device", "record", "software", "units"},
-	"internal/viewer":      {"sensor", "extensions", "device", "playback", "record", "processing", "rosbag", "units", "internal/layout", "internal/imaging", "internal/outfile"},
+	"cmd/rs-record/internal/viewer":      {"sensor", "extensions", "device", "playback", "record", "processing", "rosbag", "units", "internal/layout", "internal/imaging", "internal/outfile"},
 	"internal/tools/convert":     {"sensor", "extensions", "playback", "processing", "pipeline", "internal/tools/damage", "internal/imaging", "internal/outfile"},
 	// The programs: cmd/rs-record, and any a user adds under cmd/.
 	"cmd": {"*"},

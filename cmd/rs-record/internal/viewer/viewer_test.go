@@ -26,7 +26,7 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 )
 
-const refDir = "../../testdata/librealsense"
+const refDir = "../../../../testdata/librealsense"
 
 // guard bounds a test that waits for the server: a hang fails instead of
 // running into the test binary's timeout. It is never a timed assertion.
