@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
-	"github.com/rsbag/rsbag/internal/synthrig"
-	"github.com/rsbag/rsbag/internal/testbags"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/testbags"
 	"github.com/rsbag/rsbag/internal/tools/convert"
 	"github.com/rsbag/rsbag/internal/tools/rsdump"
 	"github.com/rsbag/rsbag/playback"

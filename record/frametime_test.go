@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
-	"github.com/rsbag/rsbag/internal/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 	"github.com/rsbag/rsbag/internal/tools/baginfo"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/record"

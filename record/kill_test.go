@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/refcam"
+	"github.com/rsbag/rsbag/internal/testsupport/refcam"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"

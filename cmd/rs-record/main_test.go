@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/conformance"
+	"github.com/rsbag/rsbag/internal/testsupport/conformance"
 )
 
 // binPath is the rs-record binary built once by TestMain.

@@ -9,8 +9,8 @@ import (
 	_ "gocloud.dev/blob/s3blob"
 
 	_ "github.com/rsbag/rsbag/blobfile"
-	"github.com/rsbag/rsbag/internal/benchbag"
-	"github.com/rsbag/rsbag/internal/fakes3"
+	"github.com/rsbag/rsbag/internal/testsupport/benchbag"
+	"github.com/rsbag/rsbag/internal/testsupport/fakes3"
 	"github.com/rsbag/rsbag/internal/tools/baginfo"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"

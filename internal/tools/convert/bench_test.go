@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/rsbag/rsbag/internal/benchbag"
+	"github.com/rsbag/rsbag/internal/testsupport/benchbag"
 )
 
 // BenchmarkConvert converts the shared benchmark bag (1280x720 Z16 depth

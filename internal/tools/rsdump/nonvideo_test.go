@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 )
 
 // nonVideoBags records 300 ms of the synthetic cameras of the reference

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/rsbag/rsbag/internal/refcam"
-	"github.com/rsbag/rsbag/internal/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/refcam"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 	"github.com/rsbag/rsbag/software"
 )
 

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 	"github.com/rsbag/rsbag/rig"
 )
 

@@ -14,8 +14,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/rsbag/rsbag/internal/testbags"
-	"github.com/rsbag/rsbag/internal/unitsbag"
+	"github.com/rsbag/rsbag/internal/testsupport/testbags"
+	"github.com/rsbag/rsbag/internal/testsupport/unitsbag"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"

@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/rsbag/rsbag/internal/layout"
-	"github.com/rsbag/rsbag/internal/testbags"
+	"github.com/rsbag/rsbag/internal/testsupport/testbags"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"

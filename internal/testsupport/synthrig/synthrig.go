@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/device"
-	"github.com/rsbag/rsbag/internal/refcam"
+	"github.com/rsbag/rsbag/internal/testsupport/refcam"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/rig"
 	"github.com/rsbag/rsbag/sensor"
