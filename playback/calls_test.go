@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/testsupport/await"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -71,13 +72,8 @@ func TestRefusedFromHandler(t *testing.T) {
 					once.Do(func() { errc <- c.call(d, ss) })
 					col.HandleFrame(f)
 				}))
-				select {
-				case err := <-errc:
-					if !errors.Is(err, sensor.ErrStopFromHandler) {
-						t.Errorf("%s from a handler = %v, want ErrStopFromHandler", c.name, err)
-					}
-				case <-time.After(waitDeadline):
-					t.Fatalf("%s from a handler did not return", c.name)
+				if err := await.Recv(t, c.name+" from a handler", errc); !errors.Is(err, sensor.ErrStopFromHandler) {
+					t.Errorf("%s from a handler = %v, want ErrStopFromHandler", c.name, err)
 				}
 				col.waitStopped(t)
 				if n := len(col.snapshot()); !rt && n != 60 {
@@ -112,13 +108,8 @@ func TestControlFromHandler(t *testing.T) {
 				errc <- call(d)
 			}
 		}))
-		select {
-		case err := <-errc:
-			if err != nil {
-				t.Fatalf("call from a handler: %v", err)
-			}
-		case <-time.After(waitDeadline):
-			t.Fatal("call from a handler did not return")
+		if err := await.Recv(t, "the call from a handler", errc); err != nil {
+			t.Fatalf("call from a handler: %v", err)
 		}
 		return d, col
 	}
@@ -256,13 +247,8 @@ func TestCloseFromCallback(t *testing.T) {
 	if err := s.Start(sensor.HandlerFunc(func(*sensor.Frame) {})); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case err := <-errc:
-		if !errors.Is(err, sensor.ErrStopFromHandler) {
-			t.Errorf("Close from a status callback = %v, want ErrStopFromHandler", err)
-		}
-	case <-time.After(waitDeadline):
-		t.Fatal("Close from a status callback did not return")
+	if err := await.Recv(t, "Close from a status callback", errc); !errors.Is(err, sensor.ErrStopFromHandler) {
+		t.Errorf("Close from a status callback = %v, want ErrStopFromHandler", err)
 	}
 	if err := d.Close(); err != nil {
 		t.Fatal(err)

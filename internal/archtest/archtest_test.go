@@ -171,6 +171,7 @@ var allowed = map[string][]string{
 	"internal/testsupport/synthrig":    {"sensor", "device", "record", "rig", "software", "internal/testsupport/refcam"},
 	"internal/testsupport/unitsbag":    {"device", "record", "software", "units"},
 	"internal/testsupport/yuvtest":     {},
+	"internal/testsupport/await":       {},
 	"internal/testsupport/conformance": {}, // finds the checkers of tools/conformance
 	"internal/archtest":                {},
 	"internal/apitest":                 {},

@@ -1,0 +1,76 @@
+// Package await waits, in tests, for an event a channel brings, with no
+// deadline of its own: a test that waits for something that never comes
+// fails at the test binary's deadline (go test -timeout), naming what it
+// waited for, however slow or loaded the machine. In a synctest bubble
+// the wait is on the bubble's clock, where a wait that can never end is
+// reported as a deadlock at once.
+package await
+
+import (
+	"testing"
+	"time"
+)
+
+// grace is how long before the test binary's deadline a wait gives up, so
+// that it can report what it waited for before the binary is stopped.
+const grace = 5 * time.Second
+
+// Recv returns the next value from ch. When none comes before the test
+// binary's deadline (less a grace period to report), it fails the test,
+// naming what.
+func Recv[T any](t testing.TB, what string, ch <-chan T) T {
+	t.Helper()
+	expired, stop := deadline(t)
+	defer stop()
+	select {
+	case v := <-ch:
+		return v
+	case <-expired:
+		t.Fatalf("%s: still waiting at the test's deadline (deadlock?)", what)
+		var zero T
+		return zero
+	}
+}
+
+// Do runs f and returns when it has returned, failing the test as Recv does
+// when it has not by the test's deadline.
+func Do(t testing.TB, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	Recv(t, what, done)
+}
+
+// deadline returns a channel that is closed a grace period before the test
+// binary's deadline (never, without one), and a function that releases it.
+func deadline(t testing.TB) (<-chan time.Time, func()) {
+	end, ok := testDeadline(t)
+	if !ok {
+		return nil, func() {}
+	}
+	wait := time.Until(end) - grace
+	if wait <= 0 {
+		return nil, func() {} // nearly out of time: the binary's own timeout reports
+	}
+	tm := time.NewTimer(wait)
+	return tm.C, func() { tm.Stop() }
+}
+
+// testDeadline returns t's deadline, if it has one. In a synctest bubble,
+// where a test has none to ask for (its Deadline panics), a wait that
+// cannot end is a deadlock, which synctest reports.
+func testDeadline(t testing.TB) (end time.Time, ok bool) {
+	d, has := t.(interface{ Deadline() (time.Time, bool) })
+	if !has {
+		return time.Time{}, false
+	}
+	defer func() {
+		if recover() != nil {
+			end, ok = time.Time{}, false
+		}
+	}()
+	return d.Deadline()
+}
