@@ -3,7 +3,6 @@ package playback
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -15,17 +14,11 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// watchdog makes a deadlocked test fail after d with every goroutine's
-// stack instead of hanging until the test binary's timeout. Call it before
-// open, so that it also covers the device's Close at cleanup.
-func watchdog(t *testing.T, d time.Duration) {
-	name := t.Name()
-	tm := time.AfterFunc(d, func() {
-		buf := make([]byte, 1<<20)
-		panic(fmt.Sprintf("%s: deadlock: still running after %v\n%s", name, d, buf[:runtime.Stack(buf, true)]))
-	})
-	t.Cleanup(func() { tm.Stop() })
-}
+// watchdog makes a deadlocked test fail with every goroutine's stack
+// (await.Watchdog: after d in a synctest bubble, else at the test's
+// deadline). Call it before open, so that it also covers the device's
+// Close at cleanup.
+func watchdog(t *testing.T, d time.Duration) { await.Watchdog(t, d) }
 
 // waitFor polls cond until it holds or the wait deadline passes; call it in
 // a synctest bubble, whose clock it polls on.

@@ -7,6 +7,8 @@
 package await
 
 import (
+	"fmt"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -44,10 +46,42 @@ func Do(t testing.TB, what string, f func()) {
 	Recv(t, what, done)
 }
 
+// Watchdog makes a test that deadlocks where neither Recv nor synctest can
+// see it (goroutines blocked on a mutex) panic with every goroutine's stack
+// instead of hanging: outside a synctest bubble a grace period before the
+// test binary's deadline, in a bubble after inBubble on the bubble's clock
+// (which only runs while goroutines wait on it). Call it before what it
+// guards; it ends with the test.
+func Watchdog(t testing.TB, inBubble time.Duration) {
+	name := t.Name()
+	wait, ok := watchdogDelay(t, inBubble)
+	if !ok {
+		return
+	}
+	tm := time.AfterFunc(wait, func() {
+		buf := make([]byte, 1<<20)
+		panic(fmt.Sprintf("%s: deadlock: still running after %v\n%s", name, wait, buf[:runtime.Stack(buf, true)]))
+	})
+	t.Cleanup(func() { tm.Stop() })
+}
+
+// watchdogDelay returns when Watchdog fires, and false for never (no
+// deadline).
+func watchdogDelay(t testing.TB, inBubble time.Duration) (time.Duration, bool) {
+	end, ok, bubble := testDeadline(t)
+	switch {
+	case bubble:
+		return inBubble, true
+	case !ok:
+		return 0, false
+	}
+	return max(time.Until(end)-grace, 0), true
+}
+
 // deadline returns a channel that is closed a grace period before the test
 // binary's deadline (never, without one), and a function that releases it.
 func deadline(t testing.TB) (<-chan time.Time, func()) {
-	end, ok := testDeadline(t)
+	end, ok, _ := testDeadline(t)
 	if !ok {
 		return nil, func() {}
 	}
@@ -59,18 +93,20 @@ func deadline(t testing.TB) (<-chan time.Time, func()) {
 	return tm.C, func() { tm.Stop() }
 }
 
-// testDeadline returns t's deadline, if it has one. In a synctest bubble,
-// where a test has none to ask for (its Deadline panics), a wait that
-// cannot end is a deadlock, which synctest reports.
-func testDeadline(t testing.TB) (end time.Time, ok bool) {
+// testDeadline returns t's deadline, if it has one, and whether t runs in a
+// synctest bubble: there a test has no deadline to ask for (its Deadline
+// panics), and a wait that cannot end is a deadlock, which synctest
+// reports.
+func testDeadline(t testing.TB) (end time.Time, ok, bubble bool) {
 	d, has := t.(interface{ Deadline() (time.Time, bool) })
 	if !has {
-		return time.Time{}, false
+		return time.Time{}, false, false
 	}
 	defer func() {
 		if recover() != nil {
-			end, ok = time.Time{}, false
+			end, ok, bubble = time.Time{}, false, true
 		}
 	}()
-	return d.Deadline()
+	end, ok = d.Deadline()
+	return end, ok, false
 }

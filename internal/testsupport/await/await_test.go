@@ -80,3 +80,18 @@ func TestDo(t *testing.T) {
 		close(block)
 	})
 }
+
+func TestWatchdogDelay(t *testing.T) {
+	if _, ok := watchdogDelay(&fakeTB{}, time.Second); ok {
+		t.Error("a watchdog without a deadline fires")
+	}
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeTB{end: time.Now().Add(grace + time.Minute), hasEnd: true}
+		if d, ok := watchdogDelay(f, time.Second); !ok || d != time.Minute {
+			t.Errorf("with a deadline: %v %v, want 1m0s (a grace period before it)", d, ok)
+		}
+		if d, ok := watchdogDelay(t, 10*time.Second); !ok || d != 10*time.Second {
+			t.Errorf("in a bubble: %v %v, want 10s on its clock", d, ok)
+		}
+	})
+}
