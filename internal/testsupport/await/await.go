@@ -7,6 +7,7 @@
 package await
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"testing"
@@ -44,6 +45,17 @@ func Do(t testing.TB, what string, f func()) {
 		f()
 	}()
 	Recv(t, what, done)
+}
+
+// Context returns a context derived from parent that is also done a grace
+// period before the test binary's deadline (as Recv gives up), for the
+// waits of a client library that take a context; the caller cancels it.
+func Context(t testing.TB, parent context.Context) (context.Context, context.CancelFunc) {
+	end, ok, _ := testDeadline(t)
+	if !ok {
+		return context.WithCancel(parent)
+	}
+	return context.WithDeadline(parent, end.Add(-grace))
 }
 
 // Watchdog makes a test that deadlocks where neither Recv nor synctest can

@@ -1,6 +1,7 @@
 package await
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"testing/synctest"
@@ -92,6 +93,22 @@ func TestWatchdogDelay(t *testing.T) {
 		}
 		if d, ok := watchdogDelay(t, 10*time.Second); !ok || d != 10*time.Second {
 			t.Errorf("in a bubble: %v %v, want 10s on its clock", d, ok)
+		}
+	})
+}
+
+func TestContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		end := time.Now().Add(grace + time.Minute)
+		ctx, cancel := Context(&fakeTB{end: end, hasEnd: true}, context.Background())
+		defer cancel()
+		if d, ok := ctx.Deadline(); !ok || !d.Equal(end.Add(-grace)) {
+			t.Errorf("deadline %v %v, want %v", d, ok, end.Add(-grace))
+		}
+		ctx, cancel = Context(t, context.Background()) // in a bubble: none
+		defer cancel()
+		if d, ok := ctx.Deadline(); ok {
+			t.Errorf("in a bubble: deadline %v", d)
 		}
 	})
 }

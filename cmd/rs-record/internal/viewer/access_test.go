@@ -14,6 +14,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/rsbag/rsbag/internal/testsupport/await"
 	"github.com/rsbag/rsbag/playback"
 )
 
@@ -72,7 +73,7 @@ func TestBeyondLoopbackNeedsToken(t *testing.T) {
 		}
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	ctx, cancel := await.Context(t, context.Background())
 	defer cancel()
 	for _, tc := range []struct {
 		name, query, origin string

@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/rsbag/rsbag/internal/testsupport/await"
 	"github.com/rsbag/rsbag/processing"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
@@ -76,10 +77,11 @@ func newBrowser(t testing.TB) *browser {
 	return b
 }
 
-// do runs actions, failing the test on error; guard bounds a hang.
+// do runs actions, failing the test on error (a hang at the test's
+// deadline, await.Context).
 func (b *browser) do(actions ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, guard)
+	ctx, cancel := await.Context(b.t, b.ctx)
 	defer cancel()
 	if err := chromedp.Do(ctx, actions...); err != nil {
 		b.t.Fatal(err)
@@ -89,7 +91,7 @@ func (b *browser) do(actions ...chromedp.Action[chromedp.Void]) {
 // eval evaluates a JavaScript expression.
 func eval[T any](b *browser, js string) T {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, guard)
+	ctx, cancel := await.Context(b.t, b.ctx)
 	defer cancel()
 	for {
 		v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
@@ -106,10 +108,10 @@ func eval[T any](b *browser, js string) T {
 // waitFor waits until a JavaScript condition holds.
 func (b *browser) waitFor(what, cond string) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, guard)
+	ctx, cancel := await.Context(b.t, b.ctx)
 	defer cancel()
 	for {
-		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(guard)))
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(0)))
 		if err == nil {
 			return
 		}
@@ -159,7 +161,7 @@ func (b *browser) screenshot(name string) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(b.ctx, guard)
+	ctx, cancel := await.Context(b.t, b.ctx)
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {

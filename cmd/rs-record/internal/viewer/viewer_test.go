@@ -22,15 +22,12 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/testsupport/await"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 )
 
 const refDir = "../../../../testdata/librealsense"
-
-// guard bounds a test that waits for the server: a hang fails instead of
-// running into the test binary's timeout. It is never a timed assertion.
-const guard = 60 * time.Second
 
 type testServer struct {
 	srv  *Server
@@ -116,7 +113,7 @@ type wsClient struct {
 
 func dialWS(t testing.TB, ts *testServer, query string) *wsClient {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	ctx, cancel := await.Context(t, context.Background())
 	t.Cleanup(cancel)
 	conn, _, err := websocket.Dial(ctx, "ws://"+ts.addr+"/ws"+query, nil)
 	if err != nil {
@@ -328,7 +325,7 @@ func TestPageAndAssets(t *testing.T) {
 		}
 	}
 	// A WebSocket from another origin is refused.
-	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	ctx, cancel := await.Context(t, context.Background())
 	defer cancel()
 	_, resp, err := websocket.Dial(ctx, "ws://"+ts.addr+"/ws", &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {"http://evil.example"}}})
 	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
