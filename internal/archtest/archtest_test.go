@@ -257,6 +257,12 @@ func write(t *testing.T, root string, files map[string]string) {
 // layerErrors returns what breaks the layering among the packages pkgs of
 // the module tree at root (paths relative to root).
 func layerErrors(root string, pkgs []string) []string {
+	return eachPackage(root, pkgs, layerCheck)
+}
+
+// eachPackage returns the errors check finds in the packages pkgs of the
+// module tree at root (paths relative to root), and those that do not load.
+func eachPackage(root string, pkgs []string, check func(pkg string, bp *build.Package) []string) []string {
 	var errs []string
 	for _, pkg := range pkgs {
 		bp, err := build.ImportDir(filepath.Join(root, pkg), 0)
@@ -264,40 +270,45 @@ func layerErrors(root string, pkgs []string) []string {
 			errs = append(errs, fmt.Sprintf("%s: %v", pkg, err))
 			continue
 		}
-		gov, ok := rule(pkg)
-		if !ok {
-			errs = append(errs, fmt.Sprintf("package %s has no place in the layer table of this test", pkg))
+		errs = append(errs, check(pkg, bp)...)
+	}
+	return errs
+}
+
+// layerCheck returns what breaks the layering in package pkg's imports.
+func layerCheck(pkg string, bp *build.Package) []string {
+	gov, ok := rule(pkg)
+	if !ok {
+		return []string{fmt.Sprintf("package %s has no place in the layer table of this test", pkg)}
+	}
+	l := layer(pkg)
+	if l == 0 {
+		return []string{fmt.Sprintf("package %s has no layer in this test", pkg)}
+	}
+	var errs []string
+	if internalBelowBackends(pkg) && l >= layerBackends {
+		errs = append(errs, fmt.Sprintf("package %s is in layer %d: internal/ holds only what sits below the backends (tool logic goes to internal/tools or under its program)", pkg, l))
+	}
+	ok2 := map[string]bool{}
+	for _, a := range allowed[gov] {
+		ok2[a] = true
+	}
+	for _, imp := range bp.Imports {
+		if !strings.HasPrefix(imp, module) {
 			continue
 		}
-		l := layer(pkg)
-		if l == 0 {
-			errs = append(errs, fmt.Sprintf("package %s has no layer in this test", pkg))
+		dep := strings.TrimPrefix(imp, module)
+		if dl := layer(dep); dl > l {
+			errs = append(errs, fmt.Sprintf("%s (layer %d) imports %s (layer %d): an import running back up the layers", pkg, l, dep, dl))
 			continue
 		}
-		if internalBelowBackends(pkg) && l >= layerBackends {
-			errs = append(errs, fmt.Sprintf("package %s is in layer %d: internal/ holds only what sits below the backends (tool logic goes to internal/tools or under its program)", pkg, l))
-		}
-		ok2 := map[string]bool{}
-		for _, a := range allowed[gov] {
-			ok2[a] = true
-		}
-		for _, imp := range bp.Imports {
-			if !strings.HasPrefix(imp, module) {
-				continue
-			}
-			dep := strings.TrimPrefix(imp, module)
-			if dl := layer(dep); dl > l {
-				errs = append(errs, fmt.Sprintf("%s (layer %d) imports %s (layer %d): an import running back up the layers", pkg, l, dep, dl))
-				continue
-			}
-			depGov, _ := rule(dep)
-			switch {
-			case ok2["*"], ok2[dep], ok2[depGov]:
-			case strings.HasPrefix(dep, gov+"/"), strings.HasPrefix(pkg, dep+"/"), depGov == gov:
-				// within one package's own tree
-			default:
-				errs = append(errs, fmt.Sprintf("%s imports %s: not allowed by the layering (allowed: %v)", pkg, dep, allowed[gov]))
-			}
+		depGov, _ := rule(dep)
+		switch {
+		case ok2["*"], ok2[dep], ok2[depGov]:
+		case strings.HasPrefix(dep, gov+"/"), strings.HasPrefix(pkg, dep+"/"), depGov == gov:
+			// within one package's own tree
+		default:
+			errs = append(errs, fmt.Sprintf("%s imports %s: not allowed by the layering (allowed: %v)", pkg, dep, allowed[gov]))
 		}
 	}
 	return errs
@@ -351,23 +362,18 @@ func TestTestingOnlyInTestSupport(t *testing.T) {
 // testingErrors returns the packages among pkgs of the module tree at root
 // whose non-test code imports testing outside the test support.
 func testingErrors(root string, pkgs []string) []string {
-	var errs []string
-	for _, pkg := range pkgs {
-		bp, err := build.ImportDir(filepath.Join(root, pkg), 0)
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("%s: %v", pkg, err))
-			continue
-		}
+	return eachPackage(root, pkgs, func(pkg string, bp *build.Package) []string {
 		if layer(pkg) == layerTestSupport || pkg == "replay/replaytest" {
-			continue
+			return nil
 		}
+		var errs []string
 		for _, imp := range bp.Imports {
 			if imp == "testing" || strings.HasPrefix(imp, "testing/") {
 				errs = append(errs, fmt.Sprintf("%s imports %s outside its tests: test support belongs in internal/testsupport", pkg, imp))
 			}
 		}
-	}
-	return errs
+		return errs
+	})
 }
 
 // TestGoidOnlyInSensorrt: the sensor runtime is the only package, tests
