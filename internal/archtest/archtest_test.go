@@ -4,7 +4,8 @@
 //
 //  1. the containers and the model's base: msgs, rosbag (internal/lz4frame),
 //     sensor, internal/goid (read by the sensor runtime only), and the
-//     plumbing below everything: internal/buildinfo, internal/outfile;
+//     plumbing below everything: internal/buildinfo, internal/outfile,
+//     internal/jsonl;
 //  2. the device model: extensions, device, internal/layout, the reader of a
 //     bag's description internal/description, internal/yuv and
 //     internal/imaging, the sensor runtime internal/sensorrt, and the
@@ -73,6 +74,7 @@ var layers = map[string]int{
 	"internal/goid":      layerBase,
 	"internal/buildinfo": layerBase,
 	"internal/outfile":   layerBase,
+	"internal/jsonl":     layerBase,
 
 	"extensions":           layerModel,
 	"device":               layerModel,
@@ -121,6 +123,7 @@ var allowed = map[string][]string{
 	"internal/goid":      {},
 	"internal/buildinfo": {},
 	"internal/outfile":   {},
+	"internal/jsonl":     {},
 	// 2. The device model.
 	"extensions":           {"sensor"},
 	"device":               {"sensor", "extensions"},
@@ -138,13 +141,13 @@ var allowed = map[string][]string{
 	// 4. On the backends.
 	"pipeline":          {"sensor", "extensions", "device", "playback", "record", "software", "internal/outfile"},
 	"rig":               {"sensor", "extensions", "device", "playback", "record", "internal/outfile"},
-	"replay":            {"sensor", "pipeline", "playback", "rig"},
+	"replay":            {"sensor", "pipeline", "playback", "rig", "internal/jsonl"},
 	"replay/replaytest": {"replay"},
 	"processing":        {"sensor", "extensions", "internal/yuv"},
 	"mcapbag":           {"rosbag", "msgs", "internal/layout", "internal/lz4frame"},
 	"mcapbag/ros2":      {"sensor", "extensions", "playback", "mcapbag", "internal/yuv"},
 	"blobfile":          {"rosbag"},
-	"units":             {"sensor", "device", "pipeline", "playback", "record", "rig", "replay", "msgs", "rosbag", "mcapbag"},
+	"units":             {"sensor", "device", "pipeline", "playback", "record", "rig", "replay", "msgs", "rosbag", "mcapbag", "internal/jsonl"},
 	// 5. The tools' shared logic.
 	"internal/tools/damage":  {"msgs", "rosbag", "playback", "internal/layout"},
 	"internal/tools/baginfo": {"msgs", "rosbag", "sensor", "internal/layout", "internal/tools/damage"},
