@@ -12,7 +12,7 @@ import (
 
 	"github.com/foxglove/mcap/go/mcap"
 
-	"github.com/rsbag/rsbag/internal/conformance"
+	"github.com/rsbag/rsbag/internal/testsupport/conformance"
 )
 
 // TestWriterChunks: messages of several channels over many small chunks,

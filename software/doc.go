@@ -38,7 +38,8 @@
 // NewSynthetic builds a software device whose sensors, streams, options,
 // info, extrinsics and frames are the deterministic content described for the
 // reference bags in testdata/librealsense/README.md; see SyntheticConfig (the
-// module's tests take each reference bag's configuration from internal/refcam).
+// module's tests take each reference bag's configuration from
+// internal/testsupport/refcam).
 //
 // With SyntheticConfig.Scene, the same camera films a 3D scene instead of
 // the reference pattern (package software/scene): every video stream is ray

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/device"
-	"github.com/rsbag/rsbag/internal/baginfo"
-	"github.com/rsbag/rsbag/internal/benchplay"
-	"github.com/rsbag/rsbag/internal/conformance"
+	"github.com/rsbag/rsbag/internal/testsupport/benchplay"
+	"github.com/rsbag/rsbag/internal/testsupport/conformance"
+	"github.com/rsbag/rsbag/internal/tools/baginfo"
 	"github.com/rsbag/rsbag/mcapbag"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/rosbag"

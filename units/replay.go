@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/jsonl"
 	"github.com/rsbag/rsbag/pipeline"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/replay"
@@ -113,18 +114,7 @@ func (r *Result) Replay() *replay.Result {
 func (r *Result) WriteLog(w io.Writer) error { return WriteRecords(w, r.Outputs) }
 
 // WriteRecords writes outputs as JSON lines, one per output.
-func WriteRecords(w io.Writer, rs []Record) error {
-	for _, o := range rs {
-		b, err := json.Marshal(o)
-		if err != nil {
-			return err
-		}
-		if _, err := w.Write(append(b, '\n')); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+func WriteRecords(w io.Writer, rs []Record) error { return jsonl.Write(w, rs) }
 
 // ErrMissingStream reports a recording without a stream the graph needs.
 var ErrMissingStream = errors.New("units: the recording lacks a stream the graph needs")
