@@ -9,22 +9,17 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
-	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/benchbag"
 	"github.com/rsbag/rsbag/playback"
-	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
-	"github.com/rsbag/rsbag/software"
 )
 
-// benchBag records a 720p depth and color bag of about 1 GiB, without
-// compression (233 frames per stream of 1280x720 Z16 and RGB8, 4.6 MB a
-// pair), and returns its path and size.
+// benchBag writes the benchmarks' shared bag (benchbag.Write: 1280x720
+// depth and color at 30 fps, chunks without compression) of 1 GiB of
+// frame data and returns its path and size.
 func benchBag(b *testing.B) (string, int64) {
-	const w, h = 1280, 720
 	path := filepath.Join(b.TempDir(), "720p.bag")
-	synthrig.BagWith(b, path, software.SyntheticConfig{Depth: &software.Video{Width: w, Height: h, FPS: 30},
-		Color: &software.Video{Width: w, Height: h, FPS: 30}, Frames: (1 << 30) / (w * h * (2 + 3)), Speed: 0},
-		&record.Options{Lossless: true, Compression: record.CompressionNone})
+	benchbag.Write(b, path, "none", 1<<30)
 	st, err := os.Stat(path)
 	if err != nil {
 		b.Fatal(err)

@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/fakes3"
-	"github.com/rsbag/rsbag/internal/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/fakes3"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 )
 
-// TestObjectStorageURL plays a bag kept in object storage (internal/fakes3,
+// TestObjectStorageURL plays a bag kept in object storage (internal/testsupport/fakes3,
 // an S3 server on a local port) through the cloud build of the library,
 // named by its s3:// URL: rs2_context_add_device (testdata/dump.c prints
 // what rs-record dump prints of the bag), rs2_create_playback_device and

@@ -158,8 +158,10 @@ var allowed = map[string][]string{
 	"cmd": {"*"},
 	// librealsense2.so on the Go core: a program (package main, built with
 	// -buildmode=c-shared) exporting the rs2_* C API over the packages a
-	// librealsense program uses.
-	"capi": {"sensor", "extensions", "device", "playback", "pipeline", "processing", "blobfile"},
+	// librealsense program uses; blobfile and rosbag for bags by URL (the
+	// cloud build reads them, the default build refuses them through
+	// rosbag.RegisterScheme, as rs-record's builds do).
+	"capi": {"sensor", "extensions", "device", "playback", "pipeline", "processing", "blobfile", "rosbag"},
 	// Example programs, as programs may.
 	"examples": {"*"},
 	// The fleet module's packages run the tools' packages per bag.

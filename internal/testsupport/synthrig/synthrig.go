@@ -85,19 +85,12 @@ func Record(t testing.TB, n int, shift ...time.Duration) string {
 // synctest bubble a paced camera takes no real time.
 func Bag(t testing.TB, path string, cfg software.SyntheticConfig) {
 	t.Helper()
-	BagWith(t, path, cfg, &record.Options{Lossless: true})
-}
-
-// BagWith is Bag with the recorder's options opts (e.g. chunks without
-// compression, so that the bag's size is its frames' bytes).
-func BagWith(t testing.TB, path string, cfg software.SyntheticConfig, opts *record.Options) {
-	t.Helper()
 	cam, err := software.NewSynthetic(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cam.Close()
-	rec, err := record.New(cam, path, opts)
+	rec, err := record.New(cam, path, &record.Options{Lossless: true})
 	if err != nil {
 		t.Fatal(err)
 	}
