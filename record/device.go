@@ -76,10 +76,10 @@ var (
 	_ extensions.Recorder     = (*Device)(nil)
 )
 
-// New creates (or truncates) the bag file path and returns a record device
+// Create creates (or truncates) the bag file path and returns a record device
 // wrapping dev. The record device owns the file and closes it in Close; it
 // borrows dev and never closes it.
-func New(dev device.Device, path string, opts *Options) (*Device, error) {
+func Create(dev device.Device, path string, opts *Options) (*Device, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
@@ -248,7 +248,7 @@ func (v extrinsicsView) FirstExtrinsicsGroup() uint32 { return device.FirstExtri
 // Unwrap returns the wrapped device.
 func (d *Device) Unwrap() device.Device { return d.inner }
 
-// Filename returns the path given to New, or "" for NewWriter.
+// Filename returns the path given to Create, or "" for NewWriter.
 func (d *Device) Filename() string { return d.path }
 
 // Pause stops recording frames until Resume: frames arriving while paused
@@ -617,7 +617,7 @@ func (d *Device) Flush() error {
 }
 
 // Close finalizes the bag: it stops recording, writes every queued frame,
-// the index and the bag header, and closes the file if New created it; then
+// the index and the bag header, and closes the file if Create created it; then
 // it delivers, on the calling goroutine, the drop reports and the write
 // error not notified yet. It
 // never stops or closes the wrapped device or its sensors: streaming through

@@ -37,7 +37,7 @@ func recordTestDeviceIn(t *testing.T, path string, o Options, n int, wrap func(d
 	if wrap != nil {
 		dev = wrap(dev)
 	}
-	rec, err := New(dev, path, &o)
+	rec, err := Create(dev, path, &o)
 	if err != nil {
 		t.Fatal(err)
 	}

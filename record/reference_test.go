@@ -64,7 +64,7 @@ func recordSyntheticIn(t *testing.T, name, path string) (Stats, []*sensor.Frame)
 	if strings.Contains(name, "uncompressed") {
 		o.Compression = CompressionNone
 	}
-	rec, err = New(cam, path, &o)
+	rec, err = Create(cam, path, &o)
 	if err != nil {
 		t.Fatal(err)
 	}

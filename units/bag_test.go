@@ -64,7 +64,7 @@ func recordLive(t *testing.T, g *Graph) string {
 	path := filepath.Join(t.TempDir(), "robot.bag")
 	synctest.Test(t, func(t *testing.T) {
 		cam := liveCamera(t, "SN1", 500*time.Millisecond)
-		rec, err := record.New(cam, path, nil)
+		rec, err := record.Create(cam, path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -214,7 +214,7 @@ func TestRecordStopMidStream(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "robot.bag")
 	synctest.Test(t, func(t *testing.T) {
 		cam := liveCamera(t, "SN1", 2*time.Second)
-		rec, err := record.New(cam, path, nil)
+		rec, err := record.Create(cam, path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
