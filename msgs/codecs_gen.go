@@ -24,9 +24,6 @@ func (m *Accel) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *Accel) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *Accel) Unmarshal(b []byte) error {
 	d := newDecoder(b, AccelType.Name)
@@ -85,9 +82,6 @@ func (m *CameraInfo) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *CameraInfo) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *CameraInfo) Unmarshal(b []byte) error {
 	d := newDecoder(b, CameraInfoType.Name)
@@ -139,9 +133,6 @@ func (m *Float32) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *Float32) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *Float32) Unmarshal(b []byte) error {
 	d := newDecoder(b, Float32Type.Name)
@@ -176,9 +167,6 @@ func (m *Header) appendTo(b []byte) []byte {
 	b = appendString(b, m.FrameID)
 	return b
 }
-
-// Marshal returns the encoded message.
-func (m *Header) Marshal() []byte { return Marshal(m) }
 
 // Unmarshal decodes b into m.
 func (m *Header) Unmarshal(b []byte) error {
@@ -228,9 +216,6 @@ func (m *Image) appendTo(b []byte) []byte {
 	b = m.appendTrailer(b)
 	return b
 }
-
-// Marshal returns the encoded message.
-func (m *Image) Marshal() []byte { return Marshal(m) }
 
 // Unmarshal decodes b into m. Data aliases b: it is not copied.
 func (m *Image) Unmarshal(b []byte) error {
@@ -284,9 +269,6 @@ func (m *Imu) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *Imu) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *Imu) Unmarshal(b []byte) error {
 	d := newDecoder(b, ImuType.Name)
@@ -336,9 +318,6 @@ func (m *ImuIntrinsic) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *ImuIntrinsic) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *ImuIntrinsic) Unmarshal(b []byte) error {
 	d := newDecoder(b, ImuIntrinsicType.Name)
@@ -374,9 +353,6 @@ func (m *KeyValue) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *KeyValue) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *KeyValue) Unmarshal(b []byte) error {
 	d := newDecoder(b, KeyValueType.Name)
@@ -410,9 +386,6 @@ func (m *LegacyExtrinsics) appendTo(b []byte) []byte {
 	b = appendF32s(b, m.Translation[:])
 	return b
 }
-
-// Marshal returns the encoded message.
-func (m *LegacyExtrinsics) Marshal() []byte { return Marshal(m) }
 
 // Unmarshal decodes b into m.
 func (m *LegacyExtrinsics) Unmarshal(b []byte) error {
@@ -460,9 +433,6 @@ func (m *LegacyFrameInfo) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *LegacyFrameInfo) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *LegacyFrameInfo) Unmarshal(b []byte) error {
 	d := newDecoder(b, LegacyFrameInfoType.Name)
@@ -509,9 +479,6 @@ func (m *LegacyMetadata) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *LegacyMetadata) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m. Data aliases b: it is not copied.
 func (m *LegacyMetadata) Unmarshal(b []byte) error {
 	d := newDecoder(b, LegacyMetadataType.Name)
@@ -547,9 +514,6 @@ func (m *LegacyMotionIntrinsics) appendTo(b []byte) []byte {
 	b = appendF32s(b, m.BiasVariances[:])
 	return b
 }
-
-// Marshal returns the encoded message.
-func (m *LegacyMotionIntrinsics) Marshal() []byte { return Marshal(m) }
 
 // Unmarshal decodes b into m.
 func (m *LegacyMotionIntrinsics) Unmarshal(b []byte) error {
@@ -589,9 +553,6 @@ func (m *LegacyMotionStreamInfo) appendTo(b []byte) []byte {
 	b = m.StreamExtrinsics.appendTo(b)
 	return b
 }
-
-// Marshal returns the encoded message.
-func (m *LegacyMotionStreamInfo) Marshal() []byte { return Marshal(m) }
 
 // Unmarshal decodes b into m.
 func (m *LegacyMotionStreamInfo) Unmarshal(b []byte) error {
@@ -645,9 +606,6 @@ func (m *LegacyPose) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *LegacyPose) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *LegacyPose) Unmarshal(b []byte) error {
 	d := newDecoder(b, LegacyPoseType.Name)
@@ -700,9 +658,6 @@ func (m *LegacyStreamExtrinsics) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *LegacyStreamExtrinsics) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *LegacyStreamExtrinsics) Unmarshal(b []byte) error {
 	d := newDecoder(b, LegacyStreamExtrinsicsType.Name)
@@ -749,9 +704,6 @@ func (m *LegacyStreamInfo) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *LegacyStreamInfo) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *LegacyStreamInfo) Unmarshal(b []byte) error {
 	d := newDecoder(b, LegacyStreamInfoType.Name)
@@ -794,9 +746,6 @@ func (m *LegacyVendorData) appendTo(b []byte) []byte {
 	b = appendString(b, m.Value)
 	return b
 }
-
-// Marshal returns the encoded message.
-func (m *LegacyVendorData) Marshal() []byte { return Marshal(m) }
 
 // Unmarshal decodes b into m.
 func (m *LegacyVendorData) Unmarshal(b []byte) error {
@@ -854,9 +803,6 @@ func (m *Log) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *Log) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *Log) Unmarshal(b []byte) error {
 	d := newDecoder(b, LogType.Name)
@@ -912,9 +858,6 @@ func (m *Notification) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *Notification) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *Notification) Unmarshal(b []byte) error {
 	d := newDecoder(b, NotificationType.Name)
@@ -955,9 +898,6 @@ func (m *Quaternion) appendTo(b []byte) []byte {
 	b = appendF64(b, m.W)
 	return b
 }
-
-// Marshal returns the encoded message.
-func (m *Quaternion) Marshal() []byte { return Marshal(m) }
 
 // Unmarshal decodes b into m.
 func (m *Quaternion) Unmarshal(b []byte) error {
@@ -1001,9 +941,6 @@ func (m *RegionOfInterest) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *RegionOfInterest) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *RegionOfInterest) Unmarshal(b []byte) error {
 	d := newDecoder(b, RegionOfInterestType.Name)
@@ -1038,9 +975,6 @@ func (m *StdTime) appendTo(b []byte) []byte {
 	b = appendTime(b, m.Data)
 	return b
 }
-
-// Marshal returns the encoded message.
-func (m *StdTime) Marshal() []byte { return Marshal(m) }
 
 // Unmarshal decodes b into m.
 func (m *StdTime) Unmarshal(b []byte) error {
@@ -1077,9 +1011,6 @@ func (m *StreamInfo) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *StreamInfo) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *StreamInfo) Unmarshal(b []byte) error {
 	d := newDecoder(b, StreamInfoType.Name)
@@ -1112,9 +1043,6 @@ func (m *String) appendTo(b []byte) []byte {
 	b = appendString(b, m.Data)
 	return b
 }
-
-// Marshal returns the encoded message.
-func (m *String) Marshal() []byte { return Marshal(m) }
 
 // Unmarshal decodes b into m.
 func (m *String) Unmarshal(b []byte) error {
@@ -1150,9 +1078,6 @@ func (m *TimeReference) appendTo(b []byte) []byte {
 	b = appendString(b, m.Source)
 	return b
 }
-
-// Marshal returns the encoded message.
-func (m *TimeReference) Marshal() []byte { return Marshal(m) }
 
 // Unmarshal decodes b into m.
 func (m *TimeReference) Unmarshal(b []byte) error {
@@ -1190,9 +1115,6 @@ func (m *Transform) appendTo(b []byte) []byte {
 	b = m.Rotation.appendTo(b)
 	return b
 }
-
-// Marshal returns the encoded message.
-func (m *Transform) Marshal() []byte { return Marshal(m) }
 
 // Unmarshal decodes b into m.
 func (m *Transform) Unmarshal(b []byte) error {
@@ -1232,9 +1154,6 @@ func (m *Twist) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *Twist) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *Twist) Unmarshal(b []byte) error {
 	d := newDecoder(b, TwistType.Name)
@@ -1271,9 +1190,6 @@ func (m *UInt32) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *UInt32) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *UInt32) Unmarshal(b []byte) error {
 	d := newDecoder(b, UInt32Type.Name)
@@ -1308,9 +1224,6 @@ func (m *Vector3) appendTo(b []byte) []byte {
 	b = appendF64(b, m.Z)
 	return b
 }
-
-// Marshal returns the encoded message.
-func (m *Vector3) Marshal() []byte { return Marshal(m) }
 
 // Unmarshal decodes b into m.
 func (m *Vector3) Unmarshal(b []byte) error {

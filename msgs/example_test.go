@@ -44,7 +44,7 @@ func Example() {
 // Encoding the static /file_version message.
 func ExampleUInt32() {
 	v := msgs.UInt32{Data: 3}
-	fmt.Printf("%s %s % x\n", v.Type().Name, v.Type().MD5, v.Marshal())
+	fmt.Printf("%s %s % x\n", v.Type().Name, v.Type().MD5, msgs.Marshal(&v))
 	// Output:
 	// std_msgs/UInt32 304a39449588c7f8ce2df6e8001c5fce 03 00 00 00
 }

@@ -29,7 +29,7 @@ func addSeeds(f *testing.F, typ string, max int) {
 				var img Image
 				if err := img.Unmarshal(data); err == nil && len(img.Data) > 64 {
 					img.Data = img.Data[:64]
-					data = img.Marshal()
+					data = Marshal(&img)
 				}
 			}
 			seeds = append(seeds, data)

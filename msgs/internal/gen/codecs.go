@@ -281,8 +281,8 @@ func checkType(f *field) error {
 	return nil
 }
 
-// writeCodec writes Type, Size, AppendTo, appendTo, Marshal, Unmarshal and
-// decode of type g.
+// writeCodec writes Type, Size, AppendTo, appendTo, Unmarshal and decode of
+// type g.
 func writeCodec(b *bytes.Buffer, g string, fs []field) {
 	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
 	trailer := trailers[g]
@@ -371,8 +371,7 @@ func writeCodec(b *bytes.Buffer, g string, fs []field) {
 	p("// AppendTo appends the encoded message to b.\nfunc (m *%s) AppendTo(b []byte) []byte {\n\tb = grow(b, m.Size())\n%s\treturn b\n}\n\n", g, body.String())
 	p("func (m *%s) appendTo(b []byte) []byte {\n%s\treturn b\n}\n\n", g, body.String())
 
-	// Marshal, Unmarshal, decode.
-	p("// Marshal returns the encoded message.\nfunc (m *%s) Marshal() []byte { return Marshal(m) }\n\n", g)
+	// Unmarshal, decode.
 	alias := ""
 	for _, f := range fs {
 		if f.wire == "uint8" && f.array == 0 {

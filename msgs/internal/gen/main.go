@@ -2,7 +2,7 @@
 // machine-readable message definitions (realsense-msgdefs.json).
 //
 // With -codecs it also writes the codec methods (Type, Size, AppendTo,
-// Marshal, Unmarshal) of every message struct of the package in -dir,
+// Unmarshal) of every message struct of the package in -dir,
 // checked field by field against its definition.
 //
 // Usage (from the msgs directory, through go generate):
