@@ -7,6 +7,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/optionset"
 	"github.com/rsbag/rsbag/internal/refcam"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
@@ -46,7 +47,7 @@ func TestCapture(t *testing.T) {
 	if !st.HasDepthUnits || st.DepthUnits != 0.001 || !st.HasBaseline || st.StereoBaselineMM != 50 || len(st.Profiles) != 3 {
 		t.Errorf("stereo module %+v", st)
 	}
-	if o, ok := st.Option(sensor.OptionAsicTemperature); !ok || !o.ReadOnly || o.Value != 36.5 || o.Description != extensions.DescriptionReadOnlyCustomOption {
+	if o, ok := st.Option(sensor.OptionAsicTemperature); !ok || !o.ReadOnly || o.Value != 36.5 || o.Description != optionset.DescriptionReadOnlyCustomOption {
 		t.Errorf("asic temperature %+v", o)
 	}
 	if direct.Sensors[1].HasDepthUnits || direct.Sensors[2].Kinds[0] != extensions.KindMotionSensor {
