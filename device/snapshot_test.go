@@ -7,6 +7,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/internal/optionset"
 	"github.com/rsbag/rsbag/internal/refcam"
 	"github.com/rsbag/rsbag/sensor"
@@ -125,9 +126,9 @@ func TestCaptureGroups(t *testing.T) {
 		d    device.Device
 		want uint32 // the group of every stream
 	}{
-		{"software device reports its groups", cam, device.FirstGroupSoftware},
-		{"generic live device", plain{cam.Device}, device.FirstGroupLive},
-		{"generic device numbering like software", numbered{plain{cam.Device}}, device.FirstGroupSoftware},
+		{"software device reports its groups", cam, layout.FirstGroupSoftware},
+		{"generic live device", plain{cam.Device}, layout.FirstGroupLive},
+		{"generic device numbering like software", numbered{plain{cam.Device}}, layout.FirstGroupSoftware},
 		{"extrinsics source kept as is", source{plain{cam.Device}, keep}, 7},
 	} {
 		s, err := device.Capture(tc.d)
@@ -144,7 +145,7 @@ func TestCaptureGroups(t *testing.T) {
 			}
 		}
 	}
-	if device.FirstExtrinsicsGroup(cam) != 1 || device.FirstExtrinsicsGroup(plain{cam.Device}) != 0 {
+	if layout.FirstExtrinsicsGroup(cam) != 1 || layout.FirstExtrinsicsGroup(plain{cam.Device}) != 0 {
 		t.Error("FirstExtrinsicsGroup")
 	}
 }

@@ -72,7 +72,7 @@ type Device struct {
 var (
 	_ device.Device           = (*Device)(nil)
 	_ device.ExtrinsicsSource = (*Device)(nil)
-	_ device.GroupNumbering   = (*Device)(nil)
+	_ layout.GroupNumbering   = (*Device)(nil)
 	_ extensions.Recorder     = (*Device)(nil)
 )
 
@@ -199,8 +199,9 @@ func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, 
 }
 
 // FirstExtrinsicsGroup returns the number librealsense gives the first
-// extrinsics group of the wrapped device (device.FirstExtrinsicsGroup).
-func (d *Device) FirstExtrinsicsGroup() uint32 { return device.FirstExtrinsicsGroup(d.inner) }
+// extrinsics group of the wrapped device: 1 for a software device, 0 for a
+// live camera.
+func (d *Device) FirstExtrinsicsGroup() uint32 { return layout.FirstExtrinsicsGroup(d.inner) }
 
 // PinnedExtrinsics returns the wrapped device's extrinsics in the pin→stream
 // form the bag's tf topics store (§5.8): the wrapped device's own when it is
@@ -243,7 +244,7 @@ func (v extrinsicsView) Sensors() []sensor.Sensor {
 func (v extrinsicsView) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, error) {
 	return v.d.Extrinsics(from, to)
 }
-func (v extrinsicsView) FirstExtrinsicsGroup() uint32 { return device.FirstExtrinsicsGroup(v.d) }
+func (v extrinsicsView) FirstExtrinsicsGroup() uint32 { return layout.FirstExtrinsicsGroup(v.d) }
 
 // Unwrap returns the wrapped device.
 func (d *Device) Unwrap() device.Device { return d.inner }

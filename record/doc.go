@@ -54,7 +54,8 @@
 // at static time. The tf groups and transforms are the wrapped device's
 // (Device.PinnedExtrinsics): those of a device.ExtrinsicsSource as it
 // reports them, bit for bit; for other devices derived with device.Capture's
-// rule and numbered from device.FirstExtrinsicsGroup. The record device
+// rule and numbered from the wrapped device's FirstExtrinsicsGroup method
+// if it has one, else from 0 as for a live camera. The record device
 // reports the same PinnedExtrinsics and FirstExtrinsicsGroup, so
 // device.Capture sees the wrapped device through it. Option changes (extensions.Options.OnOptionChange) and
 // notifications (extensions.Notifier) of the inner sensors are written at

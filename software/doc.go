@@ -24,7 +24,7 @@
 // from any handler or from the synthetic camera's timeline) returns an error
 // wrapping sensor.ErrStopFromHandler instead of deadlocking.
 //
-// Extrinsics groups are numbered from device.FirstGroupSoftware (1), as
+// Extrinsics groups are numbered from 1, as
 // librealsense numbers those of a software device.
 //
 // Extrinsics: registrations are kept as librealsense keeps them, and every
