@@ -194,7 +194,7 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 				return nil, fmt.Errorf("mcapbag: export: topic %s: message at %v (chunk %d, offset %d): %w", m.Conn.Topic, m.Time, m.Chunk, m.Offset, err)
 			}
 		}
-		if m.Conn.Topic == deviceTopic && m.Conn.Type == msgs.KeyValueType.Name {
+		if m.Conn.Topic == deviceTopic && m.Conn.Type == new(msgs.KeyValue).Type().Name {
 			var kv msgs.KeyValue
 			if kv.Unmarshal(m.Data) == nil {
 				device[kv.Key] = kv.Value

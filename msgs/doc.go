@@ -2,7 +2,8 @@
 // per type of realsense-msgdefs.json, with ROS1 little-endian serialization
 // and a static descriptor (type name, md5sum, exact definition text).
 //
-// The descriptors (ImageType, KeyValueType, ...) are generated from
+// The descriptors, which each struct's Type method returns (and Types,
+// LookupType and LookupMD5 find by name or md5sum), are generated from
 // testdata/spec/realsense-msgdefs.json by go generate; tests recompute every
 // md5sum from the definition text and check every struct's fields against
 // it.

@@ -29,7 +29,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(msgs.ImageType.Name, msgs.ImageType.MD5)
+	fmt.Println(got.Type().Name, got.Type().MD5)
 	fmt.Println(got.Width, got.Height, got.Encoding, got.Data, got.HasDepthUnits, got.DepthUnits)
 
 	// A cut message is an error naming type, field and offset.

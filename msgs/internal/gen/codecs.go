@@ -286,7 +286,7 @@ func checkType(f *field) error {
 func writeCodec(b *bytes.Buffer, g string, fs []field) {
 	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
 	trailer := trailers[g]
-	p("// Type returns &%sType.\nfunc (*%s) Type() *Type { return &%sType }\n\n", g, g, g)
+	p("// Type returns the descriptor of %s.\nfunc (*%s) Type() *Type { return &%s }\n\n", g, g, descName(g))
 
 	// Size.
 	fixed := 0
@@ -378,7 +378,7 @@ func writeCodec(b *bytes.Buffer, g string, fs []field) {
 			alias = fmt.Sprintf(" %s aliases b: it is not copied.", f.goName)
 		}
 	}
-	p("// Unmarshal decodes b into m.%s\nfunc (m *%s) Unmarshal(b []byte) error {\n\td := newDecoder(b, %sType.Name)\n\tm.decode(&d)\n\treturn d.end()\n}\n\n", alias, g, g)
+	p("// Unmarshal decodes b into m.%s\nfunc (m *%s) Unmarshal(b []byte) error {\n\td := newDecoder(b, %s.Name)\n\tm.decode(&d)\n\treturn d.end()\n}\n\n", alias, g, descName(g))
 	p("func (m *%s) decode(d *decoder) {\n", g)
 	for _, f := range fs {
 		v, q := "m."+f.goName, strconv.Quote(f.ros)
