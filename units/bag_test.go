@@ -104,7 +104,7 @@ func TestRecordAndCompare(t *testing.T) {
 	}
 	var listed []string
 	for _, tp := range rep.Topics {
-		if strings.HasPrefix(tp.Topic, BagPrefix) {
+		if strings.HasPrefix(tp.Topic, bagPrefix) {
 			listed = append(listed, tp.Topic+":"+tp.Type)
 			if tp.Messages != 15 {
 				t.Errorf("info: %s has %d messages, want 15", tp.Topic, tp.Messages)
