@@ -12,9 +12,10 @@
 //  3. the backends usb, software, playback and record, which never import
 //     each other;
 //  4. what stands on the backends: pipeline, rig, replay, processing,
-//     mcapbag and mcapbag/ros2, blobfile, and the tools' shared packages
-//     (internal/damage, internal/baginfo, internal/convert, internal/rsdump,
-//     internal/viewer, internal/synthrig, ...);
+//     mcapbag and mcapbag/ros2 (and their MCAP writer internal/mcapwriter),
+//     blobfile, and the tools' shared packages (internal/damage,
+//     internal/baginfo, internal/convert, internal/rsdump, internal/viewer,
+//     internal/synthrig, ...);
 //  5. the programs under cmd/ (cmd/rs-record, and any a user adds: a program
 //     there may import any package, without an entry in this table), and the
 //     fleet module on top.
@@ -70,8 +71,9 @@ var allowed = map[string][]string{
 	"internal/rsdump":      {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/damage", "rosbag", "rig", "internal/outfile", "internal/layout"},
 	"pipeline":             {"sensor", "extensions", "device", "playback", "record", "software", "internal/outfile"},
 	"processing":           {"sensor", "extensions", "internal/yuv"},
-	"mcapbag":              {"rosbag", "msgs", "internal/layout", "internal/lz4frame"},
-	"mcapbag/ros2":         {"sensor", "extensions", "playback", "mcapbag", "internal/yuv"},
+	"mcapbag":              {"rosbag", "msgs", "internal/layout", "internal/lz4frame", "internal/mcapwriter"},
+	"mcapbag/ros2":         {"sensor", "extensions", "playback", "mcapbag", "internal/mcapwriter", "internal/yuv"},
+	"internal/mcapwriter":  {"internal/lz4frame"},
 	"rig":                  {"sensor", "extensions", "device", "playback", "record", "internal/outfile"},
 	"replay":               {"sensor", "pipeline", "playback", "rig"},
 	"replay/replaytest":    {"replay"},
