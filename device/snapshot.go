@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/extrinsics"
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -24,11 +25,15 @@ type Snapshot struct {
 	Sensors []SensorSnapshot
 	// Pinned lists, for every stream that has extrinsics, the transform
 	// from its group's pin stream to it. Pairs are derived from these as
-	// librealsense playback derives them (see extensions.ExtrinsicsGraph).
+	// librealsense playback derives them (Extrinsics): for streams A and B
+	// of one group, A→B = (pin→B)·(pin→A)⁻¹ is computed for the direction
+	// where A is the later of the two in (sensor index, stream type, stream
+	// index) order, and the other direction is its inverse; streams of
+	// different groups have no extrinsics.
 	Pinned []extensions.PinnedExtrinsics
 
 	once  sync.Once
-	graph *extensions.ExtrinsicsGraph
+	graph *extrinsics.Graph
 }
 
 // SensorSnapshot is the immutable description of one sensor.
@@ -180,9 +185,9 @@ func Capture(d Device) (*Snapshot, error) {
 	return s, nil
 }
 
-// ExtrinsicsGraph returns the graph of s.Pinned.
-func (s *Snapshot) ExtrinsicsGraph() *extensions.ExtrinsicsGraph {
-	s.once.Do(func() { s.graph = extensions.NewExtrinsicsGraph(s.Pinned) })
+// extrinsicsGraph returns the graph of s.Pinned.
+func (s *Snapshot) extrinsicsGraph() *extrinsics.Graph {
+	s.once.Do(func() { s.graph = extrinsics.NewGraph(s.Pinned) })
 	return s.graph
 }
 
@@ -213,7 +218,7 @@ func (s *Snapshot) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics
 	if !ok {
 		return sensor.Extrinsics{}, fmt.Errorf("device: extrinsics to %s: profile not in device: %w", to.Name(), ErrNotFound)
 	}
-	e, ok := s.ExtrinsicsGraph().Extrinsics(a, b)
+	e, ok := s.extrinsicsGraph().Extrinsics(a, b)
 	if !ok {
 		return sensor.Extrinsics{}, fmt.Errorf("device: extrinsics %s → %s: %w", from.Name(), to.Name(), ErrNoExtrinsics)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/extrinsics"
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/sensor"
@@ -22,7 +23,7 @@ type Device struct {
 	sensors []*Sensor
 	keys    map[*sensor.StreamProfile]extensions.StreamKey
 	regs    []registration
-	graph   *extensions.ExtrinsicsGraph // cache, nil when stale
+	graph   *extrinsics.Graph // cache, nil when stale
 	pinned  []extensions.PinnedExtrinsics
 	closed  bool
 	onClose []func()        // run by Close after the sensors are closed
@@ -192,7 +193,7 @@ func (d *Device) rebuild() {
 	}
 	sort.SliceStable(pinned, func(i, j int) bool { return pinned[i].Key.Less(pinned[j].Key) })
 	d.pinned = pinned
-	d.graph = extensions.NewExtrinsicsGraph(pinned)
+	d.graph = extrinsics.NewGraph(pinned)
 }
 
 // PinnedExtrinsics returns, for every stream with registered extrinsics, the

@@ -31,7 +31,7 @@
 // ordered pair is reported exactly (bit for bit) as librealsense playback
 // reports it for a recording of the device: each connected set of streams
 // is a group whose pin is the "from" stream of its first registration, and
-// pairs are derived with extensions.ExtrinsicsGraph.
+// pairs are derived from the pins as device.Snapshot.Pinned says.
 //
 // # Synthetic camera
 //

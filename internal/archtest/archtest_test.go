@@ -5,7 +5,8 @@
 //  1. the containers and the model's base: msgs, rosbag (internal/lz4frame),
 //     sensor, internal/goid (read by the sensor runtime only), the backends'
 //     callback lists internal/callbacks;
-//  2. the device model: extensions, device, internal/layout, the reader of a
+//  2. the device model: extensions, device, internal/layout, the derivation
+//     of a device's extrinsics internal/extrinsics, the reader of a
 //     bag's description internal/description, internal/yuv, the sensor
 //     runtime internal/sensorrt, and the backends' option store
 //     internal/optionset;
@@ -54,15 +55,16 @@ var allowed = map[string][]string{
 	"internal/benchbag":    {"rosbag", "msgs", "sensor", "internal/layout"},
 	"internal/benchplay":   {"sensor", "playback"},
 	"extensions":           {"sensor"},
-	"device":               {"sensor", "extensions", "internal/layout"},
+	"device":               {"sensor", "extensions", "internal/layout", "internal/extrinsics"},
+	"internal/extrinsics":  {"sensor", "extensions"},
 	"internal/optionset":   {"sensor", "extensions", "internal/callbacks"},
 	"internal/layout":      {"msgs", "sensor"},
 	"internal/description": {"msgs", "rosbag", "sensor", "internal/layout"},
 	"usb":                  {"sensor", "extensions", "device", "internal/sensorrt", "internal/yuv", "internal/optionset", "internal/callbacks"},
-	"software":             {"sensor", "extensions", "device", "internal/layout", "internal/sensorrt", "internal/optionset", "internal/callbacks"},
+	"software":             {"sensor", "extensions", "device", "internal/layout", "internal/extrinsics", "internal/sensorrt", "internal/optionset", "internal/callbacks"},
 	"record":               {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo", "internal/callbacks"},
 	"internal/buildinfo":   {},
-	"playback":             {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/description", "internal/sensorrt", "internal/callbacks"},
+	"playback":             {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/extrinsics", "internal/description", "internal/sensorrt", "internal/callbacks"},
 	"internal/damage":      {"msgs", "rosbag", "playback", "internal/layout"},
 	"internal/baginfo":     {"msgs", "rosbag", "sensor", "internal/layout", "internal/damage"},
 	"internal/fakes3":      {},
