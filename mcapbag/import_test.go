@@ -28,7 +28,7 @@ func handMCAP(t *testing.T, times []uint64) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	typ := msgs.UInt32Type
+	typ := *new(msgs.UInt32).Type()
 	must := func(err error) {
 		t.Helper()
 		if err != nil {

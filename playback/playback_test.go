@@ -512,7 +512,7 @@ func pacing(t *testing.T, speed float64) {
 }
 
 // TestCallbackOrder: notification callbacks run in registration order, as
-// with the other backends (extensions.Callbacks), and a cancelled one no
+// with the other backends (callbacks.Callbacks), and a cancelled one no
 // longer runs.
 func TestCallbackOrder(t *testing.T) {
 	d := open(t, refBag, &Options{NonRealTime: true})

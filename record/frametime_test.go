@@ -36,7 +36,7 @@ func TestRerecordNonRealTimePlaybackKeepsTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pb.Close()
-	rec, err := record.New(pb, dst, &record.Options{Lossless: true})
+	rec, err := record.Create(pb, dst, &record.Options{Lossless: true})
 	if err != nil {
 		t.Fatal(err)
 	}

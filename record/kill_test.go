@@ -43,7 +43,7 @@ func recordUntilKilled(path string) int {
 	}
 	// Lossless: the synthetic camera waits for its handler, so a loaded
 	// machine slows it down rather than making the recorder drop frames.
-	rec, err := New(cam, path, &Options{Lossless: true})
+	rec, err := Create(cam, path, &Options{Lossless: true})
 	if err != nil {
 		return 4
 	}

@@ -37,7 +37,7 @@ func TestDescriptionRoundTrip(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer cam.Close()
-				rec, err := New(cam, path, nil)
+				rec, err := Create(cam, path, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

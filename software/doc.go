@@ -24,14 +24,14 @@
 // from any handler or from the synthetic camera's timeline) returns an error
 // wrapping sensor.ErrStopFromHandler instead of deadlocking.
 //
-// Extrinsics groups are numbered from device.FirstGroupSoftware (1), as
+// Extrinsics groups are numbered from 1, as
 // librealsense numbers those of a software device.
 //
 // Extrinsics: registrations are kept as librealsense keeps them, and every
 // ordered pair is reported exactly (bit for bit) as librealsense playback
 // reports it for a recording of the device: each connected set of streams
 // is a group whose pin is the "from" stream of its first registration, and
-// pairs are derived with extensions.ExtrinsicsGraph.
+// pairs are derived from the pins as device.Snapshot.Pinned says.
 //
 // # Synthetic camera
 //

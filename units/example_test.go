@@ -109,7 +109,7 @@ func recordSynthetic(bag string) {
 		log.Fatal(err)
 	}
 	defer cam.Close()
-	rec, err := record.New(cam, bag, &record.Options{Lossless: true})
+	rec, err := record.Create(cam, bag, &record.Options{Lossless: true})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func ExampleStart() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	rec, err := record.New(cam, "robot.bag", nil)
+	rec, err := record.Create(cam, "robot.bag", nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func TestRecordPlayback(t *testing.T) {
 	}
 	defer live.Close()
 	path := filepath.Join(t.TempDir(), "live.bag")
-	rec, err := record.New(live, path, nil)
+	rec, err := record.Create(live, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestRecordMotionIntrinsics(t *testing.T) {
 	}
 	defer live.Close()
 	path := filepath.Join(t.TempDir(), "imu.bag")
-	rec, err := record.New(live, path, nil)
+	rec, err := record.Create(live, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,12 @@
 // Architecture section, from the bottom:
 //
 //  1. the containers and the model's base: msgs, rosbag (internal/lz4frame),
-//     sensor, internal/goid (read by the sensor runtime only), and the
-//     plumbing below everything: internal/buildinfo, internal/outfile,
-//     internal/jsonl;
-//  2. the device model: extensions, device, internal/layout, the reader of a
+//     sensor, internal/goid (read by the sensor runtime only), the backends'
+//     callback lists internal/callbacks, the MCAP chunk writer
+//     internal/mcapwriter, and the plumbing below everything:
+//     internal/buildinfo, internal/outfile, internal/jsonl;
+//  2. the device model: extensions, device, internal/layout, the derivation
+//     of a device's extrinsics internal/extrinsics, the reader of a
 //     bag's description internal/description, internal/yuv and
 //     internal/imaging, the sensor runtime internal/sensorrt, and the
 //     backends' option store internal/optionset;
@@ -67,14 +69,16 @@ const (
 // layers gives each package (relative to the module; a sub-package not
 // listed is in the layer of its nearest listed parent) its layer.
 var layers = map[string]int{
-	"msgs":               layerBase,
-	"rosbag":             layerBase,
-	"sensor":             layerBase,
-	"internal/lz4frame":  layerBase,
-	"internal/goid":      layerBase,
-	"internal/buildinfo": layerBase,
-	"internal/outfile":   layerBase,
-	"internal/jsonl":     layerBase,
+	"msgs":                layerBase,
+	"rosbag":              layerBase,
+	"sensor":              layerBase,
+	"internal/lz4frame":   layerBase,
+	"internal/goid":       layerBase,
+	"internal/buildinfo":  layerBase,
+	"internal/outfile":    layerBase,
+	"internal/jsonl":      layerBase,
+	"internal/callbacks":  layerBase,
+	"internal/mcapwriter": layerBase,
 
 	"extensions":           layerModel,
 	"device":               layerModel,
@@ -84,6 +88,7 @@ var layers = map[string]int{
 	"internal/imaging":     layerModel,
 	"internal/sensorrt":    layerModel,
 	"internal/optionset":   layerModel,
+	"internal/extrinsics":  layerModel,
 
 	"usb":      layerBackends,
 	"software": layerBackends,
@@ -116,36 +121,39 @@ var layers = map[string]int{
 // the rules of its nearest listed parent, and may import its own parent.
 var allowed = map[string][]string{
 	// 1. The base.
-	"msgs":               {},
-	"rosbag":             {"internal/lz4frame"},
-	"internal/lz4frame":  {},
-	"sensor":             {},
-	"internal/goid":      {},
-	"internal/buildinfo": {},
-	"internal/outfile":   {},
-	"internal/jsonl":     {},
+	"msgs":                {},
+	"rosbag":              {"internal/lz4frame"},
+	"internal/lz4frame":   {},
+	"sensor":              {},
+	"internal/goid":       {},
+	"internal/buildinfo":  {},
+	"internal/outfile":    {},
+	"internal/jsonl":      {},
+	"internal/callbacks":  {},
+	"internal/mcapwriter": {"internal/lz4frame"},
 	// 2. The device model.
 	"extensions":           {"sensor"},
-	"device":               {"sensor", "extensions"},
+	"device":               {"sensor", "extensions", "internal/layout", "internal/extrinsics"},
+	"internal/extrinsics":  {"sensor", "extensions"},
 	"internal/layout":      {"msgs", "sensor"},
 	"internal/description": {"msgs", "rosbag", "sensor", "internal/layout"},
 	"internal/yuv":         {"sensor"},
 	"internal/imaging":     {"sensor", "internal/yuv"},
 	"internal/sensorrt":    {"sensor", "internal/goid"},
-	"internal/optionset":   {"sensor", "extensions"},
+	"internal/optionset":   {"sensor", "extensions", "internal/callbacks"},
 	// 3. The backends.
-	"usb":      {"sensor", "extensions", "device", "internal/sensorrt", "internal/yuv", "internal/optionset"},
-	"software": {"sensor", "extensions", "device", "internal/sensorrt", "internal/optionset"},
-	"playback": {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/description", "internal/sensorrt"},
-	"record":   {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo"},
+	"usb":      {"sensor", "extensions", "device", "internal/sensorrt", "internal/yuv", "internal/optionset", "internal/callbacks"},
+	"software": {"sensor", "extensions", "device", "internal/layout", "internal/extrinsics", "internal/sensorrt", "internal/optionset", "internal/callbacks"},
+	"playback": {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/extrinsics", "internal/description", "internal/sensorrt", "internal/callbacks"},
+	"record":   {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo", "internal/callbacks"},
 	// 4. On the backends.
 	"pipeline":          {"sensor", "extensions", "device", "playback", "record", "software", "internal/outfile"},
 	"rig":               {"sensor", "extensions", "device", "playback", "record", "internal/outfile"},
 	"replay":            {"sensor", "pipeline", "playback", "rig", "internal/jsonl"},
 	"replay/replaytest": {"replay"},
 	"processing":        {"sensor", "extensions", "internal/yuv"},
-	"mcapbag":           {"rosbag", "msgs", "internal/layout", "internal/lz4frame"},
-	"mcapbag/ros2":      {"sensor", "extensions", "playback", "mcapbag", "internal/yuv"},
+	"mcapbag":           {"rosbag", "msgs", "internal/layout", "internal/lz4frame", "internal/mcapwriter"},
+	"mcapbag/ros2":      {"sensor", "extensions", "playback", "mcapbag", "internal/mcapwriter", "internal/yuv"},
 	"blobfile":          {"rosbag"},
 	"units":             {"sensor", "device", "pipeline", "playback", "record", "rig", "replay", "msgs", "rosbag", "mcapbag", "internal/jsonl"},
 	// 5. The tools' shared logic.

@@ -66,7 +66,7 @@ func Record(t testing.TB, n int, shift ...time.Duration) string {
 		// Separate recordings whose origins differ: not one session.
 		now := time.Now()
 		for i, d := range devs {
-			r, err := record.New(d, rig.BagPath(file, fmt.Sprintf("RIG%03d", i+1)), &record.Options{Lossless: true, Origin: now.Add(-shift[i])})
+			r, err := record.Create(d, rig.BagPath(file, fmt.Sprintf("RIG%03d", i+1)), &record.Options{Lossless: true, Origin: now.Add(-shift[i])})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +90,7 @@ func Bag(t testing.TB, path string, cfg software.SyntheticConfig) {
 		t.Fatal(err)
 	}
 	defer cam.Close()
-	rec, err := record.New(cam, path, &record.Options{Lossless: true})
+	rec, err := record.Create(cam, path, &record.Options{Lossless: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func Record(t testing.TB, path string, cfg software.SyntheticConfig, g *units.Gr
 		t.Fatal(err)
 	}
 	defer cam.Close()
-	rec, err := record.New(cam, path, nil)
+	rec, err := record.Create(cam, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,6 @@
-package mcapbag
+// Package mcapwriter writes MCAP files in checksummed chunks compressed on
+// every core, for the MCAP exports of mcapbag and mcapbag/ros2.
+package mcapwriter
 
 import (
 	"bufio"
@@ -16,6 +18,26 @@ import (
 
 	"github.com/rsbag/rsbag/internal/lz4frame"
 )
+
+// Compression names an MCAP chunk compression.
+type Compression string
+
+// Chunk compressions.
+const (
+	Zstd Compression = "zstd"
+	LZ4  Compression = "lz4"
+	None Compression = "none"
+)
+
+func (c Compression) format() mcap.CompressionFormat {
+	switch c {
+	case LZ4:
+		return mcap.CompressionLZ4
+	case None:
+		return mcap.CompressionNone
+	}
+	return mcap.CompressionZSTD
+}
 
 // Writer writes an MCAP file whose messages are grouped in chunks that are
 // checksummed and compressed on every core while the next chunk fills: a
@@ -59,22 +81,20 @@ type chunk struct {
 	err        error
 }
 
-// NewWriter starts an MCAP file on dst for a profile ("ros1", "ros2"):
-// it writes the header and returns a writer of chunks of chunkSize bytes
-// (DefaultChunkSize when ≤ 0) compressed with c (Zstd when ""), with CRCs,
-// chunk and message indexes and statistics in the summary.
-func NewWriter(dst io.Writer, profile string, c Compression, chunkSize int64) (*Writer, error) {
-	if chunkSize <= 0 {
-		chunkSize = DefaultChunkSize
+// New starts an MCAP file on dst for a profile ("ros1", "ros2") written by
+// library: it writes the header and returns a writer of chunks of chunkSize
+// bytes (at most 1 GiB) compressed with c (Zstd when ""), with CRCs, chunk
+// and message indexes and statistics in the summary.
+func New(dst io.Writer, profile, library string, c Compression, chunkSize int64) (*Writer, error) {
+	if chunkSize <= 0 || chunkSize > 1<<30 {
+		return nil, fmt.Errorf("chunk size %d: want 1 byte to 1 GiB", chunkSize)
 	}
-	if chunkSize > 1<<30 {
-		return nil, fmt.Errorf("chunk size %d: want at most 1 GiB", chunkSize)
-	}
-	if c == "" {
+	switch c {
+	case "":
 		c = Zstd
-	}
-	if _, err := ParseCompression(string(c)); err != nil {
-		return nil, err
+	case Zstd, LZ4, None:
+	default:
+		return nil, fmt.Errorf("unknown compression %q: want zstd, lz4 or none", c)
 	}
 	// The library writes schema, channel and metadata records straight
 	// into the data section (not chunked), and the chunks made here with
@@ -90,7 +110,7 @@ func NewWriter(dst io.Writer, profile string, c Compression, chunkSize int64) (*
 	if err != nil {
 		return nil, err
 	}
-	if err := mw.WriteHeader(&mcap.Header{Profile: profile, Library: Library}); err != nil {
+	if err := mw.WriteHeader(&mcap.Header{Profile: profile, Library: library}); err != nil {
 		return nil, fmt.Errorf("header: %w", err)
 	}
 	n := runtime.GOMAXPROCS(0)

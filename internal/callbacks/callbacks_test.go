@@ -1,15 +1,15 @@
-package extensions_test
+package callbacks_test
 
 import (
 	"fmt"
 	"sync"
 	"testing"
 
-	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/callbacks"
 )
 
 func TestCallbacks(t *testing.T) {
-	var c extensions.Callbacks[int]
+	var c callbacks.Callbacks[int]
 	var got []string
 	add := func(name string) func() {
 		return c.Add(func(v int) { got = append(got, fmt.Sprint(name, v)) })
@@ -36,7 +36,7 @@ func TestCallbacks(t *testing.T) {
 }
 
 func TestCallbacksConcurrent(t *testing.T) {
-	var c extensions.Callbacks[int]
+	var c callbacks.Callbacks[int]
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(1)

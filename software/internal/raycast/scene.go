@@ -1,23 +1,23 @@
-// Package scene is the small 3D world the synthetic camera films: a room
-// (walls, floor, ceiling) with boxes, spheres and a textured poster, built
-// deterministically from a seed, ray cast from a camera pose into depth,
-// color and infrared pictures; and the camera trajectories (still, pan,
-// walk) whose accelerometer and gyroscope samples it derives.
-//
-// Coordinates follow librealsense's cameras: x right, y down, z forward,
-// meters. The world frame is the camera's frame at the start of a
-// trajectory (its pose at t = 0 is the identity), so gravity points along
-// +y. A Pose maps camera coordinates to world coordinates.
-package scene
+// Package raycast is the world the synthetic camera films (package
+// software): a room (walls, floor, ceiling) with boxes, spheres and a
+// textured poster, built deterministically from a seed, ray cast from a
+// camera pose (a scene.Pose, in the coordinates of package scene) into
+// depth, color and infrared pictures.
+package raycast
 
 import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/rsbag/rsbag/software/scene"
 )
 
-// Vec3 is a point or a direction in meters.
-type Vec3 = [3]float64
+// Vec3 is a point or a direction in meters (scene.Vec3).
+type Vec3 = scene.Vec3
+
+// Pose is a camera's pose in the world (scene.Pose).
+type Pose = scene.Pose
 
 // Material is how a surface looks: its albedo (0..1 per RGB channel) and,
 // when Cell > 0, a checker of Cell meters alternating with Alt.
@@ -63,9 +63,6 @@ type Scene struct {
 	Ambient float64
 }
 
-// Names lists the built-in scenes; the first is the default.
-var Names = []string{"room", "plane", "clutter"}
-
 // Builtin returns the built-in scene name, laid out from seed: "room" (a
 // room with three boxes, two spheres and a poster), "plane" (the empty room:
 // the front wall is a plane 3 m ahead of the camera) or "clutter" (the room
@@ -96,7 +93,7 @@ func Builtin(name string, seed uint64) (*Scene, error) {
 	case "clutter":
 		s.layout(r, 7, 5)
 	default:
-		return nil, fmt.Errorf("scene: unknown scene %q: want one of %v", name, Names)
+		return nil, fmt.Errorf("scene: unknown scene %q: want one of %v", name, scene.Names)
 	}
 	p := &Poster{X0: -0.8, X1: 0.8, Y0: -1.0, Y1: -0.1, Cols: 8, Rows: 5}
 	for range p.Cols * p.Rows {

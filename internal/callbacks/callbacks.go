@@ -1,10 +1,12 @@
-package extensions
+// Package callbacks is the list of callbacks the backends keep for the
+// On... registration methods of package extensions' interfaces
+// (OnOptionChange, OnNotification).
+package callbacks
 
 import "sync"
 
-// Callbacks is a thread-safe list of callbacks, for the On... registration
-// methods of this package's interfaces (OnOptionChange, OnNotification). The
-// zero value is an empty, usable list.
+// Callbacks is a thread-safe list of callbacks. The zero value is an empty,
+// usable list.
 type Callbacks[T any] struct {
 	mu     sync.Mutex
 	nextID int
