@@ -363,6 +363,7 @@ func checkErrors(t *testing.T, bin string) {
 		"stub: rs2_create_yuy_decoder |  | Not Implemented | rs2_create_yuy_decoder is not supported by rsbag's librealsense2 (bags only)\n",
 		"log: no error\n",
 		"decimation is decimation 1, threshold 0\n",
+		"sync block syncer\n",
 		"null frame: rs2_get_frame_width | frame:0x0 | Invalid Value | null pointer passed for argument \"frame\"\n",
 		"device as frame: rs2_get_frame_width |",
 		"| Invalid Value | argument \"frame\" is a device handle, not a frame handle\n",

@@ -463,6 +463,9 @@ type syncBlock struct {
 	sy *pipeline.Syncer
 }
 
+// Name is the block's name, as librealsense's (syncer_process_unit).
+func (*syncBlock) Name() string { return "syncer" }
+
 // syncQueue is the capacity of the Syncer's own queue of framesets, which
 // run drains after every frame: the queue size of the rs2::syncer of
 // librealsense's reference outputs (testdata/librealsense/sync).

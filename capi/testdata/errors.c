@@ -39,6 +39,9 @@ int main(int argc, char** argv) {
 		rs2_is_processing_block_extendable_to(dec, RS2_EXTENSION_THRESHOLD_FILTER, &e));
 	check(e);
 	rs2_delete_processing_block(dec);
+	rs2_processing_block* sy = rs2_create_sync_processing_block(&e); check(e);
+	printf("sync block %s\n", rs2_get_processing_block_info(sy, RS2_CAMERA_INFO_NAME, &e)); check(e);
+	rs2_delete_processing_block(sy);
 	if (rs2_create_yuy_decoder(&e)) return 1;
 	show("stub", e); e = NULL;
 	rs2_get_frame_width((rs2_frame*)dev, &e); show("device as frame", e); e = NULL;
