@@ -794,11 +794,11 @@ func rs2_delete_options_list(l *C.rs2_options_list) {
 	freeHandle(unsafe.Pointer(l))
 }
 
-// The device controls of a live camera, present for programs that call them
-// and refused for a bag.
-
+// rs2_hardware_reset does nothing to a bag (every device here is one), as
+// librealsense's playback device (playback_device::hardware_reset).
+//
 //export rs2_hardware_reset
 func rs2_hardware_reset(dev *C.rs2_device, e **C.rs2_error) {
-	defer catch(e, "rs2_hardware_reset", nil)
-	unsupported("rs2_hardware_reset")
+	defer catch(e, "rs2_hardware_reset", devArgs(dev))
+	lookup[*deviceHandle](unsafe.Pointer(dev), "device")
 }

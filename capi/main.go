@@ -114,12 +114,6 @@ func fail(typ C.rs2_exception_type, format string, args ...any) {
 	panic(&apiError{typ, fmt.Sprintf(format, args...)})
 }
 
-// unsupported stops fn with the error a bag's device gives to a function it
-// does not support.
-func unsupported(fn string) {
-	fail(C.RS2_EXCEPTION_TYPE_NOT_IMPLEMENTED, "%s is not supported by rsbag's librealsense2 for a playback device (a bag)", fn)
-}
-
 // check stops the exported function with err as an rs2_error, if not nil.
 func check(err error) {
 	if err != nil {

@@ -100,6 +100,7 @@ func TestRealHeaders(t *testing.T) {
 		{"restart.c", checkStartStarted},
 		{"sync.c", checkSyncerMatchesSync},
 		{"wrap_sync.cc", checkSyncerMatchesSync},
+		{"wrap_errors.cc", checkWrapErrors},
 		{"wrap_dump.cc/go", checkDumpMatchesGo},
 		{"wrap_dump.cc/librealsense", checkDumpMatchesLibrealsense},
 		{"wrap_dump.cc/seek", checkDumpSeekMatchesGo},
@@ -266,5 +267,29 @@ func checkPrototypes(t *testing.T, include string) {
 	args := []string{"-std=c11", "-Wall", "-Werror", "-isystem", include, "-fsyntax-only", src}
 	if out, err := exec.Command("gcc", args...).CombinedOutput(); err != nil {
 		t.Fatalf("rs2.h declares otherwise than librealsense's headers: gcc %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// checkWrapErrors runs testdata/wrap_errors.cc: each failing call reaches
+// the program as the C++ wrapper's exception class of the error's type,
+// with the failed function and message that TestErrors checks through C.
+func checkWrapErrors(t *testing.T, bin string) {
+	out := run(t, bin, filepath.Join("..", "testdata", "librealsense", "depth_color.bag"))
+	for _, want := range []string{
+		"missing file: error rs2_context_add_device: ",
+		"\nreset: no error\n",
+		"\nunsupported option: invalid_value_error rs2_get_option: Device does not support option White Balance!\n",
+		"\nread-only option: invalid_value_error rs2_set_option: playback: sensor 0: option Exposure: extensions: option is read-only\n",
+		"\nframe timeout: error rs2_wait_for_frame: Frame did not arrive in time!\n",
+		"\nstub: not_implemented_error rs2_create_yuy_decoder: rs2_create_yuy_decoder is not supported by rsbag's librealsense2 (bags only)\n",
+		"\nstop unstarted pipeline: wrong_api_call_sequence_error rs2_pipeline_stop: stop() cannot be called before start()\n",
+		"\nstart unopened sensor: no error\nstop it: no error\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(out)
 	}
 }
