@@ -360,6 +360,7 @@ func checkErrors(t *testing.T, bin string) {
 		"info: rs2_get_device_info | device:0x",
 		"| Invalid Value | info Ip Address not supported by the device!\n",
 		"reset: no error\n",
+		"connected 1\nconnected: no error\n",
 		"stub: rs2_create_yuy_decoder |  | Not Implemented | rs2_create_yuy_decoder is not supported by rsbag's librealsense2 (bags only)\n",
 		"log: no error\n",
 		"decimation is decimation 1, threshold 0\n",

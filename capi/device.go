@@ -794,6 +794,16 @@ func rs2_delete_options_list(l *C.rs2_options_list) {
 	freeHandle(unsafe.Pointer(l))
 }
 
+// rs2_device_is_connected says yes for a bag (every device here is one), as
+// librealsense's playback device (playback_device::is_valid).
+//
+//export rs2_device_is_connected
+func rs2_device_is_connected(dev *C.rs2_device, e **C.rs2_error) (r C.int) {
+	defer catch(e, "rs2_device_is_connected", devArgs(dev))
+	lookup[*deviceHandle](unsafe.Pointer(dev), "device")
+	return 1
+}
+
 // rs2_hardware_reset does nothing to a bag (every device here is one), as
 // librealsense's playback device (playback_device::hardware_reset).
 //

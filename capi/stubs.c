@@ -102,11 +102,6 @@ int rs2_device_hub_is_device_connected(const rs2_device_hub* hub, const rs2_devi
 	return (int)0;
 }
 
-int rs2_device_is_connected(const rs2_device * device, rs2_error ** error) {
-	if (error) *error = rsbag_unsupported("rs2_device_is_connected");
-	return (int)0;
-}
-
 const rs2_raw_data_buffer* rs2_build_debug_protocol_command(rs2_device* device, unsigned opcode, unsigned param1, unsigned param2, unsigned param3, unsigned param4, void* data, unsigned size_of_data, rs2_error** error) {
 	if (error) *error = rsbag_unsupported("rs2_build_debug_protocol_command");
 	return NULL;

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
 	rs2_device* dev = rs2_context_add_device(ctx, argv[1], &e); show("add", e); e = NULL;
 	rs2_get_device_info(dev, RS2_CAMERA_INFO_IP_ADDRESS, &e); show("info", e); e = NULL;
 	rs2_hardware_reset(dev, &e); show("reset", e); e = NULL;
+	printf("connected %d\n", rs2_device_is_connected(dev, &e)); show("connected", e); e = NULL;
 	rs2_get_frame_width(NULL, &e); show("null frame", e); e = NULL;
 	rs2_log_to_console(RS2_LOG_SEVERITY_ERROR, &e); show("log", e); e = NULL;
 	rs2_processing_block* dec = rs2_create_decimation_filter_block(&e); check(e);
