@@ -235,12 +235,17 @@ func rs2_create_playback_device(file *C.char, e **C.rs2_error) (r *C.rs2_device)
 func rs2_context_remove_device(ctx *C.rs2_context, file *C.char, e **C.rs2_error) {
 	defer catch(e, "rs2_context_remove_device", func() string { return fmtArgs("ctx", unsafe.Pointer(ctx), "file", goStr(file)) })
 	c := lookup[*contextState](unsafe.Pointer(ctx), "ctx")
-	name := goStr(file)
+	if file == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"file\"")
+	}
+	name := C.GoString(file)
 	c.mu.Lock()
 	i := slices.IndexFunc(c.devs, func(o *owner) bool { return o.pb != nil && o.pb.Filename() == name })
 	if i < 0 {
+		// A file that is not in the context is no error, as in
+		// librealsense 2.56.5 (context::remove_device).
 		c.mu.Unlock()
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "File \"%s\" did not load", name)
+		return
 	}
 	o := c.devs[i]
 	c.devs = slices.Delete(c.devs, i, i+1)

@@ -31,6 +31,8 @@ int main(int argc, char** argv) {
 	rs2_free_error(e); e = NULL;
 	rs2_device* dev = rs2_context_add_device(ctx, argv[1], &e); show("add", e); e = NULL;
 	rs2_get_device_info(dev, RS2_CAMERA_INFO_IP_ADDRESS, &e); show("info", e); e = NULL;
+	rs2_context_remove_device(ctx, "no-such.bag", &e); show("remove unknown", e); e = NULL;
+	rs2_context_remove_device(ctx, NULL, &e); show("remove null", e); e = NULL;
 	rs2_hardware_reset(dev, &e); show("reset", e); e = NULL;
 	printf("connected %d\n", rs2_device_is_connected(dev, &e)); show("connected", e); e = NULL;
 	rs2_get_frame_width(NULL, &e); show("null frame", e); e = NULL;
