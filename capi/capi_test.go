@@ -888,3 +888,28 @@ func checkSyncerMatchesSync(t *testing.T, bin string) {
 		})
 	}
 }
+
+// TestDevicesChanged sets a context's devices-changed callback, a C
+// function and then a C++ object (testdata/devchange.c): as librealsense's
+// context, adding a bag calls it with the bag in the added list (once:
+// the same bag added again is the same device), removing the bag with it
+// in the removed list, and the object is released with the context.
+func TestDevicesChanged(t *testing.T) {
+	checkDevicesChanged(t, program(t, "devchange.c"))
+}
+
+// checkDevicesChanged is TestDevicesChanged for the program bin.
+func checkDevicesChanged(t *testing.T, bin string) {
+	bag := filepath.Join(t.TempDir(), "dc.bag")
+	synthrig.ReferenceBag(t, bag, "depth_color", 100*time.Millisecond)
+	dev, err := playback.Open(bag, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := dev.Info()[sensor.CameraInfoName]
+	dev.Close()
+	want := fmt.Sprintf("function: removed 0 added 1 %s\nfunction: removed 1 added 0\nobject: removed 0 added 1 %s\nreleased before 0\nreleased after 1\n", name, name)
+	if out := run(t, bin, bag); out != want {
+		t.Errorf("devchange prints\n%s\nwant\n%s", out, want)
+	}
+}

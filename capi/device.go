@@ -95,6 +95,11 @@ func (o *owner) sensorIndex(p *sensor.StreamProfile) int {
 type contextState struct {
 	mu   sync.Mutex
 	devs []*owner
+
+	// The program's devices-changed callback, and its C++ object
+	// (released when replaced and with the context).
+	changed    func(removed, added *C.rs2_device_list)
+	changedObj unsafe.Pointer
 }
 
 type deviceList struct{ devs []*owner }
@@ -179,9 +184,14 @@ func rs2_delete_context(ctx *C.rs2_context) {
 	c.mu.Lock()
 	devs := c.devs
 	c.devs = nil
+	obj := c.changedObj
+	c.changed, c.changedObj = nil, nil
 	c.mu.Unlock()
 	for _, o := range devs {
 		o.release()
+	}
+	if obj != nil {
+		C.rsbag_cpp_release_devices_changed_callback((*C.rs2_devices_changed_callback)(obj))
 	}
 }
 
@@ -193,20 +203,78 @@ func goStr(s *C.char) string {
 }
 
 // addDevice opens the bag at file as a playback device of c (real time, as
-// librealsense), or returns the one already added.
-func (c *contextState) addDevice(file string) *owner {
+// librealsense), or returns the one already added; added says which.
+func (c *contextState) addDevice(file string) (o *owner, added bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, o := range c.devs {
 		if o.pb != nil && o.pb.Filename() == file {
-			return o
+			return o, false
 		}
 	}
 	dev, err := playback.Open(file, nil)
 	check(err)
-	o := newOwner(dev, true)
+	o = newOwner(dev, true)
 	c.devs = append(c.devs, o)
-	return o
+	return o, true
+}
+
+// devicesChanged hands the program's devices-changed callback, if it set
+// one, a new list of the removed devices and one of the added (which the
+// program deletes), as librealsense's context does when a bag is added or
+// removed, on the caller's thread.
+func (c *contextState) devicesChanged(removed, added []*owner) {
+	c.mu.Lock()
+	cb := c.changed
+	c.mu.Unlock()
+	if cb != nil {
+		cb(newDeviceList(removed), newDeviceList(added))
+	}
+}
+
+// newDeviceList returns a device list of devs, each with a new reference.
+func newDeviceList(devs []*owner) *C.rs2_device_list {
+	l := &deviceList{}
+	for _, o := range devs {
+		l.devs = append(l.devs, o.acquire())
+	}
+	return (*C.rs2_device_list)(newHandle(l))
+}
+
+// setDevicesChanged makes cb (with its C++ object obj, or nil) the
+// context's devices-changed callback, in place of the one before.
+func (c *contextState) setDevicesChanged(cb func(removed, added *C.rs2_device_list), obj unsafe.Pointer) {
+	c.mu.Lock()
+	old := c.changedObj
+	c.changed, c.changedObj = cb, obj
+	c.mu.Unlock()
+	if old != nil {
+		C.rsbag_cpp_release_devices_changed_callback((*C.rs2_devices_changed_callback)(old))
+	}
+}
+
+//export rs2_set_devices_changed_callback
+func rs2_set_devices_changed_callback(ctx *C.rs2_context, cb C.rs2_devices_changed_callback_ptr, user unsafe.Pointer, e **C.rs2_error) {
+	defer catch(e, "rs2_set_devices_changed_callback", func() string {
+		return fmtArgs("context", unsafe.Pointer(ctx), "callback", unsafe.Pointer(cb), "user", user)
+	})
+	c := lookup[*contextState](unsafe.Pointer(ctx), "context")
+	if cb == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"callback\"")
+	}
+	c.setDevicesChanged(func(removed, added *C.rs2_device_list) { C.rsbag_call_devices_changed(cb, removed, added, user) }, nil)
+}
+
+//export rs2_set_devices_changed_callback_cpp
+func rs2_set_devices_changed_callback_cpp(ctx *C.rs2_context, cb *C.rs2_devices_changed_callback, e **C.rs2_error) {
+	defer catch(e, "rs2_set_devices_changed_callback_cpp", func() string {
+		return fmtArgs("context", unsafe.Pointer(ctx), "callback", unsafe.Pointer(cb))
+	})
+	if cb == nil {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"callback\"")
+	}
+	c := lookup[*contextState](unsafe.Pointer(ctx), "context")
+	c.setDevicesChanged(func(removed, added *C.rs2_device_list) { C.rsbag_cpp_on_devices_changed(cb, removed, added) }, unsafe.Pointer(cb))
 }
 
 //export rs2_context_add_device
@@ -216,8 +284,12 @@ func rs2_context_add_device(ctx *C.rs2_context, file *C.char, e **C.rs2_error) (
 	if file == nil {
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"file\"")
 	}
-	o := c.addDevice(C.GoString(file))
-	return (*C.rs2_device)(newHandle(&deviceHandle{o.acquire()}))
+	o, added := c.addDevice(C.GoString(file))
+	r = (*C.rs2_device)(newHandle(&deviceHandle{o.acquire()}))
+	if added {
+		c.devicesChanged(nil, []*owner{o})
+	}
+	return r
 }
 
 //export rs2_create_playback_device
@@ -250,6 +322,7 @@ func rs2_context_remove_device(ctx *C.rs2_context, file *C.char, e **C.rs2_error
 	o := c.devs[i]
 	c.devs = slices.Delete(c.devs, i, i+1)
 	c.mu.Unlock()
+	c.devicesChanged([]*owner{o}, nil)
 	o.release()
 }
 
@@ -261,11 +334,7 @@ func rs2_context_unload_tracking_module(ctx *C.rs2_context, e **C.rs2_error) {
 func (c *contextState) list() *C.rs2_device_list {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	l := &deviceList{}
-	for _, o := range c.devs {
-		l.devs = append(l.devs, o.acquire())
-	}
-	return (*C.rs2_device_list)(newHandle(l))
+	return newDeviceList(c.devs)
 }
 
 //export rs2_query_devices

@@ -101,6 +101,7 @@ func TestRealHeaders(t *testing.T) {
 		{"sync.c", checkSyncerMatchesSync},
 		{"wrap_sync.cc", checkSyncerMatchesSync},
 		{"wrap_errors.cc", checkWrapErrors},
+		{"devchange.c", checkDevicesChanged},
 		{"wrap_dump.cc/go", checkDumpMatchesGo},
 		{"wrap_dump.cc/librealsense", checkDumpMatchesLibrealsense},
 		{"wrap_dump.cc/seek", checkDumpSeekMatchesGo},
@@ -272,7 +273,9 @@ func checkPrototypes(t *testing.T, include string) {
 
 // checkWrapErrors runs testdata/wrap_errors.cc: each failing call reaches
 // the program as the C++ wrapper's exception class of the error's type,
-// with the failed function and message that TestErrors checks through C.
+// with the failed function and message that TestErrors checks through C,
+// and the wrapper's devices-changed callback sees the bag loaded and
+// unloaded.
 func checkWrapErrors(t *testing.T, bin string) {
 	out := run(t, bin, filepath.Join("..", "testdata", "librealsense", "depth_color.bag"))
 	for _, want := range []string{
@@ -283,7 +286,7 @@ func checkWrapErrors(t *testing.T, bin string) {
 		"\nframe timeout: error rs2_wait_for_frame: Frame did not arrive in time!\n",
 		"\nstub: not_implemented_error rs2_create_yuy_decoder: rs2_create_yuy_decoder is not supported by rsbag's librealsense2 (bags only)\n",
 		"\nstop unstarted pipeline: wrong_api_call_sequence_error rs2_pipeline_stop: stop() cannot be called before start()\n",
-		"\nstart unopened sensor: no error\nstop it: no error\n",
+		"\nstart unopened sensor: no error\nstop it: no error\ndevices changed: added 1 removed 1\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)

@@ -44,6 +44,18 @@ void rsbag_cpp_release_processor_callback(rs2_frame_processor_callback* obj) {
 	((void (*)(void*))entry(obj, 1))(obj);
 }
 
+void rsbag_call_devices_changed(rs2_devices_changed_callback_ptr cb, rs2_device_list* removed, rs2_device_list* added, void* user) {
+	cb(removed, added, user);
+}
+
+void rsbag_cpp_on_devices_changed(rs2_devices_changed_callback* obj, rs2_device_list* removed, rs2_device_list* added) {
+	((void (*)(void*, rs2_device_list*, rs2_device_list*))entry(obj, 0))(obj, removed, added);
+}
+
+void rsbag_cpp_release_devices_changed_callback(rs2_devices_changed_callback* obj) {
+	((void (*)(void*))entry(obj, 1))(obj);
+}
+
 /* rs2_streams_list is a C++ struct holding a std::vector<rs2_stream>
    (rs_types.hpp). A class with a non-trivial destructor is passed by value
    under the Itanium C++ ABI as a pointer to the caller's copy, and

@@ -26,6 +26,9 @@ void rsbag_cpp_on_notification(rs2_notifications_callback* obj, rs2_notification
 void rsbag_cpp_release_notifications_callback(rs2_notifications_callback* obj);
 void rsbag_cpp_processor_on_frame(rs2_frame_processor_callback* obj, rs2_frame* f, rs2_source* src);
 void rsbag_cpp_release_processor_callback(rs2_frame_processor_callback* obj);
+void rsbag_call_devices_changed(rs2_devices_changed_callback_ptr cb, rs2_device_list* removed, rs2_device_list* added, void* user);
+void rsbag_cpp_on_devices_changed(rs2_devices_changed_callback* obj, rs2_device_list* removed, rs2_device_list* added);
+void rsbag_cpp_release_devices_changed_callback(rs2_devices_changed_callback* obj);
 
 /* The Go side of rs2_create_rotation_filter_block (shim.c). */
 rs2_processing_block* rsbag_create_rotation(rs2_stream* streams, int n, rs2_error** error);

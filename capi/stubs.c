@@ -72,14 +72,6 @@ void rs2_hw_monitor_get_opcode_string(int opcode, char* buffer, size_t buffer_si
 	if (error) *error = rsbag_unsupported("rs2_hw_monitor_get_opcode_string");
 }
 
-void rs2_set_devices_changed_callback_cpp(rs2_context* context, rs2_devices_changed_callback* callback, rs2_error** error) {
-	if (error) *error = rsbag_unsupported("rs2_set_devices_changed_callback_cpp");
-}
-
-void rs2_set_devices_changed_callback(const rs2_context* context, rs2_devices_changed_callback_ptr callback, void* user, rs2_error** error) {
-	if (error) *error = rsbag_unsupported("rs2_set_devices_changed_callback");
-}
-
 void rs2_context_add_software_device(rs2_context* ctx, rs2_device* dev, rs2_error** error) {
 	if (error) *error = rsbag_unsupported("rs2_context_add_software_device");
 }

@@ -1,7 +1,8 @@
 // wrap_errors: failing calls through librealsense's C++ wrapper, which
 // turns each rs2_error into the exception class of its type
 // (rs2::error::handle); prints the class, the failed function and the
-// message of each. Compiled only against librealsense's own headers.
+// message of each. Then a context's devices-changed callback as the
+// wrapper sets it. Compiled only against librealsense's own headers.
 #include "wrap.h"
 
 #include <functional>
@@ -38,6 +39,18 @@ int main(int, char** argv) try {
 	expect("stop unstarted pipeline", [&] { pipe.stop(); });
 	expect("start unopened sensor", [&] { s.start([](rs2::frame) {}); });
 	expect("stop it", [&] { s.stop(); });
+
+	// The devices-changed callback (rs2_set_devices_changed_callback_cpp).
+	rs2::context watched;
+	int added = 0, removed = 0;
+	rs2::device loaded;
+	watched.set_devices_changed_callback([&](rs2::event_information& info) {
+		added += int(info.get_new_devices().size());
+		if (info.was_removed(loaded)) removed++;
+	});
+	loaded = watched.load_device(argv[1]);
+	watched.unload_device(argv[1]);
+	std::printf("devices changed: added %d removed %d\n", added, removed);
 	return 0;
 } catch (const rs2::error& e) {
 	return print_error(e);
