@@ -335,6 +335,16 @@ var kernelPool = sync.Pool{New: func() any { return new([64]uint16) }}
 // decimateDepth decimates Z16 depth: the lower median of each square's
 // non-zero values for scales 2 and 3, their integer mean for larger ones.
 func decimateDepth(src, dst []byte, w, rw, rh, pw, scale int) {
+	if scale == 2 {
+		decimateDepth2(src, dst, w, rw, rh, pw)
+		return
+	}
+	decimateDepthSorted(src, dst, w, rw, rh, pw, scale)
+}
+
+// decimateDepthSorted is decimateDepth for any scale, the medians by
+// sorting.
+func decimateDepthSorted(src, dst []byte, w, rw, rh, pw, scale int) {
 	parallelRows(rh, rw*rh*scale*scale, func(y0, y1 int) {
 		k := kernelPool.Get().(*[64]uint16)
 		defer kernelPool.Put(k)
@@ -362,6 +372,43 @@ func decimateDepth(src, dst []byte, w, rw, rh, pw, scale int) {
 					out = uint16(sum / n)
 				}
 				row[2*i], row[2*i+1] = byte(out), byte(out>>8)
+			}
+		}
+	})
+}
+
+// decimateDepth2 is decimateDepth for scale 2 (librealsense's default):
+// the lower median of the non-zero values of each 2×2 square, found with
+// min and max instead of a sort.
+func decimateDepth2(src, dst []byte, w, rw, rh, pw int) {
+	parallelRows(rh, 4*rw*rh, func(y0, y1 int) {
+		for j := y0; j < y1; j++ {
+			top, bot := src[4*j*w:4*j*w+4*rw], src[(4*j+2)*w:(4*j+2)*w+4*rw]
+			row := dst[2*j*pw : 2*j*pw+2*rw]
+			for i := 0; i < len(row); i += 2 {
+				var k [4]uint16
+				n := 0
+				for _, v := range [4]uint16{
+					uint16(top[2*i]) | uint16(top[2*i+1])<<8, uint16(top[2*i+2]) | uint16(top[2*i+3])<<8,
+					uint16(bot[2*i]) | uint16(bot[2*i+1])<<8, uint16(bot[2*i+2]) | uint16(bot[2*i+3])<<8,
+				} {
+					if v != 0 {
+						k[n] = v
+						n++
+					}
+				}
+				var out uint16
+				switch n {
+				case 1:
+					out = k[0]
+				case 2:
+					out = min(k[0], k[1])
+				case 3:
+					out = max(min(k[0], k[1]), min(max(k[0], k[1]), k[2]))
+				case 4:
+					out = min(max(min(k[0], k[1]), min(k[2], k[3])), min(max(k[0], k[1]), max(k[2], k[3])))
+				}
+				row[i], row[i+1] = byte(out), byte(out>>8)
 			}
 		}
 	})

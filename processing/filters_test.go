@@ -1,7 +1,9 @@
 package processing
 
 import (
+	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -146,6 +148,33 @@ func TestPersistenceModes(t *testing.T) {
 			if got, want := lut[h]&1 != 0, n >= valid; got != want {
 				t.Errorf("mode %d (%s), history %08b: credible %v, want %v", mode, name, h, got, want)
 			}
+		}
+	}
+}
+
+// TestDecimateDepth2: the scale-2 medians by min and max equal those by
+// sorting, for squares of 0 to 4 non-zero values, ties included.
+func TestDecimateDepth2(t *testing.T) {
+	for _, c := range []struct{ w, h int }{{8, 4}, {64, 48}, {10, 6}, {7, 5}} {
+		rng := rand.New(rand.NewPCG(uint64(c.w), uint64(c.h)))
+		src := make([]byte, 2*c.w*c.h)
+		for i := 0; i < len(src); i += 2 {
+			v := uint16(0)
+			if rng.IntN(3) > 0 {
+				v = uint16(1 + rng.IntN(6)) // few values: many ties
+				if rng.IntN(2) == 0 {
+					v = uint16(rng.Uint32())
+				}
+			}
+			src[i], src[i+1] = byte(v), byte(v>>8)
+		}
+		rw, rh := c.w/2, c.h/2
+		pw := (rw + 3) / 4 * 4
+		got, want := make([]byte, 2*pw*rh), make([]byte, 2*pw*rh)
+		decimateDepth2(src, got, c.w, rw, rh, pw)
+		decimateDepthSorted(src, want, c.w, rw, rh, pw, 2)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%dx%d: medians differ from the sorted ones", c.w, c.h)
 		}
 	}
 }
