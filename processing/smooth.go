@@ -361,25 +361,16 @@ func (t *Temporal) Process(f *sensor.Frame) (*sensor.Frame, error) {
 		t.hist = make([]uint8, n)
 	}
 	mask := uint8(1) << t.index
-	oma := 1 - alpha
 	var data []byte
 	if bpp == 2 {
 		cur := u16s(packed(f, bpp))
-		temporal(cur, t.last16, t.hist, &t.lut, mask, func(c, p uint16) (uint16, bool) {
-			if absDiff(c, p) < uint16(delta) {
-				return uint16(float32(alpha*float32(c)) + float32(oma*float32(p))), true
-			}
-			return 0, false
-		})
+		// Z16 values agree when their difference is below the delta's
+		// integer part.
+		temporal(cur, t.last16, t.hist, &t.lut, mask, alpha, float32(uint16(delta)))
 		data = bytesOf(cur)
 	} else {
 		cur := f32s(packed(f, bpp))
-		temporal(cur, t.last32, t.hist, &t.lut, mask, func(c, p float32) (float32, bool) {
-			if float32(math.Abs(float64(c-p))) < delta {
-				return float32(alpha*c) + float32(oma*p), true
-			}
-			return 0, false
-		})
+		temporal(cur, t.last32, t.hist, &t.lut, mask, alpha, delta)
 		data = bytesOf(cur)
 	}
 	out := deriveData(f, p, f.Width, f.Height, bpp, data)
@@ -387,16 +378,22 @@ func (t *Temporal) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	return out, nil
 }
 
-// temporal applies one frame to the state: agree returns the blended value
-// of a current and last value when they agree.
-func temporal[T uint16 | float32](cur, last []T, hist []uint8, lut *[256]uint8, mask uint8, agree func(c, p T) (T, bool)) {
+// temporal applies one frame to the state: a current and a last value
+// agree when their difference is below delta, and then both become their
+// blend, alpha × current + (1 − alpha) × last, in float32 (truncated for
+// Z16).
+func temporal[T uint16 | float32](cur, last []T, hist []uint8, lut *[256]uint8, mask uint8, alpha, delta float32) {
+	oma := 1 - alpha
+	last, hist = last[:len(cur)], hist[:len(cur)]
 	for i, c := range cur {
 		p := last[i]
 		switch {
 		case c != 0 && p == 0:
 			last[i], hist[i] = c, mask
 		case c != 0:
-			if r, ok := agree(c, p); ok {
+			cf, pf := float32(c), float32(p)
+			if d := cf - pf; d < delta && -d < delta {
+				r := T(float32(alpha*cf) + float32(oma*pf))
 				hist[i] |= mask
 				cur[i], last[i] = r, r
 			} else {
