@@ -163,15 +163,30 @@ func (u *UnitsTransform) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	parallelRows(f.Height, w*f.Height, func(y0, y1 int) {
 		for y := y0; y < y1; y++ {
 			src, dst := f.Data[y*f.Stride:y*f.Stride+2*w], dist[y*w:(y+1)*w]
-			for i := range dst {
-				dst[i] = units * float32(uint16(src[2*i])|uint16(src[2*i+1])<<8)
-			}
+			toMeters(dst, src, units)
 		}
 	})
 	if !littleEndian {
 		putF32s(out.Data, dist)
 	}
 	return out, nil
+}
+
+// toMeters sets dst to the little-endian uint16 values of src times units,
+// four at a time from fixed-size arrays (one bounds check for four).
+func toMeters(dst []float32, src []byte, units float32) {
+	src = src[:2*len(dst)]
+	n := len(dst) &^ 3
+	for i := 0; i < n; i += 4 {
+		s, d := (*[8]byte)(src[2*i:2*i+8]), (*[4]float32)(dst[i:i+4])
+		d[0] = units * float32(uint16(s[0])|uint16(s[1])<<8)
+		d[1] = units * float32(uint16(s[2])|uint16(s[3])<<8)
+		d[2] = units * float32(uint16(s[4])|uint16(s[5])<<8)
+		d[3] = units * float32(uint16(s[6])|uint16(s[7])<<8)
+	}
+	for i := n; i < len(dst); i++ {
+		dst[i] = units * float32(uint16(src[2*i])|uint16(src[2*i+1])<<8)
+	}
 }
 
 // Modes of the HoleFilling filter (OptionHolesFill).

@@ -178,3 +178,23 @@ func TestDecimateDepth2(t *testing.T) {
 		}
 	}
 }
+
+// TestToMeters: the units transform's row conversion, four values at a
+// time and the rest one by one, is value × units for every length.
+func TestToMeters(t *testing.T) {
+	const units = 0.001
+	for n := range 10 {
+		src := make([]byte, 2*n)
+		for i := range n {
+			v := uint16(i*7919 + 1)
+			src[2*i], src[2*i+1] = byte(v), byte(v>>8)
+		}
+		dst := make([]float32, n)
+		toMeters(dst, src, units)
+		for i := range n {
+			if want := units * float32(uint16(i*7919+1)); dst[i] != want {
+				t.Errorf("%d values: [%d] = %v, want %v", n, i, dst[i], want)
+			}
+		}
+	}
+}
