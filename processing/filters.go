@@ -236,18 +236,27 @@ func (h *HoleFilling) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	var data []byte
 	if bpp == 2 {
 		v := u16s(packed(f, bpp))
-		fillHoles(v, f.Width, f.Height, mode, func(x uint16) bool { return x == 0 })
+		fillHoles(v, f.Width, f.Height, mode)
 		data = bytesOf(v)
 	} else {
 		v := f32s(packed(f, bpp))
-		fillHoles(v, f.Width, f.Height, mode, func(x float32) bool { return math.Float32bits(x) == 0 })
+		fillHoles(v, f.Width, f.Height, mode)
 		data = bytesOf(v)
 	}
 	return deriveData(f, p, f.Width, f.Height, bpp, data), nil
 }
 
+// empty reports whether x is a hole: 0 for Z16, the bits of +0 for
+// DISPARITY32 (a -0 is not a hole, as in librealsense).
+func empty[T uint16 | float32](x T) bool {
+	if f, ok := any(x).(float32); ok {
+		return math.Float32bits(f) == 0
+	}
+	return x == 0
+}
+
 // fillHoles fills the empty pixels of the w×h picture v in place.
-func fillHoles[T uint16 | float32](v []T, w, h, mode int, empty func(T) bool) {
+func fillHoles[T uint16 | float32](v []T, w, h, mode int) {
 	switch mode {
 	case HoleFillFromLeft:
 		for y := 0; y < h; y++ {

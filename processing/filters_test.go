@@ -3,6 +3,7 @@ package processing
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -195,6 +196,29 @@ func TestToMeters(t *testing.T) {
 			if want := units * float32(uint16(i*7919+1)); dst[i] != want {
 				t.Errorf("%d values: [%d] = %v, want %v", n, i, dst[i], want)
 			}
+		}
+	}
+}
+
+// TestEmpty: hole filling's holes are Z16 zeros and DISPARITY32 +0 only.
+func TestEmpty(t *testing.T) {
+	negZero := float32(math.Copysign(0, -1))
+	for _, c := range []struct {
+		x    any
+		want bool
+	}{
+		{uint16(0), true}, {uint16(1), false}, {uint16(65535), false},
+		{float32(0), true}, {negZero, false}, {float32(1e-45), false}, {float32(math.NaN()), false}, {float32(-1), false},
+	} {
+		var got bool
+		switch x := c.x.(type) {
+		case uint16:
+			got = empty(x)
+		case float32:
+			got = empty(x)
+		}
+		if got != c.want {
+			t.Errorf("empty(%T %v) = %v, want %v", c.x, c.x, got, c.want)
 		}
 	}
 }
