@@ -61,7 +61,7 @@ var allowed = map[string][]string{
 	"internal/buildinfo":   {},
 	"playback":             {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/description", "internal/sensorrt"},
 	"internal/damage":      {"msgs", "rosbag", "playback", "internal/layout"},
-	"internal/baginfo":     {"msgs", "rosbag", "sensor", "internal/layout", "internal/damage"},
+	"internal/baginfo":     {"msgs", "rosbag", "sensor", "internal/layout", "internal/description", "internal/damage"},
 	"internal/fakes3":      {},
 	"internal/outfile":     {},
 	"blobfile":             {"rosbag"},

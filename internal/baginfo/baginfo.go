@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/rsbag/rsbag/internal/damage"
+	"github.com/rsbag/rsbag/internal/description"
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
@@ -95,7 +96,6 @@ type Option struct {
 	Value       float32 `json:"value"` // at the start of the recording
 	Changes     int     `json:"changes,omitempty"`
 	Description string  `json:"description,omitempty"`
-	seen        bool
 }
 
 type Sensor struct {
@@ -308,6 +308,7 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 	var first, last uint64
 	var total uint64
 	dec := decoders{}
+	desc := description.NewCollector()
 	parsed := make(map[uint32]*layout.Topic, len(conns))
 	for _, c := range conns {
 		t := layout.Parse(c.Topic)
@@ -346,11 +347,6 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 				return nil, nil, err
 			}
 		}
-		if t.Kind == layout.KindFileVersion || t.Kind == layout.KindLegacyFileVersion {
-			if u, ok := v.(*msgs.UInt32); ok {
-				rep.FileVersion = int(u.Data)
-			}
-		}
 		if isFrame(t) {
 			id := streamID{sensor: t.Sensor, stream: t.Stream, index: t.Index}
 			ns := uint64(m.Time)
@@ -375,13 +371,19 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 			if kv.Unmarshal(m.Data) == nil {
 				rep.AdditionalInfo = append(rep.AdditionalInfo, Field{kv.Key, kv.Value})
 			}
-		} else if v != nil {
-			rep.collect(t, v)
+		} else if v != nil && description.Describes(*t) {
+			if err := desc.Add(m.Conn.Topic, *t, m.Time, v); err != nil {
+				rep.Problems = append(rep.Problems, err.Error())
+			}
+			if t.Kind == layout.KindStreamInfo || t.Kind == layout.KindCameraInfo {
+				rep.stream(streamID{sensor: t.Sensor, stream: t.Stream, index: t.Index}) // listed in bag order
+			}
 		}
 	}
 	if err := it.Err(); err != nil {
 		return nil, nil, err
 	}
+	rep.describe(desc)
 	if quick {
 		counts := r.Info().MessageCounts
 		for _, c := range conns {
