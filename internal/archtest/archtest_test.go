@@ -68,7 +68,7 @@ var allowed = map[string][]string{
 	"internal/rsdump":      {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/damage", "rosbag", "rig", "internal/outfile", "internal/layout"},
 	"pipeline":             {"sensor", "extensions", "device", "playback", "record", "software", "internal/outfile"},
 	"processing":           {"sensor", "extensions", "internal/yuv"},
-	"mcapbag":              {"rosbag", "msgs", "internal/layout", "internal/lz4frame"},
+	"mcapbag":              {"rosbag", "msgs", "internal/layout", "internal/description", "internal/lz4frame"},
 	"mcapbag/ros2":         {"sensor", "extensions", "playback", "mcapbag", "internal/yuv"},
 	"rig":                  {"sensor", "extensions", "device", "playback", "record", "internal/outfile"},
 	"replay":               {"sensor", "pipeline", "playback", "rig"},

@@ -322,7 +322,7 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 			switch t := parsed[c.ID]; {
 			case isFrame(t):
 				frameConns = append(frameConns, c.ID)
-			case describes(t), c.Topic == layout.AdditionalInfoTopic:
+			case description.Describes(*t), c.Topic == layout.AdditionalInfoTopic:
 				q.Connections = append(q.Connections, c.ID)
 			}
 		}

@@ -106,15 +106,3 @@ func (rep *Report) describe(c *description.Collector) {
 func isFrame(t *layout.Topic) bool {
 	return t.Kind.IsFrameData()
 }
-
-// describes reports whether t is a topic that describes the device (what
-// Options.Quick reads): not frames, their metadata or their pose
-// companions, nor topics outside the RealSense grammar.
-func describes(t *layout.Topic) bool {
-	switch {
-	case isFrame(t), t.Kind.IsMetadata(), t.Kind == layout.KindUnknown,
-		t.Kind == layout.KindPoseAccel, t.Kind == layout.KindPoseTwist:
-		return false
-	}
-	return true
-}
