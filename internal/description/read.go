@@ -182,9 +182,7 @@ func Read(path string, r *rosbag.Reader) (*Description, error) {
 					c.Topic, c.Type, c.MD5Sum, kt.Name, kt.MD5)
 			}
 			frameConns = append(frameConns, c.ID)
-		case ti.Kind == layout.KindUnknown, ti.Kind.IsMetadata(), ti.Kind == layout.KindPoseAccel,
-			ti.Kind == layout.KindPoseTwist, ti.Kind == layout.KindNotification:
-		default:
+		case Describes(ti):
 			want = append(want, c.ID)
 		}
 	}
