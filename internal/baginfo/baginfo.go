@@ -375,8 +375,11 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 			if err := desc.Add(m.Conn.Topic, *t, m.Time, v); err != nil {
 				rep.Problems = append(rep.Problems, err.Error())
 			}
-			if t.Kind == layout.KindStreamInfo || t.Kind == layout.KindCameraInfo {
-				rep.stream(streamID{sensor: t.Sensor, stream: t.Stream, index: t.Index}) // listed in bag order
+			// A stream is listed when its stream info or camera info is
+			// first read, in bag order.
+			if st := desc.Stream(description.KeyOf(*t)); st != nil &&
+				(t.Kind == layout.KindStreamInfo && st.InfoSeq >= 0 || t.Kind == layout.KindCameraInfo && st.Cam != nil) {
+				rep.stream(streamID{sensor: t.Sensor, stream: t.Stream, index: t.Index})
 			}
 		}
 	}
