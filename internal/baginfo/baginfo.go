@@ -1,7 +1,9 @@
 // Package baginfo describes a bag as "rs-record info" prints it: what rosbag
 // info shows (version, duration, size, messages, compression, types,
 // topics) and the RealSense view (file version, device, sensors, options,
-// streams with their frame counts), with every part lost to damage.
+// streams with their frame counts), with every part lost to damage. The
+// description is read as the player reads it: its messages, from info's one
+// pass over the bag, go to internal/description's Collector.
 package baginfo
 
 import (
