@@ -2,6 +2,7 @@ package description
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/rsbag/rsbag/internal/layout"
@@ -125,7 +126,8 @@ func (c *Collector) Add(name string, t layout.Topic, at rosbag.Time, v msgs.Mess
 	case layout.KindCameraInfo:
 		if ci, ok := v.(*msgs.CameraInfo); ok {
 			if st := c.stream(KeyOf(t)); st.Cam == nil {
-				cp := *ci
+				cp := *ci // v may be reused for the connection's next message
+				cp.D = slices.Clone(ci.D)
 				st.Cam = &cp
 			}
 		}
