@@ -17,8 +17,8 @@ import (
 	_ "gocloud.dev/blob/s3blob"
 
 	"github.com/rsbag/rsbag/blobfile"
-	"github.com/rsbag/rsbag/internal/fakes3"
-	"github.com/rsbag/rsbag/internal/rsdump"
+	"github.com/rsbag/rsbag/internal/testsupport/fakes3"
+	"github.com/rsbag/rsbag/internal/tools/rsdump"
 	"github.com/rsbag/rsbag/rosbag"
 )
 

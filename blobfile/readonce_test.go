@@ -16,8 +16,8 @@ import (
 	"testing/synctest"
 
 	"github.com/rsbag/rsbag/blobfile"
-	"github.com/rsbag/rsbag/internal/baginfo"
-	"github.com/rsbag/rsbag/internal/rsdump"
+	"github.com/rsbag/rsbag/internal/tools/baginfo"
+	"github.com/rsbag/rsbag/internal/tools/rsdump"
 	"github.com/rsbag/rsbag/rosbag"
 )
 

@@ -18,10 +18,11 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
-	"github.com/rsbag/rsbag/internal/convert"
-	"github.com/rsbag/rsbag/internal/rsdump"
-	"github.com/rsbag/rsbag/internal/synthrig"
-	"github.com/rsbag/rsbag/internal/testbags"
+	"github.com/rsbag/rsbag/internal/testsupport/await"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/testbags"
+	"github.com/rsbag/rsbag/internal/tools/convert"
+	"github.com/rsbag/rsbag/internal/tools/rsdump"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/processing"
 	"github.com/rsbag/rsbag/sensor"
@@ -94,7 +95,7 @@ func program(t testing.TB, name string, extra ...string) string {
 // checks on, and returns its standard output.
 func run(t testing.TB, bin string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := await.Context(t, context.Background())
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+library(t), "GODEBUG=cgocheck=1")

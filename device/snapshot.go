@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/extrinsics"
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -23,11 +25,15 @@ type Snapshot struct {
 	Sensors []SensorSnapshot
 	// Pinned lists, for every stream that has extrinsics, the transform
 	// from its group's pin stream to it. Pairs are derived from these as
-	// librealsense playback derives them (see extensions.ExtrinsicsGraph).
+	// librealsense playback derives them (Extrinsics): for streams A and B
+	// of one group, A→B = (pin→B)·(pin→A)⁻¹ is computed for the direction
+	// where A is the later of the two in (sensor index, stream type, stream
+	// index) order, and the other direction is its inverse; streams of
+	// different groups have no extrinsics.
 	Pinned []extensions.PinnedExtrinsics
 
 	once  sync.Once
-	graph *extensions.ExtrinsicsGraph
+	graph *extrinsics.Graph
 }
 
 // SensorSnapshot is the immutable description of one sensor.
@@ -61,36 +67,6 @@ func (s *SensorSnapshot) Option(o sensor.Option) (extensions.OptionSpec, bool) {
 // keeps what it reports, groups unchanged.
 type ExtrinsicsSource interface {
 	PinnedExtrinsics() []extensions.PinnedExtrinsics
-}
-
-// Extrinsics groups are the <g> of a bag's tf topics (spec §5.8).
-// librealsense numbers them from a base that depends on the kind of device:
-const (
-	// FirstGroupLive is the first group of a live camera: the recording of
-	// a real D435 (testdata/librealsense/real) has tf/0.
-	FirstGroupLive uint32 = 0
-	// FirstGroupSoftware is the first group of a software device: every
-	// synthetic reference bag of testdata/librealsense has tf/1.
-	FirstGroupSoftware uint32 = 1
-)
-
-// GroupNumbering is implemented by devices (or wrappers of devices) that know
-// how librealsense numbers the extrinsics groups of their kind. It matters
-// only for devices that are not an ExtrinsicsSource, whose groups Capture
-// derives.
-type GroupNumbering interface {
-	// FirstExtrinsicsGroup returns the number of the first group.
-	FirstExtrinsicsGroup() uint32
-}
-
-// FirstExtrinsicsGroup returns the number librealsense gives the first
-// extrinsics group of d: d's own if it implements GroupNumbering, else
-// FirstGroupLive (a device that says nothing is taken for a live camera).
-func FirstExtrinsicsGroup(d Device) uint32 {
-	if g, ok := d.(GroupNumbering); ok {
-		return g.FirstExtrinsicsGroup()
-	}
-	return FirstGroupLive
 }
 
 // Describe takes a snapshot of d without its extrinsics: the info, and per
@@ -153,8 +129,8 @@ func Describe(d Device) *Snapshot {
 // reports them and Capture keeps them. Otherwise Capture derives them from
 // pairwise queries: in sensor and profile order, each stream joins the group
 // of the first earlier pin it has extrinsics from, or else becomes the pin of
-// a new group; groups are numbered from FirstExtrinsicsGroup(d) in the order
-// their pins appear.
+// a new group; groups are numbered in the order their pins appear, from
+// librealsense's first group for d's kind of device (0 for a live camera).
 func Capture(d Device) (*Snapshot, error) {
 	s := Describe(d)
 	type ref struct {
@@ -179,7 +155,7 @@ func Capture(d Device) (*Snapshot, error) {
 	// Generic device: each stream joins the group of the first earlier pin
 	// it has extrinsics from; a stream with extrinsics to itself but to no
 	// earlier pin starts a new group.
-	first := FirstExtrinsicsGroup(d)
+	first := layout.FirstExtrinsicsGroup(d)
 	var pins []ref
 	var pinGroup []uint32
 	for _, st := range streams {
@@ -209,9 +185,9 @@ func Capture(d Device) (*Snapshot, error) {
 	return s, nil
 }
 
-// ExtrinsicsGraph returns the graph of s.Pinned.
-func (s *Snapshot) ExtrinsicsGraph() *extensions.ExtrinsicsGraph {
-	s.once.Do(func() { s.graph = extensions.NewExtrinsicsGraph(s.Pinned) })
+// extrinsicsGraph returns the graph of s.Pinned.
+func (s *Snapshot) extrinsicsGraph() *extrinsics.Graph {
+	s.once.Do(func() { s.graph = extrinsics.NewGraph(s.Pinned) })
 	return s.graph
 }
 
@@ -242,7 +218,7 @@ func (s *Snapshot) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics
 	if !ok {
 		return sensor.Extrinsics{}, fmt.Errorf("device: extrinsics to %s: profile not in device: %w", to.Name(), ErrNotFound)
 	}
-	e, ok := s.ExtrinsicsGraph().Extrinsics(a, b)
+	e, ok := s.extrinsicsGraph().Extrinsics(a, b)
 	if !ok {
 		return sensor.Extrinsics{}, fmt.Errorf("device: extrinsics %s → %s: %w", from.Name(), to.Name(), ErrNoExtrinsics)
 	}

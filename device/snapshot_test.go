@@ -7,7 +7,9 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
-	"github.com/rsbag/rsbag/internal/refcam"
+	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/optionset"
+	"github.com/rsbag/rsbag/internal/testsupport/refcam"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 )
@@ -46,7 +48,7 @@ func TestCapture(t *testing.T) {
 	if !st.HasDepthUnits || st.DepthUnits != 0.001 || !st.HasBaseline || st.StereoBaselineMM != 50 || len(st.Profiles) != 3 {
 		t.Errorf("stereo module %+v", st)
 	}
-	if o, ok := st.Option(sensor.OptionAsicTemperature); !ok || !o.ReadOnly || o.Value != 36.5 || o.Description != extensions.DescriptionReadOnlyCustomOption {
+	if o, ok := st.Option(sensor.OptionAsicTemperature); !ok || !o.ReadOnly || o.Value != 36.5 || o.Description != optionset.DescriptionReadOnlyCustomOption {
 		t.Errorf("asic temperature %+v", o)
 	}
 	if direct.Sensors[1].HasDepthUnits || direct.Sensors[2].Kinds[0] != extensions.KindMotionSensor {
@@ -124,9 +126,9 @@ func TestCaptureGroups(t *testing.T) {
 		d    device.Device
 		want uint32 // the group of every stream
 	}{
-		{"software device reports its groups", cam, device.FirstGroupSoftware},
-		{"generic live device", plain{cam.Device}, device.FirstGroupLive},
-		{"generic device numbering like software", numbered{plain{cam.Device}}, device.FirstGroupSoftware},
+		{"software device reports its groups", cam, layout.FirstGroupSoftware},
+		{"generic live device", plain{cam.Device}, layout.FirstGroupLive},
+		{"generic device numbering like software", numbered{plain{cam.Device}}, layout.FirstGroupSoftware},
 		{"extrinsics source kept as is", source{plain{cam.Device}, keep}, 7},
 	} {
 		s, err := device.Capture(tc.d)
@@ -143,7 +145,7 @@ func TestCaptureGroups(t *testing.T) {
 			}
 		}
 	}
-	if device.FirstExtrinsicsGroup(cam) != 1 || device.FirstExtrinsicsGroup(plain{cam.Device}) != 0 {
+	if layout.FirstExtrinsicsGroup(cam) != 1 || layout.FirstExtrinsicsGroup(plain{cam.Device}) != 0 {
 		t.Error("FirstExtrinsicsGroup")
 	}
 }

@@ -25,9 +25,9 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/blobfile"
-	"github.com/rsbag/rsbag/internal/baginfo"
-	"github.com/rsbag/rsbag/internal/convert"
-	"github.com/rsbag/rsbag/internal/damage"
+	"github.com/rsbag/rsbag/internal/tools/baginfo"
+	"github.com/rsbag/rsbag/internal/tools/convert"
+	"github.com/rsbag/rsbag/internal/tools/damage"
 	"github.com/rsbag/rsbag/mcapbag"
 	"github.com/rsbag/rsbag/mcapbag/ros2"
 	"github.com/rsbag/rsbag/playback"

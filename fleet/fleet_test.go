@@ -25,7 +25,7 @@ import (
 
 	_ "github.com/rsbag/rsbag/blobfile"
 	"github.com/rsbag/rsbag/fleet"
-	"github.com/rsbag/rsbag/internal/conformance"
+	"github.com/rsbag/rsbag/internal/testsupport/conformance"
 )
 
 // rsRecord is the rs-record binary of the core module, built once.

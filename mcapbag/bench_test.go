@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/benchbag"
+	"github.com/rsbag/rsbag/internal/testsupport/benchbag"
 	"github.com/rsbag/rsbag/rosbag"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/foxglove/mcap/go/mcap"
 
-	"github.com/rsbag/rsbag/internal/testbags"
+	"github.com/rsbag/rsbag/internal/testsupport/testbags"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 )
@@ -28,7 +28,7 @@ func handMCAP(t *testing.T, times []uint64) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	typ := msgs.UInt32Type
+	typ := *new(msgs.UInt32).Type()
 	must := func(err error) {
 		t.Helper()
 		if err != nil {

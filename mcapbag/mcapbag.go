@@ -30,6 +30,7 @@ import (
 
 	"github.com/rsbag/rsbag/internal/description"
 	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/mcapwriter"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 )
@@ -63,16 +64,6 @@ func ParseCompression(s string) (Compression, error) {
 		return c, nil
 	}
 	return "", fmt.Errorf("mcapbag: unknown compression %q: want zstd, lz4 or none", s)
-}
-
-func (c Compression) format() mcap.CompressionFormat {
-	switch c {
-	case LZ4:
-		return mcap.CompressionLZ4
-	case None:
-		return mcap.CompressionNone
-	}
-	return mcap.CompressionZSTD
 }
 
 // ExportOptions configures Export. The zero value (or nil) writes zstd
@@ -116,6 +107,15 @@ type Result struct {
 	Repaired []rosbag.RepairedChunk
 }
 
+// newWriter starts an MCAP file of the profile on dst, in chunks of size
+// bytes (DefaultChunkSize when ≤ 0) compressed with c.
+func newWriter(dst io.Writer, profile string, c Compression, size int64) (*mcapwriter.Writer, error) {
+	if size <= 0 {
+		size = DefaultChunkSize
+	}
+	return mcapwriter.New(dst, profile, Library, mcapwriter.Compression(c), size)
+}
+
 // Export writes the messages of src to dst as an MCAP file of the ros1
 // profile.
 func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, error) {
@@ -123,7 +123,7 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 	if opts != nil {
 		o = *opts
 	}
-	w, err := NewWriter(dst, "ros1", o.Compression, o.ChunkSize)
+	w, err := newWriter(dst, "ros1", o.Compression, o.ChunkSize)
 	if err != nil {
 		return nil, fmt.Errorf("mcapbag: export: %w", err)
 	}
@@ -195,7 +195,7 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 				return nil, fmt.Errorf("mcapbag: export: topic %s: message at %v (chunk %d, offset %d): %w", m.Conn.Topic, m.Time, m.Chunk, m.Offset, err)
 			}
 		}
-		if m.Conn.Topic == deviceTopic && m.Conn.Type == msgs.KeyValueType.Name {
+		if m.Conn.Topic == deviceTopic && m.Conn.Type == new(msgs.KeyValue).Type().Name {
 			var kv msgs.KeyValue
 			if kv.Unmarshal(m.Data) == nil {
 				// A device info message is always taken (no error).

@@ -15,11 +15,11 @@ import (
 
 	"github.com/foxglove/mcap/go/mcap"
 
-	"github.com/rsbag/rsbag/internal/conformance"
 	"github.com/rsbag/rsbag/internal/layout"
-	"github.com/rsbag/rsbag/internal/rsdump"
-	"github.com/rsbag/rsbag/internal/synthrig"
-	"github.com/rsbag/rsbag/internal/testbags"
+	"github.com/rsbag/rsbag/internal/testsupport/conformance"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/testbags"
+	"github.com/rsbag/rsbag/internal/tools/rsdump"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/rsbag/rsbag/internal/layout"
-	"github.com/rsbag/rsbag/internal/rsdump"
-	"github.com/rsbag/rsbag/internal/testbags"
+	"github.com/rsbag/rsbag/internal/testsupport/testbags"
+	"github.com/rsbag/rsbag/internal/tools/rsdump"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 )
@@ -93,7 +93,7 @@ func TestExportQuirks(t *testing.T) {
 		}
 		dec := msgs.New(m.Type)
 		if err := dec.Unmarshal(m.Data); err != nil || !bytes.Equal(msgs.Marshal(dec), m.Data) ||
-			(m.Type == msgs.ImageType.Name && dec.(*msgs.Image).HasDepthUnits) {
+			(m.Type == new(msgs.Image).Type().Name && dec.(*msgs.Image).HasDepthUnits) {
 			strictFails++
 		}
 	}

@@ -31,7 +31,7 @@ func BenchmarkMsgsImageMarshal(b *testing.B) {
 }
 
 func BenchmarkMsgsImageUnmarshal(b *testing.B) {
-	enc := benchImage().Marshal()
+	enc := Marshal(benchImage())
 	var img Image
 	b.SetBytes(int64(len(enc)))
 	b.ReportAllocs()
@@ -55,7 +55,7 @@ func BenchmarkMsgsKeyValueMarshal(b *testing.B) {
 }
 
 func BenchmarkMsgsKeyValueUnmarshal(b *testing.B) {
-	enc := (&KeyValue{Key: "timestamp_domain", Value: "Hardware Clock"}).Marshal()
+	enc := Marshal(&KeyValue{Key: "timestamp_domain", Value: "Hardware Clock"})
 	var kv KeyValue
 	b.SetBytes(int64(len(enc)))
 	b.ReportAllocs()

@@ -22,7 +22,7 @@ func sampleImage() *Image {
 func TestImageDepthUnits(t *testing.T) {
 	img := sampleImage()
 	img.Header.FrameID = "1"
-	plain := img.Marshal()
+	plain := Marshal(img)
 
 	// frame_id "1" without the 4 trailing bytes: tolerated.
 	var got Image
@@ -35,7 +35,7 @@ func TestImageDepthUnits(t *testing.T) {
 
 	// With them (what librealsense writes).
 	img.DepthUnits, img.HasDepthUnits = 0.001, true
-	withDU := img.Marshal()
+	withDU := Marshal(img)
 	if len(withDU) != len(plain)+4 || !bytes.Equal(withDU[:len(plain)], plain) {
 		t.Fatal("depth_units not appended after data")
 	}
@@ -48,13 +48,13 @@ func TestImageDepthUnits(t *testing.T) {
 	if !got.HasDepthUnits || got.DepthUnits != 0.001 {
 		t.Errorf("got DepthUnits %v/%v", got.DepthUnits, got.HasDepthUnits)
 	}
-	if !bytes.Equal(got.Marshal(), withDU) {
+	if !bytes.Equal(Marshal(&got), withDU) {
 		t.Error("re-encoding differs")
 	}
 
 	// Other frame_ids never read depth_units: 4 extra bytes are trailing bytes.
 	img.Header.FrameID = "0"
-	b := append(img.Marshal(), 0, 0, 0, 0) // HasDepthUnits is still set
+	b := append(Marshal(img), 0, 0, 0, 0) // HasDepthUnits is still set
 	b = b[:len(b)-4]
 	err := got.Unmarshal(b)
 	if !errors.Is(err, ErrTrailingBytes) {
@@ -66,7 +66,7 @@ func TestImageDepthUnits(t *testing.T) {
 }
 
 func TestImageDataIsView(t *testing.T) {
-	b := sampleImage().Marshal()
+	b := Marshal(sampleImage())
 	var img Image
 	if err := img.Unmarshal(b); err != nil {
 		t.Fatal(err)
@@ -90,11 +90,11 @@ func TestStreamInfoBoolTwo(t *testing.T) {
 	if si.Fps != 30 || si.Encoding != "mono16" || !si.IsRecommended.Bool() || si.IsRecommended != 2 {
 		t.Errorf("got %+v", si)
 	}
-	if !bytes.Equal(si.Marshal(), b) {
+	if !bytes.Equal(Marshal(&si), b) {
 		t.Error("re-encoding changed the raw bool")
 	}
 	si.IsRecommended = BoolOf(true)
-	if got := si.Marshal(); got[len(got)-1] != 1 {
+	if got := Marshal(&si); got[len(got)-1] != 1 {
 		t.Error("BoolOf(true) is not 1")
 	}
 	if BoolOf(false) != 0 || Bool(0).Bool() {
@@ -104,7 +104,7 @@ func TestStreamInfoBoolTwo(t *testing.T) {
 
 func TestDecodeErrorMessage(t *testing.T) {
 	img := &Image{Header: Header{FrameID: "0"}, Height: 480, Width: 640, Encoding: "mono16", Step: 1280, Data: make([]byte, 614400)}
-	b := img.Marshal()
+	b := Marshal(img)
 	// Header 4+8+4+1 = 17, height/width 8, encoding 4+6, is_bigendian 1, step 4 -> data length at 40, bytes at 44 (the offset reported).
 	short := b[:44+12]
 	var got Image

@@ -2,8 +2,8 @@
 
 package msgs
 
-// Type returns &AccelType.
-func (*Accel) Type() *Type { return &AccelType }
+// Type returns the descriptor of Accel.
+func (*Accel) Type() *Type { return &accelType }
 
 // Size returns the encoded size in bytes.
 func (m *Accel) Size() int {
@@ -24,12 +24,9 @@ func (m *Accel) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *Accel) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *Accel) Unmarshal(b []byte) error {
-	d := newDecoder(b, AccelType.Name)
+	d := newDecoder(b, accelType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -43,8 +40,8 @@ func (m *Accel) decode(d *decoder) {
 	d.pop()
 }
 
-// Type returns &CameraInfoType.
-func (*CameraInfo) Type() *Type { return &CameraInfoType }
+// Type returns the descriptor of CameraInfo.
+func (*CameraInfo) Type() *Type { return &cameraInfoType }
 
 // Size returns the encoded size in bytes.
 func (m *CameraInfo) Size() int {
@@ -85,12 +82,9 @@ func (m *CameraInfo) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *CameraInfo) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *CameraInfo) Unmarshal(b []byte) error {
-	d := newDecoder(b, CameraInfoType.Name)
+	d := newDecoder(b, cameraInfoType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -119,8 +113,8 @@ func (m *CameraInfo) decode(d *decoder) {
 	d.pop()
 }
 
-// Type returns &Float32Type.
-func (*Float32) Type() *Type { return &Float32Type }
+// Type returns the descriptor of Float32.
+func (*Float32) Type() *Type { return &float32Type }
 
 // Size returns the encoded size in bytes.
 func (m *Float32) Size() int {
@@ -139,12 +133,9 @@ func (m *Float32) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *Float32) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *Float32) Unmarshal(b []byte) error {
-	d := newDecoder(b, Float32Type.Name)
+	d := newDecoder(b, float32Type.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -153,8 +144,8 @@ func (m *Float32) decode(d *decoder) {
 	m.Data = d.f32("data")
 }
 
-// Type returns &HeaderType.
-func (*Header) Type() *Type { return &HeaderType }
+// Type returns the descriptor of Header.
+func (*Header) Type() *Type { return &headerType }
 
 // Size returns the encoded size in bytes.
 func (m *Header) Size() int {
@@ -177,12 +168,9 @@ func (m *Header) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *Header) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *Header) Unmarshal(b []byte) error {
-	d := newDecoder(b, HeaderType.Name)
+	d := newDecoder(b, headerType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -193,8 +181,8 @@ func (m *Header) decode(d *decoder) {
 	m.FrameID = d.str("frame_id")
 }
 
-// Type returns &ImageType.
-func (*Image) Type() *Type { return &ImageType }
+// Type returns the descriptor of Image.
+func (*Image) Type() *Type { return &imageType }
 
 // Size returns the encoded size in bytes.
 func (m *Image) Size() int {
@@ -229,12 +217,9 @@ func (m *Image) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *Image) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m. Data aliases b: it is not copied.
 func (m *Image) Unmarshal(b []byte) error {
-	d := newDecoder(b, ImageType.Name)
+	d := newDecoder(b, imageType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -252,8 +237,8 @@ func (m *Image) decode(d *decoder) {
 	m.decodeTrailer(d)
 }
 
-// Type returns &ImuType.
-func (*Imu) Type() *Type { return &ImuType }
+// Type returns the descriptor of Imu.
+func (*Imu) Type() *Type { return &imuType }
 
 // Size returns the encoded size in bytes.
 func (m *Imu) Size() int {
@@ -284,12 +269,9 @@ func (m *Imu) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *Imu) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *Imu) Unmarshal(b []byte) error {
-	d := newDecoder(b, ImuType.Name)
+	d := newDecoder(b, imuType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -312,8 +294,8 @@ func (m *Imu) decode(d *decoder) {
 	d.f64s("linear_acceleration_covariance", m.LinearAccelerationCovariance[:])
 }
 
-// Type returns &ImuIntrinsicType.
-func (*ImuIntrinsic) Type() *Type { return &ImuIntrinsicType }
+// Type returns the descriptor of ImuIntrinsic.
+func (*ImuIntrinsic) Type() *Type { return &imuIntrinsicType }
 
 // Size returns the encoded size in bytes.
 func (m *ImuIntrinsic) Size() int {
@@ -336,12 +318,9 @@ func (m *ImuIntrinsic) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *ImuIntrinsic) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *ImuIntrinsic) Unmarshal(b []byte) error {
-	d := newDecoder(b, ImuIntrinsicType.Name)
+	d := newDecoder(b, imuIntrinsicType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -352,8 +331,8 @@ func (m *ImuIntrinsic) decode(d *decoder) {
 	d.f32s("bias_variances", m.BiasVariances[:])
 }
 
-// Type returns &KeyValueType.
-func (*KeyValue) Type() *Type { return &KeyValueType }
+// Type returns the descriptor of KeyValue.
+func (*KeyValue) Type() *Type { return &keyValueType }
 
 // Size returns the encoded size in bytes.
 func (m *KeyValue) Size() int {
@@ -374,12 +353,9 @@ func (m *KeyValue) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *KeyValue) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *KeyValue) Unmarshal(b []byte) error {
-	d := newDecoder(b, KeyValueType.Name)
+	d := newDecoder(b, keyValueType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -389,8 +365,8 @@ func (m *KeyValue) decode(d *decoder) {
 	m.Value = d.str("value")
 }
 
-// Type returns &LegacyExtrinsicsType.
-func (*LegacyExtrinsics) Type() *Type { return &LegacyExtrinsicsType }
+// Type returns the descriptor of LegacyExtrinsics.
+func (*LegacyExtrinsics) Type() *Type { return &legacyExtrinsicsType }
 
 // Size returns the encoded size in bytes.
 func (m *LegacyExtrinsics) Size() int {
@@ -411,12 +387,9 @@ func (m *LegacyExtrinsics) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *LegacyExtrinsics) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *LegacyExtrinsics) Unmarshal(b []byte) error {
-	d := newDecoder(b, LegacyExtrinsicsType.Name)
+	d := newDecoder(b, legacyExtrinsicsType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -426,8 +399,8 @@ func (m *LegacyExtrinsics) decode(d *decoder) {
 	d.f32s("translation", m.Translation[:])
 }
 
-// Type returns &LegacyFrameInfoType.
-func (*LegacyFrameInfo) Type() *Type { return &LegacyFrameInfoType }
+// Type returns the descriptor of LegacyFrameInfo.
+func (*LegacyFrameInfo) Type() *Type { return &legacyFrameInfoType }
 
 // Size returns the encoded size in bytes.
 func (m *LegacyFrameInfo) Size() int {
@@ -460,12 +433,9 @@ func (m *LegacyFrameInfo) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *LegacyFrameInfo) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *LegacyFrameInfo) Unmarshal(b []byte) error {
-	d := newDecoder(b, LegacyFrameInfoType.Name)
+	d := newDecoder(b, legacyFrameInfoType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -485,8 +455,8 @@ func (m *LegacyFrameInfo) decode(d *decoder) {
 	m.TimeStampDomain = d.u32("time_stamp_domain")
 }
 
-// Type returns &LegacyMetadataType.
-func (*LegacyMetadata) Type() *Type { return &LegacyMetadataType }
+// Type returns the descriptor of LegacyMetadata.
+func (*LegacyMetadata) Type() *Type { return &legacyMetadataType }
 
 // Size returns the encoded size in bytes.
 func (m *LegacyMetadata) Size() int {
@@ -509,12 +479,9 @@ func (m *LegacyMetadata) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *LegacyMetadata) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m. Data aliases b: it is not copied.
 func (m *LegacyMetadata) Unmarshal(b []byte) error {
-	d := newDecoder(b, LegacyMetadataType.Name)
+	d := newDecoder(b, legacyMetadataType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -524,8 +491,8 @@ func (m *LegacyMetadata) decode(d *decoder) {
 	m.Data = d.bytes("data")
 }
 
-// Type returns &LegacyMotionIntrinsicsType.
-func (*LegacyMotionIntrinsics) Type() *Type { return &LegacyMotionIntrinsicsType }
+// Type returns the descriptor of LegacyMotionIntrinsics.
+func (*LegacyMotionIntrinsics) Type() *Type { return &legacyMotionIntrinsicsType }
 
 // Size returns the encoded size in bytes.
 func (m *LegacyMotionIntrinsics) Size() int {
@@ -548,12 +515,9 @@ func (m *LegacyMotionIntrinsics) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *LegacyMotionIntrinsics) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *LegacyMotionIntrinsics) Unmarshal(b []byte) error {
-	d := newDecoder(b, LegacyMotionIntrinsicsType.Name)
+	d := newDecoder(b, legacyMotionIntrinsicsType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -564,8 +528,8 @@ func (m *LegacyMotionIntrinsics) decode(d *decoder) {
 	d.f32s("bias_variances", m.BiasVariances[:])
 }
 
-// Type returns &LegacyMotionStreamInfoType.
-func (*LegacyMotionStreamInfo) Type() *Type { return &LegacyMotionStreamInfoType }
+// Type returns the descriptor of LegacyMotionStreamInfo.
+func (*LegacyMotionStreamInfo) Type() *Type { return &legacyMotionStreamInfoType }
 
 // Size returns the encoded size in bytes.
 func (m *LegacyMotionStreamInfo) Size() int {
@@ -590,12 +554,9 @@ func (m *LegacyMotionStreamInfo) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *LegacyMotionStreamInfo) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *LegacyMotionStreamInfo) Unmarshal(b []byte) error {
-	d := newDecoder(b, LegacyMotionStreamInfoType.Name)
+	d := newDecoder(b, legacyMotionStreamInfoType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -611,8 +572,8 @@ func (m *LegacyMotionStreamInfo) decode(d *decoder) {
 	d.pop()
 }
 
-// Type returns &LegacyPoseType.
-func (*LegacyPose) Type() *Type { return &LegacyPoseType }
+// Type returns the descriptor of LegacyPose.
+func (*LegacyPose) Type() *Type { return &legacyPoseType }
 
 // Size returns the encoded size in bytes.
 func (m *LegacyPose) Size() int {
@@ -645,12 +606,9 @@ func (m *LegacyPose) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *LegacyPose) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *LegacyPose) Unmarshal(b []byte) error {
-	d := newDecoder(b, LegacyPoseType.Name)
+	d := newDecoder(b, legacyPoseType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -678,8 +636,8 @@ func (m *LegacyPose) decode(d *decoder) {
 	m.SystemTimestamp = d.u64("system_timestamp")
 }
 
-// Type returns &LegacyStreamExtrinsicsType.
-func (*LegacyStreamExtrinsics) Type() *Type { return &LegacyStreamExtrinsicsType }
+// Type returns the descriptor of LegacyStreamExtrinsics.
+func (*LegacyStreamExtrinsics) Type() *Type { return &legacyStreamExtrinsicsType }
 
 // Size returns the encoded size in bytes.
 func (m *LegacyStreamExtrinsics) Size() int {
@@ -700,12 +658,9 @@ func (m *LegacyStreamExtrinsics) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *LegacyStreamExtrinsics) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *LegacyStreamExtrinsics) Unmarshal(b []byte) error {
-	d := newDecoder(b, LegacyStreamExtrinsicsType.Name)
+	d := newDecoder(b, legacyStreamExtrinsicsType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -717,8 +672,8 @@ func (m *LegacyStreamExtrinsics) decode(d *decoder) {
 	m.ReferencePointID = d.u64("reference_point_id")
 }
 
-// Type returns &LegacyStreamInfoType.
-func (*LegacyStreamInfo) Type() *Type { return &LegacyStreamInfoType }
+// Type returns the descriptor of LegacyStreamInfo.
+func (*LegacyStreamInfo) Type() *Type { return &legacyStreamInfoType }
 
 // Size returns the encoded size in bytes.
 func (m *LegacyStreamInfo) Size() int {
@@ -749,12 +704,9 @@ func (m *LegacyStreamInfo) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *LegacyStreamInfo) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *LegacyStreamInfo) Unmarshal(b []byte) error {
-	d := newDecoder(b, LegacyStreamInfoType.Name)
+	d := newDecoder(b, legacyStreamInfoType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -773,8 +725,8 @@ func (m *LegacyStreamInfo) decode(d *decoder) {
 	m.Encoding = d.str("encoding")
 }
 
-// Type returns &LegacyVendorDataType.
-func (*LegacyVendorData) Type() *Type { return &LegacyVendorDataType }
+// Type returns the descriptor of LegacyVendorData.
+func (*LegacyVendorData) Type() *Type { return &legacyVendorDataType }
 
 // Size returns the encoded size in bytes.
 func (m *LegacyVendorData) Size() int {
@@ -795,12 +747,9 @@ func (m *LegacyVendorData) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *LegacyVendorData) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *LegacyVendorData) Unmarshal(b []byte) error {
-	d := newDecoder(b, LegacyVendorDataType.Name)
+	d := newDecoder(b, legacyVendorDataType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -810,8 +759,8 @@ func (m *LegacyVendorData) decode(d *decoder) {
 	m.Value = d.str("value")
 }
 
-// Type returns &LogType.
-func (*Log) Type() *Type { return &LogType }
+// Type returns the descriptor of Log.
+func (*Log) Type() *Type { return &logType }
 
 // Size returns the encoded size in bytes.
 func (m *Log) Size() int {
@@ -854,12 +803,9 @@ func (m *Log) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *Log) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *Log) Unmarshal(b []byte) error {
-	d := newDecoder(b, LogType.Name)
+	d := newDecoder(b, logType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -884,8 +830,8 @@ func (m *Log) decode(d *decoder) {
 	}
 }
 
-// Type returns &NotificationType.
-func (*Notification) Type() *Type { return &NotificationType }
+// Type returns the descriptor of Notification.
+func (*Notification) Type() *Type { return &notificationType }
 
 // Size returns the encoded size in bytes.
 func (m *Notification) Size() int {
@@ -912,12 +858,9 @@ func (m *Notification) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *Notification) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *Notification) Unmarshal(b []byte) error {
-	d := newDecoder(b, NotificationType.Name)
+	d := newDecoder(b, notificationType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -930,8 +873,8 @@ func (m *Notification) decode(d *decoder) {
 	m.SerializedData = d.str("serialized_data")
 }
 
-// Type returns &QuaternionType.
-func (*Quaternion) Type() *Type { return &QuaternionType }
+// Type returns the descriptor of Quaternion.
+func (*Quaternion) Type() *Type { return &quaternionType }
 
 // Size returns the encoded size in bytes.
 func (m *Quaternion) Size() int {
@@ -956,12 +899,9 @@ func (m *Quaternion) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *Quaternion) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *Quaternion) Unmarshal(b []byte) error {
-	d := newDecoder(b, QuaternionType.Name)
+	d := newDecoder(b, quaternionType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -973,8 +913,8 @@ func (m *Quaternion) decode(d *decoder) {
 	m.W = d.f64("w")
 }
 
-// Type returns &RegionOfInterestType.
-func (*RegionOfInterest) Type() *Type { return &RegionOfInterestType }
+// Type returns the descriptor of RegionOfInterest.
+func (*RegionOfInterest) Type() *Type { return &regionOfInterestType }
 
 // Size returns the encoded size in bytes.
 func (m *RegionOfInterest) Size() int {
@@ -1001,12 +941,9 @@ func (m *RegionOfInterest) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *RegionOfInterest) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *RegionOfInterest) Unmarshal(b []byte) error {
-	d := newDecoder(b, RegionOfInterestType.Name)
+	d := newDecoder(b, regionOfInterestType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -1019,8 +956,8 @@ func (m *RegionOfInterest) decode(d *decoder) {
 	m.DoRectify = Bool(d.u8("do_rectify"))
 }
 
-// Type returns &StdTimeType.
-func (*StdTime) Type() *Type { return &StdTimeType }
+// Type returns the descriptor of StdTime.
+func (*StdTime) Type() *Type { return &stdTimeType }
 
 // Size returns the encoded size in bytes.
 func (m *StdTime) Size() int {
@@ -1039,12 +976,9 @@ func (m *StdTime) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *StdTime) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *StdTime) Unmarshal(b []byte) error {
-	d := newDecoder(b, StdTimeType.Name)
+	d := newDecoder(b, stdTimeType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -1053,8 +987,8 @@ func (m *StdTime) decode(d *decoder) {
 	m.Data = d.time("data")
 }
 
-// Type returns &StreamInfoType.
-func (*StreamInfo) Type() *Type { return &StreamInfoType }
+// Type returns the descriptor of StreamInfo.
+func (*StreamInfo) Type() *Type { return &streamInfoType }
 
 // Size returns the encoded size in bytes.
 func (m *StreamInfo) Size() int {
@@ -1077,12 +1011,9 @@ func (m *StreamInfo) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *StreamInfo) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *StreamInfo) Unmarshal(b []byte) error {
-	d := newDecoder(b, StreamInfoType.Name)
+	d := newDecoder(b, streamInfoType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -1093,8 +1024,8 @@ func (m *StreamInfo) decode(d *decoder) {
 	m.IsRecommended = Bool(d.u8("is_recommended"))
 }
 
-// Type returns &StringType.
-func (*String) Type() *Type { return &StringType }
+// Type returns the descriptor of String.
+func (*String) Type() *Type { return &stringType }
 
 // Size returns the encoded size in bytes.
 func (m *String) Size() int {
@@ -1113,12 +1044,9 @@ func (m *String) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *String) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *String) Unmarshal(b []byte) error {
-	d := newDecoder(b, StringType.Name)
+	d := newDecoder(b, stringType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -1127,8 +1055,8 @@ func (m *String) decode(d *decoder) {
 	m.Data = d.str("data")
 }
 
-// Type returns &TimeReferenceType.
-func (*TimeReference) Type() *Type { return &TimeReferenceType }
+// Type returns the descriptor of TimeReference.
+func (*TimeReference) Type() *Type { return &timeReferenceType }
 
 // Size returns the encoded size in bytes.
 func (m *TimeReference) Size() int {
@@ -1151,12 +1079,9 @@ func (m *TimeReference) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *TimeReference) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *TimeReference) Unmarshal(b []byte) error {
-	d := newDecoder(b, TimeReferenceType.Name)
+	d := newDecoder(b, timeReferenceType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -1169,8 +1094,8 @@ func (m *TimeReference) decode(d *decoder) {
 	m.Source = d.str("source")
 }
 
-// Type returns &TransformType.
-func (*Transform) Type() *Type { return &TransformType }
+// Type returns the descriptor of Transform.
+func (*Transform) Type() *Type { return &transformType }
 
 // Size returns the encoded size in bytes.
 func (m *Transform) Size() int {
@@ -1191,12 +1116,9 @@ func (m *Transform) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *Transform) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *Transform) Unmarshal(b []byte) error {
-	d := newDecoder(b, TransformType.Name)
+	d := newDecoder(b, transformType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -1210,8 +1132,8 @@ func (m *Transform) decode(d *decoder) {
 	d.pop()
 }
 
-// Type returns &TwistType.
-func (*Twist) Type() *Type { return &TwistType }
+// Type returns the descriptor of Twist.
+func (*Twist) Type() *Type { return &twistType }
 
 // Size returns the encoded size in bytes.
 func (m *Twist) Size() int {
@@ -1232,12 +1154,9 @@ func (m *Twist) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *Twist) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *Twist) Unmarshal(b []byte) error {
-	d := newDecoder(b, TwistType.Name)
+	d := newDecoder(b, twistType.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -1251,8 +1170,8 @@ func (m *Twist) decode(d *decoder) {
 	d.pop()
 }
 
-// Type returns &UInt32Type.
-func (*UInt32) Type() *Type { return &UInt32Type }
+// Type returns the descriptor of UInt32.
+func (*UInt32) Type() *Type { return &uInt32Type }
 
 // Size returns the encoded size in bytes.
 func (m *UInt32) Size() int {
@@ -1271,12 +1190,9 @@ func (m *UInt32) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *UInt32) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *UInt32) Unmarshal(b []byte) error {
-	d := newDecoder(b, UInt32Type.Name)
+	d := newDecoder(b, uInt32Type.Name)
 	m.decode(&d)
 	return d.end()
 }
@@ -1285,8 +1201,8 @@ func (m *UInt32) decode(d *decoder) {
 	m.Data = d.u32("data")
 }
 
-// Type returns &Vector3Type.
-func (*Vector3) Type() *Type { return &Vector3Type }
+// Type returns the descriptor of Vector3.
+func (*Vector3) Type() *Type { return &vector3Type }
 
 // Size returns the encoded size in bytes.
 func (m *Vector3) Size() int {
@@ -1309,12 +1225,9 @@ func (m *Vector3) appendTo(b []byte) []byte {
 	return b
 }
 
-// Marshal returns the encoded message.
-func (m *Vector3) Marshal() []byte { return Marshal(m) }
-
 // Unmarshal decodes b into m.
 func (m *Vector3) Unmarshal(b []byte) error {
-	d := newDecoder(b, Vector3Type.Name)
+	d := newDecoder(b, vector3Type.Name)
 	m.decode(&d)
 	return d.end()
 }

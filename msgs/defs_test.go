@@ -204,9 +204,9 @@ func TestMD5(t *testing.T) {
 }
 
 func TestLookupMD5SharedByAccelAndTwist(t *testing.T) {
-	got := LookupMD5(AccelType.MD5)
-	if len(got) != 2 || got[0] != &AccelType || got[1] != &TwistType {
-		t.Errorf("LookupMD5(%s) = %v, want [geometry_msgs/Accel geometry_msgs/Twist]", AccelType.MD5, got)
+	got := LookupMD5(accelType.MD5)
+	if len(got) != 2 || got[0] != &accelType || got[1] != &twistType {
+		t.Errorf("LookupMD5(%s) = %v, want [geometry_msgs/Accel geometry_msgs/Twist]", accelType.MD5, got)
 	}
 	if got := LookupMD5("00000000000000000000000000000000"); got != nil {
 		t.Errorf("unknown md5 gave %v", got)
@@ -347,7 +347,7 @@ func TestStructFieldsMatchDefinitions(t *testing.T) {
 }
 
 func TestLogConstants(t *testing.T) {
-	main, _, _ := splitDefinition(LogType.Definition)
+	main, _, _ := splitDefinition(logType.Definition)
 	fields, err := parseSection(main)
 	if err != nil {
 		t.Fatal(err)

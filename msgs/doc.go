@@ -2,18 +2,20 @@
 // per type of realsense-msgdefs.json, with ROS1 little-endian serialization
 // and a static descriptor (type name, md5sum, exact definition text).
 //
-// The descriptors (ImageType, KeyValueType, ...) are generated from
+// The descriptors, which each struct's Type method returns (and Types,
+// LookupType and LookupMD5 find by name or md5sum), are generated from
 // testdata/spec/realsense-msgdefs.json by go generate; tests recompute every
 // md5sum from the definition text and check every struct's fields against
 // it.
 //
-// Every type has
+// Every type is a Message:
 //
 //	Type() *Type              // static descriptor
 //	Size() int                // encoded size
 //	AppendTo(b []byte) []byte // append-style encoding, no allocation when b has room
-//	Marshal() []byte          // encoding in a new slice
 //	Unmarshal(b []byte) error // decoding; replaces every field
+//
+// and Marshal(m) encodes any of them in a new slice.
 //
 // Unmarshal never panics and checks every length against the remaining
 // bytes before allocating. A short message gives a *DecodeError naming the

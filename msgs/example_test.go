@@ -29,7 +29,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(msgs.ImageType.Name, msgs.ImageType.MD5)
+	fmt.Println(got.Type().Name, got.Type().MD5)
 	fmt.Println(got.Width, got.Height, got.Encoding, got.Data, got.HasDepthUnits, got.DepthUnits)
 
 	// A cut message is an error naming type, field and offset.
@@ -44,7 +44,7 @@ func Example() {
 // Encoding the static /file_version message.
 func ExampleUInt32() {
 	v := msgs.UInt32{Data: 3}
-	fmt.Printf("%s %s % x\n", v.Type().Name, v.Type().MD5, v.Marshal())
+	fmt.Printf("%s %s % x\n", v.Type().Name, v.Type().MD5, msgs.Marshal(&v))
 	// Output:
 	// std_msgs/UInt32 304a39449588c7f8ce2df6e8001c5fce 03 00 00 00
 }

@@ -15,7 +15,7 @@ import (
 func addSeeds(f *testing.F, typ string, max int) {
 	var seeds [][]byte
 	for _, path := range testBags(f) {
-		if filepath.Base(path) == "metadata_rich.bag" && typ != KeyValueType.Name {
+		if filepath.Base(path) == "metadata_rich.bag" && typ != keyValueType.Name {
 			continue
 		}
 		for _, m := range readBag(f, path) {
@@ -23,13 +23,13 @@ func addSeeds(f *testing.F, typ string, max int) {
 				continue
 			}
 			data := m.Data
-			if typ == ImageType.Name {
+			if typ == imageType.Name {
 				// Keep the structure (frame_id, trailing depth_units) but
 				// not megabytes of pixels: large inputs slow the fuzzer.
 				var img Image
 				if err := img.Unmarshal(data); err == nil && len(img.Data) > 64 {
 					img.Data = img.Data[:64]
-					data = img.Marshal()
+					data = Marshal(&img)
 				}
 			}
 			seeds = append(seeds, data)
@@ -114,9 +114,9 @@ func equalBits(a, b reflect.Value) bool {
 	panic("equalBits: unhandled kind " + a.Kind().String())
 }
 
-func FuzzUnmarshalImage(f *testing.F)        { fuzzUnmarshal(f, ImageType.Name) }
-func FuzzUnmarshalKeyValue(f *testing.F)     { fuzzUnmarshal(f, KeyValueType.Name) }
-func FuzzUnmarshalCameraInfo(f *testing.F)   { fuzzUnmarshal(f, CameraInfoType.Name) }
-func FuzzUnmarshalImu(f *testing.F)          { fuzzUnmarshal(f, ImuType.Name) }
-func FuzzUnmarshalNotification(f *testing.F) { fuzzUnmarshal(f, NotificationType.Name) }
-func FuzzUnmarshalStreamInfo(f *testing.F)   { fuzzUnmarshal(f, StreamInfoType.Name) }
+func FuzzUnmarshalImage(f *testing.F)        { fuzzUnmarshal(f, imageType.Name) }
+func FuzzUnmarshalKeyValue(f *testing.F)     { fuzzUnmarshal(f, keyValueType.Name) }
+func FuzzUnmarshalCameraInfo(f *testing.F)   { fuzzUnmarshal(f, cameraInfoType.Name) }
+func FuzzUnmarshalImu(f *testing.F)          { fuzzUnmarshal(f, imuType.Name) }
+func FuzzUnmarshalNotification(f *testing.F) { fuzzUnmarshal(f, notificationType.Name) }
+func FuzzUnmarshalStreamInfo(f *testing.F)   { fuzzUnmarshal(f, streamInfoType.Name) }

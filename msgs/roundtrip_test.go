@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/rsbag/rsbag/internal/testbags"
+	"github.com/rsbag/rsbag/internal/testsupport/testbags"
 )
 
 // testBags lists the reference bags of the repository.

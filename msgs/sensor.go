@@ -113,15 +113,15 @@ var errNoPixels = errors.New("msgs: an image without pixels")
 func (m *Image) CheckRows() error {
 	switch {
 	case m.Width == 0:
-		return &DecodeError{Type: ImageType.Name, Field: "width", Have: len(m.Data), Err: errNoPixels}
+		return &DecodeError{Type: imageType.Name, Field: "width", Have: len(m.Data), Err: errNoPixels}
 	case m.Height == 0:
-		return &DecodeError{Type: ImageType.Name, Field: "height", Have: len(m.Data), Err: errNoPixels}
+		return &DecodeError{Type: imageType.Name, Field: "height", Have: len(m.Data), Err: errNoPixels}
 	}
 	if need := uint64(m.Step) * uint64(m.Height); need > uint64(len(m.Data)) {
-		return &DecodeError{Type: ImageType.Name, Field: "data", Need: int(min(need, 1<<62)), Have: len(m.Data), Err: io.ErrUnexpectedEOF}
+		return &DecodeError{Type: imageType.Name, Field: "data", Need: int(min(need, 1<<62)), Have: len(m.Data), Err: io.ErrUnexpectedEOF}
 	}
 	if m.Header.FrameID == DepthUnitsFrameID && !m.HasDepthUnits {
-		return &DecodeError{Type: ImageType.Name, Field: "depth_units", Need: 4, Err: io.ErrUnexpectedEOF}
+		return &DecodeError{Type: imageType.Name, Field: "depth_units", Need: 4, Err: io.ErrUnexpectedEOF}
 	}
 	return nil
 }

@@ -48,63 +48,63 @@ func LookupMD5(md5 string) []*Type {
 // not known.
 func New(name string) Message {
 	switch name {
-	case KeyValueType.Name:
+	case keyValueType.Name:
 		return new(KeyValue)
-	case AccelType.Name:
+	case accelType.Name:
 		return new(Accel)
-	case QuaternionType.Name:
+	case quaternionType.Name:
 		return new(Quaternion)
-	case TransformType.Name:
+	case transformType.Name:
 		return new(Transform)
-	case TwistType.Name:
+	case twistType.Name:
 		return new(Twist)
-	case Vector3Type.Name:
+	case vector3Type.Name:
 		return new(Vector3)
-	case LegacyExtrinsicsType.Name:
+	case legacyExtrinsicsType.Name:
 		return new(LegacyExtrinsics)
-	case LegacyFrameInfoType.Name:
+	case legacyFrameInfoType.Name:
 		return new(LegacyFrameInfo)
-	case LegacyMetadataType.Name:
+	case legacyMetadataType.Name:
 		return new(LegacyMetadata)
-	case LegacyMotionIntrinsicsType.Name:
+	case legacyMotionIntrinsicsType.Name:
 		return new(LegacyMotionIntrinsics)
-	case LegacyMotionStreamInfoType.Name:
+	case legacyMotionStreamInfoType.Name:
 		return new(LegacyMotionStreamInfo)
-	case LegacyPoseType.Name:
+	case legacyPoseType.Name:
 		return new(LegacyPose)
-	case LegacyStreamExtrinsicsType.Name:
+	case legacyStreamExtrinsicsType.Name:
 		return new(LegacyStreamExtrinsics)
-	case LegacyStreamInfoType.Name:
+	case legacyStreamInfoType.Name:
 		return new(LegacyStreamInfo)
-	case LegacyVendorDataType.Name:
+	case legacyVendorDataType.Name:
 		return new(LegacyVendorData)
-	case ImuIntrinsicType.Name:
+	case imuIntrinsicType.Name:
 		return new(ImuIntrinsic)
-	case NotificationType.Name:
+	case notificationType.Name:
 		return new(Notification)
-	case StreamInfoType.Name:
+	case streamInfoType.Name:
 		return new(StreamInfo)
-	case LogType.Name:
+	case logType.Name:
 		return new(Log)
-	case CameraInfoType.Name:
+	case cameraInfoType.Name:
 		return new(CameraInfo)
-	case ImageType.Name:
+	case imageType.Name:
 		return new(Image)
-	case ImuType.Name:
+	case imuType.Name:
 		return new(Imu)
-	case RegionOfInterestType.Name:
+	case regionOfInterestType.Name:
 		return new(RegionOfInterest)
-	case TimeReferenceType.Name:
+	case timeReferenceType.Name:
 		return new(TimeReference)
-	case Float32Type.Name:
+	case float32Type.Name:
 		return new(Float32)
-	case HeaderType.Name:
+	case headerType.Name:
 		return new(Header)
-	case StringType.Name:
+	case stringType.Name:
 		return new(String)
-	case StdTimeType.Name:
+	case stdTimeType.Name:
 		return new(StdTime)
-	case UInt32Type.Name:
+	case uInt32Type.Name:
 		return new(UInt32)
 	}
 	return nil

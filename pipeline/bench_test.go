@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/benchbag"
-	"github.com/rsbag/rsbag/internal/benchplay"
+	"github.com/rsbag/rsbag/internal/testsupport/benchbag"
+	"github.com/rsbag/rsbag/internal/testsupport/benchplay"
 )
 
 // benchSize is the frame data of the benchmark bag (the figures quoted in

@@ -167,7 +167,7 @@ func (p *Pipeline) start(ctx context.Context, cfg *Config, cb func(*Frameset)) (
 				os.Remove(recordPath) // made by this Start
 			}
 		}
-		rec, err := record.New(dev, recordPath, nil)
+		rec, err := record.Create(dev, recordPath, nil)
 		if err != nil {
 			return fail(fmt.Errorf("pipeline: record to %s: %w", recordPath, err))
 		}

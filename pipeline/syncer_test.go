@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/testsupport/await"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -269,13 +269,9 @@ func TestFramesetAccessors(t *testing.T) {
 // framesets) returns when the syncer is stopped, and Stop returns.
 func TestSyncerStopUnblocksHandler(t *testing.T) {
 	// A deadlock blocks goroutines on a mutex, which a synctest bubble does
-	// not see as idle: a wall-clock watchdog outside the bubble turns it
-	// into a failure with every goroutine's stack.
-	watchdog := time.AfterFunc(20*time.Second, func() {
-		buf := make([]byte, 1<<20)
-		panic("TestSyncerStopUnblocksHandler: deadlock\n" + string(buf[:runtime.Stack(buf, true)]))
-	})
-	defer watchdog.Stop()
+	// not see as idle: a watchdog outside the bubble turns it into a
+	// failure with every goroutine's stack at the test's deadline.
+	await.Watchdog(t, 0)
 	synctest.Test(t, func(t *testing.T) {
 		imu := &sensor.StreamProfile{Stream: sensor.StreamGyro, FPS: 200, Format: sensor.FormatMotionXYZ32F, Kind: sensor.KindMotion, UID: 3}
 		s := NewSyncer(nil, 1)

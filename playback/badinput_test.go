@@ -45,7 +45,7 @@ func rewrite(t *testing.T, src string, edit func(topic string, n int, data []byt
 		if wt {
 			var ok bool
 			if id, ok = wrong[c.Topic]; !ok {
-				if id, err = w.AddConnection(c.Topic, msgs.StringType.Name, msgs.StringType.MD5, msgs.StringType.Definition); err != nil {
+				if id, err = w.AddConnection(c.Topic, new(msgs.String).Type().Name, new(msgs.String).Type().MD5, new(msgs.String).Type().Definition); err != nil {
 					t.Fatal(err)
 				}
 				wrong[c.Topic] = id

@@ -3,7 +3,6 @@ package playback
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -11,20 +10,15 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/testsupport/await"
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// watchdog makes a deadlocked test fail after d with every goroutine's
-// stack instead of hanging until the test binary's timeout. Call it before
-// open, so that it also covers the device's Close at cleanup.
-func watchdog(t *testing.T, d time.Duration) {
-	name := t.Name()
-	tm := time.AfterFunc(d, func() {
-		buf := make([]byte, 1<<20)
-		panic(fmt.Sprintf("%s: deadlock: still running after %v\n%s", name, d, buf[:runtime.Stack(buf, true)]))
-	})
-	t.Cleanup(func() { tm.Stop() })
-}
+// watchdog makes a deadlocked test fail with every goroutine's stack
+// (await.Watchdog: after d in a synctest bubble, else at the test's
+// deadline). Call it before open, so that it also covers the device's
+// Close at cleanup.
+func watchdog(t *testing.T, d time.Duration) { await.Watchdog(t, d) }
 
 // waitFor polls cond until it holds or the wait deadline passes; call it in
 // a synctest bubble, whose clock it polls on.
@@ -71,13 +65,8 @@ func TestRefusedFromHandler(t *testing.T) {
 					once.Do(func() { errc <- c.call(d, ss) })
 					col.HandleFrame(f)
 				}))
-				select {
-				case err := <-errc:
-					if !errors.Is(err, sensor.ErrStopFromHandler) {
-						t.Errorf("%s from a handler = %v, want ErrStopFromHandler", c.name, err)
-					}
-				case <-time.After(waitDeadline):
-					t.Fatalf("%s from a handler did not return", c.name)
+				if err := await.Recv(t, c.name+" from a handler", errc); !errors.Is(err, sensor.ErrStopFromHandler) {
+					t.Errorf("%s from a handler = %v, want ErrStopFromHandler", c.name, err)
 				}
 				col.waitStopped(t)
 				if n := len(col.snapshot()); !rt && n != 60 {
@@ -112,13 +101,8 @@ func TestControlFromHandler(t *testing.T) {
 				errc <- call(d)
 			}
 		}))
-		select {
-		case err := <-errc:
-			if err != nil {
-				t.Fatalf("call from a handler: %v", err)
-			}
-		case <-time.After(waitDeadline):
-			t.Fatal("call from a handler did not return")
+		if err := await.Recv(t, "the call from a handler", errc); err != nil {
+			t.Fatalf("call from a handler: %v", err)
 		}
 		return d, col
 	}
@@ -256,13 +240,8 @@ func TestCloseFromCallback(t *testing.T) {
 	if err := s.Start(sensor.HandlerFunc(func(*sensor.Frame) {})); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case err := <-errc:
-		if !errors.Is(err, sensor.ErrStopFromHandler) {
-			t.Errorf("Close from a status callback = %v, want ErrStopFromHandler", err)
-		}
-	case <-time.After(waitDeadline):
-		t.Fatal("Close from a status callback did not return")
+	if err := await.Recv(t, "Close from a status callback", errc); !errors.Is(err, sensor.ErrStopFromHandler) {
+		t.Errorf("Close from a status callback = %v, want ErrStopFromHandler", err)
 	}
 	if err := d.Close(); err != nil {
 		t.Fatal(err)

@@ -3,13 +3,14 @@ package playback
 import (
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/description"
+	"github.com/rsbag/rsbag/internal/extrinsics"
 	"github.com/rsbag/rsbag/sensor"
 )
 
 type profilePair struct{ from, to *sensor.StreamProfile }
 
 // deriveExtrinsics registers the extrinsics between every ordered pair of
-// streams of the same tf group, derived by extensions.ExtrinsicsGraph from
+// streams of the same tf group, derived by internal/extrinsics from
 // the recorded pin→stream transforms (spec §5.8, README "Extrinsics"),
 // which it also returns.
 func deriveExtrinsics(streams []*description.Stream) (map[profilePair]sensor.Extrinsics, []extensions.PinnedExtrinsics) {
@@ -19,7 +20,7 @@ func deriveExtrinsics(streams []*description.Stream) (map[profilePair]sensor.Ext
 			pinned = append(pinned, extensions.PinnedExtrinsics{Key: extKey(s.Key), Group: s.TFGroup, FromPin: *s.Pin})
 		}
 	}
-	g := extensions.NewExtrinsicsGraph(pinned)
+	g := extrinsics.NewGraph(pinned)
 	out := map[profilePair]sensor.Extrinsics{}
 	for _, a := range streams {
 		for _, b := range streams {

@@ -204,7 +204,7 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 			return err
 		}
 		if err := im.CheckRows(); err != nil {
-			return bad(msgs.ImageType.Name, fmt.Errorf("step %d × height %d, frame_id %q: %w", im.Step, im.Height, im.Header.FrameID, err))
+			return bad(new(msgs.Image).Type().Name, fmt.Errorf("step %d × height %d, frame_id %q: %w", im.Step, im.Height, im.Header.FrameID, err))
 		}
 		g.addFrame(r.st, d.imageFrame(r.st, &im))
 	case layout.KindImuData, layout.KindLegacyImuData:

@@ -8,13 +8,13 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/layout"
-	"github.com/rsbag/rsbag/internal/rsdump"
+	"github.com/rsbag/rsbag/internal/tools/rsdump"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
@@ -23,7 +23,7 @@ import (
 // Limits of one fuzz input's playback.
 const (
 	fuzzFrameCap = 300             // frames delivered before the input stops playback
-	fuzzWatchdog = 8 * time.Second // an input that takes longer hangs
+	fuzzWatchdog = 8 * time.Second // an input whose dump takes longer (bubble time) hangs
 )
 
 // FuzzOpenPlay feeds arbitrary bytes to Open as a bag file and, when it
@@ -73,45 +73,33 @@ const (
 
 // exercise opens the bag, plays it (from the start, from the middle or
 // from the second frame of the first stream, as mode says) and dumps it,
-// under a watchdog, and checks that no goroutine outlives the device.
+// in a synctest bubble, and checks that no goroutine outlives the device.
+// The bubble is the watchdog: a playback or dump that waits forever is
+// reported by the dump's timeout on the bubble's clock (which jumps ahead
+// while every goroutine waits) or by synctest as a deadlock, whatever the
+// machine's speed.
 func exercise(t *testing.T, path string, mode int) {
-	before := runtime.NumGoroutine()
-	done := make(chan struct{})
-	var failure atomic.Pointer[string]
-	go func() {
-		defer close(done)
+	synctest.Test(t, func(t *testing.T) {
+		before := runtime.NumGoroutine()
 		if msg := openPlay(path, mode); msg != "" {
-			failure.Store(&msg)
-			return
+			t.Fatal(msg)
 		}
 		// The dump must end by itself (end of file, limit or error),
 		// never by its timeout.
 		var out bytes.Buffer
-		_ = rsdump.Run(&out, path, rsdump.Options{Limit: 50, Timeout: fuzzWatchdog / 2})
+		_ = rsdump.Run(&out, path, rsdump.Options{Limit: 50, Timeout: fuzzWatchdog})
 		if bytes.Contains(out.Bytes(), []byte(`"timeout"`)) {
-			msg := "rsdump timed out:\n" + out.String()
-			failure.Store(&msg)
+			t.Fatalf("rsdump timed out:\n%s", out.String())
 		}
-	}()
-	select {
-	case <-done:
-	case <-time.After(fuzzWatchdog):
-		buf := make([]byte, 1<<20)
-		t.Fatalf("playback hangs after %v:\n%s", fuzzWatchdog, buf[:runtime.Stack(buf, true)])
-	}
-	if msg := failure.Load(); msg != nil {
-		t.Fatal(*msg)
-	}
-	// Close returns after every goroutine of the device has ended.
-	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > before {
-		if time.Now().After(deadline) {
+		// Close returns after every goroutine of the device has ended:
+		// once the bubble's other goroutines have exited or wait for
+		// good, none may be left.
+		synctest.Wait()
+		if n := runtime.NumGoroutine(); n > before {
 			buf := make([]byte, 1<<20)
-			t.Fatalf("%d goroutines before, %d after Close:\n%s", before, runtime.NumGoroutine(),
-				buf[:runtime.Stack(buf, true)])
+			t.Fatalf("%d goroutines before, %d after Close:\n%s", before, n, buf[:runtime.Stack(buf, true)])
 		}
-		time.Sleep(time.Millisecond)
-	}
+	})
 }
 
 // openPlay opens and plays the bag; it returns a description of a broken

@@ -95,9 +95,9 @@ func (d *Device) truthConns(s sensor.Stream, index int) (pose, depth *rosbag.Con
 			continue
 		}
 		switch {
-		case what == "pose" && c.Type == msgs.TransformType.Name:
+		case what == "pose" && c.Type == new(msgs.Transform).Type().Name:
 			pose = c
-		case what == "depth" && c.Type == msgs.ImageType.Name:
+		case what == "depth" && c.Type == new(msgs.Image).Type().Name:
 			depth = c
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/rsbag/rsbag/internal/layout"
-	"github.com/rsbag/rsbag/internal/synthrig"
-	"github.com/rsbag/rsbag/internal/testbags"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/testbags"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"
@@ -31,10 +31,10 @@ func withTruth(t *testing.T, src, dst string, depth func(seq uint32) *msgs.Image
 		}
 		tf := &msgs.Transform{Translation: msgs.Vector3{X: float64(img.Header.Seq)}, Rotation: msgs.Quaternion{W: 1}}
 		return []testbags.Added{
-			{Topic: layout.GroundTruthTopic(sensor.StreamDepth, 0, "pose"), Type: msgs.TransformType.Name,
-				MD5Sum: msgs.TransformType.MD5, Definition: msgs.TransformType.Definition, Data: tf.AppendTo(nil)},
-			{Topic: layout.GroundTruthTopic(sensor.StreamDepth, 0, "depth"), Type: msgs.ImageType.Name,
-				MD5Sum: msgs.ImageType.MD5, Definition: msgs.ImageType.Definition, Data: depth(img.Header.Seq).AppendTo(nil)},
+			{Topic: layout.GroundTruthTopic(sensor.StreamDepth, 0, "pose"), Type: new(msgs.Transform).Type().Name,
+				MD5Sum: new(msgs.Transform).Type().MD5, Definition: new(msgs.Transform).Type().Definition, Data: tf.AppendTo(nil)},
+			{Topic: layout.GroundTruthTopic(sensor.StreamDepth, 0, "depth"), Type: new(msgs.Image).Type().Name,
+				MD5Sum: new(msgs.Image).Type().MD5, Definition: new(msgs.Image).Type().Definition, Data: depth(img.Header.Seq).AppendTo(nil)},
 		}
 	})
 }

@@ -3,7 +3,7 @@ package playback
 import (
 	"testing"
 
-	"github.com/rsbag/rsbag/internal/testbags"
+	"github.com/rsbag/rsbag/internal/testsupport/testbags"
 )
 
 // BenchmarkOpen measures opening the librealsense reference bags: reading

@@ -18,6 +18,7 @@ import (
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/testsupport/await"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -83,11 +84,7 @@ func (c *collector) snapshot() []rec {
 
 func (c *collector) waitStopped(t *testing.T) {
 	t.Helper()
-	select {
-	case <-c.stopped:
-	case <-time.After(waitDeadline):
-		t.Fatalf("playback did not stop; status %v", c.dev.Status())
-	}
+	await.Recv(t, "the end of playback", c.stopped)
 }
 
 func open(t testing.TB, path string, opts *Options) *Device {
@@ -515,7 +512,7 @@ func pacing(t *testing.T, speed float64) {
 }
 
 // TestCallbackOrder: notification callbacks run in registration order, as
-// with the other backends (extensions.Callbacks), and a cancelled one no
+// with the other backends (callbacks.Callbacks), and a cancelled one no
 // longer runs.
 func TestCallbackOrder(t *testing.T) {
 	d := open(t, refBag, &Options{NonRealTime: true})

@@ -2,6 +2,7 @@ package playback
 
 import (
 	"fmt"
+	"github.com/rsbag/rsbag/internal/callbacks"
 	"github.com/rsbag/rsbag/internal/description"
 	"math"
 	"sync/atomic"
@@ -48,8 +49,8 @@ type Sensor struct {
 	options  []*optionState
 	byOption map[sensor.Option]*optionState
 
-	optCbs   extensions.Callbacks[extensions.OptionChange]
-	notifCbs extensions.Callbacks[sensor.Notification]
+	optCbs   callbacks.Callbacks[extensions.OptionChange]
+	notifCbs callbacks.Callbacks[sensor.Notification]
 
 	// life changes state only on the device's reader goroutine, which owns
 	// opened (the streams of the opened profiles).

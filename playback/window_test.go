@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rsbag/rsbag/internal/testsupport/await"
 )
 
 // TestWindow: with Start and End the device plays exactly the frames with
@@ -66,11 +68,7 @@ func TestWindow(t *testing.T) {
 		}
 	}
 	startAll(t, r, c)
-	select {
-	case <-enough:
-	case <-time.After(waitDeadline):
-		t.Fatalf("%d frames after %v, want %d", len(c.snapshot()), waitDeadline, 3*len(want))
-	}
+	await.Recv(t, fmt.Sprintf("%d frames of the repeated window", 3*len(want)), enough)
 	r.Close()
 	got := c.snapshot()[:3*len(want)]
 	if w3 := slices.Concat(want, want, want); fmt.Sprint(got) != fmt.Sprint(w3) {

@@ -87,7 +87,7 @@ func newBenchRig(b *testing.B) *benchRig {
 // (lossless mode). It returns the recorder's stats.
 func (r *benchRig) run(b *testing.B, comp string, n int, pace time.Duration) (Stats, time.Duration) {
 	path := filepath.Join(benchDir(b), "bench.bag")
-	rec, err := New(r.dev, path, &Options{Compression: comp, Lossless: pace == 0})
+	rec, err := Create(r.dev, path, &Options{Compression: comp, Lossless: pace == 0})
 	if err != nil {
 		b.Fatal(err)
 	}

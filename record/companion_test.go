@@ -44,7 +44,7 @@ func TestCompanions(t *testing.T) {
 		return []Companion{{Topic: "/device_0/sensor_0/Depth_0/image/data", Msg: &msgs.KeyValue{}}}
 	}
 	td := newTestDevice(t, 16, 8)
-	rec, err := New(td.dev, bad, &Options{Lossless: true, Companions: o.Companions})
+	rec, err := Create(td.dev, bad, &Options{Lossless: true, Companions: o.Companions})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,14 +72,14 @@ type Device struct {
 var (
 	_ device.Device           = (*Device)(nil)
 	_ device.ExtrinsicsSource = (*Device)(nil)
-	_ device.GroupNumbering   = (*Device)(nil)
+	_ layout.GroupNumbering   = (*Device)(nil)
 	_ extensions.Recorder     = (*Device)(nil)
 )
 
-// New creates (or truncates) the bag file path and returns a record device
+// Create creates (or truncates) the bag file path and returns a record device
 // wrapping dev. The record device owns the file and closes it in Close; it
 // borrows dev and never closes it.
-func New(dev device.Device, path string, opts *Options) (*Device, error) {
+func Create(dev device.Device, path string, opts *Options) (*Device, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
@@ -199,8 +199,9 @@ func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, 
 }
 
 // FirstExtrinsicsGroup returns the number librealsense gives the first
-// extrinsics group of the wrapped device (device.FirstExtrinsicsGroup).
-func (d *Device) FirstExtrinsicsGroup() uint32 { return device.FirstExtrinsicsGroup(d.inner) }
+// extrinsics group of the wrapped device: 1 for a software device, 0 for a
+// live camera.
+func (d *Device) FirstExtrinsicsGroup() uint32 { return layout.FirstExtrinsicsGroup(d.inner) }
 
 // PinnedExtrinsics returns the wrapped device's extrinsics in the pin→stream
 // form the bag's tf topics store (§5.8): the wrapped device's own when it is
@@ -243,12 +244,12 @@ func (v extrinsicsView) Sensors() []sensor.Sensor {
 func (v extrinsicsView) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, error) {
 	return v.d.Extrinsics(from, to)
 }
-func (v extrinsicsView) FirstExtrinsicsGroup() uint32 { return device.FirstExtrinsicsGroup(v.d) }
+func (v extrinsicsView) FirstExtrinsicsGroup() uint32 { return layout.FirstExtrinsicsGroup(v.d) }
 
 // Unwrap returns the wrapped device.
 func (d *Device) Unwrap() device.Device { return d.inner }
 
-// Filename returns the path given to New, or "" for NewWriter.
+// Filename returns the path given to Create, or "" for NewWriter.
 func (d *Device) Filename() string { return d.path }
 
 // Pause stops recording frames until Resume: frames arriving while paused
@@ -617,7 +618,7 @@ func (d *Device) Flush() error {
 }
 
 // Close finalizes the bag: it stops recording, writes every queued frame,
-// the index and the bag header, and closes the file if New created it; then
+// the index and the bag header, and closes the file if Create created it; then
 // it delivers, on the calling goroutine, the drop reports and the write
 // error not notified yet. It
 // never stops or closes the wrapped device or its sensors: streaming through

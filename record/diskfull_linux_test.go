@@ -24,7 +24,7 @@ func TestDiskFullTmpfs(t *testing.T) {
 	path := filepath.Join(dir, "full.bag")
 	synctest.Test(t, func(t *testing.T) {
 		td := newTestDevice(t, 320, 240)
-		rec, err := New(td.dev, path, &Options{Compression: CompressionNone, Lossless: true})
+		rec, err := Create(td.dev, path, &Options{Compression: CompressionNone, Lossless: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,7 @@
 //
 // # Wrapping
 //
-// New (which creates the bag file) and NewWriter (which borrows an
+// Create (which creates the bag file) and NewWriter (which borrows an
 // io.WriteSeeker) return a *Device. Its sensors wrap the inner device's
 // sensors one to one, in the same order; info, profiles, options,
 // extrinsics and frames are the inner device's. The user's handler receives
@@ -54,7 +54,8 @@
 // at static time. The tf groups and transforms are the wrapped device's
 // (Device.PinnedExtrinsics): those of a device.ExtrinsicsSource as it
 // reports them, bit for bit; for other devices derived with device.Capture's
-// rule and numbered from device.FirstExtrinsicsGroup. The record device
+// rule and numbered from the wrapped device's FirstExtrinsicsGroup method
+// if it has one, else from 0 as for a live camera. The record device
 // reports the same PinnedExtrinsics and FirstExtrinsicsGroup, so
 // device.Capture sees the wrapped device through it. Option changes (extensions.Options.OnOptionChange) and
 // notifications (extensions.Notifier) of the inner sensors are written at
@@ -101,7 +102,7 @@
 // (synchronously: every queued frame is written, then the index) but never
 // stops, closes or otherwise touches the wrapped device or its sensors, which
 // keep streaming to the user's handlers. Close the wrapped device yourself.
-// New owns the file it creates and closes it; NewWriter's io.WriteSeeker is
+// Create owns the file it creates and closes it; NewWriter's io.WriteSeeker is
 // the caller's. A process killed while recording leaves a bag without index
 // that rosbag.NewReader opens by recovery, losing at most the last
 // Options.FlushInterval (1 s by default) of messages.

@@ -13,7 +13,7 @@ import (
 
 // Record three frames per stream of the synthetic camera of depth_color.bag
 // to a bag file, then list what the bag holds.
-func ExampleNew() {
+func ExampleCreate() {
 	cfg := software.SyntheticConfig{
 		Depth:    &software.Video{Width: 424, Height: 240, FPS: 30},
 		Color:    &software.Video{Width: 424, Height: 240, FPS: 30},
@@ -31,7 +31,7 @@ func ExampleNew() {
 	path := filepath.Join(dir, "out.bag")
 	// Lossless: the synthetic camera runs as fast as it can, so wait for the
 	// disk instead of dropping frames.
-	rec, err := record.New(cam, path, &record.Options{Lossless: true})
+	rec, err := record.Create(cam, path, &record.Options{Lossless: true})
 	if err != nil {
 		panic(err)
 	}

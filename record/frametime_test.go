@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
-	"github.com/rsbag/rsbag/internal/baginfo"
-	"github.com/rsbag/rsbag/internal/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
+	"github.com/rsbag/rsbag/internal/tools/baginfo"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
@@ -36,7 +36,7 @@ func TestRerecordNonRealTimePlaybackKeepsTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pb.Close()
-	rec, err := record.New(pb, dst, &record.Options{Lossless: true})
+	rec, err := record.Create(pb, dst, &record.Options{Lossless: true})
 	if err != nil {
 		t.Fatal(err)
 	}

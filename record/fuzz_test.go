@@ -39,7 +39,7 @@ func fuzzRecord(t *testing.T, w8, h8, n8 uint8, exposure, brightness float32, se
 	if compress {
 		comp = CompressionLZ4
 	}
-	rec, err := New(td.dev, path, &Options{Compression: comp, Lossless: true})
+	rec, err := Create(td.dev, path, &Options{Compression: comp, Lossless: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,26 +4,17 @@ import (
 	"errors"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/testsupport/await"
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// noHang fails the test if f does not return within a generous bound: the
-// calls under test would otherwise deadlock.
+// noHang fails the test if f does not return: the calls under test would
+// otherwise deadlock.
 func noHang(t *testing.T, what string, f func()) {
 	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("%s hangs", what)
-	}
+	await.Do(t, what, f)
 }
 
 // TestCallsFromHandler: Stop and Close of a record sensor called from its

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/rsbag/rsbag/extensions"
-	"github.com/rsbag/rsbag/internal/conformance"
+	"github.com/rsbag/rsbag/internal/testsupport/conformance"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
@@ -212,7 +212,7 @@ func recordDepth(t *testing.T, name string, w, h int) (*testDevice, *Device, str
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
 	td := newTestDevice(t, w, h)
-	rec, err := New(td.dev, path, &Options{Lossless: true})
+	rec, err := Create(td.dev, path, &Options{Lossless: true})
 	if err != nil {
 		t.Fatal(err)
 	}

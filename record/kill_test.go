@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,7 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/refcam"
+	"github.com/rsbag/rsbag/internal/testsupport/await"
+	"github.com/rsbag/rsbag/internal/testsupport/refcam"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
@@ -41,7 +43,7 @@ func recordUntilKilled(path string) int {
 	}
 	// Lossless: the synthetic camera waits for its handler, so a loaded
 	// machine slows it down rather than making the recorder drop frames.
-	rec, err := New(cam, path, &Options{Lossless: true})
+	rec, err := Create(cam, path, &Options{Lossless: true})
 	if err != nil {
 		return 4
 	}
@@ -70,7 +72,9 @@ func recordUntilKilled(path string) int {
 		}
 	}
 	os.Stdout.WriteString("recording\n")
-	time.Sleep(time.Minute) // killed long before
+	// Record until killed; should the test end without killing, its end
+	// closes the pipe of our stdin.
+	_, _ = io.Copy(io.Discard, os.Stdin)
 	return 7
 }
 
@@ -88,9 +92,13 @@ func TestKilledRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := cmd.StdinPipe(); err != nil { // open while the test runs
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
 	lines := make(chan string, 1024)
 	go func() {
 		sc := bufio.NewScanner(out)
@@ -99,14 +107,8 @@ func TestKilledRecording(t *testing.T) {
 		}
 		close(lines)
 	}()
-	select {
-	case l := <-lines:
-		if l != "recording" {
-			t.Fatalf("child: %q", l)
-		}
-	case <-time.After(30 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatal("child did not start recording")
+	if l := await.Recv(t, "the child's start", lines); l != "recording" {
+		t.Fatalf("child: %q", l)
 	}
 	// Kill once the child has delivered a depth frame 3 s after its first
 	// (by its own clock: a loaded machine only makes the wait longer).
@@ -121,20 +123,13 @@ func TestKilledRecording(t *testing.T) {
 		}
 		return ms
 	}
-	timeout := time.After(2 * time.Minute)
-wait:
 	for {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				t.Fatal("child ended before it was killed")
-			}
-			if parse(l) >= 3000 {
-				break wait
-			}
-		case <-timeout:
-			_ = cmd.Process.Kill()
-			t.Fatal("child delivered no depth frame 3 s after its first")
+		l, ok := <-lines
+		if !ok {
+			t.Fatal("child ended before it was killed")
+		}
+		if parse(l) >= 3000 {
+			break
 		}
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {

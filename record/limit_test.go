@@ -73,8 +73,8 @@ func TestRefusesUnplayableD400(t *testing.T) {
 	if err := os.WriteFile(path, []byte("keep"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(cam, path, nil); !errors.Is(err, ErrUnplayable) || !strings.Contains(err.Error(), "Tracking Module") {
-		t.Fatalf("New = %v, want ErrUnplayable naming the Tracking Module", err)
+	if _, err := Create(cam, path, nil); !errors.Is(err, ErrUnplayable) || !strings.Contains(err.Error(), "Tracking Module") {
+		t.Fatalf("Create = %v, want ErrUnplayable naming the Tracking Module", err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "keep" {
 		t.Fatalf("the existing file was changed: %q", b)
@@ -88,7 +88,7 @@ func TestRefusesUnplayableD400(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ok.Close()
-	rec, err := New(ok, path, nil)
+	rec, err := Create(ok, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,5 +44,5 @@ func (d *Device) WriteMessage(topic string, m msgs.Message) error {
 
 // writeMessage writes an extra message (WriteMessage).
 func (w *writer) writeMessage(e *event) {
-	w.put(e.topic, e.msg.Type(), bagTime(e.t), e.msg)
+	w.put(e.topic, bagTime(e.t), e.msg)
 }

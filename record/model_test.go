@@ -10,7 +10,7 @@ import (
 	"testing/synctest"
 
 	"github.com/rsbag/rsbag/device"
-	"github.com/rsbag/rsbag/internal/refcam"
+	"github.com/rsbag/rsbag/internal/testsupport/refcam"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
@@ -37,7 +37,7 @@ func TestDescriptionRoundTrip(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer cam.Close()
-				rec, err := New(cam, path, nil)
+				rec, err := Create(cam, path, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

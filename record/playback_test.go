@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/testsupport/await"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -58,11 +58,7 @@ func playAll(t *testing.T, path string) map[string][]*sensor.Frame {
 	if err := pb.Resume(); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-stopped:
-	case <-time.After(30 * time.Second):
-		t.Fatal("playback did not stop")
-	}
+	await.Recv(t, "the end of playback", stopped)
 	if err := pb.Err(); err != nil {
 		t.Fatalf("playback: %v", err)
 	}

@@ -37,7 +37,7 @@ func recordTestDeviceIn(t *testing.T, path string, o Options, n int, wrap func(d
 	if wrap != nil {
 		dev = wrap(dev)
 	}
-	rec, err := New(dev, path, &o)
+	rec, err := Create(dev, path, &o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func (d numberedDevice) FirstExtrinsicsGroup() uint32 { return d.first }
 // TestExtrinsicsGroups: the tf topics hold the wrapped device's extrinsics
 // as device.Capture reports them — its own pinned extrinsics (bits and
 // groups kept), or derived with device.Capture's rule and numbered from
-// device.FirstExtrinsicsGroup — and device.Capture cannot tell the record
+// layout.FirstExtrinsicsGroup — and device.Capture cannot tell the record
 // device from the wrapped one.
 func TestExtrinsicsGroups(t *testing.T) {
 	dir := t.TempDir()
@@ -253,8 +253,8 @@ func TestExtrinsicsGroups(t *testing.T) {
 			if fmt.Sprint(recSnap.Pinned) != fmt.Sprint(snap.Pinned) {
 				t.Errorf("Capture(record device).Pinned = %v, Capture(wrapped) %v", recSnap.Pinned, snap.Pinned)
 			}
-			if device.FirstExtrinsicsGroup(rec) != device.FirstExtrinsicsGroup(inner) {
-				t.Errorf("first group %d, wrapped device's %d", device.FirstExtrinsicsGroup(rec), device.FirstExtrinsicsGroup(inner))
+			if layout.FirstExtrinsicsGroup(rec) != layout.FirstExtrinsicsGroup(inner) {
+				t.Errorf("first group %d, wrapped device's %d", layout.FirstExtrinsicsGroup(rec), layout.FirstExtrinsicsGroup(inner))
 			}
 		})
 	}

@@ -11,7 +11,7 @@ import (
 	"testing/synctest"
 
 	"github.com/rsbag/rsbag/internal/layout"
-	"github.com/rsbag/rsbag/internal/refcam"
+	"github.com/rsbag/rsbag/internal/testsupport/refcam"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
@@ -64,7 +64,7 @@ func recordSyntheticIn(t *testing.T, name, path string) (Stats, []*sensor.Frame)
 	if strings.Contains(name, "uncompressed") {
 		o.Compression = CompressionNone
 	}
-	rec, err = New(cam, path, &o)
+	rec, err = Create(cam, path, &o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func checkAdditionalInfo(t *testing.T, ms []bagMsg) {
 	var keys []string
 	for _, m := range byTopic(ms)[layout.AdditionalInfoTopic] {
 		var kv msgs.KeyValue
-		if m.Type != msgs.KeyValueType.Name || m.MD5 != msgs.KeyValueType.MD5 || m.Time != rosbag.MinTime || kv.Unmarshal(m.Data) != nil || kv.Value == "" {
+		if m.Type != new(msgs.KeyValue).Type().Name || m.MD5 != new(msgs.KeyValue).Type().MD5 || m.Time != rosbag.MinTime || kv.Unmarshal(m.Data) != nil || kv.Value == "" {
 			t.Errorf("%s: %s %s at %v: %q", layout.AdditionalInfoTopic, m.Type, m.MD5, m.Time, m.Data)
 		}
 		keys = append(keys, kv.Key)

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/callbacks"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -62,7 +63,7 @@ type Sensor struct {
 	streams map[streamKey]*streamState
 	ordered []*streamState // streams in creation order (copy on write)
 
-	notes        extensions.Callbacks[sensor.Notification]
+	notes        callbacks.Callbacks[sensor.Notification]
 	failNotified atomic.Bool // the write error was notified
 }
 

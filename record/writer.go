@@ -92,7 +92,7 @@ func newWriter(d *Device) *writer {
 
 // start writes /file_version (R.1).
 func (w *writer) start() error {
-	w.put(topicFileVersion, &msgs.UInt32Type, rosbag.MinTime, &msgs.UInt32{Data: fileVersion})
+	w.put(topicFileVersion, rosbag.MinTime, &msgs.UInt32{Data: fileVersion})
 	w.d.fileSize.Store(w.bag.Size())
 	return w.err
 }
@@ -253,8 +253,10 @@ func (w *writer) write(c uint32, t rosbag.Time, m msgs.Message) {
 	w.wroteSince, w.unflushed = true, true
 }
 
-func (w *writer) put(topic string, typ *msgs.Type, t rosbag.Time, m msgs.Message) {
-	if c, ok := w.conn(topic, typ); ok {
+// put writes m on topic, adding the topic's connection of m's type if it
+// is new.
+func (w *writer) put(topic string, t rosbag.Time, m msgs.Message) {
+	if c, ok := w.conn(topic, m.Type()); ok {
 		w.write(c, t, m)
 	}
 }
@@ -294,16 +296,16 @@ func (w *writer) writeDescription(desc *description) {
 	}
 	w.descDone = true
 	for _, n := range w.additionalInfo() {
-		w.put(layout.AdditionalInfoTopic, &msgs.KeyValueType, rosbag.MinTime, &msgs.KeyValue{Key: n.Key, Value: n.Value})
+		w.put(layout.AdditionalInfoTopic, rosbag.MinTime, &msgs.KeyValue{Key: n.Key, Value: n.Value})
 	}
 	snap := desc.snap
 	for _, k := range snap.Info.Keys() {
-		w.put(topicDeviceInfo, &msgs.KeyValueType, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: snap.Info[k]})
+		w.put(topicDeviceInfo, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: snap.Info[k]})
 	}
 	for _, ss := range snap.Sensors {
 		topic := layout.SensorInfoTopic(ss.Index)
 		for _, k := range ss.Info.Keys() {
-			w.put(topic, &msgs.KeyValueType, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: ss.Info[k]})
+			w.put(topic, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: ss.Info[k]})
 		}
 		// Options whose value cannot be read are not in the snapshot (§5.6).
 		for _, o := range ss.Options {
@@ -336,7 +338,7 @@ func (w *writer) additionalInfo() []Note {
 // writeOption writes an option value and, the first time for that (sensor,
 // option), its description at static time (§5.6).
 func (w *writer) writeOption(si int, opt sensor.Option, v float32, desc string, t rosbag.Time) {
-	w.put(layout.OptionValueTopic(si, opt), &msgs.Float32Type, t, &msgs.Float32{Data: v})
+	w.put(layout.OptionValueTopic(si, opt), t, &msgs.Float32{Data: v})
 	k := optKey{si, opt}
 	if w.optDesc[k] {
 		return
@@ -345,7 +347,7 @@ func (w *writer) writeOption(si int, opt sensor.Option, v float32, desc string, 
 	if desc == "" {
 		desc = layout.ReadOnlyOptionDescription(opt.String())
 	}
-	w.put(layout.OptionDescriptionTopic(si, opt), &msgs.StringType, rosbag.MinTime, &msgs.String{Data: desc})
+	w.put(layout.OptionDescriptionTopic(si, opt), rosbag.MinTime, &msgs.String{Data: desc})
 }
 
 func (w *writer) writeOptionChange(e *event) {
@@ -365,7 +367,7 @@ func (w *writer) writeOptionChange(e *event) {
 
 func (w *writer) writeNotification(e *event) {
 	n := e.note
-	w.put(layout.NotificationTopic(e.sensor.index, n.Category), &msgs.NotificationType, bagTime(e.t), &msgs.Notification{
+	w.put(layout.NotificationTopic(e.sensor.index, n.Category), bagTime(e.t), &msgs.Notification{
 		Timestamp:      layout.NotificationStamp(n.TimestampMs), // the ms-as-seconds quirk (§5.13)
 		Category:       n.Category.String(),
 		Severity:       n.Severity.String(),
@@ -379,7 +381,7 @@ func (w *writer) writeStreamInfo(e *event) {
 	t := bagTime(e.t)
 	for _, p := range e.profiles {
 		si := e.sensor.index
-		w.put(layout.StreamInfoTopic(si, p.Stream, p.Index), &msgs.StreamInfoType, t, &msgs.StreamInfo{
+		w.put(layout.StreamInfoTopic(si, p.Stream, p.Index), t, &msgs.StreamInfo{
 			Fps: uint32(p.FPS), Encoding: layout.Encoding(p.Format), IsRecommended: msgs.BoolOf(p.Default),
 		})
 		switch p.Kind {
@@ -395,14 +397,14 @@ func (w *writer) writeStreamInfo(e *event) {
 				ci.D[i] = float64(c)
 			}
 			ci.K = [9]float64{float64(in.FX), 0, float64(in.PPX), 0, float64(in.FY), float64(in.PPY), 0, 0, 1}
-			w.put(layout.CameraInfoTopic(si, p.Stream, p.Index), &msgs.CameraInfoType, t, ci)
+			w.put(layout.CameraInfoTopic(si, p.Stream, p.Index), t, ci)
 		case sensor.KindMotion:
 			mi := p.MotionIntrinsics
 			ii := &msgs.ImuIntrinsic{NoiseVariances: mi.NoiseVariances, BiasVariances: mi.BiasVariances}
 			for r := 0; r < 3; r++ {
 				copy(ii.Data[r*4:r*4+4], mi.Data[r][:])
 			}
-			w.put(layout.ImuIntrinsicTopic(si, p.Stream, p.Index), &msgs.ImuIntrinsicType, t, ii)
+			w.put(layout.ImuIntrinsicTopic(si, p.Stream, p.Index), t, ii)
 		}
 	}
 }
@@ -418,19 +420,19 @@ func (w *writer) out(si int, st *streamState) (*streamOut, bool) {
 	var ok1, ok2, ok3, ok4 bool
 	switch {
 	case known && kind == sensor.KindVideo:
-		o.data, ok1 = w.conn(layout.StreamTopic(layout.KindImageData, si, stream, idx), &msgs.ImageType)
-		o.meta, ok2 = w.conn(layout.StreamTopic(layout.KindImageMetadata, si, stream, idx), &msgs.KeyValueType)
+		o.data, ok1 = w.conn(layout.StreamTopic(layout.KindImageData, si, stream, idx), new(msgs.Image).Type())
+		o.meta, ok2 = w.conn(layout.StreamTopic(layout.KindImageMetadata, si, stream, idx), new(msgs.KeyValue).Type())
 		ok3, ok4 = true, true
 	case known && kind == sensor.KindMotion:
-		o.data, ok1 = w.conn(layout.StreamTopic(layout.KindImuData, si, stream, idx), &msgs.ImuType)
-		o.meta, ok2 = w.conn(layout.StreamTopic(layout.KindImuMetadata, si, stream, idx), &msgs.KeyValueType)
+		o.data, ok1 = w.conn(layout.StreamTopic(layout.KindImuData, si, stream, idx), new(msgs.Imu).Type())
+		o.meta, ok2 = w.conn(layout.StreamTopic(layout.KindImuMetadata, si, stream, idx), new(msgs.KeyValue).Type())
 		ok3, ok4 = true, true
 	case known && kind == sensor.KindPose:
 		tr, ac, tw := layout.PoseTopics(si, stream, idx)
-		o.data, ok1 = w.conn(tr, &msgs.TransformType)
-		o.accel, ok2 = w.conn(ac, &msgs.AccelType)
-		o.twist, ok3 = w.conn(tw, &msgs.TwistType)
-		o.meta, ok4 = w.conn(layout.StreamTopic(layout.KindPoseMetadata, si, stream, idx), &msgs.KeyValueType)
+		o.data, ok1 = w.conn(tr, new(msgs.Transform).Type())
+		o.accel, ok2 = w.conn(ac, new(msgs.Accel).Type())
+		o.twist, ok3 = w.conn(tw, new(msgs.Twist).Type())
+		o.meta, ok4 = w.conn(layout.StreamTopic(layout.KindPoseMetadata, si, stream, idx), new(msgs.KeyValue).Type())
 	default:
 		w.setErr(fmt.Errorf("record: sensor %d: frames of stream %s/%d cannot be written to a bag", si, st.key.stream, st.key.index))
 		return nil, false
@@ -512,7 +514,7 @@ func (w *writer) writeFrame(e *event) {
 			w.setErr(fmt.Errorf("record: companion topic %s: a topic of the RealSense layout, want one of its own", c.Topic))
 			break
 		}
-		w.put(c.Topic, c.Msg.Type(), t, c.Msg)
+		w.put(c.Topic, t, c.Msg)
 	}
 	if w.err != nil {
 		return
@@ -582,7 +584,7 @@ func (w *writer) writeTF(s *Sensor, p *sensor.StreamProfile, o *streamOut) {
 		Translation: msgs.Vector3{X: float64(ext.Translation[0]), Y: float64(ext.Translation[1]), Z: float64(ext.Translation[2])},
 		Rotation:    quaternion(ext.Rotation),
 	}
-	w.put(tfTopic, &msgs.TransformType, rosbag.MinTime, tr)
+	w.put(tfTopic, rosbag.MinTime, tr)
 }
 
 // tfOf returns the group and pin→stream transform of p (§5.8), from the

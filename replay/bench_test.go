@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/benchplay"
-	"github.com/rsbag/rsbag/internal/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/benchplay"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 	"github.com/rsbag/rsbag/replay"
 	"github.com/rsbag/rsbag/sensor"
 )

@@ -35,7 +35,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer cam.Close()
-	rec, err := record.New(cam, bag, &record.Options{Lossless: true})
+	rec, err := record.Create(cam, bag, &record.Options{Lossless: true})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/jsonl"
 	"github.com/rsbag/rsbag/pipeline"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rig"
@@ -144,18 +145,7 @@ func (o *Output) UnmarshalJSON(b []byte) error {
 
 // WriteOutputs writes the outputs as JSON lines, one per output: the same
 // replay writes the same bytes.
-func (r *Result) WriteOutputs(w io.Writer) error {
-	for _, o := range r.Outputs {
-		b, err := json.Marshal(o)
-		if err != nil {
-			return err
-		}
-		if _, err := w.Write(append(b, '\n')); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+func (r *Result) WriteOutputs(w io.Writer) error { return jsonl.Write(w, r.Outputs) }
 
 // Run replays the bags (one bag, several bags of one session, or a single
 // session manifest; see rig.Open) through h. It returns when the bags

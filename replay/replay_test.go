@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 	"github.com/rsbag/rsbag/pipeline"
 	"github.com/rsbag/rsbag/replay"
 	"github.com/rsbag/rsbag/sensor"

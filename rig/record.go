@@ -30,7 +30,7 @@ type Recording struct {
 // (each device must have a distinct, non-empty serial number) and writes
 // the manifest at once, so that a session killed while recording is still
 // described. Every bag's bag time 0 is opts.Origin, or now when it is zero.
-// Existing files of those names are replaced, as record.New replaces its
+// Existing files of those names are replaced, as record.Create replaces its
 // file (rs-record refuses to without --force); a session whose files would
 // share a name is refused (ErrSameFile) before any is created.
 func Create(file string, devs []device.Device, opts *record.Options) (*Recording, error) {
@@ -71,7 +71,7 @@ func Create(file string, devs []device.Device, opts *record.Options) (*Recording
 		r.Paths = append(r.Paths, p)
 	}
 	for i, d := range devs {
-		rec, err := record.New(d, r.Paths[i], &o)
+		rec, err := record.Create(d, r.Paths[i], &o)
 		if err != nil {
 			r.abort()
 			return nil, fmt.Errorf("rig: %w", err)

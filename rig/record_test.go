@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/rsbag/rsbag/device"
-	"github.com/rsbag/rsbag/internal/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 	"github.com/rsbag/rsbag/rig"
 )
 

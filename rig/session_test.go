@@ -13,7 +13,8 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
-	"github.com/rsbag/rsbag/internal/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/await"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rig"
 	"github.com/rsbag/rsbag/sensor"
@@ -49,7 +50,7 @@ func playAll(t *testing.T, paths []string) []event {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := await.Context(t, context.Background())
 	defer cancel()
 	if err := s.Wait(ctx); err != nil {
 		t.Fatal(err)
@@ -221,7 +222,7 @@ func TestSessionControls(t *testing.T) {
 			if err := s.Resume(); err != nil {
 				t.Fatal(err)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			ctx, cancel := await.Context(t, context.Background())
 			defer cancel()
 			if err := s.Wait(ctx); err != nil {
 				t.Fatal(err)
@@ -349,7 +350,7 @@ func TestSessionModeSwitch(t *testing.T) {
 	if err := s.SetRealTime(false); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := await.Context(t, context.Background())
 	defer cancel()
 	if err := s.Wait(ctx); err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/rsbag/rsbag/internal/conformance"
+	"github.com/rsbag/rsbag/internal/testsupport/conformance"
 )
 
 var genBroken = flag.Bool("gen-broken", false, "regenerate testdata/broken with make-broken-bags")

@@ -6,7 +6,7 @@ import (
 	"os/exec"
 	"testing"
 
-	"github.com/rsbag/rsbag/internal/conformance"
+	"github.com/rsbag/rsbag/internal/testsupport/conformance"
 )
 
 // testBags are the reference bags of the repository.

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,7 +13,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // TestKilledWriter re-executes the test binary as a child that writes a bag
@@ -30,6 +30,9 @@ func TestKilledWriter(t *testing.T) {
 			cmd.Env = append(os.Environ(), "ROSBAG_KILL_CHILD="+path, "ROSBAG_KILL_COMP="+comp)
 			out, err := cmd.StdoutPipe()
 			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cmd.StdinPipe(); err != nil { // open until the child is killed
 				t.Fatal(err)
 			}
 			if err := cmd.Start(); err != nil {
@@ -91,6 +94,12 @@ func TestKilledWriter(t *testing.T) {
 	}
 }
 
+// killChildMessages is how many messages the child writes before it waits
+// to be killed: past the 3000 the parent waits for, so that the kill may
+// come while it writes, and few enough that a slow parent finds a small
+// file.
+const killChildMessages = 10000
+
 func killChild(path string) {
 	w, err := Create(path, &WriterOptions{Compression: os.Getenv("ROSBAG_KILL_COMP"), ChunkThreshold: 16 << 10})
 	if err != nil {
@@ -98,7 +107,7 @@ func killChild(path string) {
 		os.Exit(1)
 	}
 	c, _ := w.AddConnection("/a", "std_msgs/UInt32", uint32MD5, uint32Def)
-	for i := 0; ; i++ {
+	for i := range killChildMessages {
 		if err := w.WriteMessage(c, Time(i+1), binary.LittleEndian.AppendUint32(nil, uint32(i))); err != nil {
 			fmt.Println("error", err)
 			os.Exit(1)
@@ -109,7 +118,7 @@ func killChild(path string) {
 				os.Exit(1)
 			}
 			fmt.Printf("flushed %d\n", i+1)
-			time.Sleep(time.Millisecond)
 		}
 	}
+	_, _ = io.Copy(io.Discard, os.Stdin) // until killed (or the test's end closes stdin)
 }

@@ -2,13 +2,15 @@ package rosbag
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"testing/synctest"
-	"time"
+
+	"github.com/rsbag/rsbag/internal/testsupport/await"
 )
 
 // TestKeepData: with Query.KeepData every message's Data stays intact after
@@ -144,7 +146,8 @@ func TestIteratorGoroutines(t *testing.T) {
 // TestAbandonedIteratorGoroutines: the read-ahead goroutines of an
 // iterator dropped without Close end once it is garbage collected. The
 // cleanup that ends them runs outside any synctest bubble, on the
-// runtime's own schedule, so this one waits (at most 5 s) for the count.
+// runtime's own schedule, so this one drives it (a collection at a time)
+// until the count is 0, or the test's deadline (await.Context).
 func TestAbandonedIteratorGoroutines(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "g.bag")
 	smallBag(t, path, &WriterOptions{ChunkThreshold: 2048, FlushInterval: -1}, 400)
@@ -155,9 +158,10 @@ func TestAbandonedIteratorGoroutines(t *testing.T) {
 	defer r.Close()
 	gone := func(what string) {
 		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
+		ctx, cancel := await.Context(t, context.Background())
+		defer cancel()
 		for loaders(false) > 0 {
-			if time.Now().After(deadline) {
+			if ctx.Err() != nil {
 				t.Fatalf("%s: %d read-ahead goroutines", what, loaders(false))
 			}
 			runtime.GC()

@@ -112,14 +112,3 @@ func (f Format) ProfileKind() ProfileKind {
 	}
 	return KindVideo
 }
-
-// NotificationHandler receives notifications (see extensions.Notifier).
-type NotificationHandler interface {
-	HandleNotification(n Notification)
-}
-
-// NotificationHandlerFunc adapts a function to a NotificationHandler.
-type NotificationHandlerFunc func(n Notification)
-
-// HandleNotification calls h(n).
-func (h NotificationHandlerFunc) HandleNotification(n Notification) { h(n) }

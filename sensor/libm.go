@@ -12,7 +12,7 @@ import "C"
 func tanf(x float32) float32  { return float32(C.tanf(C.float(x))) }
 func atanf(x float32) float32 { return float32(C.atanf(C.float(x))) }
 
-// LibmTrig reports whether the distortion models' tanf and atanf are the C
+// libmTrig reports whether the distortion models' tanf and atanf are the C
 // library's (builds with cgo, bit-exact with librealsense on the same C
 // library) or Go's rounded to float32 (without cgo: up to 1 ulp apart).
-const LibmTrig = true
+const libmTrig = true

@@ -9,7 +9,7 @@ import "math"
 func tanf(x float32) float32  { return float32(math.Tan(float64(x))) }
 func atanf(x float32) float32 { return float32(math.Atan(float64(x))) }
 
-// LibmTrig reports whether the distortion models' tanf and atanf are the C
+// libmTrig reports whether the distortion models' tanf and atanf are the C
 // library's (builds with cgo, bit-exact with librealsense on the same C
 // library) or Go's rounded to float32 (without cgo: up to 1 ulp apart).
-const LibmTrig = false
+const libmTrig = false

@@ -2,7 +2,7 @@ package software_test
 
 import (
 	"fmt"
-	"github.com/rsbag/rsbag/internal/refcam"
+	"github.com/rsbag/rsbag/internal/testsupport/refcam"
 	"github.com/rsbag/rsbag/software"
 	"math"
 	"path/filepath"

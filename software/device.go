@@ -8,6 +8,8 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/extrinsics"
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -21,7 +23,7 @@ type Device struct {
 	sensors []*Sensor
 	keys    map[*sensor.StreamProfile]extensions.StreamKey
 	regs    []registration
-	graph   *extensions.ExtrinsicsGraph // cache, nil when stale
+	graph   *extrinsics.Graph // cache, nil when stale
 	pinned  []extensions.PinnedExtrinsics
 	closed  bool
 	onClose []func()        // run by Close after the sensors are closed
@@ -36,7 +38,6 @@ type registration struct {
 var (
 	_ device.Counting         = (*Device)(nil)
 	_ device.ExtrinsicsSource = (*Device)(nil)
-	_ device.GroupNumbering   = (*Device)(nil)
 )
 
 // New returns an empty software device with the given info (copied; nil for
@@ -173,7 +174,7 @@ func (d *Device) rebuild() {
 	}
 	done := map[extensions.StreamKey]bool{}
 	var pinned []extensions.PinnedExtrinsics
-	group := device.FirstGroupSoftware
+	group := layout.FirstGroupSoftware
 	for _, r := range d.regs {
 		if done[r.from] {
 			continue
@@ -207,13 +208,12 @@ func (d *Device) rebuild() {
 	}
 	sort.SliceStable(pinned, func(i, j int) bool { return pinned[i].Key.Less(pinned[j].Key) })
 	d.pinned = pinned
-	d.graph = extensions.NewExtrinsicsGraph(pinned)
+	d.graph = extrinsics.NewGraph(pinned)
 }
 
 // PinnedExtrinsics returns, for every stream with registered extrinsics, the
 // transform from its group's pin to it (what a recorder writes as tf), in
-// (sensor, stream, index) order. Groups are numbered from
-// device.FirstGroupSoftware (1) in order of their first registration, as in
+// (sensor, stream, index) order. Groups are numbered from 1 in order of their first registration, as in
 // bags written from librealsense software devices.
 func (d *Device) PinnedExtrinsics() []extensions.PinnedExtrinsics {
 	d.mu.Lock()
@@ -222,9 +222,9 @@ func (d *Device) PinnedExtrinsics() []extensions.PinnedExtrinsics {
 	return append([]extensions.PinnedExtrinsics(nil), d.pinned...)
 }
 
-// FirstExtrinsicsGroup returns device.FirstGroupSoftware: librealsense
-// numbers the extrinsics groups of a software device from 1.
-func (d *Device) FirstExtrinsicsGroup() uint32 { return device.FirstGroupSoftware }
+// FirstExtrinsicsGroup returns 1: librealsense numbers the extrinsics
+// groups of a software device from 1.
+func (d *Device) FirstExtrinsicsGroup() uint32 { return layout.FirstGroupSoftware }
 
 // Extrinsics returns the transform between two profiles of the device, as
 // librealsense playback of a recording of it would report it.

@@ -24,21 +24,22 @@
 // from any handler or from the synthetic camera's timeline) returns an error
 // wrapping sensor.ErrStopFromHandler instead of deadlocking.
 //
-// Extrinsics groups are numbered from device.FirstGroupSoftware (1), as
+// Extrinsics groups are numbered from 1, as
 // librealsense numbers those of a software device.
 //
 // Extrinsics: registrations are kept as librealsense keeps them, and every
 // ordered pair is reported exactly (bit for bit) as librealsense playback
 // reports it for a recording of the device: each connected set of streams
 // is a group whose pin is the "from" stream of its first registration, and
-// pairs are derived with extensions.ExtrinsicsGraph.
+// pairs are derived from the pins as device.Snapshot.Pinned says.
 //
 // # Synthetic camera
 //
 // NewSynthetic builds a software device whose sensors, streams, options,
 // info, extrinsics and frames are the deterministic content described for the
 // reference bags in testdata/librealsense/README.md; see SyntheticConfig (the
-// module's tests take each reference bag's configuration from internal/refcam).
+// module's tests take each reference bag's configuration from
+// internal/testsupport/refcam).
 //
 // With SyntheticConfig.Scene, the same camera films a 3D scene instead of
 // the reference pattern (package software/scene): every video stream is ray

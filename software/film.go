@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/software/internal/raycast"
 	"github.com/rsbag/rsbag/software/scene"
 )
 
@@ -70,7 +71,7 @@ const (
 // filming is the scene mode of a synthetic camera.
 type filming struct {
 	cfg      SceneConfig
-	sc       *scene.Scene
+	sc       *raycast.Scene
 	tr       *scene.Trajectory
 	baseline float64 // meters, the depth sensor's Stereo Baseline
 	stereo   *Sensor // the sensor with Depth Units
@@ -82,7 +83,7 @@ type filming struct {
 
 // streamFilm is the per-stream state of the scene mode.
 type streamFilm struct {
-	cam     *scene.Camera
+	cam     *raycast.Camera
 	fromRef scene.Pose // the stream's coordinates to the reference stream's
 	z       []float32  // depth: exact depth of the last frame (meters)
 	rgb     []byte     // color: the RGB picture before conversion
@@ -120,7 +121,7 @@ func (y *Synthetic) newFilming(c SceneConfig) error {
 	if !(c.MinZ > 0 && c.MinZ < c.MaxZ) || math.IsInf(c.MaxZ, 0) {
 		return fmt.Errorf("software: synthetic scene depth range %g..%g m: want 0 < min < max", c.MinZ, c.MaxZ)
 	}
-	sc, err := scene.Builtin(c.Name, c.Seed)
+	sc, err := raycast.Builtin(c.Name, c.Seed)
 	if err != nil {
 		return fmt.Errorf("software: synthetic %w", err)
 	}
@@ -148,7 +149,7 @@ func (y *Synthetic) newFilming(c SceneConfig) error {
 		st.film = sf
 		switch st.p.Kind {
 		case sensor.KindVideo:
-			sf.cam = scene.NewCamera(st.p.Intrinsics)
+			sf.cam = raycast.NewCamera(st.p.Intrinsics)
 			sf.fromRef = scene.Identity()
 			if st.p != ref {
 				e, err := y.Extrinsics(ref, st.p)
@@ -207,7 +208,7 @@ func (y *Synthetic) renderVideo(st *synthStream, k int, tMs float64) []byte {
 	sf := st.film
 	w, h := p.Width, p.Height
 	f := y.film
-	view := func(dt float64) *scene.View {
+	view := func(dt float64) *raycast.View {
 		return f.sc.View(sf.cam, f.tr.Pose((tMs+dt)/1000).Compose(sf.fromRef))
 	}
 	switch p.Format {
@@ -456,14 +457,6 @@ func (y *Synthetic) Pose(tMs float64) (p scene.Pose, ok bool) {
 		return scene.Pose{}, false
 	}
 	return y.film.tr.Pose(tMs / 1000), true
-}
-
-// Scene returns the scene the camera films, nil for the reference pattern.
-func (y *Synthetic) Scene() *scene.Scene {
-	if y.film == nil {
-		return nil
-	}
-	return y.film.sc
 }
 
 // convertRGB returns the w×h RGB8 picture rgb in format f: rgb itself for

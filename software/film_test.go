@@ -9,6 +9,7 @@ import (
 
 	"github.com/rsbag/rsbag/processing"
 	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/software/internal/raycast"
 	"github.com/rsbag/rsbag/software/scene"
 )
 
@@ -70,7 +71,7 @@ func TestScenePlaneDepth(t *testing.T) {
 		Frames: 40,
 		Scene:  &SceneConfig{Name: "plane", Motion: "walk"},
 	})
-	room := cam.Scene().Room
+	room := cam.film.sc.Room
 	depth := frames[sensor.StreamDepth]
 	if len(depth) != 40 {
 		t.Fatalf("%d depth frames, want 40", len(depth))
@@ -131,7 +132,7 @@ func TestSceneDepthToColor(t *testing.T) {
 		}
 	}
 	dst := streams[sensor.StreamDepth]
-	sc := cam.Scene()
+	sc := cam.film.sc
 	f := frames[sensor.StreamDepth][11]
 	pose, _ := cam.Pose(f.TimestampMs - hwBaseMs)
 	dv := sc.View(dst.film.cam, pose)
@@ -178,7 +179,7 @@ func TestSceneDepthToColor(t *testing.T) {
 		if valid < f.Width*f.Height/2 {
 			t.Fatalf("%s: only %d of %d depth pixels land in the picture", target, valid, f.Width*f.Height)
 		}
-		if kinds[scene.KindBox] == 0 || kinds[scene.KindSphere] == 0 || kinds[scene.KindPoster] == 0 {
+		if kinds[raycast.KindBox] == 0 || kinds[raycast.KindSphere] == 0 || kinds[raycast.KindPoster] == 0 {
 			t.Errorf("the depth picture sees %v (kind: pixels): want boxes, spheres and the poster", kinds)
 		}
 		if invalid == 0 {
@@ -422,7 +423,7 @@ func TestSceneAlignColorToDepth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := cam.Scene()
+	sc := cam.film.sc
 	var dst *synthStream
 	for _, st := range cam.streams {
 		if st.p == depth.Profile {
@@ -438,7 +439,7 @@ func TestSceneAlignColorToDepth(t *testing.T) {
 		for x := range w {
 			hit := dv.Pixel(x, y)
 			c := sc.Shade(hit)
-			shade[y*w+x] = [3]byte{scene.ToByte(c[0]), scene.ToByte(c[1]), scene.ToByte(c[2])}
+			shade[y*w+x] = [3]byte{raycast.ToByte(c[0]), raycast.ToByte(c[1]), raycast.ToByte(c[2])}
 			kind[y*w+x] = hit.Kind
 		}
 	}
@@ -447,7 +448,7 @@ func TestSceneAlignColorToDepth(t *testing.T) {
 		for x := 1; x < w-1; x++ {
 			i := y*w + x
 			got := [3]byte(aligned.Data[3*i : 3*i+3])
-			if z16(depth, x, y) == 0 || kind[i] == scene.KindSphere || got == [3]byte{} {
+			if z16(depth, x, y) == 0 || kind[i] == raycast.KindSphere || got == [3]byte{} {
 				continue // no depth, a sphere, or outside color's view
 			}
 			n++

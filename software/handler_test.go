@@ -7,21 +7,15 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/testsupport/await"
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// within fails the test if f does not return within a few seconds (the
-// calls under test used to deadlock).
+// within fails the test if f does not return (the calls under test used to
+// deadlock): in the synctest bubble, as soon as every goroutine waits.
 func within(t *testing.T, what string, f func()) {
 	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); f() }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		buf := make([]byte, 1<<16)
-		t.Fatalf("%s: still waiting after 5 s:\n%s", what, buf[:runtime.Stack(buf, true)])
-	}
+	await.Do(t, what, f)
 }
 
 // TestCallsFromOwnHandler: Stop, Close, device Close and Inject made from a

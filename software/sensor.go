@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/callbacks"
 	"github.com/rsbag/rsbag/internal/optionset"
 	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/sensor"
@@ -48,7 +49,7 @@ type Sensor struct {
 	// onStart and onStop are called (without locks) after Start and Stop.
 	onStart, onStop func(*Sensor)
 
-	notes extensions.Callbacks[sensor.Notification]
+	notes callbacks.Callbacks[sensor.Notification]
 }
 
 var (
@@ -75,7 +76,7 @@ func newSensor(d *Device, index int, name string) *Sensor {
 	s.opts.Add(extensions.OptionSpec{
 		Option: sensor.OptionFramesQueueSize, Value: framesQueueSizeDefault,
 		Range:       extensions.Range{Min: 0, Max: 32, Step: 1, Default: framesQueueSizeDefault},
-		Description: extensions.DescriptionFramesQueueSize,
+		Description: optionset.DescriptionFramesQueueSize,
 	})
 	s.opts.SetValueHook(func(o sensor.Option, v float32) float32 {
 		if o == sensor.OptionFramesQueueSize && s.streaming.Load() {
@@ -178,14 +179,14 @@ func (s *Sensor) AddPoseStream(p PoseStream) *sensor.StreamProfile {
 // librealsense's custom-option description, as
 // rs2::software_sensor::add_option.
 func (s *Sensor) AddOption(o sensor.Option, value float32, r extensions.Range, writable bool) {
-	s.opts.Add(extensions.OptionSpec{Option: o, Value: value, Range: r, Description: extensions.DescriptionCustomOption, ReadOnly: !writable})
+	s.opts.Add(extensions.OptionSpec{Option: o, Value: value, Range: r, Description: optionset.DescriptionCustomOption, ReadOnly: !writable})
 }
 
 // AddReadOnlyOption adds a read-only option with librealsense's read-only
 // custom-option description, as rs2::software_sensor::add_read_only_option.
 func (s *Sensor) AddReadOnlyOption(o sensor.Option, value float32) {
 	s.opts.Add(extensions.OptionSpec{Option: o, Value: value, Range: extensions.Range{Min: value, Max: value, Default: value},
-		Description: extensions.DescriptionReadOnlyCustomOption, ReadOnly: true})
+		Description: optionset.DescriptionReadOnlyCustomOption, ReadOnly: true})
 }
 
 // SetReadOnlyOption changes the value of an option from the device side,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/optionset"
 	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -396,7 +397,7 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 		s.AddReadOnlyOption(sensor.OptionAsicTemperature, 36.5)
 		s.AddOption(sensor.OptionDepthUnits, 0.001, extensions.Range{Min: 0.000001, Max: 0.01, Step: 0.000001, Default: 0.001}, true)
 		s.opts.Add(extensions.OptionSpec{Option: sensor.OptionStereoBaseline, Value: 50,
-			Range: extensions.Range{Min: 50, Max: 50, Default: 50}, Description: extensions.DescriptionBypassReadOnly, ReadOnly: true})
+			Range: extensions.Range{Min: 50, Max: 50, Default: 50}, Description: optionset.DescriptionBypassReadOnly, ReadOnly: true})
 		if v := cfg.Depth; v != nil {
 			if v.Format != sensor.FormatAny && v.Format != sensor.FormatZ16 {
 				return nil, fmt.Errorf("software: synthetic depth format %s: want Z16", v.Format)

@@ -16,14 +16,13 @@ import (
 	"github.com/rsbag/rsbag/rosbag"
 )
 
-// BagPrefix is the prefix of the bag topics unit outputs are recorded on:
-// the output topic "obstacle/near" is recorded on "/units/obstacle/near".
-// Players of the RealSense format (librealsense, package playback) ignore
-// these topics.
-const BagPrefix = "/units/"
+// bagPrefix is the prefix of the bag topics unit outputs are recorded on.
+const bagPrefix = "/units/"
 
-// BagTopic returns the bag topic an output topic is recorded on.
-func BagTopic(topic string) string { return BagPrefix + strings.TrimPrefix(topic, "/") }
+// BagTopic returns the bag topic an output topic is recorded on: the output
+// topic "obstacle/near" is recorded on "/units/obstacle/near". Players of the
+// RealSense format (librealsense, package playback) ignore these topics.
+func BagTopic(topic string) string { return bagPrefix + strings.TrimPrefix(topic, "/") }
 
 // outputDefinition is the ROS message definition of a recorded output.
 const outputDefinition = `# An output of a unit (github.com/rsbag/rsbag/units): the schema version of
@@ -148,7 +147,7 @@ func (rec *Recorded) read(file, path string) error {
 	defer r.Close()
 	var conns []uint32
 	for _, c := range r.Connections() {
-		if !strings.HasPrefix(c.Topic, BagPrefix) {
+		if !strings.HasPrefix(c.Topic, bagPrefix) {
 			continue
 		}
 		if c.Type != OutputType.Name || c.MD5Sum != OutputType.MD5 {
@@ -164,7 +163,7 @@ func (rec *Recorded) read(file, path string) error {
 	var m outputMsg
 	for it.Next() {
 		msg := it.Message()
-		topic := strings.TrimPrefix(msg.Conn.Topic, BagPrefix)
+		topic := strings.TrimPrefix(msg.Conn.Topic, bagPrefix)
 		if err := m.Unmarshal(msg.Data); err != nil {
 			return fmt.Errorf("units: %s: topic %s at bag time %v: %w", path, msg.Conn.Topic, time.Duration(msg.Time), err)
 		}
@@ -281,7 +280,7 @@ func (g *Graph) clocked(n *node) bool {
 		return true
 	}
 	for _, t := range n.topics {
-		if strings.HasPrefix(t, ClockPrefix) {
+		if strings.HasPrefix(t, clockPrefix) {
 			return true
 		}
 		if p := g.pub[t]; p != nil && g.clocked(p) {

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/device"
-	"github.com/rsbag/rsbag/internal/baginfo"
-	"github.com/rsbag/rsbag/internal/benchplay"
-	"github.com/rsbag/rsbag/internal/conformance"
+	"github.com/rsbag/rsbag/internal/testsupport/benchplay"
+	"github.com/rsbag/rsbag/internal/testsupport/conformance"
+	"github.com/rsbag/rsbag/internal/tools/baginfo"
 	"github.com/rsbag/rsbag/mcapbag"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/rosbag"
@@ -64,7 +64,7 @@ func recordLive(t *testing.T, g *Graph) string {
 	path := filepath.Join(t.TempDir(), "robot.bag")
 	synctest.Test(t, func(t *testing.T) {
 		cam := liveCamera(t, "SN1", 500*time.Millisecond)
-		rec, err := record.New(cam, path, nil)
+		rec, err := record.Create(cam, path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +104,7 @@ func TestRecordAndCompare(t *testing.T) {
 	}
 	var listed []string
 	for _, tp := range rep.Topics {
-		if strings.HasPrefix(tp.Topic, BagPrefix) {
+		if strings.HasPrefix(tp.Topic, bagPrefix) {
 			listed = append(listed, tp.Topic+":"+tp.Type)
 			if tp.Messages != 15 {
 				t.Errorf("info: %s has %d messages, want 15", tp.Topic, tp.Messages)
@@ -214,7 +214,7 @@ func TestRecordStopMidStream(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "robot.bag")
 	synctest.Test(t, func(t *testing.T) {
 		cam := liveCamera(t, "SN1", 2*time.Second)
-		rec, err := record.New(cam, path, nil)
+		rec, err := record.Create(cam, path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/device"
-	"github.com/rsbag/rsbag/internal/benchplay"
-	"github.com/rsbag/rsbag/internal/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/benchplay"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 )

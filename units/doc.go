@@ -3,8 +3,8 @@
 //
 // A Unit has a name and handlers; units share nothing, and the handlers of
 // one unit never run at the same time, so handler code needs no locks. A
-// Handler declares its inputs — camera streams (CameraTopic), the
-// pipeline's framesets (FramesetTopic), clocks (ClockTopic) and other
+// Handler declares its inputs — camera streams (Camera), the
+// pipeline's framesets (Framesets), clocks (Clock) and other
 // units' output topics —, a synchronizer (All, Equal, Approximate, Rate,
 // External) that decides when it fires and with which messages, optional
 // and cached (sample and hold) inputs, and the typed output topics

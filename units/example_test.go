@@ -109,7 +109,7 @@ func recordSynthetic(bag string) {
 		log.Fatal(err)
 	}
 	defer cam.Close()
-	rec, err := record.New(cam, bag, &record.Options{Lossless: true})
+	rec, err := record.Create(cam, bag, &record.Options{Lossless: true})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -174,14 +174,15 @@ func firstIndex(d *units.Divergence) int {
 	return d.Index
 }
 
-// On the robot: run a graph live on a camera (here the synthetic one) for
-// a second and record the camera and the graph's outputs into one bag,
-// which units.Compare later replays in CI. (Compiled, not run: it takes
-// real time.)
+// On the robot: run a graph live on a camera (here the synthetic one, for
+// a second's 30 frames) and record the camera and the graph's outputs into
+// one bag, which units.Compare later replays in CI. (Compiled, not run: it
+// takes real time.)
 func ExampleStart() {
 	cam, err := software.NewSynthetic(software.SyntheticConfig{
-		Depth: &software.Video{Width: 640, Height: 480, FPS: 30, Format: sensor.FormatZ16},
-		Speed: 1,
+		Depth:  &software.Video{Width: 640, Height: 480, FPS: 30, Format: sensor.FormatZ16},
+		Speed:  1,
+		Frames: 30,
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -196,7 +197,7 @@ func ExampleStart() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	rec, err := record.New(cam, "robot.bag", nil)
+	rec, err := record.Create(cam, "robot.bag", nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -204,7 +205,7 @@ func ExampleStart() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	time.Sleep(time.Second)
+	<-cam.Done() // the camera's last frame
 	if err := l.Stop(); err != nil {
 		log.Fatal(err)
 	}

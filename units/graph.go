@@ -18,35 +18,28 @@ import (
 // pipeline's framesets and the clocks under them; a unit may subscribe to
 // them but not publish under them.
 const (
-	CameraPrefix = "/camera/"
-	ClockPrefix  = "/clock/"
+	cameraPrefix = "/camera/"
+	clockPrefix  = "/clock/"
 )
 
-// CameraTopic returns the topic of a camera stream: "/camera/Depth/0" for
-// the stream of every device of the recording or rig (device ""), else
-// "/camera/SERIAL/Depth/0" for the device with that serial number. The
-// device may be a template ("{cam}", see Unit.Vars).
-func CameraTopic(device string, s sensor.Stream, index int) string {
+// cameraTopic returns the topic of a camera stream (see Camera).
+func cameraTopic(device string, s sensor.Stream, index int) string {
 	if device == "" {
-		return fmt.Sprintf("%s%s/%d", CameraPrefix, s, index)
+		return fmt.Sprintf("%s%s/%d", cameraPrefix, s, index)
 	}
-	return fmt.Sprintf("%s%s/%s/%d", CameraPrefix, device, s, index)
+	return fmt.Sprintf("%s%s/%s/%d", cameraPrefix, device, s, index)
 }
 
-// FramesetTopic returns the topic of the framesets the pipeline's syncer
-// makes of a device's frames ("/camera/frameset" for every device, else
-// "/camera/SERIAL/frameset").
-func FramesetTopic(device string) string {
+// framesetTopic returns the topic of a device's framesets (see Framesets).
+func framesetTopic(device string) string {
 	if device == "" {
-		return CameraPrefix + "frameset"
+		return cameraPrefix + "frameset"
 	}
-	return CameraPrefix + device + "/frameset"
+	return cameraPrefix + device + "/frameset"
 }
 
-// ClockTopic returns the topic of a clock that ticks every period
-// ("/clock/100ms"): on bag time in deterministic replay, on the wall clock
-// live. Its messages hold the tick's time (a time.Duration) as Value.
-func ClockTopic(period time.Duration) string { return ClockPrefix + period.String() }
+// clockTopic returns the topic of a clock (see Clock).
+func clockTopic(period time.Duration) string { return clockPrefix + period.String() }
 
 // Input is one input of a handler: a topic (a camera stream, framesets, a
 // clock or another unit's output) and how the synchronizer treats it.
@@ -65,16 +58,26 @@ type Input struct {
 // In returns the input of a topic.
 func In(topic string) Input { return Input{Topic: topic} }
 
-// Camera returns the input of a camera stream (see CameraTopic).
+// Camera returns the input of a camera stream, on topic "/camera/Depth/0"
+// for the stream of every device of the recording or rig (device ""), else
+// "/camera/SERIAL/Depth/0" for the device with that serial number. The
+// device may be a template ("{cam}", see Unit.Vars). Topics under "/camera/"
+// and "/clock/" are the runners': a unit may subscribe to them but not
+// publish under them.
 func Camera(device string, s sensor.Stream, index int) Input {
-	return Input{Topic: CameraTopic(device, s, index)}
+	return Input{Topic: cameraTopic(device, s, index)}
 }
 
-// Framesets returns the input of a device's framesets (see FramesetTopic).
-func Framesets(device string) Input { return Input{Topic: FramesetTopic(device)} }
+// Framesets returns the input of the framesets the pipeline's syncer makes
+// of a device's frames, on topic "/camera/frameset" for every device, else
+// "/camera/SERIAL/frameset".
+func Framesets(device string) Input { return Input{Topic: framesetTopic(device)} }
 
-// Clock returns the input of a clock (see ClockTopic).
-func Clock(period time.Duration) Input { return Input{Topic: ClockTopic(period)} }
+// Clock returns the input of a clock that ticks every period, on topic
+// "/clock/100ms" (for 100ms): on bag time in deterministic replay, on the
+// wall clock live. Its messages hold the tick's time (a time.Duration) as
+// Value.
+func Clock(period time.Duration) Input { return Input{Topic: clockTopic(period)} }
 
 // AsOptional returns the input made optional.
 func (in Input) AsOptional() Input { in.Optional = true; return in }
@@ -360,7 +363,7 @@ func NewGraph(units ...Unit) (*Graph, error) {
 	}
 	for _, n := range all {
 		for _, t := range n.topics {
-			if strings.HasPrefix(t, CameraPrefix) || strings.HasPrefix(t, ClockPrefix) {
+			if strings.HasPrefix(t, cameraPrefix) || strings.HasPrefix(t, clockPrefix) {
 				continue
 			}
 			if g.pub[t] == nil {
@@ -376,7 +379,7 @@ func NewGraph(units ...Unit) (*Graph, error) {
 			g.subs[t] = append(g.subs[t], n)
 		}
 		if n.sync.Kind == SyncRate {
-			t := ClockTopic(n.sync.Period)
+			t := clockTopic(n.sync.Period)
 			g.subs[t] = appendOnce(g.subs[t], n)
 		}
 	}
@@ -435,7 +438,7 @@ func (n *node) check(hnames map[string]bool, vars map[string]string, g *Graph) e
 	for _, o := range n.decl {
 		sp := o.spec()
 		name := expand(sp.name, vars)
-		if name == "" || strings.Contains(name, "{") || strings.HasPrefix(name, CameraPrefix) || strings.HasPrefix(name, ClockPrefix) {
+		if name == "" || strings.Contains(name, "{") || strings.HasPrefix(name, cameraPrefix) || strings.HasPrefix(name, clockPrefix) {
 			return fmt.Errorf("%w: handler %s: output topic %q is empty, has an unfilled template or a reserved prefix", ErrGraph, n, name)
 		}
 		if p := g.pub[name]; p != nil {

@@ -149,7 +149,7 @@ func TestSynchronizers(t *testing.T) {
 			n := g.nodes[0]
 			s := newState(n)
 			for k, st := range tc.steps {
-				m := msg(ClockTopic(10*ms), st.stamp)
+				m := msg(clockTopic(10*ms), st.stamp)
 				if st.input >= 0 {
 					m = msg(n.topics[st.input], st.stamp)
 				}

@@ -119,10 +119,10 @@ func Start(ctx context.Context, g *Graph, devs []device.Device, opts *LiveOption
 	for _, d := range devs {
 		serial := d.Info()[sensor.CameraInfoSerialNumber]
 		l.serials = append(l.serials, serial)
-		have[FramesetTopic("")], have[FramesetTopic(serial)] = true, true
+		have[framesetTopic("")], have[framesetTopic(serial)] = true, true
 		for _, sn := range d.Sensors() {
 			for _, p := range sn.Profiles() {
-				have[CameraTopic("", p.Stream, p.Index)], have[CameraTopic(serial, p.Stream, p.Index)] = true, true
+				have[cameraTopic("", p.Stream, p.Index)], have[cameraTopic(serial, p.Stream, p.Index)] = true, true
 			}
 		}
 	}
@@ -134,12 +134,12 @@ func Start(ctx context.Context, g *Graph, devs []device.Device, opts *LiveOption
 	sort.Strings(topics)
 	for _, t := range topics {
 		switch {
-		case strings.HasPrefix(t, CameraPrefix):
+		case strings.HasPrefix(t, cameraPrefix):
 			if !have[t] && !allOptional(g.subs[t], t) {
 				return nil, fmt.Errorf("%w: %s (needed by %s) is on none of the %d devices %v", ErrMissingStream, t, g.subs[t][0], len(devs), l.serials)
 			}
-		case strings.HasPrefix(t, ClockPrefix):
-			p, err := time.ParseDuration(strings.TrimPrefix(t, ClockPrefix))
+		case strings.HasPrefix(t, clockPrefix):
+			p, err := time.ParseDuration(strings.TrimPrefix(t, clockPrefix))
 			if err != nil || p <= 0 {
 				return nil, fmt.Errorf("%w: clock topic %q (of %s) is not /clock/PERIOD with a period > 0", ErrGraph, t, g.subs[t][0])
 			}
@@ -161,7 +161,7 @@ func Start(ctx context.Context, g *Graph, devs []device.Device, opts *LiveOption
 	for _, p := range periods {
 		tk := time.NewTicker(p)
 		l.tickers = append(l.tickers, tk)
-		topic := ClockTopic(p)
+		topic := clockTopic(p)
 		l.wg.Add(1)
 		go func() {
 			defer l.wg.Done()
@@ -202,7 +202,7 @@ func (l *Live) now() time.Duration { return time.Since(l.start) }
 
 func (l *Live) startDevice(di int, d device.Device) error {
 	serial := l.serials[di]
-	all := l.g.subs[FramesetTopic("")] != nil || l.g.subs[FramesetTopic(serial)] != nil
+	all := l.g.subs[framesetTopic("")] != nil || l.g.subs[framesetTopic(serial)] != nil
 	var sy *pipeline.Syncer
 	if all {
 		var ps []*sensor.StreamProfile
@@ -212,11 +212,11 @@ func (l *Live) startDevice(di int, d device.Device) error {
 		sy = pipeline.NewSyncer(ps, syncQueue)
 		l.syncers = append(l.syncers, sy)
 	}
-	ft := FramesetTopic(serial)
+	ft := framesetTopic(serial)
 	for _, sn := range d.Sensors() {
 		var ps []*sensor.StreamProfile
 		for _, p := range sn.Profiles() {
-			if all || l.g.subs[CameraTopic("", p.Stream, p.Index)] != nil || l.g.subs[CameraTopic(serial, p.Stream, p.Index)] != nil {
+			if all || l.g.subs[cameraTopic("", p.Stream, p.Index)] != nil || l.g.subs[cameraTopic(serial, p.Stream, p.Index)] != nil {
 				if !slices.ContainsFunc(ps, func(q *sensor.StreamProfile) bool { return q.Stream == p.Stream && q.Index == p.Index }) {
 					ps = append(ps, p)
 				}
@@ -233,7 +233,7 @@ func (l *Live) startDevice(di int, d device.Device) error {
 		// handled: a recorder among the devices recorded it.
 		err := sn.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
 			now := l.now()
-			topic := CameraTopic(serial, f.Profile.Stream, f.Profile.Index)
+			topic := cameraTopic(serial, f.Profile.Stream, f.Profile.Index)
 			l.route(&Msg{Topic: topic, Stamp: stampMs(f.TimestampMs), Time: now, Device: serial, Frame: f}, topic, anyDevice(topic, l.serials))
 			if sy == nil {
 				return
@@ -244,7 +244,7 @@ func (l *Live) startDevice(di int, d device.Device) error {
 				if !ok {
 					return
 				}
-				l.route(&Msg{Topic: ft, Stamp: stampMs(fs.At(0).TimestampMs), Time: now, Device: serial, Frameset: fs}, ft, FramesetTopic(""))
+				l.route(&Msg{Topic: ft, Stamp: stampMs(fs.At(0).TimestampMs), Time: now, Device: serial, Frameset: fs}, ft, framesetTopic(""))
 			}
 		}))
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/jsonl"
 	"github.com/rsbag/rsbag/pipeline"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/replay"
@@ -113,18 +114,7 @@ func (r *Result) Replay() *replay.Result {
 func (r *Result) WriteLog(w io.Writer) error { return WriteRecords(w, r.Outputs) }
 
 // WriteRecords writes outputs as JSON lines, one per output.
-func WriteRecords(w io.Writer, rs []Record) error {
-	for _, o := range rs {
-		b, err := json.Marshal(o)
-		if err != nil {
-			return err
-		}
-		if _, err := w.Write(append(b, '\n')); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+func WriteRecords(w io.Writer, rs []Record) error { return jsonl.Write(w, rs) }
 
 // ErrMissingStream reports a recording without a stream the graph needs.
 var ErrMissingStream = errors.New("units: the recording lacks a stream the graph needs")
@@ -300,11 +290,11 @@ func newEngine(g *Graph, s *rig.Session, opts *ReplayOptions) (*engine, error) {
 	have := map[string]bool{}
 	for i, d := range e.devs {
 		e.bags = append(e.bags, replay.Bag{Path: s.Files()[i], Serial: e.serials[i], FileVersion: d.FileVersion()})
-		have[FramesetTopic("")], have[FramesetTopic(e.serials[i])] = true, true
+		have[framesetTopic("")], have[framesetTopic(e.serials[i])] = true, true
 		for _, sn := range d.Sensors() {
 			for _, p := range sn.Profiles() {
-				have[CameraTopic("", p.Stream, p.Index)] = true
-				have[CameraTopic(e.serials[i], p.Stream, p.Index)] = true
+				have[cameraTopic("", p.Stream, p.Index)] = true
+				have[cameraTopic(e.serials[i], p.Stream, p.Index)] = true
 			}
 		}
 	}
@@ -317,14 +307,14 @@ func newEngine(g *Graph, s *rig.Session, opts *ReplayOptions) (*engine, error) {
 	framesets := false
 	for _, t := range topics {
 		switch {
-		case strings.HasPrefix(t, CameraPrefix):
+		case strings.HasPrefix(t, cameraPrefix):
 			if !have[t] && !allOptional(g.subs[t], t) {
 				return nil, fmt.Errorf("%w: %s (needed by %s) is not in %s", ErrMissingStream, t, g.subs[t][0], strings.Join(s.Files(), ", "))
 			}
 			e.want[t] = true
 			framesets = framesets || strings.HasSuffix(t, "/frameset")
-		case strings.HasPrefix(t, ClockPrefix):
-			p, err := time.ParseDuration(strings.TrimPrefix(t, ClockPrefix))
+		case strings.HasPrefix(t, clockPrefix):
+			p, err := time.ParseDuration(strings.TrimPrefix(t, clockPrefix))
 			if err != nil || p <= 0 {
 				return nil, fmt.Errorf("%w: clock topic %q (of %s) is not /clock/PERIOD with a period > 0", ErrGraph, t, g.subs[t][0])
 			}
@@ -405,10 +395,10 @@ func (g *Graph) node(unit, handler string) *node {
 // selected selects the recorded streams the graph uses (all of a device
 // whose framesets it uses).
 func (e *engine) selected(dev int, p *sensor.StreamProfile) bool {
-	if e.sync != nil && (e.want[FramesetTopic("")] || e.want[FramesetTopic(e.serials[dev])]) {
+	if e.sync != nil && (e.want[framesetTopic("")] || e.want[framesetTopic(e.serials[dev])]) {
 		return true
 	}
-	return e.want[CameraTopic("", p.Stream, p.Index)] || e.want[CameraTopic(e.serials[dev], p.Stream, p.Index)]
+	return e.want[cameraTopic("", p.Stream, p.Index)] || e.want[cameraTopic(e.serials[dev], p.Stream, p.Index)]
 }
 
 func (e *engine) start() {
@@ -471,14 +461,14 @@ func (e *engine) frame(dev int, t time.Duration, f *sensor.Frame) {
 	e.tickUntil(t)
 	e.last = t
 	serial := e.serials[dev]
-	topic := CameraTopic(serial, f.Profile.Stream, f.Profile.Index)
+	topic := cameraTopic(serial, f.Profile.Stream, f.Profile.Index)
 	e.dispatch(topic, &Msg{Topic: topic, Stamp: stampMs(f.TimestampMs), Time: t, Device: serial, Frame: f, dev: e.devs[dev]})
 	if e.sync == nil {
 		return
 	}
 	sy := e.sync[dev]
 	sy.HandleFrame(f)
-	ft := FramesetTopic(serial)
+	ft := framesetTopic(serial)
 	for {
 		fs, ok := sy.PollForFrames()
 		if !ok {
@@ -512,7 +502,7 @@ func (e *engine) tickUntil(t time.Duration) {
 		case best >= 0:
 			d := e.next[best]
 			e.next[best] += e.periods[best]
-			topic := ClockTopic(e.periods[best])
+			topic := clockTopic(e.periods[best])
 			e.dispatch(topic, &Msg{Topic: topic, Stamp: d, Time: d, Value: d})
 		default:
 			return
@@ -545,7 +535,7 @@ func (e *engine) route(src string) *route {
 	g := e.g
 	// The topics the source's messages are delivered on.
 	names := []string{src}
-	if strings.HasPrefix(src, CameraPrefix) {
+	if strings.HasPrefix(src, cameraPrefix) {
 		names = append(names, anyDevice(src, e.serials))
 	}
 	reach := map[*node]bool{}
@@ -617,10 +607,10 @@ func (e *engine) route(src string) *route {
 
 // anyDevice returns the device-less form of a device's camera topic.
 func anyDevice(topic string, serials []string) string {
-	rest := strings.TrimPrefix(topic, CameraPrefix)
+	rest := strings.TrimPrefix(topic, cameraPrefix)
 	for _, s := range serials {
 		if r, ok := strings.CutPrefix(rest, s+"/"); ok {
-			return CameraPrefix + r
+			return cameraPrefix + r
 		}
 	}
 	return topic

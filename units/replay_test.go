@@ -16,7 +16,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 	"github.com/rsbag/rsbag/pipeline"
 	"github.com/rsbag/rsbag/replay"
 	"github.com/rsbag/rsbag/sensor"
@@ -214,8 +214,10 @@ func TestReplayDeterministic(t *testing.T) {
 			r := rng.IntN(100)
 			mu.Unlock()
 			switch {
-			case r < 3:
-				time.Sleep(time.Duration(r+1) * 100 * time.Microsecond) // delay injected, not synchronization
+			case r < 3: // a longer delay: the other goroutines run ahead
+				for range (r + 1) * 50 {
+					runtime.Gosched()
+				}
 			case r < 40:
 				runtime.Gosched()
 			}

@@ -44,7 +44,7 @@ func newState(n *node) *state {
 		s.pivot = slices.IndexFunc(n.inputs, func(in Input) bool { return !in.Cached })
 	}
 	if n.sync.Kind == SyncRate {
-		s.clock = ClockTopic(n.sync.Period)
+		s.clock = clockTopic(n.sync.Period)
 	}
 	return s
 }

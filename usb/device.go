@@ -250,7 +250,7 @@ func (d *Device) build(ctx context.Context) error {
 					continue
 				}
 				for _, ep := range a.Endpoints {
-					if ep.Address&0x80 != 0 && ep.TransferType() == TransferInterrupt {
+					if ep.Address&0x80 != 0 && ep.transferType() == transferInterrupt {
 						d.sensors = append(d.sensors, newMotionSensor(d, in.Number, ep.Address))
 						goto done
 					}

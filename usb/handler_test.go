@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/testsupport/await"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb"
 	"github.com/rsbag/rsbag/usb/usbtest"
@@ -24,18 +25,10 @@ var fromHandler = []struct {
 }
 
 // within returns the first value from ch, or fails the test when none comes
-// within a few seconds: a call that deadlocks fails the test instead of
-// hanging the run.
+// by the test's deadline: a call that deadlocks fails the test, naming it.
 func within[T any](t *testing.T, what string, ch <-chan T) T {
 	t.Helper()
-	select {
-	case v := <-ch:
-		return v
-	case <-time.After(5 * time.Second):
-		t.Fatalf("%s: no result within 5 s (deadlock?)", what)
-	}
-	var zero T
-	return zero
+	return await.Recv(t, what, ch)
 }
 
 // async runs f on a new goroutine and returns the channel of its result.

@@ -44,19 +44,19 @@ const (
 	gyroFactor  = 0.1 * math.Pi / 180
 )
 
-// HIDReport is a parsed IMU input report.
-type HIDReport struct {
+// hidReport is a parsed IMU input report.
+type hidReport struct {
 	ReportID    uint8
 	TimestampUs uint64
 	Raw         [3]int16
 }
 
 // parseHIDReport parses a 32-byte IMU input report.
-func parseHIDReport(b []byte) (HIDReport, error) {
+func parseHIDReport(b []byte) (hidReport, error) {
 	if len(b) != hidReportSize {
-		return HIDReport{}, fmt.Errorf("usb: HID report is %d bytes, want %d", len(b), hidReportSize)
+		return hidReport{}, fmt.Errorf("usb: HID report is %d bytes, want %d", len(b), hidReportSize)
 	}
-	r := HIDReport{ReportID: b[0], TimestampUs: binary.LittleEndian.Uint64(b[2:])}
+	r := hidReport{ReportID: b[0], TimestampUs: binary.LittleEndian.Uint64(b[2:])}
 	for i := range r.Raw {
 		r.Raw[i] = int16(binary.LittleEndian.Uint16(b[10+2*i:]))
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/yuv/yuvtest"
+	"github.com/rsbag/rsbag/internal/testsupport/yuvtest"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb"
 	"github.com/rsbag/rsbag/usb/usbtest"

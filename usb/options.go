@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/callbacks"
 	"github.com/rsbag/rsbag/internal/optionset"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb/internal/uvc"
@@ -71,7 +72,7 @@ type options struct {
 	name    string
 	mu      sync.Mutex
 	byOpt   map[sensor.Option]*boundControl
-	changes extensions.Callbacks[extensions.OptionChange]
+	changes callbacks.Callbacks[extensions.OptionChange]
 	// local holds the read-only options read at open (Depth Units, Stereo
 	// Baseline) and the 0/1 options backed by a flag in bools (Global Time
 	// Enabled, Enable Motion Correction).

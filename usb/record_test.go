@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/testsupport/await"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
@@ -29,7 +29,7 @@ func TestRecordPlayback(t *testing.T) {
 	}
 	defer live.Close()
 	path := filepath.Join(t.TempDir(), "live.bag")
-	rec, err := record.New(live, path, nil)
+	rec, err := record.Create(live, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,11 +76,8 @@ func TestRecordPlayback(t *testing.T) {
 	if err := ps.Start(got); err != nil {
 		t.Fatal(err)
 	}
-	select { // the end of the recording: every frame has been handled
-	case <-stopped:
-	case <-time.After(20 * time.Second):
-		t.Fatal("playback of the recording did not stop")
-	}
+	// The end of the recording: every frame has been handled.
+	await.Recv(t, "the end of the recording's playback", stopped)
 	fs := got.wait(t, 0)
 	if err := ps.Close(); err != nil {
 		t.Fatal(err)
@@ -115,7 +112,7 @@ func TestRecordMotionIntrinsics(t *testing.T) {
 	}
 	defer live.Close()
 	path := filepath.Join(t.TempDir(), "imu.bag")
-	rec, err := record.New(live, path, nil)
+	rec, err := record.Create(live, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

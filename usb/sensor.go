@@ -12,6 +12,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/callbacks"
 	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/internal/yuv"
 	"github.com/rsbag/rsbag/sensor"
@@ -88,7 +89,7 @@ type base struct {
 	err     error          // sticky streaming error
 	stats   Stats
 
-	notes extensions.Callbacks[sensor.Notification]
+	notes callbacks.Callbacks[sensor.Notification]
 }
 
 // init names the sensor and sets up its life cycle.

@@ -26,13 +26,9 @@ func (s Setup) String() string {
 // bmRequestType, USB 2.0 §9.3.1).
 func (s Setup) In() bool { return s.RequestType&0x80 != 0 }
 
-// Endpoint transfer types, the low two bits of bmAttributes (USB 2.0 §9.6.6).
-const (
-	TransferControl     = 0
-	TransferIsochronous = 1
-	TransferBulk        = 2
-	TransferInterrupt   = 3
-)
+// transferInterrupt is the interrupt transfer type, the low two bits of an
+// endpoint's bmAttributes (USB 2.0 §9.6.6).
+const transferInterrupt = 3
 
 // EndpointDesc describes one endpoint of an interface setting.
 type EndpointDesc struct {
@@ -41,8 +37,8 @@ type EndpointDesc struct {
 	MaxPacketSize int
 }
 
-// TransferType returns the endpoint's transfer type (TransferBulk, ...).
-func (e EndpointDesc) TransferType() int { return int(e.Attributes & 3) }
+// transferType returns the endpoint's transfer type (transferInterrupt, ...).
+func (e EndpointDesc) transferType() int { return int(e.Attributes & 3) }
 
 // AltSetting is one alternate setting of an interface.
 type AltSetting struct {

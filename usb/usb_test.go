@@ -15,6 +15,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/testsupport/await"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb"
 	"github.com/rsbag/rsbag/usb/internal/uvc"
@@ -289,11 +290,7 @@ func (c *collector) wait(t testing.TB, n int) []*sensor.Frame {
 		if got >= n {
 			break
 		}
-		select {
-		case <-c.ch:
-		case <-time.After(5 * time.Second):
-			t.Fatalf("got %d frames, want %d", got, n)
-		}
+		await.Recv(t, fmt.Sprintf("frame %d (of %d)", got+1, n), c.ch)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

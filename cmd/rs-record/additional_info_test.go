@@ -31,8 +31,8 @@ func TestAdditionalInfo(t *testing.T) {
 		var d map[string]struct {
 			MD5 string `json:"md5sum"`
 		}
-		if err := json.Unmarshal(defs, &d); err != nil || d["diagnostic_msgs/KeyValue"].MD5 != msgs.KeyValueType.MD5 {
-			t.Errorf("KeyValue md5 %s, the spec's %s (%v)", msgs.KeyValueType.MD5, d["diagnostic_msgs/KeyValue"].MD5, err)
+		if err := json.Unmarshal(defs, &d); err != nil || d["diagnostic_msgs/KeyValue"].MD5 != new(msgs.KeyValue).Type().MD5 {
+			t.Errorf("KeyValue md5 %s, the spec's %s (%v)", new(msgs.KeyValue).Type().MD5, d["diagnostic_msgs/KeyValue"].MD5, err)
 		}
 	}
 
@@ -48,7 +48,7 @@ func TestAdditionalInfo(t *testing.T) {
 	}
 	var got []string
 	for _, c := range r.Connections() {
-		if c.Topic == layout.AdditionalInfoTopic && (c.Type != msgs.KeyValueType.Name || c.MD5Sum != msgs.KeyValueType.MD5) {
+		if c.Topic == layout.AdditionalInfoTopic && (c.Type != new(msgs.KeyValue).Type().Name || c.MD5Sum != new(msgs.KeyValue).Type().MD5) {
 			t.Errorf("%s: type %s %s", c.Topic, c.Type, c.MD5Sum)
 		}
 	}

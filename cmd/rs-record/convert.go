@@ -14,8 +14,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/convert"
 	"github.com/rsbag/rsbag/internal/outfile"
+	"github.com/rsbag/rsbag/internal/tools/convert"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 )

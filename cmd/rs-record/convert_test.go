@@ -26,7 +26,7 @@ func plainBag(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		if err := w.WriteMessage(id, rosbag.Time(1e9+i), (&msgs.String{Data: "hello"}).Marshal()); err != nil {
+		if err := w.WriteMessage(id, rosbag.Time(1e9+i), msgs.Marshal(&msgs.String{Data: "hello"})); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,21 +6,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/rsbag/rsbag/internal/conformance"
-	"github.com/rsbag/rsbag/internal/testbags"
+	"github.com/rsbag/rsbag/internal/testsupport/await"
+	"github.com/rsbag/rsbag/internal/testsupport/conformance"
+	"github.com/rsbag/rsbag/internal/testsupport/testbags"
 	"github.com/rsbag/rsbag/rosbag"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // variant is a damaged (or not) copy of a reference bag.
@@ -476,6 +475,7 @@ func TestSignals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	read := fileEvents(t, bag, evRead) // by any process: play's, or another test's
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		for _, mode := range []string{"--realtime=true", "--realtime=false"} {
 			for _, stage := range []string{"start", "reading"} {
@@ -485,45 +485,45 @@ func TestSignals(t *testing.T) {
 				if err := cmd.Start(); err != nil {
 					t.Fatal(err)
 				}
+				done := make(chan error, 1)
+				go func() { done <- cmd.Wait() }()
 				if stage == "reading" {
-					// Wait until the bag is open: /proc lists it.
-					deadline := time.Now().Add(time.Minute)
-					for opened := false; !opened; {
-						if time.Now().After(deadline) {
-							cmd.Process.Kill()
-							t.Fatalf("play never opened the bag\n%s", e.String())
+					// Wait until play reads the bag: after each read of
+					// it, see whether /proc lists it among play's files.
+					for !hasOpen(cmd.Process.Pid, bag) {
+						select {
+						case <-read:
+						case err := <-done:
+							t.Fatalf("play ended before it read the bag: %v\n%s", err, e.String())
 						}
-						links, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", cmd.Process.Pid))
-						for _, l := range links {
-							if p, _ := os.Readlink(l); p == bag {
-								opened = true
-							}
-						}
-						runtime.Gosched()
 					}
 				}
 				cmd.Process.Signal(sig)
-				done := make(chan error, 1)
-				go func() { done <- cmd.Wait() }()
-				select {
-				case err := <-done:
-					var ee *exec.ExitError
-					switch {
-					case err == nil:
-						if !strings.Contains(o.String(), "played ") {
-							t.Errorf("%v %s at %s: exit 0 without a summary: %q", sig, mode, stage, o.String())
-						}
-					case errors.As(err, &ee) && ee.ProcessState.Sys().(syscall.WaitStatus).Signaled() && stage == "start":
-						// The signal came before the handler was installed:
-						// its default action ended the process.
-					default:
-						t.Errorf("%v %s at %s: %v\n%s", sig, mode, stage, err, e.String())
+				err := await.Recv(t, fmt.Sprintf("the end of play after %v %s at %s", sig, mode, stage), done)
+				var ee *exec.ExitError
+				switch {
+				case err == nil:
+					if !strings.Contains(o.String(), "played ") {
+						t.Errorf("%v %s at %s: exit 0 without a summary: %q", sig, mode, stage, o.String())
 					}
-				case <-time.After(60 * time.Second):
-					cmd.Process.Kill()
-					t.Fatalf("%v %s at %s: still running a minute later (hang)", sig, mode, stage)
+				case errors.As(err, &ee) && ee.ProcessState.Sys().(syscall.WaitStatus).Signaled() && stage == "start":
+					// The signal came before the handler was installed:
+					// its default action ended the process.
+				default:
+					t.Errorf("%v %s at %s: %v\n%s", sig, mode, stage, err, e.String())
 				}
 			}
 		}
 	}
+}
+
+// hasOpen reports whether process pid has path open (/proc lists it).
+func hasOpen(pid int, path string) bool {
+	links, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", pid))
+	for _, l := range links {
+		if p, _ := os.Readlink(l); p == path {
+			return true
+		}
+	}
+	return false
 }

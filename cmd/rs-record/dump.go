@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/damage"
-	"github.com/rsbag/rsbag/internal/rsdump"
+	"github.com/rsbag/rsbag/internal/tools/damage"
+	"github.com/rsbag/rsbag/internal/tools/rsdump"
 	"github.com/rsbag/rsbag/rig"
 	"github.com/rsbag/rsbag/units"
 )

@@ -31,7 +31,7 @@ func Example_record() {
 		log.Fatal(err)
 	}
 	defer cam.Close()
-	rec, err := record.New(cam, path, &record.Options{Lossless: true})
+	rec, err := record.Create(cam, path, &record.Options{Lossless: true})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/rsbag/rsbag/internal/baginfo"
-	"github.com/rsbag/rsbag/internal/damage"
 	"github.com/rsbag/rsbag/internal/outfile"
+	"github.com/rsbag/rsbag/internal/tools/baginfo"
+	"github.com/rsbag/rsbag/internal/tools/damage"
 	"github.com/rsbag/rsbag/mcapbag"
 	"github.com/rsbag/rsbag/mcapbag/ros2"
 	"github.com/rsbag/rsbag/msgs"

@@ -12,8 +12,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/rsbag/rsbag/internal/conformance"
-	"github.com/rsbag/rsbag/internal/testbags"
+	"github.com/rsbag/rsbag/internal/testsupport/conformance"
+	"github.com/rsbag/rsbag/internal/testsupport/testbags"
 )
 
 // TestExportImport: a fresh recording exported to MCAP passes mcapcheck-js

@@ -3,8 +3,8 @@ package main
 import (
 	"encoding/json"
 
-	"github.com/rsbag/rsbag/internal/baginfo"
-	"github.com/rsbag/rsbag/internal/damage"
+	"github.com/rsbag/rsbag/internal/tools/baginfo"
+	"github.com/rsbag/rsbag/internal/tools/damage"
 )
 
 func runInfo(e *env, args []string) (err error) {

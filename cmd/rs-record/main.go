@@ -16,8 +16,8 @@
 //	rs-record --version                                  print the module version and commit
 //
 // Every command accepts -h. The exit status is 0 on success, 1 on an error,
-// 2 on a usage error and 3 when a bag is damaged (see internal/damage: it is
-// read as far as it can be, every loss is reported, and --allow-damaged
+// 2 on a usage error and 3 when a bag is damaged (see internal/tools/damage:
+// it is read as far as it can be, every loss is reported, and --allow-damaged
 // makes the status 0). Errors are printed as one line on stderr that names
 // the file and the problem.
 //
@@ -42,7 +42,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/rsbag/rsbag/internal/damage"
+	"github.com/rsbag/rsbag/internal/tools/damage"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/usb"
 )

@@ -14,7 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/conformance"
+	"github.com/rsbag/rsbag/internal/testsupport/await"
+	"github.com/rsbag/rsbag/internal/testsupport/conformance"
 )
 
 // binPath is the rs-record binary built once by TestMain.
@@ -329,19 +330,34 @@ func TestRecordWithoutCameraFallsBack(t *testing.T) {
 }
 
 // startRecording starts a long synthetic recording and waits until its
-// file holds more than one flushed chunk.
-func startRecording(t *testing.T, bag string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+// file holds more than one flushed chunk, looking at it after each write
+// (fileEvents). It returns the process, its stdout and stderr, and a wait
+// for its end (which a test calls instead of cmd.Wait).
+func startRecording(t *testing.T, bag string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer, func() error) {
 	t.Helper()
+	written := fileEvents(t, filepath.Dir(bag), evCreate|evWrite)
 	cmd := exec.Command(binPath, "record", "--synthetic", "-t", "60", "-f", bag)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill() })
+	exited := make(chan struct{})
+	var waitErr error
+	go func() {
+		waitErr = cmd.Wait()
+		close(exited)
+	}()
+	wait := func() error {
+		await.Recv(t, "the end of the recording", exited)
+		return waitErr
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+	})
 	// Past 4 MiB, then one more flush (the writer flushes chunks as they
 	// fill, and at least every second).
-	deadline := time.Now().Add(30 * time.Second)
 	var first int64
 	for {
 		fi, err := os.Stat(bag)
@@ -351,20 +367,21 @@ func startRecording(t *testing.T, bag string) (*exec.Cmd, *bytes.Buffer, *bytes.
 		if err == nil && first > 0 && fi.Size() > first {
 			break
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the recording did not grow: %v\n%s", err, e.String())
+		select {
+		case <-written:
+		case <-exited:
+			t.Fatalf("the recording ended before its file grew: %v\n%s", waitErr, e.String())
 		}
-		time.Sleep(100 * time.Millisecond)
 	}
-	return cmd, &o, &e
+	return cmd, &o, &e, wait
 }
 
 func TestSIGINTLeavesIndexedBag(t *testing.T) {
 	t.Parallel()
 	bag := filepath.Join(t.TempDir(), "int.bag")
-	cmd, o, e := startRecording(t, bag)
+	cmd, o, e, wait := startRecording(t, bag)
 	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
+	err := wait()
 	checkNoPanic(t, result{stderr: e.String()})
 	if err != nil {
 		t.Fatalf("record after SIGINT: %v\n%s", err, e.String())
@@ -385,9 +402,9 @@ func TestSIGINTLeavesIndexedBag(t *testing.T) {
 func TestSIGKILLLeavesRecoverableBag(t *testing.T) {
 	t.Parallel()
 	bag := filepath.Join(t.TempDir(), "kill.bag")
-	cmd, _, _ := startRecording(t, bag)
+	cmd, _, _, wait := startRecording(t, bag)
 	cmd.Process.Kill()
-	cmd.Wait()
+	wait()
 	bi := infoJSON(t, bag)
 	if bi.Indexed || bi.Recovery == nil {
 		t.Fatalf("bag after SIGKILL: indexed %v, recovery %v", bi.Indexed, bi.Recovery)

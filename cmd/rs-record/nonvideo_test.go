@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 )
 
 // TestNonVideoBagsEnd: every command that plays a bag ends, exit 0, on a

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
-	"github.com/rsbag/rsbag/internal/damage"
+	"github.com/rsbag/rsbag/internal/tools/damage"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rig"
 	"github.com/rsbag/rsbag/sensor"

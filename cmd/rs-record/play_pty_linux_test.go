@@ -11,8 +11,9 @@ import (
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 	"unsafe"
+
+	"github.com/rsbag/rsbag/internal/testsupport/await"
 )
 
 // openPTY opens a pseudo-terminal pair.
@@ -42,14 +43,35 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 
 // screen collects what the program writes to the terminal.
 type screen struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	closed  bool          // the terminal has no writer left
+	changed chan struct{} // a value after a write or the close, merged
 }
+
+func newScreen() *screen { return &screen{changed: make(chan struct{}, 1)} }
 
 func (s *screen) Write(p []byte) (int, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.Write(p)
+	n, err := s.buf.Write(p)
+	s.mu.Unlock()
+	s.signal()
+	return n, err
+}
+
+// close records that nothing more will be written.
+func (s *screen) close() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.signal()
+}
+
+func (s *screen) signal() {
+	select {
+	case s.changed <- struct{}{}:
+	default: // one is pending already
+	}
 }
 
 func (s *screen) String() string {
@@ -59,19 +81,23 @@ func (s *screen) String() string {
 }
 
 // waitFor waits until the text written after mark contains want and
-// returns the new mark.
+// returns the new mark, looking at the text again after each write: the
+// program's output is the only event, and the test's deadline the only
+// limit.
 func (s *screen) waitFor(t *testing.T, mark int, want string) int {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		out := s.String()
+	for {
+		s.mu.Lock()
+		out, closed := s.buf.String(), s.closed
+		s.mu.Unlock()
 		if i := strings.Index(out[mark:], want); i >= 0 {
 			return mark + i + len(want)
 		}
-		time.Sleep(20 * time.Millisecond)
+		if closed {
+			t.Fatalf("no %q on the terminal, which has no writer left; it shows:\n%q", want, out[mark:])
+		}
+		await.Recv(t, fmt.Sprintf("%q on the terminal", want), s.changed)
 	}
-	t.Fatalf("no %q on the terminal; it shows:\n%q", want, s.String()[mark:])
-	return mark
 }
 
 // TestPlayKeys drives `rs-record play` on a terminal: space pauses and
@@ -87,10 +113,11 @@ func TestPlayKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	slave.Close()
-	scr := &screen{}
+	scr := newScreen()
 	drained := make(chan struct{}) // closed when the terminal has no writer left
 	go func() {
 		defer close(drained)
+		defer scr.close()
 		b := make([]byte, 4096)
 		for {
 			n, err := master.Read(b)
@@ -123,19 +150,11 @@ func TestPlayKeys(t *testing.T) {
 	key(" ")
 	mark = scr.waitFor(t, mark, "Playing")
 	key("q")
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Fatalf("rs-record play ended with %v; terminal:\n%q", err, scr.String())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatalf("q did not end rs-record play; terminal:\n%q", scr.String())
+	if err := await.Recv(t, "the end of rs-record play after q", exited); err != nil {
+		t.Fatalf("rs-record play ended with %v; terminal:\n%q", err, scr.String())
 	}
-	select { // the program has exited: the reader gets its last output, then EIO
-	case <-drained:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("the terminal was not drained; it shows:\n%q", scr.String())
-	}
+	// The program has exited: the reader gets its last output, then EIO.
+	await.Recv(t, "the terminal's last output", drained)
 	if out := scr.String()[mark:]; !strings.Contains(out, "Depth/0") || !strings.Contains(out, "Color/0") {
 		t.Errorf("no per-stream summary after q:\n%q", out)
 	}

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/blobfile"
-	"github.com/rsbag/rsbag/internal/fakes3"
-	"github.com/rsbag/rsbag/internal/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/fakes3"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 )

@@ -306,7 +306,7 @@ func runRecord(e *env, args []string) error {
 	if err := refuseExisting(c.force, c.file, c.recordUSB); err != nil {
 		return err
 	}
-	rec, err := record.New(dev, c.file, opts)
+	rec, err := record.Create(dev, c.file, opts)
 	if err != nil {
 		return fileError(c.file, err)
 	}

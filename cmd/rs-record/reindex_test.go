@@ -13,7 +13,7 @@ import (
 	"testing/synctest"
 
 	"github.com/rsbag/rsbag/internal/lz4frame"
-	"github.com/rsbag/rsbag/internal/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 )

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/device"
-	"github.com/rsbag/rsbag/internal/damage"
+	"github.com/rsbag/rsbag/internal/tools/damage"
 	"github.com/rsbag/rsbag/rig"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb"

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rsbag/rsbag/internal/testbags"
+	"github.com/rsbag/rsbag/internal/testsupport/testbags"
 )
 
 // dumpLines runs dump and returns its lines decoded, by type.

@@ -8,7 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/rsbag/rsbag/internal/unitsbag"
+	"github.com/rsbag/rsbag/internal/testsupport/unitsbag"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 	"github.com/rsbag/rsbag/units"

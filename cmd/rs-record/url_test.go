@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/rsbag/rsbag/internal/fakes3"
+	"github.com/rsbag/rsbag/internal/testsupport/fakes3"
 )
 
 // TestBagByURL reads bags from an S3 server: info, dump, export and

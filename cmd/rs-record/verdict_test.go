@@ -16,8 +16,8 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/rsbag/rsbag/internal/synthrig"
-	"github.com/rsbag/rsbag/internal/testbags"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
+	"github.com/rsbag/rsbag/internal/testsupport/testbags"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"

@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"syscall"
 
+	"github.com/rsbag/rsbag/cmd/rs-record/internal/viewer"
 	"github.com/rsbag/rsbag/device"
-	"github.com/rsbag/rsbag/internal/viewer"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 )

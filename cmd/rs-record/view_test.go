@@ -16,10 +16,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/coder/websocket"
 
+	"github.com/rsbag/rsbag/internal/testsupport/await"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb/usbtest"
 )
@@ -150,7 +150,7 @@ func TestViewBeyondLoopback(t *testing.T) {
 // message satisfies want (or the guard of a hang runs out) and returns it.
 func viewState(t *testing.T, page string, want func(status, file string) bool) (status, file string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang's guard, not a timed assertion
+	ctx, cancel := await.Context(t, context.Background()) // a hang fails at the test's deadline
 	defer cancel()
 	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(page, "http")+"ws", nil)
 	if err != nil {

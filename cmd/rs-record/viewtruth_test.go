@@ -9,10 +9,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/coder/websocket"
 
+	"github.com/rsbag/rsbag/internal/testsupport/await"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/replay"
 	"github.com/rsbag/rsbag/sensor"
@@ -52,7 +52,7 @@ func TestViewGroundTruth(t *testing.T) {
 	}
 
 	cmd, line, e := startView(t, "--port", "0", bag)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang's guard, not a timed assertion
+	ctx, cancel := await.Context(t, context.Background()) // a hang fails at the test's deadline
 	defer cancel()
 	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(strings.TrimSpace(line), "http")+"ws", nil)
 	if err != nil {

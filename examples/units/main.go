@@ -103,7 +103,7 @@ func recordGraph(ctx context.Context, dev device.Device, path string, d time.Dur
 	if err != nil {
 		return err
 	}
-	rec, err := record.New(dev, path, nil)
+	rec, err := record.Create(dev, path, nil)
 	if err != nil {
 		return err
 	}

@@ -30,7 +30,11 @@ const module = "github.com/rsbag/rsbag"
 // maxExported is the ceiling on the module's exported identifiers (top-level
 // names, plus exported methods and exported struct fields). Lower it when the
 // API shrinks; raising it is a reviewed decision.
-const maxExported = 2287
+const maxExported = 2129
+
+// maxDeclared is the ceiling on the declared names (api.declared): the count
+// issue 36 set a goal of at most 900 for. Lower it when the API shrinks.
+const maxDeclared = 1382
 
 // buildContext fixes the platform so that the rendering does not depend on
 // the machine: the cgo build of linux/amd64, which has the live-camera code.
@@ -103,9 +107,20 @@ type api struct {
 	// top counts the exported top-level names, methods the exported
 	// methods (of types and interfaces), fields the exported struct fields.
 	top, methods, fields int
+	// promoted counts the methods among methods that a type has from an
+	// embedded type rather than declaring them (go doc lists those of an
+	// unexported embedded type).
+	promoted int
 }
 
 func (a api) count() int { return a.top + a.methods + a.fields }
+
+// declared counts the names a package declares: top-level names, methods
+// declared on exported types and interface methods, without struct fields
+// and promoted methods. Of the rules tried, it comes closest to the 1,405
+// exported identifiers issue 36 counted: 1,397 at 63e54ff, the commit
+// before the issue's first change.
+func (a api) declared() int { return a.top + a.methods - a.promoted }
 
 // render parses the package in dir (its non-test files for buildContext)
 // and prints its exported declarations in the order of go doc, without doc
@@ -172,6 +187,9 @@ func render(dir, importPath string) (api, error) {
 		}
 		for _, f := range ty.Methods {
 			fn("    ", f, &a.methods)
+			if f.Level > 0 {
+				a.promoted++
+			}
 		}
 	}
 	a.text = b.String()
@@ -240,14 +258,15 @@ func TestAPIGolden(t *testing.T) {
 	}
 	goldenDir := filepath.Join("testdata", "api")
 	want := map[string]bool{}
-	total, top, methods := 0, 0, 0
+	total, top, methods, declared := 0, 0, 0, 0
 	for _, pkg := range pkgs {
 		a, err := render(filepath.Join(root, filepath.FromSlash(pkg)), module+"/"+pkg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%-20s %4d exported: %4d top-level, %4d methods, %4d fields", pkg, a.count(), a.top, a.methods, a.fields)
+		t.Logf("%-20s %4d exported: %4d top-level, %4d methods, %4d fields; %4d declared", pkg, a.count(), a.top, a.methods, a.fields, a.declared())
 		total += a.count()
+		declared += a.declared()
 		top += a.top
 		methods += a.methods
 		name := goldenName(pkg)
@@ -281,9 +300,12 @@ func TestAPIGolden(t *testing.T) {
 			t.Errorf("%s is the golden API of a package that is gone or no longer public", filepath.Join(goldenDir, e.Name()))
 		}
 	}
-	t.Logf("total: %d exported identifiers in %d public packages (%d top-level, %d methods, %d fields)", total, len(pkgs), top, methods, total-top-methods)
+	t.Logf("total: %d exported identifiers in %d public packages (%d top-level, %d methods, %d fields); %d declared (top-level, declared and interface methods)", total, len(pkgs), top, methods, total-top-methods, declared)
 	if total > maxExported {
 		t.Errorf("%d exported identifiers, more than the ceiling of %d: shrink the API or raise maxExported in a reviewed change", total, maxExported)
+	}
+	if declared > maxDeclared {
+		t.Errorf("%d declared names, more than the ceiling of %d: shrink the API or raise maxDeclared in a reviewed change", declared, maxDeclared)
 	}
 }
 

@@ -1,25 +1,41 @@
 // Package archtest checks the package graph: imports between the module's
-// packages point down the layers only, the layers of README.md's
+// packages point down the layers only. The layers are those of README.md's
 // Architecture section, from the bottom:
 //
 //  1. the containers and the model's base: msgs, rosbag (internal/lz4frame),
-//     sensor, internal/goid (read by the sensor runtime only);
-//  2. the device model: extensions, device, internal/layout, the reader of a
-//     bag's description internal/description, internal/yuv, the sensor
-//     runtime internal/sensorrt, and the backends' option store
-//     internal/optionset;
+//     sensor, internal/goid (read by the sensor runtime only), the backends'
+//     callback lists internal/callbacks, the MCAP chunk writer
+//     internal/mcapwriter, and the plumbing below everything:
+//     internal/buildinfo, internal/outfile, internal/jsonl;
+//  2. the device model: extensions, device, internal/layout, the derivation
+//     of a device's extrinsics internal/extrinsics, the reader of a
+//     bag's description internal/description, internal/yuv and
+//     internal/imaging, the sensor runtime internal/sensorrt, and the
+//     backends' option store internal/optionset;
 //  3. the backends usb, software, playback and record, which never import
 //     each other;
 //  4. what stands on the backends: pipeline, rig, replay, processing,
-//     mcapbag and mcapbag/ros2, blobfile, and the tools' shared packages
-//     (internal/damage, internal/baginfo, internal/convert, internal/rsdump,
-//     internal/viewer, internal/synthrig, ...);
-//  5. the programs under cmd/ (cmd/rs-record, and any a user adds: a program
-//     there may import any package, without an entry in this table), and the
-//     fleet module on top.
+//     mcapbag and mcapbag/ros2, blobfile, units;
+//  5. the tools' shared logic, under internal/tools (internal/tools/damage,
+//     internal/tools/baginfo, internal/tools/convert, internal/tools/rsdump),
+//     used by rs-record, rs-fleet and librealsense2.so;
+//  6. the programs: those under cmd/ (cmd/rs-record, whose own logic lives
+//     in cmd/rs-record/internal, and any a user adds: a program there may
+//     import any package, without an entry in this test), capi, examples/,
+//     and the fleet module on top.
 //
-// The table allowed below is the rule; a new library package needs its
-// place in it.
+// So internal/ itself holds only what sits below the backends (layers 1 and
+// 2); the tool logic above them is in internal/tools (which Go's internal
+// rule lets cmd/, capi and the fleet module import) or under the program
+// that uses it. The test support — fakes, bag writers, the conformance
+// checkers' finder — is in internal/testsupport, the one place outside
+// tests, with replay/replaytest, whose code imports package testing; only
+// tests import it.
+//
+// Two tables are the rule: layers gives every package its layer, and an
+// import may not run from a lower layer to a higher one; allowed lists what
+// each package may import within that. A new library package needs its
+// place in both.
 package archtest
 
 import (
@@ -37,51 +53,116 @@ import (
 
 const module = "github.com/rsbag/rsbag/"
 
+// The layers, from the bottom (see the package doc).
+const (
+	layerBase = 1 + iota
+	layerModel
+	layerBackends
+	layerOnBackends
+	layerTools
+	layerPrograms
+	// layerTestSupport is the test support: it may import any library
+	// package, and only tests may import it.
+	layerTestSupport
+)
+
+// layers gives each package (relative to the module; a sub-package not
+// listed is in the layer of its nearest listed parent) its layer.
+var layers = map[string]int{
+	"msgs":                layerBase,
+	"rosbag":              layerBase,
+	"sensor":              layerBase,
+	"internal/lz4frame":   layerBase,
+	"internal/goid":       layerBase,
+	"internal/buildinfo":  layerBase,
+	"internal/outfile":    layerBase,
+	"internal/jsonl":      layerBase,
+	"internal/callbacks":  layerBase,
+	"internal/mcapwriter": layerBase,
+
+	"extensions":           layerModel,
+	"device":               layerModel,
+	"internal/layout":      layerModel,
+	"internal/description": layerModel,
+	"internal/yuv":         layerModel,
+	"internal/imaging":     layerModel,
+	"internal/sensorrt":    layerModel,
+	"internal/optionset":   layerModel,
+	"internal/extrinsics":  layerModel,
+
+	"usb":      layerBackends,
+	"software": layerBackends,
+	"playback": layerBackends,
+	"record":   layerBackends,
+
+	"pipeline":   layerOnBackends,
+	"rig":        layerOnBackends,
+	"replay":     layerOnBackends,
+	"processing": layerOnBackends,
+	"mcapbag":    layerOnBackends,
+	"blobfile":   layerOnBackends,
+	"units":      layerOnBackends,
+
+	"internal/tools": layerTools,
+
+	"cmd":      layerPrograms,
+	"capi":     layerPrograms,
+	"examples": layerPrograms,
+	"fleet":    layerPrograms,
+
+	"internal/testsupport": layerTestSupport,
+	// Tests only: no code of their own.
+	"internal/archtest": layerTestSupport,
+	"internal/apitest":  layerTestSupport,
+}
+
 // allowed lists, for each package (relative to the module), the module
 // packages its non-test code may import. A sub-package not listed inherits
 // the rules of its nearest listed parent, and may import its own parent.
 var allowed = map[string][]string{
-	"msgs":                 {},
-	"rosbag":               {"internal/lz4frame"},
-	"internal/lz4frame":    {},
-	"sensor":               {},
-	"internal/goid":        {},
-	"internal/sensorrt":    {"sensor", "internal/goid"},
-	"internal/testbags":    {"rosbag"},
-	"internal/benchbag":    {"rosbag", "msgs", "sensor", "internal/layout"},
-	"internal/benchplay":   {"sensor", "playback"},
+	// 1. The base.
+	"msgs":                {},
+	"rosbag":              {"internal/lz4frame"},
+	"internal/lz4frame":   {},
+	"sensor":              {},
+	"internal/goid":       {},
+	"internal/buildinfo":  {},
+	"internal/outfile":    {},
+	"internal/jsonl":      {},
+	"internal/callbacks":  {},
+	"internal/mcapwriter": {"internal/lz4frame"},
+	// 2. The device model.
 	"extensions":           {"sensor"},
-	"device":               {"sensor", "extensions"},
-	"internal/optionset":   {"sensor", "extensions"},
+	"device":               {"sensor", "extensions", "internal/layout", "internal/extrinsics"},
+	"internal/extrinsics":  {"sensor", "extensions"},
 	"internal/layout":      {"msgs", "sensor"},
 	"internal/description": {"msgs", "rosbag", "sensor", "internal/layout"},
-	"usb":                  {"sensor", "extensions", "device", "internal/sensorrt", "internal/yuv", "internal/optionset"},
-	"software":             {"sensor", "extensions", "device", "internal/sensorrt", "internal/optionset"},
-	"record":               {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo"},
-	"internal/buildinfo":   {},
-	"playback":             {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/description", "internal/sensorrt"},
-	"internal/damage":      {"msgs", "rosbag", "playback", "internal/layout"},
-	"internal/baginfo":     {"msgs", "rosbag", "sensor", "internal/layout", "internal/description", "internal/damage"},
-	"internal/fakes3":      {},
-	"internal/outfile":     {},
-	"blobfile":             {"rosbag"},
-	"internal/rsdump":      {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/damage", "rosbag", "rig", "internal/outfile", "internal/layout"},
-	"pipeline":             {"sensor", "extensions", "device", "playback", "record", "software", "internal/outfile"},
-	"processing":           {"sensor", "extensions", "internal/yuv"},
-	"mcapbag":              {"rosbag", "msgs", "internal/layout", "internal/description", "internal/lz4frame"},
-	"mcapbag/ros2":         {"sensor", "extensions", "playback", "mcapbag", "internal/yuv"},
-	"rig":                  {"sensor", "extensions", "device", "playback", "record", "internal/outfile"},
-	"replay":               {"sensor", "pipeline", "playback", "rig"},
-	"replay/replaytest":    {"replay"},
-	"units":                {"sensor", "device", "pipeline", "playback", "record", "rig", "replay", "msgs", "rosbag", "mcapbag"},
-	"internal/synthrig":    {"sensor", "device", "record", "rig", "software", "internal/refcam"},
-	"internal/refcam":      {"sensor", "software"},
-	"internal/imaging":     {"sensor", "internal/yuv"},
 	"internal/yuv":         {"sensor"},
-	"internal/unitsbag":    {"device", "record", "software", "units"},
-	"internal/viewer":      {"sensor", "extensions", "device", "playback", "record", "processing", "rosbag", "units", "internal/layout", "internal/imaging", "internal/outfile"},
-	"internal/convert":     {"sensor", "extensions", "playback", "processing", "pipeline", "internal/damage", "internal/imaging", "internal/outfile"},
-	// The programs: cmd/rs-record, and any a user adds under cmd/.
+	"internal/imaging":     {"sensor", "internal/yuv"},
+	"internal/sensorrt":    {"sensor", "internal/goid"},
+	"internal/optionset":   {"sensor", "extensions", "internal/callbacks"},
+	// 3. The backends.
+	"usb":      {"sensor", "extensions", "device", "internal/sensorrt", "internal/yuv", "internal/optionset", "internal/callbacks"},
+	"software": {"sensor", "extensions", "device", "internal/layout", "internal/extrinsics", "internal/sensorrt", "internal/optionset", "internal/callbacks"},
+	"playback": {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/extrinsics", "internal/description", "internal/sensorrt", "internal/callbacks"},
+	"record":   {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo", "internal/callbacks"},
+	// 4. On the backends.
+	"pipeline":          {"sensor", "extensions", "device", "playback", "record", "software", "internal/outfile"},
+	"rig":               {"sensor", "extensions", "device", "playback", "record", "internal/outfile"},
+	"replay":            {"sensor", "pipeline", "playback", "rig", "internal/jsonl"},
+	"replay/replaytest": {"replay"},
+	"processing":        {"sensor", "extensions", "internal/yuv"},
+	"mcapbag":           {"rosbag", "msgs", "internal/layout", "internal/description", "internal/lz4frame", "internal/mcapwriter"},
+	"mcapbag/ros2":      {"sensor", "extensions", "playback", "mcapbag", "internal/mcapwriter", "internal/yuv"},
+	"blobfile":          {"rosbag"},
+	"units":             {"sensor", "device", "pipeline", "playback", "record", "rig", "replay", "msgs", "rosbag", "mcapbag", "internal/jsonl"},
+	// 5. The tools' shared logic.
+	"internal/tools/damage":  {"msgs", "rosbag", "playback", "internal/layout"},
+	"internal/tools/baginfo": {"msgs", "rosbag", "sensor", "internal/layout", "internal/description", "internal/tools/damage"},
+	"internal/tools/convert": {"sensor", "extensions", "playback", "processing", "pipeline", "internal/tools/damage", "internal/imaging", "internal/outfile"},
+	"internal/tools/rsdump":  {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/tools/damage", "rosbag", "rig", "internal/outfile", "internal/layout"},
+	// 6. The programs: cmd/rs-record (and its own packages under
+	// cmd/rs-record/internal), and any a user adds under cmd/.
 	"cmd": {"*"},
 	// librealsense2.so on the Go core: a program (package main, built with
 	// -buildmode=c-shared) exporting the rs2_* C API over the packages a
@@ -90,22 +171,44 @@ var allowed = map[string][]string{
 	// Example programs, as programs may.
 	"examples": {"*"},
 	// The fleet module's packages run the tools' packages per bag.
-	"fleet":              {"rosbag", "blobfile", "playback", "mcapbag", "mcapbag/ros2", "internal/baginfo", "internal/convert", "internal/damage"},
+	"fleet":              {"rosbag", "blobfile", "playback", "mcapbag", "mcapbag/ros2", "internal/tools/baginfo", "internal/tools/convert", "internal/tools/damage"},
 	"fleet/cmd/rs-fleet": {"blobfile", "fleet"},
-	"internal/archtest":  {},
-	"internal/apitest":   {},
-	// For tests: finds the checkers of tools/conformance.
-	"internal/conformance": {},
+	// The test support, for tests only.
+	"internal/testsupport/testbags":    {"rosbag"},
+	"internal/testsupport/benchbag":    {"rosbag", "msgs", "sensor", "internal/layout"},
+	"internal/testsupport/benchplay":   {"sensor", "playback"},
+	"internal/testsupport/fakes3":      {},
+	"internal/testsupport/refcam":      {"sensor", "software"},
+	"internal/testsupport/synthrig":    {"sensor", "device", "record", "rig", "software", "internal/testsupport/refcam"},
+	"internal/testsupport/unitsbag":    {"device", "record", "software", "units"},
+	"internal/testsupport/yuvtest":     {},
+	"internal/testsupport/await":       {},
+	"internal/testsupport/conformance": {}, // finds the checkers of tools/conformance
+	"internal/archtest":                {},
+	"internal/apitest":                 {},
 }
 
-// rule returns the listed package that governs pkg.
-func rule(pkg string) (string, bool) {
+// governing returns the listed key of table that governs pkg: pkg or its
+// nearest listed parent.
+func governing[V any](table map[string]V, pkg string) (string, bool) {
 	for p := pkg; p != "."; p = filepath.Dir(p) {
-		if _, ok := allowed[p]; ok {
+		if _, ok := table[p]; ok {
 			return p, true
 		}
 	}
 	return "", false
+}
+
+// rule returns the listed package of allowed that governs pkg.
+func rule(pkg string) (string, bool) { return governing(allowed, pkg) }
+
+// layer returns pkg's layer, 0 if it has none.
+func layer(pkg string) int {
+	p, ok := governing(layers, pkg)
+	if !ok {
+		return 0
+	}
+	return layers[p]
 }
 
 func TestImportGraph(t *testing.T) {
@@ -165,6 +268,12 @@ func write(t *testing.T, root string, files map[string]string) {
 // layerErrors returns what breaks the layering among the packages pkgs of
 // the module tree at root (paths relative to root).
 func layerErrors(root string, pkgs []string) []string {
+	return eachPackage(root, pkgs, layerCheck)
+}
+
+// eachPackage returns the errors check finds in the packages pkgs of the
+// module tree at root (paths relative to root), and those that do not load.
+func eachPackage(root string, pkgs []string, check func(pkg string, bp *build.Package) []string) []string {
 	var errs []string
 	for _, pkg := range pkgs {
 		bp, err := build.ImportDir(filepath.Join(root, pkg), 0)
@@ -172,31 +281,110 @@ func layerErrors(root string, pkgs []string) []string {
 			errs = append(errs, fmt.Sprintf("%s: %v", pkg, err))
 			continue
 		}
-		gov, ok := rule(pkg)
-		if !ok {
-			errs = append(errs, fmt.Sprintf("package %s has no place in the layer table of this test", pkg))
+		errs = append(errs, check(pkg, bp)...)
+	}
+	return errs
+}
+
+// layerCheck returns what breaks the layering in package pkg's imports.
+func layerCheck(pkg string, bp *build.Package) []string {
+	gov, ok := rule(pkg)
+	if !ok {
+		return []string{fmt.Sprintf("package %s has no place in the layer table of this test", pkg)}
+	}
+	l := layer(pkg)
+	if l == 0 {
+		return []string{fmt.Sprintf("package %s has no layer in this test", pkg)}
+	}
+	var errs []string
+	if internalBelowBackends(pkg) && l >= layerBackends {
+		errs = append(errs, fmt.Sprintf("package %s is in layer %d: internal/ holds only what sits below the backends (tool logic goes to internal/tools or under its program)", pkg, l))
+	}
+	ok2 := map[string]bool{}
+	for _, a := range allowed[gov] {
+		ok2[a] = true
+	}
+	for _, imp := range bp.Imports {
+		if !strings.HasPrefix(imp, module) {
 			continue
 		}
-		ok2 := map[string]bool{}
-		for _, a := range allowed[gov] {
-			ok2[a] = true
+		dep := strings.TrimPrefix(imp, module)
+		if dl := layer(dep); dl > l {
+			errs = append(errs, fmt.Sprintf("%s (layer %d) imports %s (layer %d): an import running back up the layers", pkg, l, dep, dl))
+			continue
 		}
-		for _, imp := range bp.Imports {
-			if !strings.HasPrefix(imp, module) {
-				continue
-			}
-			dep := strings.TrimPrefix(imp, module)
-			depGov, _ := rule(dep)
-			switch {
-			case ok2["*"], ok2[dep], ok2[depGov]:
-			case strings.HasPrefix(dep, gov+"/"), strings.HasPrefix(pkg, dep+"/"), depGov == gov:
-				// within one package's own tree
-			default:
-				errs = append(errs, fmt.Sprintf("%s imports %s: not allowed by the layering (allowed: %v)", pkg, dep, allowed[gov]))
-			}
+		depGov, _ := rule(dep)
+		switch {
+		case ok2["*"], ok2[dep], ok2[depGov]:
+		case strings.HasPrefix(dep, gov+"/"), strings.HasPrefix(pkg, dep+"/"), depGov == gov:
+			// within one package's own tree
+		default:
+			errs = append(errs, fmt.Sprintf("%s imports %s: not allowed by the layering (allowed: %v)", pkg, dep, allowed[gov]))
 		}
 	}
 	return errs
+}
+
+// internalBelowBackends reports whether pkg is one of internal/'s own
+// packages, which must sit below the backends: not the tools' shared logic
+// (internal/tools), the test support (internal/testsupport) or these tests.
+func internalBelowBackends(pkg string) bool {
+	rest, ok := strings.CutPrefix(pkg, "internal/")
+	if !ok {
+		return false
+	}
+	top, _, _ := strings.Cut(rest, "/")
+	return !slices.Contains([]string{"tools", "testsupport", "archtest", "apitest"}, top)
+}
+
+// TestTablesAgree: the allowed table never lets an import run back up the
+// layers, and every package it lists has a layer.
+func TestTablesAgree(t *testing.T) {
+	for pkg, deps := range allowed {
+		l := layer(pkg)
+		if l == 0 {
+			t.Errorf("%s is in the allowed table without a layer", pkg)
+		}
+		for _, dep := range deps {
+			if dep == "*" {
+				if l != layerPrograms {
+					t.Errorf("%s (layer %d) may import any package: only programs may", pkg, l)
+				}
+				continue
+			}
+			if dl := layer(dep); dl == 0 || dl > l {
+				t.Errorf("allowed lets %s (layer %d) import %s (layer %d): an import running back up", pkg, l, dep, dl)
+			}
+		}
+	}
+}
+
+// TestTestingOnlyInTestSupport: outside tests, only the test support
+// (internal/testsupport) imports package testing (or one under it), and
+// replay/replaytest, whose golden files are for users' tests (README.md,
+// "Deterministic replay in tests"). So no fake can end up in a program.
+func TestTestingOnlyInTestSupport(t *testing.T) {
+	root := filepath.Join("..", "..")
+	for _, e := range testingErrors(root, modulePackages(t, root)) {
+		t.Error(e)
+	}
+}
+
+// testingErrors returns the packages among pkgs of the module tree at root
+// whose non-test code imports testing outside the test support.
+func testingErrors(root string, pkgs []string) []string {
+	return eachPackage(root, pkgs, func(pkg string, bp *build.Package) []string {
+		if layer(pkg) == layerTestSupport || pkg == "replay/replaytest" {
+			return nil
+		}
+		var errs []string
+		for _, imp := range bp.Imports {
+			if imp == "testing" || strings.HasPrefix(imp, "testing/") {
+				errs = append(errs, fmt.Sprintf("%s imports %s outside its tests: test support belongs in internal/testsupport", pkg, imp))
+			}
+		}
+		return errs
+	})
 }
 
 // TestGoidOnlyInSensorrt: the sensor runtime is the only package, tests
@@ -302,7 +490,7 @@ func TestBuildsWithoutCgo(t *testing.T) {
 func TestUserCommand(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
-		"cmd/mytool/main.go":    "package main\n\nimport (\n\t_ \"github.com/rsbag/rsbag/playback\"\n\t_ \"github.com/rsbag/rsbag/internal/damage\"\n\t_ \"github.com/rsbag/rsbag/mcapbag\"\n)\n\nfunc main() {}\n",
+		"cmd/mytool/main.go":    "package main\n\nimport (\n\t_ \"github.com/rsbag/rsbag/playback\"\n\t_ \"github.com/rsbag/rsbag/internal/tools/damage\"\n\t_ \"github.com/rsbag/rsbag/mcapbag\"\n)\n\nfunc main() {}\n",
 		"cmd/mytool/sub/sub.go": "package sub\n\nimport _ \"github.com/rsbag/rsbag/rosbag\"\n",
 		"newlib/newlib.go":      "package newlib\n\nimport _ \"github.com/rsbag/rsbag/rosbag\"\n",
 		"rosbag/low.go":         "package rosbag\n\nimport _ \"github.com/rsbag/rsbag/playback\"\n",
@@ -314,20 +502,99 @@ func TestUserCommand(t *testing.T) {
 	errs := layerErrors(root, []string{"newlib", "rosbag"})
 	want := []string{
 		"package newlib has no place in the layer table of this test",
-		"rosbag imports playback: not allowed by the layering (allowed: [internal/lz4frame])",
+		"rosbag (layer 1) imports playback (layer 3): an import running back up the layers",
 	}
 	if !slices.Equal(errs, want) {
 		t.Errorf("layer errors %q, want %q", errs, want)
 	}
 }
 
+// TestLayersRunDown: an import running back up the layers is refused, from
+// any layer, and so is a package of internal/ above the backends; imports
+// down the layers and the test support's non-test imports of testing are
+// accepted.
+func TestLayersRunDown(t *testing.T) {
+	imports := func(pkg string, deps ...string) string {
+		src := "package " + filepath.Base(pkg) + "\n\nimport (\n"
+		for _, d := range deps {
+			if !strings.Contains(d, ".") && !strings.HasPrefix(d, "testing") {
+				d = module + d
+			}
+			src += "\t_ \"" + d + "\"\n"
+		}
+		return src + ")\n"
+	}
+	files := map[string]string{
+		"internal/layout/up.go":                imports("internal/layout", "playback"),
+		"internal/newtool/newtool.go":          imports("internal/newtool", "playback"),
+		"playback/up.go":                       imports("playback", "internal/tools/damage"),
+		"mcapbag/up.go":                        imports("mcapbag", "internal/tools/baginfo"),
+		"cmd/mytool/main.go":                   imports("main", "internal/testsupport/testbags"),
+		"software/fake.go":                     imports("software", "testing", "sensor"),
+		"internal/tools/damage/damage.go":      imports("damage", "playback", "msgs"),
+		"internal/tools/baginfo/baginfo.go":    imports("baginfo", "internal/tools/damage"),
+		"internal/testsupport/testbags/tb.go":  imports("testbags", "testing", "rosbag"),
+		"internal/testsupport/benchplay/bp.go": imports("benchplay", "testing", "playback"),
+		"replay/replaytest/golden.go":          imports("replaytest", "testing", "replay"),
+		"cmd/mytool/internal/ui/ui.go":         imports("ui", "playback", "internal/tools/rsdump"),
+	}
+	root := t.TempDir()
+	write(t, root, files)
+	var pkgs []string
+	for f := range files {
+		pkgs = append(pkgs, filepath.ToSlash(filepath.Dir(f)))
+	}
+	sort.Strings(pkgs)
+	want := []string{
+		"cmd/mytool (layer 6) imports internal/testsupport/testbags (layer 7): an import running back up the layers",
+		"internal/layout (layer 2) imports playback (layer 3): an import running back up the layers",
+		"package internal/newtool has no place in the layer table of this test",
+		"mcapbag (layer 4) imports internal/tools/baginfo (layer 5): an import running back up the layers",
+		"playback (layer 3) imports internal/tools/damage (layer 5): an import running back up the layers",
+	}
+	if got := layerErrors(root, pkgs); !slices.Equal(got, want) {
+		t.Errorf("layer errors\n%q\nwant\n%q", got, want)
+	}
+	wantTesting := []string{"software imports testing outside its tests: test support belongs in internal/testsupport"}
+	if got := testingErrors(root, pkgs); !slices.Equal(got, wantTesting) {
+		t.Errorf("testing errors %q, want %q", got, wantTesting)
+	}
+}
+
+// TestInternalBelowBackends: a package of internal/ itself is refused a
+// layer at or above the backends' (as tool logic was, before it moved to
+// internal/tools and cmd/rs-record/internal).
+func TestInternalBelowBackends(t *testing.T) {
+	for _, tc := range []struct {
+		pkg  string
+		want bool
+	}{
+		{"internal/layout", true},
+		{"internal/yuv/x", true},
+		{"internal/tools/damage", false},
+		{"internal/testsupport/testbags", false},
+		{"internal/archtest", false},
+		{"cmd/rs-record/internal/viewer", false},
+		{"playback", false},
+	} {
+		if got := internalBelowBackends(tc.pkg); got != tc.want {
+			t.Errorf("internalBelowBackends(%q) = %v, want %v", tc.pkg, got, tc.want)
+		}
+	}
+	for pkg, l := range layers {
+		if internalBelowBackends(pkg) && l >= layerBackends {
+			t.Errorf("internal package %s is in layer %d, at or above the backends", pkg, l)
+		}
+	}
+}
+
 // TestCommandsLinkNoFakes: the programs under cmd/ (and fleet/cmd/) —
 // rs-record, rs-fleet and any a user adds — do not link the test fakes (the
-// scripted USB transport, the fake S3 server, the test bag writers),
-// directly or through another package.
+// scripted USB transport usb/usbtest, which stays beside the USB wire types
+// it scripts, and all of internal/testsupport: the fake S3 server, the test
+// bag writers, ...), directly or through another package.
 func TestCommandsLinkNoFakes(t *testing.T) {
 	root := filepath.Join("..", "..")
-	fakes := []string{"usb/usbtest", "internal/fakes3", "internal/testbags"}
 	var cmds []string
 	for _, pkg := range modulePackages(t, root) {
 		if bp, err := build.ImportDir(filepath.Join(root, pkg), 0); err == nil && bp.Name == "main" &&
@@ -364,9 +631,9 @@ func TestCommandsLinkNoFakes(t *testing.T) {
 		if len(seen) < 5 {
 			t.Fatalf("%s links only %d module packages: the walk is broken", cmd, len(seen))
 		}
-		for _, f := range fakes {
-			if by, ok := seen[f]; ok {
-				t.Errorf("%s links the test fake %s (imported by %s)", cmd, f, by)
+		for dep, by := range seen {
+			if dep == "usb/usbtest" || layer(dep) == layerTestSupport {
+				t.Errorf("%s links the test fake %s (imported by %s)", cmd, dep, by)
 			}
 		}
 	}

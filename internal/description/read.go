@@ -245,10 +245,10 @@ func readStatic(r *rosbag.Reader, conns []uint32, topics map[uint32]layout.Topic
 				return fmt.Errorf("topic %q: type %s has md5sum %s, want %s", c.Topic, c.Type, c.MD5Sum, kt.MD5)
 			}
 			if sm.topic.Kind == layout.KindFileVersion || sm.topic.Kind == layout.KindLegacyFileVersion {
-				if c.Type == msgs.UInt32Type.Name {
-					return fmt.Errorf("topic %q: type %s has md5sum %s, want %s", c.Topic, c.Type, c.MD5Sum, msgs.UInt32Type.MD5)
+				if c.Type == new(msgs.UInt32).Type().Name {
+					return fmt.Errorf("topic %q: type %s has md5sum %s, want %s", c.Topic, c.Type, c.MD5Sum, new(msgs.UInt32).Type().MD5)
 				}
-				return fmt.Errorf("topic %q has type %s, want %s", c.Topic, c.Type, msgs.UInt32Type.Name)
+				return fmt.Errorf("topic %q has type %s, want %s", c.Topic, c.Type, new(msgs.UInt32).Type().Name)
 			}
 			continue
 		}

@@ -5,8 +5,8 @@ import (
 	"image"
 	"testing"
 
+	"github.com/rsbag/rsbag/internal/testsupport/yuvtest"
 	"github.com/rsbag/rsbag/internal/yuv"
-	"github.com/rsbag/rsbag/internal/yuv/yuvtest"
 	"github.com/rsbag/rsbag/sensor"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rsbag/rsbag/internal/testbags"
+	"github.com/rsbag/rsbag/internal/testsupport/testbags"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/sensor"
 )

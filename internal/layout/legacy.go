@@ -50,19 +50,19 @@ const legacyPosePrefix = "rs_6DoF"
 func legacyType(k TopicKind) *msgs.Type {
 	switch k {
 	case KindLegacyDeviceInfo, KindLegacySensorInfo:
-		return &msgs.LegacyVendorDataType
+		return new(msgs.LegacyVendorData).Type()
 	case KindLegacyStreamInfo:
-		return &msgs.LegacyStreamInfoType
+		return new(msgs.LegacyStreamInfo).Type()
 	case KindLegacyMotionStreamInfo:
-		return &msgs.LegacyMotionStreamInfoType
+		return new(msgs.LegacyMotionStreamInfo).Type()
 	case KindLegacyImageData:
-		return &msgs.ImageType
+		return new(msgs.Image).Type()
 	case KindLegacyImuData:
-		return &msgs.ImuType
+		return new(msgs.Imu).Type()
 	case KindLegacyPoseData:
-		return &msgs.LegacyPoseType
+		return new(msgs.LegacyPose).Type()
 	case KindLegacyFrameInfo:
-		return &msgs.LegacyFrameInfoType
+		return new(msgs.LegacyFrameInfo).Type()
 	}
 	return nil
 }

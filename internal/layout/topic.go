@@ -62,31 +62,31 @@ func (k TopicKind) String() string {
 func (k TopicKind) Type() *msgs.Type {
 	switch k {
 	case KindFileVersion, KindLegacyFileVersion:
-		return &msgs.UInt32Type
+		return new(msgs.UInt32).Type()
 	case KindDeviceInfo, KindSensorInfo, KindProperty, KindImageMetadata, KindImuMetadata, KindPoseMetadata:
-		return &msgs.KeyValueType
+		return new(msgs.KeyValue).Type()
 	case KindStreamInfo:
-		return &msgs.StreamInfoType
+		return new(msgs.StreamInfo).Type()
 	case KindCameraInfo:
-		return &msgs.CameraInfoType
+		return new(msgs.CameraInfo).Type()
 	case KindImuIntrinsic:
-		return &msgs.ImuIntrinsicType
+		return new(msgs.ImuIntrinsic).Type()
 	case KindExtrinsics, KindPoseTransform:
-		return &msgs.TransformType
+		return new(msgs.Transform).Type()
 	case KindImageData:
-		return &msgs.ImageType
+		return new(msgs.Image).Type()
 	case KindImuData:
-		return &msgs.ImuType
+		return new(msgs.Imu).Type()
 	case KindPoseAccel:
-		return &msgs.AccelType
+		return new(msgs.Accel).Type()
 	case KindPoseTwist:
-		return &msgs.TwistType
+		return new(msgs.Twist).Type()
 	case KindOptionValue:
-		return &msgs.Float32Type
+		return new(msgs.Float32).Type()
 	case KindOptionDescription, KindPostProcessing:
-		return &msgs.StringType
+		return new(msgs.String).Type()
 	case KindNotification:
-		return &msgs.NotificationType
+		return new(msgs.Notification).Type()
 	}
 	return legacyType(k)
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/callbacks"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -19,7 +20,7 @@ import (
 type OptionSet struct {
 	mu   sync.RWMutex
 	opts map[sensor.Option]*extensions.OptionSpec
-	cbs  extensions.Callbacks[extensions.OptionChange]
+	cbs  callbacks.Callbacks[extensions.OptionChange]
 	// get, when set, can override the value reported for an option.
 	get func(o sensor.Option, v float32) float32
 }

@@ -13,7 +13,7 @@ import (
 func TestOptionSet(t *testing.T) {
 	var s optionset.OptionSet
 	s.Add(extensions.OptionSpec{Option: sensor.OptionGain, Value: 16, Range: extensions.Range{Min: 0, Max: 128, Step: 1, Default: 16}, Description: "gain"})
-	s.Add(extensions.OptionSpec{Option: sensor.OptionExposure, Value: 8500, Description: extensions.DescriptionCustomOption})
+	s.Add(extensions.OptionSpec{Option: sensor.OptionExposure, Value: 8500, Description: optionset.DescriptionCustomOption})
 	s.Add(extensions.OptionSpec{Option: sensor.OptionAsicTemperature, Value: 36.5, ReadOnly: true})
 
 	if got := s.SupportedOptions(); len(got) != 3 || got[0] != sensor.OptionExposure || got[1] != sensor.OptionGain || got[2] != sensor.OptionAsicTemperature {
@@ -49,7 +49,7 @@ func TestOptionSet(t *testing.T) {
 	if r, _ := s.OptionRange(sensor.OptionGain); r.Max != 128 || r.Default != 16 {
 		t.Errorf("range %v", r)
 	}
-	if s.OptionDescription(sensor.OptionExposure) != extensions.DescriptionCustomOption || !s.OptionReadOnly(sensor.OptionAsicTemperature) || s.OptionReadOnly(sensor.OptionGain) {
+	if s.OptionDescription(sensor.OptionExposure) != optionset.DescriptionCustomOption || !s.OptionReadOnly(sensor.OptionAsicTemperature) || s.OptionReadOnly(sensor.OptionGain) {
 		t.Error("description / read-only")
 	}
 	s.Remove(sensor.OptionExposure)

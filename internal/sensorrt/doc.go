@@ -4,7 +4,7 @@
 // share. A backend produces frames — reads USB payloads, renders a
 // timeline, reads a bag and paces it — and hands them to a Worker; a
 // Lifecycle holds its sensors' open/start/stop/close states; callbacks run
-// through extensions.Callbacks, in registration order.
+// through callbacks.Callbacks, in registration order.
 //
 // # Frame delivery contract
 //

@@ -6,7 +6,7 @@ import (
 	"image/jpeg"
 	"testing"
 
-	"github.com/rsbag/rsbag/internal/yuv/yuvtest"
+	"github.com/rsbag/rsbag/internal/testsupport/yuvtest"
 	"github.com/rsbag/rsbag/sensor"
 )
 

@@ -6,7 +6,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/rsbag/rsbag/internal/benchbag"
+	"github.com/rsbag/rsbag/internal/testsupport/benchbag"
 	"github.com/rsbag/rsbag/mcapbag"
 	"github.com/rsbag/rsbag/playback"
 )

@@ -46,6 +46,7 @@ import (
 	"github.com/foxglove/mcap/go/mcap"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/mcapwriter"
 	"github.com/rsbag/rsbag/internal/yuv"
 	"github.com/rsbag/rsbag/mcapbag"
 	"github.com/rsbag/rsbag/playback"
@@ -120,7 +121,7 @@ type exporter struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	dev    *playback.Device
-	w      *mcapbag.Writer
+	w      *mcapwriter.Writer
 	opts   Options
 	base   *stream
 
@@ -162,7 +163,11 @@ func Export(ctx context.Context, dst io.Writer, dev *playback.Device, opts *Opti
 	if err := dev.SetRealTime(false); err != nil {
 		return nil, fmt.Errorf("ros2: export: %w", err)
 	}
-	w, err := mcapbag.NewWriter(dst, "ros2", o.Compression, o.ChunkSize)
+	size := o.ChunkSize
+	if size <= 0 {
+		size = mcapbag.DefaultChunkSize
+	}
+	w, err := mcapwriter.New(dst, "ros2", mcapbag.Library, mcapwriter.Compression(o.Compression), size)
 	if err != nil {
 		return nil, fmt.Errorf("ros2: export: %w", err)
 	}

@@ -281,12 +281,12 @@ func checkType(f *field) error {
 	return nil
 }
 
-// writeCodec writes Type, Size, AppendTo, appendTo, Marshal, Unmarshal and
-// decode of type g.
+// writeCodec writes Type, Size, AppendTo, appendTo, Unmarshal and decode of
+// type g.
 func writeCodec(b *bytes.Buffer, g string, fs []field) {
 	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
 	trailer := trailers[g]
-	p("// Type returns &%sType.\nfunc (*%s) Type() *Type { return &%sType }\n\n", g, g, g)
+	p("// Type returns the descriptor of %s.\nfunc (*%s) Type() *Type { return &%s }\n\n", g, g, descName(g))
 
 	// Size.
 	fixed := 0
@@ -371,15 +371,14 @@ func writeCodec(b *bytes.Buffer, g string, fs []field) {
 	p("// AppendTo appends the encoded message to b.\nfunc (m *%s) AppendTo(b []byte) []byte {\n\tb = grow(b, m.Size())\n%s\treturn b\n}\n\n", g, body.String())
 	p("func (m *%s) appendTo(b []byte) []byte {\n%s\treturn b\n}\n\n", g, body.String())
 
-	// Marshal, Unmarshal, decode.
-	p("// Marshal returns the encoded message.\nfunc (m *%s) Marshal() []byte { return Marshal(m) }\n\n", g)
+	// Unmarshal, decode.
 	alias := ""
 	for _, f := range fs {
 		if f.wire == "uint8" && f.array == 0 {
 			alias = fmt.Sprintf(" %s aliases b: it is not copied.", f.goName)
 		}
 	}
-	p("// Unmarshal decodes b into m.%s\nfunc (m *%s) Unmarshal(b []byte) error {\n\td := newDecoder(b, %sType.Name)\n\tm.decode(&d)\n\treturn d.end()\n}\n\n", alias, g, g)
+	p("// Unmarshal decodes b into m.%s\nfunc (m *%s) Unmarshal(b []byte) error {\n\td := newDecoder(b, %s.Name)\n\tm.decode(&d)\n\treturn d.end()\n}\n\n", alias, g, descName(g))
 	p("func (m *%s) decode(d *decoder) {\n", g)
 	for _, f := range fs {
 		v, q := "m."+f.goName, strconv.Quote(f.ros)

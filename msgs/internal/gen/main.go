@@ -2,7 +2,7 @@
 // machine-readable message definitions (realsense-msgdefs.json).
 //
 // With -codecs it also writes the codec methods (Type, Size, AppendTo,
-// Marshal, Unmarshal) of every message struct of the package in -dir,
+// Unmarshal) of every message struct of the package in -dir,
 // checked field by field against its definition.
 //
 // Usage (from the msgs directory, through go generate):
@@ -64,6 +64,12 @@ func main() {
 // goName derives the Go identifier of a ROS message type: the CamelCase of
 // the message name, with "Legacy" in front of realsense_legacy_msgs types and
 // "Std" in front of std_msgs/Time (Time is the ROS time primitive).
+// descName returns the name of the descriptor variable of the message
+// struct g: unexported, since the struct's Type method returns it.
+func descName(g string) string {
+	return strings.ToLower(g[:1]) + g[1:] + "Type"
+}
+
 func goName(ros string) string {
 	pkg, name, _ := strings.Cut(ros, "/")
 	var b strings.Builder
@@ -118,14 +124,14 @@ func generate(path string) ([]byte, error) {
 	for _, n := range names {
 		d := defs[n]
 		g := goName(n)
-		fmt.Fprintf(b, "// %sType describes %s (md5sum %s).\n", g, n, d.MD5)
-		fmt.Fprintf(b, "var %sType = Type{\n\tName: %q,\n\tMD5: %q,\n\tDefinition: %s,\n}\n\n",
-			g, n, d.MD5, strconv.Quote(d.Definition))
+		fmt.Fprintf(b, "// %s describes %s (md5sum %s); (*%s).Type returns it.\n", descName(g), n, d.MD5, g)
+		fmt.Fprintf(b, "var %s = Type{\n\tName: %q,\n\tMD5: %q,\n\tDefinition: %s,\n}\n\n",
+			descName(g), n, d.MD5, strconv.Quote(d.Definition))
 	}
 	b.WriteString("// allTypes lists every descriptor, sorted by type name.\n")
 	b.WriteString("var allTypes = [...]*Type{\n")
 	for _, n := range names {
-		fmt.Fprintf(b, "\t&%sType,\n", goName(n))
+		fmt.Fprintf(b, "\t&%s,\n", descName(goName(n)))
 	}
 	b.WriteString("}\n")
 	src, err := format.Source(b.Bytes())

@@ -1,0 +1,4 @@
+package sensor
+
+// LibmTrigForTest is libmTrig for the external tests.
+const LibmTrigForTest = libmTrig
