@@ -119,7 +119,7 @@ func (c *Collector) Add(name string, t layout.Topic, at rosbag.Time, v msgs.Mess
 		c.infoSeq++
 		f, err := layout.ParseEncoding(si.Encoding)
 		if err != nil {
-			st.Encoding = si.Encoding
+			st.Encoding, st.Unparsed = si.Encoding, true
 			return fmt.Errorf("topic %q: %w", name, err)
 		}
 		st.Format = f
@@ -151,7 +151,7 @@ func (c *Collector) Add(name string, t layout.Topic, at rosbag.Time, v msgs.Mess
 			return nil
 		}
 		od := c.option(t)
-		od.Values = append(od.Values, Change{at, x.Data})
+		od.record(x.Data)
 		if at <= StaticTime {
 			od.Static, od.HasStatic = x.Data, true
 		} else {
@@ -175,7 +175,7 @@ func (c *Collector) Add(name string, t layout.Topic, at rosbag.Time, v msgs.Mess
 				od = &Option{Name: kv.Key}
 				s.Recorded[kv.Key] = od
 			}
-			od.Values = append(od.Values, Change{at, float32(f)})
+			od.record(float32(f))
 		}
 	case layout.KindPostProcessing:
 		if x, ok := v.(*msgs.String); ok {
@@ -284,4 +284,12 @@ func (c *Collector) finish(path string, r *rosbag.Reader, frameConns []uint32) (
 		return nil, loadError(path, "%w", err)
 	}
 	return d, nil
+}
+
+// record counts a recorded value, keeping the first.
+func (o *Option) record(v float32) {
+	if o.Count == 0 {
+		o.First = v
+	}
+	o.Count++
 }

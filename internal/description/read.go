@@ -88,9 +88,10 @@ type Option struct {
 	Opt       sensor.Option // 0 for an option this module does not know (only in Sensor.Recorded)
 	Name      string        // as recorded: the topic's option name, or the version-2 property's key
 	Desc      string
-	HasDesc   bool     // Desc was recorded
-	Values    []Change // every recorded value in bag order, static ones included
-	Static    float32  // the value of the static description, when HasStatic
+	HasDesc   bool    // Desc was recorded
+	First     float32 // the first recorded value in bag order, when Count > 0
+	Count     int     // the number of recorded values, static ones included
+	Static    float32 // the value of the static description, when HasStatic
 	HasStatic bool
 	Changes   []Change // non-static values in time order
 }
@@ -114,7 +115,8 @@ type Stream struct {
 	InfoSeq  int         // order of its stream info in the bag
 	FPS      uint32
 	Format   sensor.Format
-	Encoding string // the recorded encoding when it names no format (Format is then 0)
+	Encoding string // the recorded encoding, when Unparsed
+	Unparsed bool   // the recorded encoding names no format (Format is then 0)
 	Cam      *msgs.CameraInfo
 	IMU      *msgs.ImuIntrinsic
 	Pin      *sensor.Extrinsics // extrinsics from the group's reference to the stream

@@ -66,7 +66,7 @@ func TestCollectorKeepsRecorded(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `"/device_0/sensor_0/Depth_0/info"`) {
 		t.Errorf("unknown encoding: error %v, want one naming the topic", err)
 	}
-	if st := c.Stream(Key{0, sensor.StreamDepth, 0}); st == nil || st.Encoding != "no_such_format" || st.FPS != 30 || st.InfoSeq != 0 {
+	if st := c.Stream(Key{0, sensor.StreamDepth, 0}); st == nil || !st.Unparsed || st.Encoding != "no_such_format" || st.FPS != 30 || st.InfoSeq != 0 {
 		t.Errorf("stream with an unknown encoding: %+v", st)
 	}
 	if got := c.Versions(); len(got) != 1 || got[0] != 4 {
@@ -80,17 +80,17 @@ func TestCollectorKeepsRecorded(t *testing.T) {
 		t.Fatalf("Recorded() = %d sensors, want 0 (with info) and 1 (options only)", len(rec))
 	}
 	s0 := rec[0]
-	if lp := s0.Recorded["Laser Power"]; lp == nil || lp.Opt != sensor.OptionLaserPower || len(lp.Values) != 2 || lp.Values[0].V != 150 ||
+	if lp := s0.Recorded["Laser Power"]; lp == nil || lp.Opt != sensor.OptionLaserPower || lp.Count != 2 || lp.First != 150 ||
 		!lp.HasStatic || lp.Static != 150 || len(lp.Changes) != 1 || s0.Options[sensor.OptionLaserPower] != lp {
 		t.Errorf("Laser Power: %+v", lp)
 	}
-	if fo := s0.Recorded["Future Option"]; fo == nil || fo.Opt != 0 || len(fo.Values) != 1 {
+	if fo := s0.Recorded["Future Option"]; fo == nil || fo.Opt != 0 || fo.Count != 1 {
 		t.Errorf("an option this module does not know: %+v", fo)
 	}
-	if ex := s0.Recorded["Exposure"]; ex == nil || !ex.HasDesc || ex.Desc != "Exposure time" || len(ex.Values) != 0 {
+	if ex := s0.Recorded["Exposure"]; ex == nil || !ex.HasDesc || ex.Desc != "Exposure time" || ex.Count != 0 {
 		t.Errorf("an option with a description only: %+v", ex)
 	}
-	if ex := rec[1].Recorded["Exposure"]; ex == nil || ex.HasStatic || len(ex.Values) != 1 {
+	if ex := rec[1].Recorded["Exposure"]; ex == nil || ex.HasStatic || ex.Count != 1 {
 		t.Errorf("an option only recorded later: %+v", ex)
 	}
 }

@@ -75,8 +75,8 @@ func (rep *Report) describe(c *description.Collector) {
 			if od.HasDesc {
 				o.Description = od.Desc
 			}
-			if len(od.Values) > 0 {
-				o.Value, o.Changes = od.Values[0].V, len(od.Values)-1
+			if od.Count > 0 {
+				o.Value, o.Changes = od.First, od.Count-1
 			}
 			rs.Options = append(rs.Options, o)
 		}
@@ -91,7 +91,7 @@ func (rep *Report) describe(c *description.Collector) {
 		s := &rep.Streams[i]
 		if st.InfoSeq >= 0 {
 			s.FPS, s.Format, s.hasStreamInfo = int(st.FPS), st.Format.String(), true
-			if st.Encoding != "" {
+			if st.Unparsed {
 				s.Format = st.Encoding
 			}
 		}
