@@ -1,7 +1,6 @@
 package baginfo_test
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/internal/testsupport/testbags"
 	"github.com/rsbag/rsbag/internal/tools/baginfo"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/playback"
@@ -154,36 +154,12 @@ func sameInfo(a, b sensor.Info) bool {
 // played with the first, and info reports that one too.
 func TestInfoMatchesPlaybackRepeatedStreamInfo(t *testing.T) {
 	const topic = "/device_0/sensor_0/Depth_0/info"
-	r, err := rosbag.Open("../../../testdata/librealsense/depth_color.bag", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
 	dst := filepath.Join(t.TempDir(), "twice.bag")
-	w, err := rosbag.Create(dst, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := map[uint32]uint32{}
 	var again []byte // the stream info at half the rate
-	var infoID uint32
 	written := false
-	it := r.Messages(nil)
-	for it.Next() {
-		m := it.Message()
-		id, ok := ids[m.Conn.ID]
-		if !ok {
-			if id, err = w.AddConnection(m.Conn.Topic, m.Conn.Type, m.Conn.MD5Sum, m.Conn.MessageDefinition); err != nil {
-				t.Fatal(err)
-			}
-			ids[m.Conn.ID] = id
-		}
-		if err := w.WriteMessage(id, m.Time, m.Data); err != nil {
-			t.Fatal(err)
-		}
+	testbags.CopyAdding(t, "../../../testdata/librealsense/depth_color.bag", dst, func(m *rosbag.Message) []testbags.Added {
 		switch {
 		case m.Conn.Topic == topic && again == nil:
-			infoID = id
 			var si msgs.StreamInfo
 			if err := si.Unmarshal(m.Data); err != nil {
 				t.Fatal(err)
@@ -191,15 +167,11 @@ func TestInfoMatchesPlaybackRepeatedStreamInfo(t *testing.T) {
 			si.Fps /= 2
 			again = msgs.Marshal(&si)
 		case strings.HasSuffix(m.Conn.Topic, "/image/data") && again != nil && !written:
-			if err := w.WriteMessage(infoID, m.Time, again); err != nil {
-				t.Fatal(err)
-			}
 			written = true
+			return []testbags.Added{{Topic: topic, Data: again}}
 		}
-	}
-	if err := errors.Join(it.Err(), w.Close()); err != nil {
-		t.Fatal(err)
-	}
+		return nil
+	})
 	if !written {
 		t.Fatal("the reference bag has no Depth stream info before a frame")
 	}
