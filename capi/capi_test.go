@@ -188,8 +188,16 @@ func sameLine(a, b string) bool {
 	return true
 }
 
-// compareLines fails the test at the first line where got and want differ.
+// compareLines fails the test at the first line where got and want differ
+// (sameLine).
 func compareLines(t *testing.T, got, want string) {
+	t.Helper()
+	compareLinesBy(t, got, want, sameLine)
+}
+
+// compareLinesBy fails the test at the first line where got and want are
+// not the same by same.
+func compareLinesBy(t *testing.T, got, want string, same func(a, b string) bool) {
 	t.Helper()
 	g := strings.Split(strings.TrimSpace(got), "\n")
 	w := strings.Split(strings.TrimSpace(want), "\n")
@@ -199,7 +207,7 @@ func compareLines(t *testing.T, got, want string) {
 			t.Fatalf("line %d missing; want\n%s", i+1, w[i])
 		case i >= len(w):
 			t.Fatalf("line %d extra:\n%s", i+1, g[i])
-		case !sameLine(g[i], w[i]):
+		case !same(g[i], w[i]):
 			t.Fatalf("line %d:\ngot  %s\nwant %s", i+1, g[i], w[i])
 		}
 	}

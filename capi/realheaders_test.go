@@ -215,23 +215,8 @@ func checkLayout(t *testing.T, include string) {
 	if n := strings.Count(own, "\n"); n < 400 {
 		t.Fatalf("the layout program prints %d lines", n)
 	}
-	compareText(t, own, real)
-}
-
-// compareText fails at the first line where got and want differ.
-func compareText(t *testing.T, got, want string) {
-	t.Helper()
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < len(g) || i < len(w); i++ {
-		switch {
-		case i >= len(g):
-			t.Fatalf("line %d missing; want %s", i+1, w[i])
-		case i >= len(w):
-			t.Fatalf("line %d extra: %s", i+1, g[i])
-		case g[i] != w[i]:
-			t.Fatalf("line %d: rs2.h %s, librealsense %s", i+1, g[i], w[i])
-		}
-	}
+	// got: rs2.h's, want: librealsense's.
+	compareLinesBy(t, own, real, func(a, b string) bool { return a == b })
 }
 
 // checkPrototypes compiles, after librealsense's headers, rs2.h's
