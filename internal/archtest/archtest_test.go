@@ -11,7 +11,8 @@
 //     of a device's extrinsics internal/extrinsics, the reader of a
 //     bag's description internal/description, internal/yuv and
 //     internal/imaging, the sensor runtime internal/sensorrt, and the
-//     backends' option store internal/optionset;
+//     backends' option store internal/optionset, the synthetic camera's
+//     timed script internal/synthscript;
 //  3. the backends usb, software, playback and record, which never import
 //     each other;
 //  4. what stands on the backends: pipeline, rig, replay, processing,
@@ -89,6 +90,7 @@ var layers = map[string]int{
 	"internal/sensorrt":    layerModel,
 	"internal/optionset":   layerModel,
 	"internal/extrinsics":  layerModel,
+	"internal/synthscript": layerModel,
 
 	"usb":      layerBackends,
 	"software": layerBackends,
@@ -141,9 +143,10 @@ var allowed = map[string][]string{
 	"internal/imaging":     {"sensor", "internal/yuv"},
 	"internal/sensorrt":    {"sensor", "internal/goid"},
 	"internal/optionset":   {"sensor", "extensions", "internal/callbacks"},
+	"internal/synthscript": {"sensor"},
 	// 3. The backends.
 	"usb":      {"sensor", "extensions", "device", "internal/sensorrt", "internal/yuv", "internal/optionset", "internal/callbacks"},
-	"software": {"sensor", "extensions", "device", "internal/layout", "internal/extrinsics", "internal/sensorrt", "internal/optionset", "internal/callbacks"},
+	"software": {"sensor", "extensions", "device", "internal/layout", "internal/extrinsics", "internal/sensorrt", "internal/optionset", "internal/callbacks", "internal/synthscript"},
 	"playback": {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/extrinsics", "internal/description", "internal/sensorrt", "internal/callbacks"},
 	"record":   {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo", "internal/callbacks"},
 	// 4. On the backends.
@@ -178,8 +181,8 @@ var allowed = map[string][]string{
 	"internal/testsupport/benchbag":    {"rosbag", "msgs", "sensor", "internal/layout"},
 	"internal/testsupport/benchplay":   {"sensor", "playback"},
 	"internal/testsupport/fakes3":      {},
-	"internal/testsupport/refcam":      {"sensor", "software"},
-	"internal/testsupport/synthrig":    {"sensor", "device", "record", "rig", "software", "internal/testsupport/refcam"},
+	"internal/testsupport/refcam":      {"sensor", "software", "internal/synthscript"},
+	"internal/testsupport/synthrig":    {"sensor", "device", "record", "rig", "software", "internal/testsupport/refcam", "internal/synthscript"},
 	"internal/testsupport/unitsbag":    {"device", "record", "software", "units"},
 	"internal/testsupport/yuvtest":     {},
 	"internal/testsupport/await":       {},

@@ -4,6 +4,7 @@ package synthrig
 
 import (
 	"fmt"
+	"github.com/rsbag/rsbag/internal/synthscript"
 	"path/filepath"
 	"testing"
 	"testing/synctest"
@@ -108,7 +109,7 @@ func ReferenceBag(t *testing.T, path, name string, d time.Duration) {
 		t.Fatalf("no reference config %s", name)
 	}
 	cfg.Duration, cfg.Frames, cfg.Speed = d, 0, 1
-	cfg.PauseAt, cfg.ResumeAt = 0, 0
+	synthscript.Of(&cfg).PauseAt, synthscript.Of(&cfg).ResumeAt = 0, 0
 	synctest.Test(t, func(t *testing.T) { Bag(t, path, cfg) })
 }
 
