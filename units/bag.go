@@ -276,7 +276,7 @@ func Compare(ctx context.Context, g *Graph, bags []string, opts *ReplayOptions) 
 // it is a rate or external handler, takes a clock, or takes a topic of such
 // a handler (the graph has no cycle).
 func (g *Graph) clocked(n *node) bool {
-	if n.sync.Kind == SyncRate || n.sync.Kind == SyncExternal {
+	if n.sync.kind == syncRate || n.sync.kind == syncExternal {
 		return true
 	}
 	for _, t := range n.topics {
