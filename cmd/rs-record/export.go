@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/rsbag/rsbag/internal/bagname"
 	"io"
 	"os"
 
@@ -244,7 +245,7 @@ func checkImported(path string, res *mcapbag.Result) error {
 
 // regularFile refuses what is not a regular file (a FIFO, a directory, a
 // device), which the readers would block on or misread.
-func regularFile(path string) error { return rosbag.CheckRegular(path) }
+func regularFile(path string) error { return bagname.CheckRegular(path) }
 
 // writeAtomically writes path through fill into a temporary file in the
 // same directory, synced and renamed to path only when fill succeeds;
@@ -260,7 +261,7 @@ func writeAtomically(path string, fill func(f *os.File) error) error {
 // once (package blobfile shares one File per URL while any is open). A
 // local path needs nothing. The returned func releases the bag.
 func holdOpen(path string) func() {
-	if !rosbag.IsURL(path) {
+	if !bagname.IsURL(path) {
 		return func() {}
 	}
 	f, err := rosbag.OpenURL(path)

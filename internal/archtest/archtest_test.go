@@ -2,7 +2,8 @@
 // packages point down the layers only. The layers are those of README.md's
 // Architecture section, from the bottom:
 //
-//  1. the containers and the model's base: msgs, rosbag (internal/lz4frame),
+//  1. the containers and the model's base: msgs, rosbag (internal/lz4frame, and its
+//     registry of URL schemes internal/bagname),
 //     sensor, internal/goid (read by the sensor runtime only), the backends'
 //     callback lists internal/callbacks, the MCAP chunk writer
 //     internal/mcapwriter, and the plumbing below everything:
@@ -80,6 +81,7 @@ var layers = map[string]int{
 	"internal/jsonl":      layerBase,
 	"internal/callbacks":  layerBase,
 	"internal/mcapwriter": layerBase,
+	"internal/bagname":    layerBase,
 
 	"extensions":           layerModel,
 	"device":               layerModel,
@@ -124,7 +126,8 @@ var layers = map[string]int{
 var allowed = map[string][]string{
 	// 1. The base.
 	"msgs":                {},
-	"rosbag":              {"internal/lz4frame"},
+	"rosbag":              {"internal/lz4frame", "internal/bagname"},
+	"internal/bagname":    {},
 	"internal/lz4frame":   {},
 	"sensor":              {},
 	"internal/goid":       {},
@@ -157,13 +160,13 @@ var allowed = map[string][]string{
 	"processing":        {"sensor", "extensions", "internal/yuv"},
 	"mcapbag":           {"rosbag", "msgs", "internal/layout", "internal/lz4frame", "internal/mcapwriter"},
 	"mcapbag/ros2":      {"sensor", "extensions", "playback", "mcapbag", "internal/mcapwriter", "internal/yuv"},
-	"blobfile":          {"rosbag"},
+	"blobfile":          {"rosbag", "internal/bagname"},
 	"units":             {"sensor", "device", "pipeline", "playback", "record", "rig", "replay", "msgs", "rosbag", "mcapbag", "internal/jsonl"},
 	// 5. The tools' shared logic.
 	"internal/tools/damage":  {"msgs", "rosbag", "playback", "internal/layout"},
 	"internal/tools/baginfo": {"msgs", "rosbag", "sensor", "internal/layout", "internal/tools/damage"},
 	"internal/tools/convert": {"sensor", "extensions", "playback", "processing", "pipeline", "internal/tools/damage", "internal/imaging", "internal/outfile"},
-	"internal/tools/rsdump":  {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/tools/damage", "rosbag", "rig", "internal/outfile", "internal/layout"},
+	"internal/tools/rsdump":  {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/tools/damage", "rosbag", "rig", "internal/outfile", "internal/layout", "internal/bagname"},
 	// 6. The programs: cmd/rs-record (and its own packages under
 	// cmd/rs-record/internal), and any a user adds under cmd/.
 	"cmd": {"*"},
@@ -174,7 +177,7 @@ var allowed = map[string][]string{
 	// Example programs, as programs may.
 	"examples": {"*"},
 	// The fleet module's packages run the tools' packages per bag.
-	"fleet":              {"rosbag", "blobfile", "playback", "mcapbag", "mcapbag/ros2", "internal/tools/baginfo", "internal/tools/convert", "internal/tools/damage"},
+	"fleet":              {"rosbag", "blobfile", "playback", "mcapbag", "mcapbag/ros2", "internal/tools/baginfo", "internal/tools/convert", "internal/tools/damage", "internal/bagname"},
 	"fleet/cmd/rs-fleet": {"blobfile", "fleet"},
 	// The test support, for tests only.
 	"internal/testsupport/testbags":    {"rosbag"},
