@@ -28,6 +28,7 @@ import (
 
 	"github.com/foxglove/mcap/go/mcap"
 
+	"github.com/rsbag/rsbag/internal/description"
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/internal/mcapwriter"
 	"github.com/rsbag/rsbag/msgs"
@@ -173,7 +174,7 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 	}
 	res.Channels = len(channels)
 
-	device := map[string]string{}
+	device := description.NewCollector() // the device info, read as the player reads it
 	deviceTopic := layout.DeviceInfoTopic()
 	it := src.Messages(o.Query)
 	defer it.Close() // stops its read-ahead on every early return; idempotent
@@ -197,7 +198,8 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 		if m.Conn.Topic == deviceTopic && m.Conn.Type == new(msgs.KeyValue).Type().Name {
 			var kv msgs.KeyValue
 			if kv.Unmarshal(m.Data) == nil {
-				device[kv.Key] = kv.Value
+				// A device info message is always taken (no error).
+				_ = device.Add(m.Conn.Topic, layout.Topic{Kind: layout.KindDeviceInfo}, m.Time, &kv)
 			}
 		}
 		data, err := layout.Canonical(kinds[m.Conn.ID], m.Data, &scratch)
@@ -223,8 +225,12 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 	if err := it.Close(); err != nil {
 		return nil, fmt.Errorf("mcapbag: export: reading the bag: %w", err)
 	}
-	if len(device) > 0 {
-		if err := w.WriteMetadata(&mcap.Metadata{Name: DeviceMetadataName, Metadata: device}); err != nil {
+	if fields := device.Fields(); len(fields) > 0 {
+		meta := make(map[string]string, len(fields))
+		for _, f := range fields {
+			meta[f.Key] = f.Value
+		}
+		if err := w.WriteMetadata(&mcap.Metadata{Name: DeviceMetadataName, Metadata: meta}); err != nil {
 			return nil, fmt.Errorf("mcapbag: export: metadata: %w", err)
 		}
 	}

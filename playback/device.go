@@ -54,14 +54,6 @@ var (
 	ErrEOF = errors.New("playback: end of file")
 )
 
-// StreamStats counts the frames of one stream (device.StreamStats). Lost
-// counts the frames of the stream lost to damage (see Device.Losses): in
-// parts of the bag the recovery scan could not read, and in corrupt chunks
-// playback skipped (with a Frame Corrupted notification each time it meets
-// one). Each lost frame counts once, however often playback passes its
-// place.
-type StreamStats = device.StreamStats
-
 type request struct {
 	f     func() error
 	reply chan error
@@ -401,7 +393,7 @@ func (d *Device) Recovery() *rosbag.Recovery { return d.recovery }
 // order they were found: those the recovery scan could not read (known at
 // Open: corrupt chunks and a truncated end) and the corrupt chunks of an
 // indexed bag skipped by playback so far. Their frames are counted per
-// stream in StreamStats.Lost, apart from the frames Dropped for a slow
+// stream in device.StreamStats.Lost, apart from the frames Dropped for a slow
 // handler. Empty for an undamaged bag.
 func (d *Device) Losses() []Loss {
 	d.lossMu.Lock()
@@ -472,7 +464,7 @@ func (d *Device) addLoss(c rosbag.SkippedChunk) bool {
 	l := Loss{SkippedChunk: c}
 	for id, n := range c.ByConnection {
 		if r, ok := d.routes[id]; ok && r.st != nil && slices.Contains(r.st.data, id) {
-			r.st.lost.Add(uint64(n))
+			r.st.Lost.Add(uint64(n))
 			if l.Frames == nil {
 				l.Frames = map[string]int{}
 			}
@@ -529,12 +521,17 @@ func (d *Device) Err() error {
 	return nil
 }
 
-// Stats returns the frame counters of every stream, in uid order.
-func (d *Device) Stats() []StreamStats {
-	out := make([]StreamStats, len(d.streams))
+// Stats returns the frame counters of every recorded stream, in uid order.
+// Lost counts the frames of the stream lost to damage (see Losses): in
+// parts of the bag the recovery scan could not read, and in corrupt chunks
+// playback skipped (with a Frame Corrupted notification each time it meets
+// one). Each lost frame counts once, however often playback passes its
+// place.
+func (d *Device) Stats() []device.StreamStats {
+	out := make([]device.StreamStats, len(d.streams))
 	for i, st := range d.streams {
-		out[i] = StreamStats{Profile: st.profile, Delivered: st.Delivered.Load(), Dropped: st.Dropped.Load(),
-			Lost: st.lost.Load()}
+		out[i] = device.StreamStats{Profile: st.profile, Delivered: st.Delivered.Load(), Dropped: st.Dropped.Load(),
+			Lost: st.Lost.Load()}
 	}
 	return out
 }
@@ -672,7 +669,7 @@ func (d *Device) Close() error {
 }
 
 var (
-	_ device.Device       = (*Device)(nil)
+	_ device.Counting     = (*Device)(nil)
 	_ extensions.Playback = (*Device)(nil)
 )
 

@@ -111,7 +111,7 @@
 // Warn, timestamped with the current time, whose description names the
 // file, the chunk's offset and size, its bag-time range, the number of
 // frames and messages of that sensor that were lost, and the cause.
-// StreamStats.Lost counts the lost frames per stream; Err stays nil.
+// device.StreamStats.Lost counts the lost frames per stream; Err stays nil.
 // SeekFrame numbers the readable frames only.
 //
 // Device.Stop stops playback at once: unlike librealsense's stop, which

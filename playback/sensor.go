@@ -26,15 +26,14 @@ func (o *optionState) set(v float32) { o.cur.Store(math.Float32bits(v)) }
 
 // stream is a recorded stream with its connections and delivery state.
 type stream struct {
-	sensorrt.Counters
-	lost    atomic.Uint64 // frames in corrupt chunks
-	rec     *description.Stream
-	profile *sensor.StreamProfile
-	sens    *Sensor
-	kind    layout.TopicKind // KindImageData, KindImuData or KindPoseTransform
-	conns   []uint32         // data, metadata and pose sibling connections
-	data    []uint32         // data connections only
-	w       *sensorrt.Worker // while its sensor is started
+	sensorrt.Counters // Lost: frames in corrupt chunks
+	rec               *description.Stream
+	profile           *sensor.StreamProfile
+	sens              *Sensor
+	kind              layout.TopicKind // KindImageData, KindImuData or KindPoseTransform
+	conns             []uint32         // data, metadata and pose sibling connections
+	data              []uint32         // data connections only
+	w                 *sensorrt.Worker // while its sensor is started
 }
 
 // Sensor is a playback sensor. It implements sensor.Sensor and the

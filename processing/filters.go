@@ -163,15 +163,30 @@ func (u *UnitsTransform) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	parallelRows(f.Height, w*f.Height, func(y0, y1 int) {
 		for y := y0; y < y1; y++ {
 			src, dst := f.Data[y*f.Stride:y*f.Stride+2*w], dist[y*w:(y+1)*w]
-			for i := range dst {
-				dst[i] = units * float32(uint16(src[2*i])|uint16(src[2*i+1])<<8)
-			}
+			toMeters(dst, src, units)
 		}
 	})
 	if !littleEndian {
 		putF32s(out.Data, dist)
 	}
 	return out, nil
+}
+
+// toMeters sets dst to the little-endian uint16 values of src times units,
+// four at a time from fixed-size arrays (one bounds check for four).
+func toMeters(dst []float32, src []byte, units float32) {
+	src = src[:2*len(dst)]
+	n := len(dst) &^ 3
+	for i := 0; i < n; i += 4 {
+		s, d := (*[8]byte)(src[2*i:2*i+8]), (*[4]float32)(dst[i:i+4])
+		d[0] = units * float32(uint16(s[0])|uint16(s[1])<<8)
+		d[1] = units * float32(uint16(s[2])|uint16(s[3])<<8)
+		d[2] = units * float32(uint16(s[4])|uint16(s[5])<<8)
+		d[3] = units * float32(uint16(s[6])|uint16(s[7])<<8)
+	}
+	for i := n; i < len(dst); i++ {
+		dst[i] = units * float32(uint16(src[2*i])|uint16(src[2*i+1])<<8)
+	}
 }
 
 // Modes of the HoleFilling filter (OptionHolesFill).
@@ -221,18 +236,27 @@ func (h *HoleFilling) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	var data []byte
 	if bpp == 2 {
 		v := u16s(packed(f, bpp))
-		fillHoles(v, f.Width, f.Height, mode, func(x uint16) bool { return x == 0 })
+		fillHoles(v, f.Width, f.Height, mode)
 		data = bytesOf(v)
 	} else {
 		v := f32s(packed(f, bpp))
-		fillHoles(v, f.Width, f.Height, mode, func(x float32) bool { return math.Float32bits(x) == 0 })
+		fillHoles(v, f.Width, f.Height, mode)
 		data = bytesOf(v)
 	}
 	return deriveData(f, p, f.Width, f.Height, bpp, data), nil
 }
 
+// empty reports whether x is a hole: 0 for Z16, the bits of +0 for
+// DISPARITY32 (a -0 is not a hole, as in librealsense).
+func empty[T uint16 | float32](x T) bool {
+	if f, ok := any(x).(float32); ok {
+		return math.Float32bits(f) == 0
+	}
+	return x == 0
+}
+
 // fillHoles fills the empty pixels of the w×h picture v in place.
-func fillHoles[T uint16 | float32](v []T, w, h, mode int, empty func(T) bool) {
+func fillHoles[T uint16 | float32](v []T, w, h, mode int) {
 	switch mode {
 	case HoleFillFromLeft:
 		for y := 0; y < h; y++ {
@@ -335,6 +359,16 @@ var kernelPool = sync.Pool{New: func() any { return new([64]uint16) }}
 // decimateDepth decimates Z16 depth: the lower median of each square's
 // non-zero values for scales 2 and 3, their integer mean for larger ones.
 func decimateDepth(src, dst []byte, w, rw, rh, pw, scale int) {
+	if scale == 2 {
+		decimateDepth2(src, dst, w, rw, rh, pw)
+		return
+	}
+	decimateDepthSorted(src, dst, w, rw, rh, pw, scale)
+}
+
+// decimateDepthSorted is decimateDepth for any scale, the medians by
+// sorting.
+func decimateDepthSorted(src, dst []byte, w, rw, rh, pw, scale int) {
 	parallelRows(rh, rw*rh*scale*scale, func(y0, y1 int) {
 		k := kernelPool.Get().(*[64]uint16)
 		defer kernelPool.Put(k)
@@ -362,6 +396,43 @@ func decimateDepth(src, dst []byte, w, rw, rh, pw, scale int) {
 					out = uint16(sum / n)
 				}
 				row[2*i], row[2*i+1] = byte(out), byte(out>>8)
+			}
+		}
+	})
+}
+
+// decimateDepth2 is decimateDepth for scale 2 (librealsense's default):
+// the lower median of the non-zero values of each 2×2 square, found with
+// min and max instead of a sort.
+func decimateDepth2(src, dst []byte, w, rw, rh, pw int) {
+	parallelRows(rh, 4*rw*rh, func(y0, y1 int) {
+		for j := y0; j < y1; j++ {
+			top, bot := src[4*j*w:4*j*w+4*rw], src[(4*j+2)*w:(4*j+2)*w+4*rw]
+			row := dst[2*j*pw : 2*j*pw+2*rw]
+			for i := 0; i < len(row); i += 2 {
+				var k [4]uint16
+				n := 0
+				for _, v := range [4]uint16{
+					uint16(top[2*i]) | uint16(top[2*i+1])<<8, uint16(top[2*i+2]) | uint16(top[2*i+3])<<8,
+					uint16(bot[2*i]) | uint16(bot[2*i+1])<<8, uint16(bot[2*i+2]) | uint16(bot[2*i+3])<<8,
+				} {
+					if v != 0 {
+						k[n] = v
+						n++
+					}
+				}
+				var out uint16
+				switch n {
+				case 1:
+					out = k[0]
+				case 2:
+					out = min(k[0], k[1])
+				case 3:
+					out = max(min(k[0], k[1]), min(max(k[0], k[1]), k[2]))
+				case 4:
+					out = min(max(min(k[0], k[1]), min(k[2], k[3])), min(max(k[0], k[1]), max(k[2], k[3])))
+				}
+				row[i], row[i+1] = byte(out), byte(out>>8)
 			}
 		}
 	})

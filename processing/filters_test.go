@@ -1,7 +1,10 @@
 package processing
 
 import (
+	"bytes"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -146,6 +149,76 @@ func TestPersistenceModes(t *testing.T) {
 			if got, want := lut[h]&1 != 0, n >= valid; got != want {
 				t.Errorf("mode %d (%s), history %08b: credible %v, want %v", mode, name, h, got, want)
 			}
+		}
+	}
+}
+
+// TestDecimateDepth2: the scale-2 medians by min and max equal those by
+// sorting, for squares of 0 to 4 non-zero values, ties included.
+func TestDecimateDepth2(t *testing.T) {
+	for _, c := range []struct{ w, h int }{{8, 4}, {64, 48}, {10, 6}, {7, 5}} {
+		rng := rand.New(rand.NewPCG(uint64(c.w), uint64(c.h)))
+		src := make([]byte, 2*c.w*c.h)
+		for i := 0; i < len(src); i += 2 {
+			v := uint16(0)
+			if rng.IntN(3) > 0 {
+				v = uint16(1 + rng.IntN(6)) // few values: many ties
+				if rng.IntN(2) == 0 {
+					v = uint16(rng.Uint32())
+				}
+			}
+			src[i], src[i+1] = byte(v), byte(v>>8)
+		}
+		rw, rh := c.w/2, c.h/2
+		pw := (rw + 3) / 4 * 4
+		got, want := make([]byte, 2*pw*rh), make([]byte, 2*pw*rh)
+		decimateDepth2(src, got, c.w, rw, rh, pw)
+		decimateDepthSorted(src, want, c.w, rw, rh, pw, 2)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%dx%d: medians differ from the sorted ones", c.w, c.h)
+		}
+	}
+}
+
+// TestToMeters: the units transform's row conversion, four values at a
+// time and the rest one by one, is value × units for every length.
+func TestToMeters(t *testing.T) {
+	const units = 0.001
+	for n := range 10 {
+		src := make([]byte, 2*n)
+		for i := range n {
+			v := uint16(i*7919 + 1)
+			src[2*i], src[2*i+1] = byte(v), byte(v>>8)
+		}
+		dst := make([]float32, n)
+		toMeters(dst, src, units)
+		for i := range n {
+			if want := units * float32(uint16(i*7919+1)); dst[i] != want {
+				t.Errorf("%d values: [%d] = %v, want %v", n, i, dst[i], want)
+			}
+		}
+	}
+}
+
+// TestEmpty: hole filling's holes are Z16 zeros and DISPARITY32 +0 only.
+func TestEmpty(t *testing.T) {
+	negZero := float32(math.Copysign(0, -1))
+	for _, c := range []struct {
+		x    any
+		want bool
+	}{
+		{uint16(0), true}, {uint16(1), false}, {uint16(65535), false},
+		{float32(0), true}, {negZero, false}, {float32(1e-45), false}, {float32(math.NaN()), false}, {float32(-1), false},
+	} {
+		var got bool
+		switch x := c.x.(type) {
+		case uint16:
+			got = empty(x)
+		case float32:
+			got = empty(x)
+		}
+		if got != c.want {
+			t.Errorf("empty(%T %v) = %v, want %v", c.x, c.x, got, c.want)
 		}
 	}
 }

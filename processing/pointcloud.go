@@ -228,41 +228,40 @@ func (pc *PointCloud) CalculateInto(dst *Points, f *sensor.Frame) (*Points, erro
 	pts := dst
 	pts.Frame = out
 	units := f.DepthUnits
-	var tw, th float32
 	if texture != nil {
 		pts.TexCoords = reuse(old.TexCoords, n)
 		pts.Texture = texture
-		tw, th = float32(texture.Intrinsics.Width), float32(texture.Intrinsics.Height)
 	}
 	occlude := texture != nil && occlusion && !sameSensor(extr)
 	if occlude && extr.Translation[0] < 0.001 && extr.Translation[1] > 0.01 {
 		return nil, fmt.Errorf("pointcloud: %s frame %d: the texture camera is above the depth camera; vertical occlusion scanning is not supported: %w",
 			f.Profile.Name(), f.Number, ErrFrame)
 	}
+	var tm texMapper
+	if texture != nil {
+		tm = newTexMapper(&extr, &texture.Intrinsics)
+	}
 	parallelRows(f.Height, n, func(y0, y1 int) {
-		scratch := make([]float32, 2*f.Width)
-		px := scratch[f.Width:] // the row's texture columns, for occlusion
+		var px []float32 // the row's texture columns, for occlusion
+		if occlude {
+			px = make([]float32, f.Width)
+		}
 		for y := y0; y < y1; y++ {
 			row := f.Data[y*f.Stride : y*f.Stride+2*f.Width]
 			i0 := y * f.Width
-			mx, my := m.row(y, scratch[:f.Width])
 			verts := pts.Vertices[i0 : i0+f.Width]
-			for x := range verts {
-				d := float32(float32(uint16(row[2*x])|uint16(row[2*x+1])<<8) * units)
-				v := [3]float32{d * mx[x], d * my[x], d}
-				verts[x] = v
-				if !littleEndian {
+			if m.sep {
+				vertexRowSep(verts, row, m.x, m.y[y], units)
+			} else {
+				vertexRow(verts, row, m.x[i0:i0+f.Width], m.y[i0:i0+f.Width], units)
+			}
+			if !littleEndian {
+				for x, v := range verts {
 					putF32s(out.Data[12*(i0+x):], v[:])
 				}
 			}
 			if texture != nil {
-				tc := pts.TexCoords[i0 : i0+f.Width]
-				e, tin := extr, texture.Intrinsics // on this goroutine's stack
-				for x, v := range verts {
-					u, w := texturePixel(v[0], v[1], v[2], &e, &tin)
-					px[x] = u
-					tc[x] = [2]float32{u / tw, w / th}
-				}
+				tm.row(verts, pts.TexCoords[i0:i0+f.Width], px)
 			}
 			if occlude {
 				removeOccluded(verts, out.Data[12*i0:12*(i0+f.Width)], px)
@@ -270,6 +269,27 @@ func (pc *PointCloud) CalculateInto(dst *Points, f *sensor.Frame) (*Points, erro
 		}
 	})
 	return pts, nil
+}
+
+// vertexRowSep writes the vertices of one row of Z16 depth row (units
+// meters per unit) whose rays have the x of xs and the one y of the row.
+func vertexRowSep(verts [][3]float32, row []byte, xs []float32, y, units float32) {
+	xs = xs[:len(verts)]
+	row = row[:2*len(verts)]
+	for x := range verts {
+		d := float32(float32(uint16(row[2*x])|uint16(row[2*x+1])<<8) * units)
+		verts[x] = [3]float32{d * xs[x], d * y, d}
+	}
+}
+
+// vertexRow is vertexRowSep for rays with an x and a y of their own.
+func vertexRow(verts [][3]float32, row []byte, xs, ys []float32, units float32) {
+	xs, ys = xs[:len(verts)], ys[:len(verts)]
+	row = row[:2*len(verts)]
+	for x := range verts {
+		d := float32(float32(uint16(row[2*x])|uint16(row[2*x+1])<<8) * units)
+		verts[x] = [3]float32{d * xs[x], d * ys[x], d}
+	}
 }
 
 // sameSensor reports whether e is the identity, as librealsense compares:
@@ -291,26 +311,62 @@ func sameSensor(e sensor.Extrinsics) bool {
 	return true
 }
 
-// texturePixel projects vertex (vx, vy, vz) into the texture camera as librealsense's
-// SSE texture mapping does: a Brown-Conrady-style distortion for every
-// model but none (with the undistorted point in the tangential terms for
-// Brown-Conrady itself), and pixel (0, 0) for zero depth.
-func texturePixel(vx, vy, vz float32, e *sensor.Extrinsics, in *sensor.Intrinsics) (float32, float32) {
-	if vz == 0 {
-		return 0, 0
+// texMapper projects vertices into a texture camera, as librealsense's SSE
+// texture mapping does: a Brown-Conrady-style distortion for every model
+// but none (with the undistorted point in the tangential terms for
+// Brown-Conrady itself), and pixel (0, 0) for zero depth. It holds the
+// extrinsics and intrinsics by value, so that a row's loop reads them from
+// one place.
+type texMapper struct {
+	r                 [9]float32
+	t                 [3]float32
+	c                 [5]float32
+	fx, fy, ppx, ppy  float32
+	tw, th            float32 // the texture's size, for the coordinates
+	distort, undistXY bool    // a model other than none; Brown-Conrady
+}
+
+func newTexMapper(e *sensor.Extrinsics, in *sensor.Intrinsics) texMapper {
+	return texMapper{r: e.Rotation, t: e.Translation, c: in.Coeffs,
+		fx: in.FX, fy: in.FY, ppx: in.PPX, ppy: in.PPY,
+		tw: float32(in.Width), th: float32(in.Height),
+		distort: in.Model != sensor.DistortionNone, undistXY: in.Model == sensor.DistortionBrownConrady}
+}
+
+// row writes the texture coordinates of the vertices verts into tc, and
+// each vertex's texture column into px when px is not nil.
+func (tm *texMapper) row(verts [][3]float32, tc [][2]float32, px []float32) {
+	m := *tm // on this goroutine's stack
+	tc = tc[:len(verts)]
+	for i, v := range verts {
+		var u float32
+		if v[2] == 0 {
+			tc[i] = [2]float32{} // pixel (0, 0)
+		} else {
+			var w float32
+			u, w = m.pixel(v[0], v[1], v[2])
+			tc[i] = [2]float32{u / m.tw, w / m.th}
+		}
+		if px != nil {
+			px[i] = u
+		}
 	}
-	r, t, c := &e.Rotation, &e.Translation, &in.Coeffs
+}
+
+// pixel projects the vertex (vx, vy, vz), vz not 0, into the texture.
+func (m *texMapper) pixel(vx, vy, vz float32) (float32, float32) {
+	r, t, c := &m.r, &m.t, &m.c
 	px := float32(r[0]*vx) + float32(float32(r[3]*vy)+float32(float32(r[6]*vz)+t[0]))
 	py := float32(r[1]*vx) + float32(float32(r[4]*vy)+float32(float32(r[7]*vz)+t[1]))
 	pz := float32(r[2]*vx) + float32(float32(r[5]*vy)+float32(float32(r[8]*vz)+t[2]))
 	x, y := px/pz, py/pz
-	if in.Model != sensor.DistortionNone {
+	if m.distort {
 		r2 := float32(x*x) + float32(y*y)
 		r3 := float32(c[1]*float32(r2*r2)) + float32(c[4]*float32(r2*float32(r2*r2)))
 		f := 1 + float32(float32(c[0]*r2)+r3)
 		xf, yf := float32(x*f), float32(y*f)
 		xd, yd := xf, yf
-		if in.Model == sensor.DistortionBrownConrady {
+		if m.undistXY {
 			xd, yd = x, y
 		}
 		r4 := c[3] * float32(r2+float32(2*float32(xd*xd)))
@@ -319,7 +375,7 @@ func texturePixel(vx, vy, vz float32, e *sensor.Extrinsics, in *sensor.Intrinsic
 		dy := yf + float32(float32(2*float32(c[3]*float32(xd*yd)))+r5)
 		x, y = dx, dy
 	}
-	return float32(x*in.FX) + in.PPX, float32(y*in.FY) + in.PPY
+	return float32(x*m.fx) + m.ppx, float32(y*m.fy) + m.ppy
 }
 
 // removeOccluded zeroes, in one row, the vertices whose texture column

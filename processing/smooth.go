@@ -92,9 +92,10 @@ func (s *Spatial) Process(f *sensor.Frame) (*sensor.Frame, error) {
 // librealsense's test of a valid disparity.
 func positive(x float32) bool { return int32(math.Float32bits(x)) > 0 }
 
-// blend returns a·alpha + b·(1-alpha) in float32, operation by operation.
-func blend(a, b, alpha float32) float32 {
-	return float32(a*alpha) + float32(b*float32(1-alpha))
+// blend returns a·alpha + b·oma in float32, operation by operation, oma
+// being 1-alpha in float32.
+func blend(a, b, alpha, oma float32) float32 {
+	return float32(a*alpha) + float32(b*oma)
 }
 
 // recursiveFloat runs librealsense's recursive filter over the n values of
@@ -106,6 +107,7 @@ func recursiveFloat(v []float32, start, step, n int, alpha, delta float32) {
 	if n < 2 {
 		return
 	}
+	oma := 1 - alpha
 	state := v[start]
 	prev := state
 	i := start + step
@@ -116,7 +118,7 @@ func recursiveFloat(v []float32, start, step, n int, alpha, delta float32) {
 		if valid {
 			if positive(inn) {
 				if d := prev - inn; d < delta && d > -delta {
-					state = blend(inn, state, alpha)
+					state = blend(inn, state, alpha, oma)
 					v[i] = state
 				} else {
 					state = inn
@@ -172,13 +174,14 @@ func smoothRowsInt(v []uint16, w, h int, alpha float32, delta uint16, radius int
 // its right pass pixels > 1 and any difference.
 func smoothPass(row []uint16, from, to, step int, minValid, minDiff, delta uint16, alpha float32, radius int) {
 	prev, fill := row[from-step], 0
+	oma := 1 - alpha
 	for x := from; x != to; x += step {
 		cur := row[x]
 		if prev >= 1 {
 			if cur >= minValid {
 				fill = 0
 				if d := absDiff(cur, prev); d >= minDiff && d <= delta {
-					cur = uint16(blend(float32(cur), float32(prev), alpha) + 0.5)
+					cur = uint16(blend(float32(cur), float32(prev), alpha, oma) + 0.5)
 					row[x] = cur
 				}
 			} else if radius > 0 {
@@ -203,21 +206,23 @@ func absDiff(a, b uint16) uint16 {
 // pair of pixels, zeros included, as librealsense does) and then bottom to
 // top (valid pairs only).
 func smoothColumnsInt(v []uint16, w, h int, alpha float32, delta uint16) {
+	oma := 1 - alpha
 	parallelRows(w, w*h, func(x0, x1 int) {
 		for y := 1; y < h; y++ {
-			up, row := v[(y-1)*w:y*w], v[y*w:(y+1)*w]
-			for x := x0; x < x1; x++ {
-				if absDiff(up[x], row[x]) < delta {
-					row[x] = uint16(blend(float32(row[x]), float32(up[x]), alpha) + 0.5)
+			up, row := v[(y-1)*w+x0:(y-1)*w+x1], v[y*w+x0:y*w+x1]
+			up = up[:len(row)]
+			for x, a := range row {
+				if b := up[x]; absDiff(b, a) < delta {
+					row[x] = uint16(blend(float32(a), float32(b), alpha, oma) + 0.5)
 				}
 			}
 		}
 		for y := h - 2; y >= 0; y-- {
-			row, down := v[y*w:(y+1)*w], v[(y+1)*w:(y+2)*w]
-			for x := x0; x < x1; x++ {
-				a, b := row[x], down[x]
-				if a >= 1 && b >= 1 && absDiff(a, b) < delta {
-					row[x] = uint16(blend(float32(a), float32(b), alpha) + 0.5)
+			row, down := v[y*w+x0:y*w+x1], v[(y+1)*w+x0:(y+1)*w+x1]
+			down = down[:len(row)]
+			for x, a := range row {
+				if b := down[x]; a >= 1 && b >= 1 && absDiff(a, b) < delta {
+					row[x] = uint16(blend(float32(a), float32(b), alpha, oma) + 0.5)
 				}
 			}
 		}
@@ -361,25 +366,16 @@ func (t *Temporal) Process(f *sensor.Frame) (*sensor.Frame, error) {
 		t.hist = make([]uint8, n)
 	}
 	mask := uint8(1) << t.index
-	oma := 1 - alpha
 	var data []byte
 	if bpp == 2 {
 		cur := u16s(packed(f, bpp))
-		temporal(cur, t.last16, t.hist, &t.lut, mask, func(c, p uint16) (uint16, bool) {
-			if absDiff(c, p) < uint16(delta) {
-				return uint16(float32(alpha*float32(c)) + float32(oma*float32(p))), true
-			}
-			return 0, false
-		})
+		// Z16 values agree when their difference is below the delta's
+		// integer part.
+		temporal(cur, t.last16, t.hist, &t.lut, mask, alpha, float32(uint16(delta)))
 		data = bytesOf(cur)
 	} else {
 		cur := f32s(packed(f, bpp))
-		temporal(cur, t.last32, t.hist, &t.lut, mask, func(c, p float32) (float32, bool) {
-			if float32(math.Abs(float64(c-p))) < delta {
-				return float32(alpha*c) + float32(oma*p), true
-			}
-			return 0, false
-		})
+		temporal(cur, t.last32, t.hist, &t.lut, mask, alpha, delta)
 		data = bytesOf(cur)
 	}
 	out := deriveData(f, p, f.Width, f.Height, bpp, data)
@@ -387,16 +383,22 @@ func (t *Temporal) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	return out, nil
 }
 
-// temporal applies one frame to the state: agree returns the blended value
-// of a current and last value when they agree.
-func temporal[T uint16 | float32](cur, last []T, hist []uint8, lut *[256]uint8, mask uint8, agree func(c, p T) (T, bool)) {
+// temporal applies one frame to the state: a current and a last value
+// agree when their difference is below delta, and then both become their
+// blend, alpha × current + (1 − alpha) × last, in float32 (truncated for
+// Z16).
+func temporal[T uint16 | float32](cur, last []T, hist []uint8, lut *[256]uint8, mask uint8, alpha, delta float32) {
+	oma := 1 - alpha
+	last, hist = last[:len(cur)], hist[:len(cur)]
 	for i, c := range cur {
 		p := last[i]
 		switch {
 		case c != 0 && p == 0:
 			last[i], hist[i] = c, mask
 		case c != 0:
-			if r, ok := agree(c, p); ok {
+			cf, pf := float32(c), float32(p)
+			if d := cf - pf; d < delta && -d < delta {
+				r := T(float32(alpha*cf) + float32(oma*pf))
 				hist[i] |= mask
 				cur[i], last[i] = r, r
 			} else {

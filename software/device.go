@@ -36,7 +36,7 @@ type registration struct {
 }
 
 var (
-	_ device.Device           = (*Device)(nil)
+	_ device.Counting         = (*Device)(nil)
 	_ device.ExtrinsicsSource = (*Device)(nil)
 )
 
@@ -108,6 +108,21 @@ func (d *Device) Sensors() []sensor.Sensor {
 	out := make([]sensor.Sensor, len(d.sensors))
 	for i, s := range d.sensors {
 		out[i] = s
+	}
+	return out
+}
+
+// Stats returns the frame counters of every stream started on the device
+// (device.StreamStats), sensor by sensor in device order, each sensor's in
+// the order they were opened; they add up over starts. A software device
+// waits for its handler (Inject), so it drops and loses nothing: Delivered
+// counts every frame.
+func (d *Device) Stats() []device.StreamStats {
+	var out []device.StreamStats
+	for _, s := range d.softwareSensors() {
+		s.count.Each(func(p *sensor.StreamProfile, c *sensorrt.Counters) {
+			out = append(out, device.StreamStats{Profile: p, Delivered: c.Delivered.Load(), Dropped: c.Dropped.Load(), Lost: c.Lost.Load()})
+		})
 	}
 	return out
 }

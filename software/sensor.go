@@ -39,6 +39,7 @@ type Sensor struct {
 	profiles []*sensor.StreamProfile
 	filters  []string
 	worker   *sensorrt.Worker // while started
+	count    sensorrt.Tally   // per stream, over every start
 
 	// streaming is what Frames Queue Size reports on: 0 while streaming.
 	streaming atomic.Bool
@@ -274,8 +275,11 @@ func (s *Sensor) Open(profiles ...*sensor.StreamProfile) error {
 // Start starts delivering injected frames to h on the sensor's delivery
 // goroutine.
 func (s *Sensor) Start(h sensor.Handler) error {
-	err := s.life.Start(h, func([]*sensor.StreamProfile) error {
-		w := sensorrt.Start(h, &s.handlers, 0, nil)
+	err := s.life.Start(h, func(opened []*sensor.StreamProfile) error {
+		for _, p := range opened {
+			s.count.Of(p) // listed by Device.Stats, frames or not
+		}
+		w := sensorrt.Start(h, &s.handlers, 0, &s.count)
 		s.mu.Lock()
 		s.worker = w
 		s.mu.Unlock()

@@ -297,3 +297,66 @@ func TestDerivedProfileExtrinsics(t *testing.T) {
 		t.Errorf("a stream the device lacks: %v, want ErrNotFound", err)
 	}
 }
+
+// TestSyntheticStreamStats: the synthetic camera's Stats counts, per
+// stream, the frames its handler got; a handler stuck in a call holds the
+// camera back (a software device waits for its handler) and loses nothing.
+func TestSyntheticStreamStats(t *testing.T) { synctest.Test(t, syntheticStreamStats) }
+
+func syntheticStreamStats(t *testing.T) {
+	const frames = 20
+	cam, err := NewSynthetic(SyntheticConfig{Depth: &Video{Width: 8, Height: 8, FPS: 30}, Color: &Video{Width: 8, Height: 6, FPS: 30},
+		Infrared: &Video{Width: 8, Height: 8, FPS: 30}, InfraredCount: 2, Frames: frames, Speed: 1, PreparedFrames: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	got := map[string]uint64{}
+	stuck, release := make(chan struct{}), make(chan struct{})
+	h := sensor.HandlerFunc(func(f *sensor.Frame) {
+		if f.Profile.Stream == sensor.StreamDepth && f.Number == 3 {
+			close(stuck)
+			<-release // a handler stuck in a long computation
+		}
+		mu.Lock()
+		got[f.Profile.Name()]++
+		mu.Unlock()
+	})
+	var opened []string
+	for _, s := range cam.Sensors() {
+		if err := s.Open(s.Profiles()...); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range s.Profiles() {
+			opened = append(opened, p.Name())
+		}
+		if err := s.Start(h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-stuck
+	time.Sleep(time.Second) // on the bubble's clock: 30 frame periods
+	close(release)
+	<-cam.Done()
+	for _, s := range cam.Sensors() {
+		if err := s.Stop(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ss := cam.Stats()
+	if len(ss) != len(opened) {
+		t.Fatalf("Stats() lists %d streams, want the %d opened: %v", len(ss), len(opened), opened)
+	}
+	for i, s := range ss {
+		name := s.Profile.Name()
+		if name != opened[i] {
+			t.Errorf("stream %d is %s, want %s", i, name, opened[i])
+		}
+		if s.Delivered != got[name] || s.Delivered != frames || s.Dropped != 0 || s.Lost != 0 {
+			t.Errorf("%s: delivered %d, dropped %d, lost %d; the handler got %d of %d", name, s.Delivered, s.Dropped, s.Lost, got[name], frames)
+		}
+	}
+	if err := cam.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

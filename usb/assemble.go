@@ -97,7 +97,9 @@ func (a *assembler) finish() {
 	a.spare, a.buf = a.buf, nil
 }
 
-// Stats counts what a streaming sensor received.
+// Stats counts what a streaming sensor received, and the frames it lost by
+// cause. The frames delivered, dropped for a slow handler and lost, per
+// stream, are Device.Stats (device.StreamStats).
 type Stats struct {
 	Frames          uint64 // frames assembled and handed on
 	ErrorFrames     uint64 // dropped: a payload had the error bit
@@ -106,13 +108,4 @@ type Stats struct {
 	CorruptFrames   uint64 // dropped: an MJPEG frame that does not decode
 	BadPayloads     uint64 // payloads with an unparsable header
 	Resets          uint64 // endpoint resets by the watchdog
-	// LateFrames were dropped because the handler, still inside a call a
-	// frame period after a newer frame arrived, did not take them: a live
-	// camera does not wait for a slow handler.
-	LateFrames uint64
-}
-
-// Dropped returns the number of dropped frames.
-func (s Stats) Dropped() uint64 {
-	return s.ErrorFrames + s.ShortFrames + s.OversizedFrames + s.CorruptFrames + s.LateFrames
 }

@@ -124,7 +124,7 @@ type Device struct {
 	rt      sensorrt.Device // refuses Close from the sensors' goroutines, closes once
 }
 
-var _ device.Device = (*Device)(nil)
+var _ device.Counting = (*Device)(nil)
 
 // Importing the package registers its cameras with device.RegisterCameras:
 // device.OpenCamera (and pipeline, and the tools) then opens them.
@@ -436,6 +436,26 @@ func (d *Device) String() string {
 // Sensors returns the Stereo Module, the RGB Camera and (D435i, D455) the
 // Motion Module, as the descriptors advertise them.
 func (d *Device) Sensors() []sensor.Sensor { return append([]sensor.Sensor(nil), d.sensors...) }
+
+// Stats returns the frame counters of every stream started on the device
+// (device.StreamStats), sensor by sensor in device order, each sensor's in
+// the order they were opened: frames delivered to the handler, dropped
+// because the handler fell behind (or left queued by Stop), and lost on the
+// wire (a payload set with the error bit, short, oversized, or an MJPEG
+// frame that does not decode; a lost payload set of the interleaved
+// infrared pair loses a frame of each). Each sensor's Stats breaks the
+// losses down by cause. The counters add up over starts.
+func (d *Device) Stats() []device.StreamStats {
+	var out []device.StreamStats
+	for _, s := range d.sensors {
+		if c, ok := s.(interface {
+			streamStats([]device.StreamStats) []device.StreamStats
+		}); ok {
+			out = c.streamStats(out)
+		}
+	}
+	return out
+}
 
 // Extrinsics returns the factory extrinsics between two video streams, as
 // librealsense reports them: Depth and Infrared/1 share one frame,

@@ -39,7 +39,7 @@
 // goroutine of the sensor runtime, which runs the frame handler. The
 // camera does not wait for a handler: one still inside a call a frame
 // period after a newer frame arrived loses the older frames, oldest first
-// (Stats.LateFrames), and gets the latest, while the USB reads go on.
+// (device.StreamStats.Dropped of Device.Stats), and gets the latest, while the USB reads go on.
 // Stop and Close of a sensor, and Close of its device, wait for those
 // goroutines: called from one of them they return an error wrapping
 // sensor.ErrStopFromHandler and change nothing, instead of deadlocking.

@@ -168,7 +168,10 @@ func (m *MotionSensor) power(ctx context.Context, id uint8, state uint8, fps int
 // Start powers the opened IMU sensors up at their rates and reads input
 // reports from the interrupt endpoint.
 func (m *MotionSensor) Start(h sensor.Handler) error {
-	return m.life.Start(h, func(opened []*sensor.StreamProfile) error { return m.start(h, opened) })
+	return m.life.Start(h, func(opened []*sensor.StreamProfile) error {
+		m.track(opened)
+		return m.start(h, opened)
+	})
 }
 
 // start is Start's step, with the life cycle locked.

@@ -38,10 +38,23 @@ func TestInfraredY8ISplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	img := image(w*h*2, 3)
-	fake.Stream(0x83).Send(usbtest.Payload(usbtest.EOF, 2_000_000, usbtest.CaptureTiming(7, 1, 1), img))
+	// A short payload set first: a frame lost for both streams.
+	fake.Stream(0x83).Send(usbtest.Payload(usbtest.EOF, 1_900_000, nil, img[:w*h]))
+	fake.Stream(0x83).Send(usbtest.Payload(usbtest.EOF|usbtest.FID, 2_000_000, usbtest.CaptureTiming(7, 1, 1), img))
 	fs := col.wait(t, 2)
 	if err := depth.Stop(); err != nil {
 		t.Fatal(err)
+	}
+	// Per stream, in the order they were opened: one frame delivered, one
+	// lost on the wire.
+	ss := d.Stats()
+	if len(ss) != 2 || ss[0].Profile != ir2 || ss[1].Profile != ir1 {
+		t.Fatalf("Stats() = %+v, want Infrared/2 then Infrared/1", ss)
+	}
+	for _, s := range ss {
+		if s.Delivered != 1 || s.Dropped != 0 || s.Lost != 1 {
+			t.Errorf("%s: delivered %d, dropped %d, lost %d; want 1, 0, 1", s.Profile.Name(), s.Delivered, s.Dropped, s.Lost)
+		}
 	}
 	if err := d.Close(); err != nil {
 		t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 // TestSlowHandlerGetsLatest: a live camera does not wait for a handler
 // that is slower than the stream. Frames that arrive while the handler is
 // inside a long call are dropped once they have waited a frame period
-// (33 ms at 30 fps), counted in Stats.LateFrames, and the handler then gets
+// (33 ms at 30 fps), counted in the stream's Dropped (Device.Stats), and the handler then gets
 // the newest ones; USB reading goes on meanwhile. A handler that keeps up
 // loses nothing.
 func TestSlowHandlerGetsLatest(t *testing.T) { synctest.Test(t, slowHandlerGetsLatest) }
@@ -58,10 +58,12 @@ func slowHandlerGetsLatest(t *testing.T) {
 	if len(seq) != 2 || seq[0] != 1 || seq[1] != 5 {
 		t.Errorf("handler got frames %v, want 1 and the newest, 5", seq)
 	}
-	st := depth.(*usb.Sensor).Stats()
-	if st.Frames != 5 || st.LateFrames != 3 || st.Dropped() != 3 {
-		t.Errorf("stats %+v: want 5 frames read, 3 late", st)
+	if st := depth.(*usb.Sensor).Stats(); st.Frames != 5 {
+		t.Errorf("stats %+v: want 5 frames read", st)
 	}
+	// Per stream: 2 delivered, 3 dropped for the slow handler, none lost
+	// on the wire.
+	checkStreamStats(t, d, sensor.StreamDepth, 2, 3, 0)
 	// Keeping up: one frame per period, none lost.
 	for range 5 {
 		send()
@@ -71,5 +73,20 @@ func slowHandlerGetsLatest(t *testing.T) {
 	if n := len(got); n != 5 {
 		t.Errorf("a handler that keeps up got %d of 5 frames", n)
 	}
+	checkStreamStats(t, d, sensor.StreamDepth, 2+5, 3, 0)
 	finish(t, d, depth, fake, tr)
+}
+
+// checkStreamStats fails the test unless d's Stats lists exactly one stream,
+// of type stream, with these counts.
+func checkStreamStats(t *testing.T, d *usb.Device, stream sensor.Stream, delivered, dropped, lost uint64) {
+	t.Helper()
+	ss := d.Stats()
+	if len(ss) != 1 || ss[0].Profile == nil || ss[0].Profile.Stream != stream {
+		t.Fatalf("Stats() = %+v, want one %s stream", ss, stream)
+	}
+	if s := ss[0]; s.Delivered != delivered || s.Dropped != dropped || s.Lost != lost {
+		t.Errorf("%s: delivered %d, dropped %d, lost %d; want %d, %d, %d", s.Profile.Name(), s.Delivered, s.Dropped, s.Lost,
+			delivered, dropped, lost)
+	}
 }

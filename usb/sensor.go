@@ -85,8 +85,8 @@ type base struct {
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 	workers []*sensorrt.Worker
-	late    sensorrt.Counters // frames a slow handler lost
-	err     error             // sticky streaming error
+	count   sensorrt.Tally // per stream: delivered, dropped for a slow handler, lost on the wire
+	err     error          // sticky streaming error
 	stats   Stats
 
 	notes callbacks.Callbacks[sensor.Notification]
@@ -141,9 +141,24 @@ func (b *base) fail(err error) {
 func (b *base) Stats() Stats {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	st := b.stats
-	st.LateFrames = b.late.Dropped.Load()
-	return st
+	return b.stats
+}
+
+// streamStats appends the counters of every stream the sensor has started,
+// in the order they were opened.
+func (b *base) streamStats(out []device.StreamStats) []device.StreamStats {
+	b.count.Each(func(p *sensor.StreamProfile, c *sensorrt.Counters) {
+		out = append(out, device.StreamStats{Profile: p, Delivered: c.Delivered.Load(), Dropped: c.Dropped.Load(), Lost: c.Lost.Load()})
+	})
+	return out
+}
+
+// track adds the streams of ps to the sensor's counters (Device.Stats lists
+// them, frames or not).
+func (b *base) track(ps []*sensor.StreamProfile) {
+	for _, p := range ps {
+		b.count.Of(p)
+	}
 }
 
 // run starts, for each reading function, a worker that calls h and a
@@ -152,7 +167,7 @@ func (b *base) run(cancel context.CancelFunc, h sensor.Handler, periods []time.D
 	b.cancel, b.err = cancel, nil
 	b.workers = b.workers[:0]
 	for i, p := range periods {
-		w := sensorrt.Start(h, &b.handlers, p, &b.late)
+		w := sensorrt.Start(h, &b.handlers, p, &b.count)
 		b.workers = append(b.workers, w)
 		b.wg.Add(1)
 		go func() {
@@ -350,7 +365,10 @@ type vsRun struct {
 // Start negotiates every opened profile (probe/commit), starts its IN
 // stream and delivers frames to h.
 func (s *Sensor) Start(h sensor.Handler) error {
-	return s.life.Start(h, func([]*sensor.StreamProfile) error { return s.start(h) })
+	return s.life.Start(h, func(opened []*sensor.StreamProfile) error {
+		s.track(opened)
+		return s.start(h)
+	})
 }
 
 // start is Start's step, with the life cycle locked.
@@ -429,6 +447,15 @@ func (s *Sensor) read(ctx context.Context, r *vsRun, w *sensorrt.Worker) {
 		s.mu.Lock()
 		s.stats = addStats(s.stats, local)
 		s.mu.Unlock()
+		// A payload set that never made a frame loses a frame of every
+		// stream the interface carries.
+		if lost := local.ErrorFrames + local.ShortFrames + local.OversizedFrames + local.CorruptFrames; lost > 0 {
+			for _, p := range r.outs {
+				if p != nil {
+					s.count.Of(p).Lost.Add(lost)
+				}
+			}
+		}
 		local = Stats{}
 	}
 	defer publish()

@@ -374,6 +374,9 @@ func TestStreamPayloads(t *testing.T) {
 	if st.Frames != 4 || st.ErrorFrames != 1 || st.ShortFrames != 1 || st.OversizedFrames != 1 || st.BadPayloads != 1 {
 		t.Errorf("stats %+v", st)
 	}
+	// Per stream: the 4 frames delivered, the error, short and oversized
+	// ones lost on the wire (a bad header is no frame).
+	checkStreamStats(t, d, sensor.StreamDepth, 4, 0, 3)
 	if err := fake.Err(); err != nil {
 		t.Error(err)
 	}

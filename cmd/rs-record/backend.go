@@ -110,33 +110,66 @@ func openSynthetic(c *recordConfig, serial string) (device.Device, error) {
 	return software.NewSynthetic(cfg)
 }
 
-// cameraLosses describes the frames a live camera lost before they reached
-// the recorder (usb.Stats of its sensors): payloads with the error bit,
-// short or oversized frames, MJPEG frames that did not decode, frames
-// dropped because the handler fell behind, and endpoint resets. It is ""
-// when nothing was lost, and for other devices.
+// cameraLosses describes the frames a camera lost before they reached the
+// recorder, from its per-stream counters (device.Counting, the shape every
+// backend reports): frames lost on the wire and frames dropped because the
+// recorder fell behind (late), named by stream. A live camera's sensors
+// break the frames lost on the wire down by cause (usb.Stats): payloads
+// with the error bit, short or oversized frames, MJPEG frames that did not
+// decode; and they count endpoint resets. It is "" when nothing was lost, and for devices that
+// keep no counters.
 func cameraLosses(dev device.Device) string {
-	var sum usb.Stats
-	for _, s := range dev.Sensors() {
-		if c, ok := s.(interface{ Stats() usb.Stats }); ok {
-			st := c.Stats()
-			sum.ErrorFrames += st.ErrorFrames
-			sum.ShortFrames += st.ShortFrames
-			sum.OversizedFrames += st.OversizedFrames
-			sum.CorruptFrames += st.CorruptFrames
-			sum.LateFrames += st.LateFrames
-			sum.Resets += st.Resets
-		}
-	}
-	if sum.Dropped() == 0 && sum.Resets == 0 {
+	c, ok := dev.(device.Counting)
+	if !ok {
 		return ""
 	}
-	corrupt := ""
-	if sum.CorruptFrames > 0 {
-		corrupt = fmt.Sprintf(", %d corrupt MJPEG", sum.CorruptFrames)
+	var causes usb.Stats
+	for _, s := range dev.Sensors() {
+		var st usb.Stats
+		switch s := s.(type) {
+		case *usb.Sensor:
+			st = s.Stats()
+		case *usb.MotionSensor:
+			st = s.Stats()
+		default:
+			continue
+		}
+		causes.ErrorFrames += st.ErrorFrames
+		causes.ShortFrames += st.ShortFrames
+		causes.OversizedFrames += st.OversizedFrames
+		causes.CorruptFrames += st.CorruptFrames
+		causes.Resets += st.Resets
 	}
-	return fmt.Sprintf("the camera lost %d frames before recording: %d with the error bit, %d short, %d oversized%s, %d late (the recorder fell behind); %d endpoint resets",
-		sum.Dropped(), sum.ErrorFrames, sum.ShortFrames, sum.OversizedFrames, corrupt, sum.LateFrames, sum.Resets)
+	return describeLosses(c.Stats(), causes)
+}
+
+// describeLosses is cameraLosses' sentence for the per-stream counters
+// streams and the live camera's causes (zero for another device).
+func describeLosses(streams []device.StreamStats, causes usb.Stats) string {
+	var total, late uint64
+	var per []string
+	for _, s := range streams {
+		late += s.Dropped
+		n := s.Lost + s.Dropped
+		if n == 0 || s.Profile == nil {
+			continue
+		}
+		total += n
+		per = append(per, fmt.Sprintf("%s %d", strings.TrimSuffix(s.Profile.Name(), "/0"), n)) // as the summary names them
+	}
+	if total == 0 && causes.Resets == 0 {
+		return ""
+	}
+	which := ""
+	if len(per) > 0 {
+		which = " (" + strings.Join(per, ", ") + ")"
+	}
+	corrupt := ""
+	if causes.CorruptFrames > 0 {
+		corrupt = fmt.Sprintf(", %d corrupt MJPEG", causes.CorruptFrames)
+	}
+	return fmt.Sprintf("the camera lost %d frames before recording%s: %d with the error bit, %d short, %d oversized%s, %d late (the recorder fell behind); %d endpoint resets",
+		total, which, causes.ErrorFrames, causes.ShortFrames, causes.OversizedFrames, corrupt, late, causes.Resets)
 }
 
 // groundTruth returns the recorder's companions of --ground-truth: for

@@ -158,13 +158,13 @@ var allowed = map[string][]string{
 	"replay":            {"sensor", "pipeline", "playback", "rig", "internal/jsonl"},
 	"replay/replaytest": {"replay"},
 	"processing":        {"sensor", "extensions", "internal/yuv"},
-	"mcapbag":           {"rosbag", "msgs", "internal/layout", "internal/lz4frame", "internal/mcapwriter"},
+	"mcapbag":           {"rosbag", "msgs", "internal/layout", "internal/description", "internal/lz4frame", "internal/mcapwriter"},
 	"mcapbag/ros2":      {"sensor", "extensions", "playback", "mcapbag", "internal/mcapwriter", "internal/yuv"},
 	"blobfile":          {"rosbag", "internal/bagname"},
 	"units":             {"sensor", "device", "pipeline", "playback", "record", "rig", "replay", "msgs", "rosbag", "mcapbag", "internal/jsonl"},
 	// 5. The tools' shared logic.
 	"internal/tools/damage":  {"msgs", "rosbag", "playback", "internal/layout"},
-	"internal/tools/baginfo": {"msgs", "rosbag", "sensor", "internal/layout", "internal/tools/damage"},
+	"internal/tools/baginfo": {"msgs", "rosbag", "sensor", "internal/layout", "internal/description", "internal/tools/damage"},
 	"internal/tools/convert": {"sensor", "extensions", "playback", "processing", "pipeline", "internal/tools/damage", "internal/imaging", "internal/outfile"},
 	"internal/tools/rsdump":  {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/tools/damage", "rosbag", "rig", "internal/outfile", "internal/layout", "internal/bagname"},
 	// 6. The programs: cmd/rs-record (and its own packages under

@@ -6,5 +6,8 @@
 // topics; it tolerates what librealsense's reader tolerates (bytes after a
 // message, foreign types on RealSense topics, a corrupt chunk holding the
 // first or last frame) and refuses, with an error naming the bag and the
-// topic, what librealsense refuses.
+// topic, what librealsense refuses. Playback reads a bag with Read; a tool
+// that reads every message anyway (rs-record info, the MCAP export's device
+// metadata) hands the description messages of its own pass to a Collector,
+// the same interpretation without a second pass.
 package description

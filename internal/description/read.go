@@ -85,8 +85,12 @@ type Change struct {
 
 // Option is an option as recorded.
 type Option struct {
-	Opt       sensor.Option
+	Opt       sensor.Option // 0 for an option this module does not know (only in Sensor.Recorded)
+	Name      string        // as recorded: the topic's option name, or the version-2 property's key
 	Desc      string
+	HasDesc   bool    // Desc was recorded
+	First     float32 // the first recorded value in bag order, when Count > 0
+	Count     int     // the number of recorded values, static ones included
 	Static    float32 // the value of the static description, when HasStatic
 	HasStatic bool
 	Changes   []Change // non-static values in time order
@@ -111,6 +115,8 @@ type Stream struct {
 	InfoSeq  int         // order of its stream info in the bag
 	FPS      uint32
 	Format   sensor.Format
+	Encoding string // the recorded encoding, when Unparsed
+	Unparsed bool   // the recorded encoding names no format (Format is then 0)
 	Cam      *msgs.CameraInfo
 	IMU      *msgs.ImuIntrinsic
 	Pin      *sensor.Extrinsics // extrinsics from the group's reference to the stream
@@ -122,10 +128,15 @@ type Stream struct {
 type Sensor struct {
 	Index   int
 	Info    sensor.Info
+	Fields  []msgs.KeyValue // its info messages in bag order, keys that name no camera info included
 	Options map[sensor.Option]*Option
-	Filters []string  // recommended processing blocks
-	HasPP   bool      // it has post-processing topics
-	Streams []*Stream // in uid order
+	// Recorded holds every option recorded for the sensor by its recorded
+	// name: those this module does not know, and those only recorded after
+	// the static description, too.
+	Recorded map[string]*Option
+	Filters  []string  // recommended processing blocks
+	HasPP    bool      // it has post-processing topics
+	Streams  []*Stream // in uid order
 }
 
 // Description is the static device description of a bag (spec §6.2), with
@@ -134,6 +145,7 @@ type Description struct {
 	Version  uint32
 	Legacy   bool // file version 1 (spec §10)
 	Info     sensor.Info
+	Fields   []msgs.KeyValue // the device info messages in bag order
 	Sensors  []*Sensor
 	Streams  map[Key]*Stream
 	First    rosbag.Time // first frame bag time, when HasFrame
@@ -172,211 +184,29 @@ func Read(path string, r *rosbag.Reader) (*Description, error) {
 					c.Topic, c.Type, c.MD5Sum, kt.Name, kt.MD5)
 			}
 			frameConns = append(frameConns, c.ID)
-		case ti.Kind == layout.KindUnknown, ti.Kind.IsMetadata(), ti.Kind == layout.KindPoseAccel,
-			ti.Kind == layout.KindPoseTwist, ti.Kind == layout.KindNotification:
-		default:
+		case Describes(ti):
 			want = append(want, c.ID)
 		}
 	}
-	d := &Description{Info: sensor.Info{}, Streams: map[Key]*Stream{}}
-	sensors := map[int]*Sensor{}
-	getSensor := func(i int) *Sensor {
-		s := sensors[i]
-		if s == nil {
-			s = &Sensor{Index: i, Options: map[sensor.Option]*Option{}}
-			sensors[i] = s
+	c := NewCollector()
+	err := readStatic(r, want, parsed, &c.d.Repaired, func(sm *staticMessage) error {
+		kt := sm.topic.Kind.Type()
+		if kt == nil {
+			return nil
 		}
-		return s
-	}
-	getStream := func(k Key) *Stream {
-		s := d.Streams[k]
-		if s == nil {
-			s = &Stream{Key: k, InfoSeq: -1}
-			d.Streams[k] = s
+		v := msgs.New(kt.Name)
+		if v == nil {
+			return nil
 		}
-		return s
-	}
-	getOption := func(sens int, o sensor.Option, desc string) *Option {
-		s := getSensor(sens)
-		od := s.Options[o]
-		if od == nil {
-			od = &Option{Opt: o, Desc: desc}
-			s.Options[o] = od
+		if err := sm.decode(v); err != nil {
+			return err
 		}
-		return od
-	}
-	hasSensorInfo := map[int]bool{}
-	var versions []uint32
-	var props []msgsProp
-	infoSeq := 0
-	err := readStatic(r, want, parsed, &d.Repaired, func(sm *staticMessage) error {
-		ti, m, c, decode := sm.topic, sm.msg, sm.msg.Conn, sm.decode
-		switch ti.Kind {
-		case layout.KindFileVersion:
-			var v msgs.UInt32
-			if err := decode(&v); err != nil {
-				return err
-			}
-			versions = append(versions, v.Data)
-		case layout.KindDeviceInfo, layout.KindSensorInfo:
-			var kv msgs.KeyValue
-			if err := decode(&kv); err != nil {
-				return err
-			}
-			info := d.Info
-			if ti.Kind == layout.KindSensorInfo {
-				s := getSensor(ti.Sensor)
-				hasSensorInfo[ti.Sensor] = true
-				if s.Info == nil {
-					s.Info = sensor.Info{}
-				}
-				info = s.Info
-			}
-			if ci, ok := sensor.ParseCameraInfo(kv.Key); ok {
-				info[ci] = kv.Value
-			}
-		case layout.KindStreamInfo:
-			var si msgs.StreamInfo
-			if err := decode(&si); err != nil {
-				return err
-			}
-			st := getStream(KeyOf(ti))
-			if st.InfoSeq >= 0 {
-				return nil // first one wins
-			}
-			f, err := layout.ParseEncoding(si.Encoding)
-			if err != nil {
-				return fmt.Errorf("topic %q: %w", c.Topic, err)
-			}
-			st.FPS, st.Format, st.InfoTime, st.InfoSeq = si.Fps, f, m.Time, infoSeq
-			infoSeq++
-		case layout.KindCameraInfo:
-			var ci msgs.CameraInfo
-			if err := decode(&ci); err != nil {
-				return err
-			}
-			if st := getStream(KeyOf(ti)); st.Cam == nil {
-				st.Cam = &ci
-			}
-		case layout.KindImuIntrinsic:
-			var ii msgs.ImuIntrinsic
-			if err := decode(&ii); err != nil {
-				return err
-			}
-			if st := getStream(KeyOf(ti)); st.IMU == nil {
-				st.IMU = &ii
-			}
-		case layout.KindExtrinsics:
-			var tf msgs.Transform
-			if err := decode(&tf); err != nil {
-				return err
-			}
-			if st := getStream(KeyOf(ti)); st.Pin == nil {
-				pin := fromTransform(&tf)
-				st.Pin, st.TFGroup = &pin, ti.Group
-			}
-		case layout.KindOptionValue:
-			o, ok := ti.Option()
-			if !ok {
-				return nil
-			}
-			var v msgs.Float32
-			if err := decode(&v); err != nil {
-				return err
-			}
-			od := getOption(ti.Sensor, o, layout.MissingOptionDescription)
-			if m.Time <= StaticTime {
-				od.Static, od.HasStatic = v.Data, true
-			} else {
-				od.Changes = append(od.Changes, Change{m.Time, v.Data})
-			}
-		case layout.KindOptionDescription:
-			o, ok := ti.Option()
-			if !ok {
-				return nil
-			}
-			var v msgs.String
-			if err := decode(&v); err != nil {
-				return err
-			}
-			getOption(ti.Sensor, o, "").Desc = v.Data
-		case layout.KindProperty:
-			var kv msgs.KeyValue
-			if err := decode(&kv); err != nil {
-				return err
-			}
-			props = append(props, msgsProp{ti.Sensor, kv})
-		case layout.KindPostProcessing:
-			var v msgs.String
-			if err := decode(&v); err != nil {
-				return err
-			}
-			s := getSensor(ti.Sensor)
-			s.HasPP = true
-			s.Filters = append(s.Filters, v.Data)
-		}
-		return nil
+		return c.Add(sm.msg.Conn.Topic, sm.topic, sm.msg.Time, v)
 	})
 	if err != nil {
 		return nil, loadError(path, "%w", err)
 	}
-	if len(versions) == 0 {
-		if rc := r.Info().Recovery; rc.Damaged() {
-			// Cut or corrupt before its description: say so, not that
-			// it is not a RealSense bag.
-			cause := fmt.Errorf("%d messages dropped with their lost connection records", rc.Orphans)
-			if l := rc.Losses(); len(l) > 0 && l[0].Err != nil {
-				cause = l[0].Err
-			}
-			return nil, loadError(path, "damaged bag: the device description (topic %q) is lost: %w",
-				layout.FileVersionTopic, cause)
-		}
-		return nil, loadError(path, "invalid file format: file does not contain topic %q nor %q",
-			layout.FileVersionTopic, layout.LegacyFileVersionTopic)
-	}
-	if len(versions) > 1 {
-		return nil, loadError(path, "%d messages on %q, want exactly one", len(versions), layout.FileVersionTopic)
-	}
-	d.Version = versions[0]
-	if !layout.ReadableVersion(layout.KindFileVersion, d.Version) || d.Version > layout.VersionLatest {
-		return nil, loadError(path, "file version %d is not supported, want %d to %d", d.Version,
-			layout.VersionMin, layout.VersionLatest)
-	}
-
-	if !layout.KindOptionValue.InVersion(d.Version) {
-		// v2 options: property KeyValue with "%f" text.
-		for _, p := range props {
-			o, ok := sensor.ParseOption(p.kv.Key)
-			if !ok {
-				continue
-			}
-			f, err := layout.ParseFixed(p.kv.Value)
-			if err != nil {
-				return nil, loadError(path, "sensor %d property %q: %w", p.Sensor, p.kv.Key, err)
-			}
-			getSensor(p.Sensor).Options[o] = &Option{Opt: o, Desc: layout.ReadOnlyOptionDescription(o.String()),
-				Static: float32(f), HasStatic: true}
-		}
-	} else {
-		// Options only recorded later are not part of the static description.
-		for _, s := range sensors {
-			for o, od := range s.Options {
-				if !od.HasStatic {
-					delete(s.Options, o)
-				}
-			}
-		}
-	}
-	if err := d.build(path, sensors, hasSensorInfo); err != nil {
-		return nil, err
-	}
-	if err := d.recommendFilters(path); err != nil {
-		return nil, err
-	}
-	if err := d.readDuration(r, frameConns); err != nil {
-		return nil, loadError(path, "%w", err)
-	}
-	return d, nil
+	return c.finish(path, r, frameConns)
 }
 
 // staticMessage is one message of the description pass.

@@ -24,6 +24,54 @@ type Counters struct {
 	// Dropped counts the frames evicted from a real-time queue, dropped by
 	// Flush and left undelivered by Stop.
 	Dropped atomic.Uint64
+	// Lost counts the frames that never reached the worker whole; the
+	// producer counts them (a worker never does).
+	Lost atomic.Uint64
+}
+
+// Of returns c: a worker given one Counters counts every frame into it.
+func (c *Counters) Of(*sensor.StreamProfile) *Counters { return c }
+
+// Counting finds the Counters of a frame's stream: a *Counters counts every
+// frame of a worker into itself, a *Tally each stream into its own.
+type Counting interface {
+	Of(p *sensor.StreamProfile) *Counters
+}
+
+// Tally holds the Counters of each stream of a sensor whose workers serve
+// several streams, in the order they were first asked for; they outlive the
+// workers, so that they add up over several starts. The zero Tally is
+// empty and ready.
+type Tally struct {
+	mu sync.Mutex
+	ps []*sensor.StreamProfile
+	cs []*Counters
+}
+
+// Of returns the Counters of the stream of p (the same profile, or one of
+// the same UID), added when it has none yet.
+func (t *Tally) Of(p *sensor.StreamProfile) *Counters {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i, q := range t.ps {
+		if q == p || (p != nil && q != nil && p.UID != 0 && q.UID == p.UID) {
+			return t.cs[i]
+		}
+	}
+	c := new(Counters)
+	t.ps, t.cs = append(t.ps, p), append(t.cs, c)
+	return c
+}
+
+// Each calls fn for every stream of the tally, in the order they were
+// added.
+func (t *Tally) Each(fn func(p *sensor.StreamProfile, c *Counters)) {
+	t.mu.Lock()
+	ps, cs := t.ps, t.cs
+	t.mu.Unlock()
+	for i, p := range ps {
+		fn(p, cs[i])
+	}
 }
 
 // queued is one frame waiting in a worker's queue.
@@ -77,7 +125,7 @@ type Worker struct {
 	h        sensor.Handler
 	handlers *Goroutines // the goroutines that run the sensor's user code
 	period   time.Duration
-	count    *Counters
+	count    Counting
 
 	self    atomic.Uint64 // the worker goroutine's id once it runs
 	running atomic.Bool   // the handler is inside a call
@@ -104,9 +152,10 @@ type Worker struct {
 }
 
 // New returns a worker that will call h for frames of a stream whose
-// nominal frame period is period (0 when unknown), counting into c, and
-// whose goroutine will join handlers while it runs. Go starts it.
-func New(h sensor.Handler, handlers *Goroutines, period time.Duration, c *Counters) *Worker {
+// nominal frame period is period (0 when unknown), counting into the
+// Counters c finds for each frame's stream, and whose goroutine will join
+// handlers while it runs. Go starts it.
+func New(h sensor.Handler, handlers *Goroutines, period time.Duration, c Counting) *Worker {
 	if c == nil {
 		c = new(Counters)
 	}
@@ -117,7 +166,7 @@ func New(h sensor.Handler, handlers *Goroutines, period time.Duration, c *Counte
 }
 
 // Start returns a running worker (New, then Go).
-func Start(h sensor.Handler, handlers *Goroutines, period time.Duration, c *Counters) *Worker {
+func Start(h sensor.Handler, handlers *Goroutines, period time.Duration, c Counting) *Worker {
 	w := New(h, handlers, period, c)
 	w.Go()
 	return w
@@ -190,7 +239,7 @@ func (w *Worker) serve(c ctlReq) {
 			w.deliver(it)
 			continue
 		}
-		w.count.Dropped.Add(1)
+		w.counters(it.f).Dropped.Add(1)
 		if it.ack {
 			w.ack <- false // its producer waits
 		}
@@ -216,7 +265,23 @@ func (w *Worker) call(f *sensor.Frame, offered bool) {
 		w.busy, w.returned = false, now
 		w.mu.Unlock()
 	}
-	w.count.Delivered.Add(1)
+	w.counters(f).Delivered.Add(1)
+}
+
+// counters returns the Counters of f's stream.
+func (w *Worker) counters(f *sensor.Frame) *Counters {
+	var p *sensor.StreamProfile
+	if f != nil {
+		p = f.Profile
+	}
+	return w.count.Of(p)
+}
+
+// dropLocked counts the frames qs as dropped.
+func (w *Worker) dropLocked(qs []queued) {
+	for _, it := range qs {
+		w.counters(it.f).Dropped.Add(1)
+	}
 }
 
 func (w *Worker) deliver(it queued) {
@@ -269,8 +334,8 @@ func (w *Worker) evictLocked(now time.Time) {
 		n++
 	}
 	if n > 0 {
+		w.dropLocked(w.q[:n])
 		w.shiftLocked(n)
-		w.count.Dropped.Add(uint64(n))
 	}
 }
 
@@ -296,8 +361,8 @@ func (w *Worker) Offer(f *sensor.Frame, stamp time.Duration, now time.Time, spee
 	w.q = append(w.q, queued{f: f, stamp: stamp, at: now})
 	w.evictLocked(now)
 	if over := len(w.q) - MaxQueued; over > 0 {
+		w.dropLocked(w.q[:over])
 		w.shiftLocked(over)
-		w.count.Dropped.Add(uint64(over))
 	}
 	w.mu.Unlock()
 	w.signal()
@@ -390,7 +455,8 @@ func (w *Worker) Stop() {
 		close(w.quit)
 		<-w.exited
 		w.mu.Lock()
-		w.count.Dropped.Add(uint64(len(w.q)))
+		w.dropLocked(w.q)
+		clear(w.q)
 		w.q = w.q[:0]
 		w.mu.Unlock()
 	})

@@ -296,3 +296,70 @@ func queueBound(t *testing.T) {
 		t.Errorf("handler got %d frames %v..., want frame 0 then the newest %d", len(got), got[:min(3, len(got))], MaxQueued)
 	}
 }
+
+// TestTallyPerStream: one worker serving two streams (a USB interface that
+// carries both infrared imagers) counts each stream's delivered and dropped
+// frames into its own Counters: those the queue bound and Flush drop as
+// well as the handler's calls.
+func TestTallyPerStream(t *testing.T) { synctest.Test(t, tallyPerStream) }
+
+func tallyPerStream(t *testing.T) {
+	left := &sensor.StreamProfile{Stream: sensor.StreamInfrared, Index: 1, FPS: 30, UID: 101}
+	right := &sensor.StreamProfile{Stream: sensor.StreamInfrared, Index: 2, FPS: 30, UID: 102}
+	var tally Tally
+	tally.Of(left)
+	tally.Of(right)
+	stuck, release := make(chan struct{}), make(chan struct{})
+	w := Start(sensor.HandlerFunc(func(f *sensor.Frame) {
+		if f.Number%100 == 0 {
+			stuck <- struct{}{}
+			<-release
+		}
+	}), &Goroutines{}, time.Second, &tally)
+	defer w.Stop()
+	offer := func(p *sensor.StreamProfile, n uint64) {
+		w.Offer(&sensor.Frame{Profile: p, Number: n}, time.Duration(n), time.Now(), 1)
+	}
+	offer(left, 0)
+	<-stuck
+	// Frames 1..MaxQueued+4, odd ones right, even ones left: the queue
+	// bound drops the 4 oldest (right 1, left 2, right 3, left 4).
+	for n := uint64(1); n <= MaxQueued+4; n++ {
+		p := left
+		if n%2 == 1 {
+			p = right
+		}
+		offer(p, n)
+	}
+	release <- struct{}{}
+	w.Drain() // delivers the MaxQueued queued frames, half of each stream
+	// A flush while the handler is stuck in left 100 drops right 101, 102.
+	offer(left, 100)
+	<-stuck
+	offer(right, 101)
+	offer(right, 102)
+	flushed := make(chan struct{})
+	go func() { w.Flush(); close(flushed) }()
+	synctest.Wait() // the flush waits for the handler
+	release <- struct{}{}
+	<-flushed
+	var got []string
+	tally.Each(func(p *sensor.StreamProfile, c *Counters) { got = append(got, p.Name()) })
+	if len(got) != 2 || got[0] != left.Name() || got[1] != right.Name() {
+		t.Fatalf("tally streams %v, want %s then %s", got, left.Name(), right.Name())
+	}
+	// Of finds a stream by its UID too.
+	l, r := tally.Of(left), tally.Of(&sensor.StreamProfile{UID: right.UID})
+	for _, c := range []struct {
+		name               string
+		c                  *Counters
+		delivered, dropped uint64
+	}{
+		{"left", l, 1 + MaxQueued/2 + 1, 2},
+		{"right", r, MaxQueued / 2, 2 + 2},
+	} {
+		if d, x := c.c.Delivered.Load(), c.c.Dropped.Load(); d != c.delivered || x != c.dropped {
+			t.Errorf("%s: delivered %d, dropped %d; want %d and %d", c.name, d, x, c.delivered, c.dropped)
+		}
+	}
+}

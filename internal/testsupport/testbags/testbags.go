@@ -109,7 +109,8 @@ type Added struct {
 
 // CopyAdding copies every connection and message of the bag src, with its
 // time, into a new bag dst and writes after each message the messages add
-// returns for it, at the same time, on connections added on first use.
+// returns for it, at the same time: on the copied connection of its topic,
+// when one was copied before, else on a connection added on first use.
 func CopyAdding(t testing.TB, src, dst string, add func(m *rosbag.Message) []Added) {
 	t.Helper()
 	copyBag(t, src, dst, nil, nil, add)
@@ -140,6 +141,7 @@ func copyBag(t testing.TB, src, dst string, opts *rosbag.WriterOptions, keep fun
 				t.Fatal(err)
 			}
 			ids[m.Conn.ID] = id
+			added[m.Conn.Topic] = id
 		}
 		if err := w.WriteMessage(id, m.Time, m.Data); err != nil {
 			t.Fatal(err)

@@ -1,7 +1,9 @@
 // Package baginfo describes a bag as "rs-record info" prints it: what rosbag
 // info shows (version, duration, size, messages, compression, types,
 // topics) and the RealSense view (file version, device, sensors, options,
-// streams with their frame counts), with every part lost to damage.
+// streams with their frame counts), with every part lost to damage. The
+// description is read as the player reads it: its messages, from info's one
+// pass over the bag, go to internal/description's Collector.
 package baginfo
 
 import (
@@ -10,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rsbag/rsbag/internal/description"
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/internal/tools/damage"
 	"github.com/rsbag/rsbag/msgs"
@@ -95,7 +98,6 @@ type Option struct {
 	Value       float32 `json:"value"` // at the start of the recording
 	Changes     int     `json:"changes,omitempty"`
 	Description string  `json:"description,omitempty"`
-	seen        bool
 }
 
 type Sensor struct {
@@ -308,6 +310,7 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 	var first, last uint64
 	var total uint64
 	dec := decoders{}
+	desc := description.NewCollector()
 	parsed := make(map[uint32]*layout.Topic, len(conns))
 	for _, c := range conns {
 		t := layout.Parse(c.Topic)
@@ -321,7 +324,7 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 			switch t := parsed[c.ID]; {
 			case isFrame(t):
 				frameConns = append(frameConns, c.ID)
-			case describes(t), c.Topic == layout.AdditionalInfoTopic:
+			case description.Describes(*t), c.Topic == layout.AdditionalInfoTopic:
 				q.Connections = append(q.Connections, c.ID)
 			}
 		}
@@ -344,11 +347,6 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 			var err error
 			if v, err = dec.decode(m, t); err != nil {
 				return nil, nil, err
-			}
-		}
-		if t.Kind == layout.KindFileVersion || t.Kind == layout.KindLegacyFileVersion {
-			if u, ok := v.(*msgs.UInt32); ok {
-				rep.FileVersion = int(u.Data)
 			}
 		}
 		if isFrame(t) {
@@ -375,13 +373,22 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 			if kv.Unmarshal(m.Data) == nil {
 				rep.AdditionalInfo = append(rep.AdditionalInfo, Field{kv.Key, kv.Value})
 			}
-		} else if v != nil {
-			rep.collect(t, v)
+		} else if v != nil && description.Describes(*t) {
+			if err := desc.Add(m.Conn.Topic, *t, m.Time, v); err != nil {
+				rep.Problems = append(rep.Problems, err.Error())
+			}
+			// A stream is listed when its stream info or camera info is
+			// first read, in bag order.
+			if st := desc.Stream(description.KeyOf(*t)); st != nil &&
+				(t.Kind == layout.KindStreamInfo && st.InfoSeq >= 0 || t.Kind == layout.KindCameraInfo && st.Cam != nil) {
+				rep.stream(streamID{sensor: t.Sensor, stream: t.Stream, index: t.Index})
+			}
 		}
 	}
 	if err := it.Err(); err != nil {
 		return nil, nil, err
 	}
+	rep.describe(desc)
 	if quick {
 		counts := r.Info().MessageCounts
 		for _, c := range conns {

@@ -4,11 +4,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/internal/testsupport/testbags"
 	"github.com/rsbag/rsbag/internal/tools/baginfo"
+	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/playback"
+	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -143,4 +147,33 @@ func sameInfo(a, b sensor.Info) bool {
 		}
 	}
 	return true
+}
+
+// TestInfoMatchesPlaybackRepeatedStreamInfo: a stream whose info is
+// recorded twice (again after its first frame, with another rate) is
+// played with the first, and info reports that one too.
+func TestInfoMatchesPlaybackRepeatedStreamInfo(t *testing.T) {
+	const topic = "/device_0/sensor_0/Depth_0/info"
+	dst := filepath.Join(t.TempDir(), "twice.bag")
+	var again []byte // the stream info at half the rate
+	written := false
+	testbags.CopyAdding(t, "../../../testdata/librealsense/depth_color.bag", dst, func(m *rosbag.Message) []testbags.Added {
+		switch {
+		case m.Conn.Topic == topic && again == nil:
+			var si msgs.StreamInfo
+			if err := si.Unmarshal(m.Data); err != nil {
+				t.Fatal(err)
+			}
+			si.Fps /= 2
+			again = msgs.Marshal(&si)
+		case strings.HasSuffix(m.Conn.Topic, "/image/data") && again != nil && !written:
+			written = true
+			return []testbags.Added{{Topic: topic, Data: again}}
+		}
+		return nil
+	})
+	if !written {
+		t.Fatal("the reference bag has no Depth stream info before a frame")
+	}
+	compareDescriptions(t, dst)
 }

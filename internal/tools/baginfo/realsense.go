@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 
+	"github.com/rsbag/rsbag/internal/description"
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
@@ -51,50 +51,52 @@ func (d decoders) decode(m rosbag.Message, t *layout.Topic) (msgs.Message, error
 	return v, nil
 }
 
-// collect adds what a message of the RealSense topic grammar (spec §4.1)
-// says about the device, its sensors, options and streams.
-func (rep *Report) collect(t *layout.Topic, v msgs.Message) {
-	switch t.Kind {
-	case layout.KindDeviceInfo:
-		if kv, ok := v.(*msgs.KeyValue); ok {
-			rep.Device = append(rep.Device, Field{kv.Key, kv.Value})
-		}
-	case layout.KindSensorInfo:
-		if kv, ok := v.(*msgs.KeyValue); ok {
-			s := rep.sensor(t.Sensor)
-			s.Info = append(s.Info, Field{kv.Key, kv.Value})
-			if kv.Key == sensor.CameraInfoName.String() {
-				s.Name = kv.Value
+// describe fills the RealSense view of the report with what the
+// description reader collected from the bag: the file version, the device
+// and sensor info in bag order, each sensor's options (the first recorded
+// value, the number of later ones) and each stream's format, size and rate.
+func (rep *Report) describe(c *description.Collector) {
+	if v := c.Versions(); len(v) > 0 {
+		rep.FileVersion = int(v[len(v)-1])
+	}
+	for _, f := range c.Fields() {
+		rep.Device = append(rep.Device, Field{f.Key, f.Value})
+	}
+	for _, s := range c.Recorded() {
+		rs := &Sensor{Index: s.Index}
+		for _, f := range s.Fields {
+			rs.Info = append(rs.Info, Field{f.Key, f.Value})
+			if f.Key == sensor.CameraInfoName.String() {
+				rs.Name = f.Value
 			}
 		}
-	case layout.KindProperty: // file version 2 options
-		if kv, ok := v.(*msgs.KeyValue); ok {
-			if f, err := strconv.ParseFloat(kv.Value, 32); err == nil {
-				rep.sensor(t.Sensor).option(kv.Key).setValue(float32(f))
+		for _, od := range s.Recorded {
+			o := &Option{Name: od.Name}
+			if od.HasDesc {
+				o.Description = od.Desc
+			}
+			if od.Count > 0 {
+				o.Value, o.Changes = od.First, od.Count-1
+			}
+			rs.Options = append(rs.Options, o)
+		}
+		slices.SortFunc(rs.Options, func(a, b *Option) int { return cmp.Compare(a.Name, b.Name) })
+		rep.Sensors = append(rep.Sensors, rs)
+	}
+	for id, i := range rep.streamIndex {
+		st := c.Stream(description.Key{Sensor: id.sensor, Stream: id.stream, Index: id.index})
+		if st == nil {
+			continue
+		}
+		s := &rep.Streams[i]
+		if st.InfoSeq >= 0 {
+			s.FPS, s.Format, s.hasStreamInfo = int(st.FPS), st.Format.String(), true
+			if st.Unparsed {
+				s.Format = st.Encoding
 			}
 		}
-	case layout.KindOptionValue:
-		if x, ok := v.(*msgs.Float32); ok {
-			rep.sensor(t.Sensor).option(t.OptionName).setValue(x.Data)
-		}
-	case layout.KindOptionDescription:
-		if x, ok := v.(*msgs.String); ok {
-			rep.sensor(t.Sensor).option(t.OptionName).Description = x.Data
-		}
-	case layout.KindStreamInfo:
-		if x, ok := v.(*msgs.StreamInfo); ok {
-			s := rep.stream(streamID{sensor: t.Sensor, stream: t.Stream, index: t.Index})
-			s.FPS = int(x.Fps)
-			s.Format = x.Encoding
-			s.hasStreamInfo = true
-			if f, err := layout.ParseEncoding(x.Encoding); err == nil {
-				s.Format = f.String()
-			}
-		}
-	case layout.KindCameraInfo:
-		if x, ok := v.(*msgs.CameraInfo); ok {
-			s := rep.stream(streamID{sensor: t.Sensor, stream: t.Stream, index: t.Index})
-			s.Width, s.Height = int(x.Width), int(x.Height)
+		if st.Cam != nil {
+			s.Width, s.Height = int(st.Cam.Width), int(st.Cam.Height)
 		}
 	}
 }
@@ -103,46 +105,4 @@ func (rep *Report) collect(t *layout.Topic, v msgs.Message) {
 // frame).
 func isFrame(t *layout.Topic) bool {
 	return t.Kind.IsFrameData()
-}
-
-// describes reports whether t is a topic that describes the device (what
-// Options.Quick reads): not frames, their metadata or their pose
-// companions, nor topics outside the RealSense grammar.
-func describes(t *layout.Topic) bool {
-	switch {
-	case isFrame(t), t.Kind.IsMetadata(), t.Kind == layout.KindUnknown,
-		t.Kind == layout.KindPoseAccel, t.Kind == layout.KindPoseTwist:
-		return false
-	}
-	return true
-}
-
-func (rep *Report) sensor(i int) *Sensor {
-	return findOrAdd(&rep.Sensors, &Sensor{Index: i}, func(s *Sensor) int { return s.Index })
-}
-
-func (s *Sensor) option(name string) *Option {
-	return findOrAdd(&s.Options, &Option{Name: name}, func(o *Option) string { return o.Name })
-}
-
-// findOrAdd returns the element of *list whose key is key(v), or adds v,
-// keeping *list sorted by key.
-func findOrAdd[T any, K cmp.Ordered](list *[]*T, v *T, key func(*T) K) *T {
-	k := key(v)
-	i, found := slices.BinarySearchFunc(*list, k, func(e *T, k K) int { return cmp.Compare(key(e), k) })
-	if found {
-		return (*list)[i]
-	}
-	*list = slices.Insert(*list, i, v)
-	return v
-}
-
-// setValue records an option value: the first is the value at the start of
-// the recording, later ones are changes.
-func (o *Option) setValue(v float32) {
-	if o.seen {
-		o.Changes++
-		return
-	}
-	o.Value, o.seen = v, true
 }

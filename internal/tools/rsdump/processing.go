@@ -3,8 +3,6 @@ package rsdump
 import (
 	"compress/gzip"
 	"fmt"
-	"github.com/rsbag/rsbag/internal/bagname"
-	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/bagname"
 	"github.com/rsbag/rsbag/internal/outfile"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/processing"
@@ -315,18 +314,42 @@ type hashJob struct {
 
 // hasher hashes outputs on its own goroutine while the blocks make the
 // next ones, so that an output is garbage once hashed: only the few in its
-// queue are alive beside the one being made.
+// queue are alive beside the one being made. It hashes them hashBatch at a
+// time in one pass (fnvMany), or fewer when wait asks for the rest.
 type hasher struct {
-	jobs chan hashJob
+	jobs chan hashJob // a job with a nil sum: hash what is queued
 	wg   sync.WaitGroup
 }
 
+// hashBatch is the number of outputs the hasher takes together: fnvMany's
+// lanes. As many more may be queued while it hashes them.
+const hashBatch = 4
+
 func newHasher() *hasher {
-	h := &hasher{jobs: make(chan hashJob, 2)}
+	h := &hasher{jobs: make(chan hashJob, hashBatch)}
 	go func() {
+		var batch []hashJob
+		var data [][]byte
+		var sums []uint64
 		for j := range h.jobs {
-			*j.sum = fnv64(j.data)
-			h.wg.Done()
+			if j.sum != nil {
+				batch = append(batch, j)
+				if len(batch) < hashBatch {
+					continue
+				}
+			}
+			data, sums = data[:0], sums[:0]
+			for _, j := range batch {
+				data, sums = append(data, j.data), append(sums, 0)
+			}
+			fnvMany(data, sums)
+			clear(data) // the outputs are garbage now
+			for i, j := range batch {
+				*j.sum = sums[i]
+				h.wg.Done()
+			}
+			clear(batch)
+			batch = batch[:0]
 		}
 	}()
 	return h
@@ -339,7 +362,10 @@ func (h *hasher) hash(data []byte, sum *uint64) {
 }
 
 // wait returns when every queued hash is done.
-func (h *hasher) wait() { h.wg.Wait() }
+func (h *hasher) wait() {
+	h.jobs <- hashJob{}
+	h.wg.Wait()
+}
 
 // close ends the hasher's goroutine.
 func (h *hasher) close() { close(h.jobs) }
@@ -524,11 +550,4 @@ func writeGzip(path string, data []byte) error {
 		}
 		return zw.Close()
 	})
-}
-
-// fnv64 is the FNV-1a 64 hash of b.
-func fnv64(b []byte) uint64 {
-	h := fnv.New64a()
-	h.Write(b)
-	return h.Sum64()
 }

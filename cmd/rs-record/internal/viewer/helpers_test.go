@@ -1,11 +1,11 @@
 package viewer
 
 import (
-	"github.com/rsbag/rsbag/internal/synthscript"
 	"path/filepath"
 	"testing"
 	"testing/synctest"
 
+	"github.com/rsbag/rsbag/internal/synthscript"
 	"github.com/rsbag/rsbag/internal/testsupport/refcam"
 	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 	"github.com/rsbag/rsbag/software"
