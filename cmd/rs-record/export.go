@@ -7,12 +7,12 @@ import (
 	"io"
 	"os"
 
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/internal/outfile"
 	"github.com/rsbag/rsbag/internal/tools/baginfo"
 	"github.com/rsbag/rsbag/internal/tools/damage"
 	"github.com/rsbag/rsbag/mcapbag"
 	"github.com/rsbag/rsbag/mcapbag/ros2"
-	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"
 )
@@ -229,7 +229,7 @@ func checkImported(path string, res *mcapbag.Result) error {
 	}
 	md5s := map[string]string{}
 	for _, c := range r.Connections() {
-		if t, ok := msgs.LookupType(c.Type); ok && t.MD5 != c.MD5Sum {
+		if t, ok := layout.LookupType(c.Type); ok && t.MD5 != c.MD5Sum {
 			return fmt.Errorf("the imported bag would be refused: topic %s: type %s has md5sum %s, want %s", c.Topic, c.Type, c.MD5Sum, t.MD5)
 		}
 		if old, ok := md5s[c.Type]; ok && old != c.MD5Sum {

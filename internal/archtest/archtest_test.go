@@ -2,7 +2,9 @@
 // packages point down the layers only. The layers are those of README.md's
 // Architecture section, from the bottom:
 //
-//  1. the containers and the model's base: msgs, rosbag (internal/lz4frame, and its
+//  1. the containers and the model's base: msgs (its serialization
+//     primitives internal/rosmsg, and the file version 1 message types
+//     internal/legacymsgs), rosbag (internal/lz4frame, and its
 //     registry of URL schemes internal/bagname),
 //     sensor, internal/goid (read by the sensor runtime only), the backends'
 //     callback lists internal/callbacks, the MCAP chunk writer
@@ -82,6 +84,8 @@ var layers = map[string]int{
 	"internal/callbacks":  layerBase,
 	"internal/mcapwriter": layerBase,
 	"internal/bagname":    layerBase,
+	"internal/rosmsg":     layerBase,
+	"internal/legacymsgs": layerBase,
 
 	"extensions":           layerModel,
 	"device":               layerModel,
@@ -125,9 +129,11 @@ var layers = map[string]int{
 // the rules of its nearest listed parent, and may import its own parent.
 var allowed = map[string][]string{
 	// 1. The base.
-	"msgs":                {},
+	"msgs":                {"internal/rosmsg"},
 	"rosbag":              {"internal/lz4frame", "internal/bagname"},
 	"internal/bagname":    {},
+	"internal/rosmsg":     {},
+	"internal/legacymsgs": {"msgs", "internal/rosmsg"},
 	"internal/lz4frame":   {},
 	"sensor":              {},
 	"internal/goid":       {},
@@ -140,8 +146,8 @@ var allowed = map[string][]string{
 	"extensions":           {"sensor"},
 	"device":               {"sensor", "extensions", "internal/layout", "internal/extrinsics"},
 	"internal/extrinsics":  {"sensor", "extensions"},
-	"internal/layout":      {"msgs", "sensor"},
-	"internal/description": {"msgs", "rosbag", "sensor", "internal/layout"},
+	"internal/layout":      {"msgs", "sensor", "internal/legacymsgs"},
+	"internal/description": {"msgs", "rosbag", "sensor", "internal/layout", "internal/legacymsgs"},
 	"internal/yuv":         {"sensor"},
 	"internal/imaging":     {"sensor", "internal/yuv"},
 	"internal/sensorrt":    {"sensor", "internal/goid"},
@@ -150,7 +156,7 @@ var allowed = map[string][]string{
 	// 3. The backends.
 	"usb":      {"sensor", "extensions", "device", "internal/sensorrt", "internal/yuv", "internal/optionset", "internal/callbacks"},
 	"software": {"sensor", "extensions", "device", "internal/layout", "internal/extrinsics", "internal/sensorrt", "internal/optionset", "internal/callbacks", "internal/synthscript"},
-	"playback": {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/extrinsics", "internal/description", "internal/sensorrt", "internal/callbacks"},
+	"playback": {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/extrinsics", "internal/description", "internal/sensorrt", "internal/callbacks", "internal/legacymsgs"},
 	"record":   {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo", "internal/callbacks"},
 	// 4. On the backends.
 	"pipeline":          {"sensor", "extensions", "device", "playback", "record", "software", "internal/outfile"},
