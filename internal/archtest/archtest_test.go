@@ -5,7 +5,8 @@
 //  1. the containers and the model's base: msgs (its serialization
 //     primitives internal/rosmsg, and the file version 1 message types
 //     internal/legacymsgs), rosbag (internal/lz4frame, and its
-//     registry of URL schemes internal/bagname),
+//     registry of URL schemes internal/bagname), the names of a rig
+//     session's files internal/rigfiles,
 //     sensor, internal/goid (read by the sensor runtime only), the backends'
 //     callback lists internal/callbacks, the MCAP chunk writer
 //     internal/mcapwriter, and the plumbing below everything:
@@ -84,6 +85,7 @@ var layers = map[string]int{
 	"internal/callbacks":  layerBase,
 	"internal/mcapwriter": layerBase,
 	"internal/bagname":    layerBase,
+	"internal/rigfiles":   layerBase,
 	"internal/rosmsg":     layerBase,
 	"internal/legacymsgs": layerBase,
 
@@ -132,6 +134,7 @@ var allowed = map[string][]string{
 	"msgs":                {"internal/rosmsg"},
 	"rosbag":              {"internal/lz4frame", "internal/bagname"},
 	"internal/bagname":    {},
+	"internal/rigfiles":   {},
 	"internal/rosmsg":     {},
 	"internal/legacymsgs": {"msgs", "internal/rosmsg"},
 	"internal/lz4frame":   {},
@@ -160,14 +163,14 @@ var allowed = map[string][]string{
 	"record":   {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo", "internal/callbacks"},
 	// 4. On the backends.
 	"pipeline":          {"sensor", "extensions", "device", "playback", "record", "software", "internal/outfile"},
-	"rig":               {"sensor", "extensions", "device", "playback", "record", "internal/outfile"},
+	"rig":               {"sensor", "extensions", "device", "playback", "record", "internal/outfile", "internal/rigfiles"},
 	"replay":            {"sensor", "pipeline", "playback", "rig", "internal/jsonl"},
 	"replay/replaytest": {"replay"},
 	"processing":        {"sensor", "extensions", "internal/yuv"},
 	"mcapbag":           {"rosbag", "msgs", "internal/layout", "internal/description", "internal/lz4frame", "internal/mcapwriter"},
 	"mcapbag/ros2":      {"sensor", "extensions", "playback", "mcapbag", "internal/mcapwriter", "internal/yuv"},
 	"blobfile":          {"rosbag", "internal/bagname"},
-	"units":             {"sensor", "device", "pipeline", "playback", "record", "rig", "replay", "msgs", "rosbag", "mcapbag", "internal/jsonl"},
+	"units":             {"sensor", "device", "pipeline", "playback", "record", "rig", "replay", "msgs", "rosbag", "mcapbag", "internal/jsonl", "internal/rigfiles"},
 	// 5. The tools' shared logic.
 	"internal/tools/damage":  {"msgs", "rosbag", "playback", "internal/layout"},
 	"internal/tools/baginfo": {"msgs", "rosbag", "sensor", "internal/layout", "internal/description", "internal/tools/damage"},
@@ -191,7 +194,7 @@ var allowed = map[string][]string{
 	"internal/testsupport/benchplay":   {"sensor", "playback"},
 	"internal/testsupport/fakes3":      {},
 	"internal/testsupport/refcam":      {"sensor", "software", "internal/synthscript"},
-	"internal/testsupport/synthrig":    {"sensor", "device", "record", "rig", "software", "internal/testsupport/refcam", "internal/synthscript"},
+	"internal/testsupport/synthrig":    {"sensor", "device", "record", "rig", "software", "internal/testsupport/refcam", "internal/synthscript", "internal/rigfiles"},
 	"internal/testsupport/unitsbag":    {"device", "record", "software", "units"},
 	"internal/testsupport/yuvtest":     {},
 	"internal/testsupport/await":       {},
