@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rsbag/rsbag/internal/bagname"
 	"io"
 	"io/fs"
 	"net/url"
@@ -183,7 +184,7 @@ func Open(ctx context.Context, rawURL string, opts *Options) (*File, error) {
 	if u, err := url.Parse(bucketURL); err == nil && u.Scheme == "file" {
 		// A local file is read at random offsets as by its path: a FIFO
 		// or a device is refused before anything opens it.
-		if err := rosbag.CheckRegular(filepath.Join(filepath.FromSlash(u.Path), key)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := bagname.CheckRegular(filepath.Join(filepath.FromSlash(u.Path), key)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("blobfile: %s: %w", rawURL, err)
 		}
 	}

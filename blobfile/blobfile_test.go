@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/rsbag/rsbag/internal/bagname"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -164,7 +165,7 @@ func TestOpenByURL(t *testing.T) {
 	}
 	want := dump(local)
 	for _, name := range []string{srv.URL("bags", "depth_color.bag"), "file://" + filepath.ToSlash(local)} {
-		if !rosbag.IsURL(name) {
+		if !bagname.IsURL(name) {
 			t.Fatalf("%s is not a URL", name)
 		}
 		if got := dump(name); got != want {

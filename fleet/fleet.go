@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rsbag/rsbag/internal/bagname"
 	"io"
 	"os"
 	"path"
@@ -213,7 +214,7 @@ func process(ctx context.Context, t Task, job Job, row *Row) error {
 // openBag opens a bag by path or URL; the requests of a bag in object
 // storage are bounded by ctx.
 func openBag(ctx context.Context, name string) (*rosbag.Reader, error) {
-	if !rosbag.IsURL(name) {
+	if !bagname.IsURL(name) {
 		return rosbag.Open(name, nil)
 	}
 	f, err := blobfile.Open(ctx, name, nil)
@@ -333,7 +334,7 @@ func Stems(bags []string) []Task {
 	seen := map[string]int{}
 	tasks := make([]Task, len(bags))
 	for i, b := range bags {
-		stem := strings.TrimSuffix(rosbag.BaseName(b), ".bag")
+		stem := strings.TrimSuffix(bagname.BaseName(b), ".bag")
 		seen[stem]++
 		if n := seen[stem]; n > 1 {
 			stem = fmt.Sprintf("%s-%d", stem, n)

@@ -2,6 +2,10 @@
 
 package msgs
 
+import (
+	"github.com/rsbag/rsbag/internal/rosmsg"
+)
+
 // Type returns the descriptor of Accel.
 func (*Accel) Type() *Type { return &accelType }
 
@@ -12,7 +16,7 @@ func (m *Accel) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *Accel) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
+	b = rosmsg.Grow(b, m.Size())
 	b = m.Linear.appendTo(b)
 	b = m.Angular.appendTo(b)
 	return b
@@ -26,18 +30,18 @@ func (m *Accel) appendTo(b []byte) []byte {
 
 // Unmarshal decodes b into m.
 func (m *Accel) Unmarshal(b []byte) error {
-	d := newDecoder(b, accelType.Name)
+	d := rosmsg.NewDecoder(b, accelType.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *Accel) decode(d *decoder) {
-	d.push("linear")
+func (m *Accel) decode(d *rosmsg.Decoder) {
+	d.Push("linear")
 	m.Linear.decode(d)
-	d.pop()
-	d.push("angular")
+	d.Pop()
+	d.Push("angular")
 	m.Angular.decode(d)
-	d.pop()
+	d.Pop()
 }
 
 // Type returns the descriptor of CameraInfo.
@@ -50,67 +54,67 @@ func (m *CameraInfo) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *CameraInfo) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
+	b = rosmsg.Grow(b, m.Size())
 	b = m.Header.appendTo(b)
-	b = appendU32(b, m.Height)
-	b = appendU32(b, m.Width)
-	b = appendString(b, m.DistortionModel)
-	b = appendU32(b, uint32(len(m.D)))
-	b = appendF64s(b, m.D)
-	b = appendF64s(b, m.K[:])
-	b = appendF64s(b, m.R[:])
-	b = appendF64s(b, m.P[:])
-	b = appendU32(b, m.BinningX)
-	b = appendU32(b, m.BinningY)
+	b = rosmsg.AppendU32(b, m.Height)
+	b = rosmsg.AppendU32(b, m.Width)
+	b = rosmsg.AppendString(b, m.DistortionModel)
+	b = rosmsg.AppendU32(b, uint32(len(m.D)))
+	b = rosmsg.AppendF64s(b, m.D)
+	b = rosmsg.AppendF64s(b, m.K[:])
+	b = rosmsg.AppendF64s(b, m.R[:])
+	b = rosmsg.AppendF64s(b, m.P[:])
+	b = rosmsg.AppendU32(b, m.BinningX)
+	b = rosmsg.AppendU32(b, m.BinningY)
 	b = m.ROI.appendTo(b)
 	return b
 }
 
 func (m *CameraInfo) appendTo(b []byte) []byte {
 	b = m.Header.appendTo(b)
-	b = appendU32(b, m.Height)
-	b = appendU32(b, m.Width)
-	b = appendString(b, m.DistortionModel)
-	b = appendU32(b, uint32(len(m.D)))
-	b = appendF64s(b, m.D)
-	b = appendF64s(b, m.K[:])
-	b = appendF64s(b, m.R[:])
-	b = appendF64s(b, m.P[:])
-	b = appendU32(b, m.BinningX)
-	b = appendU32(b, m.BinningY)
+	b = rosmsg.AppendU32(b, m.Height)
+	b = rosmsg.AppendU32(b, m.Width)
+	b = rosmsg.AppendString(b, m.DistortionModel)
+	b = rosmsg.AppendU32(b, uint32(len(m.D)))
+	b = rosmsg.AppendF64s(b, m.D)
+	b = rosmsg.AppendF64s(b, m.K[:])
+	b = rosmsg.AppendF64s(b, m.R[:])
+	b = rosmsg.AppendF64s(b, m.P[:])
+	b = rosmsg.AppendU32(b, m.BinningX)
+	b = rosmsg.AppendU32(b, m.BinningY)
 	b = m.ROI.appendTo(b)
 	return b
 }
 
 // Unmarshal decodes b into m.
 func (m *CameraInfo) Unmarshal(b []byte) error {
-	d := newDecoder(b, cameraInfoType.Name)
+	d := rosmsg.NewDecoder(b, cameraInfoType.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *CameraInfo) decode(d *decoder) {
-	d.push("header")
+func (m *CameraInfo) decode(d *rosmsg.Decoder) {
+	d.Push("header")
 	m.Header.decode(d)
-	d.pop()
-	m.Height = d.u32("height")
-	m.Width = d.u32("width")
-	m.DistortionModel = d.str("distortion_model")
-	n := d.count("D", 8)
+	d.Pop()
+	m.Height = d.U32("height")
+	m.Width = d.U32("width")
+	m.DistortionModel = d.Str("distortion_model")
+	n := d.Count("D", 8)
 	if cap(m.D) >= n {
 		m.D = m.D[:n]
 	} else {
 		m.D = make([]float64, n)
 	}
-	d.f64s("D", m.D)
-	d.f64s("K", m.K[:])
-	d.f64s("R", m.R[:])
-	d.f64s("P", m.P[:])
-	m.BinningX = d.u32("binning_x")
-	m.BinningY = d.u32("binning_y")
-	d.push("roi")
+	d.F64s("D", m.D)
+	d.F64s("K", m.K[:])
+	d.F64s("R", m.R[:])
+	d.F64s("P", m.P[:])
+	m.BinningX = d.U32("binning_x")
+	m.BinningY = d.U32("binning_y")
+	d.Push("roi")
 	m.ROI.decode(d)
-	d.pop()
+	d.Pop()
 }
 
 // Type returns the descriptor of Float32.
@@ -123,25 +127,25 @@ func (m *Float32) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *Float32) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = appendF32(b, m.Data)
+	b = rosmsg.Grow(b, m.Size())
+	b = rosmsg.AppendF32(b, m.Data)
 	return b
 }
 
 func (m *Float32) appendTo(b []byte) []byte {
-	b = appendF32(b, m.Data)
+	b = rosmsg.AppendF32(b, m.Data)
 	return b
 }
 
 // Unmarshal decodes b into m.
 func (m *Float32) Unmarshal(b []byte) error {
-	d := newDecoder(b, float32Type.Name)
+	d := rosmsg.NewDecoder(b, float32Type.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *Float32) decode(d *decoder) {
-	m.Data = d.f32("data")
+func (m *Float32) decode(d *rosmsg.Decoder) {
+	m.Data = d.F32("data")
 }
 
 // Type returns the descriptor of Header.
@@ -154,31 +158,31 @@ func (m *Header) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *Header) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = appendU32(b, m.Seq)
+	b = rosmsg.Grow(b, m.Size())
+	b = rosmsg.AppendU32(b, m.Seq)
 	b = appendTime(b, m.Stamp)
-	b = appendString(b, m.FrameID)
+	b = rosmsg.AppendString(b, m.FrameID)
 	return b
 }
 
 func (m *Header) appendTo(b []byte) []byte {
-	b = appendU32(b, m.Seq)
+	b = rosmsg.AppendU32(b, m.Seq)
 	b = appendTime(b, m.Stamp)
-	b = appendString(b, m.FrameID)
+	b = rosmsg.AppendString(b, m.FrameID)
 	return b
 }
 
 // Unmarshal decodes b into m.
 func (m *Header) Unmarshal(b []byte) error {
-	d := newDecoder(b, headerType.Name)
+	d := rosmsg.NewDecoder(b, headerType.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *Header) decode(d *decoder) {
-	m.Seq = d.u32("seq")
-	m.Stamp = d.time("stamp")
-	m.FrameID = d.str("frame_id")
+func (m *Header) decode(d *rosmsg.Decoder) {
+	m.Seq = d.U32("seq")
+	m.Stamp = decodeTime(d, "stamp")
+	m.FrameID = d.Str("frame_id")
 }
 
 // Type returns the descriptor of Image.
@@ -191,14 +195,14 @@ func (m *Image) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *Image) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
+	b = rosmsg.Grow(b, m.Size())
 	b = m.Header.appendTo(b)
-	b = appendU32(b, m.Height)
-	b = appendU32(b, m.Width)
-	b = appendString(b, m.Encoding)
-	b = appendU8(b, m.IsBigendian)
-	b = appendU32(b, m.Step)
-	b = appendU32(b, uint32(len(m.Data)))
+	b = rosmsg.AppendU32(b, m.Height)
+	b = rosmsg.AppendU32(b, m.Width)
+	b = rosmsg.AppendString(b, m.Encoding)
+	b = rosmsg.AppendU8(b, m.IsBigendian)
+	b = rosmsg.AppendU32(b, m.Step)
+	b = rosmsg.AppendU32(b, uint32(len(m.Data)))
 	b = append(b, m.Data...)
 	b = m.appendTrailer(b)
 	return b
@@ -206,12 +210,12 @@ func (m *Image) AppendTo(b []byte) []byte {
 
 func (m *Image) appendTo(b []byte) []byte {
 	b = m.Header.appendTo(b)
-	b = appendU32(b, m.Height)
-	b = appendU32(b, m.Width)
-	b = appendString(b, m.Encoding)
-	b = appendU8(b, m.IsBigendian)
-	b = appendU32(b, m.Step)
-	b = appendU32(b, uint32(len(m.Data)))
+	b = rosmsg.AppendU32(b, m.Height)
+	b = rosmsg.AppendU32(b, m.Width)
+	b = rosmsg.AppendString(b, m.Encoding)
+	b = rosmsg.AppendU8(b, m.IsBigendian)
+	b = rosmsg.AppendU32(b, m.Step)
+	b = rosmsg.AppendU32(b, uint32(len(m.Data)))
 	b = append(b, m.Data...)
 	b = m.appendTrailer(b)
 	return b
@@ -219,21 +223,21 @@ func (m *Image) appendTo(b []byte) []byte {
 
 // Unmarshal decodes b into m. Data aliases b: it is not copied.
 func (m *Image) Unmarshal(b []byte) error {
-	d := newDecoder(b, imageType.Name)
+	d := rosmsg.NewDecoder(b, imageType.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *Image) decode(d *decoder) {
-	d.push("header")
+func (m *Image) decode(d *rosmsg.Decoder) {
+	d.Push("header")
 	m.Header.decode(d)
-	d.pop()
-	m.Height = d.u32("height")
-	m.Width = d.u32("width")
-	m.Encoding = d.str("encoding")
-	m.IsBigendian = d.u8("is_bigendian")
-	m.Step = d.u32("step")
-	m.Data = d.bytes("data")
+	d.Pop()
+	m.Height = d.U32("height")
+	m.Width = d.U32("width")
+	m.Encoding = d.Str("encoding")
+	m.IsBigendian = d.U8("is_bigendian")
+	m.Step = d.U32("step")
+	m.Data = d.Bytes("data")
 	m.decodeTrailer(d)
 }
 
@@ -247,51 +251,51 @@ func (m *Imu) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *Imu) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
+	b = rosmsg.Grow(b, m.Size())
 	b = m.Header.appendTo(b)
 	b = m.Orientation.appendTo(b)
-	b = appendF64s(b, m.OrientationCovariance[:])
+	b = rosmsg.AppendF64s(b, m.OrientationCovariance[:])
 	b = m.AngularVelocity.appendTo(b)
-	b = appendF64s(b, m.AngularVelocityCovariance[:])
+	b = rosmsg.AppendF64s(b, m.AngularVelocityCovariance[:])
 	b = m.LinearAcceleration.appendTo(b)
-	b = appendF64s(b, m.LinearAccelerationCovariance[:])
+	b = rosmsg.AppendF64s(b, m.LinearAccelerationCovariance[:])
 	return b
 }
 
 func (m *Imu) appendTo(b []byte) []byte {
 	b = m.Header.appendTo(b)
 	b = m.Orientation.appendTo(b)
-	b = appendF64s(b, m.OrientationCovariance[:])
+	b = rosmsg.AppendF64s(b, m.OrientationCovariance[:])
 	b = m.AngularVelocity.appendTo(b)
-	b = appendF64s(b, m.AngularVelocityCovariance[:])
+	b = rosmsg.AppendF64s(b, m.AngularVelocityCovariance[:])
 	b = m.LinearAcceleration.appendTo(b)
-	b = appendF64s(b, m.LinearAccelerationCovariance[:])
+	b = rosmsg.AppendF64s(b, m.LinearAccelerationCovariance[:])
 	return b
 }
 
 // Unmarshal decodes b into m.
 func (m *Imu) Unmarshal(b []byte) error {
-	d := newDecoder(b, imuType.Name)
+	d := rosmsg.NewDecoder(b, imuType.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *Imu) decode(d *decoder) {
-	d.push("header")
+func (m *Imu) decode(d *rosmsg.Decoder) {
+	d.Push("header")
 	m.Header.decode(d)
-	d.pop()
-	d.push("orientation")
+	d.Pop()
+	d.Push("orientation")
 	m.Orientation.decode(d)
-	d.pop()
-	d.f64s("orientation_covariance", m.OrientationCovariance[:])
-	d.push("angular_velocity")
+	d.Pop()
+	d.F64s("orientation_covariance", m.OrientationCovariance[:])
+	d.Push("angular_velocity")
 	m.AngularVelocity.decode(d)
-	d.pop()
-	d.f64s("angular_velocity_covariance", m.AngularVelocityCovariance[:])
-	d.push("linear_acceleration")
+	d.Pop()
+	d.F64s("angular_velocity_covariance", m.AngularVelocityCovariance[:])
+	d.Push("linear_acceleration")
 	m.LinearAcceleration.decode(d)
-	d.pop()
-	d.f64s("linear_acceleration_covariance", m.LinearAccelerationCovariance[:])
+	d.Pop()
+	d.F64s("linear_acceleration_covariance", m.LinearAccelerationCovariance[:])
 }
 
 // Type returns the descriptor of ImuIntrinsic.
@@ -304,31 +308,31 @@ func (m *ImuIntrinsic) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *ImuIntrinsic) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = appendF32s(b, m.Data[:])
-	b = appendF32s(b, m.NoiseVariances[:])
-	b = appendF32s(b, m.BiasVariances[:])
+	b = rosmsg.Grow(b, m.Size())
+	b = rosmsg.AppendF32s(b, m.Data[:])
+	b = rosmsg.AppendF32s(b, m.NoiseVariances[:])
+	b = rosmsg.AppendF32s(b, m.BiasVariances[:])
 	return b
 }
 
 func (m *ImuIntrinsic) appendTo(b []byte) []byte {
-	b = appendF32s(b, m.Data[:])
-	b = appendF32s(b, m.NoiseVariances[:])
-	b = appendF32s(b, m.BiasVariances[:])
+	b = rosmsg.AppendF32s(b, m.Data[:])
+	b = rosmsg.AppendF32s(b, m.NoiseVariances[:])
+	b = rosmsg.AppendF32s(b, m.BiasVariances[:])
 	return b
 }
 
 // Unmarshal decodes b into m.
 func (m *ImuIntrinsic) Unmarshal(b []byte) error {
-	d := newDecoder(b, imuIntrinsicType.Name)
+	d := rosmsg.NewDecoder(b, imuIntrinsicType.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *ImuIntrinsic) decode(d *decoder) {
-	d.f32s("data", m.Data[:])
-	d.f32s("noise_variances", m.NoiseVariances[:])
-	d.f32s("bias_variances", m.BiasVariances[:])
+func (m *ImuIntrinsic) decode(d *rosmsg.Decoder) {
+	d.F32s("data", m.Data[:])
+	d.F32s("noise_variances", m.NoiseVariances[:])
+	d.F32s("bias_variances", m.BiasVariances[:])
 }
 
 // Type returns the descriptor of KeyValue.
@@ -341,422 +345,28 @@ func (m *KeyValue) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *KeyValue) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = appendString(b, m.Key)
-	b = appendString(b, m.Value)
+	b = rosmsg.Grow(b, m.Size())
+	b = rosmsg.AppendString(b, m.Key)
+	b = rosmsg.AppendString(b, m.Value)
 	return b
 }
 
 func (m *KeyValue) appendTo(b []byte) []byte {
-	b = appendString(b, m.Key)
-	b = appendString(b, m.Value)
+	b = rosmsg.AppendString(b, m.Key)
+	b = rosmsg.AppendString(b, m.Value)
 	return b
 }
 
 // Unmarshal decodes b into m.
 func (m *KeyValue) Unmarshal(b []byte) error {
-	d := newDecoder(b, keyValueType.Name)
+	d := rosmsg.NewDecoder(b, keyValueType.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *KeyValue) decode(d *decoder) {
-	m.Key = d.str("key")
-	m.Value = d.str("value")
-}
-
-// Type returns the descriptor of LegacyExtrinsics.
-func (*LegacyExtrinsics) Type() *Type { return &legacyExtrinsicsType }
-
-// Size returns the encoded size in bytes.
-func (m *LegacyExtrinsics) Size() int {
-	return 48
-}
-
-// AppendTo appends the encoded message to b.
-func (m *LegacyExtrinsics) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = appendF32s(b, m.Rotation[:])
-	b = appendF32s(b, m.Translation[:])
-	return b
-}
-
-func (m *LegacyExtrinsics) appendTo(b []byte) []byte {
-	b = appendF32s(b, m.Rotation[:])
-	b = appendF32s(b, m.Translation[:])
-	return b
-}
-
-// Unmarshal decodes b into m.
-func (m *LegacyExtrinsics) Unmarshal(b []byte) error {
-	d := newDecoder(b, legacyExtrinsicsType.Name)
-	m.decode(&d)
-	return d.end()
-}
-
-func (m *LegacyExtrinsics) decode(d *decoder) {
-	d.f32s("rotation", m.Rotation[:])
-	d.f32s("translation", m.Translation[:])
-}
-
-// Type returns the descriptor of LegacyFrameInfo.
-func (*LegacyFrameInfo) Type() *Type { return &legacyFrameInfoType }
-
-// Size returns the encoded size in bytes.
-func (m *LegacyFrameInfo) Size() int {
-	n := 16
-	for i := range m.FrameMetadata {
-		n += m.FrameMetadata[i].Size()
-	}
-	return n
-}
-
-// AppendTo appends the encoded message to b.
-func (m *LegacyFrameInfo) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = appendU64(b, m.SystemTime)
-	b = appendU32(b, uint32(len(m.FrameMetadata)))
-	for i := range m.FrameMetadata {
-		b = m.FrameMetadata[i].appendTo(b)
-	}
-	b = appendU32(b, m.TimeStampDomain)
-	return b
-}
-
-func (m *LegacyFrameInfo) appendTo(b []byte) []byte {
-	b = appendU64(b, m.SystemTime)
-	b = appendU32(b, uint32(len(m.FrameMetadata)))
-	for i := range m.FrameMetadata {
-		b = m.FrameMetadata[i].appendTo(b)
-	}
-	b = appendU32(b, m.TimeStampDomain)
-	return b
-}
-
-// Unmarshal decodes b into m.
-func (m *LegacyFrameInfo) Unmarshal(b []byte) error {
-	d := newDecoder(b, legacyFrameInfoType.Name)
-	m.decode(&d)
-	return d.end()
-}
-
-func (m *LegacyFrameInfo) decode(d *decoder) {
-	m.SystemTime = d.u64("system_time")
-	if n := d.count("frame_metadata", 8); n > 0 {
-		m.FrameMetadata = make([]LegacyMetadata, n)
-		d.push("frame_metadata")
-		for i := range m.FrameMetadata {
-			m.FrameMetadata[i].decode(d)
-		}
-		d.pop()
-	} else {
-		m.FrameMetadata = nil
-	}
-	m.TimeStampDomain = d.u32("time_stamp_domain")
-}
-
-// Type returns the descriptor of LegacyMetadata.
-func (*LegacyMetadata) Type() *Type { return &legacyMetadataType }
-
-// Size returns the encoded size in bytes.
-func (m *LegacyMetadata) Size() int {
-	return 8 + 1*len(m.Data)
-}
-
-// AppendTo appends the encoded message to b.
-func (m *LegacyMetadata) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = appendU32(b, m.MetadataType)
-	b = appendU32(b, uint32(len(m.Data)))
-	b = append(b, m.Data...)
-	return b
-}
-
-func (m *LegacyMetadata) appendTo(b []byte) []byte {
-	b = appendU32(b, m.MetadataType)
-	b = appendU32(b, uint32(len(m.Data)))
-	b = append(b, m.Data...)
-	return b
-}
-
-// Unmarshal decodes b into m. Data aliases b: it is not copied.
-func (m *LegacyMetadata) Unmarshal(b []byte) error {
-	d := newDecoder(b, legacyMetadataType.Name)
-	m.decode(&d)
-	return d.end()
-}
-
-func (m *LegacyMetadata) decode(d *decoder) {
-	m.MetadataType = d.u32("type")
-	m.Data = d.bytes("data")
-}
-
-// Type returns the descriptor of LegacyMotionIntrinsics.
-func (*LegacyMotionIntrinsics) Type() *Type { return &legacyMotionIntrinsicsType }
-
-// Size returns the encoded size in bytes.
-func (m *LegacyMotionIntrinsics) Size() int {
-	return 72
-}
-
-// AppendTo appends the encoded message to b.
-func (m *LegacyMotionIntrinsics) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = appendF32s(b, m.Data[:])
-	b = appendF32s(b, m.NoiseVariances[:])
-	b = appendF32s(b, m.BiasVariances[:])
-	return b
-}
-
-func (m *LegacyMotionIntrinsics) appendTo(b []byte) []byte {
-	b = appendF32s(b, m.Data[:])
-	b = appendF32s(b, m.NoiseVariances[:])
-	b = appendF32s(b, m.BiasVariances[:])
-	return b
-}
-
-// Unmarshal decodes b into m.
-func (m *LegacyMotionIntrinsics) Unmarshal(b []byte) error {
-	d := newDecoder(b, legacyMotionIntrinsicsType.Name)
-	m.decode(&d)
-	return d.end()
-}
-
-func (m *LegacyMotionIntrinsics) decode(d *decoder) {
-	d.f32s("data", m.Data[:])
-	d.f32s("noise_variances", m.NoiseVariances[:])
-	d.f32s("bias_variances", m.BiasVariances[:])
-}
-
-// Type returns the descriptor of LegacyMotionStreamInfo.
-func (*LegacyMotionStreamInfo) Type() *Type { return &legacyMotionStreamInfoType }
-
-// Size returns the encoded size in bytes.
-func (m *LegacyMotionStreamInfo) Size() int {
-	return 8 + len(m.MotionType) + m.StreamIntrinsics.Size() + m.StreamExtrinsics.Size()
-}
-
-// AppendTo appends the encoded message to b.
-func (m *LegacyMotionStreamInfo) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = appendString(b, m.MotionType)
-	b = appendU32(b, m.Fps)
-	b = m.StreamIntrinsics.appendTo(b)
-	b = m.StreamExtrinsics.appendTo(b)
-	return b
-}
-
-func (m *LegacyMotionStreamInfo) appendTo(b []byte) []byte {
-	b = appendString(b, m.MotionType)
-	b = appendU32(b, m.Fps)
-	b = m.StreamIntrinsics.appendTo(b)
-	b = m.StreamExtrinsics.appendTo(b)
-	return b
-}
-
-// Unmarshal decodes b into m.
-func (m *LegacyMotionStreamInfo) Unmarshal(b []byte) error {
-	d := newDecoder(b, legacyMotionStreamInfoType.Name)
-	m.decode(&d)
-	return d.end()
-}
-
-func (m *LegacyMotionStreamInfo) decode(d *decoder) {
-	m.MotionType = d.str("motion_type")
-	m.Fps = d.u32("fps")
-	d.push("stream_intrinsics")
-	m.StreamIntrinsics.decode(d)
-	d.pop()
-	d.push("stream_extrinsics")
-	m.StreamExtrinsics.decode(d)
-	d.pop()
-}
-
-// Type returns the descriptor of LegacyPose.
-func (*LegacyPose) Type() *Type { return &legacyPoseType }
-
-// Size returns the encoded size in bytes.
-func (m *LegacyPose) Size() int {
-	return 16 + m.Translation.Size() + m.Rotation.Size() + m.Velocity.Size() + m.AngularVelocity.Size() + m.Acceleration.Size() + m.AngularAcceleration.Size()
-}
-
-// AppendTo appends the encoded message to b.
-func (m *LegacyPose) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = m.Translation.appendTo(b)
-	b = m.Rotation.appendTo(b)
-	b = m.Velocity.appendTo(b)
-	b = m.AngularVelocity.appendTo(b)
-	b = m.Acceleration.appendTo(b)
-	b = m.AngularAcceleration.appendTo(b)
-	b = appendU64(b, m.Timestamp)
-	b = appendU64(b, m.SystemTimestamp)
-	return b
-}
-
-func (m *LegacyPose) appendTo(b []byte) []byte {
-	b = m.Translation.appendTo(b)
-	b = m.Rotation.appendTo(b)
-	b = m.Velocity.appendTo(b)
-	b = m.AngularVelocity.appendTo(b)
-	b = m.Acceleration.appendTo(b)
-	b = m.AngularAcceleration.appendTo(b)
-	b = appendU64(b, m.Timestamp)
-	b = appendU64(b, m.SystemTimestamp)
-	return b
-}
-
-// Unmarshal decodes b into m.
-func (m *LegacyPose) Unmarshal(b []byte) error {
-	d := newDecoder(b, legacyPoseType.Name)
-	m.decode(&d)
-	return d.end()
-}
-
-func (m *LegacyPose) decode(d *decoder) {
-	d.push("translation")
-	m.Translation.decode(d)
-	d.pop()
-	d.push("rotation")
-	m.Rotation.decode(d)
-	d.pop()
-	d.push("velocity")
-	m.Velocity.decode(d)
-	d.pop()
-	d.push("angular_velocity")
-	m.AngularVelocity.decode(d)
-	d.pop()
-	d.push("acceleration")
-	m.Acceleration.decode(d)
-	d.pop()
-	d.push("angular_acceleration")
-	m.AngularAcceleration.decode(d)
-	d.pop()
-	m.Timestamp = d.u64("timestamp")
-	m.SystemTimestamp = d.u64("system_timestamp")
-}
-
-// Type returns the descriptor of LegacyStreamExtrinsics.
-func (*LegacyStreamExtrinsics) Type() *Type { return &legacyStreamExtrinsicsType }
-
-// Size returns the encoded size in bytes.
-func (m *LegacyStreamExtrinsics) Size() int {
-	return 8 + m.Extrinsics.Size()
-}
-
-// AppendTo appends the encoded message to b.
-func (m *LegacyStreamExtrinsics) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = m.Extrinsics.appendTo(b)
-	b = appendU64(b, m.ReferencePointID)
-	return b
-}
-
-func (m *LegacyStreamExtrinsics) appendTo(b []byte) []byte {
-	b = m.Extrinsics.appendTo(b)
-	b = appendU64(b, m.ReferencePointID)
-	return b
-}
-
-// Unmarshal decodes b into m.
-func (m *LegacyStreamExtrinsics) Unmarshal(b []byte) error {
-	d := newDecoder(b, legacyStreamExtrinsicsType.Name)
-	m.decode(&d)
-	return d.end()
-}
-
-func (m *LegacyStreamExtrinsics) decode(d *decoder) {
-	d.push("extrinsics")
-	m.Extrinsics.decode(d)
-	d.pop()
-	m.ReferencePointID = d.u64("reference_point_id")
-}
-
-// Type returns the descriptor of LegacyStreamInfo.
-func (*LegacyStreamInfo) Type() *Type { return &legacyStreamInfoType }
-
-// Size returns the encoded size in bytes.
-func (m *LegacyStreamInfo) Size() int {
-	return 20 + len(m.StreamType) + m.CameraInfo.Size() + m.StreamExtrinsics.Size() + len(m.Encoding)
-}
-
-// AppendTo appends the encoded message to b.
-func (m *LegacyStreamInfo) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = appendString(b, m.StreamType)
-	b = appendU32(b, m.Fps)
-	b = m.CameraInfo.appendTo(b)
-	b = m.StreamExtrinsics.appendTo(b)
-	b = appendU32(b, m.Width)
-	b = appendU32(b, m.Height)
-	b = appendString(b, m.Encoding)
-	return b
-}
-
-func (m *LegacyStreamInfo) appendTo(b []byte) []byte {
-	b = appendString(b, m.StreamType)
-	b = appendU32(b, m.Fps)
-	b = m.CameraInfo.appendTo(b)
-	b = m.StreamExtrinsics.appendTo(b)
-	b = appendU32(b, m.Width)
-	b = appendU32(b, m.Height)
-	b = appendString(b, m.Encoding)
-	return b
-}
-
-// Unmarshal decodes b into m.
-func (m *LegacyStreamInfo) Unmarshal(b []byte) error {
-	d := newDecoder(b, legacyStreamInfoType.Name)
-	m.decode(&d)
-	return d.end()
-}
-
-func (m *LegacyStreamInfo) decode(d *decoder) {
-	m.StreamType = d.str("stream_type")
-	m.Fps = d.u32("fps")
-	d.push("camera_info")
-	m.CameraInfo.decode(d)
-	d.pop()
-	d.push("stream_extrinsics")
-	m.StreamExtrinsics.decode(d)
-	d.pop()
-	m.Width = d.u32("width")
-	m.Height = d.u32("height")
-	m.Encoding = d.str("encoding")
-}
-
-// Type returns the descriptor of LegacyVendorData.
-func (*LegacyVendorData) Type() *Type { return &legacyVendorDataType }
-
-// Size returns the encoded size in bytes.
-func (m *LegacyVendorData) Size() int {
-	return 8 + len(m.Name) + len(m.Value)
-}
-
-// AppendTo appends the encoded message to b.
-func (m *LegacyVendorData) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = appendString(b, m.Name)
-	b = appendString(b, m.Value)
-	return b
-}
-
-func (m *LegacyVendorData) appendTo(b []byte) []byte {
-	b = appendString(b, m.Name)
-	b = appendString(b, m.Value)
-	return b
-}
-
-// Unmarshal decodes b into m.
-func (m *LegacyVendorData) Unmarshal(b []byte) error {
-	d := newDecoder(b, legacyVendorDataType.Name)
-	m.decode(&d)
-	return d.end()
-}
-
-func (m *LegacyVendorData) decode(d *decoder) {
-	m.Name = d.str("name")
-	m.Value = d.str("value")
+func (m *KeyValue) decode(d *rosmsg.Decoder) {
+	m.Key = d.Str("key")
+	m.Value = d.Str("value")
 }
 
 // Type returns the descriptor of Log.
@@ -773,57 +383,57 @@ func (m *Log) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *Log) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
+	b = rosmsg.Grow(b, m.Size())
 	b = m.Header.appendTo(b)
-	b = appendU8(b, m.Level)
-	b = appendString(b, m.Name)
-	b = appendString(b, m.Msg)
-	b = appendString(b, m.File)
-	b = appendString(b, m.Function)
-	b = appendU32(b, m.Line)
-	b = appendU32(b, uint32(len(m.Topics)))
+	b = rosmsg.AppendU8(b, m.Level)
+	b = rosmsg.AppendString(b, m.Name)
+	b = rosmsg.AppendString(b, m.Msg)
+	b = rosmsg.AppendString(b, m.File)
+	b = rosmsg.AppendString(b, m.Function)
+	b = rosmsg.AppendU32(b, m.Line)
+	b = rosmsg.AppendU32(b, uint32(len(m.Topics)))
 	for _, s := range m.Topics {
-		b = appendString(b, s)
+		b = rosmsg.AppendString(b, s)
 	}
 	return b
 }
 
 func (m *Log) appendTo(b []byte) []byte {
 	b = m.Header.appendTo(b)
-	b = appendU8(b, m.Level)
-	b = appendString(b, m.Name)
-	b = appendString(b, m.Msg)
-	b = appendString(b, m.File)
-	b = appendString(b, m.Function)
-	b = appendU32(b, m.Line)
-	b = appendU32(b, uint32(len(m.Topics)))
+	b = rosmsg.AppendU8(b, m.Level)
+	b = rosmsg.AppendString(b, m.Name)
+	b = rosmsg.AppendString(b, m.Msg)
+	b = rosmsg.AppendString(b, m.File)
+	b = rosmsg.AppendString(b, m.Function)
+	b = rosmsg.AppendU32(b, m.Line)
+	b = rosmsg.AppendU32(b, uint32(len(m.Topics)))
 	for _, s := range m.Topics {
-		b = appendString(b, s)
+		b = rosmsg.AppendString(b, s)
 	}
 	return b
 }
 
 // Unmarshal decodes b into m.
 func (m *Log) Unmarshal(b []byte) error {
-	d := newDecoder(b, logType.Name)
+	d := rosmsg.NewDecoder(b, logType.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *Log) decode(d *decoder) {
-	d.push("header")
+func (m *Log) decode(d *rosmsg.Decoder) {
+	d.Push("header")
 	m.Header.decode(d)
-	d.pop()
-	m.Level = d.u8("level")
-	m.Name = d.str("name")
-	m.Msg = d.str("msg")
-	m.File = d.str("file")
-	m.Function = d.str("function")
-	m.Line = d.u32("line")
-	if n := d.count("topics", 4); n > 0 {
+	d.Pop()
+	m.Level = d.U8("level")
+	m.Name = d.Str("name")
+	m.Msg = d.Str("msg")
+	m.File = d.Str("file")
+	m.Function = d.Str("function")
+	m.Line = d.U32("line")
+	if n := d.Count("topics", 4); n > 0 {
 		m.Topics = make([]string, n)
 		for i := range m.Topics {
-			m.Topics[i] = d.str("topics")
+			m.Topics[i] = d.Str("topics")
 		}
 	} else {
 		m.Topics = nil
@@ -840,37 +450,37 @@ func (m *Notification) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *Notification) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
+	b = rosmsg.Grow(b, m.Size())
 	b = appendTime(b, m.Timestamp)
-	b = appendString(b, m.Category)
-	b = appendString(b, m.Severity)
-	b = appendString(b, m.Description)
-	b = appendString(b, m.SerializedData)
+	b = rosmsg.AppendString(b, m.Category)
+	b = rosmsg.AppendString(b, m.Severity)
+	b = rosmsg.AppendString(b, m.Description)
+	b = rosmsg.AppendString(b, m.SerializedData)
 	return b
 }
 
 func (m *Notification) appendTo(b []byte) []byte {
 	b = appendTime(b, m.Timestamp)
-	b = appendString(b, m.Category)
-	b = appendString(b, m.Severity)
-	b = appendString(b, m.Description)
-	b = appendString(b, m.SerializedData)
+	b = rosmsg.AppendString(b, m.Category)
+	b = rosmsg.AppendString(b, m.Severity)
+	b = rosmsg.AppendString(b, m.Description)
+	b = rosmsg.AppendString(b, m.SerializedData)
 	return b
 }
 
 // Unmarshal decodes b into m.
 func (m *Notification) Unmarshal(b []byte) error {
-	d := newDecoder(b, notificationType.Name)
+	d := rosmsg.NewDecoder(b, notificationType.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *Notification) decode(d *decoder) {
-	m.Timestamp = d.time("timestamp")
-	m.Category = d.str("category")
-	m.Severity = d.str("severity")
-	m.Description = d.str("description")
-	m.SerializedData = d.str("serialized_data")
+func (m *Notification) decode(d *rosmsg.Decoder) {
+	m.Timestamp = decodeTime(d, "timestamp")
+	m.Category = d.Str("category")
+	m.Severity = d.Str("severity")
+	m.Description = d.Str("description")
+	m.SerializedData = d.Str("serialized_data")
 }
 
 // Type returns the descriptor of Quaternion.
@@ -883,34 +493,34 @@ func (m *Quaternion) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *Quaternion) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = appendF64(b, m.X)
-	b = appendF64(b, m.Y)
-	b = appendF64(b, m.Z)
-	b = appendF64(b, m.W)
+	b = rosmsg.Grow(b, m.Size())
+	b = rosmsg.AppendF64(b, m.X)
+	b = rosmsg.AppendF64(b, m.Y)
+	b = rosmsg.AppendF64(b, m.Z)
+	b = rosmsg.AppendF64(b, m.W)
 	return b
 }
 
 func (m *Quaternion) appendTo(b []byte) []byte {
-	b = appendF64(b, m.X)
-	b = appendF64(b, m.Y)
-	b = appendF64(b, m.Z)
-	b = appendF64(b, m.W)
+	b = rosmsg.AppendF64(b, m.X)
+	b = rosmsg.AppendF64(b, m.Y)
+	b = rosmsg.AppendF64(b, m.Z)
+	b = rosmsg.AppendF64(b, m.W)
 	return b
 }
 
 // Unmarshal decodes b into m.
 func (m *Quaternion) Unmarshal(b []byte) error {
-	d := newDecoder(b, quaternionType.Name)
+	d := rosmsg.NewDecoder(b, quaternionType.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *Quaternion) decode(d *decoder) {
-	m.X = d.f64("x")
-	m.Y = d.f64("y")
-	m.Z = d.f64("z")
-	m.W = d.f64("w")
+func (m *Quaternion) decode(d *rosmsg.Decoder) {
+	m.X = d.F64("x")
+	m.Y = d.F64("y")
+	m.Z = d.F64("z")
+	m.W = d.F64("w")
 }
 
 // Type returns the descriptor of RegionOfInterest.
@@ -923,37 +533,37 @@ func (m *RegionOfInterest) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *RegionOfInterest) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = appendU32(b, m.XOffset)
-	b = appendU32(b, m.YOffset)
-	b = appendU32(b, m.Height)
-	b = appendU32(b, m.Width)
-	b = appendU8(b, uint8(m.DoRectify))
+	b = rosmsg.Grow(b, m.Size())
+	b = rosmsg.AppendU32(b, m.XOffset)
+	b = rosmsg.AppendU32(b, m.YOffset)
+	b = rosmsg.AppendU32(b, m.Height)
+	b = rosmsg.AppendU32(b, m.Width)
+	b = rosmsg.AppendU8(b, uint8(m.DoRectify))
 	return b
 }
 
 func (m *RegionOfInterest) appendTo(b []byte) []byte {
-	b = appendU32(b, m.XOffset)
-	b = appendU32(b, m.YOffset)
-	b = appendU32(b, m.Height)
-	b = appendU32(b, m.Width)
-	b = appendU8(b, uint8(m.DoRectify))
+	b = rosmsg.AppendU32(b, m.XOffset)
+	b = rosmsg.AppendU32(b, m.YOffset)
+	b = rosmsg.AppendU32(b, m.Height)
+	b = rosmsg.AppendU32(b, m.Width)
+	b = rosmsg.AppendU8(b, uint8(m.DoRectify))
 	return b
 }
 
 // Unmarshal decodes b into m.
 func (m *RegionOfInterest) Unmarshal(b []byte) error {
-	d := newDecoder(b, regionOfInterestType.Name)
+	d := rosmsg.NewDecoder(b, regionOfInterestType.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *RegionOfInterest) decode(d *decoder) {
-	m.XOffset = d.u32("x_offset")
-	m.YOffset = d.u32("y_offset")
-	m.Height = d.u32("height")
-	m.Width = d.u32("width")
-	m.DoRectify = Bool(d.u8("do_rectify"))
+func (m *RegionOfInterest) decode(d *rosmsg.Decoder) {
+	m.XOffset = d.U32("x_offset")
+	m.YOffset = d.U32("y_offset")
+	m.Height = d.U32("height")
+	m.Width = d.U32("width")
+	m.DoRectify = Bool(d.U8("do_rectify"))
 }
 
 // Type returns the descriptor of StdTime.
@@ -966,7 +576,7 @@ func (m *StdTime) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *StdTime) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
+	b = rosmsg.Grow(b, m.Size())
 	b = appendTime(b, m.Data)
 	return b
 }
@@ -978,13 +588,13 @@ func (m *StdTime) appendTo(b []byte) []byte {
 
 // Unmarshal decodes b into m.
 func (m *StdTime) Unmarshal(b []byte) error {
-	d := newDecoder(b, stdTimeType.Name)
+	d := rosmsg.NewDecoder(b, stdTimeType.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *StdTime) decode(d *decoder) {
-	m.Data = d.time("data")
+func (m *StdTime) decode(d *rosmsg.Decoder) {
+	m.Data = decodeTime(d, "data")
 }
 
 // Type returns the descriptor of StreamInfo.
@@ -997,31 +607,31 @@ func (m *StreamInfo) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *StreamInfo) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = appendU32(b, m.Fps)
-	b = appendString(b, m.Encoding)
-	b = appendU8(b, uint8(m.IsRecommended))
+	b = rosmsg.Grow(b, m.Size())
+	b = rosmsg.AppendU32(b, m.Fps)
+	b = rosmsg.AppendString(b, m.Encoding)
+	b = rosmsg.AppendU8(b, uint8(m.IsRecommended))
 	return b
 }
 
 func (m *StreamInfo) appendTo(b []byte) []byte {
-	b = appendU32(b, m.Fps)
-	b = appendString(b, m.Encoding)
-	b = appendU8(b, uint8(m.IsRecommended))
+	b = rosmsg.AppendU32(b, m.Fps)
+	b = rosmsg.AppendString(b, m.Encoding)
+	b = rosmsg.AppendU8(b, uint8(m.IsRecommended))
 	return b
 }
 
 // Unmarshal decodes b into m.
 func (m *StreamInfo) Unmarshal(b []byte) error {
-	d := newDecoder(b, streamInfoType.Name)
+	d := rosmsg.NewDecoder(b, streamInfoType.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *StreamInfo) decode(d *decoder) {
-	m.Fps = d.u32("fps")
-	m.Encoding = d.str("encoding")
-	m.IsRecommended = Bool(d.u8("is_recommended"))
+func (m *StreamInfo) decode(d *rosmsg.Decoder) {
+	m.Fps = d.U32("fps")
+	m.Encoding = d.Str("encoding")
+	m.IsRecommended = Bool(d.U8("is_recommended"))
 }
 
 // Type returns the descriptor of String.
@@ -1034,25 +644,25 @@ func (m *String) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *String) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = appendString(b, m.Data)
+	b = rosmsg.Grow(b, m.Size())
+	b = rosmsg.AppendString(b, m.Data)
 	return b
 }
 
 func (m *String) appendTo(b []byte) []byte {
-	b = appendString(b, m.Data)
+	b = rosmsg.AppendString(b, m.Data)
 	return b
 }
 
 // Unmarshal decodes b into m.
 func (m *String) Unmarshal(b []byte) error {
-	d := newDecoder(b, stringType.Name)
+	d := rosmsg.NewDecoder(b, stringType.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *String) decode(d *decoder) {
-	m.Data = d.str("data")
+func (m *String) decode(d *rosmsg.Decoder) {
+	m.Data = d.Str("data")
 }
 
 // Type returns the descriptor of TimeReference.
@@ -1065,33 +675,33 @@ func (m *TimeReference) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *TimeReference) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
+	b = rosmsg.Grow(b, m.Size())
 	b = m.Header.appendTo(b)
 	b = appendTime(b, m.TimeRef)
-	b = appendString(b, m.Source)
+	b = rosmsg.AppendString(b, m.Source)
 	return b
 }
 
 func (m *TimeReference) appendTo(b []byte) []byte {
 	b = m.Header.appendTo(b)
 	b = appendTime(b, m.TimeRef)
-	b = appendString(b, m.Source)
+	b = rosmsg.AppendString(b, m.Source)
 	return b
 }
 
 // Unmarshal decodes b into m.
 func (m *TimeReference) Unmarshal(b []byte) error {
-	d := newDecoder(b, timeReferenceType.Name)
+	d := rosmsg.NewDecoder(b, timeReferenceType.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *TimeReference) decode(d *decoder) {
-	d.push("header")
+func (m *TimeReference) decode(d *rosmsg.Decoder) {
+	d.Push("header")
 	m.Header.decode(d)
-	d.pop()
-	m.TimeRef = d.time("time_ref")
-	m.Source = d.str("source")
+	d.Pop()
+	m.TimeRef = decodeTime(d, "time_ref")
+	m.Source = d.Str("source")
 }
 
 // Type returns the descriptor of Transform.
@@ -1104,7 +714,7 @@ func (m *Transform) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *Transform) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
+	b = rosmsg.Grow(b, m.Size())
 	b = m.Translation.appendTo(b)
 	b = m.Rotation.appendTo(b)
 	return b
@@ -1118,18 +728,18 @@ func (m *Transform) appendTo(b []byte) []byte {
 
 // Unmarshal decodes b into m.
 func (m *Transform) Unmarshal(b []byte) error {
-	d := newDecoder(b, transformType.Name)
+	d := rosmsg.NewDecoder(b, transformType.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *Transform) decode(d *decoder) {
-	d.push("translation")
+func (m *Transform) decode(d *rosmsg.Decoder) {
+	d.Push("translation")
 	m.Translation.decode(d)
-	d.pop()
-	d.push("rotation")
+	d.Pop()
+	d.Push("rotation")
 	m.Rotation.decode(d)
-	d.pop()
+	d.Pop()
 }
 
 // Type returns the descriptor of Twist.
@@ -1142,7 +752,7 @@ func (m *Twist) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *Twist) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
+	b = rosmsg.Grow(b, m.Size())
 	b = m.Linear.appendTo(b)
 	b = m.Angular.appendTo(b)
 	return b
@@ -1156,18 +766,18 @@ func (m *Twist) appendTo(b []byte) []byte {
 
 // Unmarshal decodes b into m.
 func (m *Twist) Unmarshal(b []byte) error {
-	d := newDecoder(b, twistType.Name)
+	d := rosmsg.NewDecoder(b, twistType.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *Twist) decode(d *decoder) {
-	d.push("linear")
+func (m *Twist) decode(d *rosmsg.Decoder) {
+	d.Push("linear")
 	m.Linear.decode(d)
-	d.pop()
-	d.push("angular")
+	d.Pop()
+	d.Push("angular")
 	m.Angular.decode(d)
-	d.pop()
+	d.Pop()
 }
 
 // Type returns the descriptor of UInt32.
@@ -1180,25 +790,25 @@ func (m *UInt32) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *UInt32) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = appendU32(b, m.Data)
+	b = rosmsg.Grow(b, m.Size())
+	b = rosmsg.AppendU32(b, m.Data)
 	return b
 }
 
 func (m *UInt32) appendTo(b []byte) []byte {
-	b = appendU32(b, m.Data)
+	b = rosmsg.AppendU32(b, m.Data)
 	return b
 }
 
 // Unmarshal decodes b into m.
 func (m *UInt32) Unmarshal(b []byte) error {
-	d := newDecoder(b, uInt32Type.Name)
+	d := rosmsg.NewDecoder(b, uInt32Type.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *UInt32) decode(d *decoder) {
-	m.Data = d.u32("data")
+func (m *UInt32) decode(d *rosmsg.Decoder) {
+	m.Data = d.U32("data")
 }
 
 // Type returns the descriptor of Vector3.
@@ -1211,29 +821,29 @@ func (m *Vector3) Size() int {
 
 // AppendTo appends the encoded message to b.
 func (m *Vector3) AppendTo(b []byte) []byte {
-	b = grow(b, m.Size())
-	b = appendF64(b, m.X)
-	b = appendF64(b, m.Y)
-	b = appendF64(b, m.Z)
+	b = rosmsg.Grow(b, m.Size())
+	b = rosmsg.AppendF64(b, m.X)
+	b = rosmsg.AppendF64(b, m.Y)
+	b = rosmsg.AppendF64(b, m.Z)
 	return b
 }
 
 func (m *Vector3) appendTo(b []byte) []byte {
-	b = appendF64(b, m.X)
-	b = appendF64(b, m.Y)
-	b = appendF64(b, m.Z)
+	b = rosmsg.AppendF64(b, m.X)
+	b = rosmsg.AppendF64(b, m.Y)
+	b = rosmsg.AppendF64(b, m.Z)
 	return b
 }
 
 // Unmarshal decodes b into m.
 func (m *Vector3) Unmarshal(b []byte) error {
-	d := newDecoder(b, vector3Type.Name)
+	d := rosmsg.NewDecoder(b, vector3Type.Name)
 	m.decode(&d)
-	return d.end()
+	return d.End()
 }
 
-func (m *Vector3) decode(d *decoder) {
-	m.X = d.f64("x")
-	m.Y = d.f64("y")
-	m.Z = d.f64("z")
+func (m *Vector3) decode(d *rosmsg.Decoder) {
+	m.X = d.F64("x")
+	m.Y = d.F64("y")
+	m.Z = d.F64("z")
 }

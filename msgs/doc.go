@@ -1,6 +1,8 @@
 // Package msgs holds the ROS1 message types of RealSense bags: one Go struct
 // per type of realsense-msgdefs.json, with ROS1 little-endian serialization
-// and a static descriptor (type name, md5sum, exact definition text).
+// and a static descriptor (type name, md5sum, exact definition text). The
+// realsense_legacy_msgs types of file version 1, which only the reader of old
+// bags decodes, are generated with them into an internal package.
 //
 // The descriptors, which each struct's Type method returns (and Types,
 // LookupType and LookupMD5 find by name or md5sum), are generated from
@@ -21,8 +23,8 @@
 // bytes before allocating. A short message gives a *DecodeError naming the
 // type, the field and the byte offset, unwrapping to io.ErrUnexpectedEOF;
 // left-over bytes give a *DecodeError unwrapping to ErrTrailingBytes (the
-// message itself is then fully decoded). Image.Data and LegacyMetadata.Data
-// are views of the input, not copies; strings are copied.
+// message itself is then fully decoded). Image.Data is a view of the input,
+// not a copy; strings are copied.
 //
 // What librealsense writes beyond standard ROS is read as written and
 // re-encodes to the same bytes: the float32 depth_units after Image.data when

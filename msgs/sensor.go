@@ -3,6 +3,8 @@ package msgs
 import (
 	"errors"
 	"io"
+
+	"github.com/rsbag/rsbag/internal/rosmsg"
 )
 
 // Image is sensor_msgs/Image (video frames).
@@ -43,7 +45,7 @@ func (m *Image) sizeTrailer() int {
 // appendTrailer appends depth_units when HasDepthUnits is set.
 func (m *Image) appendTrailer(b []byte) []byte {
 	if m.HasDepthUnits {
-		b = appendF32(b, m.DepthUnits)
+		b = rosmsg.AppendF32(b, m.DepthUnits)
 	}
 	return b
 }
@@ -52,8 +54,8 @@ func (m *Image) appendTrailer(b []byte) []byte {
 // follow data.
 func (m *Image) decodeTrailer(d *decoder) {
 	m.DepthUnits, m.HasDepthUnits = 0, false
-	if d.err == nil && m.Header.FrameID == DepthUnitsFrameID && len(d.b)-d.off >= 4 {
-		m.DepthUnits = d.f32("depth_units")
+	if !d.Failed() && m.Header.FrameID == DepthUnitsFrameID && d.Remaining() >= 4 {
+		m.DepthUnits = d.F32("depth_units")
 		m.HasDepthUnits = true
 	}
 }

@@ -1,6 +1,6 @@
 package msgs
 
-//go:generate go run ./internal/gen -in ../testdata/spec/realsense-msgdefs.json -out types_gen.go -codecs codecs_gen.go
+//go:generate go run ./internal/gen -in ../testdata/spec/realsense-msgdefs.json -out types_gen.go -codecs codecs_gen.go -legacy ../internal/legacymsgs
 
 // Type describes a ROS message type as written into a bag's connection
 // header: the type name, the md5sum and the full message definition text
@@ -60,24 +60,6 @@ func New(name string) Message {
 		return new(Twist)
 	case vector3Type.Name:
 		return new(Vector3)
-	case legacyExtrinsicsType.Name:
-		return new(LegacyExtrinsics)
-	case legacyFrameInfoType.Name:
-		return new(LegacyFrameInfo)
-	case legacyMetadataType.Name:
-		return new(LegacyMetadata)
-	case legacyMotionIntrinsicsType.Name:
-		return new(LegacyMotionIntrinsics)
-	case legacyMotionStreamInfoType.Name:
-		return new(LegacyMotionStreamInfo)
-	case legacyPoseType.Name:
-		return new(LegacyPose)
-	case legacyStreamExtrinsicsType.Name:
-		return new(LegacyStreamExtrinsics)
-	case legacyStreamInfoType.Name:
-		return new(LegacyStreamInfo)
-	case legacyVendorDataType.Name:
-		return new(LegacyVendorData)
 	case imuIntrinsicType.Name:
 		return new(ImuIntrinsic)
 	case notificationType.Name:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/legacymsgs"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
@@ -230,13 +231,13 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 		f.Pose.Rotation = [4]float32{float32(q.X), float32(q.Y), float32(q.Z), float32(q.W)}
 		g.addFrame(r.st, f)
 	case layout.KindLegacyPoseData:
-		var p msgs.LegacyPose
+		var p legacymsgs.Pose
 		if err := decode(&p); err != nil {
 			return err
 		}
 		g.addFrame(r.st, legacyPoseFrame(r.st, &p))
 	case layout.KindLegacyFrameInfo:
-		var fi msgs.LegacyFrameInfo
+		var fi legacymsgs.FrameInfo
 		if err := decode(&fi); err != nil {
 			return err
 		}

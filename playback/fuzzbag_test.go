@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/legacymsgs"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 )
@@ -181,35 +182,35 @@ func image(z *fz) *msgs.Image {
 func legacyOp(z *fz, op byte, top *layout.Topic, infos, metas []string) (layout.TopicKind, msgs.Message) {
 	switch op % 9 {
 	case 0:
-		return layout.KindLegacyDeviceInfo, &msgs.LegacyVendorData{Name: z.str("sensor_count"), Value: z.str("0", "1", "2", "3", "65535", "-1", "99999")}
+		return layout.KindLegacyDeviceInfo, &legacymsgs.VendorData{Name: z.str("sensor_count"), Value: z.str("0", "1", "2", "3", "65535", "-1", "99999")}
 	case 1:
-		return layout.KindLegacySensorInfo, &msgs.LegacyVendorData{Name: z.str(infos...), Value: z.str("x")}
+		return layout.KindLegacySensorInfo, &legacymsgs.VendorData{Name: z.str(infos...), Value: z.str("x")}
 	case 2:
 		cam := msgs.CameraInfo{Width: z.dim(), Height: z.dim(), DistortionModel: z.str(distortions...), D: make([]float64, z.u8()%7)}
 		for i := range cam.K {
 			cam.K[i] = z.f64()
 		}
-		return layout.KindLegacyStreamInfo, &msgs.LegacyStreamInfo{StreamType: z.str(legacyTypes...), Fps: z.u32(),
+		return layout.KindLegacyStreamInfo, &legacymsgs.StreamInfo{StreamType: z.str(legacyTypes...), Fps: z.u32(),
 			CameraInfo: cam, Width: z.dim(), Height: z.dim(), Encoding: z.str(encodings...),
-			StreamExtrinsics: msgs.LegacyStreamExtrinsics{Extrinsics: msgs.LegacyExtrinsics{Rotation: [9]float32{z.f32(), 0, 0, 0, 1, 0, 0, 0, z.f32()},
+			StreamExtrinsics: legacymsgs.StreamExtrinsics{Extrinsics: legacymsgs.Extrinsics{Rotation: [9]float32{z.f32(), 0, 0, 0, 1, 0, 0, 0, z.f32()},
 				Translation: [3]float32{z.f32()}}, ReferencePointID: uint64(z.u8() % 3)}}
 	case 3:
-		var in msgs.LegacyMotionIntrinsics
+		var in legacymsgs.MotionIntrinsics
 		for i := range in.Data {
 			in.Data[i] = z.f32()
 		}
-		return layout.KindLegacyMotionStreamInfo, &msgs.LegacyMotionStreamInfo{MotionType: z.str(legacyTypes...), Fps: z.u32(),
-			StreamIntrinsics: in, StreamExtrinsics: msgs.LegacyStreamExtrinsics{ReferencePointID: uint64(z.u8() % 3)}}
+		return layout.KindLegacyMotionStreamInfo, &legacymsgs.MotionStreamInfo{MotionType: z.str(legacyTypes...), Fps: z.u32(),
+			StreamIntrinsics: in, StreamExtrinsics: legacymsgs.StreamExtrinsics{ReferencePointID: uint64(z.u8() % 3)}}
 	case 4, 5:
 		return layout.KindLegacyImageData, image(z)
 	case 6:
 		return layout.KindLegacyImuData, &msgs.Imu{Header: msgs.Header{Seq: z.u32()}, AngularVelocity: z.vec(), LinearAcceleration: z.vec()}
 	case 7:
-		return layout.KindLegacyPoseData, &msgs.LegacyPose{Translation: z.vec(), Rotation: msgs.Quaternion{W: z.f64()},
+		return layout.KindLegacyPoseData, &legacymsgs.Pose{Translation: z.vec(), Rotation: msgs.Quaternion{W: z.f64()},
 			Timestamp: uint64(z.u32()), SystemTimestamp: uint64(z.u32())}
 	default:
 		top.Category = z.str("camera", "imu")
-		fi := &msgs.LegacyFrameInfo{SystemTime: uint64(z.u32()), TimeStampDomain: uint32(z.u8() % 4)}
+		fi := &legacymsgs.FrameInfo{SystemTime: uint64(z.u32()), TimeStampDomain: uint32(z.u8() % 4)}
 		for i := 0; i < int(z.u8()%4); i++ {
 			d := make([]byte, z.u8()%12)
 			for j := range d {
@@ -219,7 +220,7 @@ func legacyOp(z *fz, op byte, top *layout.Topic, infos, metas []string) (layout.
 			if typ > 200 {
 				typ = z.u32()
 			}
-			fi.FrameMetadata = append(fi.FrameMetadata, msgs.LegacyMetadata{MetadataType: typ, Data: d})
+			fi.FrameMetadata = append(fi.FrameMetadata, legacymsgs.Metadata{MetadataType: typ, Data: d})
 		}
 		_ = metas
 		return layout.KindLegacyFrameInfo, fi

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/legacymsgs"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
@@ -53,27 +54,27 @@ func writeLegacyBag(t *testing.T, edit func(topic string, m msgs.Message) bool) 
 		}
 	}
 	static(layout.LegacyFileVersionTopic, &msgs.UInt32{Data: layout.VersionLegacy})
-	static(layout.Topic{Kind: layout.KindLegacyDeviceInfo}.String(), &msgs.LegacyVendorData{Name: "sensor_count", Value: "2"})
+	static(layout.Topic{Kind: layout.KindLegacyDeviceInfo}.String(), &legacymsgs.VendorData{Name: "sensor_count", Value: "2"})
 	static(layout.Topic{Kind: layout.KindLegacySensorInfo, Sensor: 0}.String(),
-		&msgs.LegacyVendorData{Name: "{f0e1d2c3-0000-4000-8000-000000000001}", Value: "0x1234"})
+		&legacymsgs.VendorData{Name: "{f0e1d2c3-0000-4000-8000-000000000001}", Value: "0x1234"})
 	cam := msgs.CameraInfo{Height: legacyH, Width: legacyW, DistortionModel: "Brown Conrady", D: make([]float64, 5),
 		K: [9]float64{50, 0, 32, 0, 51, 24, 0, 0, 1}}
 	ident := [9]float32{1, 0, 0, 0, 1, 0, 0, 0, 1}
 	sinfo := layout.Topic{Kind: layout.KindLegacyStreamInfo, Sensor: 0}.String()
-	static(sinfo, &msgs.LegacyStreamInfo{StreamType: "DEPTH", Fps: 30, CameraInfo: cam, Width: legacyW, Height: legacyH,
-		Encoding: "mono16", StreamExtrinsics: msgs.LegacyStreamExtrinsics{Extrinsics: msgs.LegacyExtrinsics{Rotation: ident}}})
-	static(sinfo, &msgs.LegacyStreamInfo{StreamType: "COLOR", Fps: 30, CameraInfo: cam, Width: legacyW, Height: legacyH,
-		Encoding: "rgb8", StreamExtrinsics: msgs.LegacyStreamExtrinsics{Extrinsics: msgs.LegacyExtrinsics{Rotation: ident,
+	static(sinfo, &legacymsgs.StreamInfo{StreamType: "DEPTH", Fps: 30, CameraInfo: cam, Width: legacyW, Height: legacyH,
+		Encoding: "mono16", StreamExtrinsics: legacymsgs.StreamExtrinsics{Extrinsics: legacymsgs.Extrinsics{Rotation: ident}}})
+	static(sinfo, &legacymsgs.StreamInfo{StreamType: "COLOR", Fps: 30, CameraInfo: cam, Width: legacyW, Height: legacyH,
+		Encoding: "rgb8", StreamExtrinsics: legacymsgs.StreamExtrinsics{Extrinsics: legacymsgs.Extrinsics{Rotation: ident,
 			Translation: [3]float32{legacyBaseline, 0, 0}}}})
 	minfo := layout.Topic{Kind: layout.KindLegacyMotionStreamInfo, Sensor: 1}.String()
-	var in msgs.LegacyMotionIntrinsics
+	var in legacymsgs.MotionIntrinsics
 	for i := range in.Data {
 		in.Data[i] = float32(i)
 	}
 	in.NoiseVariances, in.BiasVariances = [3]float32{1, 2, 3}, [3]float32{4, 5, 6}
-	motionExtr := msgs.LegacyStreamExtrinsics{Extrinsics: msgs.LegacyExtrinsics{Rotation: ident}, ReferencePointID: 1}
-	static(minfo, &msgs.LegacyMotionStreamInfo{MotionType: "ACCLEROMETER", Fps: 250, StreamIntrinsics: in, StreamExtrinsics: motionExtr})
-	static(minfo, &msgs.LegacyMotionStreamInfo{MotionType: "GYROMETER", Fps: 200, StreamIntrinsics: in, StreamExtrinsics: motionExtr})
+	motionExtr := legacymsgs.StreamExtrinsics{Extrinsics: legacymsgs.Extrinsics{Rotation: ident}, ReferencePointID: 1}
+	static(minfo, &legacymsgs.MotionStreamInfo{MotionType: "ACCLEROMETER", Fps: 250, StreamIntrinsics: in, StreamExtrinsics: motionExtr})
+	static(minfo, &legacymsgs.MotionStreamInfo{MotionType: "GYROMETER", Fps: 200, StreamIntrinsics: in, StreamExtrinsics: motionExtr})
 
 	for n := 0; n < legacyFrames; n++ {
 		t0 := legacyT0 + rosbag.Time(n)*legacyPeriod
@@ -85,8 +86,8 @@ func writeLegacyBag(t *testing.T, edit func(topic string, m msgs.Message) bool) 
 			w.write(legacyTopic(layout.KindLegacyImageData, 0, st, 0), tt, &msgs.Image{
 				Header: msgs.Header{Seq: uint32(n), Stamp: layout.FrameStamp(float64(1000 + n))}, Height: legacyH,
 				Width: legacyW, Encoding: []string{"mono16", "rgb8"}[i], Step: uint32(legacyW * bpp), Data: data})
-			w.write(legacyTopic(layout.KindLegacyFrameInfo, 0, st, 0), tt, &msgs.LegacyFrameInfo{
-				SystemTime: uint64(legacySysTime + n), TimeStampDomain: uint32(2 * i), FrameMetadata: []msgs.LegacyMetadata{
+			w.write(legacyTopic(layout.KindLegacyFrameInfo, 0, st, 0), tt, &legacymsgs.FrameInfo{
+				SystemTime: uint64(legacySysTime + n), TimeStampDomain: uint32(2 * i), FrameMetadata: []legacymsgs.Metadata{
 					{MetadataType: uint32(sensor.MetadataKeyFrameCounter), Data: []byte{byte(n)}},
 					{MetadataType: uint32(sensor.MetadataKeyActualExposure), Data: binary.LittleEndian.AppendUint16(nil, legacyExposure)},
 				}})
@@ -94,12 +95,12 @@ func writeLegacyBag(t *testing.T, edit func(topic string, m msgs.Message) bool) 
 		w.write(legacyTopic(layout.KindLegacyImuData, 1, sensor.StreamAccel, 0), t0+200, &msgs.Imu{
 			Header:             msgs.Header{Seq: uint32(n), Stamp: layout.FrameStamp(float64(1000 + n))},
 			LinearAcceleration: msgs.Vector3{Y: -9.75, Z: float64(n)}})
-		w.write(legacyTopic(layout.KindLegacyFrameInfo, 1, sensor.StreamAccel, 0), t0+200, &msgs.LegacyFrameInfo{
+		w.write(legacyTopic(layout.KindLegacyFrameInfo, 1, sensor.StreamAccel, 0), t0+200, &legacymsgs.FrameInfo{
 			SystemTime: uint64(legacySysTime + n), TimeStampDomain: 1})
 		w.write(legacyTopic(layout.KindLegacyImuData, 1, sensor.StreamGyro, 0), t0+300, &msgs.Imu{
 			Header:          msgs.Header{Seq: uint32(n), Stamp: layout.FrameStamp(float64(1000 + n))},
 			AngularVelocity: msgs.Vector3{X: 0.5 * float64(n)}})
-		w.write(legacyTopic(layout.KindLegacyPoseData, 1, sensor.StreamPose, 0), t0+400, &msgs.LegacyPose{
+		w.write(legacyTopic(layout.KindLegacyPoseData, 1, sensor.StreamPose, 0), t0+400, &legacymsgs.Pose{
 			Translation: msgs.Vector3{X: float64(n)}, Rotation: msgs.Quaternion{W: 1}, Velocity: msgs.Vector3{Y: 2},
 			Timestamp: uint64(2000 + n), SystemTimestamp: uint64(legacySysTime + n)})
 	}
@@ -232,7 +233,7 @@ func TestLegacyBadFiles(t *testing.T) {
 		want string
 	}{
 		{"no sensor_count", func(topic string, m msgs.Message) bool {
-			v, ok := m.(*msgs.LegacyVendorData)
+			v, ok := m.(*legacymsgs.VendorData)
 			return !ok || v.Name != "sensor_count"
 		}, `no "sensor_count" entry on "/info/4294967295"`},
 		{"version 2 on /FILE_VERSION", func(topic string, m msgs.Message) bool {
@@ -242,7 +243,7 @@ func TestLegacyBadFiles(t *testing.T) {
 			return true
 		}, "file version 2"},
 		{"unknown stream type", func(topic string, m msgs.Message) bool {
-			if v, ok := m.(*msgs.LegacyStreamInfo); ok && v.StreamType == "COLOR" {
+			if v, ok := m.(*legacymsgs.StreamInfo); ok && v.StreamType == "COLOR" {
 				v.StreamType = "THERMAL"
 			}
 			return true

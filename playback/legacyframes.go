@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 
-	"github.com/rsbag/rsbag/msgs"
+	"github.com/rsbag/rsbag/internal/legacymsgs"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -24,7 +24,7 @@ const legacyDomainSystem = 2
 // decodeLegacyInfo converts a frame_info message: metadata values are the
 // little-endian integers of their bytes (at most 8), keyed by their
 // rs2_frame_metadata_value type.
-func decodeLegacyInfo(fi *msgs.LegacyFrameInfo) legacyInfo {
+func decodeLegacyInfo(fi *legacymsgs.FrameInfo) legacyInfo {
 	li := legacyInfo{systemTimeMs: float64(fi.SystemTime), domain: sensor.TimestampDomainHardwareClock}
 	if fi.TimeStampDomain == legacyDomainSystem {
 		li.domain = sensor.TimestampDomainSystemTime
@@ -42,7 +42,7 @@ func decodeLegacyInfo(fi *msgs.LegacyFrameInfo) legacyInfo {
 
 // legacyPoseFrame builds the frame of a realsense_legacy_msgs/pose message
 // (timestamps in milliseconds).
-func legacyPoseFrame(st *stream, p *msgs.LegacyPose) *sensor.Frame {
+func legacyPoseFrame(st *stream, p *legacymsgs.Pose) *sensor.Frame {
 	f := &sensor.Frame{Profile: st.profile, TimestampMs: float64(p.Timestamp),
 		SystemTimeMs: float64(p.SystemTimestamp)}
 	q := p.Rotation

@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"fmt"
+	"github.com/rsbag/rsbag/internal/synthscript"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -36,12 +37,12 @@ func recordSyntheticIn(t *testing.T, name, path string) (Stats, []*sensor.Frame)
 	}
 	cfg.Speed = 1
 	var rec *Device
-	cfg.OnPause = func() {
+	synthscript.Of(&cfg).OnPause = func() {
 		if err := rec.Pause(); err != nil {
 			t.Error(err)
 		}
 	}
-	cfg.OnResume = func() {
+	synthscript.Of(&cfg).OnResume = func() {
 		if err := rec.Resume(); err != nil {
 			t.Error(err)
 		}
@@ -52,7 +53,7 @@ func recordSyntheticIn(t *testing.T, name, path string) (Stats, []*sensor.Frame)
 	for key, at := range cfg.SensorStart {
 		name := map[string]string{"depth": software.StereoModuleName, "color": software.RGBCameraName,
 			"ir": software.StereoModuleName, "motion": software.MotionModuleName, "pose": software.TrackingModuleName}[key]
-		cfg.Hooks = append(cfg.Hooks, software.Hook{At: at, Func: func() { late[name]() }})
+		synthscript.Of(&cfg).Hooks = append(synthscript.Of(&cfg).Hooks, synthscript.Hook{At: at, Func: func() { late[name]() }})
 		late[name] = nil
 	}
 	cam, err := software.NewSynthetic(cfg)

@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/rsbag/rsbag/internal/outfile"
 	"time"
@@ -32,9 +31,6 @@ const (
 	ManifestFormat  = "rsbag-session"
 	ManifestVersion = 1
 )
-
-// ManifestSuffix ends the name of a session manifest.
-const ManifestSuffix = ".session.json"
 
 // Manifest describes a session: the bags recorded together and the instant
 // their bag times count from.
@@ -56,32 +52,6 @@ type ManifestBag struct {
 	Serial string `json:"serial"`
 	// Name is the device's name (informative).
 	Name string `json:"name,omitempty"`
-}
-
-// IsManifest reports whether path names a session manifest (by its suffix).
-func IsManifest(path string) bool { return strings.HasSuffix(path, ManifestSuffix) }
-
-// ManifestPath returns the manifest path of a session recorded with -f
-// file: "rig.bag" → "rig.session.json".
-func ManifestPath(file string) string {
-	return strings.TrimSuffix(file, filepath.Ext(file)) + ManifestSuffix
-}
-
-// BagPath returns the path of the bag of the device with this serial in a
-// session recorded with -f file: "rig.bag" → "rig.<serial>.bag". Characters
-// that cannot be part of a file name are replaced by '_'.
-func BagPath(file, serial string) string {
-	ext := filepath.Ext(file)
-	if ext == "" {
-		ext = ".bag"
-	}
-	safe := strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == 0 || r < ' ' {
-			return '_'
-		}
-		return r
-	}, serial)
-	return strings.TrimSuffix(file, filepath.Ext(file)) + "." + safe + ext
 }
 
 // Check reports the first problem of m: wrong format or version, no bag,

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/internal/rigfiles"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
 )
 
 // Recording records several devices as one session: one bag per device,
-// BagPath(file, serial), all with the same time origin, and the manifest
-// ManifestPath(file) naming them.
+// "rig.<serial>.bag" for the file "rig.bag", all with the same time origin,
+// and the manifest "rig.session.json" naming them.
 type Recording struct {
 	// Devices are the record devices, in the order of the devices given to
 	// Create: stream through their sensors to record.
@@ -45,7 +46,7 @@ func Create(file string, devs []device.Device, opts *record.Options) (*Recording
 		o.Origin = time.Now()
 	}
 	m := &Manifest{Format: ManifestFormat, Version: ManifestVersion, Start: o.Origin.UTC()}
-	r := &Recording{Manifest: m, ManifestFile: ManifestPath(file)}
+	r := &Recording{Manifest: m, ManifestFile: rigfiles.ManifestPath(file)}
 	seen := map[string]bool{}
 	names := map[string]string{filepath.Clean(r.ManifestFile): "the manifest"} // file → what it is
 	for i, d := range devs {
@@ -58,7 +59,7 @@ func Create(file string, devs []device.Device, opts *record.Options) (*Recording
 			return nil, fmt.Errorf("%w: serial %s given twice", ErrSameDevice, serial)
 		}
 		seen[serial] = true
-		p := BagPath(file, serial)
+		p := rigfiles.BagPath(file, serial)
 		if what, ok := names[filepath.Clean(p)]; ok {
 			return nil, fmt.Errorf("%w: %s would be the bag of %s and %s", ErrSameFile, p, serial, what)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/internal/rigfiles"
 	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 	"github.com/rsbag/rsbag/rig"
 )
@@ -25,7 +26,7 @@ func TestCreateOutputsCollide(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		file := filepath.Join(dir, c.file)
-		manifest := rig.ManifestPath(file)
+		manifest := rigfiles.ManifestPath(file)
 		if err := os.WriteFile(manifest, []byte("kept"), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/rigfiles"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -69,7 +70,7 @@ type Session struct {
 }
 
 // Open opens the bags at paths as one session. A single path ending in
-// ManifestSuffix is a manifest: its bags are opened, and each must hold the
+// ".session.json" is a manifest: its bags are opened, and each must hold the
 // serial the manifest names. Two bags of one device (same serial number)
 // and bags whose frames do not overlap in bag time are errors.
 func Open(paths []string, opts *Options) (*Session, error) {
@@ -77,7 +78,7 @@ func Open(paths []string, opts *Options) (*Session, error) {
 		opts = &Options{}
 	}
 	var want []string // serials a manifest names
-	if len(paths) == 1 && IsManifest(paths[0]) {
+	if len(paths) == 1 && rigfiles.IsManifest(paths[0]) {
 		m, err := ReadManifest(paths[0])
 		if err != nil {
 			return nil, err
@@ -91,7 +92,7 @@ func Open(paths []string, opts *Options) (*Session, error) {
 		return nil, errors.New("rig: no bag to play")
 	}
 	for _, p := range paths {
-		if IsManifest(p) {
+		if rigfiles.IsManifest(p) {
 			return nil, fmt.Errorf("rig: %s: a manifest must be the only file of a session", p)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/rigfiles"
 	"github.com/rsbag/rsbag/internal/testsupport/await"
 	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 	"github.com/rsbag/rsbag/playback"
@@ -252,14 +253,14 @@ func TestSessionBadInput(t *testing.T) {
 		t.Errorf("the same bag twice: %v, want rig.ErrSameDevice naming the serial", err)
 	}
 	apart := synthrig.Record(t, 2, 0, 10*time.Second)
-	if _, err := rig.Open([]string{rig.BagPath(apart, "RIG001"), rig.BagPath(apart, "RIG002")}, nil); !errors.Is(err, rig.ErrNoOverlap) {
+	if _, err := rig.Open([]string{rigfiles.BagPath(apart, "RIG001"), rigfiles.BagPath(apart, "RIG002")}, nil); !errors.Is(err, rig.ErrNoOverlap) {
 		t.Errorf("bags 10 s apart: %v, want rig.ErrNoOverlap", err)
 	}
 	// A manifest naming a missing file.
 	missing := *m
 	missing.Bags = append([]rig.ManifestBag(nil), m.Bags...)
 	missing.Bags[1].File = "gone.bag"
-	mp := filepath.Join(dir, "missing"+rig.ManifestSuffix)
+	mp := filepath.Join(dir, "missing"+rigfiles.ManifestSuffix)
 	if err := missing.WriteFile(mp); err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +271,7 @@ func TestSessionBadInput(t *testing.T) {
 	wrong := *m
 	wrong.Bags = append([]rig.ManifestBag(nil), m.Bags...)
 	wrong.Bags[0].Serial = "OTHER"
-	wp := filepath.Join(dir, "wrong"+rig.ManifestSuffix)
+	wp := filepath.Join(dir, "wrong"+rigfiles.ManifestSuffix)
 	if err := wrong.WriteFile(wp); err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +287,7 @@ func TestSessionBadInput(t *testing.T) {
 		"twice":     `{"format":"rsbag-session","version":1,"bags":[{"file":"a.bag","serial":"1"},{"file":"b.bag","serial":"1"}]}`,
 		"no serial": `{"format":"rsbag-session","version":1,"bags":[{"file":"a.bag"}]}`,
 	} {
-		p := filepath.Join(dir, strings.ReplaceAll(name, " ", "")+rig.ManifestSuffix)
+		p := filepath.Join(dir, strings.ReplaceAll(name, " ", "")+rigfiles.ManifestSuffix)
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -304,11 +305,11 @@ func TestPaths(t *testing.T) {
 		{"rig.bag", "123", "rig.123.bag", "rig.session.json"},
 		{"dir/rig", "A/B", "dir/rig.A_B.bag", "dir/rig.session.json"},
 	} {
-		if got := rig.BagPath(c.file, c.serial); got != c.bag {
-			t.Errorf("rig.BagPath(%q, %q) = %q, want %q", c.file, c.serial, got, c.bag)
+		if got := rigfiles.BagPath(c.file, c.serial); got != c.bag {
+			t.Errorf("rigfiles.BagPath(%q, %q) = %q, want %q", c.file, c.serial, got, c.bag)
 		}
-		if got := rig.ManifestPath(c.file); got != c.man {
-			t.Errorf("rig.ManifestPath(%q) = %q, want %q", c.file, got, c.man)
+		if got := rigfiles.ManifestPath(c.file); got != c.man {
+			t.Errorf("rigfiles.ManifestPath(%q) = %q, want %q", c.file, got, c.man)
 		}
 	}
 }

@@ -6,16 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"net/url"
 	"os"
-	"path"
-	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/rsbag/rsbag/internal/bagname"
 )
 
 // DefaultMaxRecordSize is the default ReaderOptions.MaxRecordSize: the
@@ -112,7 +109,7 @@ func (r *Reader) Unindexed() error {
 // ErrNotRegular is wrapped by the error Open returns for a path that is not
 // a regular file (a FIFO, a device, a directory): a bag is read at random
 // offsets, and opening a FIFO would block until a writer comes.
-var ErrNotRegular = errors.New("rosbag: not a regular file")
+var ErrNotRegular = bagname.ErrNotRegular
 
 // Open opens the bag at path; Close closes it. See NewReader. A name of
 // the form SCHEME://... whose scheme was registered with RegisterScheme
@@ -127,7 +124,7 @@ func Open(path string, opts *ReaderOptions) (*Reader, error) {
 		}
 		return OpenFile(f, path, opts)
 	}
-	if err := CheckRegular(path); err != nil {
+	if err := bagname.CheckRegular(path); err != nil {
 		return nil, fmt.Errorf("rosbag: %w", err)
 	}
 	f, err := os.Open(path)
@@ -141,7 +138,7 @@ func Open(path string, opts *ReaderOptions) (*Reader, error) {
 	}
 	if !st.Mode().IsRegular() { // replaced since the first look
 		f.Close()
-		return nil, fmt.Errorf("rosbag: %s: %w (%s)", path, bare(ErrNotRegular), fileKind(st.Mode()))
+		return nil, fmt.Errorf("rosbag: %s: %w (%s)", path, bare(ErrNotRegular), bagname.FileKind(st.Mode()))
 	}
 	return OpenFile(&osFile{File: f, size: st.Size()}, path, opts)
 }
@@ -220,23 +217,28 @@ func OpenFile(f File, name string, opts *ReaderOptions) (*Reader, error) {
 // An Opener opens the file a name of its scheme names.
 type Opener func(name string) (File, error)
 
-var schemes sync.Map // scheme → Opener
-
 // RegisterScheme makes Open (and so every package that opens bags by name:
 // playback, rig, the tools) open the names "SCHEME://..." with open. It is
 // meant to be called from the init function of the package that provides
 // the opener, like image.RegisterFormat; a later registration of a scheme
 // replaces the earlier one.
 func RegisterScheme(scheme string, open Opener) {
-	schemes.Store(strings.ToLower(scheme), open)
+	bagname.Register(scheme, open)
 }
 
-// IsURL reports whether name has a scheme registered with RegisterScheme,
-// so that Open reads it through that scheme and not as a local path.
-func IsURL(name string) bool {
-	_, ok := lookupScheme(name)
-	return ok
+// lookupScheme returns the opener of name's registered scheme.
+func lookupScheme(name string) (Opener, bool) {
+	open, ok := bagname.Lookup(name)
+	if !ok {
+		return nil, false
+	}
+	return open.(Opener), true
 }
+
+// ErrUnsupportedScheme is wrapped by the error Open returns for a name of
+// the form SCHEME://... whose scheme no opener was registered for (and
+// that is no local file).
+var ErrUnsupportedScheme = bagname.ErrUnsupportedScheme
 
 // OpenURL opens the File a name of a registered scheme names (see
 // RegisterScheme), without reading it as a bag: a caller that opens the bag
@@ -253,90 +255,6 @@ func OpenURL(name string) (File, error) {
 		return nil, fmt.Errorf("rosbag: %w", err)
 	}
 	return f, nil
-}
-
-// lookupScheme returns the opener of name's scheme, matched in any case
-// as URL schemes are (RFC 3986, 3.1).
-func lookupScheme(name string) (Opener, bool) {
-	scheme := urlScheme(name)
-	if scheme == "" {
-		return nil, false
-	}
-	v, ok := schemes.Load(strings.ToLower(scheme))
-	if !ok {
-		return nil, false
-	}
-	return v.(Opener), true
-}
-
-// urlScheme returns the scheme of a name of the form SCHEME://..., or "".
-func urlScheme(name string) string {
-	scheme, _, ok := strings.Cut(name, "://")
-	if !ok || scheme == "" {
-		return ""
-	}
-	for i, c := range scheme {
-		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
-			return ""
-		}
-	}
-	return scheme
-}
-
-// ErrUnsupportedScheme is wrapped by the error Open returns for a name of
-// the form SCHEME://... whose scheme no opener was registered for (and
-// that is no local file).
-var ErrUnsupportedScheme = errors.New("rosbag: unsupported URL scheme")
-
-// unsupportedScheme is the error of a URL of an unregistered scheme.
-func unsupportedScheme(path, scheme string) error {
-	var known []string
-	schemes.Range(func(k, _ any) bool {
-		known = append(known, k.(string)+"://")
-		return true
-	})
-	if len(known) == 0 {
-		return fmt.Errorf("%s: %w %q: bags are read from local files (package blobfile adds object storage)", path, bare(ErrUnsupportedScheme), scheme)
-	}
-	slices.Sort(known)
-	return fmt.Errorf("%s: %w %q: bags are read from local files and %s URLs", path, bare(ErrUnsupportedScheme), scheme, strings.Join(known, ", "))
-}
-
-// CheckRegular returns an error wrapping ErrNotRegular (and naming the
-// path and what it is) when path is not a regular file, or the error of
-// os.Stat. Files read at random offsets (bags, MCAP files) are checked
-// before they are opened. A URL of a registered scheme (see IsURL) passes.
-func CheckRegular(path string) error {
-	if IsURL(path) {
-		return nil
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		if scheme := urlScheme(path); scheme != "" && errors.Is(err, fs.ErrNotExist) {
-			return unsupportedScheme(path, scheme)
-		}
-		return err
-	}
-	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%s: %w (%s)", path, bare(ErrNotRegular), fileKind(st.Mode()))
-	}
-	return nil
-}
-
-// fileKind names the type of a file that is not regular.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	}
-	return "mode " + m.String()
 }
 
 // Close closes the file opened by Open; for a Reader from NewReader it only
@@ -768,17 +686,4 @@ func (r *Reader) overlapping(lim int, t Time, fn func(p int)) {
 	if len(r.byStart) > 0 {
 		walk(1, 0, r.segN)
 	}
-}
-
-// BaseName returns the last element of a bag's name: of the URL's path
-// (without its query) for a URL of a registered scheme, of the local path
-// otherwise.
-func BaseName(name string) string {
-	if !IsURL(name) {
-		return filepath.Base(name)
-	}
-	if u, err := url.Parse(name); err == nil && u.Path != "" {
-		return path.Base(u.Path)
-	}
-	return filepath.Base(name)
 }

@@ -2,6 +2,7 @@ package software
 
 import (
 	"errors"
+	"github.com/rsbag/rsbag/internal/synthscript"
 	"runtime"
 	"testing"
 	"testing/synctest"
@@ -94,8 +95,9 @@ func closeFromTimeline(t *testing.T) {
 	base := runtime.NumGoroutine()
 	errs := make(chan error, 1)
 	var cam *Synthetic
-	cam, err := NewSynthetic(SyntheticConfig{Depth: &Video{Width: 4, Height: 4, FPS: 30}, Frames: 3,
-		Hooks: []Hook{{At: 10 * time.Millisecond, Func: func() { errs <- cam.Close() }}}})
+	cfg := SyntheticConfig{Depth: &Video{Width: 4, Height: 4, FPS: 30}, Frames: 3}
+	cfg.script.Hooks = []synthscript.Hook{{At: 10 * time.Millisecond, Func: func() { errs <- cam.Close() }}}
+	cam, err := NewSynthetic(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/rsbag/rsbag/internal/synthscript"
 	"github.com/rsbag/rsbag/internal/testsupport/refcam"
 	"github.com/rsbag/rsbag/software"
 	"hash/fnv"
@@ -180,8 +181,8 @@ func runReference(t *testing.T, name string) (*software.Synthetic, *captured) {
 		t.Fatalf("no reference config %q", name)
 	}
 	var paused atomic.Bool
-	cfg.OnPause = func() { paused.Store(true) }
-	cfg.OnResume = func() { paused.Store(false) }
+	synthscript.Of(&cfg).OnPause = func() { paused.Store(true) }
+	synthscript.Of(&cfg).OnResume = func() { paused.Store(false) }
 	cam, err := software.NewSynthetic(cfg)
 	if err != nil {
 		t.Fatal(err)

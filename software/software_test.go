@@ -3,6 +3,7 @@ package software
 import (
 	"errors"
 	"fmt"
+	"github.com/rsbag/rsbag/internal/synthscript"
 	"math"
 	"math/rand"
 	"runtime"
@@ -193,8 +194,9 @@ func TestPacing(t *testing.T) {
 }
 
 func pacing(t *testing.T, speed float64) {
-	cam, err := NewSynthetic(SyntheticConfig{Depth: &Video{Width: 8, Height: 8, FPS: 30}, Frames: 31, Speed: speed, HostSystemTime: true,
-		Notifications: []NotificationAt{{At: 500 * time.Millisecond, Sensor: "depth", Description: "n"}}})
+	cfg := SyntheticConfig{Depth: &Video{Width: 8, Height: 8, FPS: 30}, Frames: 31, Speed: speed, HostSystemTime: true}
+	cfg.script.Notifications = []synthscript.NotificationAt{{At: 500 * time.Millisecond, Sensor: "depth", Description: "n"}}
+	cam, err := NewSynthetic(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

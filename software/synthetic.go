@@ -11,6 +11,7 @@ import (
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/optionset"
 	"github.com/rsbag/rsbag/internal/sensorrt"
+	"github.com/rsbag/rsbag/internal/synthscript"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -67,41 +68,6 @@ type Video struct {
 	Format sensor.Format
 }
 
-// OptionValue is an option value for a sensor of the synthetic camera.
-// Sensor is a sensor name or one of "depth", "ir", "color", "motion",
-// "accel", "gyro", "pose".
-type OptionValue struct {
-	Sensor string
-	Option sensor.Option
-	Value  float32
-}
-
-// OptionChangeAt changes an option at a stream time (rsgen --change-at). The
-// change is made from the device side (ignoring the read-only flag) after
-// every earlier frame has been handled and before frames at that time.
-type OptionChangeAt struct {
-	At time.Duration
-	OptionValue
-}
-
-// NotificationAt raises a Hardware Event notification of severity Info on a
-// sensor at a stream time (rsgen --notify-at), with serialized data
-// {"rsgen_t_ms":T}.
-type NotificationAt struct {
-	At          time.Duration
-	Sensor      string
-	Description string
-}
-
-// Hook runs Func on the synthetic camera's timeline goroutine at a stream
-// time, after every earlier frame has been handled and before frames at that
-// time. Func must not start, stop or close sensors of the camera; closing the
-// camera from it fails with sensor.ErrStopFromHandler.
-type Hook struct {
-	At   time.Duration
-	Func func()
-}
-
 // sleep waits for d or until done is closed; it reports whether d
 // elapsed.
 func sleep(d time.Duration, done <-chan struct{}) bool {
@@ -141,16 +107,6 @@ type SyntheticConfig struct {
 	// Info overrides device info entries; an empty value removes the entry
 	// (--info NAME=VALUE).
 	Info map[sensor.CameraInfo]string
-	// Set replaces option values before streaming (--set).
-	Set []OptionValue
-	// Changes, Notifications and Hooks happen at stream times.
-	Changes       []OptionChangeAt
-	Notifications []NotificationAt
-	Hooks         []Hook
-	// PauseAt/ResumeAt call OnPause/OnResume at those stream times
-	// (--pause-ms/--resume-ms; rsgen pauses its recorder). Zero: none.
-	PauseAt, ResumeAt time.Duration
-	OnPause, OnResume func()
 	// SensorStart delays a sensor's frames: its frames begin at the first
 	// tick at or after the given stream time (--sensor-start SENSOR:MS);
 	// earlier ticks are numbered but produce nothing.
@@ -189,6 +145,13 @@ type SyntheticConfig struct {
 	// motion samples and the content of the reference bags of
 	// testdata/librealsense exactly.
 	Scene *SceneConfig
+
+	// script is what happens at stream times (internal/synthscript).
+	script synthscript.Script
+}
+
+func init() {
+	synthscript.Register(func(cfg any) *synthscript.Script { return &cfg.(*SyntheticConfig).script })
 }
 
 // Synthetic is the synthetic camera: a software device whose frames are
@@ -470,7 +433,7 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 		}
 		return s, nil
 	}
-	for _, o := range cfg.Set {
+	for _, o := range cfg.script.Set {
 		s, err := lookup("option "+o.Option.String(), o.Sensor)
 		if err != nil {
 			return nil, err
@@ -479,12 +442,12 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 			return nil, fmt.Errorf("software: synthetic set %s: %w", o.Sensor, err)
 		}
 	}
-	for _, c := range cfg.Changes {
+	for _, c := range cfg.script.Changes {
 		if _, err := lookup("option change", c.Sensor); err != nil {
 			return nil, err
 		}
 	}
-	for _, n := range cfg.Notifications {
+	for _, n := range cfg.script.Notifications {
 		if _, err := lookup("notification", n.Sensor); err != nil {
 			return nil, err
 		}

@@ -119,11 +119,11 @@ func (y *Synthetic) events() []event {
 			})
 		}
 	}
-	for _, c := range cfg.Changes {
+	for _, c := range cfg.script.Changes {
 		s := byName[cfg.sensorFor(c.Sensor)]
 		add(ms(c.At), evChange, func() { _ = s.opts.Update(c.Option, c.Value) })
 	}
-	for _, n := range cfg.Notifications {
+	for _, n := range cfg.script.Notifications {
 		s := byName[cfg.sensorFor(n.Sensor)]
 		add(ms(n.At), evNotify, func() {
 			s.Notify(sensor.Notification{
@@ -134,16 +134,16 @@ func (y *Synthetic) events() []event {
 			})
 		})
 	}
-	for _, h := range cfg.Hooks {
+	for _, h := range cfg.script.Hooks {
 		if h.Func != nil {
 			add(ms(h.At), evHook, h.Func)
 		}
 	}
-	if cfg.PauseAt > 0 && cfg.OnPause != nil {
-		add(ms(cfg.PauseAt), evPause, cfg.OnPause)
+	if cfg.script.PauseAt > 0 && cfg.script.OnPause != nil {
+		add(ms(cfg.script.PauseAt), evPause, cfg.script.OnPause)
 	}
-	if cfg.ResumeAt > 0 && cfg.OnResume != nil {
-		add(ms(cfg.ResumeAt), evPause, cfg.OnResume)
+	if cfg.script.ResumeAt > 0 && cfg.script.OnResume != nil {
+		add(ms(cfg.script.ResumeAt), evPause, cfg.script.OnResume)
 	}
 	// Stable order: time, kind, configuration order.
 	for i := 1; i < len(evs); i++ {

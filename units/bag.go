@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/rigfiles"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rig"
 	"github.com/rsbag/rsbag/rosbag"
@@ -118,7 +119,7 @@ var ErrSchemaVersion = errors.New("units: schema version mismatch")
 // manifest's bags, or MCAP files exported from them). A message that does not decode, or versions that
 // differ within one topic, are errors naming the bag and topic.
 func ReadRecorded(bags []string) (*Recorded, error) {
-	if len(bags) == 1 && rig.IsManifest(bags[0]) {
+	if len(bags) == 1 && rigfiles.IsManifest(bags[0]) {
 		m, err := rig.ReadManifest(bags[0])
 		if err != nil {
 			return nil, fmt.Errorf("units: %w", err)
@@ -276,7 +277,7 @@ func Compare(ctx context.Context, g *Graph, bags []string, opts *ReplayOptions) 
 // it is a rate or external handler, takes a clock, or takes a topic of such
 // a handler (the graph has no cycle).
 func (g *Graph) clocked(n *node) bool {
-	if n.sync.Kind == SyncRate || n.sync.Kind == SyncExternal {
+	if n.sync.kind == syncRate || n.sync.kind == syncExternal {
 		return true
 	}
 	for _, t := range n.topics {

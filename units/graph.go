@@ -85,70 +85,71 @@ func (in Input) AsOptional() Input { in.Optional = true; return in }
 // AsCached returns the input made cached.
 func (in Input) AsCached() Input { in.Cached = true; return in }
 
-// SyncKind is the rule of a synchronizer.
-type SyncKind int
+// syncKind is the rule of a synchronizer.
+type syncKind int
 
 // The synchronizer rules.
 const (
-	// SyncAll fires once every required, uncached input has a new
+	// syncAll fires once every required, uncached input has a new
 	// message; the messages are consumed. It is the zero value.
-	SyncAll SyncKind = iota
-	// SyncEqual fires with one message per required, uncached input whose
+	syncAll syncKind = iota
+	// syncEqual fires with one message per required, uncached input whose
 	// stamps are all equal.
-	SyncEqual
-	// SyncApproximate fires with one message per required, uncached input
+	syncEqual
+	// syncApproximate fires with one message per required, uncached input
 	// whose stamps lie within the tolerance of each other.
-	SyncApproximate
-	// SyncRate fires every period of the clock with the latest message of
+	syncApproximate
+	// syncRate fires every period of the clock with the latest message of
 	// each input (sample and hold), once every required input has one.
-	SyncRate
-	// SyncExternal fires when triggered from outside the graph (Trigger),
+	syncRate
+	// syncExternal fires when triggered from outside the graph (Trigger),
 	// with the latest message of each input.
-	SyncExternal
+	syncExternal
 )
 
-// Sync is a handler's synchronizer: when it fires and with what.
+// Sync is a handler's synchronizer: when it fires and with what. It is made
+// by All (the zero value), Equal, Approximate, Rate or External.
 type Sync struct {
-	Kind SyncKind
-	// Tolerance of SyncApproximate.
-	Tolerance time.Duration
-	// Period of SyncRate.
-	Period time.Duration
+	kind syncKind
+	// tolerance of syncApproximate.
+	tolerance time.Duration
+	// period of syncRate.
+	period time.Duration
 }
 
 // All fires when every required input has a new message.
-func All() Sync { return Sync{Kind: SyncAll} }
+func All() Sync { return Sync{kind: syncAll} }
 
 // Equal fires with messages of equal stamps.
-func Equal() Sync { return Sync{Kind: SyncEqual} }
+func Equal() Sync { return Sync{kind: syncEqual} }
 
 // Approximate fires with messages whose stamps lie within tolerance.
 func Approximate(tolerance time.Duration) Sync {
-	return Sync{Kind: SyncApproximate, Tolerance: tolerance}
+	return Sync{kind: syncApproximate, tolerance: tolerance}
 }
 
 // Rate fires every period of the clock.
-func Rate(period time.Duration) Sync { return Sync{Kind: SyncRate, Period: period} }
+func Rate(period time.Duration) Sync { return Sync{kind: syncRate, period: period} }
 
 // External fires when triggered (Trigger live, ReplayOptions.Triggers in
 // replay).
-func External() Sync { return Sync{Kind: SyncExternal} }
+func External() Sync { return Sync{kind: syncExternal} }
 
 // String names the rule: "all", "approximate(5ms)", ...
 func (s Sync) String() string {
-	switch s.Kind {
-	case SyncAll:
+	switch s.kind {
+	case syncAll:
 		return "all"
-	case SyncEqual:
+	case syncEqual:
 		return "equal"
-	case SyncApproximate:
-		return "approximate(" + s.Tolerance.String() + ")"
-	case SyncRate:
-		return "rate(" + s.Period.String() + ")"
-	case SyncExternal:
+	case syncApproximate:
+		return "approximate(" + s.tolerance.String() + ")"
+	case syncRate:
+		return "rate(" + s.period.String() + ")"
+	case syncExternal:
 		return "external"
 	}
-	return fmt.Sprintf("sync(%d)", int(s.Kind))
+	return fmt.Sprintf("sync(%d)", int(s.kind))
 }
 
 // Msg is a message on a topic. Messages are shared between the handlers
@@ -378,8 +379,8 @@ func NewGraph(units ...Unit) (*Graph, error) {
 		for _, t := range n.topics {
 			g.subs[t] = append(g.subs[t], n)
 		}
-		if n.sync.Kind == SyncRate {
-			t := clockTopic(n.sync.Period)
+		if n.sync.kind == syncRate {
+			t := clockTopic(n.sync.period)
 			g.subs[t] = appendOnce(g.subs[t], n)
 		}
 	}
@@ -405,15 +406,15 @@ func (n *node) check(hnames map[string]bool, vars map[string]string, g *Graph) e
 	if n.fn == nil {
 		return fmt.Errorf("%w: handler %s has no Func", ErrGraph, n)
 	}
-	switch n.sync.Kind {
-	case SyncAll, SyncEqual, SyncExternal:
-	case SyncApproximate:
-		if n.sync.Tolerance < 0 {
-			return fmt.Errorf("%w: handler %s: tolerance %v < 0", ErrGraph, n, n.sync.Tolerance)
+	switch n.sync.kind {
+	case syncAll, syncEqual, syncExternal:
+	case syncApproximate:
+		if n.sync.tolerance < 0 {
+			return fmt.Errorf("%w: handler %s: tolerance %v < 0", ErrGraph, n, n.sync.tolerance)
 		}
-	case SyncRate:
-		if n.sync.Period <= 0 {
-			return fmt.Errorf("%w: handler %s: rate period %v, want > 0", ErrGraph, n, n.sync.Period)
+	case syncRate:
+		if n.sync.period <= 0 {
+			return fmt.Errorf("%w: handler %s: rate period %v, want > 0", ErrGraph, n, n.sync.period)
 		}
 	default:
 		return fmt.Errorf("%w: handler %s: unknown synchronizer %v", ErrGraph, n, n.sync)
@@ -432,7 +433,7 @@ func (n *node) check(hnames map[string]bool, vars map[string]string, g *Graph) e
 			triggers++
 		}
 	}
-	if triggers == 0 && (n.sync.Kind == SyncAll || n.sync.Kind == SyncEqual || n.sync.Kind == SyncApproximate) {
+	if triggers == 0 && (n.sync.kind == syncAll || n.sync.kind == syncEqual || n.sync.kind == syncApproximate) {
 		return fmt.Errorf("%w: handler %s (%v) has no uncached input to fire on", ErrGraph, n, n.sync)
 	}
 	for _, o := range n.decl {

@@ -212,7 +212,7 @@ func TestMatchOrderIndependent(t *testing.T) {
 			if seed == 0 {
 				want = g2
 				t.Logf("%v: %s", sy, want)
-				if sy.Kind == SyncApproximate && len(got) != 6 {
+				if sy.kind == syncApproximate && len(got) != 6 {
 					t.Errorf("%v: %d matches, want 6", sy, len(got))
 				}
 			} else if g2 != want {

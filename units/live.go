@@ -295,7 +295,7 @@ func (l *Live) enqueue(n *node, i int, m *Msg) {
 // Trigger fires the external handler unit.handler.
 func (l *Live) Trigger(unit, handler string) error {
 	n := l.g.node(unit, handler)
-	if n == nil || n.sync.Kind != SyncExternal {
+	if n == nil || n.sync.kind != syncExternal {
 		return fmt.Errorf("%w: %s.%s is not an external handler of the graph", ErrGraph, unit, handler)
 	}
 	l.srcMu.RLock()
@@ -334,7 +334,7 @@ func (lu *liveUnit) call(c *Context, it liveItem, in []*Msg) {
 	l := lu.l
 	n := it.n
 	var tick *Msg
-	if it.i < 0 || n.sync.Kind == SyncRate || n.sync.Kind == SyncExternal {
+	if it.i < 0 || n.sync.kind == syncRate || n.sync.kind == syncExternal {
 		tick = it.msg
 	}
 	st := l.stats[n]

@@ -334,7 +334,7 @@ func newEngine(g *Graph, s *rig.Session, opts *ReplayOptions) (*engine, error) {
 	sort.SliceStable(e.triggers, func(i, j int) bool { return e.triggers[i].Time < e.triggers[j].Time })
 	for _, tr := range e.triggers {
 		n := g.node(tr.Unit, tr.Handler)
-		if n == nil || n.sync.Kind != SyncExternal {
+		if n == nil || n.sync.kind != syncExternal {
 			return nil, fmt.Errorf("%w: trigger at %v: %s.%s is not an external handler of the graph", ErrGraph, tr.Time, tr.Unit, tr.Handler)
 		}
 	}
@@ -659,7 +659,7 @@ func (u *unitRun) handle(c *Context, ev event) {
 			}
 			for _, in := range s.add(i, m) {
 				var tick *Msg
-				if i < 0 || st.n.sync.Kind == SyncRate || st.n.sync.Kind == SyncExternal {
+				if i < 0 || st.n.sync.kind == syncRate || st.n.sync.kind == syncExternal {
 					tick = m
 				}
 				if err := st.n.call(c, m.Time, in, tick); err != nil {

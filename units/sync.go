@@ -17,18 +17,18 @@ const queueCap = 64
 type state struct {
 	n      *node
 	latest []*Msg   // per input: the latest message
-	fresh  []*Msg   // SyncAll: per uncached input, the message since the last call
-	queues [][]*Msg // SyncEqual, SyncApproximate: per uncached input, messages waiting
+	fresh  []*Msg   // syncAll: per uncached input, the message since the last call
+	queues [][]*Msg // syncEqual, syncApproximate: per uncached input, messages waiting
 	// required counts the required uncached inputs.
 	required int
-	pivot    int    // SyncEqual, SyncApproximate: the input whose messages are matched
-	clock    string // SyncRate: its clock's topic
+	pivot    int    // syncEqual, syncApproximate: the input whose messages are matched
+	clock    string // syncRate: its clock's topic
 	calls    [][]*Msg
 }
 
 func newState(n *node) *state {
 	s := &state{n: n, latest: make([]*Msg, len(n.inputs)), fresh: make([]*Msg, len(n.inputs))}
-	if n.sync.Kind == SyncEqual || n.sync.Kind == SyncApproximate {
+	if n.sync.kind == syncEqual || n.sync.kind == syncApproximate {
 		s.queues = make([][]*Msg, len(n.inputs))
 	}
 	s.pivot = -1
@@ -43,8 +43,8 @@ func newState(n *node) *state {
 	if s.pivot < 0 {
 		s.pivot = slices.IndexFunc(n.inputs, func(in Input) bool { return !in.Cached })
 	}
-	if n.sync.Kind == SyncRate {
-		s.clock = clockTopic(n.sync.Period)
+	if n.sync.kind == syncRate {
+		s.clock = clockTopic(n.sync.period)
 	}
 	return s
 }
@@ -65,13 +65,13 @@ func (s *state) add(i int, m *Msg) [][]*Msg {
 		s.calls = append(s.calls[:0], in) // reused: the caller is done with it by the next add
 		return s.calls
 	}
-	switch s.n.sync.Kind {
-	case SyncRate:
+	switch s.n.sync.kind {
+	case syncRate:
 		if m.Topic == s.clock {
 			return one(s.held())
 		}
 		return nil
-	case SyncExternal:
+	case syncExternal:
 		if i < 0 {
 			return one(s.held())
 		}
@@ -80,7 +80,7 @@ func (s *state) add(i int, m *Msg) [][]*Msg {
 	if i < 0 || s.n.inputs[i].Cached {
 		return nil
 	}
-	if s.n.sync.Kind == SyncAll {
+	if s.n.sync.kind == syncAll {
 		return one(s.all(i, m))
 	}
 	return s.match(i, m)
@@ -132,7 +132,7 @@ func (s *state) take() []*Msg {
 // every other required input has a message stamped at or after it: its
 // nearest message on each input (the earlier on a tie) is then known, and
 // no later arrival could change it. The call fires when those messages lie
-// within the tolerance of each other (equal stamps for SyncEqual); the
+// within the tolerance of each other (equal stamps for syncEqual); the
 // messages used, and the older ones of their inputs, are consumed. So a
 // match depends on the stamps of the messages, not on the order in which
 // the inputs' messages arrived: live and in replay a handler gets the same
@@ -143,8 +143,8 @@ func (s *state) match(i int, m *Msg) [][]*Msg {
 		q = q[1:]
 	}
 	s.queues[i] = q
-	tol := s.n.sync.Tolerance
-	if s.n.sync.Kind == SyncEqual {
+	tol := s.n.sync.tolerance
+	if s.n.sync.kind == syncEqual {
 		tol = 0
 	}
 	var calls [][]*Msg

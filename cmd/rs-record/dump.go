@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/rigfiles"
 	"github.com/rsbag/rsbag/internal/tools/damage"
 	"github.com/rsbag/rsbag/internal/tools/rsdump"
-	"github.com/rsbag/rsbag/rig"
 	"github.com/rsbag/rsbag/units"
 )
 
@@ -62,7 +62,7 @@ func runDump(e *env, args []string) error {
 		}
 		return dumpUnits(e, pos)
 	}
-	if len(pos) > 1 || rig.IsManifest(pos[0]) {
+	if len(pos) > 1 || rigfiles.IsManifest(pos[0]) {
 		if *proc || *syncer || *noModels || *rawDir != "" || *seek != -1 || *limit != 0 {
 			return usageErrorf("dump", "a session dump (several bags or a manifest) takes only --allow-damaged")
 		}

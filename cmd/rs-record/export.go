@@ -3,15 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/rsbag/rsbag/internal/bagname"
 	"io"
 	"os"
 
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/internal/outfile"
 	"github.com/rsbag/rsbag/internal/tools/baginfo"
 	"github.com/rsbag/rsbag/internal/tools/damage"
 	"github.com/rsbag/rsbag/mcapbag"
 	"github.com/rsbag/rsbag/mcapbag/ros2"
-	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"
 )
@@ -228,7 +229,7 @@ func checkImported(path string, res *mcapbag.Result) error {
 	}
 	md5s := map[string]string{}
 	for _, c := range r.Connections() {
-		if t, ok := msgs.LookupType(c.Type); ok && t.MD5 != c.MD5Sum {
+		if t, ok := layout.LookupType(c.Type); ok && t.MD5 != c.MD5Sum {
 			return fmt.Errorf("the imported bag would be refused: topic %s: type %s has md5sum %s, want %s", c.Topic, c.Type, c.MD5Sum, t.MD5)
 		}
 		if old, ok := md5s[c.Type]; ok && old != c.MD5Sum {
@@ -244,7 +245,7 @@ func checkImported(path string, res *mcapbag.Result) error {
 
 // regularFile refuses what is not a regular file (a FIFO, a directory, a
 // device), which the readers would block on or misread.
-func regularFile(path string) error { return rosbag.CheckRegular(path) }
+func regularFile(path string) error { return bagname.CheckRegular(path) }
 
 // writeAtomically writes path through fill into a temporary file in the
 // same directory, synced and renamed to path only when fill succeeds;
@@ -260,7 +261,7 @@ func writeAtomically(path string, fill func(f *os.File) error) error {
 // once (package blobfile shares one File per URL while any is open). A
 // local path needs nothing. The returned func releases the bag.
 func holdOpen(path string) func() {
-	if !rosbag.IsURL(path) {
+	if !bagname.IsURL(path) {
 		return func() {}
 	}
 	f, err := rosbag.OpenURL(path)

@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/rsbag/rsbag/internal/bagname"
 	"net/url"
 	"os"
 
@@ -44,7 +45,7 @@ func openFileURL(name string) (rosbag.File, error) {
 	if u.Path == "" || u.RawQuery != "" {
 		return nil, fmt.Errorf("%s: want file:///PATH without a query", name)
 	}
-	if err := rosbag.CheckRegular(u.Path); err != nil {
+	if err := bagname.CheckRegular(u.Path); err != nil {
 		return nil, err
 	}
 	f, err := os.Open(u.Path)

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/rigfiles"
 	"github.com/rsbag/rsbag/internal/tools/damage"
 	"github.com/rsbag/rsbag/playback"
-	"github.com/rsbag/rsbag/rig"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -33,7 +33,7 @@ type playConfig struct {
 
 // session reports whether several bags, or a manifest, are played as one
 // session.
-func (c *playConfig) session() bool { return len(c.paths) > 1 || rig.IsManifest(c.path) }
+func (c *playConfig) session() bool { return len(c.paths) > 1 || rigfiles.IsManifest(c.path) }
 
 const seekStep = 5 * time.Second
 

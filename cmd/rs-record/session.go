@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/device"
+	"github.com/rsbag/rsbag/internal/rigfiles"
 	"github.com/rsbag/rsbag/internal/tools/damage"
 	"github.com/rsbag/rsbag/rig"
 	"github.com/rsbag/rsbag/sensor"
@@ -43,9 +44,9 @@ func runRecordSession(ctx context.Context, e *env, c *recordConfig) error {
 			return fmt.Errorf("camera %s: %w", d.Info()[sensor.CameraInfoSerialNumber], err)
 		}
 	}
-	files := []string{rig.ManifestPath(c.file)}
+	files := []string{rigfiles.ManifestPath(c.file)}
 	for _, d := range devs {
-		files = append(files, rig.BagPath(c.file, d.Info()[sensor.CameraInfoSerialNumber]))
+		files = append(files, rigfiles.BagPath(c.file, d.Info()[sensor.CameraInfoSerialNumber]))
 	}
 	if err := refuseExisting(c.force, files...); err != nil {
 		return err

@@ -2,7 +2,11 @@
 // packages point down the layers only. The layers are those of README.md's
 // Architecture section, from the bottom:
 //
-//  1. the containers and the model's base: msgs, rosbag (internal/lz4frame),
+//  1. the containers and the model's base: msgs (its serialization
+//     primitives internal/rosmsg, and the file version 1 message types
+//     internal/legacymsgs), rosbag (internal/lz4frame, and its
+//     registry of URL schemes internal/bagname), the names of a rig
+//     session's files internal/rigfiles,
 //     sensor, internal/goid (read by the sensor runtime only), the backends'
 //     callback lists internal/callbacks, the MCAP chunk writer
 //     internal/mcapwriter, and the plumbing below everything:
@@ -11,7 +15,8 @@
 //     of a device's extrinsics internal/extrinsics, the reader of a
 //     bag's description internal/description, internal/yuv and
 //     internal/imaging, the sensor runtime internal/sensorrt, and the
-//     backends' option store internal/optionset;
+//     backends' option store internal/optionset, the synthetic camera's
+//     timed script internal/synthscript;
 //  3. the backends usb, software, playback and record, which never import
 //     each other;
 //  4. what stands on the backends: pipeline, rig, replay, processing,
@@ -79,6 +84,10 @@ var layers = map[string]int{
 	"internal/jsonl":      layerBase,
 	"internal/callbacks":  layerBase,
 	"internal/mcapwriter": layerBase,
+	"internal/bagname":    layerBase,
+	"internal/rigfiles":   layerBase,
+	"internal/rosmsg":     layerBase,
+	"internal/legacymsgs": layerBase,
 
 	"extensions":           layerModel,
 	"device":               layerModel,
@@ -89,6 +98,7 @@ var layers = map[string]int{
 	"internal/sensorrt":    layerModel,
 	"internal/optionset":   layerModel,
 	"internal/extrinsics":  layerModel,
+	"internal/synthscript": layerModel,
 
 	"usb":      layerBackends,
 	"software": layerBackends,
@@ -121,8 +131,12 @@ var layers = map[string]int{
 // the rules of its nearest listed parent, and may import its own parent.
 var allowed = map[string][]string{
 	// 1. The base.
-	"msgs":                {},
-	"rosbag":              {"internal/lz4frame"},
+	"msgs":                {"internal/rosmsg"},
+	"rosbag":              {"internal/lz4frame", "internal/bagname"},
+	"internal/bagname":    {},
+	"internal/rigfiles":   {},
+	"internal/rosmsg":     {},
+	"internal/legacymsgs": {"msgs", "internal/rosmsg"},
 	"internal/lz4frame":   {},
 	"sensor":              {},
 	"internal/goid":       {},
@@ -135,32 +149,33 @@ var allowed = map[string][]string{
 	"extensions":           {"sensor"},
 	"device":               {"sensor", "extensions", "internal/layout", "internal/extrinsics"},
 	"internal/extrinsics":  {"sensor", "extensions"},
-	"internal/layout":      {"msgs", "sensor"},
-	"internal/description": {"msgs", "rosbag", "sensor", "internal/layout"},
+	"internal/layout":      {"msgs", "sensor", "internal/legacymsgs"},
+	"internal/description": {"msgs", "rosbag", "sensor", "internal/layout", "internal/legacymsgs"},
 	"internal/yuv":         {"sensor"},
 	"internal/imaging":     {"sensor", "internal/yuv"},
 	"internal/sensorrt":    {"sensor", "internal/goid"},
 	"internal/optionset":   {"sensor", "extensions", "internal/callbacks"},
+	"internal/synthscript": {"sensor"},
 	// 3. The backends.
 	"usb":      {"sensor", "extensions", "device", "internal/sensorrt", "internal/yuv", "internal/optionset", "internal/callbacks"},
-	"software": {"sensor", "extensions", "device", "internal/layout", "internal/extrinsics", "internal/sensorrt", "internal/optionset", "internal/callbacks"},
-	"playback": {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/extrinsics", "internal/description", "internal/sensorrt", "internal/callbacks"},
+	"software": {"sensor", "extensions", "device", "internal/layout", "internal/extrinsics", "internal/sensorrt", "internal/optionset", "internal/callbacks", "internal/synthscript"},
+	"playback": {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/extrinsics", "internal/description", "internal/sensorrt", "internal/callbacks", "internal/legacymsgs"},
 	"record":   {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo", "internal/callbacks"},
 	// 4. On the backends.
 	"pipeline":          {"sensor", "extensions", "device", "playback", "record", "software", "internal/outfile"},
-	"rig":               {"sensor", "extensions", "device", "playback", "record", "internal/outfile"},
+	"rig":               {"sensor", "extensions", "device", "playback", "record", "internal/outfile", "internal/rigfiles"},
 	"replay":            {"sensor", "pipeline", "playback", "rig", "internal/jsonl"},
 	"replay/replaytest": {"replay"},
 	"processing":        {"sensor", "extensions", "internal/yuv"},
 	"mcapbag":           {"rosbag", "msgs", "internal/layout", "internal/description", "internal/lz4frame", "internal/mcapwriter"},
 	"mcapbag/ros2":      {"sensor", "extensions", "playback", "mcapbag", "internal/mcapwriter", "internal/yuv"},
-	"blobfile":          {"rosbag"},
-	"units":             {"sensor", "device", "pipeline", "playback", "record", "rig", "replay", "msgs", "rosbag", "mcapbag", "internal/jsonl"},
+	"blobfile":          {"rosbag", "internal/bagname"},
+	"units":             {"sensor", "device", "pipeline", "playback", "record", "rig", "replay", "msgs", "rosbag", "mcapbag", "internal/jsonl", "internal/rigfiles"},
 	// 5. The tools' shared logic.
 	"internal/tools/damage":  {"msgs", "rosbag", "playback", "internal/layout"},
 	"internal/tools/baginfo": {"msgs", "rosbag", "sensor", "internal/layout", "internal/description", "internal/tools/damage"},
 	"internal/tools/convert": {"sensor", "extensions", "playback", "processing", "pipeline", "internal/tools/damage", "internal/imaging", "internal/outfile"},
-	"internal/tools/rsdump":  {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/tools/damage", "rosbag", "rig", "internal/outfile", "internal/layout"},
+	"internal/tools/rsdump":  {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/tools/damage", "rosbag", "rig", "internal/outfile", "internal/layout", "internal/bagname"},
 	// 6. The programs: cmd/rs-record (and its own packages under
 	// cmd/rs-record/internal), and any a user adds under cmd/.
 	"cmd": {"*"},
@@ -173,15 +188,15 @@ var allowed = map[string][]string{
 	// Example programs, as programs may.
 	"examples": {"*"},
 	// The fleet module's packages run the tools' packages per bag.
-	"fleet":              {"rosbag", "blobfile", "playback", "mcapbag", "mcapbag/ros2", "internal/tools/baginfo", "internal/tools/convert", "internal/tools/damage"},
+	"fleet":              {"rosbag", "blobfile", "playback", "mcapbag", "mcapbag/ros2", "internal/tools/baginfo", "internal/tools/convert", "internal/tools/damage", "internal/bagname"},
 	"fleet/cmd/rs-fleet": {"blobfile", "fleet"},
 	// The test support, for tests only.
 	"internal/testsupport/testbags":    {"rosbag"},
 	"internal/testsupport/benchbag":    {"rosbag", "msgs", "sensor", "internal/layout"},
 	"internal/testsupport/benchplay":   {"sensor", "playback"},
 	"internal/testsupport/fakes3":      {},
-	"internal/testsupport/refcam":      {"sensor", "software"},
-	"internal/testsupport/synthrig":    {"sensor", "device", "record", "rig", "software", "internal/testsupport/refcam"},
+	"internal/testsupport/refcam":      {"sensor", "software", "internal/synthscript"},
+	"internal/testsupport/synthrig":    {"sensor", "device", "record", "rig", "software", "internal/testsupport/refcam", "internal/synthscript", "internal/rigfiles"},
 	"internal/testsupport/unitsbag":    {"device", "record", "software", "units"},
 	"internal/testsupport/yuvtest":     {},
 	"internal/testsupport/await":       {},

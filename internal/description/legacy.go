@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/legacymsgs"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
@@ -77,7 +78,7 @@ func legacyStream(name string, motion bool) (sensor.Stream, int, bool) {
 // legacyExtrinsics converts realsense_legacy_msgs/extrinsics (column-major
 // rotation, as rs2_extrinsics) to the transform from the reference point to
 // the stream.
-func legacyExtrinsics(e *msgs.LegacyStreamExtrinsics) (*sensor.Extrinsics, uint32) {
+func legacyExtrinsics(e *legacymsgs.StreamExtrinsics) (*sensor.Extrinsics, uint32) {
 	x := sensor.Extrinsics{Rotation: e.Extrinsics.Rotation, Translation: e.Extrinsics.Translation}
 	return &x, uint32(e.ReferencePointID)
 }
@@ -130,7 +131,7 @@ func readLegacy(path string, r *rosbag.Reader) (*Description, error) {
 			}
 			versions = append(versions, v.Data)
 		case layout.KindLegacyDeviceInfo:
-			var v msgs.LegacyVendorData
+			var v legacymsgs.VendorData
 			if err := decode(&v); err != nil {
 				return err
 			}
@@ -142,7 +143,7 @@ func readLegacy(path string, r *rosbag.Reader) (*Description, error) {
 				sensorCount = int(n)
 			}
 		case layout.KindLegacySensorInfo:
-			var v msgs.LegacyVendorData
+			var v legacymsgs.VendorData
 			if err := decode(&v); err != nil {
 				return err
 			}
@@ -155,7 +156,7 @@ func readLegacy(path string, r *rosbag.Reader) (*Description, error) {
 				extra[ti.Sensor][ci] = v.Value
 			}
 		case layout.KindLegacyStreamInfo:
-			var v msgs.LegacyStreamInfo
+			var v legacymsgs.StreamInfo
 			if err := decode(&v); err != nil {
 				return err
 			}
@@ -176,7 +177,7 @@ func readLegacy(path string, r *rosbag.Reader) (*Description, error) {
 			st.FPS, st.Format, st.Cam = v.Fps, f, &cam
 			st.Pin, st.TFGroup = legacyExtrinsics(&v.StreamExtrinsics)
 		case layout.KindLegacyMotionStreamInfo:
-			var v msgs.LegacyMotionStreamInfo
+			var v legacymsgs.MotionStreamInfo
 			if err := decode(&v); err != nil {
 				return err
 			}

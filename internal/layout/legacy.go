@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rsbag/rsbag/internal/legacymsgs"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -50,19 +51,19 @@ const legacyPosePrefix = "rs_6DoF"
 func legacyType(k TopicKind) *msgs.Type {
 	switch k {
 	case KindLegacyDeviceInfo, KindLegacySensorInfo:
-		return new(msgs.LegacyVendorData).Type()
+		return new(legacymsgs.VendorData).Type()
 	case KindLegacyStreamInfo:
-		return new(msgs.LegacyStreamInfo).Type()
+		return new(legacymsgs.StreamInfo).Type()
 	case KindLegacyMotionStreamInfo:
-		return new(msgs.LegacyMotionStreamInfo).Type()
+		return new(legacymsgs.MotionStreamInfo).Type()
 	case KindLegacyImageData:
 		return new(msgs.Image).Type()
 	case KindLegacyImuData:
 		return new(msgs.Imu).Type()
 	case KindLegacyPoseData:
-		return new(msgs.LegacyPose).Type()
+		return new(legacymsgs.Pose).Type()
 	case KindLegacyFrameInfo:
-		return new(msgs.LegacyFrameInfo).Type()
+		return new(legacymsgs.FrameInfo).Type()
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package layout
 import (
 	"testing"
 
+	"github.com/rsbag/rsbag/internal/legacymsgs"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -14,18 +15,18 @@ func TestParseLegacy(t *testing.T) {
 		typ   *msgs.Type
 	}{
 		{"/FILE_VERSION", Topic{Kind: KindLegacyFileVersion}, new(msgs.UInt32).Type()},
-		{"/info/4294967295", Topic{Kind: KindLegacyDeviceInfo}, new(msgs.LegacyVendorData).Type()},
-		{"/info/1", Topic{Kind: KindLegacySensorInfo, Sensor: 1}, new(msgs.LegacyVendorData).Type()},
-		{"/camera/rs_stream_info/0", Topic{Kind: KindLegacyStreamInfo}, new(msgs.LegacyStreamInfo).Type()},
-		{"/camera/rs_motion_stream_info/1", Topic{Kind: KindLegacyMotionStreamInfo, Sensor: 1}, new(msgs.LegacyMotionStreamInfo).Type()},
+		{"/info/4294967295", Topic{Kind: KindLegacyDeviceInfo}, new(legacymsgs.VendorData).Type()},
+		{"/info/1", Topic{Kind: KindLegacySensorInfo, Sensor: 1}, new(legacymsgs.VendorData).Type()},
+		{"/camera/rs_stream_info/0", Topic{Kind: KindLegacyStreamInfo}, new(legacymsgs.StreamInfo).Type()},
+		{"/camera/rs_motion_stream_info/1", Topic{Kind: KindLegacyMotionStreamInfo, Sensor: 1}, new(legacymsgs.MotionStreamInfo).Type()},
 		{"/camera/DEPTH/image_raw/0", Topic{Kind: KindLegacyImageData, Stream: sensor.StreamDepth}, new(msgs.Image).Type()},
 		{"/camera/INFRARED2/image_raw/0", Topic{Kind: KindLegacyImageData, Stream: sensor.StreamInfrared, Index: 2}, new(msgs.Image).Type()},
 		{"/camera/FISHEYE/image_raw/2", Topic{Kind: KindLegacyImageData, Sensor: 2, Stream: sensor.StreamFisheye}, new(msgs.Image).Type()},
 		{"/imu/ACCLEROMETER/imu_raw/1", Topic{Kind: KindLegacyImuData, Sensor: 1, Stream: sensor.StreamAccel}, new(msgs.Imu).Type()},
 		{"/imu/GYROMETER/imu_raw/1", Topic{Kind: KindLegacyImuData, Sensor: 1, Stream: sensor.StreamGyro}, new(msgs.Imu).Type()},
-		{"/camera/rs_6DoF0/3", Topic{Kind: KindLegacyPoseData, Sensor: 3, Stream: sensor.StreamPose}, new(msgs.LegacyPose).Type()},
-		{"/camera/COLOR/rs_frame_info_ext/0", Topic{Kind: KindLegacyFrameInfo, Stream: sensor.StreamColor, Category: "camera"}, new(msgs.LegacyFrameInfo).Type()},
-		{"/imu/GYROMETER/rs_frame_info_ext/1", Topic{Kind: KindLegacyFrameInfo, Sensor: 1, Stream: sensor.StreamGyro, Category: "imu"}, new(msgs.LegacyFrameInfo).Type()},
+		{"/camera/rs_6DoF0/3", Topic{Kind: KindLegacyPoseData, Sensor: 3, Stream: sensor.StreamPose}, new(legacymsgs.Pose).Type()},
+		{"/camera/COLOR/rs_frame_info_ext/0", Topic{Kind: KindLegacyFrameInfo, Stream: sensor.StreamColor, Category: "camera"}, new(legacymsgs.FrameInfo).Type()},
+		{"/imu/GYROMETER/rs_frame_info_ext/1", Topic{Kind: KindLegacyFrameInfo, Sensor: 1, Stream: sensor.StreamGyro, Category: "imu"}, new(legacymsgs.FrameInfo).Type()},
 		{"/camera/rs_6DoF/3", Topic{}, nil},
 		{"/camera/DEPTH/image_raw/x", Topic{}, nil},
 		{"/camera/DEPTH/image_raw/4294967295", Topic{}, nil},

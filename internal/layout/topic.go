@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rsbag/rsbag/internal/legacymsgs"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -445,7 +446,27 @@ func parseDec(s string) (uint32, bool) {
 // otherwise the type named, when this project knows it; nil when neither.
 func (k TopicKind) Decoder(typ, md5 string) msgs.Message {
 	if kt := k.Type(); kt != nil && md5 == kt.MD5 {
-		return msgs.New(kt.Name)
+		return newMessage(kt.Name)
 	}
-	return msgs.New(typ)
+	return newMessage(typ)
+}
+
+// newMessage returns a new zero message of the ROS type name, of package
+// msgs or of the file version 1 types (internal/legacymsgs); nil if the type
+// is neither's.
+func newMessage(name string) msgs.Message {
+	if m := msgs.New(name); m != nil {
+		return m
+	}
+	return legacymsgs.New(name)
+}
+
+// LookupType returns the descriptor of the ROS type name among every type a
+// reader of RealSense bags knows: package msgs' and those of file version 1
+// (internal/legacymsgs).
+func LookupType(name string) (*msgs.Type, bool) {
+	if t, ok := msgs.LookupType(name); ok {
+		return t, true
+	}
+	return legacymsgs.LookupType(name)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rsbag/rsbag/internal/synthscript"
 	"io"
 	"math"
 	"os"
@@ -254,12 +255,15 @@ func TestExport(t *testing.T) {
 			Color:    &software.Video{Width: 32, Height: 24, FPS: 30, Format: sensor.FormatMJPEG},
 			Duration: 100 * time.Millisecond, Metadata: software.MetadataBasic,
 		}),
-		synthBag(t, "units_system", software.SyntheticConfig{
-			Depth:    &software.Video{Width: 32, Height: 24, FPS: 30, Format: sensor.FormatZ16},
-			Duration: 100 * time.Millisecond, Metadata: software.MetadataBasic,
-			Set:     []software.OptionValue{{Sensor: "depth", Option: sensor.OptionDepthUnits, Value: 0.0001}},
-			Domains: map[sensor.Stream]sensor.TimestampDomain{sensor.StreamDepth: sensor.TimestampDomainSystemTime},
-		}),
+		synthBag(t, "units_system", func() software.SyntheticConfig {
+			cfg := software.SyntheticConfig{
+				Depth:    &software.Video{Width: 32, Height: 24, FPS: 30, Format: sensor.FormatZ16},
+				Duration: 100 * time.Millisecond, Metadata: software.MetadataBasic,
+				Domains: map[sensor.Stream]sensor.TimestampDomain{sensor.StreamDepth: sensor.TimestampDomainSystemTime},
+			}
+			synthscript.Of(&cfg).Set = []synthscript.OptionValue{{Sensor: "depth", Option: sensor.OptionDepthUnits, Value: 0.0001}}
+			return cfg
+		}()),
 	)
 	dir := t.TempDir()
 	var files []string

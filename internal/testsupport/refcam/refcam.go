@@ -6,6 +6,7 @@ package refcam
 import (
 	"time"
 
+	"github.com/rsbag/rsbag/internal/synthscript"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 )
@@ -19,8 +20,8 @@ var Names = []string{
 // Config returns the configuration matching the rsgen command line
 // of a reference bag of testdata/librealsense (name without ".bag"). Speed is
 // 0 and no pause callbacks are set; set Speed 1 to pace like rsgen and
-// OnPause/OnResume to pause a recorder. The bag-level option
-// --no-compress has no counterpart here.
+// OnPause/OnResume of its script (synthscript.Of) to pause a recorder. The
+// bag-level option --no-compress has no counterpart here.
 func Config(name string) (software.SyntheticConfig, bool) {
 	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 	switch name {
@@ -44,21 +45,24 @@ func Config(name string) (software.SyntheticConfig, bool) {
 				sensor.CameraInfoUsbTypeDescriptor: "3.1",
 			}}, true
 	case "options_pause_notify":
-		return software.SyntheticConfig{Depth: &software.Video{Width: 256, Height: 144, FPS: 30}, Color: &software.Video{Width: 320, Height: 180, FPS: 30},
+		cfg := software.SyntheticConfig{Depth: &software.Video{Width: 256, Height: 144, FPS: 30}, Color: &software.Video{Width: 320, Height: 180, FPS: 30},
 			Frames: 45, Metadata: software.MetadataBasic,
-			Set: []software.OptionValue{{Sensor: "depth", Option: sensor.OptionExposure, Value: 20000}, {Sensor: "depth", Option: sensor.OptionLaserPower, Value: 210}, {Sensor: "color", Option: sensor.OptionGain, Value: 80}},
-			Changes: []software.OptionChangeAt{
-				{At: ms(400), OptionValue: software.OptionValue{Sensor: "depth", Option: sensor.OptionExposure, Value: 33000}},
-				{At: ms(400), OptionValue: software.OptionValue{Sensor: "depth", Option: sensor.OptionAsicTemperature, Value: 41.5}},
-				{At: ms(1100), OptionValue: software.OptionValue{Sensor: "color", Option: sensor.OptionBrightness, Value: 12}},
+			SensorStart: map[string]time.Duration{"color": ms(100)},
+		}
+		*synthscript.Of(&cfg) = synthscript.Script{
+			Set: []synthscript.OptionValue{{Sensor: "depth", Option: sensor.OptionExposure, Value: 20000}, {Sensor: "depth", Option: sensor.OptionLaserPower, Value: 210}, {Sensor: "color", Option: sensor.OptionGain, Value: 80}},
+			Changes: []synthscript.OptionChangeAt{
+				{At: ms(400), OptionValue: synthscript.OptionValue{Sensor: "depth", Option: sensor.OptionExposure, Value: 33000}},
+				{At: ms(400), OptionValue: synthscript.OptionValue{Sensor: "depth", Option: sensor.OptionAsicTemperature, Value: 41.5}},
+				{At: ms(1100), OptionValue: synthscript.OptionValue{Sensor: "color", Option: sensor.OptionBrightness, Value: 12}},
 			},
-			Notifications: []software.NotificationAt{
+			Notifications: []synthscript.NotificationAt{
 				{At: ms(200), Sensor: "depth", Description: "depth hardware event at 200 ms"},
 				{At: ms(1200), Sensor: "color", Description: "color hardware event at 1200 ms"},
 			},
 			PauseAt: ms(500), ResumeAt: ms(900),
-			SensorStart: map[string]time.Duration{"color": ms(100)},
-		}, true
+		}
+		return cfg, true
 	case "metadata_rich":
 		bc := sensor.DistortionBrownConrady
 		return software.SyntheticConfig{Depth: &software.Video{Width: 256, Height: 144, FPS: 15}, Color: &software.Video{Width: 320, Height: 180, FPS: 15},

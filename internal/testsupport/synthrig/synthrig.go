@@ -4,6 +4,8 @@ package synthrig
 
 import (
 	"fmt"
+	"github.com/rsbag/rsbag/internal/rigfiles"
+	"github.com/rsbag/rsbag/internal/synthscript"
 	"path/filepath"
 	"testing"
 	"testing/synctest"
@@ -42,7 +44,7 @@ func Camera(t testing.TB, serial string) *software.Synthetic {
 // cameras are recorded at the same time but not as one session: bag i's
 // origin is shift[i] before now (its frames come that much later in bag
 // time), no manifest is written, and the -f file's path is returned (the
-// bags are rig.rig.BagPath(file, serial)); the serials are RIG001, RIG002 ...
+// bags are rigfiles.BagPath(file, serial)); the serials are RIG001, RIG002 ...
 func Record(t testing.TB, n int, shift ...time.Duration) string {
 	t.Helper()
 	var cams []*software.Synthetic
@@ -66,7 +68,7 @@ func Record(t testing.TB, n int, shift ...time.Duration) string {
 		// Separate recordings whose origins differ: not one session.
 		now := time.Now()
 		for i, d := range devs {
-			r, err := record.Create(d, rig.BagPath(file, fmt.Sprintf("RIG%03d", i+1)), &record.Options{Lossless: true, Origin: now.Add(-shift[i])})
+			r, err := record.Create(d, rigfiles.BagPath(file, fmt.Sprintf("RIG%03d", i+1)), &record.Options{Lossless: true, Origin: now.Add(-shift[i])})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +110,7 @@ func ReferenceBag(t *testing.T, path, name string, d time.Duration) {
 		t.Fatalf("no reference config %s", name)
 	}
 	cfg.Duration, cfg.Frames, cfg.Speed = d, 0, 1
-	cfg.PauseAt, cfg.ResumeAt = 0, 0
+	synthscript.Of(&cfg).PauseAt, synthscript.Of(&cfg).ResumeAt = 0, 0
 	synctest.Test(t, func(t *testing.T) { Bag(t, path, cfg) })
 }
 

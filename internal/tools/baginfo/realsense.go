@@ -16,7 +16,7 @@ import (
 // checkType checks a connection's md5sum against the known message type of
 // the same name. Types this project does not know are accepted as they are.
 func checkType(c *rosbag.Connection) error {
-	t, ok := msgs.LookupType(c.Type)
+	t, ok := layout.LookupType(c.Type)
 	if ok && t.MD5 != c.MD5Sum {
 		return fmt.Errorf("topic %s: type %s has md5sum %s, want %s", c.Topic, c.Type, c.MD5Sum, t.MD5)
 	}

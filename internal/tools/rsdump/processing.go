@@ -12,10 +12,10 @@ import (
 	"sync"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/bagname"
 	"github.com/rsbag/rsbag/internal/outfile"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/processing"
-	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -130,7 +130,7 @@ func RunProcessing(w io.Writer, path string, opts ProcOptions) error {
 	}
 
 	pp := pairedProfile(dev)
-	p := newProcessor(d, dev, baseline, pp, opts.RawDir, strings.TrimSuffix(rosbag.BaseName(path), filepath.Ext(path)))
+	p := newProcessor(d, dev, baseline, pp, opts.RawDir, strings.TrimSuffix(bagname.BaseName(path), filepath.Ext(path)))
 	p.inputs = outfile.NewInputs(path)
 	defer p.hash.close()
 	done := extensions.Stopped(dev)

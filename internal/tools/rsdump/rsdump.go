@@ -7,6 +7,7 @@ package rsdump
 import (
 	"errors"
 	"fmt"
+	"github.com/rsbag/rsbag/internal/bagname"
 	"hash/fnv"
 	"io"
 	"maps"
@@ -68,7 +69,7 @@ func (d *dumper) fail(stage string, err error) error {
 func newDumper(w io.Writer, path string) *dumper {
 	d := &dumper{w: w, uid: map[int]int{}}
 	l := newLine("file")
-	l.str("name", rosbag.BaseName(path))
+	l.str("name", bagname.BaseName(path))
 	l.str("librealsense", Reader)
 	d.emit(l)
 	return d

@@ -3,6 +3,7 @@ package rsdump
 import (
 	"context"
 	"errors"
+	"github.com/rsbag/rsbag/internal/bagname"
 	"io"
 	"maps"
 	"slices"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/rsbag/rsbag/internal/tools/damage"
 	"github.com/rsbag/rsbag/rig"
-	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -43,7 +43,7 @@ func RunSession(ctx context.Context, w io.Writer, paths []string) error {
 	l := newLine("session")
 	var names []string
 	for _, f := range s.Files() {
-		names = append(names, rosbag.BaseName(f))
+		names = append(names, bagname.BaseName(f))
 	}
 	l.strs("bags", names)
 	l.str("librealsense", Reader)

@@ -27,6 +27,7 @@ type field struct {
 	nested  bool   // wire is a message type
 	element string // Go element type of an array field
 	min     int    // least encoded size of an element of a message array
+	foreign bool   // nested, of a type of package msgs in package legacymsgs
 }
 
 // trailers lists the message types whose encoding has a librealsense
@@ -199,14 +200,16 @@ func goStructs(dir string) (map[string][][3]string, error) {
 // generateCodecs returns the source of the codec methods of every struct of
 // dir that holds a message of defs, checked field by field against the
 // definition.
-func generateCodecs(defs map[string]def, dir string) ([]byte, error) {
-	structs, err := goStructs(dir)
+func generateCodecs(defs map[string]def, t target) ([]byte, error) {
+	structs, err := goStructs(t.dir)
 	if err != nil {
 		return nil, fmt.Errorf("gen: %w", err)
 	}
 	byGo := map[string]string{}
 	for ros := range defs {
-		byGo[goName(ros)] = ros
+		if t.holds(ros) {
+			byGo[goName(ros)] = ros
+		}
 	}
 	var types []string
 	for g := range structs {
@@ -215,7 +218,7 @@ func generateCodecs(defs map[string]def, dir string) ([]byte, error) {
 		}
 	}
 	sort.Strings(types)
-	b := generated("testdata/spec/realsense-msgdefs.json and the message structs")
+	b := generated("testdata/spec/realsense-msgdefs.json and the message structs", t, "github.com/rsbag/rsbag/internal/rosmsg")
 	for _, g := range types {
 		fs, err := parseFields(defs, byGo[g])
 		if err != nil {
@@ -230,7 +233,7 @@ func generateCodecs(defs map[string]def, dir string) ([]byte, error) {
 				return nil, fmt.Errorf("gen: %s: field %d is %s in the definition, %s in struct %s", byGo[g], i, fs[i].ros, gf[i][0], g)
 			}
 			fs[i].goName, fs[i].goType = gf[i][1], gf[i][2]
-			if err := checkType(&fs[i]); err != nil {
+			if err := checkType(&fs[i], t); err != nil {
 				return nil, fmt.Errorf("gen: %s.%s: %w", g, fs[i].goName, err)
 			}
 			if fs[i].nested && fs[i].array == 0 {
@@ -239,7 +242,7 @@ func generateCodecs(defs map[string]def, dir string) ([]byte, error) {
 				}
 			}
 		}
-		writeCodec(b, g, fs)
+		writeCodec(b, g, fs, t)
 	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {
@@ -250,7 +253,7 @@ func generateCodecs(defs map[string]def, dir string) ([]byte, error) {
 
 // checkType checks that the Go type of f can hold its wire type and sets
 // f.element for arrays.
-func checkType(f *field) error {
+func checkType(f *field, tg target) error {
 	t := f.goType
 	switch {
 	case f.array == 0:
@@ -270,7 +273,8 @@ func checkType(f *field) error {
 	e := f.element
 	ok := slices.Contains(goTypes[f.wire], e)
 	if f.nested {
-		ok = e == goName(f.wire)
+		ok = e == tg.goType(f.wire)
+		f.foreign = !tg.holds(f.wire)
 	}
 	if !ok {
 		return fmt.Errorf("wire type %s with Go type %s", f.wire, t)
@@ -283,10 +287,10 @@ func checkType(f *field) error {
 
 // writeCodec writes Type, Size, AppendTo, appendTo, Unmarshal and decode of
 // type g.
-func writeCodec(b *bytes.Buffer, g string, fs []field) {
+func writeCodec(b *bytes.Buffer, g string, fs []field, t target) {
 	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
 	trailer := trailers[g]
-	p("// Type returns the descriptor of %s.\nfunc (*%s) Type() *Type { return &%s }\n\n", g, g, descName(g))
+	p("// Type returns the descriptor of %s.\nfunc (*%s) Type() *%sType { return &%s }\n\n", g, g, t.msgs(), descName(g))
 
 	// Size.
 	fixed := 0
@@ -337,17 +341,19 @@ func writeCodec(b *bytes.Buffer, g string, fs []field) {
 	for _, f := range fs {
 		v := "m." + f.goName
 		if f.array == 0 {
-			p("\tb = appendU32(b, uint32(len(%s)))\n", v)
+			p("\tb = rosmsg.AppendU32(b, uint32(len(%s)))\n", v)
 		}
 		switch {
+		case f.nested && f.array < 0 && f.foreign:
+			p("\tb = %s.AppendTo(b)\n", v)
 		case f.nested && f.array < 0:
 			p("\tb = %s.appendTo(b)\n", v)
 		case f.nested:
 			p("\tfor i := range %s {\n\t\tb = %s[i].appendTo(b)\n\t}\n", v, v)
 		case f.wire == "string" && f.array < 0:
-			p("\tb = appendString(b, %s)\n", v)
+			p("\tb = rosmsg.AppendString(b, %s)\n", v)
 		case f.wire == "string":
-			p("\tfor _, s := range %s {\n\t\tb = appendString(b, s)\n\t}\n", v)
+			p("\tfor _, s := range %s {\n\t\tb = rosmsg.AppendString(b, s)\n\t}\n", v)
 		case f.array >= 0 && (f.element == "uint8" || f.element == "byte"):
 			if f.array > 0 {
 				v += "[:]"
@@ -357,7 +363,7 @@ func writeCodec(b *bytes.Buffer, g string, fs []field) {
 			if f.array > 0 {
 				v += "[:]"
 			}
-			p("\tb = append%ss(b, %s)\n", map[string]string{"float32": "F32", "float64": "F64"}[f.element], v)
+			p("\tb = rosmsg.Append%ss(b, %s)\n", map[string]string{"float32": "F32", "float64": "F64"}[f.element], v)
 		case f.array >= 0:
 			p("\tfor _, x := range %s {\n\t\tb = %s\n\t}\n", v, appendPrim(f, "x"))
 		default:
@@ -368,7 +374,7 @@ func writeCodec(b *bytes.Buffer, g string, fs []field) {
 		p("\tb = m.appendTrailer(b)\n")
 	}
 	p = outer
-	p("// AppendTo appends the encoded message to b.\nfunc (m *%s) AppendTo(b []byte) []byte {\n\tb = grow(b, m.Size())\n%s\treturn b\n}\n\n", g, body.String())
+	p("// AppendTo appends the encoded message to b.\nfunc (m *%s) AppendTo(b []byte) []byte {\n\tb = rosmsg.Grow(b, m.Size())\n%s\treturn b\n}\n\n", g, body.String())
 	p("func (m *%s) appendTo(b []byte) []byte {\n%s\treturn b\n}\n\n", g, body.String())
 
 	// Unmarshal, decode.
@@ -378,28 +384,30 @@ func writeCodec(b *bytes.Buffer, g string, fs []field) {
 			alias = fmt.Sprintf(" %s aliases b: it is not copied.", f.goName)
 		}
 	}
-	p("// Unmarshal decodes b into m.%s\nfunc (m *%s) Unmarshal(b []byte) error {\n\td := newDecoder(b, %s.Name)\n\tm.decode(&d)\n\treturn d.end()\n}\n\n", alias, g, descName(g))
-	p("func (m *%s) decode(d *decoder) {\n", g)
+	p("// Unmarshal decodes b into m.%s\nfunc (m *%s) Unmarshal(b []byte) error {\n\td := rosmsg.NewDecoder(b, %s.Name)\n\tm.decode(&d)\n\treturn d.End()\n}\n\n", alias, g, descName(g))
+	p("func (m *%s) decode(d *rosmsg.Decoder) {\n", g)
 	for _, f := range fs {
 		v, q := "m."+f.goName, strconv.Quote(f.ros)
 		switch {
+		case f.nested && f.array < 0 && f.foreign:
+			p("\td.Push(%s)\n\trosmsg.DecodeNested(d, &%s)\n\td.Pop()\n", q, v)
 		case f.nested && f.array < 0:
-			p("\td.push(%s)\n\t%s.decode(d)\n\td.pop()\n", q, v)
+			p("\td.Push(%s)\n\t%s.decode(d)\n\td.Pop()\n", q, v)
 		case f.nested:
-			p("\tif n := d.count(%s, %d); n > 0 {\n\t\t%s = make([]%s, n)\n\t\td.push(%s)\n\t\tfor i := range %s {\n\t\t\t%s[i].decode(d)\n\t\t}\n\t\td.pop()\n\t} else {\n\t\t%s = nil\n\t}\n",
+			p("\tif n := d.Count(%s, %d); n > 0 {\n\t\t%s = make([]%s, n)\n\t\td.Push(%s)\n\t\tfor i := range %s {\n\t\t\t%s[i].decode(d)\n\t\t}\n\t\td.Pop()\n\t} else {\n\t\t%s = nil\n\t}\n",
 				q, max(f.min, 1), v, f.element, q, v, v, v)
 		case f.wire == "string" && f.array < 0:
-			p("\t%s = d.str(%s)\n", v, q)
+			p("\t%s = d.Str(%s)\n", v, q)
 		case f.wire == "string":
-			p("\tif n := d.count(%s, 4); n > 0 {\n\t\t%s = make([]string, n)\n\t\tfor i := range %s {\n\t\t\t%s[i] = d.str(%s)\n\t\t}\n\t} else {\n\t\t%s = nil\n\t}\n", q, v, v, v, q, v)
+			p("\tif n := d.Count(%s, 4); n > 0 {\n\t\t%s = make([]string, n)\n\t\tfor i := range %s {\n\t\t\t%s[i] = d.Str(%s)\n\t\t}\n\t} else {\n\t\t%s = nil\n\t}\n", q, v, v, v, q, v)
 		case f.array == 0 && (f.element == "uint8" || f.element == "byte"):
-			p("\t%s = d.bytes(%s)\n", v, q)
+			p("\t%s = d.Bytes(%s)\n", v, q)
 		case f.array > 0 && (f.element == "uint8" || f.element == "byte"):
-			p("\tcopy(%s[:], d.take(%s, %d))\n", v, q, f.array)
+			p("\tcopy(%s[:], d.Take(%s, %d))\n", v, q, f.array)
 		case f.array >= 0 && (f.element == "float32" || f.element == "float64"):
-			dec := map[string]string{"float32": "f32s", "float64": "f64s"}[f.element]
+			dec := map[string]string{"float32": "F32s", "float64": "F64s"}[f.element]
 			if f.array == 0 {
-				p("\tn := d.count(%s, %d)\n\tif cap(%s) >= n {\n\t\t%s = %s[:n]\n\t} else {\n\t\t%s = make([]%s, n)\n\t}\n\td.%s(%s, %s)\n",
+				p("\tn := d.Count(%s, %d)\n\tif cap(%s) >= n {\n\t\t%s = %s[:n]\n\t} else {\n\t\t%s = make([]%s, n)\n\t}\n\td.%s(%s, %s)\n",
 					q, fixedWire[f.wire], v, v, v, v, f.element, dec, q, v)
 			} else {
 				p("\td.%s(%s, %s[:])\n", dec, q, v)
@@ -407,7 +415,7 @@ func writeCodec(b *bytes.Buffer, g string, fs []field) {
 		case f.array > 0:
 			p("\tfor i := range %s {\n\t\t%s[i] = %s\n\t}\n", v, v, decodePrim(f, q))
 		case f.array == 0:
-			p("\tif n := d.count(%s, %d); n > 0 {\n\t\t%s = make(%s, n)\n\t\tfor i := range %s {\n\t\t\t%s[i] = %s\n\t\t}\n\t} else {\n\t\t%s = nil\n\t}\n",
+			p("\tif n := d.Count(%s, %d); n > 0 {\n\t\t%s = make(%s, n)\n\t\tfor i := range %s {\n\t\t\t%s[i] = %s\n\t\t}\n\t} else {\n\t\t%s = nil\n\t}\n",
 				q, fixedWire[f.wire], v, f.goType, v, v, decodePrim(f, q), v)
 		default:
 			p("\t%s = %s\n", v, decodePrim(f, q))
@@ -425,19 +433,19 @@ func writeCodec(b *bytes.Buffer, g string, fs []field) {
 type primCodec struct{ app, toWire, dec, fromWire string }
 
 var primCodecs = map[string]primCodec{
-	"bool":     {"appendU8", "uint8", "u8", "Bool"},
-	"uint8":    {"appendU8", "", "u8", ""},
-	"byte":     {"appendU8", "", "u8", ""},
-	"char":     {"appendU8", "", "u8", ""},
-	"int8":     {"appendU8", "uint8", "u8", "int8"},
-	"uint32":   {"appendU32", "", "u32", ""},
-	"int32":    {"appendU32", "uint32", "u32", "int32"},
-	"uint64":   {"appendU64", "", "u64", ""},
-	"int64":    {"appendU64", "uint64", "u64", "int64"},
-	"float32":  {"appendF32", "", "f32", ""},
-	"float64":  {"appendF64", "", "f64", ""},
-	"time":     {"appendTime", "", "time", ""},
-	"duration": {"appendTime", "", "time", ""},
+	"bool":     {"rosmsg.AppendU8", "uint8", "d.U8", "Bool"},
+	"uint8":    {"rosmsg.AppendU8", "", "d.U8", ""},
+	"byte":     {"rosmsg.AppendU8", "", "d.U8", ""},
+	"char":     {"rosmsg.AppendU8", "", "d.U8", ""},
+	"int8":     {"rosmsg.AppendU8", "uint8", "d.U8", "int8"},
+	"uint32":   {"rosmsg.AppendU32", "", "d.U32", ""},
+	"int32":    {"rosmsg.AppendU32", "uint32", "d.U32", "int32"},
+	"uint64":   {"rosmsg.AppendU64", "", "d.U64", ""},
+	"int64":    {"rosmsg.AppendU64", "uint64", "d.U64", "int64"},
+	"float32":  {"rosmsg.AppendF32", "", "d.F32", ""},
+	"float64":  {"rosmsg.AppendF64", "", "d.F64", ""},
+	"time":     {"appendTime", "", "decodeTime(d, ", ""},
+	"duration": {"appendTime", "", "decodeTime(d, ", ""},
 }
 
 // appendPrim returns the expression appending primitive v of f's wire type.
@@ -458,7 +466,10 @@ func decodePrim(f field, q string) string {
 	if !ok {
 		panic("gen: no primitive " + f.wire)
 	}
-	e := fmt.Sprintf("d.%s(%s)", c.dec, q)
+	e := c.dec + "(" + q + ")"
+	if strings.HasSuffix(c.dec, ", ") {
+		e = c.dec + q + ")"
+	}
 	if c.fromWire != "" {
 		e = c.fromWire + "(" + e + ")"
 	}
@@ -466,8 +477,8 @@ func decodePrim(f field, q string) string {
 }
 
 // writeCodecs writes the codecs file.
-func writeCodecs(defs map[string]def, dir, out string) error {
-	src, err := generateCodecs(defs, dir)
+func writeCodecs(defs map[string]def, t target, out string) error {
+	src, err := generateCodecs(defs, t)
 	if err != nil {
 		return err
 	}

@@ -10,28 +10,31 @@ import (
 
 const specJSON = "../../../testdata/spec/realsense-msgdefs.json"
 
-// TestGeneratedUpToDate: types_gen.go and codecs_gen.go are what the
-// generator writes from the definitions and the message structs.
+// TestGeneratedUpToDate: types_gen.go and codecs_gen.go of msgs and of
+// internal/legacymsgs are what the generator writes from the definitions and
+// the message structs.
 func TestGeneratedUpToDate(t *testing.T) {
 	defs, err := loadDefs(specJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
-	types, err := generate(specJSON)
-	if err != nil {
-		t.Fatal(err)
-	}
-	codecs, err := generateCodecs(defs, "../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, want := range map[string][]byte{"types_gen.go": types, "codecs_gen.go": codecs} {
-		got, err := os.ReadFile(filepath.Join("../..", name))
+	for _, tg := range []target{{pkg: "msgs", dir: "../.."}, {pkg: "legacymsgs", dir: "../../../internal/legacymsgs", legacy: true}} {
+		types, err := generate(specJSON, tg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("msgs/%s is not what the generator writes: run go generate ./msgs", name)
+		codecs, err := generateCodecs(defs, tg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, want := range map[string][]byte{"types_gen.go": types, "codecs_gen.go": codecs} {
+			got, err := os.ReadFile(filepath.Join(tg.dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s/%s is not what the generator writes: run go generate ./msgs", tg.pkg, name)
+			}
 		}
 	}
 }
@@ -53,7 +56,7 @@ func TestStructMustMatchDefinition(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "m.go"), []byte("package msgs\n\n"+c.src+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := generateCodecs(defs, dir)
+		_, err := generateCodecs(defs, target{pkg: "msgs", dir: dir})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s\n→ %v, want an error with %q", c.src, err, c.want)
 		}

@@ -1,13 +1,16 @@
 // Command gen writes the message type descriptors of package msgs from the
-// machine-readable message definitions (realsense-msgdefs.json).
+// machine-readable message definitions (realsense-msgdefs.json), and those
+// of the realsense_legacy_msgs types (file versions 1 and 2, read only by
+// the reader of old bags) into internal/legacymsgs (-legacy).
 //
 // With -codecs it also writes the codec methods (Type, Size, AppendTo,
-// Unmarshal) of every message struct of the package in -dir,
-// checked field by field against its definition.
+// Unmarshal) of every message struct of each package (msgs in -dir),
+// checked field by field against its definition, into the file of that
+// name in each package's directory.
 //
 // Usage (from the msgs directory, through go generate):
 //
-//	go run ./internal/gen -in ../testdata/spec/realsense-msgdefs.json -out types_gen.go -codecs codecs_gen.go
+//	go run ./internal/gen -in ../testdata/spec/realsense-msgdefs.json -out types_gen.go -codecs codecs_gen.go -legacy ../internal/legacymsgs
 package main
 
 import (
@@ -18,6 +21,7 @@ import (
 	"go/format"
 	"log"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -38,32 +42,69 @@ func main() {
 	in := flag.String("in", "", "message definitions (JSON object: type name -> {md5sum, message_definition})")
 	out := flag.String("out", "", "output Go file")
 	codecs := flag.String("codecs", "", "output Go file of the codec methods (optional)")
-	dir := flag.String("dir", ".", "directory of the package's message structs")
+	dir := flag.String("dir", ".", "directory of package msgs' message structs")
+	legacy := flag.String("legacy", "", "directory of package legacymsgs (the realsense_legacy_msgs types), written too when set")
 	flag.Parse()
 	if *in == "" || *out == "" {
 		log.Fatal("gen: -in and -out are required")
 	}
-	src, err := generate(*in)
-	if err != nil {
-		log.Fatal(err)
+	targets := []target{{pkg: "msgs", dir: *dir}}
+	if *legacy != "" {
+		targets = append(targets, target{pkg: "legacymsgs", dir: *legacy, legacy: true})
 	}
-	if err := os.WriteFile(*out, src, 0o644); err != nil {
-		log.Fatal(err)
-	}
-	if *codecs != "" {
-		defs, err := loadDefs(*in)
+	for _, t := range targets {
+		src, err := generate(*in, t)
 		if err != nil {
 			log.Fatal(err)
 		}
-		if err := writeCodecs(defs, *dir, *codecs); err != nil {
+		if err := os.WriteFile(filepath.Join(t.dir, *out), src, 0o644); err != nil {
 			log.Fatal(err)
+		}
+		if *codecs != "" {
+			defs, err := loadDefs(*in)
+			if err != nil {
+				log.Fatal(err)
+			}
+			if err := writeCodecs(defs, t, filepath.Join(t.dir, *codecs)); err != nil {
+				log.Fatal(err)
+			}
 		}
 	}
 }
 
+// target is a package the generator writes message types into: msgs (every
+// type but realsense_legacy_msgs), or legacymsgs (the realsense_legacy_msgs
+// types, whose fields of msgs types are decoded through package msgs).
+type target struct {
+	pkg    string // package name
+	dir    string // its directory, which holds its message structs
+	legacy bool
+}
+
+// holds reports whether the package of t holds the ROS type ros.
+func (t target) holds(ros string) bool {
+	return strings.HasPrefix(ros, "realsense_legacy_msgs/") == t.legacy
+}
+
+// msgs returns the qualifier of package msgs' names in t's package.
+func (t target) msgs() string {
+	if t.legacy {
+		return "msgs."
+	}
+	return ""
+}
+
+// goType returns the Go type of the message ros in t's package.
+func (t target) goType(ros string) string {
+	if t.holds(ros) {
+		return goName(ros)
+	}
+	return "msgs." + goName(ros)
+}
+
 // goName derives the Go identifier of a ROS message type: the CamelCase of
-// the message name, with "Legacy" in front of realsense_legacy_msgs types and
-// "Std" in front of std_msgs/Time (Time is the ROS time primitive).
+// the message name, with "Std" in front of std_msgs/Time (Time is the ROS
+// time primitive).
 // descName returns the name of the descriptor variable of the message
 // struct g: unexported, since the struct's Type method returns it.
 func descName(g string) string {
@@ -71,11 +112,8 @@ func descName(g string) string {
 }
 
 func goName(ros string) string {
-	pkg, name, _ := strings.Cut(ros, "/")
+	_, name, _ := strings.Cut(ros, "/")
 	var b strings.Builder
-	if pkg == "realsense_legacy_msgs" {
-		b.WriteString("Legacy")
-	}
 	if ros == "std_msgs/Time" {
 		b.WriteString("Std")
 	}
@@ -101,7 +139,7 @@ func loadDefs(path string) (map[string]def, error) {
 	return defs, nil
 }
 
-func generate(path string) ([]byte, error) {
+func generate(path string, t target) ([]byte, error) {
 	defs, err := loadDefs(path)
 	if err != nil {
 		return nil, err
@@ -117,19 +155,21 @@ func generate(path string) ([]byte, error) {
 		if d.Definition == "" {
 			return nil, fmt.Errorf("gen: %s: %s: empty message_definition", path, n)
 		}
-		names = append(names, n)
+		if t.holds(n) {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
-	b := generated("testdata/spec/realsense-msgdefs.json")
+	b := generated("testdata/spec/realsense-msgdefs.json", t)
 	for _, n := range names {
 		d := defs[n]
 		g := goName(n)
 		fmt.Fprintf(b, "// %s describes %s (md5sum %s); (*%s).Type returns it.\n", descName(g), n, d.MD5, g)
-		fmt.Fprintf(b, "var %s = Type{\n\tName: %q,\n\tMD5: %q,\n\tDefinition: %s,\n}\n\n",
-			descName(g), n, d.MD5, strconv.Quote(d.Definition))
+		fmt.Fprintf(b, "var %s = %sType{\n\tName: %q,\n\tMD5: %q,\n\tDefinition: %s,\n}\n\n",
+			descName(g), t.msgs(), n, d.MD5, strconv.Quote(d.Definition))
 	}
 	b.WriteString("// allTypes lists every descriptor, sorted by type name.\n")
-	b.WriteString("var allTypes = [...]*Type{\n")
+	fmt.Fprintf(b, "var allTypes = [...]*%sType{\n", t.msgs())
 	for _, n := range names {
 		fmt.Fprintf(b, "\t&%s,\n", descName(goName(n)))
 	}
@@ -141,10 +181,22 @@ func generate(path string) ([]byte, error) {
 	return src, nil
 }
 
-// generated starts a generated file of package msgs made from source.
-func generated(source string) *bytes.Buffer {
+// generated starts a generated file of t's package made from source,
+// importing the packages named.
+func generated(source string, t target, imports ...string) *bytes.Buffer {
 	b := new(bytes.Buffer)
 	fmt.Fprintf(b, "// Code generated by msgs/internal/gen from %s. DO NOT EDIT.\n\n", source)
-	b.WriteString("package msgs\n\n")
+	fmt.Fprintf(b, "package %s\n\n", t.pkg)
+	if t.legacy {
+		imports = append(imports, "github.com/rsbag/rsbag/msgs")
+	}
+	if len(imports) > 0 {
+		sort.Strings(imports)
+		b.WriteString("import (\n")
+		for _, imp := range imports {
+			fmt.Fprintf(b, "\t%q\n", imp)
+		}
+		b.WriteString(")\n\n")
+	}
 	return b
 }

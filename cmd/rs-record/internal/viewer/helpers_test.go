@@ -5,6 +5,7 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/rsbag/rsbag/internal/synthscript"
 	"github.com/rsbag/rsbag/internal/testsupport/refcam"
 	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 	"github.com/rsbag/rsbag/software"
@@ -23,7 +24,7 @@ func recordReference(t *testing.T, name string, mutate func(*software.SyntheticC
 		t.Fatalf("no reference config %s", name)
 	}
 	cfg.Speed = 1
-	cfg.PauseAt, cfg.ResumeAt = 0, 0
+	synthscript.Of(&cfg).PauseAt, synthscript.Of(&cfg).ResumeAt = 0, 0
 	if mutate != nil {
 		mutate(&cfg)
 	}

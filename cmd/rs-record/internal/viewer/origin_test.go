@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/rigfiles"
 	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
-	"github.com/rsbag/rsbag/rig"
 )
 
 // TestPositionWithinDuration: on a bag whose frames begin 2 s after its
@@ -15,7 +15,7 @@ import (
 // the frames is accepted and the position shown never passes the duration.
 func TestPositionWithinDuration(t *testing.T) {
 	file := synthrig.Record(t, 1, 2*time.Second)
-	ts := startTest(t, rig.BagPath(file, "RIG001"), false)
+	ts := startTest(t, rigfiles.BagPath(file, "RIG001"), false)
 	first, last := ts.dev.Span()
 	if first < 2*time.Second {
 		t.Fatalf("first frame at %v, want after 2 s", first)
