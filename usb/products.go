@@ -3,6 +3,7 @@ package usb
 import (
 	"fmt"
 
+	"github.com/rsbag/rsbag/internal/usbio"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -67,7 +68,7 @@ func usbType(bcd uint16) string {
 }
 
 // cameraInfo derives the device camera info from its descriptors.
-func cameraInfo(d DeviceDesc) sensor.Info {
+func cameraInfo(d usbio.DeviceDesc) sensor.Info {
 	name, _ := productName(d.Product)
 	info := sensor.Info{
 		sensor.CameraInfoName:              name,
