@@ -65,7 +65,7 @@ func (t *gousbTransport) Devices(ctx context.Context) ([]usbio.DeviceDesc, error
 	var out []usbio.DeviceDesc
 	devs, err := t.ctx.OpenDevices(func(d *gousb.DeviceDesc) bool {
 		out = append(out, convertDesc(d))
-		return uint16(d.Vendor) == IntelVID
+		return uint16(d.Vendor) == usbio.IntelVID
 	})
 	for _, dev := range devs {
 		for i := range out {

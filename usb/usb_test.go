@@ -28,7 +28,7 @@ func mouse() *usbtest.Device {
 }
 
 func otherIntel() *usbtest.Device {
-	return usbtest.NewDevice(usbio.DeviceDesc{Bus: 1, Address: 4, Path: []int{4}, Vendor: usb.IntelVID, Product: 0x0001, BCDUSB: 0x0200}, nil)
+	return usbtest.NewDevice(usbio.DeviceDesc{Bus: 1, Address: 4, Path: []int{4}, Vendor: usbio.IntelVID, Product: 0x0001, BCDUSB: 0x0200}, nil)
 }
 
 // d435i is the scripted D435i with the default firmware: ops follow the

@@ -149,6 +149,9 @@ var (
 	ErrTimeout = errors.New("usb: transfer timed out")
 )
 
+// IntelVID is Intel's USB vendor id (idVendor of every RealSense camera).
+const IntelVID = 0x8086
+
 // transportKey is the context key of WithTransport.
 type transportKey struct{}
 

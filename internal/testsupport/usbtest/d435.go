@@ -10,7 +10,6 @@ import (
 
 	"github.com/rsbag/rsbag/internal/usbio"
 	"github.com/rsbag/rsbag/internal/uvc"
-	"github.com/rsbag/rsbag/usb"
 )
 
 // The D435/D435i configuration descriptor built here follows the interface
@@ -258,7 +257,7 @@ func ParseHex(r io.Reader) ([]byte, error) {
 // D435iDesc is the device descriptor of a scripted D435i on bus 2, port 1
 // (USB 3.2, serial "012345678901").
 func D435iDesc() usbio.DeviceDesc {
-	return usbio.DeviceDesc{Bus: 2, Address: 3, Path: []int{1}, Vendor: usb.IntelVID, Product: 0x0B3A, BCDUSB: 0x0320,
+	return usbio.DeviceDesc{Bus: 2, Address: 3, Path: []int{1}, Vendor: usbio.IntelVID, Product: 0x0B3A, BCDUSB: 0x0320,
 		BCDDev: 0x5010, Serial: "012345678901", Name: "Intel(R) RealSense(TM) Depth Camera 435i"}
 }
 
