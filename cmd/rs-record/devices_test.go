@@ -194,3 +194,37 @@ func TestLiveDefaultsFromCamera(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordUSBCapturesTheCamera: --record-usb opens the camera through a
+// recorder of its USB exchange and writes that exchange when the device is
+// closed: one line per operation, the firmware commands of the open among
+// them, as many as the scripted camera answered.
+func TestRecordUSBCapturesTheCamera(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "usb.txt")
+	fake := fakeD435i()
+	e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, usb: usbtest.New(fake)}
+	c, err := parseRecordFlags(e, []string{"--record-usb", trace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, synthetic, err := openRecordDevice(context.Background(), e, c)
+	if err != nil || synthetic {
+		t.Fatalf("open: %v (synthetic %v)", err, synthetic)
+	}
+	if err := dev.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	controls := 0
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if strings.HasPrefix(l, "control ") {
+			controls++
+		}
+	}
+	if want := len(usbtest.DefaultFirmware().OpenOps(true)); controls < want {
+		t.Errorf("trace has %d control transfers, want at least the %d of the open:\n%s", controls, want, b)
+	}
+}

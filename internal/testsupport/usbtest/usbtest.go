@@ -3,7 +3,8 @@
 // payload streams the test supplies — and the D435/D435i descriptors and
 // firmware replies the usb package's tests script. Its operations are
 // usbtrace's, so that a trace captured from a camera (usbtrace.Record)
-// scripts the fake.
+// scripts the fake. Tests hand it to usb.Open and usb.Devices on a context
+// (usbio.WithTransport); the public API has no transport hook.
 package usbtest
 
 import (
