@@ -1,6 +1,6 @@
 package usb
 
-import "github.com/rsbag/rsbag/usb/internal/uvc"
+import "github.com/rsbag/rsbag/internal/uvc"
 
 // assembler turns UVC payloads into frames (UVC 1.5 §2.4.3: a frame is the
 // payloads sharing one FID value; EOF ends it early). Frames with the error

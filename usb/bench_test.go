@@ -4,9 +4,10 @@ import (
 	"context"
 	"testing"
 
+	"github.com/rsbag/rsbag/internal/testsupport/usbtest"
+	"github.com/rsbag/rsbag/internal/usbio"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb"
-	"github.com/rsbag/rsbag/usb/usbtest"
 )
 
 // BenchmarkUSBTransport prices the seam: 848x480 Z16 frames with metadata
@@ -15,7 +16,7 @@ func BenchmarkUSBTransport(b *testing.B) {
 	const w, h = 848, 480
 	size := w * h * 2
 	fake := d435i(b, append(probeOps(1, 0x0110, 1, 2, 333333, uint32(size)), stopOps(1, 0x82)...)...)
-	d, err := usb.Open(context.Background(), &usb.Options{Transport: usbtest.New(fake)})
+	d, err := usb.Open(usbio.WithTransport(context.Background(), usbtest.New(fake)), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,9 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/testsupport/usbtest"
+	"github.com/rsbag/rsbag/internal/usbio"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb"
-	"github.com/rsbag/rsbag/usb/usbtest"
 )
 
 // defaults lists the default profiles of d.
@@ -38,7 +39,7 @@ func TestProductDefaults(t *testing.T) {
 	usb2.BCDUSB = 0x0210
 	for _, tc := range []struct {
 		name string
-		desc usb.DeviceDesc
+		desc usbio.DeviceDesc
 		imu  bool
 		want []string
 	}{
@@ -48,7 +49,7 @@ func TestProductDefaults(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fake := usbtest.NewDevice(tc.desc, usbtest.D435Config(tc.imu), usbtest.DefaultFirmware().OpenOps(tc.imu)...)
-			d, err := usb.Open(context.Background(), &usb.Options{Transport: usbtest.New(fake), Watchdog: time.Minute})
+			d, err := usb.Open(usbio.WithTransport(context.Background(), usbtest.New(fake)), &usb.Options{Watchdog: time.Minute})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,17 +12,15 @@ import (
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/sensorrt"
+	"github.com/rsbag/rsbag/internal/usbio"
+	"github.com/rsbag/rsbag/internal/uvc"
 	"github.com/rsbag/rsbag/internal/yuv"
 	"github.com/rsbag/rsbag/sensor"
-	"github.com/rsbag/rsbag/usb/internal/uvc"
 )
 
 // Options configure Open. The zero value (or nil) opens the first camera
 // found through libusb.
 type Options struct {
-	// Transport to use; nil means a new libusb transport owned by the
-	// Device and closed with it.
-	Transport Transport
 	// Serial selects a camera by serial number; "" takes the first.
 	Serial string
 	// Watchdog is how long a stream may deliver nothing before its endpoint
@@ -54,19 +52,19 @@ func (o *Options) withDefaults() Options {
 
 // Camera is an enumerated RealSense camera.
 type Camera struct {
-	Info sensor.Info // name, serial number, product id, USB type, port
-	Desc DeviceDesc  // interfaces of every USB device at the camera's port
+	Info sensor.Info      // name, serial number, product id, USB type, port
+	desc usbio.DeviceDesc // interfaces of every USB device at the camera's port
 }
 
-// Enumerate lists the D400 cameras t sees, with their interfaces grouped
+// enumerate lists the D400 cameras t sees, with their interfaces grouped
 // per physical device by port path. Other devices are ignored. It returns
 // an error wrapping device.ErrNotFound when there is none.
-func Enumerate(ctx context.Context, t Transport) ([]Camera, error) {
+func enumerate(ctx context.Context, t usbio.Transport) ([]Camera, error) {
 	descs, err := t.Devices(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("usb: list devices: %w: %w", device.ErrNotFound, err)
 	}
-	byPort := map[string]*DeviceDesc{}
+	byPort := map[string]*usbio.DeviceDesc{}
 	var order []string
 	for _, d := range descs {
 		if !isD400(d.Vendor, d.Product) {
@@ -76,7 +74,7 @@ func Enumerate(ctx context.Context, t Transport) ([]Camera, error) {
 		g, ok := byPort[key]
 		if !ok {
 			c := d
-			c.Interfaces = append([]InterfaceDesc(nil), d.Interfaces...)
+			c.Interfaces = append([]usbio.InterfaceDesc(nil), d.Interfaces...)
 			byPort[key] = &c
 			order = append(order, key)
 			continue
@@ -94,7 +92,7 @@ func Enumerate(ctx context.Context, t Transport) ([]Camera, error) {
 	for _, k := range order {
 		d := *byPort[k]
 		sort.Slice(d.Interfaces, func(i, j int) bool { return d.Interfaces[i].Number < d.Interfaces[j].Number })
-		cams = append(cams, Camera{Info: cameraInfo(d), Desc: d})
+		cams = append(cams, Camera{Info: cameraInfo(d), desc: d})
 	}
 	return cams, nil
 }
@@ -103,20 +101,34 @@ func Enumerate(ctx context.Context, t Transport) ([]Camera, error) {
 // a USB bus or a camera it returns an error wrapping device.ErrNotFound
 // ("no RealSense device found").
 func Devices(ctx context.Context) ([]Camera, error) {
-	t, err := DefaultTransport()
+	t, owned, err := transport(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer t.Close()
-	return Enumerate(ctx, t)
+	if owned {
+		defer t.Close()
+	}
+	return enumerate(ctx, t)
+}
+
+// transport returns the transport set on ctx by usbio.WithTransport (from
+// inside the module: rs-record's --record-usb, the tests' fake camera), or
+// else a new libusb transport that the caller owns and closes.
+func transport(ctx context.Context) (t usbio.Transport, owned bool, err error) {
+	if t := usbio.FromContext(ctx); t != nil {
+		return t, false, nil
+	}
+	t, err = defaultTransport()
+	return t, err == nil, err
 }
 
 // Device is a live D400 camera. It implements device.Device.
 type Device struct {
 	opts    Options
-	owned   bool // opts.Transport was created by Open
+	t       usbio.Transport
+	owned   bool // t was created by Open
 	cam     Camera
-	h       Handle
+	h       usbio.Handle
 	sensors []sensor.Sensor
 	fw      *firmware   // nil when the camera has no firmware command channel
 	tk      *timeKeeper // global time; nil without a firmware command channel
@@ -129,6 +141,7 @@ var _ device.Counting = (*Device)(nil)
 // Importing the package registers its cameras with device.RegisterCameras:
 // device.OpenCamera (and pipeline, and the tools) then opens them.
 func init() {
+	usbio.Default = defaultTransport
 	device.RegisterCameras(func(ctx context.Context, serial string) (device.Device, error) {
 		d, err := Open(ctx, &Options{Serial: serial})
 		if err != nil {
@@ -141,18 +154,14 @@ func init() {
 // Open opens a D400 camera: the first one, or the one with opts.Serial.
 func Open(ctx context.Context, opts *Options) (*Device, error) {
 	o := opts.withDefaults()
-	owned := false
-	if o.Transport == nil {
-		t, err := DefaultTransport()
-		if err != nil {
-			return nil, err
-		}
-		o.Transport, owned = t, true
+	t, owned, err := transport(ctx)
+	if err != nil {
+		return nil, err
 	}
-	d, err := open(ctx, o)
+	d, err := open(ctx, t, o)
 	if err != nil {
 		if owned {
-			o.Transport.Close()
+			t.Close()
 		}
 		return nil, err
 	}
@@ -160,8 +169,8 @@ func Open(ctx context.Context, opts *Options) (*Device, error) {
 	return d, nil
 }
 
-func open(ctx context.Context, o Options) (*Device, error) {
-	cams, err := Enumerate(ctx, o.Transport)
+func open(ctx context.Context, t usbio.Transport, o Options) (*Device, error) {
+	cams, err := enumerate(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -169,25 +178,25 @@ func open(ctx context.Context, o Options) (*Device, error) {
 	if o.Serial != "" {
 		found := false
 		for _, c := range cams {
-			if c.Desc.Serial == o.Serial {
+			if c.desc.Serial == o.Serial {
 				cam, found = c, true
 			}
 		}
 		if !found {
 			list := make([]string, len(cams))
 			for i, c := range cams {
-				list[i] = c.Desc.Serial + " (" + c.Info[sensor.CameraInfoName] + ")"
+				list[i] = c.desc.Serial + " (" + c.Info[sensor.CameraInfoName] + ")"
 			}
 			return nil, fmt.Errorf("usb: no camera with serial %q among the %d found: %s: %w",
 				o.Serial, len(cams), strings.Join(list, ", "), device.ErrNotFound)
 		}
 	}
-	h, err := o.Transport.Open(ctx, cam.Desc)
+	h, err := t.Open(ctx, cam.desc)
 	if err != nil {
-		return nil, fmt.Errorf("usb %s: open: %w", cam.Desc, err)
+		return nil, fmt.Errorf("usb %s: open: %w", cam.desc, err)
 	}
-	d := &Device{opts: o, cam: cam, h: h}
-	d.rt.Name = fmt.Sprintf("usb %s", cam.Desc)
+	d := &Device{opts: o, t: t, cam: cam, h: h}
+	d.rt.Name = fmt.Sprintf("usb %s", cam.desc)
 	if err := d.build(ctx); err != nil {
 		h.Close()
 		return nil, err
@@ -199,14 +208,14 @@ func open(ctx context.Context, o Options) (*Device, error) {
 func (d *Device) build(ctx context.Context) error {
 	raw, err := d.h.RawConfig(ctx)
 	if err != nil {
-		return fmt.Errorf("usb %s: read configuration descriptor: %w", d.cam.Desc, err)
+		return fmt.Errorf("usb %s: read configuration descriptor: %w", d.cam.desc, err)
 	}
 	vcs, err := uvc.ParseUVC(raw)
 	if err != nil {
-		return fmt.Errorf("usb %s: %w", d.cam.Desc, err)
+		return fmt.Errorf("usb %s: %w", d.cam.desc, err)
 	}
 	if err := d.readFirmware(ctx, vcs); err != nil {
-		return fmt.Errorf("usb %s: %w", d.cam.Desc, err)
+		return fmt.Errorf("usb %s: %w", d.cam.desc, err)
 	}
 	for i := range vcs {
 		vc := vcs[i]
@@ -243,14 +252,14 @@ func (d *Device) build(ctx context.Context) error {
 			d.sensors = append(d.sensors, s)
 		}
 	}
-	if p, ok := d40xProduct(d.cam.Desc.Product); ok && p.hid {
-		for _, in := range d.cam.Desc.Interfaces {
+	if p, ok := d40xProduct(d.cam.desc.Product); ok && p.hid {
+		for _, in := range d.cam.desc.Interfaces {
 			for _, a := range in.Alts {
 				if a.Class != uvc.ClassHID {
 					continue
 				}
 				for _, ep := range a.Endpoints {
-					if ep.Address&0x80 != 0 && ep.transferType() == transferInterrupt {
+					if ep.Address&0x80 != 0 && ep.TransferType() == usbio.TransferInterrupt {
 						d.sensors = append(d.sensors, newMotionSensor(d, in.Number, ep.Address))
 						goto done
 					}
@@ -260,7 +269,7 @@ func (d *Device) build(ctx context.Context) error {
 	done:
 	}
 	if len(d.sensors) == 0 {
-		return fmt.Errorf("usb %s: no video or motion interfaces: %w", d.cam.Desc, device.ErrNotFound)
+		return fmt.Errorf("usb %s: no video or motion interfaces: %w", d.cam.desc, device.ErrNotFound)
 	}
 	return nil
 }
@@ -291,7 +300,7 @@ func (d *Device) readFirmware(ctx context.Context, vcs []uvc.ControlInterface) e
 	cctx, cancel := context.WithTimeout(ctx, 10*d.opts.ControlTimeout)
 	defer cancel()
 	// The D405 streams color from its depth interface and has an RGB table.
-	fw, err := readFirmware(cctx, ch, d.cam.Desc.Product, color || d.cam.Desc.Product == pidD405)
+	fw, err := readFirmware(cctx, ch, d.cam.desc.Product, color || d.cam.desc.Product == pidD405)
 	if err != nil {
 		return err
 	}
@@ -308,7 +317,7 @@ func (d *Device) readFirmware(ctx context.Context, vcs []uvc.ControlInterface) e
 // (intrinsics and extrinsics are then unknown), or nil.
 func (d *Device) CalibrationError() error {
 	if d.fw == nil {
-		return fmt.Errorf("usb %s: no firmware command channel: %w", d.cam.Desc, device.ErrNoExtrinsics)
+		return fmt.Errorf("usb %s: no firmware command channel: %w", d.cam.desc, device.ErrNoExtrinsics)
 	}
 	return d.fw.calibErr
 }
@@ -342,7 +351,7 @@ func buildProfiles(s *Sensor) {
 		}
 		p := &sensor.StreamProfile{Stream: stream, Index: index, UID: newUID(), Format: format,
 			FPS: k.fps, Kind: sensor.KindVideo, Width: fr.Width, Height: fr.Height}
-		p.Default = defaultsFor(s.dev.cam.Desc.Product, s.dev.cam.Desc.BCDUSB).isDefault(p)
+		p.Default = defaultsFor(s.dev.cam.desc.Product, s.dev.cam.desc.BCDUSB).isDefault(p)
 		p.Intrinsics = s.intrinsics(p)
 		seen[k] = p
 		if m.split != 0 {
@@ -430,7 +439,7 @@ func (d *Device) Info() sensor.Info { return d.cam.Info.Clone() }
 
 // String names the device, e.g. "Intel RealSense D435I (2-1)".
 func (d *Device) String() string {
-	return fmt.Sprintf("%s (%s)", d.cam.Info[sensor.CameraInfoName], d.cam.Desc.PortPath())
+	return fmt.Sprintf("%s (%s)", d.cam.Info[sensor.CameraInfoName], d.cam.desc.PortPath())
 }
 
 // Sensors returns the Stereo Module, the RGB Camera and (D435i, D455) the
@@ -477,7 +486,7 @@ func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, 
 			return e, nil
 		}
 	}
-	return sensor.Extrinsics{}, fmt.Errorf("usb %s: %s→%s: %w", d.cam.Desc, from.Name(), to.Name(), device.ErrNoExtrinsics)
+	return sensor.Extrinsics{}, fmt.Errorf("usb %s: %s→%s: %w", d.cam.desc, from.Name(), to.Name(), device.ErrNoExtrinsics)
 }
 
 // Close stops and closes every sensor, then the USB device (and the
@@ -503,10 +512,10 @@ func (d *Device) shutdown() error {
 		}
 	}
 	if err := d.h.Close(); err != nil {
-		errs = append(errs, fmt.Errorf("usb %s: close: %w", d.cam.Desc, err))
+		errs = append(errs, fmt.Errorf("usb %s: close: %w", d.cam.desc, err))
 	}
 	if d.owned {
-		if err := d.opts.Transport.Close(); err != nil {
+		if err := d.t.Close(); err != nil {
 			errs = append(errs, err)
 		}
 	}

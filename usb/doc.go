@@ -1,7 +1,7 @@
 // Package usb drives live Intel RealSense D400 cameras over USB through
 // libusb (github.com/google/gousb) and presents them as device.Device.
 //
-// Everything above the small Transport seam is pure Go: enumeration by
+// Everything above the small transport seam is pure Go: enumeration by
 // vendor/product id, UVC descriptor parsing into stream profiles, probe/commit
 // negotiation, payload assembly with RealSense metadata, options through
 // processing- and extension-unit controls, and the HID IMU.
@@ -27,11 +27,10 @@
 // reported in the global-time domain. Frames without metadata use the host
 // clock (system-time domain).
 //
-// Options.Transport replaces libusb: package usbtrace wraps a transport to
-// capture a camera's USB exchange (rs-record's --record-usb), another USB
-// stack (usbip, a sandbox's broker) can implement Transport, and the
-// package's tests script a fake one (package usbtest, never linked into a
-// program that does not import it).
+// The transport seam is internal to the module (internal/usbio): rs-record
+// wraps libusb there to capture a camera's USB exchange (--record-usb), and
+// the tests run the driver on a scripted fake camera
+// (internal/testsupport/usbtest). The public API has no transport hook.
 //
 // Frames are delivered by the rules of package sensor ("Frame delivery").
 // Each streaming VideoStreaming interface, and the IMU, has a reading

@@ -1,6 +1,9 @@
 package usb
 
-import "github.com/rsbag/rsbag/usb/internal/uvc"
+import (
+	"github.com/rsbag/rsbag/internal/usbio"
+	"github.com/rsbag/rsbag/internal/uvc"
+)
 
 import "github.com/rsbag/rsbag/usb/internal/calib"
 
@@ -19,3 +22,6 @@ var (
 	ProbeControlSize       = uvc.ProbeControlSize
 	ProductName            = productName
 )
+
+// CameraDesc returns the USB descriptors of an enumerated camera.
+func CameraDesc(c Camera) usbio.DeviceDesc { return c.desc }

@@ -9,9 +9,10 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/testsupport/usbtest"
+	"github.com/rsbag/rsbag/internal/usbio"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb"
-	"github.com/rsbag/rsbag/usb/usbtest"
 )
 
 func TestHWMCommandBytes(t *testing.T) {
@@ -118,7 +119,7 @@ func near(a, b float32) bool { return math.Abs(float64(a-b)) < 1e-3 }
 func openFW(t *testing.T, fw usbtest.Firmware, ops ...usbtest.IO) (*usb.Device, *usbtest.Device) {
 	t.Helper()
 	fake := usbtest.NewDevice(usbtest.D435iDesc(), loadD435i(t), append(fw.OpenOps(true), ops...)...)
-	d, err := usb.Open(context.Background(), &usb.Options{Transport: usbtest.New(fake)})
+	d, err := usb.Open(usbio.WithTransport(context.Background(), usbtest.New(fake)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +262,7 @@ func TestFirmwareVariants(t *testing.T) {
 	last.R = append([]byte(nil), last.R...)
 	last.R[4+40] ^= 0xFF
 	fake = usbtest.NewDevice(usbtest.D435iDesc(), loadD435i(t), ops...)
-	d, err := usb.Open(context.Background(), &usb.Options{Transport: usbtest.New(fake)})
+	d, err := usb.Open(usbio.WithTransport(context.Background(), usbtest.New(fake)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +286,7 @@ func TestFirmwareVariants(t *testing.T) {
 	fake = usbtest.NewDevice(usbtest.D435iDesc(), loadD435i(t), usbtest.HWM(usbtest.OpGVD, 0, 0, usbtest.HWMFailure(-2))...)
 	tr := usbtest.New(fake)
 	var he *usb.HWMError
-	if _, err := usb.Open(context.Background(), &usb.Options{Transport: tr}); !errors.As(err, &he) || he.Code != -2 {
+	if _, err := usb.Open(usbio.WithTransport(context.Background(), tr), nil); !errors.As(err, &he) || he.Code != -2 {
 		t.Errorf("GVD failure: %v", err)
 	}
 	if tr.OpenHandles() != 0 {

@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/rsbag/rsbag/usb/usbtest"
+	"github.com/rsbag/rsbag/internal/testsupport/usbtest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/d435i.hex")

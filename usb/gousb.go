@@ -11,18 +11,19 @@ import (
 
 	"github.com/google/gousb"
 	"github.com/rsbag/rsbag/device"
-	"github.com/rsbag/rsbag/usb/internal/uvc"
+	"github.com/rsbag/rsbag/internal/usbio"
+	"github.com/rsbag/rsbag/internal/uvc"
 )
 
 // newContext is the gousb context constructor (a test hook).
 var newContext = gousb.NewContext
 
-// DefaultTransport returns a libusb transport (in a program built with
+// defaultTransport returns a libusb transport (in a program built with
 // cgo; built without, it returns an error wrapping device.ErrNoCameras).
 // gousb.NewContext panics when
 // libusb cannot initialise (no usbfs, no permissions); that is reported as
 // device.ErrNotFound instead of crashing the process.
-func DefaultTransport() (t Transport, err error) {
+func defaultTransport() (t usbio.Transport, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			t, err = nil, fmt.Errorf("usb: libusb unavailable (%v): %w", r, device.ErrNotFound)
@@ -36,7 +37,7 @@ func DefaultTransport() (t Transport, err error) {
 }
 
 // mapErr maps libusb's no-device errors to device.ErrDisconnected, stalls
-// to ErrStall and timeouts to ErrTimeout, keeping the cause in the chain.
+// to usbio.ErrStall and timeouts to usbio.ErrTimeout, keeping the cause in the chain.
 func mapErr(err error) error {
 	if err == nil {
 		return nil
@@ -45,11 +46,11 @@ func mapErr(err error) error {
 	case errors.Is(err, gousb.ErrorNoDevice), errors.Is(err, gousb.TransferNoDevice):
 		return fmt.Errorf("%w: %w", device.ErrDisconnected, err)
 	case errors.Is(err, gousb.ErrorPipe), errors.Is(err, gousb.TransferStall):
-		return fmt.Errorf("%w: %w", ErrStall, err)
+		return fmt.Errorf("%w: %w", usbio.ErrStall, err)
 	case errors.Is(err, gousb.ErrorTimeout), errors.Is(err, gousb.TransferTimedOut):
-		return fmt.Errorf("%w: %w", ErrTimeout, err)
+		return fmt.Errorf("%w: %w", usbio.ErrTimeout, err)
 	case errors.Is(err, gousb.ErrorOverflow), errors.Is(err, gousb.TransferOverflow):
-		return fmt.Errorf("%w: %w", ErrOverflow, err)
+		return fmt.Errorf("%w: %w", usbio.ErrOverflow, err)
 	}
 	return err
 }
@@ -60,11 +61,11 @@ type gousbTransport struct {
 
 // Devices opens every Intel device briefly to read its serial number and
 // product string; the other devices are listed from their descriptors.
-func (t *gousbTransport) Devices(ctx context.Context) ([]DeviceDesc, error) {
-	var out []DeviceDesc
+func (t *gousbTransport) Devices(ctx context.Context) ([]usbio.DeviceDesc, error) {
+	var out []usbio.DeviceDesc
 	devs, err := t.ctx.OpenDevices(func(d *gousb.DeviceDesc) bool {
 		out = append(out, convertDesc(d))
-		return uint16(d.Vendor) == IntelVID
+		return uint16(d.Vendor) == usbio.IntelVID
 	})
 	for _, dev := range devs {
 		for i := range out {
@@ -81,8 +82,8 @@ func (t *gousbTransport) Devices(ctx context.Context) ([]DeviceDesc, error) {
 	return out, nil
 }
 
-func convertDesc(d *gousb.DeviceDesc) DeviceDesc {
-	out := DeviceDesc{Bus: d.Bus, Address: d.Address, Path: append([]int(nil), d.Path...), Vendor: uint16(d.Vendor),
+func convertDesc(d *gousb.DeviceDesc) usbio.DeviceDesc {
+	out := usbio.DeviceDesc{Bus: d.Bus, Address: d.Address, Path: append([]int(nil), d.Path...), Vendor: uint16(d.Vendor),
 		Product: uint16(d.Product), BCDUSB: uint16(d.Spec), BCDDev: uint16(d.Device)}
 	if len(out.Path) == 0 && d.Port != 0 {
 		out.Path = []int{d.Port}
@@ -90,11 +91,11 @@ func convertDesc(d *gousb.DeviceDesc) DeviceDesc {
 	// The first configuration is the active one on RealSense cameras.
 	for _, cfg := range d.Configs {
 		for _, in := range cfg.Interfaces {
-			id := InterfaceDesc{Number: in.Number}
+			id := usbio.InterfaceDesc{Number: in.Number}
 			for _, a := range in.AltSettings {
-				as := AltSetting{Alternate: a.Alternate, Class: uint8(a.Class), SubClass: uint8(a.SubClass), Protocol: uint8(a.Protocol)}
+				as := usbio.AltSetting{Alternate: a.Alternate, Class: uint8(a.Class), SubClass: uint8(a.SubClass), Protocol: uint8(a.Protocol)}
 				for _, ep := range a.Endpoints {
-					as.Endpoints = append(as.Endpoints, EndpointDesc{Address: uint8(ep.Address),
+					as.Endpoints = append(as.Endpoints, usbio.EndpointDesc{Address: uint8(ep.Address),
 						Attributes: uint8(ep.TransferType), MaxPacketSize: ep.MaxPacketSize})
 				}
 				id.Alts = append(id.Alts, as)
@@ -106,7 +107,7 @@ func convertDesc(d *gousb.DeviceDesc) DeviceDesc {
 	return out
 }
 
-func (t *gousbTransport) Open(ctx context.Context, d DeviceDesc) (Handle, error) {
+func (t *gousbTransport) Open(ctx context.Context, d usbio.DeviceDesc) (usbio.Handle, error) {
 	var found *gousb.Device
 	devs, err := t.ctx.OpenDevices(func(g *gousb.DeviceDesc) bool {
 		return g.Bus == d.Bus && g.Address == d.Address
@@ -192,12 +193,12 @@ func (h *gousbHandle) Release(intf int) error {
 	return nil
 }
 
-func (h *gousbHandle) Control(ctx context.Context, s Setup, data []byte) (int, error) {
+func (h *gousbHandle) Control(ctx context.Context, s usbio.Setup, data []byte) (int, error) {
 	n, err := h.dev.Control(s.RequestType, s.Request, s.Value, s.Index, data)
 	return n, mapErr(err)
 }
 
-func (h *gousbHandle) InStream(intf int, ep uint8, size, count int) (Stream, error) {
+func (h *gousbHandle) InStream(intf int, ep uint8, size, count int) (usbio.Stream, error) {
 	h.mu.Lock()
 	in, ok := h.intfs[intf]
 	h.mu.Unlock()

@@ -8,9 +8,10 @@ import (
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/testsupport/await"
+	"github.com/rsbag/rsbag/internal/testsupport/usbtest"
+	"github.com/rsbag/rsbag/internal/usbio"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb"
-	"github.com/rsbag/rsbag/usb/usbtest"
 )
 
 // fromHandler are the calls a frame handler may make on its own sensor or
@@ -108,10 +109,10 @@ func TestMotionCallsFromHandler(t *testing.T) {
 	for _, c := range fromHandler {
 		t.Run(c.name, func(t *testing.T) {
 			var ops []usbtest.IO
-			ops = append(ops, usbtest.IO{Op: usbtest.OpSetInterface, Setup: usb.Setup{Index: 5}})
+			ops = append(ops, usbtest.IO{Op: usbtest.OpSetInterface, Setup: usbio.Setup{Index: 5}})
 			ops = append(ops, hidPowerOps(5, 1, 2, 250, feature(1, 6, 16))...)
 			ops = append(ops, hidPowerOps(5, 1, 6, 0, feature(1, 2, 4))...)
-			ops = append(ops, usbtest.IO{Op: usbtest.OpRelease, Setup: usb.Setup{Index: 5}})
+			ops = append(ops, usbtest.IO{Op: usbtest.OpRelease, Setup: usbio.Setup{Index: 5}})
 			d, fake, tr := openD435i(t, ops...)
 			m := byName(d, "Motion Module")
 			if err := m.Open(find(m, sensor.StreamAccel, sensor.FormatMotionXYZ32F, 0, 0, 250)); err != nil {

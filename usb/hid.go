@@ -12,9 +12,10 @@ import (
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/sensorrt"
+	"github.com/rsbag/rsbag/internal/usbio"
+	"github.com/rsbag/rsbag/internal/uvc"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb/internal/calib"
-	"github.com/rsbag/rsbag/usb/internal/uvc"
 )
 
 // HID facts from librealsense's public src/hid/hid-types.h and
@@ -146,17 +147,17 @@ func (m *MotionSensor) power(ctx context.Context, id uint8, state uint8, fps int
 	val := uint16(hidReportFeature)<<8 | uint16(id)
 	idx := uint16(m.intf)
 	fr := make([]byte, hidFeatureSize)
-	if _, err := m.dev.h.Control(ctx, Setup{uvc.RtClassIn, hidGetReport, val, idx}, fr); err != nil {
+	if _, err := m.dev.h.Control(ctx, usbio.Setup{RequestType: uvc.RtClassIn, Request: hidGetReport, Value: val, Index: idx}, fr); err != nil {
 		return fmt.Errorf("usb %s: get feature report %d: %w", m.name, id, err)
 	}
 	fr[3] = state
 	if fps > 0 {
 		binary.LittleEndian.PutUint16(fr[5:], uint16(1000/fps))
 	}
-	if _, err := m.dev.h.Control(ctx, Setup{uvc.RtClassOut, hidSetReport, val, idx}, fr); err != nil {
+	if _, err := m.dev.h.Control(ctx, usbio.Setup{RequestType: uvc.RtClassOut, Request: hidSetReport, Value: val, Index: idx}, fr); err != nil {
 		return fmt.Errorf("usb %s: set feature report %d: %w", m.name, id, err)
 	}
-	if _, err := m.dev.h.Control(ctx, Setup{uvc.RtClassIn, hidGetReport, val, idx}, fr); err != nil {
+	if _, err := m.dev.h.Control(ctx, usbio.Setup{RequestType: uvc.RtClassIn, Request: hidGetReport, Value: val, Index: idx}, fr); err != nil {
 		return fmt.Errorf("usb %s: get feature report %d: %w", m.name, id, err)
 	}
 	if fr[3] != state {
@@ -207,7 +208,7 @@ func (m *MotionSensor) start(h sensor.Handler, opened []*sensor.StreamProfile) e
 	return nil
 }
 
-func (m *MotionSensor) read(ctx context.Context, st Stream, byID map[uint8]*sensor.StreamProfile, w *sensorrt.Worker) {
+func (m *MotionSensor) read(ctx context.Context, st usbio.Stream, byID map[uint8]*sensor.StreamProfile, w *sensorrt.Worker) {
 	defer st.Close()
 	buf := make([]byte, hidReportSize)
 	for {

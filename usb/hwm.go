@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/rsbag/rsbag/usb/internal/uvc"
+	"github.com/rsbag/rsbag/internal/usbio"
+	"github.com/rsbag/rsbag/internal/uvc"
 )
 
 // Firmware command channel ("HW monitor") of D400 cameras. Facts from
@@ -95,7 +96,7 @@ func parseHWMReply(op uint8, b []byte) ([]byte, error) {
 // unit of a VideoControl interface.
 type hwm struct {
 	mu   sync.Mutex // one command at a time: SET_CUR and GET_CUR pair up
-	h    Handle
+	h    usbio.Handle
 	intf int // VideoControl interface
 	unit int // depth extension unit id
 }
@@ -108,7 +109,7 @@ func (c *hwm) command(ctx context.Context, op uint8, p1, p2, p3, p4 uint32, data
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := Setup{uvc.RtClassOut, uvc.ReqSetCur, hwmXUSelector << 8, uint16(c.unit)<<8 | uint16(c.intf)}
+	s := usbio.Setup{RequestType: uvc.RtClassOut, Request: uvc.ReqSetCur, Value: hwmXUSelector << 8, Index: uint16(c.unit)<<8 | uint16(c.intf)}
 	if _, err := c.h.Control(ctx, s, out); err != nil {
 		return nil, fmt.Errorf("usb: firmware command %#02x: SET_CUR: %w", op, err)
 	}

@@ -7,9 +7,10 @@ import (
 	"testing"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/testsupport/usbtest"
+	"github.com/rsbag/rsbag/internal/usbio"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb"
-	"github.com/rsbag/rsbag/usb/usbtest"
 )
 
 const (
@@ -179,7 +180,7 @@ func TestD405ColorIntrinsics(t *testing.T) {
 	desc := usbtest.D435iDesc()
 	desc.Product = 0x0B5B
 	fake := usbtest.NewDevice(desc, loadD435i(t), fw.OpenOps(true)...)
-	d, err := usb.Open(context.Background(), &usb.Options{Transport: usbtest.New(fake)})
+	d, err := usb.Open(usbio.WithTransport(context.Background(), usbtest.New(fake)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

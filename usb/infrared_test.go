@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/testsupport/usbtest"
 	"github.com/rsbag/rsbag/sensor"
-	"github.com/rsbag/rsbag/usb/usbtest"
 )
 
 func findIR(s sensor.Sensor, idx int, f sensor.Format, w, h, fps int) *sensor.StreamProfile {

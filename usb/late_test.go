@@ -5,9 +5,9 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/testsupport/usbtest"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb"
-	"github.com/rsbag/rsbag/usb/usbtest"
 )
 
 // TestSlowHandlerGetsLatest: a live camera does not wait for a handler

@@ -5,10 +5,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/testsupport/usbtest"
 	"github.com/rsbag/rsbag/internal/testsupport/yuvtest"
+	"github.com/rsbag/rsbag/internal/usbio"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb"
-	"github.com/rsbag/rsbag/usb/usbtest"
 )
 
 // openMJPEG opens a scripted D435i whose color interface also offers MJPEG
@@ -16,7 +17,7 @@ import (
 func openMJPEG(t *testing.T, ops ...usbtest.IO) (*usb.Device, *usbtest.Device) {
 	t.Helper()
 	fake := usbtest.NewDevice(usbtest.D435iDesc(), usbtest.D435MJPEGConfig(true), append(usbtest.DefaultFirmware().OpenOps(true), ops...)...)
-	d, err := usb.Open(context.Background(), &usb.Options{Transport: usbtest.New(fake), Watchdog: time.Minute})
+	d, err := usb.Open(usbio.WithTransport(context.Background(), usbtest.New(fake)), &usb.Options{Watchdog: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

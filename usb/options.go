@@ -11,8 +11,9 @@ import (
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/callbacks"
 	"github.com/rsbag/rsbag/internal/optionset"
+	"github.com/rsbag/rsbag/internal/usbio"
+	"github.com/rsbag/rsbag/internal/uvc"
 	"github.com/rsbag/rsbag/sensor"
-	"github.com/rsbag/rsbag/usb/internal/uvc"
 )
 
 // control is an option backed by a UVC control of a unit.
@@ -167,7 +168,7 @@ func (o *options) query(c *boundControl, req uint8) (float32, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), o.dev.opts.ControlTimeout)
 	defer cancel()
 	b := make([]byte, c.size)
-	n, err := o.dev.h.Control(ctx, Setup{uvc.RtClassIn, req, uint16(c.selector) << 8, uint16(c.unit)<<8 | uint16(o.vcIntf)}, b)
+	n, err := o.dev.h.Control(ctx, usbio.Setup{RequestType: uvc.RtClassIn, Request: req, Value: uint16(c.selector) << 8, Index: uint16(c.unit)<<8 | uint16(o.vcIntf)}, b)
 	if err != nil {
 		return 0, fmt.Errorf("usb %s: option %v: request %#02x: %w", o.name, c.opt, req, err)
 	}
@@ -311,7 +312,7 @@ func (o *options) SetOption(opt sensor.Option, v float32) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), o.dev.opts.ControlTimeout)
 	defer cancel()
-	if _, err := o.dev.h.Control(ctx, Setup{uvc.RtClassOut, uvc.ReqSetCur, uint16(c.selector) << 8, uint16(c.unit)<<8 | uint16(o.vcIntf)},
+	if _, err := o.dev.h.Control(ctx, usbio.Setup{RequestType: uvc.RtClassOut, Request: uvc.ReqSetCur, Value: uint16(c.selector) << 8, Index: uint16(c.unit)<<8 | uint16(o.vcIntf)},
 		encodeControl(v, c.size)); err != nil {
 		return fmt.Errorf("usb %s: set option %v: %w", o.name, opt, err)
 	}

@@ -3,11 +3,9 @@ package usb
 import (
 	"fmt"
 
+	"github.com/rsbag/rsbag/internal/usbio"
 	"github.com/rsbag/rsbag/sensor"
 )
-
-// IntelVID is Intel's USB vendor id (idVendor of every RealSense camera).
-const IntelVID = 0x8086
 
 // product is one D400-family product id. The ids and names are those of
 // librealsense's public source, src/ds/d400/d400-private.h (rs400_sku_pid,
@@ -45,7 +43,7 @@ var d400Products = map[uint16]product{
 // isD400 reports whether vid:pid is a D400-family camera.
 func isD400(vid, pid uint16) bool {
 	_, ok := d400Products[pid]
-	return vid == IntelVID && ok
+	return vid == usbio.IntelVID && ok
 }
 
 // productName returns librealsense's name for a D400 product id.
@@ -67,7 +65,7 @@ func usbType(bcd uint16) string {
 }
 
 // cameraInfo derives the device camera info from its descriptors.
-func cameraInfo(d DeviceDesc) sensor.Info {
+func cameraInfo(d usbio.DeviceDesc) sensor.Info {
 	name, _ := productName(d.Product)
 	info := sensor.Info{
 		sensor.CameraInfoName:              name,

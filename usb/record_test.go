@@ -10,11 +10,12 @@ import (
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/testsupport/await"
+	"github.com/rsbag/rsbag/internal/testsupport/usbtest"
+	"github.com/rsbag/rsbag/internal/usbio"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb"
-	"github.com/rsbag/rsbag/usb/usbtest"
 )
 
 // The scripted camera recorded with the record device plays back with
@@ -23,7 +24,7 @@ func TestRecordPlayback(t *testing.T) {
 	const w, h = 424, 240
 	size := w * h * 2
 	fake := d435i(t, append(probeOps(1, 0x0110, 1, 6, 333333, uint32(size)), stopOps(1, 0x82)...)...)
-	live, err := usb.Open(context.Background(), &usb.Options{Transport: usbtest.New(fake)})
+	live, err := usb.Open(usbio.WithTransport(context.Background(), usbtest.New(fake)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,12 +102,12 @@ func TestRecordPlayback(t *testing.T) {
 // back accel profile has the live profile's motion intrinsics.
 func TestRecordMotionIntrinsics(t *testing.T) {
 	var ops []usbtest.IO
-	ops = append(ops, usbtest.IO{Op: usbtest.OpSetInterface, Setup: usb.Setup{Index: 5}})
+	ops = append(ops, usbtest.IO{Op: usbtest.OpSetInterface, Setup: usbio.Setup{Index: 5}})
 	ops = append(ops, hidPowerOps(5, 1, 2, 250, feature(1, 6, 16))...)
 	ops = append(ops, hidPowerOps(5, 1, 6, 0, feature(1, 2, 4))...)
-	ops = append(ops, usbtest.IO{Op: usbtest.OpRelease, Setup: usb.Setup{Index: 5}})
+	ops = append(ops, usbtest.IO{Op: usbtest.OpRelease, Setup: usbio.Setup{Index: 5}})
 	fake := d435i(t, ops...)
-	live, err := usb.Open(context.Background(), &usb.Options{Transport: usbtest.New(fake)})
+	live, err := usb.Open(usbio.WithTransport(context.Background(), usbtest.New(fake)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,9 +14,10 @@ import (
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/callbacks"
 	"github.com/rsbag/rsbag/internal/sensorrt"
+	"github.com/rsbag/rsbag/internal/usbio"
+	"github.com/rsbag/rsbag/internal/uvc"
 	"github.com/rsbag/rsbag/internal/yuv"
 	"github.com/rsbag/rsbag/sensor"
-	"github.com/rsbag/rsbag/usb/internal/uvc"
 )
 
 // nextUID hands out stream-profile UIDs, unique within the process.
@@ -308,7 +309,7 @@ func (s *Sensor) initialDepthUnits() float32 {
 	switch {
 	case s.dev.fw != nil:
 		return s.dev.fw.depthUnits
-	case s.dev.cam.Desc.Product == pidD405:
+	case s.dev.cam.desc.Product == pidD405:
 		return defaultDepthUnitsD405
 	}
 	return defaultDepthUnits
@@ -335,7 +336,7 @@ func (s *Sensor) intrinsics(p *sensor.StreamProfile) sensor.Intrinsics {
 	switch {
 	case fw == nil:
 		return none
-	case p.Stream == sensor.StreamColor && fw.rgb != nil && s.dev.cam.Desc.Product == pidD405:
+	case p.Stream == sensor.StreamColor && fw.rgb != nil && s.dev.cam.desc.Product == pidD405:
 		// Color from the depth module (d400_depth_sensor::get_color_intrinsics).
 		in, _ := fw.rgb.D405Intrinsics(p.Width, p.Height)
 		return in
@@ -357,7 +358,7 @@ type vsRun struct {
 	outs   [3]*sensor.StreamProfile
 	m      mode
 	probe  uvc.Probe
-	stream Stream
+	stream usbio.Stream
 	size   int
 	frames uint64
 }

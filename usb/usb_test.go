@@ -16,18 +16,19 @@ import (
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/testsupport/await"
+	"github.com/rsbag/rsbag/internal/testsupport/usbtest"
+	"github.com/rsbag/rsbag/internal/usbio"
+	"github.com/rsbag/rsbag/internal/uvc"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb"
-	"github.com/rsbag/rsbag/usb/internal/uvc"
-	"github.com/rsbag/rsbag/usb/usbtest"
 )
 
 func mouse() *usbtest.Device {
-	return usbtest.NewDevice(usb.DeviceDesc{Bus: 1, Address: 2, Path: []int{3}, Vendor: 0x046D, Product: 0xC077, BCDUSB: 0x0200}, nil)
+	return usbtest.NewDevice(usbio.DeviceDesc{Bus: 1, Address: 2, Path: []int{3}, Vendor: 0x046D, Product: 0xC077, BCDUSB: 0x0200}, nil)
 }
 
 func otherIntel() *usbtest.Device {
-	return usbtest.NewDevice(usb.DeviceDesc{Bus: 1, Address: 4, Path: []int{4}, Vendor: usb.IntelVID, Product: 0x0001, BCDUSB: 0x0200}, nil)
+	return usbtest.NewDevice(usbio.DeviceDesc{Bus: 1, Address: 4, Path: []int{4}, Vendor: usbio.IntelVID, Product: 0x0001, BCDUSB: 0x0200}, nil)
 }
 
 // d435i is the scripted D435i with the default firmware: ops follow the
@@ -37,7 +38,7 @@ func d435i(t testing.TB, ops ...usbtest.IO) *usbtest.Device {
 }
 
 func TestEnumerate(t *testing.T) {
-	cams, err := usb.Enumerate(context.Background(), usbtest.New(mouse(), d435i(t), otherIntel()))
+	cams, err := usb.Devices(usbio.WithTransport(context.Background(), usbtest.New(mouse(), d435i(t), otherIntel())))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestEnumerate(t *testing.T) {
 		}
 	}
 	var classes []uint8
-	for _, in := range cams[0].Desc.Interfaces {
+	for _, in := range usb.CameraDesc(cams[0]).Interfaces {
 		classes = append(classes, in.Alts[0].Class)
 	}
 	if want := []uint8{0x0E, 0x0E, 0x0E, 0x0E, 0x0E, 0x03, 0xFF}; string(classes) != string(want) {
@@ -67,10 +68,10 @@ func TestEnumerate(t *testing.T) {
 	}
 
 	// Only non-RealSense devices: not found.
-	if _, err := usb.Enumerate(context.Background(), usbtest.New(mouse(), otherIntel())); !errors.Is(err, device.ErrNotFound) {
+	if _, err := usb.Devices(usbio.WithTransport(context.Background(), usbtest.New(mouse(), otherIntel()))); !errors.Is(err, device.ErrNotFound) {
 		t.Errorf("non-RealSense only: %v, want ErrNotFound", err)
 	}
-	if _, err := usb.Open(context.Background(), &usb.Options{Transport: usbtest.New(mouse())}); !errors.Is(err, device.ErrNotFound) ||
+	if _, err := usb.Open(usbio.WithTransport(context.Background(), usbtest.New(mouse())), nil); !errors.Is(err, device.ErrNotFound) ||
 		err.Error() != "no RealSense device found" {
 		t.Errorf("Open: %v", err)
 	}
@@ -100,7 +101,7 @@ func openD435iWatchdog(t testing.TB, watchdog time.Duration, ops ...usbtest.IO) 
 	t.Helper()
 	fake := d435i(t, ops...)
 	tr := usbtest.New(fake)
-	d, err := usb.Open(context.Background(), &usb.Options{Transport: tr, Watchdog: watchdog})
+	d, err := usb.Open(usbio.WithTransport(context.Background(), tr), &usb.Options{Watchdog: watchdog})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,16 +241,16 @@ func probeOps(intf int, bcd uint16, format, frame uint8, interval uint32, maxFra
 		MaxPayloadSize: maxFrame + 512, ClockFrequency: 15000000}.Marshal(n)
 	idx := uint16(intf)
 	return []usbtest.IO{
-		{Op: usbtest.OpSetInterface, Setup: usb.Setup{Index: idx}},
-		{Op: usbtest.OpControl, Setup: usb.Setup{RequestType: 0xA1, Request: 0x83, Value: 0x0100, Index: idx}, R: reply},
-		{Op: usbtest.OpControl, Setup: usb.Setup{RequestType: 0x21, Request: 0x01, Value: 0x0100, Index: idx}, W: want},
-		{Op: usbtest.OpControl, Setup: usb.Setup{RequestType: 0xA1, Request: 0x81, Value: 0x0100, Index: idx}, R: reply},
-		{Op: usbtest.OpControl, Setup: usb.Setup{RequestType: 0x21, Request: 0x01, Value: 0x0200, Index: idx}, W: reply},
+		{Op: usbtest.OpSetInterface, Setup: usbio.Setup{Index: idx}},
+		{Op: usbtest.OpControl, Setup: usbio.Setup{RequestType: 0xA1, Request: 0x83, Value: 0x0100, Index: idx}, R: reply},
+		{Op: usbtest.OpControl, Setup: usbio.Setup{RequestType: 0x21, Request: 0x01, Value: 0x0100, Index: idx}, W: want},
+		{Op: usbtest.OpControl, Setup: usbio.Setup{RequestType: 0xA1, Request: 0x81, Value: 0x0100, Index: idx}, R: reply},
+		{Op: usbtest.OpControl, Setup: usbio.Setup{RequestType: 0x21, Request: 0x01, Value: 0x0200, Index: idx}, W: reply},
 	}
 }
 
 func stopOps(intf int, ep uint8) []usbtest.IO {
-	return []usbtest.IO{{Op: usbtest.OpClearHalt, EP: ep}, {Op: usbtest.OpRelease, Setup: usb.Setup{Index: uint16(intf)}}}
+	return []usbtest.IO{{Op: usbtest.OpClearHalt, EP: ep}, {Op: usbtest.OpRelease, Setup: usbio.Setup{Index: uint16(intf)}}}
 }
 
 func TestProbeControlSizes(t *testing.T) {
@@ -479,7 +480,7 @@ func bubbleGoroutines() int {
 }
 
 func ctl(rt, req uint8, sel uint8, unit, intf int, w, r []byte) usbtest.IO {
-	return usbtest.IO{Op: usbtest.OpControl, Setup: usb.Setup{RequestType: rt, Request: req, Value: uint16(sel) << 8,
+	return usbtest.IO{Op: usbtest.OpControl, Setup: usbio.Setup{RequestType: rt, Request: req, Value: uint16(sel) << 8,
 		Index: uint16(unit)<<8 | uint16(intf)}, W: w, R: r}
 }
 
@@ -551,20 +552,20 @@ func hidPowerOps(intf int, id, power uint8, fps int, before []byte) []usbtest.IO
 		binary.LittleEndian.PutUint16(after[5:], uint16(1000/fps))
 	}
 	return []usbtest.IO{
-		{Op: usbtest.OpControl, Setup: usb.Setup{RequestType: 0xA1, Request: 0x01, Value: val, Index: uint16(intf)}, R: before},
-		{Op: usbtest.OpControl, Setup: usb.Setup{RequestType: 0x21, Request: 0x09, Value: val, Index: uint16(intf)}, W: after},
-		{Op: usbtest.OpControl, Setup: usb.Setup{RequestType: 0xA1, Request: 0x01, Value: val, Index: uint16(intf)}, R: after},
+		{Op: usbtest.OpControl, Setup: usbio.Setup{RequestType: 0xA1, Request: 0x01, Value: val, Index: uint16(intf)}, R: before},
+		{Op: usbtest.OpControl, Setup: usbio.Setup{RequestType: 0x21, Request: 0x09, Value: val, Index: uint16(intf)}, W: after},
+		{Op: usbtest.OpControl, Setup: usbio.Setup{RequestType: 0xA1, Request: 0x01, Value: val, Index: uint16(intf)}, R: after},
 	}
 }
 
 func TestHIDMotion(t *testing.T) {
 	var ops []usbtest.IO
-	ops = append(ops, usbtest.IO{Op: usbtest.OpSetInterface, Setup: usb.Setup{Index: 5}})
+	ops = append(ops, usbtest.IO{Op: usbtest.OpSetInterface, Setup: usbio.Setup{Index: 5}})
 	ops = append(ops, hidPowerOps(5, 1, 2, 250, feature(1, 6, 16))...)
 	ops = append(ops, hidPowerOps(5, 2, 2, 400, feature(2, 6, 5))...)
 	ops = append(ops, hidPowerOps(5, 1, 6, 0, feature(1, 2, 4))...)
 	ops = append(ops, hidPowerOps(5, 2, 6, 0, feature(2, 2, 2))...)
-	ops = append(ops, usbtest.IO{Op: usbtest.OpRelease, Setup: usb.Setup{Index: 5}})
+	ops = append(ops, usbtest.IO{Op: usbtest.OpRelease, Setup: usbio.Setup{Index: 5}})
 	d, fake, _ := openD435i(t, ops...)
 	m := byName(d, "Motion Module")
 	var accel, gyro *sensor.StreamProfile

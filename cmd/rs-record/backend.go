@@ -12,12 +12,13 @@ import (
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/internal/outfile"
+	"github.com/rsbag/rsbag/internal/usbio"
+	"github.com/rsbag/rsbag/internal/usbtrace"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 	"github.com/rsbag/rsbag/usb"
-	"github.com/rsbag/rsbag/usb/usbtrace"
 )
 
 // openLiveCamera opens the RealSense camera of --device SERIAL, or the
@@ -26,17 +27,17 @@ import (
 // the device is closed (fixtures for usb tests).
 func openLiveCamera(ctx context.Context, e *env, c *recordConfig) (device.Device, error) {
 	if c.recordUSB == "" {
-		return usb.Open(ctx, &usb.Options{Transport: e.usb, Serial: c.serial()})
+		return usb.Open(e.usbContext(ctx), &usb.Options{Serial: c.serial()})
 	}
 	t := e.usb
 	if t == nil {
 		var err error
-		if t, err = usb.DefaultTransport(); err != nil {
+		if t, err = usbio.Default(); err != nil {
 			return nil, err
 		}
 	}
 	rec := &usbtrace.Record{T: t}
-	dev, err := usb.Open(ctx, &usb.Options{Transport: rec, Serial: c.serial()})
+	dev, err := usb.Open(usbio.WithTransport(ctx, rec), &usb.Options{Serial: c.serial()})
 	if err != nil {
 		rec.Close()
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/rsbag/rsbag/internal/buildinfo"
+	"github.com/rsbag/rsbag/internal/usbio"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/usb"
 )
@@ -76,23 +77,24 @@ func runDevices(e *env, args []string) error {
 }
 
 // describeCameras opens every camera t sees (nil: libusb) and describes it.
-func describeCameras(ctx context.Context, t usb.Transport) ([]cameraReport, error) {
+func describeCameras(ctx context.Context, t usbio.Transport) ([]cameraReport, error) {
 	if t == nil {
-		dt, err := usb.DefaultTransport()
+		dt, err := usbio.Default()
 		if err != nil {
 			return nil, err
 		}
 		defer dt.Close()
 		t = dt
 	}
-	found, err := usb.Enumerate(ctx, t)
+	ctx = usbio.WithTransport(ctx, t)
+	found, err := usb.Devices(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out []cameraReport
 	for _, cam := range found {
 		sn := cam.Info[sensor.CameraInfoSerialNumber]
-		dev, err := usb.Open(ctx, &usb.Options{Transport: t, Serial: sn})
+		dev, err := usb.Open(ctx, &usb.Options{Serial: sn})
 		if err != nil {
 			return nil, fmt.Errorf("camera %s: %w", sn, err)
 		}

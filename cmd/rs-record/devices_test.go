@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rsbag/rsbag/usb"
-	"github.com/rsbag/rsbag/usb/usbtest"
+	"github.com/rsbag/rsbag/internal/testsupport/usbtest"
+	"github.com/rsbag/rsbag/internal/usbio"
 )
 
 // fakeD435i is the scripted D435i of package usbtest (serial
@@ -24,7 +24,7 @@ func fakeD435i() *usbtest.Device {
 
 // runIn runs the command line in this process with the given USB transport
 // and returns its exit status and output.
-func runIn(t testing.TB, tr usb.Transport, args ...string) result {
+func runIn(t testing.TB, tr usbio.Transport, args ...string) result {
 	t.Helper()
 	var o, e bytes.Buffer
 	code := run(args, &env{stdout: &o, stderr: &e, usb: tr})
@@ -37,11 +37,11 @@ func runIn(t testing.TB, tr usb.Transport, args ...string) result {
 func TestUnknownSerialIsAnError(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		tr    func() usb.Transport
+		tr    func() usbio.Transport
 		found string
 	}{
-		{"no camera", func() usb.Transport { return usbtest.New() }, "no RealSense device found"},
-		{"another camera", func() usb.Transport { return usbtest.New(fakeD435i()) }, "among the 1 found: 012345678901 (Intel RealSense D435I)"},
+		{"no camera", func() usbio.Transport { return usbtest.New() }, "no RealSense device found"},
+		{"another camera", func() usbio.Transport { return usbtest.New(fakeD435i()) }, "among the 1 found: 012345678901 (Intel RealSense D435I)"},
 	} {
 		for _, args := range [][]string{{"record", "-t", "1"}, {"view", "--port", "0"}} {
 			t.Run(tc.name+"/"+args[0], func(t *testing.T) {
@@ -159,7 +159,7 @@ func TestLiveDefaultsFromCamera(t *testing.T) {
 	d435 := usbtest.D435Desc()
 	for _, tc := range []struct {
 		name string
-		desc usb.DeviceDesc
+		desc usbio.DeviceDesc
 		imu  bool
 		args []string
 		want []string
@@ -192,5 +192,39 @@ func TestLiveDefaultsFromCamera(t *testing.T) {
 				t.Errorf("picked %v\nwant   %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestRecordUSBCapturesTheCamera: --record-usb opens the camera through a
+// recorder of its USB exchange and writes that exchange when the device is
+// closed: one line per operation, the firmware commands of the open among
+// them, as many as the scripted camera answered.
+func TestRecordUSBCapturesTheCamera(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "usb.txt")
+	fake := fakeD435i()
+	e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, usb: usbtest.New(fake)}
+	c, err := parseRecordFlags(e, []string{"--record-usb", trace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, synthetic, err := openRecordDevice(context.Background(), e, c)
+	if err != nil || synthetic {
+		t.Fatalf("open: %v (synthetic %v)", err, synthetic)
+	}
+	if err := dev.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	controls := 0
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if strings.HasPrefix(l, "control ") {
+			controls++
+		}
+	}
+	if want := len(usbtest.DefaultFirmware().OpenOps(true)); controls < want {
+		t.Errorf("trace has %d control transfers, want at least the %d of the open:\n%s", controls, want, b)
 	}
 }

@@ -30,6 +30,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -43,8 +44,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/rsbag/rsbag/internal/tools/damage"
+	"github.com/rsbag/rsbag/internal/usbio"
 	"github.com/rsbag/rsbag/rosbag"
-	"github.com/rsbag/rsbag/usb"
 )
 
 // Exit statuses.
@@ -69,7 +70,16 @@ type env struct {
 	stdinTTY       bool // stdin is a terminal: accept key commands
 	// usb is the USB transport live cameras are found through; nil is
 	// libusb's.
-	usb usb.Transport
+	usb usbio.Transport
+}
+
+// usbContext returns ctx carrying e.usb for package usb (see
+// usbio.WithTransport), or ctx itself when e.usb is nil (libusb).
+func (e *env) usbContext(ctx context.Context) context.Context {
+	if e.usb == nil {
+		return ctx
+	}
+	return usbio.WithTransport(ctx, e.usb)
 }
 
 func newEnv() *env {

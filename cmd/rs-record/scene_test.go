@@ -15,13 +15,13 @@ import (
 	"testing"
 
 	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/testsupport/usbtest"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
 	"github.com/rsbag/rsbag/software/scene"
-	"github.com/rsbag/rsbag/usb/usbtest"
 )
 
 // firstFrames returns the first frame of every video stream of the bag.

@@ -188,7 +188,7 @@ func openLiveCameras(ctx context.Context, e *env, c *recordConfig, n int) ([]dev
 	}
 	var devs []device.Device
 	for _, sn := range serials {
-		d, err := usb.Open(ctx, &usb.Options{Transport: e.usb, Serial: sn})
+		d, err := usb.Open(e.usbContext(ctx), &usb.Options{Serial: sn})
 		if err != nil {
 			for _, d := range devs {
 				d.Close()
@@ -295,8 +295,5 @@ func runPlaySession(ctx context.Context, e *env, c *playConfig) error {
 
 // listCameras lists the cameras of e.usb, or of libusb.
 func listCameras(ctx context.Context, e *env) ([]usb.Camera, error) {
-	if e.usb != nil {
-		return usb.Enumerate(ctx, e.usb)
-	}
-	return usb.Devices(ctx)
+	return usb.Devices(e.usbContext(ctx))
 }

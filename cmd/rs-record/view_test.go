@@ -20,8 +20,8 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/rsbag/rsbag/internal/testsupport/await"
+	"github.com/rsbag/rsbag/internal/testsupport/usbtest"
 	"github.com/rsbag/rsbag/sensor"
-	"github.com/rsbag/rsbag/usb/usbtest"
 )
 
 // TestViewServesBag: `rs-record view --port 0 BAG` (and, without a bag, the

@@ -9,14 +9,16 @@
 //     session's files internal/rigfiles,
 //     sensor, internal/goid (read by the sensor runtime only), the backends'
 //     callback lists internal/callbacks, the MCAP chunk writer
-//     internal/mcapwriter, and the plumbing below everything:
-//     internal/buildinfo, internal/outfile, internal/jsonl;
+//     internal/mcapwriter, the UVC wire formats internal/uvc, and the
+//     plumbing below everything: internal/buildinfo, internal/outfile,
+//     internal/jsonl;
 //  2. the device model: extensions, device, internal/layout, the derivation
 //     of a device's extrinsics internal/extrinsics, the reader of a
 //     bag's description internal/description, internal/yuv and
 //     internal/imaging, the sensor runtime internal/sensorrt, and the
 //     backends' option store internal/optionset, the synthetic camera's
-//     timed script internal/synthscript;
+//     timed script internal/synthscript, the USB transport seam
+//     internal/usbio and its recorder internal/usbtrace;
 //  3. the backends usb, software, playback and record, which never import
 //     each other;
 //  4. what stands on the backends: pipeline, rig, replay, processing,
@@ -88,6 +90,7 @@ var layers = map[string]int{
 	"internal/rigfiles":   layerBase,
 	"internal/rosmsg":     layerBase,
 	"internal/legacymsgs": layerBase,
+	"internal/uvc":        layerBase,
 
 	"extensions":           layerModel,
 	"device":               layerModel,
@@ -99,6 +102,8 @@ var layers = map[string]int{
 	"internal/optionset":   layerModel,
 	"internal/extrinsics":  layerModel,
 	"internal/synthscript": layerModel,
+	"internal/usbio":       layerModel,
+	"internal/usbtrace":    layerModel,
 
 	"usb":      layerBackends,
 	"software": layerBackends,
@@ -145,6 +150,7 @@ var allowed = map[string][]string{
 	"internal/jsonl":      {},
 	"internal/callbacks":  {},
 	"internal/mcapwriter": {"internal/lz4frame"},
+	"internal/uvc":        {},
 	// 2. The device model.
 	"extensions":           {"sensor"},
 	"device":               {"sensor", "extensions", "internal/layout", "internal/extrinsics"},
@@ -156,8 +162,10 @@ var allowed = map[string][]string{
 	"internal/sensorrt":    {"sensor", "internal/goid"},
 	"internal/optionset":   {"sensor", "extensions", "internal/callbacks"},
 	"internal/synthscript": {"sensor"},
+	"internal/usbio":       {"internal/uvc"},
+	"internal/usbtrace":    {"internal/usbio"},
 	// 3. The backends.
-	"usb":      {"sensor", "extensions", "device", "internal/sensorrt", "internal/yuv", "internal/optionset", "internal/callbacks"},
+	"usb":      {"sensor", "extensions", "device", "internal/sensorrt", "internal/yuv", "internal/optionset", "internal/callbacks", "internal/uvc", "internal/usbio"},
 	"software": {"sensor", "extensions", "device", "internal/layout", "internal/extrinsics", "internal/sensorrt", "internal/optionset", "internal/callbacks", "internal/synthscript"},
 	"playback": {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/extrinsics", "internal/description", "internal/sensorrt", "internal/callbacks", "internal/legacymsgs"},
 	"record":   {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo", "internal/callbacks"},
@@ -201,6 +209,7 @@ var allowed = map[string][]string{
 	"internal/testsupport/yuvtest":     {},
 	"internal/testsupport/await":       {},
 	"internal/testsupport/conformance": {}, // finds the checkers of tools/conformance
+	"internal/testsupport/usbtest":     {"device", "internal/usbio", "internal/usbtrace", "internal/uvc"},
 	"internal/archtest":                {},
 	"internal/apitest":                 {},
 }
@@ -606,10 +615,9 @@ func TestInternalBelowBackends(t *testing.T) {
 }
 
 // TestCommandsLinkNoFakes: the programs under cmd/ (and fleet/cmd/) —
-// rs-record, rs-fleet and any a user adds — do not link the test fakes (the
-// scripted USB transport usb/usbtest, which stays beside the USB wire types
-// it scripts, and all of internal/testsupport: the fake S3 server, the test
-// bag writers, ...), directly or through another package.
+// rs-record, rs-fleet and any a user adds — do not link the test fakes (all
+// of internal/testsupport: the scripted USB camera, the fake S3 server, the
+// test bag writers, ...), directly or through another package.
 func TestCommandsLinkNoFakes(t *testing.T) {
 	root := filepath.Join("..", "..")
 	var cmds []string
@@ -649,7 +657,7 @@ func TestCommandsLinkNoFakes(t *testing.T) {
 			t.Fatalf("%s links only %d module packages: the walk is broken", cmd, len(seen))
 		}
 		for dep, by := range seen {
-			if dep == "usb/usbtest" || layer(dep) == layerTestSupport {
+			if layer(dep) == layerTestSupport {
 				t.Errorf("%s links the test fake %s (imported by %s)", cmd, dep, by)
 			}
 		}

@@ -1,4 +1,4 @@
-// Package usbtrace records every operation a usb.Transport performs — control
+// Package usbtrace records every operation a usbio.Transport performs — control
 // transfers with their data, interface changes, halts cleared and stream
 // reads — in call order. rs-record's --record-usb uses it to capture a
 // camera's exchange for a bug report or a test fixture; the fake transport
@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/rsbag/rsbag/usb"
+	"github.com/rsbag/rsbag/internal/usbio"
 )
 
 // Op names the kind of an IO.
@@ -30,7 +30,7 @@ const (
 type IO struct {
 	Op    Op
 	EP    uint8
-	Setup usb.Setup
+	Setup usbio.Setup
 	W     []byte // bytes written (OUT control data)
 	R     []byte // bytes read (IN control reply or stream data)
 	Err   error  // error returned (recorded) or to return (scripted)
@@ -53,13 +53,13 @@ func short(b []byte) string {
 // in call order. The control part of Ops scripts a usbtest.Device and the
 // OpRead part its streams.
 type Record struct {
-	T usb.Transport
+	T usbio.Transport
 
 	mu  sync.Mutex
 	Ops []IO
 }
 
-var _ usb.Transport = (*Record)(nil)
+var _ usbio.Transport = (*Record)(nil)
 
 func (r *Record) add(io IO) {
 	r.mu.Lock()
@@ -75,10 +75,10 @@ func (r *Record) Snapshot() []IO {
 }
 
 // Devices lists the wrapped transport's devices.
-func (r *Record) Devices(ctx context.Context) ([]usb.DeviceDesc, error) { return r.T.Devices(ctx) }
+func (r *Record) Devices(ctx context.Context) ([]usbio.DeviceDesc, error) { return r.T.Devices(ctx) }
 
 // Open opens a device of the wrapped transport and records its operations.
-func (r *Record) Open(ctx context.Context, d usb.DeviceDesc) (usb.Handle, error) {
+func (r *Record) Open(ctx context.Context, d usbio.DeviceDesc) (usbio.Handle, error) {
 	h, err := r.T.Open(ctx, d)
 	if err != nil {
 		return nil, err
@@ -91,24 +91,24 @@ func (r *Record) Close() error { return r.T.Close() }
 
 type recHandle struct {
 	r *Record
-	h usb.Handle
+	h usbio.Handle
 }
 
 func (h *recHandle) RawConfig(ctx context.Context) ([]byte, error) { return h.h.RawConfig(ctx) }
 
 func (h *recHandle) SetInterface(intf, alt int) error {
 	err := h.h.SetInterface(intf, alt)
-	h.r.add(IO{Op: OpSetInterface, Setup: usb.Setup{Index: uint16(intf), Value: uint16(alt)}, Err: err})
+	h.r.add(IO{Op: OpSetInterface, Setup: usbio.Setup{Index: uint16(intf), Value: uint16(alt)}, Err: err})
 	return err
 }
 
 func (h *recHandle) Release(intf int) error {
 	err := h.h.Release(intf)
-	h.r.add(IO{Op: OpRelease, Setup: usb.Setup{Index: uint16(intf)}, Err: err})
+	h.r.add(IO{Op: OpRelease, Setup: usbio.Setup{Index: uint16(intf)}, Err: err})
 	return err
 }
 
-func (h *recHandle) Control(ctx context.Context, s usb.Setup, data []byte) (int, error) {
+func (h *recHandle) Control(ctx context.Context, s usbio.Setup, data []byte) (int, error) {
 	io := IO{Op: OpControl, Setup: s}
 	if !s.In() {
 		io.W = append([]byte(nil), data...)
@@ -122,7 +122,7 @@ func (h *recHandle) Control(ctx context.Context, s usb.Setup, data []byte) (int,
 	return n, err
 }
 
-func (h *recHandle) InStream(intf int, ep uint8, size, count int) (usb.Stream, error) {
+func (h *recHandle) InStream(intf int, ep uint8, size, count int) (usbio.Stream, error) {
 	s, err := h.h.InStream(intf, ep, size, count)
 	if err != nil {
 		return nil, err
@@ -140,7 +140,7 @@ func (h *recHandle) Close() error { return h.h.Close() }
 
 type recStream struct {
 	r  *Record
-	s  usb.Stream
+	s  usbio.Stream
 	ep uint8
 }
 

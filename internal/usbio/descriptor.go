@@ -1,10 +1,10 @@
-package usb
+package usbio
 
 import (
 	"encoding/binary"
 	"fmt"
 
-	"github.com/rsbag/rsbag/usb/internal/uvc"
+	"github.com/rsbag/rsbag/internal/uvc"
 )
 
 // ParseInterfaces parses the standard interface and endpoint descriptors of a

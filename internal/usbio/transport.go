@@ -1,4 +1,11 @@
-package usb
+// Package usbio is the seam between the usb driver and a USB stack: the
+// Transport interface (enumerate, open, control and IN streams) and the USB
+// descriptor types it speaks. Package usb implements it over libusb;
+// internal/usbtrace wraps one to capture what it does, and the test fake
+// internal/testsupport/usbtest scripts one. None of this is public: a
+// transport other than libusb reaches usb.Open only through WithTransport,
+// from inside the module.
+package usbio
 
 import (
 	"context"
@@ -26,9 +33,9 @@ func (s Setup) String() string {
 // bmRequestType, USB 2.0 §9.3.1).
 func (s Setup) In() bool { return s.RequestType&0x80 != 0 }
 
-// transferInterrupt is the interrupt transfer type, the low two bits of an
+// TransferInterrupt is the interrupt transfer type, the low two bits of an
 // endpoint's bmAttributes (USB 2.0 §9.6.6).
-const transferInterrupt = 3
+const TransferInterrupt = 3
 
 // EndpointDesc describes one endpoint of an interface setting.
 type EndpointDesc struct {
@@ -37,8 +44,8 @@ type EndpointDesc struct {
 	MaxPacketSize int
 }
 
-// transferType returns the endpoint's transfer type (transferInterrupt, ...).
-func (e EndpointDesc) transferType() int { return int(e.Attributes & 3) }
+// TransferType returns the endpoint's transfer type (TransferInterrupt, ...).
+func (e EndpointDesc) TransferType() int { return int(e.Attributes & 3) }
 
 // AltSetting is one alternate setting of an interface.
 type AltSetting struct {
@@ -90,9 +97,9 @@ func (d DeviceDesc) String() string {
 }
 
 // Transport is what the driver needs from a USB stack: enumerate devices and
-// open them. The gousb implementation (DefaultTransport) talks to libusb;
-// package usbtrace wraps one to record what it does, and package usbtest
-// provides a scripted fake. Implementations build DeviceDesc.Interfaces
+// open them. Package usb's implementation (Default) talks to libusb;
+// internal/usbtrace wraps one to record what it does, and
+// internal/testsupport/usbtest provides a scripted fake. Implementations build DeviceDesc.Interfaces
 // from the raw configuration descriptor with ParseInterfaces.
 type Transport interface {
 	// Devices lists the attached devices with their descriptors.
@@ -141,3 +148,26 @@ var (
 	// ErrTimeout reports a transfer that did not complete in time.
 	ErrTimeout = errors.New("usb: transfer timed out")
 )
+
+// IntelVID is Intel's USB vendor id (idVendor of every RealSense camera).
+const IntelVID = 0x8086
+
+// transportKey is the context key of WithTransport.
+type transportKey struct{}
+
+// WithTransport returns a copy of ctx that makes usb.Open and usb.Devices
+// use t instead of a new libusb transport. t stays the caller's: the
+// device does not close it.
+func WithTransport(ctx context.Context, t Transport) context.Context {
+	return context.WithValue(ctx, transportKey{}, t)
+}
+
+// FromContext returns the transport set by WithTransport, or nil.
+func FromContext(ctx context.Context) Transport {
+	t, _ := ctx.Value(transportKey{}).(Transport)
+	return t
+}
+
+// Default opens the libusb transport. Package usb sets it when it is
+// linked (a program without it has no live cameras); it is nil otherwise.
+var Default func() (Transport, error)

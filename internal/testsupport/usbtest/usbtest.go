@@ -1,9 +1,10 @@
-// Package usbtest provides a fake usb.Transport that replays scripted
+// Package usbtest provides a fake usbio.Transport that replays scripted
 // devices — descriptors, control-transfer replies checked in order, and
 // payload streams the test supplies — and the D435/D435i descriptors and
 // firmware replies the usb package's tests script. Its operations are
 // usbtrace's, so that a trace captured from a camera (usbtrace.Record)
-// scripts the fake.
+// scripts the fake. Tests hand it to usb.Open and usb.Devices on a context
+// (usbio.WithTransport); the public API has no transport hook.
 package usbtest
 
 import (
@@ -16,8 +17,8 @@ import (
 	"time"
 
 	"github.com/rsbag/rsbag/device"
-	"github.com/rsbag/rsbag/usb"
-	"github.com/rsbag/rsbag/usb/usbtrace"
+	"github.com/rsbag/rsbag/internal/usbio"
+	"github.com/rsbag/rsbag/internal/usbtrace"
 )
 
 // Op names the kind of an IO.
@@ -54,7 +55,7 @@ var ErrUnplugged = fmt.Errorf("usbtest: unplugged: %w", device.ErrDisconnected)
 
 // Device is a scripted device.
 type Device struct {
-	Desc   usb.DeviceDesc
+	Desc   usbio.DeviceDesc
 	Config []byte // raw configuration descriptor
 	// Ops are the expected handle operations, checked in order. Stream
 	// reads are not ops: payloads come from Stream(ep).
@@ -77,7 +78,7 @@ type Device struct {
 
 // hwmSetup is the control of the depth extension unit's firmware command
 // channel in D435Config (selector 1 of unit 3 on interface 0).
-var hwmSetup = usb.Setup{RequestType: 0x21, Request: 0x01, Value: 1 << 8, Index: depthXUUnit<<8 | depthVCIntf}
+var hwmSetup = usbio.Setup{RequestType: 0x21, Request: 0x01, Value: 1 << 8, Index: depthXUUnit<<8 | depthVCIntf}
 
 // clockCommand is the MRD of REGISTER_CLOCK_0 (librealsense
 // d400_device::get_device_time_ms).
@@ -85,7 +86,7 @@ var clockCommand = Command(0x01, 0x0001613C, 0x0001613C+4, nil)
 
 // clock answers the device-clock read outside the script: ok reports
 // whether the transfer was part of it.
-func (d *Device) clock(s usb.Setup, data []byte) (n int, ok bool, err error) {
+func (d *Device) clock(s usbio.Setup, data []byte) (n int, ok bool, err error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.Clock == nil {
@@ -111,8 +112,8 @@ func (d *Device) clock(s usb.Setup, data []byte) (n int, ok bool, err error) {
 }
 
 // NewDevice returns a device whose interfaces are parsed from config.
-func NewDevice(desc usb.DeviceDesc, config []byte, ops ...IO) *Device {
-	if intfs, err := usb.ParseInterfaces(config); err == nil && desc.Interfaces == nil {
+func NewDevice(desc usbio.DeviceDesc, config []byte, ops ...IO) *Device {
+	if intfs, err := usbio.ParseInterfaces(config); err == nil && desc.Interfaces == nil {
 		desc.Interfaces = intfs
 	}
 	start := time.Now()
@@ -218,13 +219,13 @@ func (s *Stream) Send(p []byte) { s.ch <- item{data: append([]byte(nil), p...)} 
 // Fail queues a transfer status: the read returns err.
 func (s *Stream) Fail(err error) { s.ch <- item{err: err} }
 
-// Stall queues a stall (usb.ErrStall).
-func (s *Stream) Stall() { s.Fail(usb.ErrStall) }
+// Stall queues a stall (usbio.ErrStall).
+func (s *Stream) Stall() { s.Fail(usbio.ErrStall) }
 
 // Pending returns the number of queued items.
 func (s *Stream) Pending() int { return len(s.ch) }
 
-// Transport is a fake usb.Transport over scripted devices.
+// Transport is a fake usbio.Transport over scripted devices.
 type Transport struct {
 	Devs []*Device
 	// ListErr, if set, is returned by Devices.
@@ -238,14 +239,14 @@ type Transport struct {
 // New returns a transport over devs.
 func New(devs ...*Device) *Transport { return &Transport{Devs: devs} }
 
-var _ usb.Transport = (*Transport)(nil)
+var _ usbio.Transport = (*Transport)(nil)
 
 // Devices lists the descriptors of the devices not unplugged.
-func (t *Transport) Devices(ctx context.Context) ([]usb.DeviceDesc, error) {
+func (t *Transport) Devices(ctx context.Context) ([]usbio.DeviceDesc, error) {
 	if t.ListErr != nil {
 		return nil, t.ListErr
 	}
-	var out []usb.DeviceDesc
+	var out []usbio.DeviceDesc
 	for _, d := range t.Devs {
 		d.mu.Lock()
 		if !d.unplugged {
@@ -257,7 +258,7 @@ func (t *Transport) Devices(ctx context.Context) ([]usb.DeviceDesc, error) {
 }
 
 // Open opens the device with d's bus and address.
-func (t *Transport) Open(ctx context.Context, desc usb.DeviceDesc) (usb.Handle, error) {
+func (t *Transport) Open(ctx context.Context, desc usbio.DeviceDesc) (usbio.Handle, error) {
 	for _, d := range t.Devs {
 		if d.Desc.Bus == desc.Bus && d.Desc.Address == desc.Address {
 			t.mu.Lock()
@@ -306,7 +307,7 @@ func (h *handle) RawConfig(ctx context.Context) ([]byte, error) {
 }
 
 func (h *handle) SetInterface(intf, alt int) error {
-	_, err := h.d.step(IO{Op: OpSetInterface, Setup: usb.Setup{Index: uint16(intf), Value: uint16(alt)}})
+	_, err := h.d.step(IO{Op: OpSetInterface, Setup: usbio.Setup{Index: uint16(intf), Value: uint16(alt)}})
 	if err == nil {
 		h.mu.Lock()
 		h.claimed[intf] = true
@@ -316,14 +317,14 @@ func (h *handle) SetInterface(intf, alt int) error {
 }
 
 func (h *handle) Release(intf int) error {
-	_, err := h.d.step(IO{Op: OpRelease, Setup: usb.Setup{Index: uint16(intf)}})
+	_, err := h.d.step(IO{Op: OpRelease, Setup: usbio.Setup{Index: uint16(intf)}})
 	h.mu.Lock()
 	delete(h.claimed, intf)
 	h.mu.Unlock()
 	return err
 }
 
-func (h *handle) Control(ctx context.Context, s usb.Setup, data []byte) (int, error) {
+func (h *handle) Control(ctx context.Context, s usbio.Setup, data []byte) (int, error) {
 	if n, ok, err := h.d.clock(s, data); ok {
 		return n, err
 	}
@@ -340,7 +341,7 @@ func (h *handle) Control(ctx context.Context, s usb.Setup, data []byte) (int, er
 	}
 	if s.In() {
 		if len(want.R) > len(data) {
-			return 0, fmt.Errorf("usbtest: reply of %d bytes for a %d-byte buffer: %w", len(want.R), len(data), usb.ErrOverflow)
+			return 0, fmt.Errorf("usbtest: reply of %d bytes for a %d-byte buffer: %w", len(want.R), len(data), usbio.ErrOverflow)
 		}
 		return copy(data, want.R), nil
 	}
@@ -355,7 +356,7 @@ func (h *handle) ClearHalt(ep uint8) error {
 	return want.Err
 }
 
-func (h *handle) InStream(intf int, ep uint8, size, count int) (usb.Stream, error) {
+func (h *handle) InStream(intf int, ep uint8, size, count int) (usbio.Stream, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if !h.claimed[intf] {
@@ -405,7 +406,7 @@ func (r *reader) ReadContext(ctx context.Context, p []byte) (int, error) {
 		}
 		if len(it.data) > len(p) {
 			n := copy(p, it.data)
-			return n, fmt.Errorf("usbtest: %d-byte payload into %d bytes: %w", len(it.data), len(p), usb.ErrOverflow)
+			return n, fmt.Errorf("usbtest: %d-byte payload into %d bytes: %w", len(it.data), len(p), usbio.ErrOverflow)
 		}
 		return copy(p, it.data), nil
 	case <-r.h.d.unplug:

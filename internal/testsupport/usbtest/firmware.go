@@ -5,7 +5,7 @@ import (
 	"hash/crc32"
 	"math"
 
-	"github.com/rsbag/rsbag/usb"
+	"github.com/rsbag/rsbag/internal/usbio"
 )
 
 // Firmware describes the firmware replies of a scripted D400 camera. The
@@ -190,7 +190,7 @@ func Command(op uint8, p1, p2 uint32, data []byte) []byte {
 // depth extension unit (SET_CUR of the command, GET_CUR of reply).
 func HWM(op uint8, p1, p2 uint32, reply []byte) []IO {
 	w := Command(op, p1, p2, nil)
-	s := usb.Setup{RequestType: 0x21, Request: 0x01, Value: 1 << 8, Index: depthXUUnit<<8 | depthVCIntf}
+	s := usbio.Setup{RequestType: 0x21, Request: 0x01, Value: 1 << 8, Index: depthXUUnit<<8 | depthVCIntf}
 	g := s
 	g.RequestType, g.Request = 0xA1, 0x81
 	return []IO{{Op: OpControl, Setup: s, W: w}, {Op: OpControl, Setup: g, R: reply}}

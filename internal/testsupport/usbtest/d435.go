@@ -8,8 +8,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/rsbag/rsbag/usb"
-	"github.com/rsbag/rsbag/usb/internal/uvc"
+	"github.com/rsbag/rsbag/internal/usbio"
+	"github.com/rsbag/rsbag/internal/uvc"
 )
 
 // The D435/D435i configuration descriptor built here follows the interface
@@ -256,14 +256,14 @@ func ParseHex(r io.Reader) ([]byte, error) {
 
 // D435iDesc is the device descriptor of a scripted D435i on bus 2, port 1
 // (USB 3.2, serial "012345678901").
-func D435iDesc() usb.DeviceDesc {
-	return usb.DeviceDesc{Bus: 2, Address: 3, Path: []int{1}, Vendor: usb.IntelVID, Product: 0x0B3A, BCDUSB: 0x0320,
+func D435iDesc() usbio.DeviceDesc {
+	return usbio.DeviceDesc{Bus: 2, Address: 3, Path: []int{1}, Vendor: usbio.IntelVID, Product: 0x0B3A, BCDUSB: 0x0320,
 		BCDDev: 0x5010, Serial: "012345678901", Name: "Intel(R) RealSense(TM) Depth Camera 435i"}
 }
 
 // D435Desc is the device descriptor of a scripted D435 (no IMU; script it
 // with D435Config(false) and OpenOps(false)), otherwise D435iDesc's.
-func D435Desc() usb.DeviceDesc {
+func D435Desc() usbio.DeviceDesc {
 	d := D435iDesc()
 	d.Product, d.Name = 0x0B07, "Intel(R) RealSense(TM) Depth Camera 435"
 	return d
