@@ -5,7 +5,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"sync"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/testsupport/leak"
 	"github.com/rsbag/rsbag/internal/tools/rsdump"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/playback"
@@ -80,7 +80,7 @@ const (
 // machine's speed.
 func exercise(t *testing.T, path string, mode int) {
 	synctest.Test(t, func(t *testing.T) {
-		before := bubbleGoroutines()
+		before := leak.Count()
 		if msg := openPlay(path, mode); msg != "" {
 			t.Fatal(msg)
 		}
@@ -94,42 +94,8 @@ func exercise(t *testing.T, path string, mode int) {
 		// Close returns after every goroutine of the device has ended:
 		// once the bubble's other goroutines have exited or wait for
 		// good, none may be left.
-		synctest.Wait()
-		if n := bubbleGoroutines(); n > before {
-			buf := make([]byte, 1<<20)
-			t.Fatalf("%d goroutines before, %d after Close:\n%s", before, n, buf[:runtime.Stack(buf, true)])
-		}
+		leak.Check(t, before)
 	})
-}
-
-// bubbleGoroutines counts the goroutines of the calling goroutine's synctest
-// bubble. runtime.NumGoroutine would count the whole process, whose other
-// goroutines (the fuzzing engine's, the runtime's) come and go on their own.
-func bubbleGoroutines() int {
-	buf := make([]byte, 256)
-	buf = buf[:runtime.Stack(buf, false)]
-	header, _, _ := bytes.Cut(buf, []byte("\n"))
-	i := bytes.Index(header, []byte("synctest bubble "))
-	if i < 0 {
-		panic("bubbleGoroutines: not in a synctest bubble: " + string(header))
-	}
-	label := header[i : i+bytes.IndexByte(header[i:], ']')+1]
-	all := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(all, true)
-		if n < len(all) {
-			all = all[:n]
-			break
-		}
-		all = make([]byte, 2*len(all))
-	}
-	count := 0
-	for _, line := range bytes.Split(all, []byte("\n")) {
-		if bytes.HasPrefix(line, []byte("goroutine ")) && bytes.Contains(line, label) {
-			count++
-		}
-	}
-	return count
 }
 
 // openPlay opens and plays the bag; it returns a description of a broken

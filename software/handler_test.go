@@ -2,13 +2,13 @@ package software
 
 import (
 	"errors"
-	"github.com/rsbag/rsbag/internal/synthscript"
-	"runtime"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/synthscript"
 	"github.com/rsbag/rsbag/internal/testsupport/await"
+	"github.com/rsbag/rsbag/internal/testsupport/leak"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -26,7 +26,7 @@ func within(t *testing.T, what string, f func()) {
 func TestCallsFromOwnHandler(t *testing.T) { synctest.Test(t, callsFromOwnHandler) }
 
 func callsFromOwnHandler(t *testing.T) {
-	base := runtime.NumGoroutine()
+	base := leak.Count()
 	d := New(nil)
 	s := d.AddSensor("RGB Camera")
 	p := s.AddVideoStream(VideoStream{Stream: sensor.StreamColor, Format: sensor.FormatRGB8, Width: 2, Height: 2, FPS: 30})
@@ -84,7 +84,7 @@ func callsFromOwnHandler(t *testing.T) {
 			t.Error(err)
 		}
 	})
-	waitGoroutines(t, base)
+	leak.Check(t, base)
 }
 
 // TestCloseFromTimeline: closing the synthetic camera from a hook (its
@@ -92,7 +92,7 @@ func callsFromOwnHandler(t *testing.T) {
 func TestCloseFromTimeline(t *testing.T) { synctest.Test(t, closeFromTimeline) }
 
 func closeFromTimeline(t *testing.T) {
-	base := runtime.NumGoroutine()
+	base := leak.Count()
 	errs := make(chan error, 1)
 	var cam *Synthetic
 	cfg := SyntheticConfig{Depth: &Video{Width: 4, Height: 4, FPS: 30}, Frames: 3}
@@ -117,5 +117,5 @@ func closeFromTimeline(t *testing.T) {
 			t.Error(err)
 		}
 	})
-	waitGoroutines(t, base)
+	leak.Check(t, base)
 }

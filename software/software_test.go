@@ -3,10 +3,8 @@ package software
 import (
 	"errors"
 	"fmt"
-	"github.com/rsbag/rsbag/internal/synthscript"
 	"math"
 	"math/rand"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -15,25 +13,15 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/synthscript"
+	"github.com/rsbag/rsbag/internal/testsupport/leak"
 	"github.com/rsbag/rsbag/sensor"
 )
-
-// waitGoroutines fails unless, once every goroutine of the test's synctest
-// bubble has ended or blocked, no more goroutines run than base: none that
-// the code under test started outlives it.
-func waitGoroutines(t *testing.T, base int) {
-	t.Helper()
-	synctest.Wait()
-	if n := runtime.NumGoroutine(); n > base {
-		buf := make([]byte, 1<<16)
-		t.Fatalf("%d goroutines, baseline %d:\n%s", n, base, buf[:runtime.Stack(buf, true)])
-	}
-}
 
 func TestSoftwareDeviceLifecycle(t *testing.T) { synctest.Test(t, softwareDeviceLifecycle) }
 
 func softwareDeviceLifecycle(t *testing.T) {
-	base := runtime.NumGoroutine()
+	base := leak.Count()
 	d := New(sensor.Info{sensor.CameraInfoName: "dev"})
 	s := d.AddSensor("RGB Camera")
 	p := s.AddVideoStream(VideoStream{Stream: sensor.StreamColor, Format: sensor.FormatRGB8, Width: 2, Height: 2, FPS: 30})
@@ -107,7 +95,7 @@ func softwareDeviceLifecycle(t *testing.T) {
 	if err := s.Open(p); !errors.Is(err, sensor.ErrClosed) {
 		t.Errorf("open after close: %v", err)
 	}
-	waitGoroutines(t, base)
+	leak.Check(t, base)
 }
 
 // TestConcurrentStartStopClose starts, stops and closes the sensors of a
@@ -115,7 +103,7 @@ func softwareDeviceLifecycle(t *testing.T) {
 func TestConcurrentStartStopClose(t *testing.T) { synctest.Test(t, concurrentStartStopClose) }
 
 func concurrentStartStopClose(t *testing.T) {
-	base := runtime.NumGoroutine()
+	base := leak.Count()
 	for round := 0; round < 4; round++ {
 		cam, err := NewSynthetic(SyntheticConfig{
 			Depth: &Video{Width: 64, Height: 48, FPS: 30}, Color: &Video{Width: 64, Height: 48, FPS: 30},
@@ -181,7 +169,7 @@ func concurrentStartStopClose(t *testing.T) {
 			t.Error("frames delivered after Close")
 		}
 	}
-	waitGoroutines(t, base)
+	leak.Check(t, base)
 }
 
 // TestPacing checks the synthetic camera's pacing on a synctest bubble's

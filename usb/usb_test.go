@@ -1,13 +1,11 @@
 package usb_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -16,6 +14,7 @@ import (
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/testsupport/await"
+	"github.com/rsbag/rsbag/internal/testsupport/leak"
 	"github.com/rsbag/rsbag/internal/testsupport/usbtest"
 	"github.com/rsbag/rsbag/internal/usbio"
 	"github.com/rsbag/rsbag/internal/uvc"
@@ -388,7 +387,7 @@ func TestStreamPayloads(t *testing.T) {
 func TestWatchdogAndUnplug(t *testing.T) { synctest.Test(t, watchdogAndUnplug) }
 
 func watchdogAndUnplug(t *testing.T) {
-	base := bubbleGoroutines()
+	base := leak.Count()
 	d, depth, fake, tr := openDepth(t, 100*time.Millisecond, usbtest.IO{Op: usbtest.OpClearHalt, EP: 0x82})
 	var nmu sync.Mutex
 	var notes []sensor.Notification
@@ -448,35 +447,7 @@ func watchdogAndUnplug(t *testing.T) {
 	if tr.OpenHandles() != 0 {
 		t.Error("handle left open")
 	}
-	synctest.Wait() // every goroutine of the bubble has ended or blocked
-	if g := bubbleGoroutines(); g > base {
-		t.Errorf("goroutines %d > baseline %d:\n%s", g, base, stacks())
-	}
-}
-
-// stacks returns every goroutine's stack.
-func stacks() []byte {
-	buf := make([]byte, 1<<16)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			return buf[:n]
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-}
-
-// bubbleGoroutines returns the number of goroutines in synctest bubbles
-// (the caller's, when the tests run one bubble at a time): those that
-// other tests leave behind for a moment are not counted.
-func bubbleGoroutines() int {
-	n := 0
-	for line := range bytes.Lines(stacks()) {
-		if bytes.HasPrefix(line, []byte("goroutine ")) && bytes.Contains(line, []byte(", synctest bubble ")) {
-			n++
-		}
-	}
-	return n
+	leak.Check(t, base)
 }
 
 func ctl(rt, req uint8, sel uint8, unit, intf int, w, r []byte) usbtest.IO {

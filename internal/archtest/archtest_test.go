@@ -208,6 +208,7 @@ var allowed = map[string][]string{
 	"internal/testsupport/unitsbag":    {"device", "record", "software", "units"},
 	"internal/testsupport/yuvtest":     {},
 	"internal/testsupport/await":       {},
+	"internal/testsupport/leak":        {},
 	"internal/testsupport/conformance": {}, // finds the checkers of tools/conformance
 	"internal/testsupport/usbtest":     {"device", "internal/usbio", "internal/usbtrace", "internal/uvc"},
 	"internal/archtest":                {},
