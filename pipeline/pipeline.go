@@ -178,11 +178,20 @@ func (p *Pipeline) start(ctx context.Context, cfg *Config, cb func(*Frameset)) (
 	if err != nil {
 		return fail(err)
 	}
-	var all []*sensor.StreamProfile
+	// As librealsense's pipeline: the frames of the color, depth, infrared
+	// and fisheye streams go through the syncer, the others (motion,
+	// pose) past it, and the aggregator completes each frameset with the
+	// latest frame of every other stream.
+	var synced []*sensor.StreamProfile
 	for _, s := range dev.Sensors() {
-		all = append(all, s.Profiles()...)
+		for _, q := range s.Profiles() {
+			if syncedStream(q.Stream) {
+				synced = append(synced, q)
+			}
+		}
 	}
-	r.syncer = NewSyncer(all, queueSize)
+	r.syncer = NewSyncer(synced, queueSize)
+	r.syncer.agg = newAggregator(streams, cb != nil)
 	if pb != nil {
 		// A file is read as fast as its reader takes the framesets when
 		// real time is off: nothing is dropped, and the player waits for
