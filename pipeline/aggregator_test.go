@@ -1,10 +1,19 @@
 package pipeline
 
 import (
+	"context"
+	"fmt"
+	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
+	"testing/synctest"
+	"time"
 
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
+	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/software"
 )
 
 // TestAggregator: a pipeline's syncer, then its aggregator, as librealsense
@@ -65,4 +74,94 @@ func TestAggregator(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPipelineAggregatesSyntheticBag: on a bag never seen (a synthetic
+// camera's depth, color, accel and gyro), the pipeline's framesets are
+// those of librealsense's layering: the syncer's matches of the video
+// streams, each completed with the latest frame of every other enabled
+// stream, the motion samples only updating the latest frames. Played with
+// every stream, and with some.
+func TestPipelineAggregatesSyntheticBag(t *testing.T) {
+	bag := filepath.Join(t.TempDir(), "synth.bag")
+	synctest.Test(t, func(t *testing.T) {
+		synthrig.Bag(t, bag, software.SyntheticConfig{
+			Depth:    &software.Video{Width: 16, Height: 8, FPS: 30, Format: sensor.FormatZ16},
+			Color:    &software.Video{Width: 16, Height: 8, FPS: 15, Format: sensor.FormatRGB8},
+			AccelFPS: 63,
+			GyroFPS:  200,
+			Duration: 300 * time.Millisecond,
+			Speed:    1,
+			Metadata: software.MetadataBasic,
+		})
+	})
+	for _, streams := range [][]sensor.Stream{nil, {sensor.StreamDepth, sensor.StreamGyro}, {sensor.StreamAccel, sensor.StreamGyro}} {
+		t.Run(fmt.Sprint(streams), func(t *testing.T) {
+			cfg := &Config{}
+			cfg.EnableAllStreams()
+			if streams != nil {
+				cfg.DisableAllStreams()
+				for _, s := range streams {
+					cfg.EnableStream(StreamRequest{Stream: s, Index: AnyIndex})
+				}
+			}
+			cfg.SetRealTime(false)
+			if err := cfg.EnableDeviceFromFile(bag, false); err != nil {
+				t.Fatal(err)
+			}
+			p := New()
+			prof, err := p.Start(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Stop()
+			got := takeAll(t, p, 0, describe)
+			want := aggregate(syncerSets(t, bag, prof.Streams()), streamNames(prof))
+			if len(want) < 5 {
+				t.Fatalf("only %d framesets expected", len(want))
+			}
+			sameSets(t, got, want)
+		})
+	}
+}
+
+// syncerSets plays the bag at path with real time off and returns, as
+// describe strings, the framesets a Syncer releases from the frames of the
+// streams (those of another playback of the bag) in delivery order.
+func syncerSets(t *testing.T, path string, streams []*sensor.StreamProfile) []string {
+	t.Helper()
+	dev, err := playback.Open(path, &playback.Options{NonRealTime: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	want := map[string]bool{}
+	for _, q := range streams {
+		want[q.Name()] = true
+	}
+	var profiles []*sensor.StreamProfile
+	for _, s := range dev.Sensors() {
+		profiles = append(profiles, s.Profiles()...)
+	}
+	s := NewSyncer(profiles, 1000)
+	var mu sync.Mutex
+	var sets []string
+	done, err := dev.PlayAll(sensor.HandlerFunc(func(f *sensor.Frame) {
+		if !want[f.Profile.Name()] {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		s.HandleFrame(f)
+		for fs, ok := s.PollForFrames(); ok; fs, ok = s.PollForFrames() {
+			sets = append(sets, describe(fs))
+		}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	mu.Lock()
+	defer mu.Unlock()
+	return sets
 }
