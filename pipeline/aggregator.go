@@ -87,7 +87,13 @@ func (a *aggregator) add(fs *Frameset, matched bool) *Frameset {
 	if a.missing > 0 || (!matched && a.anySync) {
 		return nil
 	}
-	out := &Frameset{frames: make([]*sensor.Frame, 0, len(a.latest))}
+	// The syncer's frameset is not handed out: its list is reused when
+	// it has room.
+	out := fs
+	if cap(out.frames) < len(a.latest) {
+		out = &Frameset{frames: make([]*sensor.Frame, 0, len(a.latest))}
+	}
+	out.frames = out.frames[:0]
 	for _, l := range a.latest {
 		if l.f != nil && (!a.callback || l.synced) {
 			out.frames = append(out.frames, l.f)
