@@ -74,14 +74,9 @@ func bagPath(name string) string {
 	return p
 }
 
-// readAll starts a pipeline on cfg and returns every frameset until the
-// end of the stream (or n framesets when n > 0).
-func readAll(t *testing.T, cfg *Config, n int) []string {
-	t.Helper()
-	return readAllWith(t, cfg, n, describe)
-}
-
-// readAllWith is readAll with each frameset described by desc.
+// readAllWith starts a pipeline on cfg and returns every frameset until
+// the end of the stream (or n framesets when n > 0), each described by
+// desc.
 func readAllWith(t *testing.T, cfg *Config, n int, desc func(*Frameset) string) []string {
 	t.Helper()
 	p := New()
