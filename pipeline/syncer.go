@@ -380,8 +380,10 @@ func (q *FrameQueue) Close() {
 	}
 }
 
-// Frameset is a set of frames taken at the same time, one per stream, in
-// librealsense's order (descending stream profile id). It is immutable.
+// Frameset is a set of frames, one per stream, in librealsense's order: a
+// Syncer's are taken at the same time, in descending stream profile id; a
+// Pipeline's add the latest frame of every other stream, in ascending
+// stream profile id. It is immutable.
 type Frameset struct {
 	frames []*sensor.Frame
 }
