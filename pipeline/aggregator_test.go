@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -97,24 +96,14 @@ func TestPipelineAggregatesSyntheticBag(t *testing.T) {
 	})
 	for _, streams := range [][]sensor.Stream{nil, {sensor.StreamDepth, sensor.StreamGyro}, {sensor.StreamAccel, sensor.StreamGyro}} {
 		t.Run(fmt.Sprint(streams), func(t *testing.T) {
-			cfg := &Config{}
-			cfg.EnableAllStreams()
+			cfg := fileConfig(t, bag, false)
 			if streams != nil {
 				cfg.DisableAllStreams()
 				for _, s := range streams {
 					cfg.EnableStream(StreamRequest{Stream: s, Index: AnyIndex})
 				}
 			}
-			cfg.SetRealTime(false)
-			if err := cfg.EnableDeviceFromFile(bag, false); err != nil {
-				t.Fatal(err)
-			}
-			p := New()
-			prof, err := p.Start(context.Background(), cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.Stop()
+			p, prof := startPipeline(t, cfg)
 			got := takeAll(t, p, 0, describe)
 			want := aggregate(syncerSets(t, bag, prof.Streams()), streamNames(prof))
 			if len(want) < 5 {

@@ -24,7 +24,14 @@ const refDir = "../testdata/librealsense"
 // "Stream/i#n ..." strings, one per frameset.
 func expectedFramesets(t *testing.T, name string) []string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(refDir, "sync", name+".sync.expected.jsonl"))
+	return referenceFramesets(t, filepath.Join(refDir, "sync", name+".sync.expected.jsonl"), false)
+}
+
+// referenceFramesets reads the frameset lines of a librealsense reference
+// file as describe strings, or describeTime strings when withTime.
+func referenceFramesets(t *testing.T, path string, withTime bool) []string {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,8 +46,10 @@ func expectedFramesets(t *testing.T, name string) []string {
 		var l struct {
 			Type   string
 			Frames []struct {
-				Stream string
-				Number uint64
+				Stream    string
+				Number    uint64
+				Timestamp float64
+				Domain    string
 			}
 		}
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
@@ -51,9 +60,16 @@ func expectedFramesets(t *testing.T, name string) []string {
 		}
 		var parts []string
 		for _, fr := range l.Frames {
-			parts = append(parts, fmt.Sprintf("%s#%d", fr.Stream, fr.Number))
+			if withTime {
+				parts = append(parts, frameTime(fr.Stream, fr.Number, fr.Timestamp, fr.Domain))
+			} else {
+				parts = append(parts, fmt.Sprintf("%s#%d", fr.Stream, fr.Number))
+			}
 		}
 		out = append(out, strings.Join(parts, " "))
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
@@ -151,23 +167,36 @@ func streamNames(prof *Profile) []string {
 	return names
 }
 
-// playFile plays the bag at path (every stream, real time off) through a
-// pipeline and returns its framesets, each described by desc, and the
-// names of its streams in ascending profile id.
-func playFile(t *testing.T, path string, desc func(*Frameset) string) (sets, streams []string) {
+// fileConfig plays the bag at path, every stream, real time off.
+func fileConfig(t testing.TB, path string, repeat bool) *Config {
 	t.Helper()
 	cfg := &Config{}
 	cfg.EnableAllStreams()
 	cfg.SetRealTime(false)
-	if err := cfg.EnableDeviceFromFile(path, false); err != nil {
+	if err := cfg.EnableDeviceFromFile(path, repeat); err != nil {
 		t.Fatal(err)
 	}
+	return cfg
+}
+
+// startPipeline starts a pipeline on cfg, stopped when the test ends.
+func startPipeline(t testing.TB, cfg *Config) (*Pipeline, *Profile) {
+	t.Helper()
 	p := New()
 	prof, err := p.Start(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Stop()
+	t.Cleanup(func() { p.Stop() })
+	return p, prof
+}
+
+// playFile plays the bag at path (every stream, real time off) through a
+// pipeline and returns its framesets, each described by desc, and the
+// names of its streams in ascending profile id.
+func playFile(t *testing.T, path string, desc func(*Frameset) string) (sets, streams []string) {
+	t.Helper()
+	p, prof := startPipeline(t, fileConfig(t, path, false))
 	return takeAll(t, p, 0, desc), streamNames(prof)
 }
 
@@ -206,9 +235,14 @@ func TestPipelineFromFileMatchesLibrealsense(t *testing.T) {
 func describeTime(fs *Frameset) string {
 	var parts []string
 	for _, f := range fs.Frames() {
-		parts = append(parts, fmt.Sprintf("%s#%d@%s/%s", f.Profile.Name(), f.Number, strconv.FormatFloat(f.TimestampMs, 'g', -1, 64), f.Domain))
+		parts = append(parts, frameTime(f.Profile.Name(), f.Number, f.TimestampMs, f.Domain.String()))
 	}
 	return strings.Join(parts, " ")
+}
+
+// frameTime describes a frame with its timestamp and domain.
+func frameTime(stream string, number uint64, ms float64, domain string) string {
+	return fmt.Sprintf("%s#%d@%s/%s", stream, number, strconv.FormatFloat(ms, 'g', -1, 64), domain)
 }
 
 // TestPipelineMatchesLibrealsensePipeline: on each reference bag, the
@@ -226,30 +260,7 @@ func TestPipelineMatchesLibrealsensePipeline(t *testing.T) {
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".pipe.expected.jsonl")
 		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var want []string
-			for _, line := range strings.Split(string(data), "\n") {
-				var l struct {
-					Type   string
-					Frames []struct {
-						Stream    string
-						Number    uint64
-						Timestamp float64
-						Domain    string
-					}
-				}
-				if err := json.Unmarshal([]byte(line), &l); err != nil || l.Type != "frameset" {
-					continue
-				}
-				var parts []string
-				for _, f := range l.Frames {
-					parts = append(parts, fmt.Sprintf("%s#%d@%s/%s", f.Stream, f.Number, strconv.FormatFloat(f.Timestamp, 'g', -1, 64), f.Domain))
-				}
-				want = append(want, strings.Join(parts, " "))
-			}
+			want := referenceFramesets(t, file, true)
 			got, _ := playFile(t, bagPath(name), describeTime)
 			if len(got) == 0 {
 				t.Fatal("no frameset")
@@ -270,18 +281,7 @@ func TestPipelineMatchesLibrealsensePipeline(t *testing.T) {
 // play's last frames of the other streams.
 func TestPipelineRepeat(t *testing.T) {
 	sets := expectedFramesets(t, "depth_color")
-	cfg := &Config{}
-	cfg.EnableAllStreams()
-	cfg.SetRealTime(false)
-	if err := cfg.EnableDeviceFromFile(bagPath("depth_color"), true); err != nil {
-		t.Fatal(err)
-	}
-	p := New()
-	prof, err := p.Start(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Stop()
+	p, prof := startPipeline(t, fileConfig(t, bagPath("depth_color"), true))
 	want := aggregate(sets, streamNames(prof))
 	// Each stream's frames, a frame repeated in the following framesets
 	// counted once.
