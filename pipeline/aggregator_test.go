@@ -43,6 +43,10 @@ func TestAggregator(t *testing.T) {
 			[]string{"[Gyro/0 #1]", "[Depth/0 #1 Color/0 #1]", "[Gyro/0 #2]", "[Depth/0 #2 Color/0 #2]"}},
 		{"video", []*sensor.StreamProfile{depth, color}, false, []*sensor.Frame{d1, c1, d3, c3},
 			[]string{"[Depth/0 #1 Color/0 #1]", "[Depth/0 #3 Color/0 #1]", "[Depth/0 #3 Color/0 #3]"}},
+		// As librealsense's, the aggregator keeps a frame of a stream no
+		// frameset waits for (a pipeline's sensors deliver none).
+		{"a stream not enabled", []*sensor.StreamProfile{depth, color}, false, []*sensor.Frame{d1, g1, c1},
+			[]string{"[Depth/0 #1 Color/0 #1 Gyro/0 #1]"}},
 		{"motion only", []*sensor.StreamProfile{accel, gyro}, false, []*sensor.Frame{g1, a1, g2},
 			[]string{"[Gyro/0 #1 Accel/0 #1]", "[Gyro/0 #2 Accel/0 #1]"}},
 		{"one stream", []*sensor.StreamProfile{gyro}, false, []*sensor.Frame{g1, g2},
