@@ -14,8 +14,8 @@ import (
 var (
 	optFramesQueueSize = option{extensions.Range{Min: 0, Max: 32, Step: 1, Default: 16},
 		"Max number of frames you can hold at a given time. Increasing this number will reduce frame drops but increase latency, and vice versa", nil}
-	optStreamFilter       = option{extensions.Range{Min: 0, Max: float32(sensor.StreamCount), Step: 1, Default: 0}, "Stream type", nil}
-	optStreamFormatFilter = option{extensions.Range{Min: 0, Max: float32(sensor.FormatCount), Step: 1, Default: 0}, "Stream format", nil}
+	optStreamFilter       = option{extensions.Range{Min: 0, Max: float32(sensor.Count[sensor.Stream]()), Step: 1, Default: 0}, "Stream type", nil}
+	optStreamFormatFilter = option{extensions.Range{Min: 0, Max: float32(sensor.Count[sensor.Format]()), Step: 1, Default: 0}, "Stream format", nil}
 	optStreamIndexFilter  = option{extensions.Range{Min: -1, Max: 16, Step: 1, Default: -1}, "Stream index", nil}
 )
 
