@@ -30,16 +30,6 @@ func (m *Metadata) Get(k MetadataKey) (int64, bool) {
 // Has reports whether a value is stored under k.
 func (m *Metadata) Has(k MetadataKey) bool { _, ok := m.Get(k); return ok }
 
-// Delete removes the value stored under k.
-func (m *Metadata) Delete(k MetadataKey) {
-	if k >= 0 && int(k) < len(metadataKeyNames) {
-		m.set &^= 1 << uint(k)
-	}
-}
-
-// Len returns the number of values stored.
-func (m *Metadata) Len() int { return bits.OnesCount64(m.set) }
-
 // Range calls f for every stored value in ascending key order (the order in
 // which librealsense writes them) until f returns false.
 func (m *Metadata) Range(f func(k MetadataKey, v int64) bool) {
