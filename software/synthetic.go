@@ -36,21 +36,6 @@ func (m MetadataMode) String() string {
 	return "none"
 }
 
-// Set parses "none", "basic" or "rich" (flag.Value).
-func (m *MetadataMode) Set(s string) error {
-	switch s {
-	case "none":
-		*m = MetadataNone
-	case "basic":
-		*m = MetadataBasic
-	case "rich":
-		*m = MetadataRich
-	default:
-		return fmt.Errorf("software: metadata mode %q: want none, basic or rich", s)
-	}
-	return nil
-}
-
 // Sensor names of the synthetic camera.
 const (
 	StereoModuleName   = "Stereo Module"
