@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/synthscript"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -160,7 +161,7 @@ func (s *streamSpec) Set(v string) error {
 	if n.FPS, err = positive(fps, "fps"); err != nil {
 		return err
 	}
-	if err := sensor.CheckVideo(n.Width, n.Height, n.FPS); err != nil {
+	if err := synthscript.CheckVideo(n.Width, n.Height, n.FPS); err != nil {
 		return err
 	}
 	*s = n
