@@ -29,10 +29,13 @@ type frameRef struct {
 	// texture, made at the first call for them.
 	zeroTex     [][2]float32
 	zeroTexOnce sync.Once
-	o           *owner // the device of the frame's profile (nil for none)
-	refs        atomic.Int32
-	pin         runtime.Pinner
-	handle      unsafe.Pointer
+	// setPoints is the point cloud among a composite's frames, if any:
+	// extracted, its frame is a points frame.
+	setPoints *processing.Points
+	o         *owner // the device of the frame's profile (nil for none)
+	refs      atomic.Int32
+	pin       runtime.Pinner
+	handle    unsafe.Pointer
 }
 
 // newFrame returns a handle with one reference to f (nil f: a composite of
@@ -285,7 +288,11 @@ func rs2_extract_frame(p *C.rs2_frame, index C.int, e **C.rs2_error) (r *C.rs2_f
 	if ref.f != nil {
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::composite_frame\" interface! ")
 	}
-	return newFrame(ref.set[checkIndex(index, len(ref.set), "index")], nil, ref.o)
+	f := ref.set[checkIndex(index, len(ref.set), "index")]
+	if ref.setPoints != nil && ref.setPoints.Frame == f {
+		return newPoints(ref.setPoints, ref.o)
+	}
+	return newFrame(f, nil, ref.o)
 }
 
 //export rs2_get_frame_points_count

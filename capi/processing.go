@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"errors"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -261,10 +262,7 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 		}
 		a, err := blk.align(o).Process(depth, other)
 		check(err)
-		if blk.to == sensor.StreamDepth {
-			return newFrame(nil, []*sensor.Frame{depth, a}, o)
-		}
-		return newFrame(nil, []*sensor.Frame{a, other}, o)
+		return output(in, frames, []*sensor.Frame{a}, nil)
 	case *processing.PointCloud:
 		depth, tex := b.cloudInputs(blk, in, frames)
 		if tex != nil && o != nil {
@@ -301,7 +299,10 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 		}
 		pts, err := blk.Calculate(depth)
 		check(err)
-		return newPoints(pts, o)
+		if in.f != nil {
+			return newPoints(pts, o)
+		}
+		return output(in, frames, []*sensor.Frame{pts.Frame}, pts)
 	case processing.Block:
 		if in.f != nil {
 			res, err := blk.Process(in.f)
@@ -311,19 +312,59 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 			check(err)
 			return newFrame(res, nil, o)
 		}
-		outs := make([]*sensor.Frame, len(frames))
-		for i, f := range frames {
+		var results []*sensor.Frame
+		for _, f := range frames {
 			res, err := blk.Process(f)
-			if errors.Is(err, processing.ErrFrame) {
-				res, err = f, nil
+			if errors.Is(err, processing.ErrFrame) || (err == nil && res == f) {
+				continue
 			}
 			check(err)
-			outs[i] = res
+			results = append(results, res)
 		}
-		return newFrame(nil, outs, o)
+		return output(in, frames, results, nil)
 	}
 	fail(C.RS2_EXCEPTION_TYPE_NOT_IMPLEMENTED, "processing block cannot process frames")
 	return nil
+}
+
+// output returns what a block gives for the frameset in (of frames) of
+// which it made results, as librealsense's
+// generic_processing_block::prepare_output: the frameset itself when it
+// made nothing of it; else a new frameset of the results, then each frame
+// of the set no result has the stream, format and index of (a Z16 frame
+// is left out when a result is disparity, a disparity frame when a result
+// is Z16). pts, when not nil, is the point cloud among the results.
+func output(in *frameRef, frames, results []*sensor.Frame, pts *processing.Points) *C.rs2_frame {
+	if len(results) == 0 {
+		return passThrough(in)
+	}
+	var disparity, depth bool
+	for _, r := range results {
+		switch r.Profile.Format {
+		case sensor.FormatDisparity16, sensor.FormatDisparity32:
+			disparity = true
+		case sensor.FormatZ16:
+			depth = true
+		}
+	}
+	out := results
+	for _, f := range frames {
+		p := f.Profile
+		if (depth && (p.Format == sensor.FormatDisparity16 || p.Format == sensor.FormatDisparity32)) || (disparity && p.Format == sensor.FormatZ16) {
+			continue
+		}
+		if !slices.ContainsFunc(results, func(r *sensor.Frame) bool {
+			return r.Profile.Stream == p.Stream && r.Profile.Format == p.Format && r.Profile.Index == p.Index
+		}) {
+			out = append(out, f)
+		}
+	}
+	h := newFrame(nil, out, in.o)
+	if pts != nil {
+		r := frameOf(h)
+		r.setPoints = pts
+	}
+	return h
 }
 
 // cloudInputs returns the depth frame a point cloud makes a cloud of and

@@ -3,7 +3,8 @@
 // stream filter options do: each block, with its defaults and with each
 // filter set, given the first depth and the first color frame of a bag,
 // passes the frame through ("pass") or makes a frame of it. Compiled by g++
-// (the rotation filter takes a C++ argument).
+// (the rotation filter takes a C++ argument). Then each block on the
+// frameset of those two frames: what comes out.
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -92,6 +93,8 @@ static void list(int k) {
 	rs2_delete_processing_block(b);
 }
 
+static void describe(rs2_frame* out, rs2_frame* in);
+
 /* what processing f with b gives. */
 static void effect(rs2_processing_block* b, rs2_frame* f) {
 	rs2_error* e = nullptr;
@@ -100,20 +103,53 @@ static void effect(rs2_processing_block* b, rs2_frame* f) {
 	rs2_frame_add_ref(f, &e); check(e);
 	rs2_process_frame(b, f, &e); check(e);
 	rs2_frame* out = nullptr;
-	if (!rs2_poll_for_frame(q, &out, &e)) {
-		printf(" none");
-	} else if (out == f) {
+	if (!rs2_poll_for_frame(q, &out, &e)) printf(" none");
+	else describe(out, f);
+	check(e);
+	if (out) rs2_release_frame(out);
+	rs2_delete_frame_queue(q);
+}
+
+/* describe prints what a frame is: "pass" when it is in itself,
+   "points", a composite's frames in brackets, or stream/format/index/size. */
+static void describe(rs2_frame* out, rs2_frame* in) {
+	rs2_error* e = nullptr;
+	if (out == in) {
 		printf(" pass");
 	} else if (rs2_is_frame_extendable_to(out, RS2_EXTENSION_POINTS, &e)) {
 		printf(" points");
+		rs2_frame* pts = out;
+		const rs2_pixel* tc = rs2_get_frame_texture_coordinates(pts, &e); check(e);
+		int n = rs2_get_frame_points_count(pts, &e); check(e);
+		int nonzero = 0;
+		for (int i = 0; tc && i < n; i++) nonzero += tc[i].ij[0] != 0 || tc[i].ij[1] != 0;
+		printf("(mapped %d)", nonzero > 0);
+	} else if (rs2_is_frame_extendable_to(out, RS2_EXTENSION_COMPOSITE_FRAME, &e)) {
+		int n = rs2_embedded_frames_count(out, &e); check(e);
+		printf(" [");
+		for (int i = 0; i < n; i++) {
+			rs2_frame* f = rs2_extract_frame(out, i, &e); check(e);
+			describe(f, nullptr);
+			rs2_release_frame(f);
+		}
+		printf(" ]");
 	} else {
 		rs2_stream s; rs2_format fmt; int idx, uid, fps;
 		rs2_get_stream_profile_data(rs2_get_frame_stream_profile(out, &e), &s, &fmt, &idx, &uid, &fps, &e); check(e);
 		printf(" %s/%s/%d/%dx%d", rs2_stream_to_string(s), rs2_format_to_string(fmt), idx, rs2_get_frame_width(out, &e), rs2_get_frame_height(out, &e));
 	}
 	check(e);
-	if (out) rs2_release_frame(out);
-	rs2_delete_frame_queue(q);
+}
+
+/* pairWith is the frame the pair block adds to the frame it gets. */
+static rs2_frame* pairWith;
+
+static void pair(rs2_frame* f, rs2_source* src, void*) {
+	rs2_error* e = nullptr;
+	rs2_frame_add_ref(pairWith, &e); check(e);
+	rs2_frame* fs[2] = {f, pairWith};
+	rs2_frame* c = rs2_allocate_composite_frame(src, fs, 2, &e); check(e);
+	rs2_synthetic_frame_ready(src, c, &e); check(e);
 }
 
 struct setting {
@@ -187,6 +223,44 @@ int main(int argc, char** argv) {
 			rs2_delete_processing_block(b);
 		}
 	}
+	/* each block on the frameset {depth, color} (made by a custom block),
+	   each setting but the ones the depth filters are not made for */
+	rs2_processing_block* pairer = rs2_create_processing_block_fptr(pair, nullptr, &e); check(e);
+	rs2_frame_queue* pq = rs2_create_frame_queue(1, &e); check(e);
+	rs2_start_processing_queue(pairer, pq, &e); check(e);
+	pairWith = color;
+	rs2_frame_add_ref(depth, &e); check(e);
+	rs2_process_frame(pairer, depth, &e); check(e);
+	rs2_frame* set = rs2_wait_for_frame(pq, 1000, &e); check(e);
+	/* Not compared: the rotation filter, and the threshold told to take
+	   color frames, which librealsense counts as having processed a
+	   frame they give back unchanged (the set comes out as a new
+	   frameset of the same frames, the threshold's reordered). */
+	for (int k = 0; k < 12; k++) {
+		for (const setting& st : settings) {
+			if (k >= 8 && k <= 10 && (!strcmp(st.name, "any-any") || !strcmp(st.name, "color-rgb8-0"))) continue;
+			if (k == 5 && !strcmp(st.name, "color-rgb8-0")) continue;
+			rs2_processing_block* b = create(k);
+			rs2_options* o = (rs2_options*)b;
+			bool ok = true;
+			const float vals[3] = {st.stream, st.format, st.index};
+			const rs2_option opts[3] = {RS2_OPTION_STREAM_FILTER, RS2_OPTION_STREAM_FORMAT_FILTER, RS2_OPTION_STREAM_INDEX_FILTER};
+			for (int i = 0; i < 3 && ok; i++) {
+				if (vals[i] == -2) continue;
+				ok = rs2_supports_option(o, opts[i], &e); check(e);
+				if (ok) { rs2_set_option(o, opts[i], vals[i], &e); check(e); }
+			}
+			if (ok) {
+				printf("frameset %s %s:", rs2_get_processing_block_info(b, RS2_CAMERA_INFO_NAME, &e), st.name); check(e);
+				effect(b, set);
+				printf("\n");
+			}
+			rs2_delete_processing_block(b);
+		}
+	}
+	rs2_release_frame(set);
+	rs2_delete_frame_queue(pq);
+	rs2_delete_processing_block(pairer);
 	rs2_release_frame(depth);
 	rs2_release_frame(color);
 	rs2_delete_frame_queue(q);
