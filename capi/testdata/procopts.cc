@@ -97,17 +97,10 @@ static void describe(rs2_frame* out, rs2_frame* in);
 
 /* what processing f with b gives. */
 static void effect(rs2_processing_block* b, rs2_frame* f) {
-	rs2_error* e = nullptr;
-	rs2_frame_queue* q = rs2_create_frame_queue(4, &e); check(e);
-	rs2_start_processing_queue(b, q, &e); check(e);
-	rs2_frame_add_ref(f, &e); check(e);
-	rs2_process_frame(b, f, &e); check(e);
-	rs2_frame* out = nullptr;
-	if (!rs2_poll_for_frame(q, &out, &e)) printf(" none");
+	rs2_frame* out = process_one(b, f);
+	if (!out) printf(" none");
 	else describe(out, f);
-	check(e);
 	if (out) rs2_release_frame(out);
-	rs2_delete_frame_queue(q);
 }
 
 /* describe prints what a frame is: "pass" when it is in itself,
