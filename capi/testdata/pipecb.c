@@ -27,16 +27,6 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static int calls;
 
-static void print_one(rs2_frame* f, int i) {
-	rs2_error* e = NULL;
-	const rs2_stream_profile* p = rs2_get_frame_stream_profile(f, &e); check(e);
-	rs2_stream s; rs2_format fmt; int idx, uid, fps;
-	rs2_get_stream_profile_data(p, &s, &fmt, &idx, &uid, &fps, &e); check(e);
-	printf("%s{\"stream\":\"%s/%d\",\"number\":%llu,\"timestamp\":%.17g,\"domain\":\"%s\"}", i ? "," : "", rs2_stream_to_string(s), idx,
-		rs2_get_frame_number(f, &e), rs2_get_frame_timestamp(f, &e), rs2_timestamp_domain_to_string(rs2_get_frame_timestamp_domain(f, &e)));
-	check(e);
-}
-
 /* print prints f as a frameset line when it is a composite frame, else as
    a frame line. */
 static void print(rs2_frame* f) {
@@ -44,18 +34,11 @@ static void print(rs2_frame* f) {
 	if (!rs2_is_frame_extendable_to(f, RS2_EXTENSION_COMPOSITE_FRAME, &e)) {
 		check(e);
 		printf("{\"type\":\"frame\",\"frames\":[");
-		print_one(f, 0);
+		print_frame(f, 0);
 		printf("]}\n");
 		return;
 	}
-	int n = rs2_embedded_frames_count(f, &e); check(e);
-	printf("{\"type\":\"frameset\",\"frames\":[");
-	for (int i = 0; i < n; i++) {
-		rs2_frame* x = rs2_extract_frame(f, i, &e); check(e);
-		print_one(x, i);
-		rs2_release_frame(x);
-	}
-	printf("]}\n");
+	print_frameset(f);
 }
 
 static void on_frame(rs2_frame* f, void* user) {
@@ -141,10 +124,6 @@ int main(int argc, char** argv) {
 	}
 	fflush(stdout);
 	rs2_pipeline_stop(pipe, &e); check(e);
-	rs2_delete_device(dev);
-	rs2_delete_pipeline_profile(prof);
-	rs2_delete_config(cfg);
-	rs2_delete_pipeline(pipe);
-	rs2_delete_context(ctx);
+	delete_pipeline(ctx, pipe, cfg, prof, dev);
 	return 0;
 }
