@@ -1076,8 +1076,9 @@ func checkDevicesChanged(t *testing.T, bin string) {
 // this library as it was run linked against librealsense 2.56.5
 // (testdata/librealsense/pipeline/NAME.pipecb-MODE[-STREAM].expected.jsonl,
 // README.md there) and compares what the pipeline hands out: a plain frame
-// or a composite frame, and its frames. What wait_for_frames and
-// poll_for_frames return (real time off) is compared line for line.
+// or a composite frame, and its frames. What wait_for_frames,
+// try_wait_for_frames and poll_for_frames return (real time off) is
+// compared line for line.
 // librealsense's callback ran in real time (with real time off it hangs),
 // where it drops a frame its callback has not taken in time and hands out
 // frames of streams due at the same time in either order; this library's

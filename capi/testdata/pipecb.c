@@ -12,6 +12,8 @@
    aggregator's full queue);
    wait: rs2_pipeline_wait_for_frames, real time off right after the
    start, until it fails (2 s without a frame);
+   try: rs2_pipeline_try_wait_for_frames, real time off right after the
+   start, until it finds nothing in 2 s;
    poll: rs2_pipeline_poll_for_frames, real time off right after the
    start, until it found nothing for 2 s.
    STREAM (depth, color, accel, gyro, pose) enables that stream alone. */
@@ -68,7 +70,7 @@ static struct timespec after(int ms) {
 }
 
 int main(int argc, char** argv) {
-	if (argc < 3) { fprintf(stderr, "usage: pipecb callback|callback_nrt|wait|poll BAG [STREAM]\n"); return 2; }
+	if (argc < 3) { fprintf(stderr, "usage: pipecb callback|callback_nrt|wait|try|poll BAG [STREAM]\n"); return 2; }
 	const char* mode = argv[1];
 	int callback = !strncmp(mode, "callback", 8), real_time = !strcmp(mode, "callback");
 	rs2_error* e = NULL;
@@ -107,6 +109,14 @@ int main(int argc, char** argv) {
 			print(f);
 			rs2_release_frame(f);
 		}
+	} else if (!strcmp(mode, "try")) {
+		rs2_frame* f = NULL;
+		while (rs2_pipeline_try_wait_for_frames(pipe, &f, 2000, &e)) {
+			check(e);
+			print(f);
+			rs2_release_frame(f);
+		}
+		check(e);
 	} else {
 		int idle = 0;
 		while (idle < 2000) {
