@@ -26,8 +26,8 @@ func rs2_reset_logger(e **C.rs2_error) {}
 
 //export rs2_is_processing_block_extendable_to
 func rs2_is_processing_block_extendable_to(p *C.rs2_processing_block, ext C.rs2_extension, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_is_processing_block_extendable_to", func() string { return fmtArgs("block", unsafe.Pointer(p), "extension_type", ext) })
-	b := blockOf(p)
+	defer catch(e, "rs2_is_processing_block_extendable_to", func() string { return fmtArgs("f", ptrArg(unsafe.Pointer(p)), "extension_type", ext) })
+	b := blockOf(p, "f")
 	b.mu.Lock()
 	blk, disparity := b.b, b.opts
 	b.mu.Unlock()
@@ -55,9 +55,9 @@ func rs2_is_processing_block_extendable_to(p *C.rs2_processing_block, ext C.rs2_
 
 //export rs2_get_frame_sensor
 func rs2_get_frame_sensor(p *C.rs2_frame, e **C.rs2_error) (r *C.rs2_sensor) {
-	defer catch(e, "rs2_get_frame_sensor", frameArgs(p))
-	ref := frameOf(p)
-	f := single(p)
+	defer catch(e, "rs2_get_frame_sensor", func() string { return fmtArgs("frame", ptrArg(unsafe.Pointer(p))) })
+	ref := frameOf(p, "frame")
+	f := single(p, "frame")
 	i := -1
 	if ref.o != nil && f.Profile != nil {
 		i = ref.o.sensorIndex(f.Profile)
@@ -70,9 +70,9 @@ func rs2_get_frame_sensor(p *C.rs2_frame, e **C.rs2_error) (r *C.rs2_sensor) {
 
 //export rs2_depth_stereo_frame_get_baseline
 func rs2_depth_stereo_frame_get_baseline(p *C.rs2_frame, e **C.rs2_error) (r C.float) {
-	defer catch(e, "rs2_depth_stereo_frame_get_baseline", frameArgs(p))
-	ref := frameOf(p)
-	f := single(p)
+	defer catch(e, "rs2_depth_stereo_frame_get_baseline", func() string { return fmtArgs("frame_ref", ptrArg(unsafe.Pointer(p))) })
+	ref := frameOf(p, "frame_ref")
+	f := single(p, "frame_ref")
 	if f.Profile == nil || !isDisparity(f.Profile) {
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::disparity_frame\" interface! ")
 	}
@@ -89,7 +89,7 @@ func rs2_depth_stereo_frame_get_baseline(p *C.rs2_frame, e **C.rs2_error) (r C.f
 
 //export rs2_get_stream_profile_name
 func rs2_get_stream_profile_name(p *C.rs2_stream_profile, e **C.rs2_error) (r *C.char) {
-	defer catch(e, "rs2_get_stream_profile_name", func() string { return fmtArgs("profile", unsafe.Pointer(p)) })
+	defer catch(e, "rs2_get_stream_profile_name", func() string { return fmtArgs("profile", profileArg(unsafe.Pointer(p))) })
 	// A bag does not record the names some cameras give their profiles:
 	// the wrapper then names the stream (stream_name()).
 	lookup[*profileEntry](unsafe.Pointer(p), "profile")
