@@ -42,6 +42,20 @@ func newOwner(dev device.Device, closeDev bool) *owner {
 
 func (o *owner) acquire() *owner { o.refs.Add(1); return o }
 
+// tryAcquire takes a new reference to o unless its last one was released,
+// and reports whether it did.
+func (o *owner) tryAcquire() bool {
+	for {
+		n := o.refs.Load()
+		if n <= 0 {
+			return false
+		}
+		if o.refs.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
 func (o *owner) release() {
 	if o.refs.Add(-1) != 0 {
 		return
@@ -91,7 +105,11 @@ func (o *owner) sensorIndex(p *sensor.StreamProfile) int {
 	return -1
 }
 
-// contextState is an rs2_context: the bags added to it.
+// contextState is an rs2_context: the bags added to it. As librealsense's
+// context (src/context.cpp, which keeps weak pointers to the devices the
+// program added), it holds no reference to them: a bag leaves the
+// context's devices when the program releases its last handle to it (the
+// device, a device list, a sensor, a frame).
 type contextState struct {
 	mu   sync.Mutex
 	devs []*owner
@@ -182,14 +200,10 @@ func rs2_delete_context(ctx *C.rs2_context) {
 	c := lookup[*contextState](unsafe.Pointer(ctx), "context")
 	freeHandle(unsafe.Pointer(ctx))
 	c.mu.Lock()
-	devs := c.devs
 	c.devs = nil
 	obj := c.changedObj
 	c.changed, c.changedObj = nil, nil
 	c.mu.Unlock()
-	for _, o := range devs {
-		o.release()
-	}
 	if obj != nil {
 		C.rsbag_cpp_release_devices_changed_callback((*C.rs2_devices_changed_callback)(obj))
 	}
@@ -203,20 +217,30 @@ func goStr(s *C.char) string {
 }
 
 // addDevice opens the bag at file as a playback device of c (real time, as
-// librealsense), or returns the one already added; added says which.
-func (c *contextState) addDevice(file string) (o *owner, added bool) {
+// librealsense) and returns it with one reference, the caller's. A bag
+// already in c, with a handle left to it, is refused as librealsense's
+// context::add_device refuses it.
+func (c *contextState) addDevice(file string) *owner {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.prune()
 	for _, o := range c.devs {
-		if o.pb != nil && o.pb.Filename() == file {
-			return o, false
+		if o.pb != nil && o.pb.Filename() == file && o.tryAcquire() {
+			o.release()
+			fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "device already in context: file://%s", file)
 		}
 	}
 	dev, err := playback.Open(file, nil)
 	check(err)
-	o = newOwner(dev, true)
+	o := newOwner(dev, true)
 	c.devs = append(c.devs, o)
-	return o, true
+	return o
+}
+
+// prune forgets the devices of c whose last reference was released; c.mu
+// is held.
+func (c *contextState) prune() {
+	c.devs = slices.DeleteFunc(c.devs, func(o *owner) bool { return o.refs.Load() <= 0 })
 }
 
 // devicesChanged hands the program's devices-changed callback, if it set
@@ -286,11 +310,9 @@ func rs2_context_add_device(ctx *C.rs2_context, file *C.char, e **C.rs2_error) (
 	if file == nil {
 		failNull("file")
 	}
-	o, added := c.addDevice(C.GoString(file))
-	r = (*C.rs2_device)(newHandle(&deviceHandle{o.acquire()}))
-	if added {
-		c.devicesChanged(nil, []*owner{o})
-	}
+	o := c.addDevice(C.GoString(file))
+	r = (*C.rs2_device)(newHandle(&deviceHandle{o}))
+	c.devicesChanged(nil, []*owner{o})
 	return r
 }
 
@@ -316,6 +338,7 @@ func rs2_context_remove_device(ctx *C.rs2_context, file *C.char, e **C.rs2_error
 	}
 	name := C.GoString(file)
 	c.mu.Lock()
+	c.prune()
 	i := slices.IndexFunc(c.devs, func(o *owner) bool { return o.pb != nil && o.pb.Filename() == name })
 	if i < 0 {
 		// A file that is not in the context is no error, as in
@@ -326,8 +349,10 @@ func rs2_context_remove_device(ctx *C.rs2_context, file *C.char, e **C.rs2_error
 	o := c.devs[i]
 	c.devs = slices.Delete(c.devs, i, i+1)
 	c.mu.Unlock()
-	c.devicesChanged([]*owner{o}, nil)
-	o.release()
+	if o.tryAcquire() { // as librealsense: no callback for a device already gone
+		c.devicesChanged([]*owner{o}, nil)
+		o.release()
+	}
 }
 
 //export rs2_context_unload_tracking_module
@@ -338,7 +363,14 @@ func rs2_context_unload_tracking_module(ctx *C.rs2_context, e **C.rs2_error) {
 func (c *contextState) list() *C.rs2_device_list {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return newDeviceList(c.devs)
+	c.prune()
+	l := &deviceList{}
+	for _, o := range c.devs {
+		if o.tryAcquire() {
+			l.devs = append(l.devs, o)
+		}
+	}
+	return (*C.rs2_device_list)(newHandle(l))
 }
 
 //export rs2_query_devices
@@ -623,21 +655,21 @@ func rs2_get_stream_profile_data(p *C.rs2_stream_profile, stream *C.rs2_stream, 
 		return fmtArgs("profile", profileArg(unsafe.Pointer(p)), "stream", derefArg(stream), "format", derefArg(format), "index", derefArg(index), "framerate", derefArg(fps))
 	})
 	sp := lookup[*profileEntry](unsafe.Pointer(p), "profile").p
-	if stream != nil {
-		*stream = C.rs2_stream(sp.Stream)
+	switch {
+	case stream == nil:
+		failNull("stream")
+	case format == nil:
+		failNull("format")
+	case index == nil:
+		failNull("index")
+	case uid == nil:
+		failNull("unique_id")
+	case fps == nil:
+		// librealsense writes through framerate unchecked (a crash):
+		// refused here with the error it gives the others.
+		failNull("framerate")
 	}
-	if format != nil {
-		*format = C.rs2_format(sp.Format)
-	}
-	if index != nil {
-		*index = C.int(sp.Index)
-	}
-	if uid != nil {
-		*uid = C.int(sp.UID)
-	}
-	if fps != nil {
-		*fps = C.int(sp.FPS)
-	}
+	*stream, *format, *index, *uid, *fps = C.rs2_stream(sp.Stream), C.rs2_format(sp.Format), C.int(sp.Index), C.int(sp.UID), C.int(sp.FPS)
 }
 
 //export rs2_is_stream_profile_default
@@ -786,10 +818,20 @@ func supported(o optionSet, opt C.rs2_option) bool {
 	return slices.Contains(o.SupportedOptions(), sensor.Option(opt))
 }
 
+// checkOption fails as librealsense's options container does for an
+// option o lacks (get_option in src/core/options-container.cpp).
 func checkOption(o optionSet, opt C.rs2_option) sensor.Option {
 	if !supported(o, opt) {
-		name := C.GoString(rs2_option_to_string(opt))
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "Device does not support option %s!", name)
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "option '%s' not supported", C.GoString(rs2_option_to_string(opt)))
+	}
+	return sensor.Option(opt)
+}
+
+// checkOptionEnabled fails as rs2_get_option and rs2_set_option do for an
+// option o lacks (VALIDATE_OPTION_ENABLED in src/api.h).
+func checkOptionEnabled(o optionSet, opt C.rs2_option) sensor.Option {
+	if !supported(o, opt) {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "object doesn't support option %s", C.GoString(rs2_option_to_string(opt)))
 	}
 	return sensor.Option(opt)
 }
@@ -804,7 +846,7 @@ func rs2_supports_option(p *C.rs2_options, opt C.rs2_option, e **C.rs2_error) (r
 func rs2_get_option(p *C.rs2_options, opt C.rs2_option, e **C.rs2_error) (r C.float) {
 	defer catch(e, "rs2_get_option", func() string { return fmtArgs("options", ptrArg(unsafe.Pointer(p)), "option_id", opt) })
 	o := options(unsafe.Pointer(p))
-	v, err := o.Option(checkOption(o, opt))
+	v, err := o.Option(checkOptionEnabled(o, opt))
 	check(err)
 	return C.float(v)
 }
@@ -815,7 +857,18 @@ func rs2_set_option(p *C.rs2_options, opt C.rs2_option, value C.float, e **C.rs2
 		return fmtArgs("options", ptrArg(unsafe.Pointer(p)), "option", opt, "value", floatArg(float64(value)))
 	})
 	o := options(unsafe.Pointer(p))
-	check(o.SetOption(checkOption(o, opt), float32(value)))
+	id := checkOptionEnabled(o, opt)
+	// As rs2_set_option in src/rs.cpp: the range first, when the option
+	// has one, then the option's own refusal of a read-only value.
+	rg, err := o.OptionRange(id)
+	check(err)
+	if rg.Min != rg.Max && rg.Step != 0 && (float32(value) < rg.Min || float32(value) > rg.Max) {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "out of range value for argument \"value\"")
+	}
+	if readOnly(o, id) {
+		fail(C.RS2_EXCEPTION_TYPE_NOT_IMPLEMENTED, "This option is read-only!")
+	}
+	check(o.SetOption(id, float32(value)))
 }
 
 //export rs2_is_option_read_only
@@ -831,16 +884,17 @@ func rs2_get_option_range(p *C.rs2_options, opt C.rs2_option, min, max, step, de
 		return fmtArgs("options", ptrArg(unsafe.Pointer(p)), "option", opt, "min", derefArg(min), "max", derefArg(max), "step", derefArg(step), "def", derefArg(def))
 	})
 	o := options(unsafe.Pointer(p))
-	rg, err := o.OptionRange(checkOption(o, opt))
-	check(err)
 	for _, x := range []struct {
-		p *C.float
-		v float32
-	}{{min, rg.Min}, {max, rg.Max}, {step, rg.Step}, {def, rg.Default}} {
-		if x.p != nil {
-			*x.p = C.float(x.v)
+		p    *C.float
+		name string
+	}{{min, "min"}, {max, "max"}, {step, "step"}, {def, "def"}} {
+		if x.p == nil {
+			failNull(x.name)
 		}
 	}
+	rg, err := o.OptionRange(checkOption(o, opt))
+	check(err)
+	*min, *max, *step, *def = C.float(rg.Min), C.float(rg.Max), C.float(rg.Step), C.float(rg.Default)
 }
 
 //export rs2_get_option_description

@@ -23,6 +23,10 @@ type pipelineState struct {
 	p  *pipeline.Pipeline
 	mu sync.Mutex
 	o  *owner // nil when stopped
+	// cb is the C++ callback object of the last start, if it had one. As
+	// librealsense's pipeline (whose aggregator keeps it past stop, in
+	// src/pipeline/pipeline.cpp), it is released at the next start or at
+	// rs2_delete_pipeline, not at stop.
 	cb unsafe.Pointer
 }
 
@@ -53,21 +57,31 @@ func rs2_delete_pipeline(p *C.rs2_pipeline) {
 	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
 	freeHandle(unsafe.Pointer(p))
 	ps.stop()
+	ps.setCallback(nil)
 }
 
 func (ps *pipelineState) stop() error {
 	err := ps.p.Stop()
 	ps.mu.Lock()
-	o, cb := ps.o, ps.cb
-	ps.o, ps.cb = nil, nil
+	o := ps.o
+	ps.o = nil
 	ps.mu.Unlock()
 	if o != nil {
 		o.release()
 	}
-	if cb != nil {
-		C.rsbag_cpp_release_frame_callback((*C.rs2_frame_callback)(cb))
-	}
 	return err
+}
+
+// setCallback makes cb the pipeline's C++ callback object and releases the
+// one before it, if any.
+func (ps *pipelineState) setCallback(cb unsafe.Pointer) {
+	ps.mu.Lock()
+	old := ps.cb
+	ps.cb = cb
+	ps.mu.Unlock()
+	if old != nil {
+		C.rsbag_cpp_release_frame_callback((*C.rs2_frame_callback)(old))
+	}
 }
 
 //export rs2_create_config
@@ -205,8 +219,10 @@ func rs2_config_enable_record_to_file(c *C.rs2_config, file *C.char, e **C.rs2_e
 }
 
 // start starts ps with cfg (nil: the default config), calling cb with each
-// frameset when not nil.
-func (ps *pipelineState) start(cfg *pipeline.Config, cb func(*C.rs2_frame)) *C.rs2_pipeline_profile {
+// frameset when not nil; cpp is the C++ callback object cb calls, if any,
+// which the pipeline then holds (setCallback), or releases at once if the
+// start fails, as librealsense's shared pointer to it does.
+func (ps *pipelineState) start(cfg *pipeline.Config, cb func(*C.rs2_frame), cpp unsafe.Pointer) *C.rs2_pipeline_profile {
 	var (
 		prof  *pipeline.Profile
 		err   error
@@ -223,6 +239,9 @@ func (ps *pipelineState) start(cfg *pipeline.Config, cb func(*C.rs2_frame)) *C.r
 	}
 	if err != nil {
 		close(ready)
+		if cpp != nil {
+			C.rsbag_cpp_release_frame_callback((*C.rs2_frame_callback)(cpp))
+		}
 		if errors.Is(err, pipeline.ErrStarted) {
 			fail(C.RS2_EXCEPTION_TYPE_WRONG_API_CALL_SEQUENCE, "start() cannot be called before stop()")
 		}
@@ -230,6 +249,7 @@ func (ps *pipelineState) start(cfg *pipeline.Config, cb func(*C.rs2_frame)) *C.r
 	}
 	o = newOwner(prof.Device(), false)
 	close(ready)
+	ps.setCallback(cpp)
 	ps.mu.Lock()
 	old := ps.o
 	ps.o = o
@@ -243,14 +263,14 @@ func (ps *pipelineState) start(cfg *pipeline.Config, cb func(*C.rs2_frame)) *C.r
 //export rs2_pipeline_start
 func rs2_pipeline_start(p *C.rs2_pipeline, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
 	defer catch(e, "rs2_pipeline_start", func() string { return fmtArgs("pipe", ptrArg(unsafe.Pointer(p))) })
-	return lookup[*pipelineState](unsafe.Pointer(p), "pipe").start(nil, nil)
+	return lookup[*pipelineState](unsafe.Pointer(p), "pipe").start(nil, nil, nil)
 }
 
 //export rs2_pipeline_start_with_config
 func rs2_pipeline_start_with_config(p *C.rs2_pipeline, c *C.rs2_config, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
 	defer catch(e, "rs2_pipeline_start_with_config", func() string { return fmtArgs("pipe", ptrArg(unsafe.Pointer(p)), "config", ptrArg(unsafe.Pointer(c))) })
 	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
-	return ps.start(configOf(c, "config"), nil)
+	return ps.start(configOf(c, "config"), nil, nil)
 }
 
 //export rs2_pipeline_start_with_callback
@@ -259,7 +279,7 @@ func rs2_pipeline_start_with_callback(p *C.rs2_pipeline, cb C.rs2_frame_callback
 		return fmtArgs("pipe", ptrArg(unsafe.Pointer(p)), "on_frame", funcArg(unsafe.Pointer(cb)), "user", ptrArg(user))
 	})
 	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
-	return ps.start(nil, func(f *C.rs2_frame) { C.rsbag_call_frame(cb, f, user) })
+	return ps.start(nil, func(f *C.rs2_frame) { C.rsbag_call_frame(cb, f, user) }, nil)
 }
 
 //export rs2_pipeline_start_with_config_and_callback
@@ -268,18 +288,14 @@ func rs2_pipeline_start_with_config_and_callback(p *C.rs2_pipeline, c *C.rs2_con
 		return fmtArgs("pipe", ptrArg(unsafe.Pointer(p)), "config", ptrArg(unsafe.Pointer(c)), "on_frame", funcArg(unsafe.Pointer(cb)), "user", ptrArg(user))
 	})
 	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
-	return ps.start(configOf(c, "config"), func(f *C.rs2_frame) { C.rsbag_call_frame(cb, f, user) })
+	return ps.start(configOf(c, "config"), func(f *C.rs2_frame) { C.rsbag_call_frame(cb, f, user) }, nil)
 }
 
 func (ps *pipelineState) startCpp(cfg *pipeline.Config, cb *C.rs2_frame_callback) *C.rs2_pipeline_profile {
 	if cb == nil {
 		failNull("callback")
 	}
-	r := ps.start(cfg, func(f *C.rs2_frame) { C.rsbag_cpp_on_frame(cb, f) })
-	ps.mu.Lock()
-	ps.cb = unsafe.Pointer(cb)
-	ps.mu.Unlock()
-	return r
+	return ps.start(cfg, func(f *C.rs2_frame) { C.rsbag_cpp_on_frame(cb, f) }, unsafe.Pointer(cb))
 }
 
 //export rs2_pipeline_start_with_callback_cpp

@@ -46,10 +46,14 @@ func rs2_playback_get_duration(dev *C.rs2_device, e **C.rs2_error) (r C.ulonglon
 //export rs2_playback_seek
 func rs2_playback_seek(dev *C.rs2_device, t C.longlong, e **C.rs2_error) {
 	defer catch(e, "rs2_playback_seek", func() string { return fmtArgs("device", ptrArg(unsafe.Pointer(dev))) })
-	_, pb := playbackOf(dev, "device")
-	if t < 0 {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "Request to seek to a negative time")
+	if dev == nil {
+		failNull("device")
 	}
+	if t < 0 {
+		// VALIDATE_LE(0, time) in src/rs.cpp: a std::runtime_error naming "0"
+		fail(C.RS2_EXCEPTION_TYPE_COUNT, "out of range value for argument \"0\"")
+	}
+	_, pb := playbackOf(dev, "device")
 	if err := pb.Seek(time.Duration(t)); err != nil {
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "%v", err)
 	}

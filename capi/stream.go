@@ -46,6 +46,15 @@ func rs2_open_multiple(s *C.rs2_sensor, p **C.rs2_stream_profile, n C.int, e **C
 		return fmtArgs("sensor", ptrArg(unsafe.Pointer(s)), "profiles", ptrPtrArg(unsafe.Pointer(p)), "count", n)
 	})
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
+	if p == nil {
+		failNull("profiles")
+	}
+	if n <= 0 {
+		// librealsense's playback sensor opens no stream for no profile,
+		// without error (count is not checked): the sensor then starts,
+		// streams nothing and stops, as one not open does here.
+		return
+	}
 	ps := profilesOf(p, int(n))
 	check(h.s.Open(ps...))
 	h.o.setActive(h.s, ps)
@@ -144,7 +153,11 @@ func rs2_stop(s *C.rs2_sensor, e **C.rs2_error) {
 func rs2_close(s *C.rs2_sensor, e **C.rs2_error) {
 	defer catch(e, "rs2_close", func() string { return fmtArgs("sensor", ptrArg(unsafe.Pointer(s))) })
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
-	check(h.s.Close())
+	err := h.s.Close()
+	if errors.Is(err, sensor.ErrNotOpen) {
+		err = nil // as librealsense's playback sensor: nothing to close
+	}
+	check(err)
 	h.o.setActive(h.s, nil)
 }
 
