@@ -6,23 +6,47 @@ package main
 import "C"
 
 import (
+	"fmt"
+	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/processing"
 )
 
-// librealsense's logging: rsbag's library has no log of its own, so these
-// succeed and log nothing (librealsense programs call them first).
+// librealsense's logging: the console log has the errors the functions
+// return, as librealsense logs them (rs2_create_error in src/rs.cpp);
+// rsbag's library has no other log, so the file log stays empty.
+
+// consoleSeverity is the least severity rs2_log_to_console asked for.
+var consoleSeverity atomic.Int32
+
+func init() { consoleSeverity.Store(C.RS2_LOG_SEVERITY_NONE) }
 
 //export rs2_log_to_console
-func rs2_log_to_console(min C.rs2_log_severity, e **C.rs2_error) {}
+func rs2_log_to_console(min C.rs2_log_severity, e **C.rs2_error) { consoleSeverity.Store(int32(min)) }
 
 //export rs2_log_to_file
 func rs2_log_to_file(min C.rs2_log_severity, path *C.char, e **C.rs2_error) {}
 
 //export rs2_reset_logger
-func rs2_reset_logger(e **C.rs2_error) {}
+func rs2_reset_logger(e **C.rs2_error) { consoleSeverity.Store(C.RS2_LOG_SEVERITY_NONE) }
+
+// logError writes the console log's line of an error, if the program asked
+// for errors there, in librealsense's format: date, time, level, thread,
+// the source line that logs it in librealsense (rs.cpp:256), then the
+// function, its arguments, the exception type and the message.
+func logError(fn, args, msg string, typ C.rs2_exception_type) {
+	if consoleSeverity.Load() > C.RS2_LOG_SEVERITY_ERROR {
+		return
+	}
+	line := fmt.Sprintf(" %s ERROR [%d] (rs.cpp:256) [%s( %s ) %s] %s\n", time.Now().Format("02/01 15:04:05,000"), uint64(C.rsbag_thread_id()),
+		fn, args, C.GoString(rs2_exception_type_to_string(typ)), msg)
+	cs := C.CString(line)
+	C.rsbag_log_line(cs)
+	C.free(unsafe.Pointer(cs))
+}
 
 //export rs2_is_processing_block_extendable_to
 func rs2_is_processing_block_extendable_to(p *C.rs2_processing_block, ext C.rs2_extension, e **C.rs2_error) (r C.int) {

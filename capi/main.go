@@ -165,6 +165,7 @@ func catch(e **C.rs2_error, fn string, args func() string) {
 			a = args()
 		}
 		*e = newError(err.Error(), fn, a, exceptionType(err))
+		logError(fn, a, err.Error(), exceptionType(err))
 	}
 }
 
