@@ -89,6 +89,9 @@ func rs2_set_option_value(p *C.rs2_options, v *C.rs2_option_value, e **C.rs2_err
 	if f < rg.Min || f > rg.Max {
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "out of range value for argument \"option_value->as_float\"")
 	}
+	if readOnly(o, opt) {
+		fail(C.RS2_EXCEPTION_TYPE_NOT_IMPLEMENTED, "This option is read-only!") // as librealsense's option (src/option.h)
+	}
 	check(o.SetOption(opt, f))
 }
 

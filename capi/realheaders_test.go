@@ -92,6 +92,7 @@ func TestRealHeaders(t *testing.T) {
 		{"proc.c/go", checkProcessingMatchesGo},
 		{"proc.c/librealsense", checkProcessingMatchesLibrealsense},
 		{"errors.c", checkErrors},
+		{"errdetail.c", checkErrorDetails},
 		{"race.c", checkCallbacksOnSeveralSensors},
 		{"optvalue.c", checkOptionValue},
 		{"streams.c", checkActiveStreamsAndClones},
