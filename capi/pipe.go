@@ -74,11 +74,15 @@ func (ps *pipelineState) stop() error {
 
 // setCallback makes cb the pipeline's C++ callback object and releases the
 // one before it, if any.
-func (ps *pipelineState) setCallback(cb unsafe.Pointer) {
-	ps.mu.Lock()
-	old := ps.cb
-	ps.cb = cb
-	ps.mu.Unlock()
+func (ps *pipelineState) setCallback(cb unsafe.Pointer) { swapFrameCallback(&ps.mu, &ps.cb, cb) }
+
+// swapFrameCallback puts the C++ frame callback object cb in *slot, under
+// mu, and releases the one it held, if any.
+func swapFrameCallback(mu *sync.Mutex, slot *unsafe.Pointer, cb unsafe.Pointer) {
+	mu.Lock()
+	old := *slot
+	*slot = cb
+	mu.Unlock()
 	if old != nil {
 		C.rsbag_cpp_release_frame_callback((*C.rs2_frame_callback)(old))
 	}

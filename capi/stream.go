@@ -140,13 +140,7 @@ func rs2_stop(s *C.rs2_sensor, e **C.rs2_error) {
 		err = nil // as librealsense's playback sensor: nothing to stop
 	}
 	check(err)
-	h.mu.Lock()
-	cb := h.cppCB
-	h.cppCB = nil
-	h.mu.Unlock()
-	if cb != nil {
-		C.rsbag_cpp_release_frame_callback((*C.rs2_frame_callback)(cb))
-	}
+	swapFrameCallback(&h.mu, &h.cppCB, nil)
 }
 
 //export rs2_close

@@ -21,14 +21,6 @@ static void print_change(const char* who, rs2_device_list* removed, rs2_device_l
 	rs2_delete_device_list(added);
 }
 
-static int count(rs2_context* ctx) {
-	rs2_error* e = NULL;
-	rs2_device_list* l = rs2_query_devices(ctx, &e); check(e);
-	int n = rs2_get_device_count(l, &e); check(e);
-	rs2_delete_device_list(l);
-	return n;
-}
-
 static void on_change(rs2_device_list* removed, rs2_device_list* added, void* user) { print_change((const char*)user, removed, added); }
 
 /* watcher is an rs2_devices_changed_callback object as a C++ compiler lays
@@ -53,12 +45,12 @@ int main(int argc, char** argv) {
 	struct watcher w = {watcher_vtable, 0};
 	rs2_set_devices_changed_callback_cpp(ctx, (rs2_devices_changed_callback*)&w, &e); check(e);
 	dev = rs2_context_add_device(ctx, argv[1], &e); check(e);
-	printf("devices %d\n", count(ctx));
+	printf("devices %d\n", device_count(ctx));
 	rs2_device_list* l = rs2_query_devices(ctx, &e); check(e);
 	rs2_delete_device(dev);
-	printf("devices with a list %d\n", count(ctx));
+	printf("devices with a list %d\n", device_count(ctx));
 	rs2_delete_device_list(l);
-	printf("devices after the last handle %d\n", count(ctx));
+	printf("devices after the last handle %d\n", device_count(ctx));
 	dev = rs2_context_add_device(ctx, argv[1], &e); check(e);
 	rs2_delete_device(dev);
 	printf("released before %d\n", w.released);

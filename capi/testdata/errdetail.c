@@ -6,14 +6,6 @@
 #include <stdio.h>
 #include "rs2test.h"
 
-static int count(rs2_context* ctx) {
-	rs2_error* e = NULL;
-	rs2_device_list* l = rs2_query_devices(ctx, &e); check(e);
-	int n = rs2_get_device_count(l, &e); check(e);
-	rs2_delete_device_list(l);
-	return n;
-}
-
 /* counter is an rs2_frame_callback object as a C++ compiler lays it out
    under the Itanium ABI (see rs2test.h's stop_waiter). */
 struct counter { void* const* vtable; int released; };
@@ -26,21 +18,21 @@ int main(int argc, char** argv) {
 	(void)argc;
 	rs2_error* e = NULL;
 	rs2_context* ctx = rs2_create_context(RS2_API_VERSION, &e); check(e);
-	printf("devices %d\n", count(ctx));
+	printf("devices %d\n", device_count(ctx));
 	rs2_device* dev = rs2_context_add_device(ctx, argv[1], &e); show("add", e); e = NULL;
 	rs2_device* again = rs2_context_add_device(ctx, argv[1], &e); show("add again", e); e = NULL;
-	printf("again %s, devices %d\n", again ? "a device" : "no device", count(ctx));
+	printf("again %s, devices %d\n", again ? "a device" : "no device", device_count(ctx));
 	rs2_device_list* l = rs2_query_devices(ctx, &e); check(e);
 	rs2_delete_device(dev);
-	printf("devices with a list left %d\n", count(ctx));
+	printf("devices with a list left %d\n", device_count(ctx));
 	rs2_device* d2 = rs2_create_device(l, 0, &e); show("device of the list", e); e = NULL;
 	rs2_delete_device(d2);
-	printf("devices with the list left %d\n", count(ctx));
+	printf("devices with the list left %d\n", device_count(ctx));
 	rs2_delete_device_list(l);
-	printf("devices after the last handle %d\n", count(ctx));
+	printf("devices after the last handle %d\n", device_count(ctx));
 	dev = rs2_context_add_device(ctx, argv[1], &e); show("add after the last handle", e); e = NULL;
 	rs2_context_remove_device(ctx, argv[1], &e); show("remove", e); e = NULL;
-	printf("devices after remove %d\n", count(ctx));
+	printf("devices after remove %d\n", device_count(ctx));
 
 	rs2_sensor_list* sl = rs2_query_sensors(dev, &e); check(e);
 	rs2_sensor* s = rs2_create_sensor(sl, 0, &e); check(e);
@@ -83,7 +75,7 @@ int main(int argc, char** argv) {
 	rs2_delete_sensor(s);
 	rs2_delete_sensor_list(sl);
 	rs2_delete_device(dev);
-	printf("devices at the end %d\n", count(ctx));
+	printf("devices at the end %d\n", device_count(ctx));
 
 	/* The pipeline's C++ callback object: kept past stop, released at
 	   the next start or with the pipeline. */

@@ -31,6 +31,15 @@ static inline void show(const char* what, rs2_error* e) {
 	rs2_free_error(e);
 }
 
+/* device_count is the number of devices rs2_query_devices gives. */
+static inline int device_count(rs2_context* ctx) {
+	rs2_error* e = NULL;
+	rs2_device_list* l = rs2_query_devices(ctx, &e); check(e);
+	int n = rs2_get_device_count(l, &e); check(e);
+	rs2_delete_device_list(l);
+	return n;
+}
+
 /* stop_waiter is an rs2_playback_status_changed_callback object as a C++
    compiler lays it out under the Itanium ABI: a pointer to its virtual
    table (on_playback_status_changed, release, two destructors). At
