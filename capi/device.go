@@ -376,8 +376,13 @@ func (c *contextState) list() *C.rs2_device_list {
 //export rs2_query_devices
 func rs2_query_devices(ctx *C.rs2_context, e **C.rs2_error) (r *C.rs2_device_list) {
 	defer catch(e, "rs2_query_devices", func() string { return fmtArgs("context", ptrArg(unsafe.Pointer(ctx))) })
-	return lookup[*contextState](unsafe.Pointer(ctx), "context").list()
+	// As librealsense's, which fails as rs2_query_devices_ex.
+	return rs2_query_devices_ex(ctx, productLineAnyIntel, e)
 }
+
+// productLineAnyIntel is RS2_PRODUCT_LINE_ANY_INTEL of librealsense's
+// rs_context.h, the mask rs2_query_devices passes.
+const productLineAnyIntel = 0xfe
 
 //export rs2_query_devices_ex
 func rs2_query_devices_ex(ctx *C.rs2_context, mask C.int, e **C.rs2_error) (r *C.rs2_device_list) {
@@ -481,6 +486,9 @@ func rs2_query_sensors(dev *C.rs2_device, e **C.rs2_error) (r *C.rs2_sensor_list
 //export rs2_get_sensors_count
 func rs2_get_sensors_count(list *C.rs2_sensor_list, e **C.rs2_error) (r C.int) {
 	defer catch(e, "rs2_get_sensors_count", func() string { return fmtArgs("list", ptrArg(unsafe.Pointer(list))) })
+	if list == nil {
+		return 0 // as librealsense
+	}
 	return C.int(len(lookup[*sensorList](unsafe.Pointer(list), "list").ss))
 }
 
@@ -693,8 +701,8 @@ func rs2_stream_profile_is(p *C.rs2_stream_profile, ext C.rs2_extension, e **C.r
 	return 0
 }
 
-func videoProfile(p *C.rs2_stream_profile) *sensor.StreamProfile {
-	sp := lookup[*profileEntry](unsafe.Pointer(p), "mode").p
+func videoProfile(p *C.rs2_stream_profile, arg string) *sensor.StreamProfile {
+	sp := lookup[*profileEntry](unsafe.Pointer(p), arg).p
 	if sp.Kind != sensor.KindVideo {
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::video_stream_profile_interface\" interface! ")
 	}
@@ -706,7 +714,7 @@ func rs2_get_video_stream_resolution(p *C.rs2_stream_profile, w, h *C.int, e **C
 	defer catch(e, "rs2_get_video_stream_resolution", func() string {
 		return fmtArgs("from", profileArg(unsafe.Pointer(p)), "width", derefArg(w), "height", derefArg(h))
 	})
-	sp := videoProfile(p)
+	sp := videoProfile(p, "from")
 	if w != nil {
 		*w = C.int(sp.Width)
 	}
@@ -720,7 +728,7 @@ func rs2_get_video_stream_intrinsics(p *C.rs2_stream_profile, out *C.rs2_intrins
 	defer catch(e, "rs2_get_video_stream_intrinsics", func() string {
 		return fmtArgs("profile", profileArg(unsafe.Pointer(p)), "intr", outArg(unsafe.Pointer(out)))
 	})
-	sp := videoProfile(p)
+	sp := videoProfile(p, "profile")
 	if out == nil {
 		failNull("intr")
 	}

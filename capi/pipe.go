@@ -296,10 +296,15 @@ func rs2_pipeline_start_with_config_and_callback(p *C.rs2_pipeline, c *C.rs2_con
 }
 
 func (ps *pipelineState) startCpp(cfg *pipeline.Config, cb *C.rs2_frame_callback) *C.rs2_pipeline_profile {
+	return ps.start(cfg, func(f *C.rs2_frame) { C.rsbag_cpp_on_frame(cb, f) }, unsafe.Pointer(cb))
+}
+
+// checkCallback fails for a null C++ callback object, which librealsense
+// checks before any other argument (it takes the object first).
+func checkCallback(cb unsafe.Pointer) {
 	if cb == nil {
 		failNull("callback")
 	}
-	return ps.start(cfg, func(f *C.rs2_frame) { C.rsbag_cpp_on_frame(cb, f) }, unsafe.Pointer(cb))
 }
 
 //export rs2_pipeline_start_with_callback_cpp
@@ -307,6 +312,7 @@ func rs2_pipeline_start_with_callback_cpp(p *C.rs2_pipeline, cb *C.rs2_frame_cal
 	defer catch(e, "rs2_pipeline_start_with_callback_cpp", func() string {
 		return fmtArgs("pipe", ptrArg(unsafe.Pointer(p)), "callback", ptrArg(unsafe.Pointer(cb)))
 	})
+	checkCallback(unsafe.Pointer(cb))
 	return lookup[*pipelineState](unsafe.Pointer(p), "pipe").startCpp(nil, cb)
 }
 
@@ -315,6 +321,7 @@ func rs2_pipeline_start_with_config_and_callback_cpp(p *C.rs2_pipeline, c *C.rs2
 	defer catch(e, "rs2_pipeline_start_with_config_and_callback_cpp", func() string {
 		return fmtArgs("pipe", ptrArg(unsafe.Pointer(p)), "config", ptrArg(unsafe.Pointer(c)), "callback", ptrArg(unsafe.Pointer(cb)))
 	})
+	checkCallback(unsafe.Pointer(cb))
 	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
 	return ps.startCpp(configOf(c, "config"), cb)
 }

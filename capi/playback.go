@@ -120,10 +120,8 @@ func rs2_playback_device_set_status_changed_callback(dev *C.rs2_device, cb *C.rs
 	defer catch(e, "rs2_playback_device_set_status_changed_callback", func() string {
 		return fmtArgs("device", ptrArg(unsafe.Pointer(dev)), "callback", ptrArg(unsafe.Pointer(cb)))
 	})
+	checkCallback(unsafe.Pointer(cb))
 	o, pb := playbackOf(dev, "device")
-	if cb == nil {
-		failNull("callback")
-	}
 	o.mu.Lock()
 	old, first := o.statusCB, o.statusCB == nil
 	o.statusCB = unsafe.Pointer(cb)
@@ -201,10 +199,8 @@ func rs2_set_notifications_callback_cpp(s *C.rs2_sensor, cb *C.rs2_notifications
 	defer catch(e, "rs2_set_notifications_callback_cpp", func() string {
 		return fmtArgs("sensor", ptrArg(unsafe.Pointer(s)), "callback", ptrArg(unsafe.Pointer(cb)))
 	})
+	checkCallback(unsafe.Pointer(cb))
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
-	if cb == nil {
-		failNull("callback")
-	}
 	h.onNotification(func(n *C.rs2_notification) { C.rsbag_cpp_on_notification(cb, n) })
 	h.mu.Lock()
 	old := h.notifObj

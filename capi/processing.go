@@ -558,8 +558,12 @@ func rs2_synthetic_frame_ready(src *C.rs2_source, f *C.rs2_frame, e **C.rs2_erro
 	defer catch(e, "rs2_synthetic_frame_ready", func() string {
 		return fmtArgs("source", ptrArg(unsafe.Pointer(src)), "frame", ptrArg(unsafe.Pointer(f)))
 	})
-	s := lookup[*source](unsafe.Pointer(src), "source")
 	r := frameOf(f, "frame")
+	if src == nil { // as librealsense, which owns the frame from here
+		r.release()
+		failNull("source")
+	}
+	s := lookup[*source](unsafe.Pointer(src), "source")
 	s.b.mu.Lock()
 	out := s.b.out
 	s.b.mu.Unlock()

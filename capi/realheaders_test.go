@@ -93,6 +93,7 @@ func TestRealHeaders(t *testing.T) {
 		{"proc.c/librealsense", checkProcessingMatchesLibrealsense},
 		{"errors.c", checkErrors},
 		{"errdetail.c", checkErrorDetails},
+		{"nullargs.c", checkNullArguments},
 		{"race.c", checkCallbacksOnSeveralSensors},
 		{"optvalue.c", checkOptionValue},
 		{"streams.c", checkActiveStreamsAndClones},

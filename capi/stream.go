@@ -106,10 +106,8 @@ func rs2_start_cpp(s *C.rs2_sensor, cb *C.rs2_frame_callback, e **C.rs2_error) {
 	defer catch(e, "rs2_start_cpp", func() string {
 		return fmtArgs("sensor", ptrArg(unsafe.Pointer(s)), "callback", ptrArg(unsafe.Pointer(cb)))
 	})
+	checkCallback(unsafe.Pointer(cb))
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
-	if cb == nil {
-		failNull("callback")
-	}
 	if !h.start(func(f *C.rs2_frame) { C.rsbag_cpp_on_frame(cb, f) }) {
 		C.rsbag_cpp_release_frame_callback(cb) // as librealsense, which holds it no longer
 		return
@@ -346,11 +344,11 @@ func rs2_clone_video_stream_profile(p *C.rs2_stream_profile, stream C.rs2_stream
 	defer catch(e, "rs2_clone_video_stream_profile", func() string {
 		return fmtArgs("mode", profileArg(unsafe.Pointer(p)), "stream", stream, "index", index, "format", format, "width", width, "height", height, "intr", ptrArg(unsafe.Pointer(intr)))
 	})
-	if intr == nil {
-		failNull("intr")
-	}
 	if lookup[*profileEntry](unsafe.Pointer(p), "mode").p.Kind != sensor.KindVideo {
 		failNull("vid")
+	}
+	if intr == nil {
+		failNull("intr")
 	}
 	return cloneProfile(p, stream, index, format, "format", func(c *sensor.StreamProfile) {
 		c.Width, c.Height = int(width), int(height)
