@@ -7,6 +7,8 @@ import "C"
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -230,11 +232,25 @@ func (c *contextState) addDevice(file string) *owner {
 			fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "device already in context: file://%s", file)
 		}
 	}
-	dev, err := playback.Open(file, nil)
-	check(err)
-	o := newOwner(dev, true)
+	o := newOwner(openBag(file), true)
 	c.devs = append(c.devs, o)
 	return o
+}
+
+// openBag opens the bag at file as a playback device, or fails as
+// librealsense's ros_reader does (src/media/ros/ros_reader.cpp): an
+// io_exception, "Failed to create ros reader: " and the reason, for a file
+// that cannot be opened the rosbag library's "Error opening file: FILE".
+func openBag(file string) *playback.Device {
+	dev, err := playback.Open(file, nil)
+	if err != nil {
+		msg := err.Error()
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+			msg = "Error opening file: " + file
+		}
+		fail(C.RS2_EXCEPTION_TYPE_IO, "Failed to create ros reader: %s", msg)
+	}
+	return dev
 }
 
 // prune forgets the devices of c whose last reference was released; c.mu
@@ -318,12 +334,11 @@ func rs2_context_add_device(ctx *C.rs2_context, file *C.char, e **C.rs2_error) (
 
 //export rs2_create_playback_device
 func rs2_create_playback_device(file *C.char, e **C.rs2_error) (r *C.rs2_device) {
-	defer catch(e, "rs2_create_playback_device", func() string { return fmtArgs("file", goStr(file)) })
+	defer catch(e, "rs2_create_playback_device", func() string { return fmtArgs("file", charArg(unsafe.Pointer(file))) })
 	if file == nil {
 		failNull("file")
 	}
-	dev, err := playback.Open(C.GoString(file), nil)
-	check(err)
+	dev := openBag(C.GoString(file))
 	return (*C.rs2_device)(newHandle(&deviceHandle{newOwner(dev, true)}))
 }
 

@@ -183,8 +183,7 @@ func (cs *configState) resolve() (*playback.Device, []*sensor.StreamProfile, err
 	if file == "" {
 		fail(C.RS2_EXCEPTION_TYPE_NOT_IMPLEMENTED, "resolving a config without a file (a live camera) is not supported by rsbag's librealsense2")
 	}
-	dev, err := playback.Open(file, nil)
-	check(err)
+	dev := openBag(file)
 	streams, err := cs.c.Resolve(dev)
 	if err != nil {
 		dev.Close()

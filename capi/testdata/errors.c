@@ -21,8 +21,7 @@ int main(int argc, char** argv) {
 	rs2_delete_context(ctx);
 	ctx = rs2_create_context(RS2_API_VERSION, &e); show("create", e); e = NULL;
 	rs2_context_add_device(ctx, "/nonexistent/x.bag", &e);
-	printf("missing file: %s %s\n", rs2_get_failed_function(e), rs2_exception_type_to_string(rs2_get_librealsense_exception_type(e)));
-	rs2_free_error(e); e = NULL;
+	show("missing file", e); e = NULL;
 	rs2_device* dev = rs2_context_add_device(ctx, argv[1], &e); show("add", e); e = NULL;
 	rs2_get_device_info(dev, RS2_CAMERA_INFO_IP_ADDRESS, &e); show("info", e); e = NULL;
 	rs2_context_remove_device(ctx, "no-such.bag", &e); show("remove unknown", e); e = NULL;
