@@ -310,9 +310,8 @@ func rs2_set_devices_changed_callback_cpp(ctx *C.rs2_context, cb *C.rs2_devices_
 	defer catch(e, "rs2_set_devices_changed_callback_cpp", func() string {
 		return fmtArgs("context", ptrArg(unsafe.Pointer(ctx)), "callback", ptrArg(unsafe.Pointer(cb)))
 	})
-	if cb == nil {
-		failNull("callback")
-	}
+	checkCallback(unsafe.Pointer(cb))
+	defer releaseOnFailure(func() { C.rsbag_cpp_release_devices_changed_callback(cb) })
 	c := lookup[*contextState](unsafe.Pointer(ctx), "context")
 	c.setDevicesChanged(func(removed, added *C.rs2_device_list) { C.rsbag_cpp_on_devices_changed(cb, removed, added) }, unsafe.Pointer(cb))
 }

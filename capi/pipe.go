@@ -223,8 +223,7 @@ func rs2_config_enable_record_to_file(c *C.rs2_config, file *C.char, e **C.rs2_e
 
 // start starts ps with cfg (nil: the default config), calling cb with each
 // frameset when not nil; cpp is the C++ callback object cb calls, if any,
-// which the pipeline then holds (setCallback), or releases at once if the
-// start fails, as librealsense's shared pointer to it does.
+// which the pipeline then holds (setCallback).
 func (ps *pipelineState) start(cfg *pipeline.Config, cb func(*C.rs2_frame), cpp unsafe.Pointer) *C.rs2_pipeline_profile {
 	var (
 		prof  *pipeline.Profile
@@ -242,9 +241,6 @@ func (ps *pipelineState) start(cfg *pipeline.Config, cb func(*C.rs2_frame), cpp 
 	}
 	if err != nil {
 		close(ready)
-		if cpp != nil {
-			C.rsbag_cpp_release_frame_callback((*C.rs2_frame_callback)(cpp))
-		}
 		if errors.Is(err, pipeline.ErrStarted) {
 			fail(C.RS2_EXCEPTION_TYPE_WRONG_API_CALL_SEQUENCE, "start() cannot be called before stop()")
 		}
@@ -306,12 +302,24 @@ func checkCallback(cb unsafe.Pointer) {
 	}
 }
 
+// releaseOnFailure, deferred by an exported function that takes a C++
+// callback object, calls release if the function fails before it took the
+// object: librealsense holds the object in a shared pointer from its first
+// line, which releases it when the call throws.
+func releaseOnFailure(release func()) {
+	if r := recover(); r != nil {
+		release()
+		panic(r)
+	}
+}
+
 //export rs2_pipeline_start_with_callback_cpp
 func rs2_pipeline_start_with_callback_cpp(p *C.rs2_pipeline, cb *C.rs2_frame_callback, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
 	defer catch(e, "rs2_pipeline_start_with_callback_cpp", func() string {
 		return fmtArgs("pipe", ptrArg(unsafe.Pointer(p)), "callback", ptrArg(unsafe.Pointer(cb)))
 	})
 	checkCallback(unsafe.Pointer(cb))
+	defer releaseOnFailure(func() { C.rsbag_cpp_release_frame_callback(cb) })
 	return lookup[*pipelineState](unsafe.Pointer(p), "pipe").startCpp(nil, cb)
 }
 
@@ -321,6 +329,7 @@ func rs2_pipeline_start_with_config_and_callback_cpp(p *C.rs2_pipeline, c *C.rs2
 		return fmtArgs("pipe", ptrArg(unsafe.Pointer(p)), "config", ptrArg(unsafe.Pointer(c)), "callback", ptrArg(unsafe.Pointer(cb)))
 	})
 	checkCallback(unsafe.Pointer(cb))
+	defer releaseOnFailure(func() { C.rsbag_cpp_release_frame_callback(cb) })
 	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
 	return ps.startCpp(configOf(c, "config"), cb)
 }

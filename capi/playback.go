@@ -121,6 +121,7 @@ func rs2_playback_device_set_status_changed_callback(dev *C.rs2_device, cb *C.rs
 		return fmtArgs("device", ptrArg(unsafe.Pointer(dev)), "callback", ptrArg(unsafe.Pointer(cb)))
 	})
 	checkCallback(unsafe.Pointer(cb))
+	defer releaseOnFailure(func() { C.rsbag_cpp_release_status_callback(cb) })
 	o, pb := playbackOf(dev, "device")
 	o.mu.Lock()
 	old, first := o.statusCB, o.statusCB == nil
@@ -200,6 +201,7 @@ func rs2_set_notifications_callback_cpp(s *C.rs2_sensor, cb *C.rs2_notifications
 		return fmtArgs("sensor", ptrArg(unsafe.Pointer(s)), "callback", ptrArg(unsafe.Pointer(cb)))
 	})
 	checkCallback(unsafe.Pointer(cb))
+	defer releaseOnFailure(func() { C.rsbag_cpp_release_notifications_callback(cb) })
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
 	h.onNotification(func(n *C.rs2_notification) { C.rsbag_cpp_on_notification(cb, n) })
 	h.mu.Lock()

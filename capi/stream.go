@@ -107,6 +107,7 @@ func rs2_start_cpp(s *C.rs2_sensor, cb *C.rs2_frame_callback, e **C.rs2_error) {
 		return fmtArgs("sensor", ptrArg(unsafe.Pointer(s)), "callback", ptrArg(unsafe.Pointer(cb)))
 	})
 	checkCallback(unsafe.Pointer(cb))
+	defer releaseOnFailure(func() { C.rsbag_cpp_release_frame_callback(cb) })
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
 	if !h.start(func(f *C.rs2_frame) { C.rsbag_cpp_on_frame(cb, f) }) {
 		C.rsbag_cpp_release_frame_callback(cb) // as librealsense, which holds it no longer

@@ -2,7 +2,8 @@
    (testdata/errdetail.librealsense.out): a bag added twice, the devices of
    a context as handles to a bag come and go, NULL outputs, a sensor opened
    with no profile and closed, the errors of options (unsupported, read-only,
-   out of range), and when the pipeline releases its C++ callback object. */
+   out of range), when the pipeline releases its C++ callback object, and
+   that a call that fails releases the one it was given. */
 #include <stdio.h>
 #include "rs2test.h"
 
@@ -99,6 +100,13 @@ int main(int argc, char** argv) {
 	printf("released before the pipeline's delete %d\n", c2.released);
 	rs2_delete_pipeline(pipe);
 	printf("released after the pipeline's delete %d %d\n", c1.released, c2.released);
+
+	/* A C++ callback object handed to a call that fails is released. */
+	struct counter c3 = {counter_vtable, 0}, c4 = {counter_vtable, 0};
+	rs2_start_cpp(NULL, (rs2_frame_callback*)&c3, &e); show("start no sensor", e); e = NULL;
+	printf("released by the failed start %d\n", c3.released);
+	rs2_pipeline_start_with_callback_cpp(NULL, (rs2_frame_callback*)&c4, &e); show("start no pipeline", e); e = NULL;
+	printf("released by the failed pipeline start %d\n", c4.released);
 	rs2_delete_context(ctx);
 	return 0;
 }
