@@ -268,8 +268,8 @@ func checkWrapErrors(t *testing.T, bin string) {
 	for _, want := range []string{
 		"missing file: error rs2_context_add_device: ",
 		"\nreset: no error\n",
-		"\nunsupported option: invalid_value_error rs2_get_option: Device does not support option White Balance!\n",
-		"\nread-only option: invalid_value_error rs2_set_option: playback: sensor 0: option Exposure: extensions: option is read-only\n",
+		"\nunsupported option: invalid_value_error rs2_get_option: object doesn't support option White Balance\n",
+		"\nread-only option: not_implemented_error rs2_set_option: This option is read-only!\n",
 		"\nframe timeout: error rs2_wait_for_frame: Frame did not arrive in time!\n",
 		"\nstub: not_implemented_error rs2_create_yuy_decoder: rs2_create_yuy_decoder is not supported by rsbag's librealsense2 (bags only)\n",
 		"\nstop unstarted pipeline: wrong_api_call_sequence_error rs2_pipeline_stop: stop() cannot be called before start()\n",
