@@ -781,7 +781,7 @@ func rs2_get_motion_intrinsics(p *C.rs2_stream_profile, out *C.rs2_motion_device
 //export rs2_get_extrinsics
 func rs2_get_extrinsics(from, to *C.rs2_stream_profile, out *C.rs2_extrinsics, e **C.rs2_error) {
 	defer catch(e, "rs2_get_extrinsics", func() string {
-		return fmtArgs("from", profileArg(unsafe.Pointer(from)), "to", profileArg(unsafe.Pointer(to)), "extrin", ptrArg(unsafe.Pointer(out)))
+		return fmtArgs("from", profileArg(unsafe.Pointer(from)), "to", profileArg(unsafe.Pointer(to)), "extrin", extrinsicsArg(out))
 	})
 	a := lookup[*profileEntry](unsafe.Pointer(from), "from")
 	b := lookup[*profileEntry](unsafe.Pointer(to), "to")

@@ -271,6 +271,43 @@ func floatArg(v float64) string {
 	return fmt.Sprintf("%.6g", v)
 }
 
+// extrinsicsArg is an rs2_extrinsics argument, which librealsense streams
+// as "[ r[...]  t[...] ]" (operator<< in src/types.cpp), or nullptr.
+func extrinsicsArg(p *C.rs2_extrinsics) string {
+	if p == nil {
+		return nullptr
+	}
+	var b strings.Builder
+	b.WriteString("[ r[")
+	for i, v := range p.rotation {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(floatArg(float64(v)))
+	}
+	b.WriteString("]  t[")
+	for i, v := range p.translation {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(floatArg(float64(v)))
+	}
+	b.WriteString("] ]")
+	return b.String()
+}
+
+// intrinsicsArg is an rs2_intrinsics argument, which librealsense streams
+// as "[ WxH  p[ppx ppy]  f[fx fy]  MODEL [c0 c1 c2 c3 c4] ]" (operator<< in
+// src/types.cpp), or nullptr.
+func intrinsicsArg(p *C.rs2_intrinsics) string {
+	if p == nil {
+		return nullptr
+	}
+	f := func(v C.float) string { return floatArg(float64(v)) }
+	return fmt.Sprintf("[ %dx%d  p[%s %s]  f[%s %s]  %s [%s %s %s %s %s] ]", p.width, p.height, f(p.ppx), f(p.ppy), f(p.fx), f(p.fy),
+		C.GoString(rs2_distortion_to_string(p.model)), f(p.coeffs[0]), f(p.coeffs[1]), f(p.coeffs[2]), f(p.coeffs[3]), f(p.coeffs[4]))
+}
+
 // streamAbbrs are librealsense's abbreviations of the rs2_stream values
 // (get_abbr_string in src/to-string.cpp).
 var streamAbbrs = [...]string{"Any", "D", "C", "IR", "FE", "G", "A", "GPIO", "P", "Conf", "M"}

@@ -343,7 +343,7 @@ func rs2_clone_stream_profile(p *C.rs2_stream_profile, stream C.rs2_stream, inde
 //export rs2_clone_video_stream_profile
 func rs2_clone_video_stream_profile(p *C.rs2_stream_profile, stream C.rs2_stream, index C.int, format C.rs2_format, width, height C.int, intr *C.rs2_intrinsics, e **C.rs2_error) (r *C.rs2_stream_profile) {
 	defer catch(e, "rs2_clone_video_stream_profile", func() string {
-		return fmtArgs("mode", profileArg(unsafe.Pointer(p)), "stream", stream, "index", index, "format", format, "width", width, "height", height, "intr", ptrArg(unsafe.Pointer(intr)))
+		return fmtArgs("mode", profileArg(unsafe.Pointer(p)), "stream", stream, "index", index, "format", format, "width", width, "height", height, "intr", intrinsicsArg(intr))
 	})
 	if lookup[*profileEntry](unsafe.Pointer(p), "mode").p.Kind != sensor.KindVideo {
 		failNull("vid")

@@ -48,6 +48,10 @@ int main(int argc, char** argv) {
 	rs2_get_stream_profile_data(p, &st, &fm, &idx, NULL, &fps, &e); show("data null unique id", e); e = NULL;
 	rs2_get_stream_profile_data(NULL, &st, &fm, &idx, &uid, &fps, &e); show("data null profile", e); e = NULL;
 	rs2_get_video_stream_intrinsics(p, NULL, &e); show("intrinsics null", e); e = NULL;
+	rs2_extrinsics ex = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0.5f, -0.25f, 0.001f}};
+	rs2_get_extrinsics(p, NULL, &ex, &e); show("extrinsics to null", e); e = NULL;
+	rs2_intrinsics in = {320, 240, 160.5f, 120.25f, 300, 301, RS2_DISTORTION_BROWN_CONRADY, {0.125f, 0, 0, 0, 0}};
+	rs2_clone_video_stream_profile(NULL, RS2_STREAM_COLOR, 0, RS2_FORMAT_RGB8, 320, 240, &in, &e); show("clone null", e); e = NULL;
 	rs2_open(s, NULL, &e); show("open null", e); e = NULL;
 	rs2_open_multiple(s, &p, 0, &e); show("open none", e); e = NULL;
 	rs2_close(s, &e); show("close", e); e = NULL;
