@@ -536,6 +536,18 @@ func checkNullArguments(t *testing.T, bin string) {
 	checkLibrealsenseOutput(t, bin, "", "nullargs", nil)
 }
 
+// TestLogFile logs errors to a file and to the console until the logger is
+// reset (testdata/logfile.c), as librealsense 2.56.5 does
+// (testdata/logfile.librealsense.out).
+func TestLogFile(t *testing.T) {
+	checkLogFile(t, program(t, "logfile.c"))
+}
+
+// checkLogFile is TestLogFile for the program bin.
+func checkLogFile(t *testing.T, bin string) {
+	checkLibrealsenseOutput(t, bin, filepath.Join(t.TempDir(), "rs.log"), "logfile", nil)
+}
+
 // referenceBag returns the absolute path of the librealsense reference
 // bag name: the test programs print its first character as librealsense
 // prints a char* argument, '/' as in testdata/*.librealsense.out.

@@ -7,6 +7,8 @@ import "C"
 
 import (
 	"fmt"
+	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -15,37 +17,85 @@ import (
 	"github.com/rsbag/rsbag/processing"
 )
 
-// librealsense's logging: the console log has the errors the functions
-// return, as librealsense logs them (rs2_create_error in src/rs.cpp);
-// rsbag's library has no other log, so the file log stays empty.
+// librealsense's logging: the console and file logs have the errors the
+// functions return, as librealsense logs them (rs2_create_error in
+// src/rs.cpp); rsbag's library logs nothing else.
 
-// consoleSeverity is the least severity rs2_log_to_console asked for.
-var consoleSeverity atomic.Int32
+// consoleSeverity and fileSeverity are the least severities
+// rs2_log_to_console and rs2_log_to_file asked for; logFile is the file.
+var (
+	consoleSeverity, fileSeverity atomic.Int32
+	logMu                         sync.Mutex
+	logFile                       *os.File
+)
 
-func init() { consoleSeverity.Store(C.RS2_LOG_SEVERITY_NONE) }
+func init() {
+	consoleSeverity.Store(C.RS2_LOG_SEVERITY_NONE)
+	fileSeverity.Store(C.RS2_LOG_SEVERITY_NONE)
+}
 
 //export rs2_log_to_console
-func rs2_log_to_console(min C.rs2_log_severity, e **C.rs2_error) { consoleSeverity.Store(int32(min)) }
+func rs2_log_to_console(min C.rs2_log_severity, e **C.rs2_error) {
+	defer catch(e, "rs2_log_to_console", func() string { return fmtArgs("min_severity", min) })
+	consoleSeverity.Store(int32(min))
+}
 
 //export rs2_log_to_file
-func rs2_log_to_file(min C.rs2_log_severity, path *C.char, e **C.rs2_error) {}
+func rs2_log_to_file(min C.rs2_log_severity, path *C.char, e **C.rs2_error) {
+	defer catch(e, "rs2_log_to_file", func() string { return fmtArgs("min_severity", min, "file_path", charArg(unsafe.Pointer(path))) })
+	if path == nil {
+		failNull("file_path")
+	}
+	f, err := os.OpenFile(C.GoString(path), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644) // appended to, as librealsense's
+	check(err)
+	logMu.Lock()
+	old := logFile
+	logFile = f
+	logMu.Unlock()
+	if old != nil {
+		old.Close()
+	}
+	fileSeverity.Store(int32(min))
+}
 
 //export rs2_reset_logger
-func rs2_reset_logger(e **C.rs2_error) { consoleSeverity.Store(C.RS2_LOG_SEVERITY_NONE) }
+func rs2_reset_logger(e **C.rs2_error) {
+	defer catch(e, "rs2_reset_logger", nil)
+	consoleSeverity.Store(C.RS2_LOG_SEVERITY_NONE)
+	fileSeverity.Store(C.RS2_LOG_SEVERITY_NONE)
+	logMu.Lock()
+	f := logFile
+	logFile = nil
+	logMu.Unlock()
+	if f != nil {
+		f.Close()
+	}
+}
 
-// logError writes the console log's line of an error, if the program asked
-// for errors there, in librealsense's format: date, time, level, thread,
-// the source line that logs it in librealsense (rs.cpp:256), then the
-// function, its arguments, the exception type and the message.
+// logError writes the log line of an error to the console and the file,
+// where the program asked for errors, in librealsense's format: date,
+// time, level, thread, the source line that logs it in librealsense
+// (rs.cpp:256), then the function, its arguments, the exception type and
+// the message.
 func logError(fn, args, msg string, typ C.rs2_exception_type) {
-	if consoleSeverity.Load() > C.RS2_LOG_SEVERITY_ERROR {
+	console, file := consoleSeverity.Load() <= C.RS2_LOG_SEVERITY_ERROR, fileSeverity.Load() <= C.RS2_LOG_SEVERITY_ERROR
+	if !console && !file {
 		return
 	}
 	line := fmt.Sprintf(" %s ERROR [%d] (rs.cpp:256) [%s( %s ) %s] %s\n", time.Now().Format("02/01 15:04:05,000"), uint64(C.rsbag_thread_id()),
 		fn, args, C.GoString(rs2_exception_type_to_string(typ)), msg)
-	cs := C.CString(line)
-	C.rsbag_log_line(cs)
-	C.free(unsafe.Pointer(cs))
+	if console {
+		cs := C.CString(line)
+		C.rsbag_log_line(cs)
+		C.free(unsafe.Pointer(cs))
+	}
+	if file {
+		logMu.Lock()
+		if logFile != nil {
+			logFile.WriteString(line) // a log that cannot be written is no error of the call
+		}
+		logMu.Unlock()
+	}
 }
 
 //export rs2_is_processing_block_extendable_to

@@ -94,6 +94,7 @@ func TestRealHeaders(t *testing.T) {
 		{"errors.c", checkErrors},
 		{"errdetail.c", checkErrorDetails},
 		{"nullargs.c", checkNullArguments},
+		{"logfile.c", checkLogFile},
 		{"race.c", checkCallbacksOnSeveralSensors},
 		{"optvalue.c", checkOptionValue},
 		{"streams.c", checkActiveStreamsAndClones},
