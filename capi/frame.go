@@ -75,10 +75,6 @@ func videoFrame(p *C.rs2_frame, arg string) *sensor.Frame {
 	return f
 }
 
-func frameArgs(p *C.rs2_frame) func() string {
-	return func() string { return fmtArgs("frame", unsafe.Pointer(p)) }
-}
-
 //export rs2_release_frame
 func rs2_release_frame(p *C.rs2_frame) {
 	defer catch(nil, "rs2_release_frame", nil)

@@ -219,7 +219,7 @@ func charArg(p unsafe.Pointer) string {
 	if p == nil {
 		return nullptr
 	}
-	return string(rune(*(*byte)(p)))
+	return string([]byte{*(*byte)(p)})
 }
 
 // derefArg is a pointer to a number or an enum: librealsense streams the

@@ -23,10 +23,6 @@ func playbackOf(dev *C.rs2_device, arg string) (*owner, *playback.Device) {
 	return o, o.pb
 }
 
-func devArgs(dev *C.rs2_device) func() string {
-	return func() string { return fmtArgs("device", unsafe.Pointer(dev)) }
-}
-
 //export rs2_playback_device_get_file_path
 func rs2_playback_device_get_file_path(dev *C.rs2_device, e **C.rs2_error) (r *C.char) {
 	defer catch(e, "rs2_playback_device_get_file_path", func() string { return fmtArgs("device", ptrArg(unsafe.Pointer(dev))) })

@@ -582,7 +582,7 @@ func rs2_synthetic_frame_ready(src *C.rs2_source, f *C.rs2_frame, e **C.rs2_erro
 //
 //export rsbag_create_rotation
 func rsbag_create_rotation(p *C.rs2_stream, n C.int, e **C.rs2_error) (r *C.rs2_processing_block) {
-	defer catch(e, "rs2_create_rotation_filter_block", func() string { return fmtArgs("streams_to_rotate", unsafe.Pointer(p)) })
+	defer catch(e, "rs2_create_rotation_filter_block", nil) // no arguments, as librealsense's
 	streams := []sensor.Stream{sensor.Stream(C.RS2_STREAM_COUNT)}
 	if n > 0 && p != nil {
 		streams = streams[:0]
