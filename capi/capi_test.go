@@ -495,7 +495,8 @@ func checkErrors(t *testing.T, bin string) {
 
 // TestErrorDetails compares what testdata/errdetail.c prints with what it
 // printed linked against librealsense 2.56.5
-// (testdata/errdetail.librealsense.out), line for line: a bag added twice
+// (testdata/errdetail*.librealsense.out, on a video bag and a motion
+// bag), line for line: a bag added twice
 // is refused, and leaves the context's devices with its last handle (the
 // device, a device list); NULL outputs are refused, arguments printed as
 // librealsense prints them; a sensor opens with no profile and closes, and
@@ -508,7 +509,9 @@ func TestErrorDetails(t *testing.T) {
 
 // checkErrorDetails is TestErrorDetails for the program bin.
 func checkErrorDetails(t *testing.T, bin string) {
-	checkLibrealsenseOutput(t, bin, referenceBag(t, "depth_color.bag"), "errdetail")
+	for bag, want := range map[string]string{"depth_color.bag": "errdetail", "motion_accel_gyro.bag": "errdetail_motion"} {
+		t.Run(bag, func(t *testing.T) { checkLibrealsenseOutput(t, bin, referenceBag(t, bag), want) })
+	}
 }
 
 // TestNullArguments calls every function of librealsense's C interface

@@ -742,10 +742,10 @@ func rs2_get_video_stream_intrinsics(p *C.rs2_stream_profile, out *C.rs2_intrins
 	defer catch(e, "rs2_get_video_stream_intrinsics", func() string {
 		return fmtArgs("profile", profileArg(unsafe.Pointer(p)), "intr", outArg(unsafe.Pointer(out)))
 	})
-	sp := videoProfile(p, "profile")
-	if out == nil {
+	if p != nil && out == nil { // as librealsense: the arguments, then the kind of profile
 		failNull("intr")
 	}
+	sp := videoProfile(p, "profile")
 	in := sp.Intrinsics
 	*out = C.rs2_intrinsics{width: C.int(in.Width), height: C.int(in.Height), ppx: C.float(in.PPX), ppy: C.float(in.PPY),
 		fx: C.float(in.FX), fy: C.float(in.FY), model: C.rs2_distortion(in.Model)}
@@ -760,11 +760,11 @@ func rs2_get_motion_intrinsics(p *C.rs2_stream_profile, out *C.rs2_motion_device
 		return fmtArgs("mode", profileArg(unsafe.Pointer(p)), "intrinsics", ptrArg(unsafe.Pointer(out)))
 	})
 	sp := lookup[*profileEntry](unsafe.Pointer(p), "mode").p
+	if out == nil { // as librealsense: the arguments, then the kind of profile
+		failNull("intrinsics")
+	}
 	if sp.Kind != sensor.KindMotion {
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::motion_stream_profile_interface\" interface! ")
-	}
-	if out == nil {
-		failNull("intrinsics")
 	}
 	mi := sp.MotionIntrinsics
 	for r := range mi.Data {
