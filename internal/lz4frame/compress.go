@@ -266,30 +266,30 @@ func matchLen(src []byte, limit, end, off int) int {
 // next to hash, near end), so that both are read while in the L1 cache; it
 // returns the position after the stripes hashed.
 func (c *compressor) matchHash(src []byte, limit, end, off, hp int) (int, int) {
-	p := &src[0]
+	// The match and the stripes move on together: i bytes from end, ref
+	// (end-off) and hp, for as long as both stay within their limits, so
+	// every load is within src.
+	n := min(limit-end, len(src)-hp)
+	cur := unsafe.Add(unsafe.Pointer(&src[0]), end)
+	ref := unsafe.Add(cur, -off)
+	hs := unsafe.Add(unsafe.Pointer(&src[0]), hp)
 	v1, v2, v3, v4 := c.v[0], c.v[1], c.v[2], c.v[3]
-	// end+16 <= limit <= len(src), off <= end and hp+16 <= len(src): every
-	// load is within src.
-	for end+16 <= limit && hp+16 <= len(src) {
-		x := ld64(p, end) ^ ld64(p, end-off)
-		y := ld64(p, end+8) ^ ld64(p, end+8-off)
-		v1 = xxhRound(v1, ld32(p, hp))
-		v2 = xxhRound(v2, ld32(p, hp+4))
-		v3 = xxhRound(v3, ld32(p, hp+8))
-		v4 = xxhRound(v4, ld32(p, hp+12))
-		hp += 16
-		if x != 0 {
-			end += bits.TrailingZeros64(x) >> 3
+	i := 0
+	for ; i+16 <= n; i += 16 {
+		x := ld64((*byte)(cur), i) ^ ld64((*byte)(ref), i)
+		y := ld64((*byte)(cur), i+8) ^ ld64((*byte)(ref), i+8)
+		v1 = xxhRound(v1, ld32((*byte)(hs), i))
+		v2 = xxhRound(v2, ld32((*byte)(hs), i+4))
+		v3 = xxhRound(v3, ld32((*byte)(hs), i+8))
+		v4 = xxhRound(v4, ld32((*byte)(hs), i+12))
+		if x|y != 0 {
 			c.v = [4]uint32{v1, v2, v3, v4}
-			return end, hp
+			if x != 0 {
+				return end + i + bits.TrailingZeros64(x)>>3, hp + i + 16
+			}
+			return end + i + 8 + bits.TrailingZeros64(y)>>3, hp + i + 16
 		}
-		if y != 0 {
-			end += 8 + bits.TrailingZeros64(y)>>3
-			c.v = [4]uint32{v1, v2, v3, v4}
-			return end, hp
-		}
-		end += 16
 	}
 	c.v = [4]uint32{v1, v2, v3, v4}
-	return matchLen(src, limit, end, off), hp
+	return matchLen(src, limit, end+i, off), hp + i
 }
