@@ -131,7 +131,7 @@ func (c *compressor) compressBlock(dst, src []byte, v *[4]uint32) int {
 			}
 			// The literals: hash their stripes now, while they are hot.
 			if hp+16 <= ip {
-				hp = c.hashTo(src, hp, ip)
+				hp += xxhLanes(&c.v, src[hp:ip])
 			}
 			off := ip - ref
 			end := ip + minMatch
@@ -161,10 +161,9 @@ func (c *compressor) compressBlock(dst, src []byte, v *[4]uint32) int {
 			} else {
 				t = byte(lit) << 4
 			}
-			if lit <= 16 && di+16 <= len(dst) {
+			if lit <= 16 && di+16 <= len(dst) && anchor+16 <= len(src) {
 				// A short run is copied as 16 bytes (the bytes after it are
-				// overwritten next); src has 16 bytes at anchor as the match
-				// after the literals is 4 and the last literals 5 long.
+				// overwritten next).
 				*(*[16]byte)(dst[di : di+16]) = *(*[16]byte)(src[anchor : anchor+16])
 				di += lit
 			} else {
@@ -202,7 +201,7 @@ func (c *compressor) compressBlock(dst, src []byte, v *[4]uint32) int {
 		n = di + copy(dst[di:], src[anchor:])
 	}
 	if hp+16 <= len(src) {
-		c.hashTo(src, hp, len(src))
+		xxhLanes(&c.v, src[hp:])
 	}
 	if v != nil {
 		*v = c.v
@@ -223,21 +222,6 @@ func putLen(dst []byte, di, n int) int {
 	}
 	dst[di] = byte(n)
 	return di + 1
-}
-
-// hashTo runs the XXH32 lanes c.v over the whole stripes of b from hp that
-// end by end and returns the position after the last.
-func (c *compressor) hashTo(b []byte, hp, end int) int {
-	v1, v2, v3, v4 := c.v[0], c.v[1], c.v[2], c.v[3]
-	for ; hp+16 <= end; hp += 16 {
-		s := (*[16]byte)(b[hp : hp+16])
-		v1 = xxhRound(v1, binary.LittleEndian.Uint32(s[0:]))
-		v2 = xxhRound(v2, binary.LittleEndian.Uint32(s[4:]))
-		v3 = xxhRound(v3, binary.LittleEndian.Uint32(s[8:]))
-		v4 = xxhRound(v4, binary.LittleEndian.Uint32(s[12:]))
-	}
-	c.v = [4]uint32{v1, v2, v3, v4}
-	return hp
 }
 
 // matchLen extends the match at end (whose earlier copy is off bytes
@@ -270,18 +254,19 @@ func (c *compressor) matchHash(src []byte, limit, end, off, hp int) (int, int) {
 	// (end-off) and hp, for as long as both stay within their limits, so
 	// every load is within src.
 	n := min(limit-end, len(src)-hp)
-	cur := unsafe.Add(unsafe.Pointer(&src[0]), end)
-	ref := unsafe.Add(cur, -off)
-	hs := unsafe.Add(unsafe.Pointer(&src[0]), hp)
+	if n < 16 {
+		return matchLen(src, limit, end, off), hp
+	}
+	cur, ref, hs := &src[end], &src[end-off], &src[hp]
 	v1, v2, v3, v4 := c.v[0], c.v[1], c.v[2], c.v[3]
 	i := 0
 	for ; i+16 <= n; i += 16 {
-		x := ld64((*byte)(cur), i) ^ ld64((*byte)(ref), i)
-		y := ld64((*byte)(cur), i+8) ^ ld64((*byte)(ref), i+8)
-		v1 = xxhRound(v1, ld32((*byte)(hs), i))
-		v2 = xxhRound(v2, ld32((*byte)(hs), i+4))
-		v3 = xxhRound(v3, ld32((*byte)(hs), i+8))
-		v4 = xxhRound(v4, ld32((*byte)(hs), i+12))
+		x := ld64(cur, i) ^ ld64(ref, i)
+		y := ld64(cur, i+8) ^ ld64(ref, i+8)
+		v1 = xxhRound(v1, ld32(hs, i))
+		v2 = xxhRound(v2, ld32(hs, i+4))
+		v3 = xxhRound(v3, ld32(hs, i+8))
+		v4 = xxhRound(v4, ld32(hs, i+12))
 		if x|y != 0 {
 			c.v = [4]uint32{v1, v2, v3, v4}
 			if x != 0 {
