@@ -60,11 +60,14 @@ func ld32(p *byte, i int) uint32 {
 // lanes v (whatever the result), so a frame's checksum continues over
 // blocks whose lengths are multiples of 16.
 func (c *compressor) compressBlock(dst, src []byte, v *[4]uint32) int {
-	if uint64(c.base)+uint64(len(src))+1 >= 1<<32 {
+	// base is more than maxOffset past every entry of an earlier block
+	// (and past 0, an unused entry), so the offset check alone refuses
+	// them.
+	if uint64(c.base)+maxOffset+1+uint64(len(src)) >= 1<<32 {
 		c.table = [1 << hashLog]uint32{}
 		c.base = 0
 	}
-	base := c.base + 1
+	base := c.base + maxOffset + 1
 	c.base = base + uint32(len(src))
 	// hp: the stripes of src before hp are hashed; with no checksum it
 	// starts past the end, so no stripe is.
@@ -110,15 +113,16 @@ func (c *compressor) compressBlock(dst, src []byte, v *[4]uint32) int {
 				c.table[h1] = base + uint32(ip+1)
 				e2 := c.table[h2]
 				c.table[h2] = base + uint32(ip+2)
-				// A live entry is of an earlier position of this block.
-				if ref = int(e0) - int(base); e0 >= base && ip-ref <= maxOffset && uint32(seq) == ld32(p, ref) {
+				// A live entry is of an earlier position of this block, at
+				// most maxOffset before.
+				if ref = int(e0) - int(base); uint(ip-ref-1) < maxOffset && uint32(seq) == ld32(p, ref) {
 					break
 				}
-				if ref = int(e1) - int(base); e1 >= base && ip+1-ref <= maxOffset && uint32(seq>>8) == ld32(p, ref) {
+				if ref = int(e1) - int(base); uint(ip-ref) < maxOffset && uint32(seq>>8) == ld32(p, ref) {
 					ip++
 					break
 				}
-				if ref = int(e2) - int(base); e2 >= base && ip+2-ref <= maxOffset && uint32(seq>>16) == ld32(p, ref) {
+				if ref = int(e2) - int(base); uint(ip+1-ref) < maxOffset && uint32(seq>>16) == ld32(p, ref) {
 					ip += 2
 					break
 				}
