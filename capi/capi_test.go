@@ -699,6 +699,15 @@ func TestProcessingMatchesLibrealsense(t *testing.T) {
 
 // checkProcessingMatchesLibrealsense is TestProcessingMatchesLibrealsense for the program bin.
 func checkProcessingMatchesLibrealsense(t *testing.T, bin string) {
+	eachProcReference(t, func(t *testing.T, bag string, want []string) {
+		compareLines(t, run(t, bin, bag), strings.Join(want, "\n"))
+	})
+}
+
+// eachProcReference calls check in a subtest for each bag with processing
+// references (testdata/librealsense/processing) with the bag's path and
+// its reference depth lines.
+func eachProcReference(t *testing.T, check func(t *testing.T, bag string, want []string)) {
 	exp, err := filepath.Glob(filepath.Join("..", "testdata", "librealsense", "processing", "*.proc.expected.jsonl"))
 	if err != nil || len(exp) == 0 {
 		t.Fatalf("no processing references (%v)", err)
@@ -720,9 +729,89 @@ func checkProcessingMatchesLibrealsense(t *testing.T, bin string) {
 					want = append(want, l)
 				}
 			}
-			compareLines(t, run(t, bin, bag), strings.Join(want, "\n"))
+			check(t, bag, want)
 		})
 	}
+}
+
+// TestPointCloudDefaultsMatchLibrealsense runs testdata/proc.c with the
+// point cloud's stream filter options left at their defaults (--defaults):
+// as librealsense 2.56.5's, the cloud then takes no texture from the frames
+// it is given and gives them back; its texture coordinates are all zero
+// and no occlusion removal touches its vertices. The point cloud outputs
+// are what the same program printed linked against librealsense
+// (testdata/proc-defaults.expected.jsonl), every other output the
+// reference's (testdata/librealsense/processing).
+func TestPointCloudDefaultsMatchLibrealsense(t *testing.T) {
+	bin := program(t, "proc.c")
+	b, err := os.ReadFile(filepath.Join("testdata", "proc-defaults.expected.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type op struct {
+		Hash  string `json:"hash"`
+		Bytes int    `json:"bytes"`
+	}
+	type cloud struct {
+		Bag      string `json:"bag"`
+		Number   uint64 `json:"number"`
+		Vertices op     `json:"pointcloud.vertices"`
+		TexCoord *op    `json:"pointcloud.texcoords"`
+	}
+	clouds := map[string]cloud{}
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var c cloud
+		if err := json.Unmarshal([]byte(l), &c); err != nil {
+			t.Fatal(err)
+		}
+		clouds[fmt.Sprint(c.Bag, c.Number)] = c
+	}
+	eachProcReference(t, func(t *testing.T, bag string, want []string) {
+		name := strings.TrimSuffix(filepath.Base(bag), ".bag")
+		for i, l := range want {
+			var line struct {
+				Number uint64        `json:"number"`
+				Ops    map[string]op `json:"ops"`
+			}
+			if err := json.Unmarshal([]byte(l), &line); err != nil {
+				t.Fatal(err)
+			}
+			c, ok := clouds[fmt.Sprint(name, line.Number)]
+			if !ok {
+				t.Fatalf("%s frame %d: no point cloud in proc-defaults.expected.jsonl", name, line.Number)
+			}
+			ops := []struct {
+				key  string
+				want *op
+			}{{"pointcloud.vertices", &c.Vertices}, {"pointcloud.texcoords", c.TexCoord}}
+			for _, o := range ops {
+				if ref, ok := line.Ops[o.key]; ok && o.want != nil {
+					l = strings.Replace(l, fmt.Sprintf(`"%s":{"hash":"%s","bytes":%d}`, o.key, ref.Hash, ref.Bytes),
+						fmt.Sprintf(`"%s":{"hash":"%s","bytes":%d}`, o.key, o.want.Hash, o.want.Bytes), 1)
+				}
+			}
+			want[i] = l
+		}
+		compareLines(t, run(t, bin, bag, "--defaults"), strings.Join(want, "\n"))
+	})
+}
+
+// TestProcessingOptionsMatchLibrealsense compares what
+// testdata/procopts.cc prints through this library with what it printed
+// linked against librealsense 2.56.5 (testdata/procopts.expected): every
+// block's options (list, names, ranges, values, descriptions, the names
+// of their values, the ends of their ranges) and what the stream filter
+// options do to a depth and a color frame of a reference bag. The names
+// of the point cloud and align blocks lose librealsense's " (SSE3)", the
+// name of its x86 build's variant.
+func TestProcessingOptionsMatchLibrealsense(t *testing.T) {
+	bin := program(t, "procopts.cc")
+	want, err := os.ReadFile(filepath.Join("testdata", "procopts.expected"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := run(t, bin, filepath.Join("..", "testdata", "librealsense", "depth_color.bag"))
+	compareLinesBy(t, got, strings.ReplaceAll(string(want), " (SSE3)", ""), func(a, b string) bool { return a == b })
 }
 
 // TestOptionValue checks the option-value interface the C++ wrapper calls

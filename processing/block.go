@@ -273,9 +273,14 @@ func packed(f *sensor.Frame, bpp int) []byte {
 	return out
 }
 
-// u16s decodes little-endian uint16 values.
+// u16s decodes little-endian uint16 values: on a little-endian machine a
+// copy of the bytes.
 func u16s(b []byte) []uint16 {
 	out := make([]uint16, len(b)/2)
+	if littleEndian {
+		copy(asBytes(out), b)
+		return out
+	}
 	for i := range out {
 		out[i] = binary.LittleEndian.Uint16(b[2*i:])
 	}
@@ -289,9 +294,14 @@ func putU16s(b []byte, v []uint16) {
 	}
 }
 
-// f32s decodes little-endian float32 values.
+// f32s decodes little-endian float32 values: on a little-endian machine a
+// copy of the bytes.
 func f32s(b []byte) []float32 {
 	out := make([]float32, len(b)/4)
+	if littleEndian {
+		copy(asBytes(out), b)
+		return out
+	}
 	for i := range out {
 		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}
