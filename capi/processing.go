@@ -256,13 +256,12 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 	o := in.o
 	switch blk := b.block(in).(type) {
 	case *alignBlock:
-		depth, other := pick(frames, blk.to)
-		if depth == nil || other == nil {
+		if in.f != nil { // librealsense's align takes framesets only
 			return passThrough(in)
 		}
-		a, err := blk.align(o).Process(depth, other)
+		aligned, err := blk.align(o).ProcessSet(frames)
 		check(err)
-		return output(in, frames, []*sensor.Frame{a}, nil)
+		return output(in, frames, aligned, nil)
 	case *processing.PointCloud:
 		depth, tex := b.cloudInputs(blk, in, frames)
 		if tex != nil && o != nil {
@@ -437,23 +436,6 @@ func (b *blockHandle) block(in *frameRef) any {
 		b.b, b.opts = d, d
 	}
 	return b.b
-}
-
-// pick returns the depth frame and the first frame of stream other (any
-// other video stream when other is depth) among frames.
-func pick(frames []*sensor.Frame, other sensor.Stream) (depth, o *sensor.Frame) {
-	for _, f := range frames {
-		if f.Profile == nil || f.Profile.Kind != sensor.KindVideo {
-			continue
-		}
-		switch {
-		case f.Profile.Stream == sensor.StreamDepth && depth == nil:
-			depth = f
-		case o == nil && f.Profile.Stream != sensor.StreamDepth && (other == sensor.StreamDepth || f.Profile.Stream == other):
-			o = f
-		}
-	}
-	return depth, o
 }
 
 // passThrough returns a new reference to in.
