@@ -52,3 +52,13 @@ func TestAlignFramesetsMatchLibrealsense(t *testing.T) {
 	got, want := alignSetOutput(t)
 	compareLinesBy(t, linesOf(got, false), linesOf(want, false), func(a, b string) bool { return a == b })
 }
+
+// TestFramesQueueSizeMatchesLibrealsense compares what a block gives while
+// the program holds its outputs with librealsense's: with Frames Queue
+// Size N (16 by default), once the program holds N outputs of a block the
+// block gives nothing (and no error) until one is let go; with 0 there is
+// no limit.
+func TestFramesQueueSizeMatchesLibrealsense(t *testing.T) {
+	got, want := alignSetOutput(t)
+	compareLinesBy(t, linesOf(got, true), linesOf(want, true), func(a, b string) bool { return a == b })
+}

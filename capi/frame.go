@@ -36,6 +36,9 @@ type frameRef struct {
 	refs      atomic.Int32
 	pin       runtime.Pinner
 	handle    unsafe.Pointer
+	// freed, when not nil, is called when the last reference goes: a
+	// processing block's count of the outputs the program holds.
+	freed func()
 }
 
 // newFrame returns a handle with one reference to f (nil f: a composite of
@@ -61,6 +64,9 @@ func (r *frameRef) release() {
 	r.pin.Unpin()
 	if r.o != nil {
 		r.o.release()
+	}
+	if r.freed != nil {
+		r.freed()
 	}
 }
 

@@ -67,11 +67,8 @@ int main(int argc, char** argv) {
 	rs2_error* e = NULL;
 	if (argc < 2) return 2;
 	struct bag bg = open_bag(argv[1]);
-	rs2_playback_device_set_real_time(bg.dev, 0, &e); check(e);
 	struct sensors ss;
-	open_all(bg.dev, &ss);
-	rs2_frame_queue* q = rs2_create_frame_queue(64, &e); check(e);
-	for (int i = 0; i < ss.n; i++) { rs2_start_queue(ss.s[i], q, &e); check(e); }
+	rs2_frame_queue* q = queue_all(bg.dev, &ss);
 	rs2_frame* fr[4] = {NULL, NULL, NULL, NULL};
 	while (!fr[DEPTH] || !fr[COLOR] || !fr[IR1] || !fr[IR2]) {
 		rs2_frame* f = rs2_wait_for_frame(q, 10000, &e); check(e);
@@ -85,9 +82,7 @@ int main(int argc, char** argv) {
 		if (k >= 0 && !fr[k]) fr[k] = f;
 		else rs2_release_frame(f);
 	}
-	for (int i = 0; i < ss.n; i++) { rs2_stop(ss.s[i], &e); check(e); }
-	rs2_frame* fl = NULL;
-	while (rs2_poll_for_frame(q, &fl, &e)) rs2_release_frame(fl);
+	unqueue_all(&ss, q);
 
 	static const int orders[][5] = {
 		{4, DEPTH, COLOR, IR1, IR2},
