@@ -84,8 +84,8 @@ func newBlock(b processing.Configurable) *C.rs2_processing_block {
 	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: b, opts: b}))
 }
 
-func blockOf(p *C.rs2_processing_block) *blockHandle {
-	return lookup[*blockHandle](unsafe.Pointer(p), "block")
+func blockOf(p *C.rs2_processing_block, arg string) *blockHandle {
+	return lookup[*blockHandle](unsafe.Pointer(p), arg)
 }
 
 //export rs2_create_align
@@ -200,13 +200,13 @@ type blockList struct{ bs []processing.Configurable }
 
 //export rs2_get_recommended_processing_blocks_count
 func rs2_get_recommended_processing_blocks_count(l *C.rs2_processing_block_list, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_get_recommended_processing_blocks_count", nil)
+	defer catch(e, "rs2_get_recommended_processing_blocks_count", func() string { return fmtArgs("list", ptrArg(unsafe.Pointer(l))) })
 	return C.int(len(lookup[*blockList](unsafe.Pointer(l), "list").bs))
 }
 
 //export rs2_get_processing_block
 func rs2_get_processing_block(l *C.rs2_processing_block_list, i C.int, e **C.rs2_error) (r *C.rs2_processing_block) {
-	defer catch(e, "rs2_get_processing_block", func() string { return fmtArgs("list", unsafe.Pointer(l), "index", i) })
+	defer catch(e, "rs2_get_processing_block", func() string { return fmtArgs("list", ptrArg(unsafe.Pointer(l)), "index", i) })
 	bl := lookup[*blockList](unsafe.Pointer(l), "list")
 	return newBlock(bl.bs[checkIndex(i, len(bl.bs), "index")])
 }
@@ -221,7 +221,7 @@ func rs2_delete_recommended_processing_blocks(l *C.rs2_processing_block_list) {
 //export rs2_delete_processing_block
 func rs2_delete_processing_block(p *C.rs2_processing_block) {
 	defer catch(nil, "rs2_delete_processing_block", nil)
-	b := blockOf(p)
+	b := blockOf(p, "block")
 	freeHandle(unsafe.Pointer(p))
 	b.setOut(nil, nil)
 	if c, ok := b.b.(*customBlock); ok && c.obj != nil {
@@ -241,37 +241,41 @@ func (b *blockHandle) setOut(out func(*C.rs2_frame), cpp unsafe.Pointer) {
 
 //export rs2_start_processing
 func rs2_start_processing(p *C.rs2_processing_block, cb *C.rs2_frame_callback, e **C.rs2_error) {
-	defer catch(e, "rs2_start_processing", func() string { return fmtArgs("block", unsafe.Pointer(p), "on_frame", unsafe.Pointer(cb)) })
-	b := blockOf(p)
+	defer catch(e, "rs2_start_processing", func() string {
+		return fmtArgs("block", ptrArg(unsafe.Pointer(p)), "on_frame", ptrArg(unsafe.Pointer(cb)))
+	})
+	b := blockOf(p, "block")
 	if cb == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"on_frame\"")
+		failNull("on_frame")
 	}
 	b.setOut(func(f *C.rs2_frame) { C.rsbag_cpp_on_frame(cb, f) }, unsafe.Pointer(cb))
 }
 
 //export rs2_start_processing_fptr
 func rs2_start_processing_fptr(p *C.rs2_processing_block, cb C.rs2_frame_callback_ptr, user unsafe.Pointer, e **C.rs2_error) {
-	defer catch(e, "rs2_start_processing_fptr", func() string { return fmtArgs("block", unsafe.Pointer(p)) })
-	b := blockOf(p)
+	defer catch(e, "rs2_start_processing_fptr", func() string {
+		return fmtArgs("block", ptrArg(unsafe.Pointer(p)), "on_frame", funcArg(unsafe.Pointer(cb)), "user", ptrArg(user))
+	})
+	b := blockOf(p, "block")
 	if cb == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"on_frame\"")
+		failNull("on_frame")
 	}
 	b.setOut(func(f *C.rs2_frame) { C.rsbag_call_frame(cb, f, user) }, nil)
 }
 
 //export rs2_start_processing_queue
 func rs2_start_processing_queue(p *C.rs2_processing_block, q *C.rs2_frame_queue, e **C.rs2_error) {
-	defer catch(e, "rs2_start_processing_queue", func() string { return fmtArgs("block", unsafe.Pointer(p), "queue", unsafe.Pointer(q)) })
-	b := blockOf(p)
+	defer catch(e, "rs2_start_processing_queue", func() string { return fmtArgs("block", ptrArg(unsafe.Pointer(p)), "queue", ptrArg(unsafe.Pointer(q))) })
+	b := blockOf(p, "block")
 	fq := lookup[*frameQueue](unsafe.Pointer(q), "queue")
-	b.setOut(func(f *C.rs2_frame) { fq.enqueue(frameOf(f)) }, nil)
+	b.setOut(func(f *C.rs2_frame) { fq.enqueue(frameOf(f, "frame")) }, nil)
 }
 
 //export rs2_process_frame
 func rs2_process_frame(p *C.rs2_processing_block, f *C.rs2_frame, e **C.rs2_error) {
-	defer catch(e, "rs2_process_frame", func() string { return fmtArgs("block", unsafe.Pointer(p), "frame", unsafe.Pointer(f)) })
-	b := blockOf(p)
-	in := frameOf(f)
+	defer catch(e, "rs2_process_frame", func() string { return fmtArgs("block", ptrArg(unsafe.Pointer(p)), "frame", ptrArg(unsafe.Pointer(f))) })
+	b := blockOf(p, "block")
+	in := frameOf(f, "frame")
 	defer in.release() // the block takes the program's reference
 	b.mu.Lock()
 	out := b.out
@@ -291,7 +295,7 @@ func rs2_process_frame(p *C.rs2_processing_block, f *C.rs2_frame, e **C.rs2_erro
 	switch {
 	case r == nil:
 	case out == nil: // not started: the output goes nowhere, as in librealsense
-		frameOf(r).release()
+		frameOf(r, "frame").release()
 	default:
 		out(r)
 	}
@@ -410,7 +414,7 @@ func output(in *frameRef, frames, results []*sensor.Frame, pts *processing.Point
 	}
 	h := newFrame(nil, out, in.o)
 	if pts != nil {
-		r := frameOf(h)
+		r := frameOf(h, "frame")
 		r.setPoints = pts
 	}
 	return h
@@ -498,7 +502,7 @@ func passThrough(in *frameRef) *C.rs2_frame {
 // coordinates pinned with it.
 func newPoints(pts *processing.Points, o *owner) *C.rs2_frame {
 	h := newFrame(pts.Frame, nil, o)
-	r := frameOf(h)
+	r := frameOf(h, "frame")
 	r.points = pts
 	if len(pts.Vertices) > 0 {
 		r.pin.Pin(&pts.Vertices[0])
@@ -527,14 +531,14 @@ func (b *blockHandle) name() string {
 
 //export rs2_supports_processing_block_info
 func rs2_supports_processing_block_info(p *C.rs2_processing_block, info C.rs2_camera_info, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_supports_processing_block_info", func() string { return fmtArgs("block", unsafe.Pointer(p), "info", info) })
-	return cbool(info == C.RS2_CAMERA_INFO_NAME && blockOf(p).name() != "")
+	defer catch(e, "rs2_supports_processing_block_info", func() string { return fmtArgs("block", ptrArg(unsafe.Pointer(p)), "info", info) })
+	return cbool(info == C.RS2_CAMERA_INFO_NAME && blockOf(p, "block").name() != "")
 }
 
 //export rs2_get_processing_block_info
 func rs2_get_processing_block_info(p *C.rs2_processing_block, info C.rs2_camera_info, e **C.rs2_error) (r *C.char) {
-	defer catch(e, "rs2_get_processing_block_info", func() string { return fmtArgs("block", unsafe.Pointer(p), "info", info) })
-	n := blockOf(p).name()
+	defer catch(e, "rs2_get_processing_block_info", func() string { return fmtArgs("block", ptrArg(unsafe.Pointer(p)), "info", info) })
+	n := blockOf(p, "block").name()
 	if info != C.RS2_CAMERA_INFO_NAME || n == "" {
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "%s", unsupportedInfo(info))
 	}
@@ -563,9 +567,9 @@ type source struct{ b *blockHandle }
 
 //export rs2_create_processing_block_fptr
 func rs2_create_processing_block_fptr(proc C.rs2_frame_processor_callback_ptr, user unsafe.Pointer, e **C.rs2_error) (r *C.rs2_processing_block) {
-	defer catch(e, "rs2_create_processing_block_fptr", nil)
+	defer catch(e, "rs2_create_processing_block_fptr", func() string { return fmtArgs("proc", funcArg(unsafe.Pointer(proc)), "context", ptrArg(user)) })
 	if proc == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"proc\"")
+		failNull("proc")
 	}
 	cb := &customBlock{call: func(f *C.rs2_frame, src *C.rs2_source) { C.rsbag_call_processor(proc, f, src, user) }}
 	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: cb, opts: baseOptions()}))
@@ -573,9 +577,9 @@ func rs2_create_processing_block_fptr(proc C.rs2_frame_processor_callback_ptr, u
 
 //export rs2_create_processing_block
 func rs2_create_processing_block(proc *C.rs2_frame_processor_callback, e **C.rs2_error) (r *C.rs2_processing_block) {
-	defer catch(e, "rs2_create_processing_block", nil)
+	defer catch(e, "rs2_create_processing_block", func() string { return fmtArgs("proc", ptrArg(unsafe.Pointer(proc))) })
 	if proc == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"proc\"")
+		failNull("proc")
 	}
 	cb := &customBlock{call: func(f *C.rs2_frame, src *C.rs2_source) { C.rsbag_cpp_processor_on_frame(proc, f, src) }, obj: unsafe.Pointer(proc)}
 	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: cb, opts: baseOptions()}))
@@ -631,7 +635,7 @@ func (sb *syncBlock) run(in *frameRef, out func(*C.rs2_frame)) {
 		}
 		r := newFrame(nil, fs.Frames(), in.o)
 		if out == nil {
-			frameOf(r).release()
+			frameOf(r, "frame").release()
 			continue
 		}
 		out(r)
@@ -648,14 +652,14 @@ func (b *blockHandle) runCustom(c *customBlock, in *frameRef) {
 
 //export rs2_allocate_composite_frame
 func rs2_allocate_composite_frame(src *C.rs2_source, frames **C.rs2_frame, count C.int, e **C.rs2_error) (r *C.rs2_frame) {
-	defer catch(e, "rs2_allocate_composite_frame", func() string { return fmtArgs("source", unsafe.Pointer(src), "count", count) })
+	defer catch(e, "rs2_allocate_composite_frame", func() string { return fmtArgs("frames", ptrPtrArg(unsafe.Pointer(frames)), "count", count) })
 	lookup[*source](unsafe.Pointer(src), "source")
 	if frames == nil || count <= 0 {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"frames\"")
+		failNull("frames")
 	}
 	refs := make([]*frameRef, count)
 	for i, f := range unsafe.Slice(frames, int(count)) {
-		refs[i] = frameOf(f)
+		refs[i] = frameOf(f, "frame")
 	}
 	var set []*sensor.Frame
 	var o *owner
@@ -678,9 +682,15 @@ func rs2_allocate_composite_frame(src *C.rs2_source, frames **C.rs2_frame, count
 
 //export rs2_synthetic_frame_ready
 func rs2_synthetic_frame_ready(src *C.rs2_source, f *C.rs2_frame, e **C.rs2_error) {
-	defer catch(e, "rs2_synthetic_frame_ready", func() string { return fmtArgs("source", unsafe.Pointer(src), "frame", unsafe.Pointer(f)) })
+	defer catch(e, "rs2_synthetic_frame_ready", func() string {
+		return fmtArgs("source", ptrArg(unsafe.Pointer(src)), "frame", ptrArg(unsafe.Pointer(f)))
+	})
+	r := frameOf(f, "frame")
+	if src == nil { // as librealsense, which owns the frame from here
+		r.release()
+		failNull("source")
+	}
 	s := lookup[*source](unsafe.Pointer(src), "source")
-	r := frameOf(f)
 	s.b.mu.Lock()
 	out := s.b.out
 	s.b.mu.Unlock()
@@ -699,7 +709,7 @@ func rs2_synthetic_frame_ready(src *C.rs2_source, f *C.rs2_frame, e **C.rs2_erro
 //
 //export rsbag_create_rotation
 func rsbag_create_rotation(p *C.rs2_stream, n C.int, e **C.rs2_error) (r *C.rs2_processing_block) {
-	defer catch(e, "rs2_create_rotation_filter_block", func() string { return fmtArgs("streams_to_rotate", unsafe.Pointer(p)) })
+	defer catch(e, "rs2_create_rotation_filter_block", nil) // no arguments, as librealsense's
 	streams := []sensor.Stream{sensor.Stream(C.RS2_STREAM_COUNT)}
 	if n > 0 && p != nil {
 		streams = streams[:0]

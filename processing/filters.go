@@ -16,10 +16,10 @@ import (
 var (
 	optFramesQueueSize = option{extensions.Range{Min: 0, Max: 32, Step: 1, Default: 16},
 		"Max number of frames you can hold at a given time. Increasing this number will reduce frame drops but increase latency, and vice versa", nil}
-	optStreamFilter = option{extensions.Range{Min: 0, Max: float32(sensor.StreamCount), Step: 1, Default: 0}, "Stream type",
-		processNames(sensor.StreamCount, func(i int) string { return sensor.Stream(i).String() })}
-	optStreamFormatFilter = option{extensions.Range{Min: 0, Max: float32(sensor.FormatCount), Step: 1, Default: 0}, "Stream format",
-		processNames(sensor.FormatCount, func(i int) string { return sensor.Format(i).String() })}
+	optStreamFilter = option{extensions.Range{Min: 0, Max: float32(sensor.Count[sensor.Stream]()), Step: 1, Default: 0}, "Stream type",
+		processNames(sensor.Count[sensor.Stream](), func(i int) string { return sensor.Stream(i).String() })}
+	optStreamFormatFilter = option{extensions.Range{Min: 0, Max: float32(sensor.Count[sensor.Format]()), Step: 1, Default: 0}, "Stream format",
+		processNames(sensor.Count[sensor.Format](), func(i int) string { return sensor.Format(i).String() })}
 	optStreamIndexFilter = option{extensions.Range{Min: -1, Max: 16, Step: 1, Default: -1}, "Stream index", nil}
 )
 

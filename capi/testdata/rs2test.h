@@ -19,6 +19,27 @@ static inline void check(rs2_error* e) {
 	}
 }
 
+/* show prints what, then the error's failed function, arguments,
+   exception type and message, or "no error"; and frees the error. */
+static inline void show(const char* what, rs2_error* e) {
+	if (!e) {
+		printf("%s: no error\n", what);
+		return;
+	}
+	printf("%s: %s | %s | %s | %s\n", what, rs2_get_failed_function(e), rs2_get_failed_args(e),
+		rs2_exception_type_to_string(rs2_get_librealsense_exception_type(e)), rs2_get_error_message(e));
+	rs2_free_error(e);
+}
+
+/* device_count is the number of devices rs2_query_devices gives. */
+static inline int device_count(rs2_context* ctx) {
+	rs2_error* e = NULL;
+	rs2_device_list* l = rs2_query_devices(ctx, &e); check(e);
+	int n = rs2_get_device_count(l, &e); check(e);
+	rs2_delete_device_list(l);
+	return n;
+}
+
 /* stop_waiter is an rs2_playback_status_changed_callback object as a C++
    compiler lays it out under the Itanium ABI: a pointer to its virtual
    table (on_playback_status_changed, release, two destructors). At

@@ -180,7 +180,7 @@ func readLegacy(path string, r *rosbag.Reader) (*Description, error) {
 			}
 			// Entries named like a camera info field are kept; the GUID
 			// names of TM2 firmware entries are not part of the spec.
-			if ci, ok := sensor.ParseCameraInfo(v.Name); ok && ci != sensor.CameraInfoName {
+			if ci, ok := sensor.Parse[sensor.CameraInfo](v.Name); ok && ci != sensor.CameraInfoName {
 				if extra[ti.Sensor] == nil {
 					extra[ti.Sensor] = sensor.Info{}
 				}
