@@ -49,7 +49,7 @@ type heldKey struct {
 // Size (0: no limit), releases r and returns false: librealsense's block
 // then finds its frame pool empty and gives nothing.
 func (b *blockHandle) admit(r *C.rs2_frame) bool {
-	ref := frameOf(r)
+	ref := frameOf(r, "frame")
 	var k heldKey
 	switch {
 	case ref.f == nil:
