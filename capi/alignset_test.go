@@ -57,7 +57,7 @@ func TestAlignFramesetsMatchLibrealsense(t *testing.T) {
 // the program holds its outputs with librealsense's: with Frames Queue
 // Size N (16 by default), once the program holds N outputs of a block the
 // block gives nothing (and no error) until one is let go; with 0 there is
-// no limit.
+// no limit; an output the program keeps (rs2_keep_frame) is not counted.
 func TestFramesQueueSizeMatchesLibrealsense(t *testing.T) {
 	got, want := alignSetOutput(t)
 	compareLinesBy(t, linesOf(got, true), linesOf(want, true), func(a, b string) bool { return a == b })

@@ -72,11 +72,11 @@ func (b *blockHandle) admit(r *C.rs2_frame) bool {
 	}
 	b.held[k]++
 	b.mu.Unlock()
-	ref.freed = func() {
+	ref.freed = sync.OnceFunc(func() {
 		b.mu.Lock()
 		b.held[k]--
 		b.mu.Unlock()
-	}
+	})
 	return true
 }
 

@@ -6,7 +6,8 @@
    frame of the output, its stream, format, index, size and the FNV-1a 64
    hash of its bytes. Then, for Frames Queue Size values, hands the depth
    frame to a block again and again, holding every output, and prints
-   which calls gave an output. */
+   which calls gave an output, and the same with every output kept
+   (rs2_keep_frame). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -163,6 +164,23 @@ int main(int argc, char** argv) {
 			}
 			rs2_delete_processing_block(b);
 		}
+	}
+	/* Outputs the program keeps (rs2_keep_frame) are not counted. */
+	{
+		rs2_processing_block* b = rs2_create_colorizer(&e); check(e);
+		rs2_set_option((rs2_options*)b, RS2_OPTION_FRAMES_QUEUE_SIZE, 3, &e); check(e);
+		printf("hold kept %s queue size 3:", rs2_get_processing_block_info(b, RS2_CAMERA_INFO_NAME, &e)); check(e);
+		rs2_frame* held[20];
+		for (int i = 0; i < 20; i++) {
+			held[i] = process_one(b, fr[DEPTH]);
+			printf(" %c", held[i] == NULL ? '-' : '+');
+			if (held[i]) rs2_keep_frame(held[i]);
+		}
+		printf("\n");
+		for (int i = 0; i < 20; i++) {
+			if (held[i]) rs2_release_frame(held[i]);
+		}
+		rs2_delete_processing_block(b);
 	}
 	rs2_release_frame(pairset);
 	rs2_delete_processing_block(joiner);
