@@ -10,8 +10,10 @@ import (
 // alignSetOutput runs testdata/alignset.c through this library on the
 // reference bag with depth, color and two infrared streams and returns its
 // lines and those librealsense 2.56.5 printed (testdata/alignset.expected:
-// the same program built with gcc against build/Release/librealsense2.so
-// and run on the same bag, its standard output as it is), with the name of
+// the same program built against librealsense's build, `gcc -I.
+// testdata/alignset.c -L LRS/build/Release -l:librealsense2.so.2.56
+// -lpthread`, and run with LD_LIBRARY_PATH=LRS/build/Release on the same
+// bag, its standard output as it is), with the name of
 // librealsense's x86 align variant, "Align (SSE3)", as this library names
 // the block.
 func alignSetOutput(t *testing.T) (got, want []string) {
