@@ -36,6 +36,10 @@ type frameRef struct {
 	refs      atomic.Int32
 	pin       runtime.Pinner
 	handle    unsafe.Pointer
+	// freed, when not nil, is called when the last reference goes or the
+	// frame is kept (only its first call counts): a processing block's
+	// count of the outputs the program holds.
+	freed func()
 }
 
 // newFrame returns a handle with one reference to f (nil f: a composite of
@@ -61,6 +65,9 @@ func (r *frameRef) release() {
 	r.pin.Unpin()
 	if r.o != nil {
 		r.o.release()
+	}
+	if r.freed != nil {
+		r.freed()
 	}
 }
 
@@ -99,7 +106,14 @@ func rs2_frame_add_ref(p *C.rs2_frame, e **C.rs2_error) {
 
 //export rs2_keep_frame
 func rs2_keep_frame(p *C.rs2_frame) {
-	// Frames of this library are never recycled: every frame is kept.
+	// Frames of this library are never recycled: every frame is kept. A
+	// processing block's output kept no longer counts against its Frames
+	// Queue Size, as in librealsense, whose kept frames leave the pool.
+	if v, ok := handles.Load(uintptr(unsafe.Pointer(p))); ok {
+		if r, ok := v.(*frameRef); ok && r.freed != nil {
+			r.freed()
+		}
+	}
 }
 
 //export rs2_get_frame_data

@@ -31,6 +31,53 @@ type blockHandle struct {
 	// A pointcloud's depth stream (from its first depth frame) and the
 	// texture it saw before.
 	depthProfile, texture *sensor.StreamProfile
+
+	// held counts the outputs the program holds, by kind (see heldKey).
+	held map[heldKey]int
+}
+
+// heldKey is what librealsense keeps a frame pool for in a block: frames
+// of one stream and index, framesets, point clouds.
+type heldKey struct {
+	stream sensor.Stream
+	index  int
+	kind   int // 0 a frame, 1 a frameset, 2 a point cloud
+}
+
+// admit counts the output r of the block, or, when the program already
+// holds as many of its outputs of r's kind as the block's Frames Queue
+// Size (0: no limit), releases r and returns false: librealsense's block
+// then finds its frame pool empty and gives nothing.
+func (b *blockHandle) admit(r *C.rs2_frame) bool {
+	ref := frameOf(r, "frame")
+	var k heldKey
+	switch {
+	case ref.f == nil:
+		k.kind = 1
+	case ref.points != nil:
+		k.kind = 2
+	}
+	if ref.f != nil && ref.f.Profile != nil {
+		k.stream, k.index = ref.f.Profile.Stream, ref.f.Profile.Index
+	}
+	limit, err := b.opts.Option(sensor.OptionFramesQueueSize)
+	b.mu.Lock()
+	if err == nil && limit > 0 && b.held[k] >= int(limit) {
+		b.mu.Unlock()
+		ref.release()
+		return false
+	}
+	if b.held == nil {
+		b.held = map[heldKey]int{}
+	}
+	b.held[k]++
+	b.mu.Unlock()
+	ref.freed = sync.OnceFunc(func() {
+		b.mu.Lock()
+		b.held[k]--
+		b.mu.Unlock()
+	})
+	return true
 }
 
 func newBlock(b processing.Configurable) *C.rs2_processing_block {
@@ -242,6 +289,9 @@ func rs2_process_frame(p *C.rs2_processing_block, f *C.rs2_frame, e **C.rs2_erro
 		return
 	}
 	r := b.process(in)
+	if r != nil && unsafe.Pointer(r) != in.handle && !b.admit(r) {
+		return
+	}
 	switch {
 	case r == nil:
 	case out == nil: // not started: the output goes nowhere, as in librealsense
@@ -260,13 +310,12 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 	o := in.o
 	switch blk := b.block(in).(type) {
 	case *alignBlock:
-		depth, other := pick(frames, blk.to)
-		if depth == nil || other == nil {
+		if in.f != nil { // librealsense's align takes framesets only
 			return passThrough(in)
 		}
-		a, err := blk.align(o).Process(depth, other)
+		aligned, err := blk.align(o).ProcessSet(frames)
 		check(err)
-		return output(in, frames, []*sensor.Frame{a}, nil)
+		return output(in, frames, aligned, nil)
 	case *processing.PointCloud:
 		depth, tex := b.cloudInputs(blk, in, frames)
 		if tex != nil && o != nil {
@@ -441,23 +490,6 @@ func (b *blockHandle) block(in *frameRef) any {
 		b.b, b.opts = d, d
 	}
 	return b.b
-}
-
-// pick returns the depth frame and the first frame of stream other (any
-// other video stream when other is depth) among frames.
-func pick(frames []*sensor.Frame, other sensor.Stream) (depth, o *sensor.Frame) {
-	for _, f := range frames {
-		if f.Profile == nil || f.Profile.Kind != sensor.KindVideo {
-			continue
-		}
-		switch {
-		case f.Profile.Stream == sensor.StreamDepth && depth == nil:
-			depth = f
-		case o == nil && f.Profile.Stream != sensor.StreamDepth && (other == sensor.StreamDepth || f.Profile.Stream == other):
-			o = f
-		}
-	}
-	return depth, o
 }
 
 // passThrough returns a new reference to in.

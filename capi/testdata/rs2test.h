@@ -155,6 +155,26 @@ static inline void start_all(struct sensors* ss, rs2_frame_callback_ptr on_frame
 	for (int i = 0; i < ss->n; i++) { rs2_start(ss->s[i], on_frame, NULL, &e); check(e); }
 }
 
+/* queue_all opens every sensor of dev with all its profiles, its playback
+   not in real time, and starts them into a new queue of 64 frames. */
+static inline rs2_frame_queue* queue_all(rs2_device* dev, struct sensors* ss) {
+	rs2_error* e = NULL;
+	rs2_playback_device_set_real_time(dev, 0, &e); check(e);
+	open_all(dev, ss);
+	rs2_frame_queue* q = rs2_create_frame_queue(64, &e); check(e);
+	for (int i = 0; i < ss->n; i++) { rs2_start_queue(ss->s[i], q, &e); check(e); }
+	return q;
+}
+
+/* unqueue_all stops the sensors queue_all started and empties q. */
+static inline void unqueue_all(struct sensors* ss, rs2_frame_queue* q) {
+	rs2_error* e = NULL;
+	for (int i = 0; i < ss->n; i++) { rs2_stop(ss->s[i], &e); check(e); }
+	rs2_frame* f = NULL;
+	while (rs2_poll_for_frame(q, &f, &e)) rs2_release_frame(f);
+	check(e);
+}
+
 /* close_all stops, closes and deletes the sensors. */
 static inline void close_all(struct sensors* ss) {
 	rs2_error* e = NULL;
