@@ -82,19 +82,6 @@ type rayMap struct {
 	sep  bool
 }
 
-// row returns the x and y of the rays of row r; ys is a row of scratch
-// space the y are written to when the map holds one per row.
-func (m *rayMap) row(r int, ys []float32) (x, y []float32) {
-	if m.sep {
-		ys = ys[:m.w]
-		for i := range ys {
-			ys[i] = m.y[r]
-		}
-		return m.x, ys
-	}
-	return m.x[r*m.w : (r+1)*m.w], m.y[r*m.w : (r+1)*m.w]
-}
-
 // NewPointCloud returns a PointCloud with occlusion removal on, as in
 // librealsense.
 func NewPointCloud() *PointCloud {

@@ -58,14 +58,22 @@ func (s *Spatial) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	copy(out.Data, packed(f, bpp))
 	w, h := f.Width, f.Height
 	if bpp == 2 {
-		v := u16s(out.Data)
+		v, view := viewOf[uint16](out.Data) // the output's own memory where it can be
+		if !view {
+			v = u16s(out.Data)
+		}
 		for range iters {
 			smoothRowsInt(v, w, h, alpha, uint16(delta), radius)
 			smoothColumnsInt(v, w, h, alpha, uint16(delta))
 		}
-		putU16s(out.Data, v)
+		if !view {
+			putU16s(out.Data, v)
+		}
 	} else {
-		v := f32s(out.Data)
+		v, view := viewOf[float32](out.Data)
+		if !view {
+			v = f32s(out.Data)
+		}
 		for range iters {
 			parallelRows(h, w*h, func(y0, y1 int) {
 				for y := y0; y < y1; y++ {
@@ -83,7 +91,9 @@ func (s *Spatial) Process(f *sensor.Frame) (*sensor.Frame, error) {
 		if radius > 0 {
 			inertialFill(v, w, h, radius)
 		}
-		putF32s(out.Data, v)
+		if !view {
+			putF32s(out.Data, v)
+		}
 	}
 	return out, nil
 }
