@@ -205,6 +205,7 @@ func putPixels(tl, br [][2]int32) {
 func alignPixels(z []uint16, units float32, rays *rayMap, out [][2]int32, e *sensor.Extrinsics, in *sensor.Intrinsics) {
 	p := alignProj{r: e.Rotation, t: e.Translation, c: in.Coeffs, fx: in.FX, fy: in.FY, ppx: in.PPX, ppy: in.PPY,
 		distort: in.Model == sensor.DistortionModifiedBrownConrady}
+	p.fill()
 	w := rays.w
 	parallelRows(len(z)/w, len(z), func(y0, y1 int) {
 		m := p // on this goroutine's stack
@@ -227,6 +228,15 @@ type alignProj struct {
 	c                [5]float32
 	fx, fy, ppx, ppy float32
 	distort          bool
+	k                [24][4]float32 // r, t, fx, fy, ppx, ppy, 0.5, c, 1 and 2, four times each, for alignRowFast
+}
+
+// fill sets k from the other fields.
+func (m *alignProj) fill() {
+	vs := append(append(append(append(m.r[:0:0], m.r[:]...), m.t[:]...), m.fx, m.fy, m.ppx, m.ppy, 0.5), m.c[:]...)
+	for i, v := range append(vs, 1, 2) {
+		m.k[i] = [4]float32{v, v, v, v}
+	}
 }
 
 // row writes, for each pixel of the depth row z, the other camera's pixel
@@ -237,9 +247,13 @@ func (m *alignProj) row(z []uint16, units float32, rx, ry []float32, ry0 float32
 	if !sep {
 		ry = ry[:len(z)]
 	}
+	from := 0
+	if sep {
+		from = m.alignRowFast(z, units, rx, ry0, out)
+	}
 	r, t, c := &m.r, &m.t, &m.c
-	for i, zi := range z {
-		d := float32(float32(zi) * units)
+	for i := from; i < len(z); i++ {
+		d := float32(float32(z[i]) * units)
 		if d == 0 {
 			out[i] = [2]int32{}
 			continue

@@ -1,0 +1,79 @@
+package processing
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestRoundInt32 compares roundInt32 with rounding in float64 (to nearest,
+// ties to even; the integer indefinite value out of range and for NaN) on
+// ties, the edges of its fast range and random values of every magnitude.
+func TestRoundInt32(t *testing.T) {
+	want := func(x float32) int32 {
+		r := math.RoundToEven(float64(x))
+		if !(r >= math.MinInt32 && r <= math.MaxInt32) {
+			return math.MinInt32
+		}
+		return int32(r)
+	}
+	xs := []float32{0, -0, 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999997, 1279.5, 1280.5, 719.5,
+		1 << 22, -(1 << 22), 1<<22 - 0.5, -(1<<22 - 0.5), 1<<22 + 1, 1 << 23, 1<<23 + 1,
+		2147483520, 2147483648, -2147483648, -2147483904, float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 1 << 20 {
+		xs = append(xs, math.Float32frombits(r.Uint32()), float32(r.NormFloat64()*2000), float32(r.IntN(1<<23))/2-(1<<21))
+	}
+	for _, x := range xs {
+		if got, w := roundInt32(x), want(x); got != w {
+			t.Errorf("roundInt32(%v) = %d, want %d", x, got, w)
+		}
+	}
+}
+
+// TestAlignRowFast compares a row projected with SIMD (where the machine
+// has it) with the same row projected pixel by pixel in Go, on random
+// depth (zeros, and values whose points fall behind the camera or out of
+// the int32 range among them), rays and camera parameters.
+func TestAlignRowFast(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		var m alignProj
+		for i := range m.r {
+			m.r[i] = float32(r.NormFloat64())
+		}
+		for i := range m.t {
+			m.t[i] = float32(r.NormFloat64() * 0.05)
+		}
+		m.fx, m.fy = float32(200+r.Float64()*1500), float32(200+r.Float64()*1500)
+		m.ppx, m.ppy = float32(r.Float64()*1280), float32(r.Float64()*720)
+		if trial%4 == 0 { // nearly the identity, as real extrinsics are
+			m.r = [9]float32{1, 1e-3, -2e-3, -1e-3, 1, 5e-4, 2e-3, -5e-4, 1}
+		}
+		if trial%2 == 1 {
+			m.distort = true
+			for i := range m.c {
+				m.c[i] = float32(r.NormFloat64() * 0.1)
+			}
+		}
+		m.fill()
+		w := 1 + r.IntN(67)
+		z, rx, ry := make([]uint16, w), make([]float32, w), make([]float32, w)
+		ry0 := float32(r.NormFloat64())
+		for i := range z {
+			if r.IntN(5) > 0 {
+				z[i] = uint16(r.Uint32())
+			}
+			rx[i], ry[i] = float32(r.NormFloat64()), ry0
+		}
+		units := []float32{0.001, 0.0001, 1e-30, 1e30}[trial%4]
+		got, want := make([][2]int32, w), make([][2]int32, w)
+		m.row(z, units, rx, nil, ry0, true, got)
+		m.row(z, units, rx, ry, 0, false, want)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("trial %d: pixel %d of %d (z %d): %v, want %v", trial, i, w, z[i], got[i], want[i])
+			}
+		}
+	}
+}
