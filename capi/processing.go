@@ -30,6 +30,9 @@ type blockHandle struct {
 	// A pointcloud's depth stream (from its first depth frame) and the
 	// texture it saw before.
 	depthProfile, texture *sensor.StreamProfile
+	// spare is a cloud of the pointcloud no longer in use: the memory of
+	// its next one.
+	spare *processing.Points
 }
 
 func newBlock(b processing.Configurable) *C.rs2_processing_block {
@@ -224,6 +227,9 @@ func rs2_process_frame(p *C.rs2_processing_block, f *C.rs2_frame, e **C.rs2_erro
 	defer catch(e, "rs2_process_frame", func() string { return fmtArgs("block", unsafe.Pointer(p), "frame", unsafe.Pointer(f)) })
 	b := blockOf(p)
 	in := frameOf(f)
+	if in.points != nil {
+		in.shared.Store(true) // a block may keep what it is given
+	}
 	defer in.release() // the block takes the program's reference
 	b.mu.Lock()
 	out := b.out
@@ -301,9 +307,15 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 			check(err)
 			check(blk.MapTo(tx, x))
 		}
-		pts, err := blk.Calculate(depth)
+		b.mu.Lock()
+		spare := b.spare
+		b.spare = nil
+		b.mu.Unlock()
+		pts, err := blk.CalculateInto(spare, depth)
 		check(err)
-		return newPoints(pts, o)
+		h := newPoints(pts, o)
+		frameOf(h).cloud = b
+		return h
 	case processing.Block:
 		if in.f != nil {
 			res, err := blk.Process(in.f)
@@ -529,6 +541,7 @@ func rs2_allocate_composite_frame(src *C.rs2_source, frames **C.rs2_frame, count
 	refs := make([]*frameRef, count)
 	for i, f := range unsafe.Slice(frames, int(count)) {
 		refs[i] = frameOf(f)
+		refs[i].shared.Store(true) // the composite holds its frame
 	}
 	var set []*sensor.Frame
 	var o *owner
