@@ -104,15 +104,19 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 		}
 		dst := make([]uint16, other.Width*other.Height)
 		ow, oh := oin.Width, oin.Height
+		tl, br := tl[:len(z)], br[:len(z)]
 		for i, d := range z {
 			if d == 0 {
 				continue
 			}
 			x0, y0, x1, y1 := clipRect(tl[i], br[i], ow, oh)
+			if x0 > x1 {
+				continue
+			}
 			for y := y0; y <= y1; y++ {
-				row := dst[y*ow : (y+1)*ow]
-				for x := x0; x <= x1; x++ {
-					if row[x] == 0 || d < row[x] {
+				row := dst[y*ow+x0 : y*ow+x1+1]
+				for x, v := range row {
+					if v-1 >= d { // v is 0 (no depth yet: v-1 wraps to the top) or farther than d
 						row[x] = d
 					}
 				}

@@ -18,14 +18,15 @@ TEXT ·alignRowSep4(SB), NOSPLIT, $0-89
 	JZ     done
 
 loop:
-	// d = z * units; X10: all ones where z is 0.
+	// d = z * units; X10: all ones where d is 0 (+0 or -0).
 	MOVQ      (SI), X0
 	PXOR      X1, X1
 	PUNPCKLWL X1, X0
-	MOVO      X0, X10
-	PCMPEQL   X1, X10
 	CVTPL2PS  X0, X0
 	MULPS     X15, X0
+	MOVO      X0, X10
+	PSLLL     $1, X10
+	PCMPEQL   X1, X10
 
 	// vx = d*rx (X1), vy = d*ry (X2)
 	MOVUPS (DX), X1

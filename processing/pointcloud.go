@@ -248,7 +248,11 @@ func (pc *PointCloud) CalculateInto(dst *Points, f *sensor.Frame) (*Points, erro
 				}
 			}
 			if texture != nil {
-				tm.row(verts, pts.TexCoords[i0:i0+f.Width], px)
+				tc, from := pts.TexCoords[i0:i0+f.Width], 0
+				if m.sep {
+					from = tm.rowFast(row, m.x, m.y[y], units, tc, px)
+				}
+				tm.row(verts, tc, px, from)
 			}
 			if occlude {
 				removeOccluded(verts, out.Data[12*i0:12*(i0+f.Width)], px)
@@ -309,23 +313,36 @@ type texMapper struct {
 	t                 [3]float32
 	c                 [5]float32
 	fx, fy, ppx, ppy  float32
-	tw, th            float32 // the texture's size, for the coordinates
-	distort, undistXY bool    // a model other than none; Brown-Conrady
+	tw, th            float32        // the texture's size, for the coordinates
+	distort, undistXY bool           // a model other than none; Brown-Conrady
+	k                 [25][4]float32 // r, t, c, 1, 2, fx, fy, ppx, ppy, tw and th, four times each, for rowFast
 }
 
 func newTexMapper(e *sensor.Extrinsics, in *sensor.Intrinsics) texMapper {
-	return texMapper{r: e.Rotation, t: e.Translation, c: in.Coeffs,
+	tm := texMapper{r: e.Rotation, t: e.Translation, c: in.Coeffs,
 		fx: in.FX, fy: in.FY, ppx: in.PPX, ppy: in.PPY,
 		tw: float32(in.Width), th: float32(in.Height),
 		distort: in.Model != sensor.DistortionNone, undistXY: in.Model == sensor.DistortionBrownConrady}
+	tm.fill()
+	return tm
+}
+
+// fill sets k from the other fields.
+func (tm *texMapper) fill() {
+	vs := append(append(append(tm.r[:0:0], tm.r[:]...), tm.t[:]...), tm.c[:]...)
+	for i, v := range append(vs, 1, 2, tm.fx, tm.fy, tm.ppx, tm.ppy, tm.tw, tm.th) {
+		tm.k[i] = [4]float32{v, v, v, v}
+	}
 }
 
 // row writes the texture coordinates of the vertices verts into tc, and
-// each vertex's texture column into px when px is not nil.
-func (tm *texMapper) row(verts [][3]float32, tc [][2]float32, px []float32) {
+// each vertex's texture column into px when px is not nil, from vertex
+// from on.
+func (tm *texMapper) row(verts [][3]float32, tc [][2]float32, px []float32, from int) {
 	m := *tm // on this goroutine's stack
 	tc = tc[:len(verts)]
-	for i, v := range verts {
+	for i := from; i < len(verts); i++ {
+		v := verts[i]
 		var u float32
 		if v[2] == 0 {
 			tc[i] = [2]float32{} // pixel (0, 0)
