@@ -4,6 +4,7 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -126,6 +127,45 @@ func TestTexRowFast(t *testing.T) {
 				(gotPx != nil && math.Float32bits(gotPx[i]) != math.Float32bits(wantPx[i])) {
 				t.Fatalf("trial %d (%v): pixel %d of %d (z %d): %v, want %v", trial, in.Model, i, w, int(z[2*i])|int(z[2*i+1])<<8, got[i], want[i])
 			}
+		}
+	}
+}
+
+// TestBlendRowsFast compares the column blend of Z16 spatial filtering
+// done with SIMD (where the machine has it) with the Go blend, on random
+// rows (zeros and extremes among them), alphas and deltas.
+func TestBlendRowsFast(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	vals := []uint16{0, 1, 2, 32767, 32768, 65534, 65535}
+	for trial := range 500 {
+		alpha := []float32{0.25, 0.5, 1, 0, float32(r.Float64())}[trial%5]
+		delta := uint16(1 + r.IntN(65535))
+		if trial%3 == 0 {
+			delta = uint16(1 + r.IntN(50))
+		}
+		w := 1 + r.IntN(70)
+		row, other := make([]uint16, w), make([]uint16, w)
+		for i := range row {
+			row[i], other[i] = uint16(r.Uint32()), uint16(r.Uint32())
+			if r.IntN(3) == 0 {
+				row[i] = vals[r.IntN(len(vals))]
+			}
+			if r.IntN(3) == 0 {
+				other[i] = row[i] + uint16(r.IntN(9)) - 4
+			}
+		}
+		valid := trial%2 == 1
+		oma := 1 - alpha
+		want := slices.Clone(row)
+		for x, a := range want {
+			if b := other[x]; (!valid || a >= 1 && b >= 1) && absDiff(a, b) < delta {
+				want[x] = uint16(blend(float32(a), float32(b), alpha, oma) + 0.5)
+			}
+		}
+		got := slices.Clone(row)
+		n := blendRowsFast(got, other, blendConsts(alpha, oma, delta), valid)
+		if !slices.Equal(got[:n], want[:n]) {
+			t.Fatalf("trial %d (alpha %v delta %d valid %v): %v, want %v (from %v and %v)", trial, alpha, delta, valid, got[:n], want[:n], row[:n], other[:n])
 		}
 	}
 }

@@ -217,12 +217,16 @@ func absDiff(a, b uint16) uint16 {
 // top (valid pairs only).
 func smoothColumnsInt(v []uint16, w, h int, alpha float32, delta uint16) {
 	oma := 1 - alpha
+	if delta == 0 {
+		return // no difference is below it
+	}
+	k := blendConsts(alpha, oma, delta)
 	parallelRows(w, w*h, func(x0, x1 int) {
 		for y := 1; y < h; y++ {
 			up, row := v[(y-1)*w+x0:(y-1)*w+x1], v[y*w+x0:y*w+x1]
 			up = up[:len(row)]
-			for x, a := range row {
-				if b := up[x]; absDiff(b, a) < delta {
+			for x := blendRowsFast(row, up, k, false); x < len(row); x++ {
+				if a, b := row[x], up[x]; absDiff(b, a) < delta {
 					row[x] = uint16(blend(float32(a), float32(b), alpha, oma) + 0.5)
 				}
 			}
@@ -230,8 +234,8 @@ func smoothColumnsInt(v []uint16, w, h int, alpha float32, delta uint16) {
 		for y := h - 2; y >= 0; y-- {
 			row, down := v[y*w+x0:y*w+x1], v[(y+1)*w+x0:(y+1)*w+x1]
 			down = down[:len(row)]
-			for x, a := range row {
-				if b := down[x]; a >= 1 && b >= 1 && absDiff(a, b) < delta {
+			for x := blendRowsFast(row, down, k, true); x < len(row); x++ {
+				if a, b := row[x], down[x]; a >= 1 && b >= 1 && absDiff(a, b) < delta {
 					row[x] = uint16(blend(float32(a), float32(b), alpha, oma) + 0.5)
 				}
 			}
