@@ -297,6 +297,10 @@ func viewOf[T uint16 | float32](b []byte) ([]T, bool) {
 // u16s decodes little-endian uint16 values into a new slice.
 func u16s(b []byte) []uint16 {
 	out := make([]uint16, len(b)/2)
+	if littleEndian {
+		copy(asBytes(out), b)
+		return out
+	}
 	for i := range out {
 		out[i] = binary.LittleEndian.Uint16(b[2*i:])
 	}
@@ -313,6 +317,10 @@ func putU16s(b []byte, v []uint16) {
 // f32s decodes little-endian float32 values.
 func f32s(b []byte) []float32 {
 	out := make([]float32, len(b)/4)
+	if littleEndian {
+		copy(asBytes(out), b)
+		return out
+	}
 	for i := range out {
 		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}
