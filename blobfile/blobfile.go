@@ -114,9 +114,9 @@ const (
 	// a block holds a few record headers or index records, and a chunk
 	// (rosbag writers close chunks at 768 KiB) spans a dozen.
 	DefaultBlockSize = 64 << 10
-	// DefaultCacheSize bounds the bytes of cached blocks: a few chunks of
+	// defaultCacheSize bounds the bytes of cached blocks: a few chunks of
 	// a bag (rosbag writers close chunks at 768 KiB).
-	DefaultCacheSize = 4 << 20
+	defaultCacheSize = 4 << 20
 )
 
 // Options tune a File. The zero value (or nil) uses the defaults.
@@ -130,7 +130,8 @@ type Options struct {
 	// keeps only its partly read edge blocks. The first out are the least
 	// recently used blocks before the farthest read that were only ever
 	// read whole (a forward pass is done with the inside of a chunk), then
-	// the other blocks before it, then the least recently used.
+	// the other blocks before it, then the least recently used. 0 means
+	// 4 MiB.
 	CacheSize int64
 }
 
@@ -208,7 +209,7 @@ func NewFile(ctx context.Context, b *blob.Bucket, key string, opts *Options) (*F
 }
 
 func newFile(ctx context.Context, b *blob.Bucket, key, name string, opts *Options) (*File, error) {
-	o := Options{BlockSize: DefaultBlockSize, CacheSize: DefaultCacheSize}
+	o := Options{BlockSize: DefaultBlockSize, CacheSize: defaultCacheSize}
 	if opts != nil {
 		if opts.BlockSize < 0 || opts.CacheSize < 0 {
 			return nil, fmt.Errorf("blobfile: %s: negative block size %d or cache size %d", name, opts.BlockSize, opts.CacheSize)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -24,10 +25,17 @@ type frameRef struct {
 	f      *sensor.Frame   // nil for a composite
 	set    []*sensor.Frame // a composite's frames
 	points *processing.Points
-	o      *owner // the device of the frame's profile (nil for none)
-	refs   atomic.Int32
-	pin    runtime.Pinner
-	handle unsafe.Pointer
+	// zeroTex holds the texture coordinates of a cloud mapped to no
+	// texture, made at the first call for them.
+	zeroTex     [][2]float32
+	zeroTexOnce sync.Once
+	// setPoints is the point cloud among a composite's frames, if any:
+	// extracted, its frame is a points frame.
+	setPoints *processing.Points
+	o         *owner // the device of the frame's profile (nil for none)
+	refs      atomic.Int32
+	pin       runtime.Pinner
+	handle    unsafe.Pointer
 
 	// cloud is the point cloud block whose points these are: at the last
 	// release they become its spare, the memory of its next cloud, unless
@@ -292,7 +300,11 @@ func rs2_extract_frame(p *C.rs2_frame, index C.int, e **C.rs2_error) (r *C.rs2_f
 	if ref.f != nil {
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::composite_frame\" interface! ")
 	}
-	return newFrame(ref.set[checkIndex(index, len(ref.set), "index")], nil, ref.o)
+	f := ref.set[checkIndex(index, len(ref.set), "index")]
+	if ref.setPoints != nil && ref.setPoints.Frame == f {
+		return newPoints(ref.setPoints, ref.o)
+	}
+	return newFrame(f, nil, ref.o)
 }
 
 //export rs2_get_frame_points_count
@@ -324,7 +336,19 @@ func rs2_get_frame_texture_coordinates(p *C.rs2_frame, e **C.rs2_error) (r *C.rs
 	defer catch(e, "rs2_get_frame_texture_coordinates", frameArgs(p))
 	pts := pointsOf(p)
 	if len(pts.TexCoords) == 0 {
-		return nil
+		// A cloud mapped to no texture has coordinates all zero in
+		// librealsense (its points frame holds them after the vertices).
+		ref := frameOf(p)
+		ref.zeroTexOnce.Do(func() {
+			if len(pts.Vertices) > 0 {
+				ref.zeroTex = make([][2]float32, len(pts.Vertices))
+				ref.pin.Pin(&ref.zeroTex[0])
+			}
+		})
+		if len(ref.zeroTex) == 0 {
+			return nil
+		}
+		return (*C.rs2_pixel)(unsafe.Pointer(&ref.zeroTex[0]))
 	}
 	return (*C.rs2_pixel)(unsafe.Pointer(&pts.TexCoords[0]))
 }

@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"errors"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -267,14 +268,9 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 		}
 		a, err := blk.align(o).Process(depth, other)
 		check(err)
-		if blk.to == sensor.StreamDepth {
-			return newFrame(nil, []*sensor.Frame{depth, a}, o)
-		}
-		return newFrame(nil, []*sensor.Frame{a, other}, o)
+		return output(in, frames, []*sensor.Frame{a}, nil)
 	case *processing.PointCloud:
-		// A frame of another video stream becomes the texture, as
-		// librealsense's pointcloud maps to the last such frame it sees.
-		depth, tex := pick(frames, sensor.StreamDepth)
+		depth, tex := b.cloudInputs(blk, in, frames)
 		if tex != nil && o != nil {
 			b.mu.Lock()
 			from := b.depthProfile
@@ -313,31 +309,121 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 		b.mu.Unlock()
 		pts, err := blk.CalculateInto(spare, depth)
 		check(err)
-		h := newPoints(pts, o)
-		frameOf(h).cloud = b
-		return h
+		if in.f != nil {
+			h := newPoints(pts, o)
+			frameOf(h).cloud = b
+			return h
+		}
+		return output(in, frames, []*sensor.Frame{pts.Frame}, pts)
 	case processing.Block:
 		if in.f != nil {
 			res, err := blk.Process(in.f)
-			if errors.Is(err, processing.ErrFrame) {
+			if errors.Is(err, processing.ErrFrame) || (err == nil && res == in.f) {
 				return passThrough(in)
 			}
 			check(err)
 			return newFrame(res, nil, o)
 		}
-		outs := make([]*sensor.Frame, len(frames))
-		for i, f := range frames {
+		var results []*sensor.Frame
+		for _, f := range frames {
 			res, err := blk.Process(f)
-			if errors.Is(err, processing.ErrFrame) {
-				res, err = f, nil
+			if errors.Is(err, processing.ErrFrame) || (err == nil && res == f) {
+				continue
 			}
 			check(err)
-			outs[i] = res
+			results = append(results, res)
 		}
-		return newFrame(nil, outs, o)
+		return output(in, frames, results, nil)
 	}
 	fail(C.RS2_EXCEPTION_TYPE_NOT_IMPLEMENTED, "processing block cannot process frames")
 	return nil
+}
+
+// output returns what a block gives for the frameset in (of frames) of
+// which it made results, as librealsense's
+// generic_processing_block::prepare_output: the frameset itself when it
+// made nothing of it; else a new frameset of the results, then each frame
+// of the set no result has the stream, format and index of (a Z16 frame
+// is left out when a result is disparity, a disparity frame when a result
+// is Z16). pts, when not nil, is the point cloud among the results.
+func output(in *frameRef, frames, results []*sensor.Frame, pts *processing.Points) *C.rs2_frame {
+	if len(results) == 0 {
+		return passThrough(in)
+	}
+	var disparity, depth bool
+	for _, r := range results {
+		switch r.Profile.Format {
+		case sensor.FormatDisparity16, sensor.FormatDisparity32:
+			disparity = true
+		case sensor.FormatZ16:
+			depth = true
+		}
+	}
+	out := results
+	for _, f := range frames {
+		p := f.Profile
+		if (depth && (p.Format == sensor.FormatDisparity16 || p.Format == sensor.FormatDisparity32)) || (disparity && p.Format == sensor.FormatZ16) {
+			continue
+		}
+		if !slices.ContainsFunc(results, func(r *sensor.Frame) bool {
+			return r.Profile.Stream == p.Stream && r.Profile.Format == p.Format && r.Profile.Index == p.Index
+		}) {
+			out = append(out, f)
+		}
+	}
+	h := newFrame(nil, out, in.o)
+	if pts != nil {
+		r := frameOf(h)
+		r.setPoints = pts
+	}
+	return h
+}
+
+// cloudInputs returns the depth frame a point cloud makes a cloud of and
+// the frame it takes as its texture (either nil), as librealsense's
+// pointcloud::should_process and process_frame choose them by the block's
+// stream filter options (stream, format, index): a lone frame is the
+// texture when its stream, format and index are those of the filter (as
+// rs2::pointcloud::map_to sets them); in a frameset, with a stream filter
+// set, the first frame of the filter's stream when the set holds a frame
+// of its stream and format (any format with the format filter any) and a
+// Z16 depth frame; else the frameset's frames are taken one by one as
+// lone frames. With the defaults (any stream) no frame is a texture.
+func (b *blockHandle) cloudInputs(pc *processing.PointCloud, in *frameRef, frames []*sensor.Frame) (depth, tex *sensor.Frame) {
+	st, _ := pc.Option(sensor.OptionStreamFilter)
+	fm, _ := pc.Option(sensor.OptionStreamFormatFilter)
+	ix, _ := pc.Option(sensor.OptionStreamIndexFilter)
+	stream, format, index := sensor.Stream(st), sensor.Format(fm), int(ix)
+	isDepth := func(f *sensor.Frame) bool {
+		return f.Profile.Stream == sensor.StreamDepth && f.Profile.Format == sensor.FormatZ16 && f.Profile.Kind == sensor.KindVideo
+	}
+	var first, ofFormat *sensor.Frame // the set's first frame of the stream, and of the stream and format
+	for _, f := range frames {
+		if f.Profile == nil {
+			continue
+		}
+		if depth == nil && isDepth(f) {
+			depth = f
+		}
+		if f.Profile.Stream == stream && f.Profile.Kind == sensor.KindVideo {
+			if first == nil {
+				first = f
+			}
+			if ofFormat == nil && (format == sensor.FormatAny || f.Profile.Format == format) {
+				ofFormat = f
+			}
+		}
+	}
+	if in.f == nil && stream != sensor.StreamAny && ofFormat != nil && depth != nil {
+		return depth, first
+	}
+	for _, f := range frames {
+		p := f.Profile
+		if p != nil && p.Kind == sensor.KindVideo && p.Stream == stream && p.Format == format && p.Index == index && !isDepth(f) {
+			tex = f // the last one, as each replaces the one before
+		}
+	}
+	return depth, tex
 }
 
 // block returns the block, creating a disparity transform with the stereo
@@ -443,6 +529,15 @@ type customBlock struct {
 	obj  unsafe.Pointer // an rs2_frame_processor_callback object, released with the block
 }
 
+// Name is the block's name, as librealsense's (rs2_create_processing_block).
+func (*customBlock) Name() string { return "Custom processing block" }
+
+// baseOptions returns the options of a block that has only those of
+// librealsense's processing_block base class (src/proc/synthetic-stream.cpp:
+// Frames Queue Size), as the custom blocks and the syncer: an Align's,
+// which has no other.
+func baseOptions() optionSet { return processing.NewAlign(sensor.StreamAny, nil) }
+
 // source is an rs2_source while a custom block's callback runs.
 type source struct{ b *blockHandle }
 
@@ -453,7 +548,7 @@ func rs2_create_processing_block_fptr(proc C.rs2_frame_processor_callback_ptr, u
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"proc\"")
 	}
 	cb := &customBlock{call: func(f *C.rs2_frame, src *C.rs2_source) { C.rsbag_call_processor(proc, f, src, user) }}
-	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: cb}))
+	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: cb, opts: baseOptions()}))
 }
 
 //export rs2_create_processing_block
@@ -463,7 +558,7 @@ func rs2_create_processing_block(proc *C.rs2_frame_processor_callback, e **C.rs2
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"proc\"")
 	}
 	cb := &customBlock{call: func(f *C.rs2_frame, src *C.rs2_source) { C.rsbag_cpp_processor_on_frame(proc, f, src) }, obj: unsafe.Pointer(proc)}
-	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: cb}))
+	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: cb, opts: baseOptions()}))
 }
 
 // syncBlock is the block of rs2_create_sync_processing_block (rs2::syncer):
@@ -486,7 +581,7 @@ const syncQueue = 1000
 //export rs2_create_sync_processing_block
 func rs2_create_sync_processing_block(e **C.rs2_error) (r *C.rs2_processing_block) {
 	defer catch(e, "rs2_create_sync_processing_block", nil)
-	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: &syncBlock{}}))
+	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: &syncBlock{}, opts: baseOptions()}))
 }
 
 // run hands the frames of in to the syncer and the framesets it releases,

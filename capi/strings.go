@@ -75,32 +75,32 @@ func rs2_playback_status_to_string(s C.rs2_playback_status) *C.char {
 
 //export rs2_stream_to_string
 func rs2_stream_to_string(s C.rs2_stream) *C.char {
-	return enumName(int(s), sensor.StreamCount, sensor.Stream(s).String)
+	return enumName(int(s), sensor.Count[sensor.Stream](), sensor.Stream(s).String)
 }
 
 //export rs2_format_to_string
 func rs2_format_to_string(f C.rs2_format) *C.char {
-	return enumName(int(f), sensor.FormatCount, sensor.Format(f).String)
+	return enumName(int(f), sensor.Count[sensor.Format](), sensor.Format(f).String)
 }
 
 //export rs2_camera_info_to_string
 func rs2_camera_info_to_string(i C.rs2_camera_info) *C.char {
-	return enumName(int(i), sensor.CameraInfoCount, sensor.CameraInfo(i).String)
+	return enumName(int(i), sensor.Count[sensor.CameraInfo](), sensor.CameraInfo(i).String)
 }
 
 //export rs2_option_to_string
 func rs2_option_to_string(o C.rs2_option) *C.char {
-	return enumName(int(o), sensor.OptionCount, sensor.Option(o).String)
+	return enumName(int(o), sensor.Count[sensor.Option](), sensor.Option(o).String)
 }
 
 //export rs2_timestamp_domain_to_string
 func rs2_timestamp_domain_to_string(d C.rs2_timestamp_domain) *C.char {
-	return enumName(int(d), sensor.TimestampDomainCount, sensor.TimestampDomain(d).String)
+	return enumName(int(d), sensor.Count[sensor.TimestampDomain](), sensor.TimestampDomain(d).String)
 }
 
 //export rs2_frame_metadata_to_string
 func rs2_frame_metadata_to_string(m C.rs2_frame_metadata_value) *C.char {
-	return enumName(int(m), sensor.MetadataKeyCount, sensor.MetadataKey(m).String)
+	return enumName(int(m), sensor.Count[sensor.MetadataKey](), sensor.MetadataKey(m).String)
 }
 
 //export rs2_frame_metadata_value_to_string
@@ -110,12 +110,12 @@ func rs2_frame_metadata_value_to_string(m C.rs2_frame_metadata_value) *C.char {
 
 //export rs2_distortion_to_string
 func rs2_distortion_to_string(d C.rs2_distortion) *C.char {
-	return enumName(int(d), sensor.DistortionCount, sensor.Distortion(d).String)
+	return enumName(int(d), sensor.Count[sensor.Distortion](), sensor.Distortion(d).String)
 }
 
 //export rs2_notification_category_to_string
 func rs2_notification_category_to_string(c C.rs2_notification_category) *C.char {
-	return enumName(int(c), sensor.NotificationCategoryCount, sensor.NotificationCategory(c).String)
+	return enumName(int(c), sensor.Count[sensor.NotificationCategory](), sensor.NotificationCategory(c).String)
 }
 
 // playbackStatus is the rs2_playback_status of s (the values agree).

@@ -275,7 +275,7 @@ func export(ctx context.Context, t Task, job Job, out *Output, row *Row) (*damag
 		if err != nil {
 			return nil, err
 		}
-		frames := damage.FrameNames(r)
+		frames := damage.FrameNames(t.Bag, r)
 		dmg = damage.FromRecovery(r.Info().Recovery, frames)
 		dmg.AddRepaired(res.Repaired)
 		for _, s := range res.Skipped {

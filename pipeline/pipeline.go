@@ -82,7 +82,11 @@ func (p *Profile) Stream(s sensor.Stream, i int) *sensor.StreamProfile {
 // Pipeline streams a device's frames as framesets, as librealsense's
 // rs2::pipeline: Start resolves a Config on a device (a file, a camera or
 // the synthetic camera), opens and starts its sensors and feeds their
-// frames to a Syncer; WaitForFrames hands out the framesets. It is safe
+// frames to a Syncer (the color, depth, infrared and fisheye streams'; the
+// others pass it); WaitForFrames hands out the framesets, each completed
+// as by librealsense's aggregator with the latest frame of every other
+// enabled stream, once every enabled stream has delivered a frame (none
+// before). It is safe
 // for concurrent use. A camera is a live camera of the registered backend
 // (device.OpenCamera: a program that imports package usb, built with cgo,
 // has one), else, when none is attached and the Config names none, the
@@ -113,7 +117,10 @@ func (p *Pipeline) Start(ctx context.Context, cfg *Config) (*Profile, error) {
 }
 
 // StartWithCallback starts streaming and calls cb with every frameset, on
-// one goroutine, until Stop; WaitForFrames is not used then.
+// one goroutine, until Stop; WaitForFrames is not used then. As
+// librealsense's, a callback gets with each match of the syncer the latest
+// frames of the synced streams (once every enabled stream has delivered a
+// frame) and each motion or pose frame alone.
 func (p *Pipeline) StartWithCallback(ctx context.Context, cfg *Config, cb func(*Frameset)) (*Profile, error) {
 	if cb == nil {
 		return nil, errors.New("pipeline: nil callback")
@@ -178,11 +185,20 @@ func (p *Pipeline) start(ctx context.Context, cfg *Config, cb func(*Frameset)) (
 	if err != nil {
 		return fail(err)
 	}
-	var all []*sensor.StreamProfile
+	// As librealsense's pipeline: the frames of the color, depth, infrared
+	// and fisheye streams go through the syncer, the others (motion,
+	// pose) past it, and the aggregator completes each frameset with the
+	// latest frame of every other stream.
+	var synced []*sensor.StreamProfile
 	for _, s := range dev.Sensors() {
-		all = append(all, s.Profiles()...)
+		for _, q := range s.Profiles() {
+			if syncedStream(q.Stream) {
+				synced = append(synced, q)
+			}
+		}
 	}
-	r.syncer = NewSyncer(all, queueSize)
+	r.syncer = NewSyncer(synced, queueSize)
+	r.syncer.agg = newAggregator(streams, cb != nil)
 	if pb != nil {
 		// A file is read as fast as its reader takes the framesets when
 		// real time is off: nothing is dropped, and the player waits for

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -22,7 +24,14 @@ const refDir = "../testdata/librealsense"
 // "Stream/i#n ..." strings, one per frameset.
 func expectedFramesets(t *testing.T, name string) []string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(refDir, "sync", name+".sync.expected.jsonl"))
+	return referenceFramesets(t, filepath.Join(refDir, "sync", name+".sync.expected.jsonl"), false)
+}
+
+// referenceFramesets reads the frameset lines of a librealsense reference
+// file as describe strings, or describeTime strings when withTime.
+func referenceFramesets(t *testing.T, path string, withTime bool) []string {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,8 +46,10 @@ func expectedFramesets(t *testing.T, name string) []string {
 		var l struct {
 			Type   string
 			Frames []struct {
-				Stream string
-				Number uint64
+				Stream    string
+				Number    uint64
+				Timestamp float64
+				Domain    string
 			}
 		}
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
@@ -49,9 +60,16 @@ func expectedFramesets(t *testing.T, name string) []string {
 		}
 		var parts []string
 		for _, fr := range l.Frames {
-			parts = append(parts, fmt.Sprintf("%s#%d", fr.Stream, fr.Number))
+			if withTime {
+				parts = append(parts, frameTime(fr.Stream, fr.Number, fr.Timestamp, fr.Domain))
+			} else {
+				parts = append(parts, fmt.Sprintf("%s#%d", fr.Stream, fr.Number))
+			}
 		}
 		out = append(out, strings.Join(parts, " "))
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
@@ -72,14 +90,9 @@ func bagPath(name string) string {
 	return p
 }
 
-// readAll starts a pipeline on cfg and returns every frameset until the
-// end of the stream (or n framesets when n > 0).
-func readAll(t *testing.T, cfg *Config, n int) []string {
-	t.Helper()
-	return readAllWith(t, cfg, n, describe)
-}
-
-// readAllWith is readAll with each frameset described by desc.
+// readAllWith starts a pipeline on cfg and returns every frameset until
+// the end of the stream (or n framesets when n > 0), each described by
+// desc.
 func readAllWith(t *testing.T, cfg *Config, n int, desc func(*Frameset) string) []string {
 	t.Helper()
 	p := New()
@@ -108,9 +121,102 @@ func takeAll(t *testing.T, p *Pipeline, n int, desc func(*Frameset) string) []st
 	return got
 }
 
+// aggregate is what librealsense's pipeline aggregator makes of the
+// framesets sets its syncer released (as expectedFramesets gives them) for
+// a pipeline streaming streams (their names in ascending profile id):
+// nothing until every stream has delivered a frame; then, with each
+// frameset of the syncer, the latest frame of every stream. A frame that
+// passed the syncer alone (a motion or pose frame) only updates the latest
+// frames, unless no stream goes through the syncer.
+func aggregate(sets []string, streams []string) []string {
+	synced := func(name string) bool {
+		return strings.HasPrefix(name, "Depth/") || strings.HasPrefix(name, "Color/") ||
+			strings.HasPrefix(name, "Infrared/") || strings.HasPrefix(name, "Fisheye/")
+	}
+	anySync := slices.ContainsFunc(streams, synced)
+	latest := map[string]string{}
+	var out []string
+	for _, set := range sets {
+		frames := strings.Fields(set)
+		for _, f := range frames {
+			name, _, _ := strings.Cut(f, "#")
+			latest[name] = f
+		}
+		name, _, _ := strings.Cut(frames[0], "#")
+		if len(latest) < len(streams) || (anySync && !synced(name)) {
+			continue
+		}
+		var parts []string
+		for _, s := range streams {
+			parts = append(parts, latest[s])
+		}
+		out = append(out, strings.Join(parts, " "))
+	}
+	return out
+}
+
+// streamNames returns the names of the streams of prof in ascending
+// profile id.
+func streamNames(prof *Profile) []string {
+	streams := prof.Streams()
+	slices.SortFunc(streams, func(a, b *sensor.StreamProfile) int { return a.UID - b.UID })
+	var names []string
+	for _, q := range streams {
+		names = append(names, q.Name())
+	}
+	return names
+}
+
+// fileConfig plays the bag at path, every stream, real time off.
+func fileConfig(t testing.TB, path string, repeat bool) *Config {
+	t.Helper()
+	cfg := &Config{}
+	cfg.EnableAllStreams()
+	cfg.SetRealTime(false)
+	if err := cfg.EnableDeviceFromFile(path, repeat); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// startPipeline starts a pipeline on cfg, stopped when the test ends.
+func startPipeline(t testing.TB, cfg *Config) (*Pipeline, *Profile) {
+	t.Helper()
+	p := New()
+	prof, err := p.Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Stop() })
+	return p, prof
+}
+
+// playFile plays the bag at path (every stream, real time off) through a
+// pipeline and returns its framesets, each described by desc, and the
+// names of its streams in ascending profile id.
+func playFile(t *testing.T, path string, desc func(*Frameset) string) (sets, streams []string) {
+	t.Helper()
+	p, prof := startPipeline(t, fileConfig(t, path, false))
+	return takeAll(t, p, 0, desc), streamNames(prof)
+}
+
+// sameSets fails the test at the first frameset where got and want differ.
+func sameSets(t *testing.T, got, want []string) {
+	t.Helper()
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			t.Fatalf("frameset %d: %s, want %s", i, got[i], want[i])
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d framesets, want %d", len(got), len(want))
+	}
+}
+
 // TestPipelineFromFileMatchesLibrealsense: a pipeline playing each
 // reference bag in non-real-time mode hands out exactly the framesets
-// librealsense's syncer makes of it, then ErrEndOfStream.
+// librealsense's syncer makes of it, each completed by the aggregator with
+// the latest frame of every other stream, then ErrEndOfStream.
 func TestPipelineFromFileMatchesLibrealsense(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(refDir, "sync", "*.sync.expected.jsonl"))
 	if len(files) == 0 {
@@ -119,68 +225,99 @@ func TestPipelineFromFileMatchesLibrealsense(t *testing.T) {
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".sync.expected.jsonl")
 		t.Run(name, func(t *testing.T) {
-			want := expectedFramesets(t, name)
-			cfg := &Config{}
-			cfg.EnableAllStreams()
-			cfg.SetRealTime(false)
-			if err := cfg.EnableDeviceFromFile(bagPath(name), false); err != nil {
-				t.Fatal(err)
+			got, streams := playFile(t, bagPath(name), describe)
+			sameSets(t, got, aggregate(expectedFramesets(t, name), streams))
+		})
+	}
+}
+
+// describeTime is describe with each frame's timestamp and domain.
+func describeTime(fs *Frameset) string {
+	var parts []string
+	for _, f := range fs.Frames() {
+		parts = append(parts, frameTime(f.Profile.Name(), f.Number, f.TimestampMs, f.Domain.String()))
+	}
+	return strings.Join(parts, " ")
+}
+
+// frameTime describes a frame with its timestamp and domain.
+func frameTime(stream string, number uint64, ms float64, domain string) string {
+	return fmt.Sprintf("%s#%d@%s/%s", stream, number, strconv.FormatFloat(ms, 'g', -1, 64), domain)
+}
+
+// TestPipelineMatchesLibrealsensePipeline: on each reference bag, the
+// pipeline hands out the framesets librealsense's rs2_pipeline handed out
+// (pipeline/NAME.pipe.expected.jsonl: every enabled stream in each, the
+// latest frame of each, the same frame repeated), frame numbers,
+// timestamps and domains alike; on the bags with video streams, plus the
+// first complete frameset, which librealsense loses to a race of its start
+// (pipeline/README.md).
+func TestPipelineMatchesLibrealsensePipeline(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(refDir, "pipeline", "*.pipe.expected.jsonl"))
+	if len(files) == 0 {
+		t.Fatal("no pipeline expectations")
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".pipe.expected.jsonl")
+		t.Run(name, func(t *testing.T) {
+			want := referenceFramesets(t, file, true)
+			got, _ := playFile(t, bagPath(name), describeTime)
+			if len(got) == 0 {
+				t.Fatal("no frameset")
 			}
-			got := readAll(t, cfg, 0)
-			if strings.Join(got, "\n") != strings.Join(want, "\n") {
-				for i := 0; i < min(len(got), len(want)); i++ {
-					if got[i] != want[i] {
-						t.Fatalf("frameset %d: %s, want %s", i, got[i], want[i])
-					}
-				}
-				t.Fatalf("%d framesets, want %d", len(got), len(want))
+			// librealsense lost the first complete frameset of the bags
+			// with video streams, not of the others.
+			if len(want) > 0 && got[0] != want[0] {
+				got = got[1:]
 			}
+			sameSets(t, got, want)
 		})
 	}
 }
 
 // TestPipelineRepeat: with repeat, the file plays twice in a row: every
-// stream's frames come twice, in order, and the first play's framesets
-// are librealsense's.
+// stream's frames come twice, in order, the first play's framesets are
+// librealsense's, and the second play's first frameset holds the first
+// play's last frames of the other streams.
 func TestPipelineRepeat(t *testing.T) {
-	want := expectedFramesets(t, "depth_color")
-	cfg := &Config{}
-	cfg.EnableAllStreams()
-	cfg.SetRealTime(false)
-	if err := cfg.EnableDeviceFromFile(bagPath("depth_color"), true); err != nil {
-		t.Fatal(err)
-	}
-	p := New()
-	if _, err := p.Start(context.Background(), cfg); err != nil {
-		t.Fatal(err)
-	}
-	defer p.Stop()
-	var got []string
-	frames := 0
-	for frames < 2*strings.Count(strings.Join(want, " "), "#") {
-		fs, err := p.WaitForFrames(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, describe(fs))
-		frames += fs.Len()
-	}
-	if strings.Join(got[:len(want)], "\n") != strings.Join(want, "\n") {
-		t.Errorf("first play:\n%s\nwant:\n%s", strings.Join(got[:len(want)], "\n"), strings.Join(want, "\n"))
-	}
+	sets := expectedFramesets(t, "depth_color")
+	p, prof := startPipeline(t, fileConfig(t, bagPath("depth_color"), true))
+	want := aggregate(sets, streamNames(prof))
+	// Each stream's frames, a frame repeated in the following framesets
+	// counted once.
 	perStream := func(sets []string) map[string][]string {
 		m := map[string][]string{}
 		for _, s := range sets {
 			for _, f := range strings.Fields(s) {
 				stream, n, _ := strings.Cut(f, "#")
-				m[stream] = append(m[stream], n)
+				if l := m[stream]; len(l) == 0 || l[len(l)-1] != n {
+					m[stream] = append(l, n)
+				}
 			}
 		}
 		return m
 	}
-	once, twice := perStream(want), perStream(got)
+	once := perStream(sets)
+	frames := 0
+	for _, ns := range once {
+		frames += 2 * len(ns)
+	}
+	var got []string
+	for seen := 0; seen < frames; {
+		fs, err := p.WaitForFrames(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, describe(fs))
+		seen = 0
+		for _, ns := range perStream(got) {
+			seen += len(ns)
+		}
+	}
+	sameSets(t, got[:len(want)], want)
+	twice := perStream(got)
 	for stream, ns := range once {
-		if strings.Join(twice[stream], " ") != strings.Join(append(append([]string(nil), ns...), ns...), " ") {
+		if strings.Join(twice[stream], " ") != strings.Join(append(slices.Clone(ns), ns...), " ") {
 			t.Errorf("%s frames %v, want %v twice", stream, twice[stream], ns)
 		}
 	}

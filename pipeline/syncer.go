@@ -41,6 +41,7 @@ type Syncer struct {
 	byUID   map[int]*stream
 	queue   *FrameQueue
 	stopped bool
+	agg     *aggregator // a pipeline's: completes the framesets before they are queued
 
 	// Scratch lists of release, kept to not allocate per frame.
 	arrived, missing, synced []*stream
@@ -102,7 +103,7 @@ func (s *Syncer) HandleFrame(f *sensor.Frame) {
 	}
 	st := s.byUID[f.Profile.UID]
 	if st == nil {
-		s.queue.Enqueue(&Frameset{frames: []*sensor.Frame{f}})
+		s.emit(&Frameset{frames: []*sensor.Frame{f}}, false)
 		return
 	}
 	if !st.active {
@@ -191,8 +192,19 @@ func (s *Syncer) release(last *sensor.Frame) {
 		}
 		// librealsense orders a frameset's frames by descending profile id.
 		slices.SortFunc(fs.frames, func(a, b *sensor.Frame) int { return b.Profile.UID - a.Profile.UID })
-		s.queue.Enqueue(fs)
+		s.emit(fs, true)
 	}
+}
+
+// emit queues fs, a match (matched) or a frame that passed alone, through
+// the pipeline's aggregator when there is one.
+func (s *Syncer) emit(fs *Frameset, matched bool) {
+	if s.agg != nil {
+		if fs = s.agg.add(fs, matched); fs == nil {
+			return
+		}
+	}
+	s.queue.Enqueue(fs)
 }
 
 // skipMissing reports whether the frameset of waiting may be released
@@ -368,8 +380,10 @@ func (q *FrameQueue) Close() {
 	}
 }
 
-// Frameset is a set of frames taken at the same time, one per stream, in
-// librealsense's order (descending stream profile id). It is immutable.
+// Frameset is a set of frames, one per stream, in librealsense's order: a
+// Syncer's are taken at the same time, in descending stream profile id; a
+// Pipeline's add the latest frame of every other stream, in ascending
+// stream profile id. It is immutable.
 type Frameset struct {
 	frames []*sensor.Frame
 }

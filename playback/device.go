@@ -245,15 +245,7 @@ func (d *Device) build() {
 			ss.Kinds = append(ss.Kinds, extensions.KindFisheyeSensor)
 		}
 		for _, r := range rs.Streams {
-			st := &stream{rec: r, profile: r.Profile, sens: s}
-			switch r.Profile.Kind {
-			case sensor.KindVideo:
-				st.kind = layout.KindImageData
-			case sensor.KindMotion:
-				st.kind = layout.KindImuData
-			default:
-				st.kind = layout.KindPoseTransform
-			}
+			st := &stream{rec: r, profile: r.Profile, sens: s, kind: description.DataKind(r.Profile)}
 			s.streams = append(s.streams, st)
 			ss.Profiles = append(ss.Profiles, r.Profile)
 			d.streams = append(d.streams, st)

@@ -279,11 +279,11 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 		if err := decode(&n); err != nil {
 			return err
 		}
-		cat, ok := sensor.ParseNotificationCategory(n.Category)
+		cat, ok := sensor.Parse[sensor.NotificationCategory](n.Category)
 		if !ok {
 			cat = sensor.NotificationCategoryUnknownError
 		}
-		sev, _ := sensor.ParseSeverity(n.Severity)
+		sev, _ := sensor.Parse[sensor.Severity](n.Severity)
 		g.items = append(g.items, gitem{kind: r.kind, sens: r.sens, ntf: sensor.Notification{Category: cat,
 			Severity: sev, Description: n.Description, SerializedData: n.SerializedData,
 			TimestampMs: layout.NotificationTimestampMs(n.Timestamp)}})
@@ -345,7 +345,7 @@ func (g *group) finish(it *gitem) {
 			}
 			continue
 		case layout.KeyTimestampDomain:
-			if v, ok := sensor.ParseTimestampDomain(e.Value); ok {
+			if v, ok := sensor.Parse[sensor.TimestampDomain](e.Value); ok {
 				f.Domain = v
 			}
 			continue
@@ -374,7 +374,7 @@ func (g *group) finish(it *gitem) {
 				continue
 			}
 		}
-		if k, ok := sensor.ParseMetadataKey(e.Key); ok {
+		if k, ok := sensor.Parse[sensor.MetadataKey](e.Key); ok {
 			if v, err := strconv.ParseInt(e.Value, 10, 64); err == nil {
 				f.Metadata.Set(k, v)
 			}

@@ -372,7 +372,7 @@ func cameraInfoNames() []string {
 func metadataNames() []string {
 	out := []string{layout.KeySystemTime, layout.KeyTimestampDomain, layout.KeyFrameTimestamp, layout.KeyFrameNumber,
 		layout.KeyTrackerConfidence, layout.KeyMapperConfidence}
-	for i := 0; i < sensor.MetadataKeyCount; i += 3 {
+	for i := 0; i < sensor.Count[sensor.MetadataKey](); i += 3 {
 		out = append(out, sensor.MetadataKey(i).String())
 	}
 	return out

@@ -294,7 +294,8 @@ func viewOf[T uint16 | float32](b []byte) ([]T, bool) {
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/size), true
 }
 
-// u16s decodes little-endian uint16 values into a new slice.
+// u16s decodes little-endian uint16 values: on a little-endian machine a
+// copy of the bytes.
 func u16s(b []byte) []uint16 {
 	out := make([]uint16, len(b)/2)
 	if littleEndian {
@@ -314,7 +315,8 @@ func putU16s(b []byte, v []uint16) {
 	}
 }
 
-// f32s decodes little-endian float32 values.
+// f32s decodes little-endian float32 values: on a little-endian machine a
+// copy of the bytes.
 func f32s(b []byte) []float32 {
 	out := make([]float32, len(b)/4)
 	if littleEndian {

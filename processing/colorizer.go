@@ -6,6 +6,7 @@ import (
 	"image"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/rsbag/rsbag/extensions"
@@ -65,6 +66,12 @@ type colorizerSettings struct {
 // histogram is its own, so the result of a frame does not depend on the
 // frames before it.
 type Colorizer struct {
+	// filters holds the options every librealsense stream filter block
+	// has (frames queue size, stream, format and index filters), which
+	// librealsense's colorizer lists but does not consult: it colorizes
+	// every depth frame in a format it takes.
+	filters *options
+
 	mu       sync.Mutex
 	set      colorizerSettings
 	profiles map[*sensor.StreamProfile]*sensor.StreamProfile // input → output profile
@@ -75,7 +82,8 @@ type Colorizer struct {
 // NewColorizer returns a Colorizer with librealsense's defaults: Jet,
 // histogram equalization on, 0 to 6 m.
 func NewColorizer() *Colorizer {
-	return &Colorizer{set: colorizerSettings{equalize: true, max: 6}, profiles: map[*sensor.StreamProfile]*sensor.StreamProfile{}}
+	return &Colorizer{set: colorizerSettings{equalize: true, max: 6}, profiles: map[*sensor.StreamProfile]*sensor.StreamProfile{},
+		filters: newFilterOptions("Depth Visualization", map[sensor.Option]option{}, sensor.StreamDepth, sensor.FormatZ16)}
 }
 
 // Name returns librealsense's name of the block, "Depth Visualization".
@@ -83,25 +91,44 @@ func (c *Colorizer) Name() string { return "Depth Visualization" }
 
 // SupportedOptions lists the Colorizer's options in ascending enum order.
 func (c *Colorizer) SupportedOptions() []sensor.Option {
-	return []sensor.Option{sensor.OptionVisualPreset, sensor.OptionColorScheme, sensor.OptionHistogramEqualizationEnabled,
-		sensor.OptionMinDistance, sensor.OptionMaxDistance}
+	opts := append(c.filters.SupportedOptions(), sensor.OptionVisualPreset, sensor.OptionColorScheme, sensor.OptionHistogramEqualizationEnabled,
+		sensor.OptionMinDistance, sensor.OptionMaxDistance)
+	slices.Sort(opts)
+	return opts
+}
+
+// filterOption reports whether o is one of the options of c.filters.
+func (c *Colorizer) filterOption(o sensor.Option) bool {
+	_, ok := c.filters.specs[o]
+	return ok
 }
 
 // OptionRange returns the range of o.
 func (c *Colorizer) OptionRange(o sensor.Option) (extensions.Range, error) {
 	d, ok := colorizerOptions[o]
 	if !ok {
+		if c.filterOption(o) {
+			return c.filters.OptionRange(o)
+		}
 		return extensions.Range{}, fmt.Errorf("colorizer: %s: %w", o, ErrUnsupportedOption)
 	}
 	return d.rng, nil
 }
 
 // OptionDescription returns librealsense's description of o.
-func (c *Colorizer) OptionDescription(o sensor.Option) string { return colorizerOptions[o].desc }
+func (c *Colorizer) OptionDescription(o sensor.Option) string {
+	if c.filterOption(o) {
+		return c.filters.OptionDescription(o)
+	}
+	return colorizerOptions[o].desc
+}
 
 // OptionValueDescription returns the name of value v of o ("Jet", "Near",
 // ...), or "" for an option whose values have no names.
 func (c *Colorizer) OptionValueDescription(o sensor.Option, v float32) string {
+	if c.filterOption(o) {
+		return c.filters.OptionValueDescription(o, v)
+	}
 	d := colorizerOptions[o]
 	i := int(v - d.rng.Min)
 	if d.values == nil || float32(i) != v-d.rng.Min || i < 0 || i >= len(d.values) {
@@ -115,6 +142,9 @@ func (c *Colorizer) OptionReadOnly(sensor.Option) bool { return false }
 
 // Option returns the value of o.
 func (c *Colorizer) Option(o sensor.Option) (float32, error) {
+	if c.filterOption(o) {
+		return c.filters.Option(o)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.set
@@ -143,6 +173,9 @@ func (c *Colorizer) Option(o sensor.Option) (float32, error) {
 func (c *Colorizer) SetOption(o sensor.Option, v float32) error {
 	d, ok := colorizerOptions[o]
 	if !ok {
+		if c.filterOption(o) {
+			return c.filters.SetOption(o, v)
+		}
 		return fmt.Errorf("colorizer: %s: %w", o, ErrUnsupportedOption)
 	}
 	if math.IsNaN(float64(v)) || v < d.rng.Min || v > d.rng.Max {

@@ -10,14 +10,28 @@ import (
 )
 
 // Options every stream-filtering block of librealsense has
-// (src/proc/synthetic-stream.cpp, src/source.cpp).
+// (src/proc/synthetic-stream.cpp, src/source.cpp): their ranges, defaults,
+// descriptions, and the names of the stream and format values ("Process -
+// Depth", "Process - Z16"; the values run up to the count, which has none).
 var (
 	optFramesQueueSize = option{extensions.Range{Min: 0, Max: 32, Step: 1, Default: 16},
 		"Max number of frames you can hold at a given time. Increasing this number will reduce frame drops but increase latency, and vice versa", nil}
-	optStreamFilter       = option{extensions.Range{Min: 0, Max: float32(sensor.StreamCount), Step: 1, Default: 0}, "Stream type", nil}
-	optStreamFormatFilter = option{extensions.Range{Min: 0, Max: float32(sensor.FormatCount), Step: 1, Default: 0}, "Stream format", nil}
-	optStreamIndexFilter  = option{extensions.Range{Min: -1, Max: 16, Step: 1, Default: -1}, "Stream index", nil}
+	optStreamFilter = option{extensions.Range{Min: 0, Max: float32(sensor.Count[sensor.Stream]()), Step: 1, Default: 0}, "Stream type",
+		processNames(sensor.Count[sensor.Stream](), func(i int) string { return sensor.Stream(i).String() })}
+	optStreamFormatFilter = option{extensions.Range{Min: 0, Max: float32(sensor.Count[sensor.Format]()), Step: 1, Default: 0}, "Stream format",
+		processNames(sensor.Count[sensor.Format](), func(i int) string { return sensor.Format(i).String() })}
+	optStreamIndexFilter = option{extensions.Range{Min: -1, Max: 16, Step: 1, Default: -1}, "Stream index", nil}
 )
+
+// processNames returns librealsense's names of the values 0..n-1 of a
+// stream filter option: "Process - " and the value's name.
+func processNames(n int, name func(int) string) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "Process - " + name(i)
+	}
+	return out
+}
 
 // streamFilterOptions returns specs with the options of a librealsense
 // stream filter block added: the frames queue size and the stream, format
@@ -39,26 +53,50 @@ func newFilterOptions(name string, specs map[sensor.Option]option, stream sensor
 	return o
 }
 
-// selects reports whether the stream filter options of o select f: a
-// frame they do not select passes through a block unchanged, as in
-// librealsense. The caller does not hold mu.
+// filter returns the values of the stream filter options.
+func (o *options) filter() (s sensor.Stream, fm sensor.Format, i int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return sensor.Stream(o.vals[sensor.OptionStreamFilter]), sensor.Format(o.vals[sensor.OptionStreamFormatFilter]), int(o.vals[sensor.OptionStreamIndexFilter])
+}
+
+// selects reports whether the stream filter options of o select f, as
+// librealsense's stream_filter::match: a frame they do not select passes
+// through a block unchanged. The caller does not hold mu.
 func (o *options) selects(f *sensor.Frame) bool {
 	if f == nil || f.Profile == nil {
 		return true // the block's checks report it
 	}
-	o.mu.Lock()
-	s, fm, i := o.vals[sensor.OptionStreamFilter], o.vals[sensor.OptionStreamFormatFilter], o.vals[sensor.OptionStreamIndexFilter]
-	o.mu.Unlock()
+	s, fm, i := o.filter()
 	p := f.Profile
-	return (s == 0 || sensor.Stream(s) == p.Stream) && (fm == 0 || sensor.Format(fm) == p.Format) && (i == -1 || int(i) == p.Index)
+	return (s == sensor.StreamAny || s == p.Stream) && (fm == sensor.FormatAny || fm == p.Format) && (i == -1 || i == p.Index)
+}
+
+// zOrDisparity reports whether f is a depth or disparity format.
+func zOrDisparity(f sensor.Format) bool {
+	return f == sensor.FormatZ16 || f == sensor.FormatDisparity16 || f == sensor.FormatDisparity32
+}
+
+// selectsDepth is selects for the depth filters (spatial, temporal, hole
+// filling: librealsense's depth_processing_block::should_process): when
+// the format filter is a depth or disparity format, a frame in any of
+// those formats is selected.
+func (o *options) selectsDepth(f *sensor.Frame) bool {
+	if f == nil || f.Profile == nil {
+		return true
+	}
+	s, fm, i := o.filter()
+	p := f.Profile
+	formatOK := fm == sensor.FormatAny || fm == p.Format || (zOrDisparity(fm) && zOrDisparity(p.Format))
+	return (s == sensor.StreamAny || s == p.Stream) && formatOK && (i == -1 || i == p.Index)
 }
 
 // smoothingInput checks the input of the spatial and temporal filters: a
-// frame the stream filters do not select passes through unchanged (pass);
-// a DISPARITY32 frame is always taken. For a Z16 or DISPARITY32 frame it
+// frame the stream filters do not select (selectsDepth) passes through
+// unchanged (pass). For a Z16 or DISPARITY32 frame it
 // returns the bytes per pixel and the smoothing alpha and delta.
 func (o *options) smoothingInput(f *sensor.Frame) (bpp int, alpha, delta float32, pass bool, err error) {
-	if (f == nil || f.Profile == nil || f.Profile.Format != sensor.FormatDisparity32) && !o.selects(f) {
+	if !o.selectsDepth(f) {
 		return 0, 0, 0, true, nil
 	}
 	if bpp, err = checkVideo(o.block, f, sensor.FormatZ16, sensor.FormatDisparity32); err != nil {
@@ -220,9 +258,7 @@ func NewHoleFilling() *HoleFilling {
 // taken; the first and last rows and the first column are left as they are
 // in the around modes, as in librealsense.
 func (h *HoleFilling) Process(f *sensor.Frame) (*sensor.Frame, error) {
-	if f != nil && f.Profile != nil && f.Profile.Format == sensor.FormatDisparity32 {
-		// librealsense's depth filters take disparity frames too.
-	} else if !h.selects(f) {
+	if !h.selectsDepth(f) {
 		return f, nil
 	}
 	bpp, err := checkVideo(h.block, f, sensor.FormatZ16, sensor.FormatDisparity32)

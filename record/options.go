@@ -16,14 +16,14 @@ const (
 
 // Defaults used when the corresponding Options field is zero.
 const (
-	// DefaultQueueSize is the number of frames the recording queue holds.
+	// defaultQueueSize is the number of frames the recording queue holds.
 	// It is deep enough to ride out disk and scheduling stalls of a second
 	// or more at IMU rates (hundreds of small frames per second); memory is
-	// bounded by DefaultQueueBytes.
-	DefaultQueueSize = 4096
-	// DefaultQueueBytes bounds the frame bytes the recording queue holds
+	// bounded by defaultQueueBytes.
+	defaultQueueSize = 4096
+	// defaultQueueBytes bounds the frame bytes the recording queue holds
 	// (librealsense's recorder cache limit is about 250 MB).
-	DefaultQueueBytes = 256 << 20
+	defaultQueueBytes = 256 << 20
 )
 
 // Options configures a record device. The zero value (or nil) records like
@@ -40,10 +40,10 @@ type Options struct {
 	FlushInterval time.Duration
 	// QueueSize is the number of frames waiting for the writer goroutine
 	// beyond which frames are dropped (or waited for, with Lossless); 0 means
-	// DefaultQueueSize.
+	// 4096.
 	QueueSize int
 	// QueueBytes bounds the frame data waiting for the writer goroutine; 0
-	// means DefaultQueueBytes.
+	// means 256 MiB.
 	QueueBytes int64
 	// Lossless makes a frame handler wait for queue space instead of
 	// dropping the frame. Use it only with sources that are not real time.
@@ -102,10 +102,10 @@ func (o *Options) withDefaults() (Options, error) {
 		return r, fmt.Errorf("record: queue size %d frames, %d bytes: want ≥ 0", r.QueueSize, r.QueueBytes)
 	}
 	if r.QueueSize == 0 {
-		r.QueueSize = DefaultQueueSize
+		r.QueueSize = defaultQueueSize
 	}
 	if r.QueueBytes == 0 {
-		r.QueueBytes = DefaultQueueBytes
+		r.QueueBytes = defaultQueueBytes
 	}
 	return r, nil
 }

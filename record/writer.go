@@ -4,9 +4,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -299,12 +301,12 @@ func (w *writer) writeDescription(desc *description) {
 		w.put(layout.AdditionalInfoTopic, rosbag.MinTime, &msgs.KeyValue{Key: n.Key, Value: n.Value})
 	}
 	snap := desc.snap
-	for _, k := range snap.Info.Keys() {
+	for _, k := range slices.Sorted(maps.Keys(snap.Info)) {
 		w.put(topicDeviceInfo, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: snap.Info[k]})
 	}
 	for _, ss := range snap.Sensors {
 		topic := layout.SensorInfoTopic(ss.Index)
-		for _, k := range ss.Info.Keys() {
+		for _, k := range slices.Sorted(maps.Keys(ss.Info)) {
 			w.put(topic, rosbag.MinTime, &msgs.KeyValue{Key: k.String(), Value: ss.Info[k]})
 		}
 		// Options whose value cannot be read are not in the snapshot (§5.6).

@@ -25,11 +25,11 @@ import (
 	"time"
 )
 
-// ManifestFormat is the value of a manifest's "format" field, and
-// ManifestVersion the version this package writes and reads.
+// manifestFormat is the value of a manifest's "format" field, and
+// manifestVersion the version this package writes and reads.
 const (
-	ManifestFormat  = "rsbag-session"
-	ManifestVersion = 1
+	manifestFormat  = "rsbag-session"
+	manifestVersion = 1
 )
 
 // Manifest describes a session: the bags recorded together and the instant
@@ -58,10 +58,10 @@ type ManifestBag struct {
 // a bag without file or serial, two bags with one file or one serial.
 func (m *Manifest) Check() error {
 	switch {
-	case m.Format != ManifestFormat:
-		return fmt.Errorf("format %q, want %q", m.Format, ManifestFormat)
-	case m.Version != ManifestVersion:
-		return fmt.Errorf("version %d, this reader reads version %d", m.Version, ManifestVersion)
+	case m.Format != manifestFormat:
+		return fmt.Errorf("format %q, want %q", m.Format, manifestFormat)
+	case m.Version != manifestVersion:
+		return fmt.Errorf("version %d, this reader reads version %d", m.Version, manifestVersion)
 	case len(m.Bags) == 0:
 		return errors.New("no bags")
 	}

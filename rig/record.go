@@ -45,7 +45,7 @@ func Create(file string, devs []device.Device, opts *record.Options) (*Recording
 	if o.Origin.IsZero() {
 		o.Origin = time.Now()
 	}
-	m := &Manifest{Format: ManifestFormat, Version: ManifestVersion, Start: o.Origin.UTC()}
+	m := &Manifest{Format: manifestFormat, Version: manifestVersion, Start: o.Origin.UTC()}
 	r := &Recording{Manifest: m, ManifestFile: rigfiles.ManifestPath(file)}
 	seen := map[string]bool{}
 	names := map[string]string{filepath.Clean(r.ManifestFile): "the manifest"} // file → what it is

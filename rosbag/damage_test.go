@@ -101,10 +101,10 @@ func TestRecoveryDamaged(t *testing.T) {
 // TestMessageSizeLimit: the Writer refuses a message one byte larger than
 // MaxMessageSize before filling it, and goes on writing; MaxMessageSize
 // leaves room for the record headers and LZ4's worst-case growth (the LZ4
-// block format bound: n + n/255 + 16) within DefaultMaxRecordSize.
+// block format bound: n + n/255 + 16) within defaultMaxRecordSize.
 func TestMessageSizeLimit(t *testing.T) {
-	if MaxMessageSize+MaxMessageSize/255+16+4096 > DefaultMaxRecordSize {
-		t.Fatalf("MaxMessageSize %d leaves no room for LZ4's growth within %d", MaxMessageSize, DefaultMaxRecordSize)
+	if MaxMessageSize+MaxMessageSize/255+16+4096 > defaultMaxRecordSize {
+		t.Fatalf("MaxMessageSize %d leaves no room for LZ4's growth within %d", MaxMessageSize, defaultMaxRecordSize)
 	}
 	path := filepath.Join(t.TempDir(), "limit.bag")
 	w, err := Create(path, nil)

@@ -15,17 +15,17 @@ import (
 	"github.com/rsbag/rsbag/internal/bagname"
 )
 
-// DefaultMaxRecordSize is the default ReaderOptions.MaxRecordSize: the
+// defaultMaxRecordSize is the default ReaderOptions.MaxRecordSize: the
 // largest record data (a chunk, compressed or not) a Reader accepts.
-const DefaultMaxRecordSize = 1 << 30
+const defaultMaxRecordSize = 1 << 30
 
 // MaxMessageSize is the largest message the Writer accepts, so that a
 // Reader with the default limit reads every bag the Writer writes: the
 // chunk holding such a message alone, with its record headers and the
 // connection record, and LZ4's worst-case growth of incompressible data
-// (1/255 of the input plus a few bytes), stays within
-// DefaultMaxRecordSize.
-const MaxMessageSize = DefaultMaxRecordSize - DefaultMaxRecordSize/64
+// (1/255 of the input plus a few bytes), stays within the default
+// ReaderOptions.MaxRecordSize (1 GiB).
+const MaxMessageSize = defaultMaxRecordSize - defaultMaxRecordSize/64
 
 // ErrTooLarge is wrapped by the error of a Writer refusing a message larger
 // than MaxMessageSize. The refusal does not stop the Writer.
@@ -74,7 +74,7 @@ type indexEntry struct {
 // was lost, and Unindexed returns the error that describes it. The error
 // NewReader returns means that nothing could be read.
 func NewReader(r io.ReaderAt, size int64, opts *ReaderOptions) (*Reader, error) {
-	br := &Reader{ra: r, size: size, maxRec: DefaultMaxRecordSize, connByID: make(map[uint32]*Connection)}
+	br := &Reader{ra: r, size: size, maxRec: defaultMaxRecordSize, connByID: make(map[uint32]*Connection)}
 	if opts != nil {
 		br.path = opts.Path
 		if opts.MaxRecordSize > 0 {

@@ -20,8 +20,8 @@ import (
 
 // Writer defaults (spec §1.4: librealsense closes a chunk above 768 KiB).
 const (
-	DefaultChunkThreshold = 786432
-	DefaultFlushInterval  = time.Second
+	defaultChunkThreshold = 786432
+	defaultFlushInterval  = time.Second
 )
 
 // A Writer writes a bag. Its methods are meant to be called from one
@@ -149,10 +149,10 @@ func newWriter(w io.WriteSeeker, f *os.File, name string, opts *WriterOptions) (
 		o.Compression = "lz4"
 	}
 	if o.ChunkThreshold == 0 {
-		o.ChunkThreshold = DefaultChunkThreshold
+		o.ChunkThreshold = defaultChunkThreshold
 	}
 	if o.FlushInterval == 0 {
-		o.FlushInterval = DefaultFlushInterval
+		o.FlushInterval = defaultFlushInterval
 	}
 	if o.Workers == 0 {
 		o.Workers = runtime.GOMAXPROCS(0)

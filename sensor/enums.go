@@ -36,9 +36,6 @@ var streamNames = [...]string{
 	"Motion",
 }
 
-// StreamCount is the number of known Stream values.
-const StreamCount = 11
-
 // String returns the librealsense name of v, or "Stream(N)" for an unknown value.
 func (v Stream) String() string {
 	if v >= 0 && int(v) < len(streamNames) {
@@ -47,20 +44,11 @@ func (v Stream) String() string {
 	return fmt.Sprintf("Stream(%d)", int32(v))
 }
 
-// ParseStream returns the Stream whose librealsense name is s (exact match).
-func ParseStream(s string) (Stream, bool) {
-	for i, n := range streamNames {
-		if n == s {
-			return Stream(i), true
-		}
-	}
-	return 0, false
-}
-
 // Format is a pixel or sample format (rs2_format).
 type Format int32
 
-// Values of Format, numbered as in librealsense.
+// Values of Format, numbered as in librealsense (those the module and its bags use; every value
+// has its name: see Parse and String).
 const (
 	FormatAny            Format = 0  // ANY
 	FormatZ16            Format = 1  // Z16
@@ -79,7 +67,6 @@ const (
 	FormatUYVY           Format = 14 // UYVY
 	FormatMotionRaw      Format = 15 // MOTION_RAW
 	FormatMotionXYZ32F   Format = 16 // MOTION_XYZ32F
-	FormatGpioRaw        Format = 17 // GPIO_RAW
 	Format6DOF           Format = 18 // 6DOF
 	FormatDisparity32    Format = 19 // DISPARITY32
 	FormatY10BPack       Format = 20 // Y10BPACK
@@ -87,13 +74,8 @@ const (
 	FormatMJPEG          Format = 22 // MJPEG
 	FormatY8I            Format = 23 // Y8I
 	FormatY12I           Format = 24 // Y12I
-	FormatINZI           Format = 25 // INZI
-	FormatINVI           Format = 26 // INVI
 	FormatW10            Format = 27 // W10
 	FormatZ16H           Format = 28 // Z16H
-	FormatFG             Format = 29 // FG
-	FormatY411           Format = 30 // Y411
-	FormatY16I           Format = 31 // Y16I
 	FormatM420           Format = 32 // M420
 	FormatCombinedMotion Format = 33 // COMBINED_MOTION
 )
@@ -135,9 +117,6 @@ var formatNames = [...]string{
 	"COMBINED_MOTION",
 }
 
-// FormatCount is the number of known Format values.
-const FormatCount = 34
-
 // String returns the librealsense name of v, or "Format(N)" for an unknown value.
 func (v Format) String() string {
 	if v >= 0 && int(v) < len(formatNames) {
@@ -146,20 +125,11 @@ func (v Format) String() string {
 	return fmt.Sprintf("Format(%d)", int32(v))
 }
 
-// ParseFormat returns the Format whose librealsense name is s (exact match).
-func ParseFormat(s string) (Format, bool) {
-	for i, n := range formatNames {
-		if n == s {
-			return Format(i), true
-		}
-	}
-	return 0, false
-}
-
 // CameraInfo is a camera-info field (rs2_camera_info); its name is the key written to info topics.
 type CameraInfo int32
 
-// Values of CameraInfo, numbered as in librealsense.
+// Values of CameraInfo, numbered as in librealsense (those the module and its bags use; every value
+// has its name: see Parse and String).
 const (
 	CameraInfoName                       CameraInfo = 0  // Name
 	CameraInfoSerialNumber               CameraInfo = 1  // Serial Number
@@ -174,8 +144,6 @@ const (
 	CameraInfoProductLine                CameraInfo = 10 // Product Line
 	CameraInfoAsicSerialNumber           CameraInfo = 11 // Asic Serial Number
 	CameraInfoFirmwareUpdateId           CameraInfo = 12 // Firmware Update Id
-	CameraInfoIpAddress                  CameraInfo = 13 // Ip Address
-	CameraInfoDfuDevicePath              CameraInfo = 14 // Dfu Device Path
 	CameraInfoConnectionType             CameraInfo = 15 // Connection Type
 )
 
@@ -198,9 +166,6 @@ var cameraInfoNames = [...]string{
 	"Connection Type",
 }
 
-// CameraInfoCount is the number of known CameraInfo values.
-const CameraInfoCount = 16
-
 // String returns the librealsense name of v, or "CameraInfo(N)" for an unknown value.
 func (v CameraInfo) String() string {
 	if v >= 0 && int(v) < len(cameraInfoNames) {
@@ -209,20 +174,11 @@ func (v CameraInfo) String() string {
 	return fmt.Sprintf("CameraInfo(%d)", int32(v))
 }
 
-// ParseCameraInfo returns the CameraInfo whose librealsense name is s (exact match).
-func ParseCameraInfo(s string) (CameraInfo, bool) {
-	for i, n := range cameraInfoNames {
-		if n == s {
-			return CameraInfo(i), true
-		}
-	}
-	return 0, false
-}
-
 // MetadataKey is a frame metadata field (rs2_frame_metadata_value); its name is the key written to metadata topics.
 type MetadataKey int32
 
-// Values of MetadataKey, numbered as in librealsense.
+// Values of MetadataKey, numbered as in librealsense (those the module and its bags use; every value
+// has its name: see Parse and String).
 const (
 	MetadataKeyFrameCounter                MetadataKey = 0  // Frame Counter
 	MetadataKeyFrameTimestamp              MetadataKey = 1  // Frame Timestamp
@@ -257,14 +213,11 @@ const (
 	MetadataKeyFrameLedPower               MetadataKey = 30 // Frame Led Power
 	MetadataKeyRawFrameSize                MetadataKey = 31 // Raw Frame Size
 	MetadataKeyGpioInputData               MetadataKey = 32 // Gpio Input Data
-	MetadataKeySequenceName                MetadataKey = 33 // Sequence Name
 	MetadataKeySequenceId                  MetadataKey = 34 // Sequence Id
 	MetadataKeySequenceSize                MetadataKey = 35 // Sequence Size
-	MetadataKeyTrigger                     MetadataKey = 36 // Trigger
 	MetadataKeyPreset                      MetadataKey = 37 // Preset
 	MetadataKeyInputWidth                  MetadataKey = 38 // Input Width
 	MetadataKeyInputHeight                 MetadataKey = 39 // Input Height
-	MetadataKeySubPresetInfo               MetadataKey = 40 // Sub Preset Info
 	MetadataKeyCalibInfo                   MetadataKey = 41 // Calib Info
 	MetadataKeyCrc                         MetadataKey = 42 // Crc
 )
@@ -315,25 +268,12 @@ var metadataKeyNames = [...]string{
 	"Crc",
 }
 
-// MetadataKeyCount is the number of known MetadataKey values.
-const MetadataKeyCount = 43
-
 // String returns the librealsense name of v, or "MetadataKey(N)" for an unknown value.
 func (v MetadataKey) String() string {
 	if v >= 0 && int(v) < len(metadataKeyNames) {
 		return metadataKeyNames[v]
 	}
 	return fmt.Sprintf("MetadataKey(%d)", int32(v))
-}
-
-// ParseMetadataKey returns the MetadataKey whose librealsense name is s (exact match).
-func ParseMetadataKey(s string) (MetadataKey, bool) {
-	for i, n := range metadataKeyNames {
-		if n == s {
-			return MetadataKey(i), true
-		}
-	}
-	return 0, false
 }
 
 // TimestampDomain is the clock a frame timestamp comes from (rs2_timestamp_domain).
@@ -352,25 +292,12 @@ var timestampDomainNames = [...]string{
 	"Global Time",
 }
 
-// TimestampDomainCount is the number of known TimestampDomain values.
-const TimestampDomainCount = 3
-
 // String returns the librealsense name of v, or "TimestampDomain(N)" for an unknown value.
 func (v TimestampDomain) String() string {
 	if v >= 0 && int(v) < len(timestampDomainNames) {
 		return timestampDomainNames[v]
 	}
 	return fmt.Sprintf("TimestampDomain(%d)", int32(v))
-}
-
-// ParseTimestampDomain returns the TimestampDomain whose librealsense name is s (exact match).
-func ParseTimestampDomain(s string) (TimestampDomain, bool) {
-	for i, n := range timestampDomainNames {
-		if n == s {
-			return TimestampDomain(i), true
-		}
-	}
-	return 0, false
 }
 
 // Distortion is a lens distortion model (rs2_distortion).
@@ -395,9 +322,6 @@ var distortionNames = [...]string{
 	"Kannala Brandt4",
 }
 
-// DistortionCount is the number of known Distortion values.
-const DistortionCount = 6
-
 // String returns the librealsense name of v, or "Distortion(N)" for an unknown value.
 func (v Distortion) String() string {
 	if v >= 0 && int(v) < len(distortionNames) {
@@ -406,20 +330,11 @@ func (v Distortion) String() string {
 	return fmt.Sprintf("Distortion(%d)", int32(v))
 }
 
-// ParseDistortion returns the Distortion whose librealsense name is s (exact match).
-func ParseDistortion(s string) (Distortion, bool) {
-	for i, n := range distortionNames {
-		if n == s {
-			return Distortion(i), true
-		}
-	}
-	return 0, false
-}
-
 // NotificationCategory is a notification category (rs2_notification_category).
 type NotificationCategory int32
 
-// Values of NotificationCategory, numbered as in librealsense.
+// Values of NotificationCategory, numbered as in librealsense (those the module and its bags use; every value
+// has its name: see Parse and String).
 const (
 	NotificationCategoryFramesTimeout             NotificationCategory = 0 // Frames Timeout
 	NotificationCategoryFrameCorrupted            NotificationCategory = 1 // Frame Corrupted
@@ -427,7 +342,6 @@ const (
 	NotificationCategoryHardwareEvent             NotificationCategory = 3 // Hardware Event
 	NotificationCategoryUnknownError              NotificationCategory = 4 // Unknown Error
 	NotificationCategoryFirmwareUpdateRecommended NotificationCategory = 5 // Firmware Update Recommended
-	NotificationCategoryPoseRelocalization        NotificationCategory = 6 // Pose Relocalization
 )
 
 var notificationCategoryNames = [...]string{
@@ -440,9 +354,6 @@ var notificationCategoryNames = [...]string{
 	"Pose Relocalization",
 }
 
-// NotificationCategoryCount is the number of known NotificationCategory values.
-const NotificationCategoryCount = 7
-
 // String returns the librealsense name of v, or "NotificationCategory(N)" for an unknown value.
 func (v NotificationCategory) String() string {
 	if v >= 0 && int(v) < len(notificationCategoryNames) {
@@ -451,27 +362,16 @@ func (v NotificationCategory) String() string {
 	return fmt.Sprintf("NotificationCategory(%d)", int32(v))
 }
 
-// ParseNotificationCategory returns the NotificationCategory whose librealsense name is s (exact match).
-func ParseNotificationCategory(s string) (NotificationCategory, bool) {
-	for i, n := range notificationCategoryNames {
-		if n == s {
-			return NotificationCategory(i), true
-		}
-	}
-	return 0, false
-}
-
 // Severity is a log or notification severity (rs2_log_severity).
 type Severity int32
 
-// Values of Severity, numbered as in librealsense.
+// Values of Severity, numbered as in librealsense (those the module and its bags use; every value
+// has its name: see Parse and String).
 const (
 	SeverityDebug Severity = 0 // Debug
 	SeverityInfo  Severity = 1 // Info
 	SeverityWarn  Severity = 2 // Warn
 	SeverityError Severity = 3 // Error
-	SeverityFatal Severity = 4 // Fatal
-	SeverityNone  Severity = 5 // None
 )
 
 var severityNames = [...]string{
@@ -483,9 +383,6 @@ var severityNames = [...]string{
 	"None",
 }
 
-// SeverityCount is the number of known Severity values.
-const SeverityCount = 6
-
 // String returns the librealsense name of v, or "Severity(N)" for an unknown value.
 func (v Severity) String() string {
 	if v >= 0 && int(v) < len(severityNames) {
@@ -494,20 +391,11 @@ func (v Severity) String() string {
 	return fmt.Sprintf("Severity(%d)", int32(v))
 }
 
-// ParseSeverity returns the Severity whose librealsense name is s (exact match).
-func ParseSeverity(s string) (Severity, bool) {
-	for i, n := range severityNames {
-		if n == s {
-			return Severity(i), true
-		}
-	}
-	return 0, false
-}
-
 // Option is a sensor option (rs2_option).
 type Option int32
 
-// Values of Option, numbered as in librealsense.
+// Values of Option, numbered as in librealsense (those the module and its bags use; every value
+// has its name: see Parse and String).
 const (
 	OptionBacklightCompensation        Option = 0  // Backlight Compensation
 	OptionBrightness                   Option = 1  // Brightness
@@ -523,20 +411,13 @@ const (
 	OptionEnableAutoWhiteBalance       Option = 11 // Enable Auto White Balance
 	OptionVisualPreset                 Option = 12 // Visual Preset
 	OptionLaserPower                   Option = 13 // Laser Power
-	OptionAccuracy                     Option = 14 // Accuracy
-	OptionMotionRange                  Option = 15 // Motion Range
-	OptionFilterOption                 Option = 16 // Filter Option
-	OptionConfidenceThreshold          Option = 17 // Confidence Threshold
 	OptionEmitterEnabled               Option = 18 // Emitter Enabled
 	OptionFramesQueueSize              Option = 19 // Frames Queue Size
-	OptionTotalFrameDrops              Option = 20 // Total Frame Drops
-	OptionFisheyeAutoExposureMode      Option = 21 // Fisheye Auto Exposure Mode
 	OptionPowerLineFrequency           Option = 22 // Power Line Frequency
 	OptionAsicTemperature              Option = 23 // Asic Temperature
 	OptionErrorPollingEnabled          Option = 24 // Error Polling Enabled
 	OptionProjectorTemperature         Option = 25 // Projector Temperature
 	OptionOutputTriggerEnabled         Option = 26 // Output Trigger Enabled
-	OptionMotionModuleTemperature      Option = 27 // Motion Module Temperature
 	OptionDepthUnits                   Option = 28 // Depth Units
 	OptionEnableMotionCorrection       Option = 29 // Enable Motion Correction
 	OptionAutoExposurePriority         Option = 30 // Auto Exposure Priority
@@ -544,70 +425,18 @@ const (
 	OptionHistogramEqualizationEnabled Option = 32 // Histogram Equalization Enabled
 	OptionMinDistance                  Option = 33 // Min Distance
 	OptionMaxDistance                  Option = 34 // Max Distance
-	OptionTextureSource                Option = 35 // Texture Source
 	OptionFilterMagnitude              Option = 36 // Filter Magnitude
 	OptionFilterSmoothAlpha            Option = 37 // Filter Smooth Alpha
 	OptionFilterSmoothDelta            Option = 38 // Filter Smooth Delta
 	OptionHolesFill                    Option = 39 // Holes Fill
 	OptionStereoBaseline               Option = 40 // Stereo Baseline
-	OptionAutoExposureConvergeStep     Option = 41 // Auto Exposure Converge Step
-	OptionInterCamSyncMode             Option = 42 // Inter Cam Sync Mode
 	OptionStreamFilter                 Option = 43 // Stream Filter
 	OptionStreamFormatFilter           Option = 44 // Stream Format Filter
 	OptionStreamIndexFilter            Option = 45 // Stream Index Filter
-	OptionEmitterOnOff                 Option = 46 // Emitter On Off
-	OptionZeroOrderPointX              Option = 47 // Zero Order Point X
-	OptionZeroOrderPointY              Option = 48 // Zero Order Point Y
-	OptionLDDTemperature               Option = 49 // LDD temperature
-	OptionMcTemperature                Option = 50 // Mc Temperature
-	OptionMaTemperature                Option = 51 // Ma Temperature
-	OptionHardwarePreset               Option = 52 // Hardware Preset
 	OptionGlobalTimeEnabled            Option = 53 // Global Time Enabled
-	OptionApdTemperature               Option = 54 // Apd Temperature
 	OptionEnableMapping                Option = 55 // Enable Mapping
-	OptionEnableRelocalization         Option = 56 // Enable Relocalization
 	OptionEnablePoseJumping            Option = 57 // Enable Pose Jumping
-	OptionEnableDynamicCalibration     Option = 58 // Enable Dynamic Calibration
-	OptionDepthOffset                  Option = 59 // Depth Offset
-	OptionLedPower                     Option = 60 // Led Power
-	OptionZeroOrderEnabled             Option = 61 // Zero Order Enabled
-	OptionEnableMapPreservation        Option = 62 // Enable Map Preservation
-	OptionFreefallDetectionEnabled     Option = 63 // Freefall Detection Enabled
-	OptionReceiverGain                 Option = 64 // Receiver Gain
-	OptionPostProcessingSharpening     Option = 65 // Post Processing Sharpening
-	OptionPreProcessingSharpening      Option = 66 // Pre Processing Sharpening
-	OptionNoiseFiltering               Option = 67 // Noise Filtering
-	OptionInvalidationBypass           Option = 68 // Invalidation Bypass
-	OptionDigitalGain                  Option = 69 // Digital Gain
-	OptionSensorMode                   Option = 70 // Sensor Mode
-	OptionEmitterAlwaysOn              Option = 71 // Emitter Always On
-	OptionThermalCompensation          Option = 72 // Thermal Compensation
-	OptionTriggerCameraAccuracyHealth  Option = 73 // Trigger Camera Accuracy Health
-	OptionResetCameraAccuracyHealth    Option = 74 // Reset Camera Accuracy Health
-	OptionHostPerformance              Option = 75 // Host Performance
-	OptionHdrEnabled                   Option = 76 // Hdr Enabled
-	OptionSequenceName                 Option = 77 // Sequence Name
-	OptionSequenceSize                 Option = 78 // Sequence Size
 	OptionSequenceId                   Option = 79 // Sequence Id
-	OptionHumidityTemperature          Option = 80 // Humidity Temperature
-	OptionEnableMaxUsableRange         Option = 81 // Enable Max Usable Range
-	OptionAlternateIR                  Option = 82 // Alternate IR
-	OptionNoiseEstimation              Option = 83 // Noise Estimation
-	OptionEnableIRReflectivity         Option = 84 // Enable IR Reflectivity
-	OptionAutoExposureLimit            Option = 85 // Auto Exposure Limit
-	OptionAutoGainLimit                Option = 86 // Auto Gain Limit
-	OptionAutoRxSensitivity            Option = 87 // Auto Rx Sensitivity
-	OptionTransmitterFrequency         Option = 88 // Transmitter Frequency
-	OptionVerticalBinning              Option = 89 // Vertical Binning
-	OptionReceiverSensitivity          Option = 90 // Receiver Sensitivity
-	OptionAutoExposureLimitToggle      Option = 91 // Auto Exposure Limit Toggle
-	OptionAutoGainLimitToggle          Option = 92 // Auto Gain Limit Toggle
-	OptionEmitterFrequency             Option = 93 // Emitter Frequency
-	OptionAutoExposureMode             Option = 94 // Auto Exposure Mode
-	OptionOhmTemperature               Option = 95 // Ohm Temperature
-	OptionSocPvtTemperature            Option = 96 // Soc Pvt Temperature
-	OptionGyroSensitivity              Option = 97 // Gyro Sensitivity
-	OptionRegionOfInterest             Option = 98 // Region of Interest
 	OptionRotation                     Option = 99 // Rotation
 )
 
@@ -714,9 +543,6 @@ var optionNames = [...]string{
 	"Rotation",
 }
 
-// OptionCount is the number of known Option values.
-const OptionCount = 100
-
 // String returns the librealsense name of v, or "Option(N)" for an unknown value.
 func (v Option) String() string {
 	if v >= 0 && int(v) < len(optionNames) {
@@ -725,12 +551,32 @@ func (v Option) String() string {
 	return fmt.Sprintf("Option(%d)", int32(v))
 }
 
-// ParseOption returns the Option whose librealsense name is s (exact match).
-func ParseOption(s string) (Option, bool) {
-	for i, n := range optionNames {
-		if n == s {
-			return Option(i), true
-		}
+// enum is the constraint of Parse and Count: the librealsense enum types.
+type enum interface {
+	Stream | Format | CameraInfo | MetadataKey | TimestampDomain | Distortion | NotificationCategory | Severity | Option
+}
+
+// enumNames returns the librealsense names of E's values, indexed by value.
+func enumNames[E enum]() []string {
+	switch any(E(0)).(type) {
+	case Stream:
+		return streamNames[:]
+	case Format:
+		return formatNames[:]
+	case CameraInfo:
+		return cameraInfoNames[:]
+	case MetadataKey:
+		return metadataKeyNames[:]
+	case TimestampDomain:
+		return timestampDomainNames[:]
+	case Distortion:
+		return distortionNames[:]
+	case NotificationCategory:
+		return notificationCategoryNames[:]
+	case Severity:
+		return severityNames[:]
+	case Option:
+		return optionNames[:]
 	}
-	return 0, false
+	panic("unreachable")
 }

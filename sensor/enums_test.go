@@ -27,15 +27,15 @@ func TestEnumsMatchSpec(t *testing.T) {
 		parse func(string) (int, bool)
 	}
 	checks := []check{
-		{"rs2_stream", StreamCount, func(i int) string { return Stream(i).String() }, func(s string) (int, bool) { v, ok := ParseStream(s); return int(v), ok }},
-		{"rs2_format", FormatCount, func(i int) string { return Format(i).String() }, func(s string) (int, bool) { v, ok := ParseFormat(s); return int(v), ok }},
-		{"rs2_camera_info", CameraInfoCount, func(i int) string { return CameraInfo(i).String() }, func(s string) (int, bool) { v, ok := ParseCameraInfo(s); return int(v), ok }},
-		{"rs2_frame_metadata_value", MetadataKeyCount, func(i int) string { return MetadataKey(i).String() }, func(s string) (int, bool) { v, ok := ParseMetadataKey(s); return int(v), ok }},
-		{"rs2_timestamp_domain", TimestampDomainCount, func(i int) string { return TimestampDomain(i).String() }, func(s string) (int, bool) { v, ok := ParseTimestampDomain(s); return int(v), ok }},
-		{"rs2_distortion", DistortionCount, func(i int) string { return Distortion(i).String() }, func(s string) (int, bool) { v, ok := ParseDistortion(s); return int(v), ok }},
-		{"rs2_notification_category", NotificationCategoryCount, func(i int) string { return NotificationCategory(i).String() }, func(s string) (int, bool) { v, ok := ParseNotificationCategory(s); return int(v), ok }},
-		{"rs2_log_severity", SeverityCount, func(i int) string { return Severity(i).String() }, func(s string) (int, bool) { v, ok := ParseSeverity(s); return int(v), ok }},
-		{"rs2_option", OptionCount, func(i int) string { return Option(i).String() }, func(s string) (int, bool) { v, ok := ParseOption(s); return int(v), ok }},
+		{"rs2_stream", Count[Stream](), func(i int) string { return Stream(i).String() }, func(s string) (int, bool) { v, ok := Parse[Stream](s); return int(v), ok }},
+		{"rs2_format", Count[Format](), func(i int) string { return Format(i).String() }, func(s string) (int, bool) { v, ok := Parse[Format](s); return int(v), ok }},
+		{"rs2_camera_info", Count[CameraInfo](), func(i int) string { return CameraInfo(i).String() }, func(s string) (int, bool) { v, ok := Parse[CameraInfo](s); return int(v), ok }},
+		{"rs2_frame_metadata_value", Count[MetadataKey](), func(i int) string { return MetadataKey(i).String() }, func(s string) (int, bool) { v, ok := Parse[MetadataKey](s); return int(v), ok }},
+		{"rs2_timestamp_domain", Count[TimestampDomain](), func(i int) string { return TimestampDomain(i).String() }, func(s string) (int, bool) { v, ok := Parse[TimestampDomain](s); return int(v), ok }},
+		{"rs2_distortion", Count[Distortion](), func(i int) string { return Distortion(i).String() }, func(s string) (int, bool) { v, ok := Parse[Distortion](s); return int(v), ok }},
+		{"rs2_notification_category", Count[NotificationCategory](), func(i int) string { return NotificationCategory(i).String() }, func(s string) (int, bool) { v, ok := Parse[NotificationCategory](s); return int(v), ok }},
+		{"rs2_log_severity", Count[Severity](), func(i int) string { return Severity(i).String() }, func(s string) (int, bool) { v, ok := Parse[Severity](s); return int(v), ok }},
+		{"rs2_option", Count[Option](), func(i int) string { return Option(i).String() }, func(s string) (int, bool) { v, ok := Parse[Option](s); return int(v), ok }},
 	}
 	for _, c := range checks {
 		vals, ok := tables[c.rs2]
@@ -65,6 +65,7 @@ func TestEnumsMatchSpec(t *testing.T) {
 		{StreamDepth.String(), "Depth"}, {FormatZ16.String(), "Z16"}, {Format6DOF.String(), "6DOF"},
 		{OptionFramesQueueSize.String(), "Frames Queue Size"}, {MetadataKeyCrc.String(), "Crc"},
 		{TimestampDomainGlobalTime.String(), "Global Time"}, {Stream(99).String(), "Stream(99)"},
+		{Option(76).String(), "Hdr Enabled"}, {Severity(4).String(), "Fatal"},
 	}
 	for _, p := range pins {
 		if p.got != p.want {
@@ -83,12 +84,12 @@ func TestFlagValues(t *testing.T) {
 		ci CameraInfo
 	)
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
-	fs.Var(&st, "stream", "")
-	fs.Var(&f, "format", "")
-	fs.Var(&d, "domain", "")
-	fs.Var(&o, "option", "")
-	fs.Var(&m, "model", "")
-	fs.Var(&ci, "info", "")
+	fs.Var(FlagValue(&st), "stream", "")
+	fs.Var(FlagValue(&f), "format", "")
+	fs.Var(FlagValue(&d), "domain", "")
+	fs.Var(FlagValue(&o), "option", "")
+	fs.Var(FlagValue(&m), "model", "")
+	fs.Var(FlagValue(&ci), "info", "")
 	err := fs.Parse([]string{"-stream", "infrared", "-format", "motion_xyz32f", "-domain", "system", "-option", "laser_power", "-model", "Brown Conrady", "-info", "Serial Number"})
 	if err != nil {
 		t.Fatal(err)
@@ -97,14 +98,14 @@ func TestFlagValues(t *testing.T) {
 		t.Errorf("parsed %v %v %v %v %v %v", st, f, d, o, m, ci)
 	}
 	for _, bad := range []string{"nope", "-1", "9999"} {
-		if err := st.Set(bad); err == nil {
+		if err := FlagValue(&st).Set(bad); err == nil {
 			t.Errorf("Set(%q) accepted", bad)
 		}
 	}
-	if err := d.Set("Global Time"); err != nil || d != TimestampDomainGlobalTime {
+	if err := FlagValue(&d).Set("Global Time"); err != nil || d != TimestampDomainGlobalTime {
 		t.Errorf("Set(Global Time): %v %v", d, err)
 	}
-	if err := f.Set("9"); err != nil || f != FormatY8 {
+	if err := FlagValue(&f).Set("9"); err != nil || f != FormatY8 {
 		t.Errorf("Set(9): %v %v", f, err)
 	}
 }

@@ -1,6 +1,7 @@
 package sensor
 
 import (
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -19,17 +20,6 @@ func normName(s string) string {
 		}
 		return r
 	}, s)
-}
-
-// setEnum sets *v to the value named s in names (see lookupName), the
-// flag.Value Set of every enum type; what names the enum in the error.
-func setEnum[T ~int32](v *T, names []string, s string, firstWord bool, what string) error {
-	i, ok := lookupName(names, s, firstWord)
-	if !ok {
-		return fmt.Errorf("sensor: unknown %s %q", what, s)
-	}
-	*v = T(i)
-	return nil
 }
 
 // lookupName finds s among names: exact name, then the normalized name, then
@@ -60,34 +50,54 @@ func lookupName(names []string, s string, firstWord bool) (int, bool) {
 	return 0, false
 }
 
-// Set parses a stream name ("Depth", "depth") or id, so that a *Stream is a
-// flag.Value.
-func (v *Stream) Set(s string) error { return setEnum(v, streamNames[:], s, false, "stream") }
+// FlagValue returns a flag.Value that sets *p from the name of a value of
+// the enum type E (see Parse), leniently: the exact librealsense name, the
+// name in any case without spaces, underscores or dashes ("Laser Power",
+// "laser_power", "rgb8", "MOTION_XYZ32F"), for a TimestampDomain its first
+// word ("system" for "System Time"), or the decimal id.
+func FlagValue[E enum](p *E) flag.Value { return enumFlag[E]{p} }
 
-// Set parses a format name ("Z16", "rgb8", "MOTION_XYZ32F") or id, so that a
-// *Format is a flag.Value.
-func (v *Format) Set(s string) error { return setEnum(v, formatNames[:], s, false, "format") }
+// enumFlag is the flag.Value of FlagValue.
+type enumFlag[E enum] struct{ p *E }
 
-// Set parses a timestamp domain name ("System Time", "system_time",
-// "system") or id, so that a *TimestampDomain is a flag.Value.
-func (v *TimestampDomain) Set(s string) error {
-	return setEnum(v, timestampDomainNames[:], s, true, "timestamp domain")
+func (f enumFlag[E]) String() string {
+	if f.p == nil {
+		return ""
+	}
+	return fmt.Sprint(*f.p)
 }
 
-// Set parses a distortion model name ("Brown Conrady") or id, so that a
-// *Distortion is a flag.Value.
-func (v *Distortion) Set(s string) error {
-	return setEnum(v, distortionNames[:], s, false, "distortion model")
+func (f enumFlag[E]) Set(s string) error {
+	_, firstWord := any(*f.p).(TimestampDomain)
+	i, ok := lookupName(enumNames[E](), s, firstWord)
+	if !ok {
+		return fmt.Errorf("sensor: unknown %s %q", enumWhat[E](), s)
+	}
+	*f.p = E(i)
+	return nil
 }
 
-// Set parses an option name ("Laser Power", "laser_power") or id, so that an
-// *Option is a flag.Value.
-func (v *Option) Set(s string) error { return setEnum(v, optionNames[:], s, false, "option") }
-
-// Set parses a camera-info name ("Serial Number") or id, so that a
-// *CameraInfo is a flag.Value.
-func (v *CameraInfo) Set(s string) error {
-	return setEnum(v, cameraInfoNames[:], s, false, "camera info")
+// enumWhat names E in errors ("timestamp domain").
+func enumWhat[E enum]() string {
+	switch any(E(0)).(type) {
+	case Stream:
+		return "stream"
+	case Format:
+		return "format"
+	case CameraInfo:
+		return "camera info"
+	case MetadataKey:
+		return "metadata key"
+	case TimestampDomain:
+		return "timestamp domain"
+	case Distortion:
+		return "distortion model"
+	case NotificationCategory:
+		return "notification category"
+	case Severity:
+		return "severity"
+	}
+	return "option"
 }
 
 // BytesPerPixel returns BitsPerPixel/8 (0 for formats without whole bytes
@@ -112,3 +122,21 @@ func (f Format) ProfileKind() ProfileKind {
 	}
 	return KindVideo
 }
+
+// Parse returns the value of the enum type E (Stream, Format, CameraInfo,
+// MetadataKey, TimestampDomain, Distortion, NotificationCategory, Severity
+// or Option) whose librealsense name is s, exact match:
+// Parse[Option]("Hdr Enabled") is Option(76). Every value of Appendix A has
+// its name, including those without an exported constant.
+func Parse[E enum](s string) (E, bool) {
+	for i, n := range enumNames[E]() {
+		if n == s {
+			return E(i), true
+		}
+	}
+	return 0, false
+}
+
+// Count returns the number of known values of the enum type E (see Parse):
+// they are numbered 0 to Count[E]()-1, as in librealsense.
+func Count[E enum]() int { return len(enumNames[E]()) }

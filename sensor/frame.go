@@ -7,12 +7,12 @@ import "math/bits"
 // Metadata copies its contents, and it never allocates.
 type Metadata struct {
 	set    uint64
-	values [MetadataKeyCount]int64
+	values [len(metadataKeyNames)]int64
 }
 
 // Set stores v under k. Keys outside the known range are ignored.
 func (m *Metadata) Set(k MetadataKey, v int64) {
-	if k < 0 || int(k) >= MetadataKeyCount {
+	if k < 0 || int(k) >= len(metadataKeyNames) {
 		return
 	}
 	m.set |= 1 << uint(k)
@@ -21,7 +21,7 @@ func (m *Metadata) Set(k MetadataKey, v int64) {
 
 // Get returns the value stored under k and whether there is one.
 func (m *Metadata) Get(k MetadataKey) (int64, bool) {
-	if k < 0 || int(k) >= MetadataKeyCount || m.set&(1<<uint(k)) == 0 {
+	if k < 0 || int(k) >= len(metadataKeyNames) || m.set&(1<<uint(k)) == 0 {
 		return 0, false
 	}
 	return m.values[k], true
@@ -29,16 +29,6 @@ func (m *Metadata) Get(k MetadataKey) (int64, bool) {
 
 // Has reports whether a value is stored under k.
 func (m *Metadata) Has(k MetadataKey) bool { _, ok := m.Get(k); return ok }
-
-// Delete removes the value stored under k.
-func (m *Metadata) Delete(k MetadataKey) {
-	if k >= 0 && int(k) < MetadataKeyCount {
-		m.set &^= 1 << uint(k)
-	}
-}
-
-// Len returns the number of values stored.
-func (m *Metadata) Len() int { return bits.OnesCount64(m.set) }
 
 // Range calls f for every stored value in ascending key order (the order in
 // which librealsense writes them) until f returns false.

@@ -1,9 +1,6 @@
 package sensor
 
-import (
-	"errors"
-	"sort"
-)
+import "errors"
 
 // Handler receives frames from a started sensor.
 type Handler interface {
@@ -16,19 +13,10 @@ type HandlerFunc func(f *Frame)
 // HandleFrame calls h(f).
 func (h HandlerFunc) HandleFrame(f *Frame) { h(f) }
 
-// Info holds camera-info values (device or sensor info), keyed by CameraInfo.
+// Info holds camera-info values (device or sensor info), keyed by CameraInfo;
+// slices.Sorted(maps.Keys(i)) lists them in the order librealsense writes
+// and lists them.
 type Info map[CameraInfo]string
-
-// Keys returns the keys of i in ascending enum order, the order in which
-// librealsense writes and lists them.
-func (i Info) Keys() []CameraInfo {
-	keys := make([]CameraInfo, 0, len(i))
-	for k := range i {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(a, b int) bool { return keys[a] < keys[b] })
-	return keys
-}
 
 // Set sets k to v; an empty v removes k (a camera-info value is never
 // empty).

@@ -71,7 +71,7 @@ func callsFromOwnHandler(t *testing.T) {
 	if r.stopOther != nil {
 		t.Errorf("Stop of another sensor from a handler: %v", r.stopOther)
 	}
-	if !s.Streaming() || !s.IsOpen(p) {
+	if !s.life.Started() || !s.life.Reserved(p) {
 		t.Error("failed calls changed the sensor")
 	}
 	within(t, "stop", func() {

@@ -330,12 +330,6 @@ func (s *Sensor) shutdown() error {
 	return nil
 }
 
-// IsOpen reports whether p is opened on this sensor.
-func (s *Sensor) IsOpen(p *sensor.StreamProfile) bool { return s.life.Reserved(p) }
-
-// Streaming reports whether the sensor is started.
-func (s *Sensor) Streaming() bool { return s.life.Started() }
-
 func (s *Sensor) currentWorker() *sensorrt.Worker {
 	s.mu.Lock()
 	defer s.mu.Unlock()

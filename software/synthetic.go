@@ -36,21 +36,6 @@ func (m MetadataMode) String() string {
 	return "none"
 }
 
-// Set parses "none", "basic" or "rich" (flag.Value).
-func (m *MetadataMode) Set(s string) error {
-	switch s {
-	case "none":
-		*m = MetadataNone
-	case "basic":
-		*m = MetadataBasic
-	case "rich":
-		*m = MetadataRich
-	default:
-		return fmt.Errorf("software: metadata mode %q: want none, basic or rich", s)
-	}
-	return nil
-}
-
 // Sensor names of the synthetic camera.
 const (
 	StereoModuleName   = "Stereo Module"
@@ -322,7 +307,7 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 		v    *Video
 	}{{"depth", cfg.Depth}, {"color", cfg.Color}, {"infrared", cfg.Infrared}} {
 		if v.v != nil {
-			if err := sensor.CheckVideo(v.v.Width, v.v.Height, v.v.FPS); err != nil {
+			if err := synthscript.CheckVideo(v.v.Width, v.v.Height, v.v.FPS); err != nil {
 				return nil, fmt.Errorf("software: synthetic %s: %w", v.name, err)
 			}
 		}
@@ -331,7 +316,7 @@ func NewSynthetic(cfg SyntheticConfig) (*Synthetic, error) {
 		name string
 		fps  int
 	}{{"accel", cfg.AccelFPS}, {"gyro", cfg.GyroFPS}, {"pose", cfg.PoseFPS}} {
-		if err := sensor.CheckMotion(m.fps); err != nil {
+		if err := synthscript.CheckMotion(m.fps); err != nil {
 			return nil, fmt.Errorf("software: synthetic %s: %w", m.name, err)
 		}
 	}

@@ -243,7 +243,7 @@ func (y *Synthetic) run(g *timeline, done chan struct{}) {
 		st := y.streams[best]
 		k := ticks[best]
 		ticks[best]++
-		if bestMs < st.startMs || !st.s.life.Started() || !st.s.IsOpen(st.p) {
+		if bestMs < st.startMs || !st.s.life.Started() || !st.s.life.Reserved(st.p) {
 			continue
 		}
 		f := y.frame(st, k, bestMs)

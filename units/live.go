@@ -17,15 +17,15 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// DefaultQueueSize is the depth of a unit's input queue live when
+// defaultQueueSize is the depth of a unit's input queue live when
 // LiveOptions.QueueSize is 0: a second of a 30 fps stream and some.
-const DefaultQueueSize = 64
+const defaultQueueSize = 64
 
 // LiveOptions configures Start. The zero value (or nil) is usable.
 type LiveOptions struct {
 	// QueueSize bounds each unit's input queue; a message for a unit whose
 	// queue is full is dropped and counted on the handler it was for
-	// (HandlerStats.Dropped). 0 means DefaultQueueSize.
+	// (HandlerStats.Dropped). 0 means 64.
 	QueueSize int
 	// OnError, when set, is called (from the unit's goroutine) with every
 	// handler error or panic; the unit keeps running. Errors are also
@@ -110,7 +110,7 @@ func Start(ctx context.Context, g *Graph, devs []device.Device, opts *LiveOption
 		l.opts = *opts
 	}
 	if l.opts.QueueSize <= 0 {
-		l.opts.QueueSize = DefaultQueueSize
+		l.opts.QueueSize = defaultQueueSize
 	}
 	for _, n := range g.nodes {
 		l.stats[n] = &liveStats{}

@@ -73,7 +73,6 @@ type MotionSensor struct {
 	frames   map[*sensor.StreamProfile]uint64
 	calib    *calib.IMUCalibration // nil when unknown: samples are not corrected
 	correct  atomic.Bool           // Enable Motion Correction
-	opts     *options
 }
 
 var (

@@ -350,51 +350,27 @@ func (o *options) OnOptionChange(f func(extensions.OptionChange)) (cancel func()
 	return o.changes.Add(f)
 }
 
-// SupportedOptions lists the sensor's options in ascending enum order.
-func (s *Sensor) SupportedOptions() []sensor.Option { return s.opts.SupportedOptions() }
+// SupportedOptions lists the sensor's options in ascending enum order (the
+// Motion Module's: Enable Motion Correction when the IMU calibration is
+// known).
+func (b *base) SupportedOptions() []sensor.Option { return b.opts.SupportedOptions() }
 
 // Option returns the current value of o.
-func (s *Sensor) Option(o sensor.Option) (float32, error) { return s.opts.Option(o) }
+func (b *base) Option(o sensor.Option) (float32, error) { return b.opts.Option(o) }
 
 // SetOption sets o to v after checking its range.
-func (s *Sensor) SetOption(o sensor.Option, v float32) error { return s.opts.SetOption(o, v) }
+func (b *base) SetOption(o sensor.Option, v float32) error { return b.opts.SetOption(o, v) }
 
 // OptionRange returns the range of o.
-func (s *Sensor) OptionRange(o sensor.Option) (extensions.Range, error) { return s.opts.OptionRange(o) }
+func (b *base) OptionRange(o sensor.Option) (extensions.Range, error) { return b.opts.OptionRange(o) }
 
 // OptionDescription describes o.
-func (s *Sensor) OptionDescription(o sensor.Option) string { return s.opts.OptionDescription(o) }
+func (b *base) OptionDescription(o sensor.Option) string { return b.opts.OptionDescription(o) }
 
 // OptionReadOnly reports whether o is read-only.
-func (s *Sensor) OptionReadOnly(o sensor.Option) bool { return s.opts.OptionReadOnly(o) }
-
-// OnOptionChange registers f for option changes.
-func (s *Sensor) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
-	return s.opts.OnOptionChange(f)
-}
-
-// SupportedOptions lists the Motion Module's options: Enable Motion
-// Correction when the IMU calibration is known.
-func (m *MotionSensor) SupportedOptions() []sensor.Option { return m.opts.SupportedOptions() }
-
-// Option returns an option's current value.
-func (m *MotionSensor) Option(o sensor.Option) (float32, error) { return m.opts.Option(o) }
-
-// SetOption sets an option.
-func (m *MotionSensor) SetOption(o sensor.Option, v float32) error { return m.opts.SetOption(o, v) }
-
-// OptionRange returns an option's range.
-func (m *MotionSensor) OptionRange(o sensor.Option) (extensions.Range, error) {
-	return m.opts.OptionRange(o)
-}
-
-// OptionDescription returns an option's description.
-func (m *MotionSensor) OptionDescription(o sensor.Option) string { return m.opts.OptionDescription(o) }
-
-// OptionReadOnly reports whether an option is read-only.
-func (m *MotionSensor) OptionReadOnly(o sensor.Option) bool { return m.opts.OptionReadOnly(o) }
+func (b *base) OptionReadOnly(o sensor.Option) bool { return b.opts.OptionReadOnly(o) }
 
 // OnOptionChange registers f for option changes; cancel unregisters it.
-func (m *MotionSensor) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
-	return m.opts.OnOptionChange(f)
+func (b *base) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
+	return b.opts.OnOptionChange(f)
 }

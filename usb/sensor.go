@@ -78,6 +78,7 @@ type base struct {
 	name string
 	info sensor.Info
 	kind []extensions.SensorKind
+	opts *options // the sensor's options (extensions.Options)
 
 	life     sensorrt.Lifecycle
 	handlers sensorrt.Goroutines // the reading goroutines (callbacks) and workers (h)
@@ -211,7 +212,6 @@ type Sensor struct {
 	global   atomic.Bool   // Global Time Enabled
 	units    atomic.Uint32 // float32 bits of the depth units (Stereo Module)
 	keeping  bool          // started the device's time keeper
-	opts     *options
 	depth    bool
 	running  []*vsRun
 }

@@ -104,8 +104,12 @@ static rs2_frame* run(rs2_processing_block* b, rs2_frame* f, int t) {
 }
 
 /* plyPrefix, when given (the second argument), names the PLY file each
-   point cloud is exported to. */
+   point cloud is exported to; a second argument --defaults instead leaves
+   the point cloud's options at their defaults (defaults). */
 static const char* plyPrefix;
+static int defaults;
+
+static void set(rs2_processing_block* b, rs2_option o, float v);
 
 static void process(rs2_frame* depth, rs2_frame* other) {
 	rs2_error* e = NULL;
@@ -121,9 +125,19 @@ static void process(rs2_frame* depth, rs2_frame* other) {
 		f = run(schemes[k], depth, T_SCHEMES); op(name, f); rs2_release_frame(f);
 	}
 	if (other) {
-		/* The cloud takes the other frame as its texture and gives it
-		   back, as librealsense's does. */
 		double t0 = cpuNow();
+		/* The cloud takes the other frame as its texture when its
+		   stream filter options name the frame's stream, format and
+		   index (as rs2::pointcloud::map_to sets them; with
+		   --defaults they are left alone, and the cloud takes no
+		   texture), and gives it back either way, as librealsense's. */
+		if (!defaults) {
+			rs2_stream s; rs2_format fmt; int idx, uid, fps;
+			rs2_get_stream_profile_data(rs2_get_frame_stream_profile(other, &e), &s, &fmt, &idx, &uid, &fps, &e); check(e);
+			set(pc, RS2_OPTION_STREAM_FILTER, s);
+			set(pc, RS2_OPTION_STREAM_FORMAT_FILTER, fmt);
+			set(pc, RS2_OPTION_STREAM_INDEX_FILTER, idx);
+		}
 		rs2_frame_add_ref(other, &e); check(e);
 		rs2_process_frame(pc, other, &e); check(e);
 		rs2_frame* back = NULL;
@@ -139,7 +153,8 @@ static void process(rs2_frame* depth, rs2_frame* other) {
 	int n = rs2_get_frame_points_count(pts, &e); check(e);
 	printf(",\"pointcloud.vertices\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d}", fnv((const unsigned char*)rs2_get_frame_vertices(pts, &e), 12L * n), 12 * n);
 	const rs2_pixel* tc = rs2_get_frame_texture_coordinates(pts, &e); check(e);
-	if (tc) printf(",\"pointcloud.texcoords\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d}", fnv((const unsigned char*)tc, 8L * n), 8 * n);
+	/* as the references: the coordinates of a cloud given a texture frame only */
+	if (tc && other) printf(",\"pointcloud.texcoords\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d}", fnv((const unsigned char*)tc, 8L * n), 8 * n);
 	if (plyPrefix) {
 		/* rs2_export_to_ply, named as rs-record convert -l names its files. */
 		char name[4096];
@@ -233,7 +248,8 @@ int main(int argc, char** argv) {
 	set(chain[5], RS2_OPTION_HOLES_FILL, 1);
 
 	rs2_context* ctx = rs2_create_context(RS2_API_VERSION, &e); check(e);
-	if (argc > 2) plyPrefix = argv[2];
+	if (argc > 2 && !strcmp(argv[2], "--defaults")) defaults = 1;
+	else if (argc > 2) plyPrefix = argv[2];
 	rs2_device* dev = rs2_context_add_device(ctx, argv[1], &e); check(e);
 	rs2_playback_device_set_real_time(dev, 0, &e); check(e);
 	watch_stop(dev, &status, &mu, &cv);

@@ -13,15 +13,8 @@ struct rs2_streams_list {
 extern "C" rs2_processing_block* rs2_create_rotation_filter_block(rs2_streams_list streams_to_rotate, rs2_error** error);
 
 static rs2_frame* process(rs2_processing_block* b, rs2_frame* f) {
-	rs2_error* e = nullptr;
-	rs2_frame_queue* q = rs2_create_frame_queue(1, &e); check(e);
-	rs2_start_processing_queue(b, q, &e); check(e);
-	rs2_frame_add_ref(f, &e); check(e);
-	rs2_process_frame(b, f, &e); check(e);
-	rs2_frame* out = nullptr;
-	if (!rs2_poll_for_frame(q, &out, &e)) { printf("no output\n"); return nullptr; }
-	check(e);
-	rs2_delete_frame_queue(q);
+	rs2_frame* out = process_one(b, f);
+	if (!out) printf("no output\n");
 	return out;
 }
 

@@ -138,4 +138,18 @@ static inline void close_bag(struct bag* b) {
 	rs2_delete_device(b->dev);
 	rs2_delete_context(b->ctx);
 }
+/* process_one hands f (a new reference) to block b and returns the
+   block's output, or NULL when it gives none. */
+static inline rs2_frame* process_one(rs2_processing_block* b, rs2_frame* f) {
+	rs2_error* e = NULL;
+	rs2_frame_queue* q = rs2_create_frame_queue(1, &e); check(e);
+	rs2_start_processing_queue(b, q, &e); check(e);
+	rs2_frame_add_ref(f, &e); check(e);
+	rs2_process_frame(b, f, &e); check(e);
+	rs2_frame* out = NULL;
+	if (!rs2_poll_for_frame(q, &out, &e)) out = NULL;
+	check(e);
+	rs2_delete_frame_queue(q);
+	return out;
+}
 #endif

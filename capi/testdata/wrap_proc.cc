@@ -87,7 +87,9 @@ struct blocks {
 		rs2::points pts = pc.calculate(depth);
 		size_t n = pts.size();
 		std::printf(",\"pointcloud.vertices\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%zu}", fnv(pts.get_vertices(), 12L * n), 12 * n);
-		if (auto tc = pts.get_texture_coordinates())
+		// as the references: the coordinates of a cloud mapped to a texture only
+		auto tc = pts.get_texture_coordinates();
+		if (tc && other)
 			std::printf(",\"pointcloud.texcoords\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%zu}", fnv(tc, 8L * n), 8 * n);
 		if (ply) {
 			char name[4096];

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"syscall"
 
 	"github.com/rsbag/rsbag/internal/buildinfo"
@@ -101,7 +103,7 @@ func describeCameras(ctx context.Context, t usbio.Transport) ([]cameraReport, er
 		info := dev.Info()
 		r := cameraReport{Name: info[sensor.CameraInfoName], Serial: sn,
 			Firmware: info[sensor.CameraInfoFirmwareVersion], USBType: info[sensor.CameraInfoUsbTypeDescriptor]}
-		for _, k := range info.Keys() {
+		for _, k := range slices.Sorted(maps.Keys(info)) {
 			r.Info = append(r.Info, infoField{k.String(), info[k]})
 		}
 		for _, s := range dev.Sensors() {

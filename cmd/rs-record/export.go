@@ -94,7 +94,7 @@ func runExport(e *env, args []string) error {
 		return fileError(bag, err)
 	}
 	fmt.Fprintf(e.stdout, "%s: %d messages on %d topics, %.1f MB of message data\n", *out, res.Messages, res.Channels, float64(res.Bytes)/1e6)
-	names := damage.FrameNames(r)
+	names := damage.FrameNames(bag, r)
 	rep := damage.FromRecovery(r.Info().Recovery, names)
 	for _, c := range res.Skipped {
 		rep.Add(c, names)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/synthscript"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -138,7 +139,7 @@ func (s *streamSpec) Set(v string) error {
 	var n streamSpec
 	rest := v
 	if i := strings.IndexByte(rest, ':'); i >= 0 {
-		f, ok := sensor.ParseFormat(strings.ToUpper(rest[i+1:]))
+		f, ok := sensor.Parse[sensor.Format](strings.ToUpper(rest[i+1:]))
 		if !ok || f == sensor.FormatAny {
 			return fmt.Errorf("unknown format %q (e.g. Z16, RGB8, BGR8, YUYV, Y8, Y16)", rest[i+1:])
 		}
@@ -160,7 +161,7 @@ func (s *streamSpec) Set(v string) error {
 	if n.FPS, err = positive(fps, "fps"); err != nil {
 		return err
 	}
-	if err := sensor.CheckVideo(n.Width, n.Height, n.FPS); err != nil {
+	if err := synthscript.CheckVideo(n.Width, n.Height, n.FPS); err != nil {
 		return err
 	}
 	*s = n

@@ -87,7 +87,7 @@ func parseStreamName(s string) (sensor.Stream, bool) {
 	if s == "ir" {
 		return sensor.StreamInfrared, true
 	}
-	for st := sensor.Stream(0); st < sensor.StreamCount; st++ {
+	for st := sensor.Stream(0); int(st) < sensor.Count[sensor.Stream](); st++ {
 		if strings.EqualFold(st.String(), s) {
 			return st, true
 		}

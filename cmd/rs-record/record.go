@@ -17,6 +17,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/synthscript"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
@@ -168,8 +169,8 @@ func parseRecordFlags(e *env, args []string) (*recordConfig, error) {
 		return nil, usageErrorf("record", "--frames: %d is negative", c.frames)
 	case c.irCount < 1 || c.irCount > 2:
 		return nil, usageErrorf("record", "--ir-count: %d is not 1 or 2", c.irCount)
-	case sensor.CheckMotion(c.accel) != nil || sensor.CheckMotion(c.gyro) != nil || sensor.CheckMotion(c.pose) != nil:
-		return nil, usageErrorf("record", "--accel %d, --gyro %d, --pose %d: each rate must be in [0, %d] Hz", c.accel, c.gyro, c.pose, sensor.MaxMotionFPS)
+	case synthscript.CheckMotion(c.accel) != nil || synthscript.CheckMotion(c.gyro) != nil || synthscript.CheckMotion(c.pose) != nil:
+		return nil, usageErrorf("record", "--accel %d, --gyro %d, --pose %d: each rate must be in [0, %d] Hz", c.accel, c.gyro, c.pose, synthscript.MaxMotionFPS)
 	case c.recordUSB != "" && c.synthetic:
 		return nil, usageErrorf("record", "--record-usb captures a live camera: it cannot be used with --synthetic")
 	case c.speed < 0 || c.speed > 0 && c.speed < minRate:

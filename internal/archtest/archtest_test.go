@@ -180,7 +180,7 @@ var allowed = map[string][]string{
 	"blobfile":          {"rosbag", "internal/bagname"},
 	"units":             {"sensor", "device", "pipeline", "playback", "record", "rig", "replay", "msgs", "rosbag", "mcapbag", "internal/jsonl", "internal/rigfiles"},
 	// 5. The tools' shared logic.
-	"internal/tools/damage":  {"msgs", "rosbag", "playback", "internal/layout"},
+	"internal/tools/damage":  {"msgs", "rosbag", "playback", "internal/layout", "internal/description"},
 	"internal/tools/baginfo": {"msgs", "rosbag", "sensor", "internal/layout", "internal/description", "internal/tools/damage"},
 	"internal/tools/convert": {"sensor", "extensions", "playback", "processing", "pipeline", "internal/tools/damage", "internal/imaging", "internal/outfile"},
 	"internal/tools/rsdump":  {"sensor", "extensions", "device", "playback", "processing", "pipeline", "internal/tools/damage", "rosbag", "rig", "internal/outfile", "internal/layout", "internal/bagname"},

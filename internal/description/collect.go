@@ -103,7 +103,7 @@ func (c *Collector) Add(name string, t layout.Topic, at rosbag.Time, v msgs.Mess
 			info, fields = s.Info, &s.Fields
 		}
 		*fields = append(*fields, *kv)
-		if ci, ok := sensor.ParseCameraInfo(kv.Key); ok {
+		if ci, ok := sensor.Parse[sensor.CameraInfo](kv.Key); ok {
 			info[ci] = kv.Value
 		}
 	case layout.KindStreamInfo:
@@ -250,7 +250,7 @@ func (c *Collector) finish(path string, r *rosbag.Reader, frameConns []uint32) (
 	if !layout.KindOptionValue.InVersion(d.Version) {
 		// v2 options: property KeyValue with "%f" text.
 		for _, p := range c.props {
-			o, ok := sensor.ParseOption(p.kv.Key)
+			o, ok := sensor.Parse[sensor.Option](p.kv.Key)
 			if !ok {
 				continue
 			}

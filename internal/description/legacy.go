@@ -59,6 +59,37 @@ func FrameKind(k layout.TopicKind) layout.TopicKind {
 	return layout.KindUnknown
 }
 
+// DataKind returns the frame data topic kind (of versions 2–4) that carries
+// the frames of a stream with profile p: images for video, IMU samples for
+// motion, pose transforms for pose.
+func DataKind(p *sensor.StreamProfile) layout.TopicKind {
+	switch p.Kind {
+	case sensor.KindVideo:
+		return layout.KindImageData
+	case sensor.KindMotion:
+		return layout.KindImuData
+	}
+	return layout.KindPoseTransform
+}
+
+// FrameStream returns the stream whose frames the topic named name carries,
+// when a player plays it: a frame data topic of a described stream (one with
+// a profile) of the kind of its profile. Every reader that counts frames per
+// stream (playback, and the tools that count the frames lost in a damaged
+// part) asks it, so that they count the same frames.
+func (d *Description) FrameStream(name string) (*Stream, bool) {
+	ti := d.Topic(name)
+	fk := FrameKind(ti.Kind)
+	if fk == layout.KindUnknown {
+		return nil, false
+	}
+	st := d.Streams[KeyOf(ti)]
+	if st == nil || st.Profile == nil || DataKind(st.Profile) != fk {
+		return nil, false
+	}
+	return st, true
+}
+
 // legacyStream parses the stream name of a version-1 stream_info or
 // motion_stream_info ("DEPTH", "INFRARED2", "ACCLEROMETER", ...) with the
 // names of the version-1 frame topics.
@@ -149,7 +180,7 @@ func readLegacy(path string, r *rosbag.Reader) (*Description, error) {
 			}
 			// Entries named like a camera info field are kept; the GUID
 			// names of TM2 firmware entries are not part of the spec.
-			if ci, ok := sensor.ParseCameraInfo(v.Name); ok && ci != sensor.CameraInfoName {
+			if ci, ok := sensor.Parse[sensor.CameraInfo](v.Name); ok && ci != sensor.CameraInfoName {
 				if extra[ti.Sensor] == nil {
 					extra[ti.Sensor] = sensor.Info{}
 				}

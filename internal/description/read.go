@@ -304,7 +304,7 @@ func (d *Description) build(path string, sensors map[int]*Sensor, hasSensorInfo 
 			p.Kind = sensor.KindVideo
 			c := st.Cam
 			p.Width, p.Height = int(c.Width), int(c.Height)
-			model, ok := sensor.ParseDistortion(c.DistortionModel)
+			model, ok := sensor.Parse[sensor.Distortion](c.DistortionModel)
 			if !ok {
 				model = sensor.Distortion(0)
 			}

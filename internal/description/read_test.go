@@ -94,3 +94,30 @@ func TestCollectorKeepsRecorded(t *testing.T) {
 		t.Errorf("an option only recorded later: %+v", ex)
 	}
 }
+
+// TestFrameStream: a frame data topic names its stream only when the
+// description plays that stream and the topic carries its kind of frames.
+func TestFrameStream(t *testing.T) {
+	depth := &Stream{Key: Key{0, sensor.StreamDepth, 0}, Profile: &sensor.StreamProfile{Kind: sensor.KindVideo, Stream: sensor.StreamDepth}}
+	accel := &Stream{Key: Key{1, sensor.StreamAccel, 0}, Profile: &sensor.StreamProfile{Kind: sensor.KindMotion, Stream: sensor.StreamAccel}}
+	unplayed := &Stream{Key: Key{3, sensor.StreamDepth, 0}} // no profile: its sensor is not described
+	d := &Description{Version: 3, Streams: map[Key]*Stream{depth.Key: depth, accel.Key: accel, unplayed.Key: unplayed}}
+	for _, c := range []struct {
+		topic string
+		want  *Stream
+	}{
+		{"/device_0/sensor_0/Depth_0/image/data", depth},
+		{"/device_0/sensor_0/Depth_0/image/metadata", nil},   // not frame data
+		{"/device_0/sensor_0/Depth_0/info", nil},             // description
+		{"/device_0/sensor_3/Depth_0/image/data", nil},       // not played
+		{"/device_0/sensor_1/Accel_0/imu/data", accel},       // motion
+		{"/device_0/sensor_1/Accel_0/image/data", nil},       // the wrong kind of frames
+		{"/device_0/sensor_2/Depth_0/image/data", nil},       // not described
+		{"/device_0/sensor_0/Depth_0/image/data/extra", nil}, // not a RealSense topic
+	} {
+		got, ok := d.FrameStream(c.topic)
+		if got != c.want || ok != (c.want != nil) {
+			t.Errorf("FrameStream(%q) = %v, %v; want %v", c.topic, got, ok, c.want)
+		}
+	}
+}

@@ -59,7 +59,7 @@ func ParseEncoding(s string) (sensor.Format, error) {
 	case "yuv422":
 		return sensor.FormatUYVY, nil
 	}
-	if f, ok := sensor.ParseFormat(asciiUpper(s)); ok {
+	if f, ok := sensor.Parse[sensor.Format](asciiUpper(s)); ok {
 		return f, nil
 	}
 	return 0, fmt.Errorf("%w %q", ErrUnknownEncoding, s)

@@ -184,7 +184,7 @@ func TestGoldenTimes(t *testing.T) {
 						fmt.Sscan(kv.Value, &fi.number)
 						frames[k] = fi
 					case KeyTimestampDomain:
-						if _, ok := sensor.ParseTimestampDomain(kv.Value); !ok {
+						if _, ok := sensor.Parse[sensor.TimestampDomain](kv.Value); !ok {
 							t.Errorf("%s: timestamp_domain %q", m.Topic, kv.Value)
 						}
 					}

@@ -73,7 +73,7 @@ func TestStreamKind(t *testing.T) {
 		sensor.StreamAccel: sensor.KindMotion, sensor.StreamMotion: sensor.KindMotion,
 		sensor.StreamPose: sensor.KindPose,
 	}
-	for s := sensor.Stream(0); s < sensor.StreamCount; s++ {
+	for s := sensor.Stream(0); int(s) < sensor.Count[sensor.Stream](); s++ {
 		k, ok := StreamKind(s)
 		w, wok := want[s]
 		if ok != wok || k != w {
@@ -250,7 +250,7 @@ func TestEncoding(t *testing.T) {
 		sensor.FormatY10BPack: "Y10BPACK", sensor.FormatZ16H: "Z16H", sensor.FormatMJPEG: "MJPEG",
 		sensor.FormatY8I: "Y8I", sensor.FormatY12I: "Y12I", sensor.FormatCombinedMotion: "COMBINED_MOTION",
 	}
-	for f := sensor.Format(0); f < sensor.FormatCount; f++ {
+	for f := sensor.Format(0); int(f) < sensor.Count[sensor.Format](); f++ {
 		enc := Encoding(f)
 		if w, ok := writer[f]; ok && enc != w {
 			t.Errorf("Encoding(%s) = %q, want %q", f, enc, w)

@@ -159,12 +159,12 @@ type Topic struct {
 
 // Option returns the option of an option topic, if its name is a known
 // rs2_option name.
-func (t *Topic) Option() (sensor.Option, bool) { return sensor.ParseOption(t.OptionName) }
+func (t *Topic) Option() (sensor.Option, bool) { return sensor.Parse[sensor.Option](t.OptionName) }
 
 // NotificationCategory returns the category of a notification topic, if its
 // name is a known category name.
 func (t *Topic) NotificationCategory() (sensor.NotificationCategory, bool) {
-	return sensor.ParseNotificationCategory(t.Category)
+	return sensor.Parse[sensor.NotificationCategory](t.Category)
 }
 
 // Topic names and fixed elements (spec §4.1).
@@ -202,7 +202,7 @@ func ParseGroundTruthTopic(topic string) (s sensor.Stream, index int, what strin
 	if !ok || i < 0 || what == "" {
 		return 0, 0, "", false
 	}
-	s, ok = sensor.ParseStream(name[:i])
+	s, ok = sensor.Parse[sensor.Stream](name[:i])
 	index, err := strconv.Atoi(name[i+1:])
 	if !ok || err != nil || index < 0 || strconv.Itoa(index) != name[i+1:] {
 		return 0, 0, "", false
@@ -375,7 +375,7 @@ func Parse(topic string) Topic {
 	if !ok {
 		return Topic{}
 	}
-	st, ok := sensor.ParseStream(name)
+	st, ok := sensor.Parse[sensor.Stream](name)
 	if !ok {
 		return Topic{}
 	}

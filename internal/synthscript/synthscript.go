@@ -4,7 +4,9 @@
 // stream times. These knobs exist to reproduce librealsense's reference bags
 // (the rsgen command lines, internal/testsupport/refcam) and to drive tests,
 // so they are not part of package software's public API: a program of the
-// module reaches a configuration's script through Of.
+// module reaches a configuration's script through Of. The bounds of the
+// stream profiles a synthetic camera and rs-record's flags accept
+// (CheckVideo, CheckMotion) are here too.
 package synthscript
 
 import (

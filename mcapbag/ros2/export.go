@@ -323,7 +323,7 @@ func (x *exporter) channels() error {
 		return id, nil
 	}
 	var err error
-	if _, err = add("/tf_static", TFMessageType, qosLatched); err != nil {
+	if _, err = add("/tf_static", tfMessageType, qosLatched); err != nil {
 		return err
 	}
 	ns := x.opts.Namespace
@@ -334,26 +334,26 @@ func (x *exporter) channels() error {
 			if st.depth {
 				img = prefix + "/image_rect_raw"
 			}
-			if st.image, err = add(img, ImageType, qosFrames); err != nil {
+			if st.image, err = add(img, imageType, qosFrames); err != nil {
 				return err
 			}
-			if st.info, err = add(prefix+"/camera_info", CameraInfoType, qosFrames); err != nil {
+			if st.info, err = add(prefix+"/camera_info", cameraInfoType, qosFrames); err != nil {
 				return err
 			}
 		} else {
-			if st.sample, err = add(prefix+"/sample", ImuType, qosFrames); err != nil {
+			if st.sample, err = add(prefix+"/sample", imuType, qosFrames); err != nil {
 				return err
 			}
-			if st.imuInfo, err = add(prefix+"/imu_info", IMUInfoType, qosLatched); err != nil {
+			if st.imuInfo, err = add(prefix+"/imu_info", imuInfoType, qosLatched); err != nil {
 				return err
 			}
 		}
-		if st.meta, err = add(prefix+"/metadata", MetadataType, qosFrames); err != nil {
+		if st.meta, err = add(prefix+"/metadata", metadataType, qosFrames); err != nil {
 			return err
 		}
 		if st != x.base {
 			topic := ns + "/extrinsics/" + graphName(rosName(x.base.p.Stream.String())+"_to_"+st.name)
-			if st.extr, err = add(topic, ExtrinsicsType, qosLatched); err != nil {
+			if st.extr, err = add(topic, extrinsicsType, qosLatched); err != nil {
 				return err
 			}
 			st.hasExtr = true

@@ -50,8 +50,8 @@ func (o *Options) CheckNames() error {
 
 // metadataNames are the wrapper's JSON names of the metadata keys: lower
 // case with '_', the frame timestamp as "hw_timestamp".
-var metadataNames = func() [sensor.MetadataKeyCount]string {
-	var n [sensor.MetadataKeyCount]string
+var metadataNames = func() []string {
+	n := make([]string, sensor.Count[sensor.MetadataKey]())
 	for k := range n {
 		n[k] = graphName(sensor.MetadataKey(k).String())
 	}
@@ -60,8 +60,8 @@ var metadataNames = func() [sensor.MetadataKeyCount]string {
 }()
 
 // domainNames are the wrapper's names of the timestamp domains.
-var domainNames = func() [sensor.TimestampDomainCount]string {
-	var n [sensor.TimestampDomainCount]string
+var domainNames = func() []string {
+	n := make([]string, sensor.Count[sensor.TimestampDomain]())
 	for d := range n {
 		n[d] = graphName(sensor.TimestampDomain(d).String())
 	}

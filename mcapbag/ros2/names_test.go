@@ -179,7 +179,7 @@ func TestCDR(t *testing.T) {
 	if string(c.b) != string(want) {
 		t.Errorf("CDR\n got % x\nwant % x", c.b, want)
 	}
-	if s := schemaText(ImageType); !strings.HasPrefix(s, definitions[ImageType].text) ||
+	if s := schemaText(imageType); !strings.HasPrefix(s, definitions[imageType].text) ||
 		!strings.Contains(s, "\nMSG: std_msgs/Header\n") || !strings.Contains(s, "\nMSG: builtin_interfaces/Time\nint32 sec\nuint32 nanosec\n") {
 		t.Errorf("Image schema:\n%s", s)
 	}

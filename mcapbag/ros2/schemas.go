@@ -59,13 +59,13 @@ type msgDef struct {
 
 // Message type names of the ros2 profile.
 const (
-	ImageType      = "sensor_msgs/msg/Image"
-	CameraInfoType = "sensor_msgs/msg/CameraInfo"
-	ImuType        = "sensor_msgs/msg/Imu"
-	TFMessageType  = "tf2_msgs/msg/TFMessage"
-	MetadataType   = "realsense2_camera_msgs/msg/Metadata"
-	ExtrinsicsType = "realsense2_camera_msgs/msg/Extrinsics"
-	IMUInfoType    = "realsense2_camera_msgs/msg/IMUInfo"
+	imageType      = "sensor_msgs/msg/Image"
+	cameraInfoType = "sensor_msgs/msg/CameraInfo"
+	imuType        = "sensor_msgs/msg/Imu"
+	tfMessageType  = "tf2_msgs/msg/TFMessage"
+	metadataType   = "realsense2_camera_msgs/msg/Metadata"
+	extrinsicsType = "realsense2_camera_msgs/msg/Extrinsics"
+	imuInfoType    = "realsense2_camera_msgs/msg/IMUInfo"
 )
 
 // schemaText returns the ros2msg schema of typ as rosbag2 stores it in

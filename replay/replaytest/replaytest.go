@@ -34,26 +34,26 @@ import (
 
 var update = flag.Bool("update", false, "write the golden files of replaytest.Golden instead of comparing with them")
 
-// Format is the golden file's header "format" value and Version its
-// version.
+// goldenFormat is the golden file's header "format" value and
+// goldenVersion its version.
 const (
-	Format  = "rsbag-replay-golden"
-	Version = 1
+	goldenFormat  = "rsbag-replay-golden"
+	goldenVersion = 1
 )
 
-// Header is the first line of a golden file.
-type Header struct {
+// goldenHeader is the first line of a golden file.
+type goldenHeader struct {
 	Format  string   `json:"format"`
 	Version int      `json:"version"`
-	Bags    []BagSum `json:"bags"`
+	Bags    []bagSum `json:"bags"`
 	StartNs int64    `json:"start_ns"`
 	EndNs   int64    `json:"end_ns"`
 	Streams []string `json:"streams"`
 	Outputs int      `json:"outputs"`
 }
 
-// BagSum identifies a bag's contents.
-type BagSum struct {
+// bagSum identifies a bag's contents.
+type bagSum struct {
 	File        string `json:"file"`
 	Serial      string `json:"serial"`
 	FileVersion int    `json:"file_version"`
@@ -141,11 +141,11 @@ func damage(res *replay.Result) string {
 	return "the bag is damaged, a replay of it is not a baseline: " + strings.TrimSuffix(b.String(), "; ")
 }
 
-func header(res *replay.Result, opts *replay.Options) (*Header, error) {
+func header(res *replay.Result, opts *replay.Options) (*goldenHeader, error) {
 	if opts == nil {
 		opts = &replay.Options{}
 	}
-	hdr := &Header{Format: Format, Version: Version, StartNs: int64(opts.Start), EndNs: int64(opts.End),
+	hdr := &goldenHeader{Format: goldenFormat, Version: goldenVersion, StartNs: int64(opts.Start), EndNs: int64(opts.End),
 		Streams: []string{}, Outputs: len(res.Outputs)}
 	for _, k := range opts.Streams {
 		hdr.Streams = append(hdr.Streams, k.String())
@@ -155,7 +155,7 @@ func header(res *replay.Result, opts *replay.Options) (*Header, error) {
 		if err != nil {
 			return nil, err
 		}
-		hdr.Bags = append(hdr.Bags, BagSum{File: filepath.Base(b.Path), Serial: b.Serial, FileVersion: b.FileVersion, Size: size, SHA256: sum})
+		hdr.Bags = append(hdr.Bags, bagSum{File: filepath.Base(b.Path), Serial: b.Serial, FileVersion: b.FileVersion, Size: size, SHA256: sum})
 	}
 	return hdr, nil
 }
@@ -175,7 +175,7 @@ func hashFile(path string) (int64, string, error) {
 }
 
 // writeGolden writes the golden file atomically.
-func writeGolden(path string, hdr *Header, res *replay.Result) error {
+func writeGolden(path string, hdr *goldenHeader, res *replay.Result) error {
 	var buf bytes.Buffer
 	b, err := json.Marshal(hdr)
 	if err != nil {
@@ -199,7 +199,7 @@ func writeGolden(path string, hdr *Header, res *replay.Result) error {
 // streams other than the replay's.
 var ErrOtherBag = errors.New("replaytest: golden file made from another replay")
 
-func compare(path string, hdr *Header, res *replay.Result) error {
+func compare(path string, hdr *goldenHeader, res *replay.Result) error {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("%s does not exist: run the test with -update to create it", path)
@@ -213,12 +213,12 @@ func compare(path string, hdr *Header, res *replay.Result) error {
 	if !sc.Scan() {
 		return fmt.Errorf("%s: empty, want a header line: run with -update to rewrite it", path)
 	}
-	var want Header
-	if err := json.Unmarshal(sc.Bytes(), &want); err != nil || want.Format != Format {
-		return fmt.Errorf("%s: line 1 is not a %s header (%v)", path, Format, err)
+	var want goldenHeader
+	if err := json.Unmarshal(sc.Bytes(), &want); err != nil || want.Format != goldenFormat {
+		return fmt.Errorf("%s: line 1 is not a %s header (%v)", path, goldenFormat, err)
 	}
-	if want.Version != Version {
-		return fmt.Errorf("%s: golden version %d, this package reads version %d", path, want.Version, Version)
+	if want.Version != goldenVersion {
+		return fmt.Errorf("%s: golden version %d, this package reads version %d", path, want.Version, goldenVersion)
 	}
 	if err := sameReplay(&want, hdr); err != nil {
 		return fmt.Errorf("%s: %w: %v; if the change is intended, run the test with -update", path, ErrOtherBag, err)
@@ -249,7 +249,7 @@ func compare(path string, hdr *Header, res *replay.Result) error {
 	return sc.Err()
 }
 
-func sameReplay(want, got *Header) error {
+func sameReplay(want, got *goldenHeader) error {
 	if len(want.Bags) != len(got.Bags) {
 		return fmt.Errorf("golden made from %d bags, replay of %d", len(want.Bags), len(got.Bags))
 	}

@@ -130,7 +130,7 @@ func diffDescription(rep *baginfo.Report, info sensor.Info, sensors []device.Sen
 func knownInfo(fields []baginfo.Field) sensor.Info {
 	in := sensor.Info{}
 	for _, f := range fields {
-		if ci, ok := sensor.ParseCameraInfo(f.Name); ok {
+		if ci, ok := sensor.Parse[sensor.CameraInfo](f.Name); ok {
 			in[ci] = f.Value
 		}
 	}

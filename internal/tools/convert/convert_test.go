@@ -91,7 +91,7 @@ func readFile(t *testing.T, name string) []byte {
 func metadataText(f *sensor.Frame) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Stream: %s\n", f.Profile.Stream)
-	for k := sensor.MetadataKey(0); k < sensor.MetadataKeyCount; k++ {
+	for k := sensor.MetadataKey(0); int(k) < sensor.Count[sensor.MetadataKey](); k++ {
 		if v, ok := f.Metadata.Get(k); ok {
 			fmt.Fprintf(&b, "%s: %d\n", k, v)
 		}

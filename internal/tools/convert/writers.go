@@ -99,7 +99,7 @@ func (c *converter) writeFile(name string, fill func(w *bufio.Writer) error) err
 func (c *converter) writeMetadata(name string, f *sensor.Frame) error {
 	return c.writeFile(name, func(w *bufio.Writer) error {
 		fmt.Fprintf(w, "Stream: %s\n", f.Profile.Stream)
-		for k := sensor.MetadataKey(0); k < sensor.MetadataKeyCount; k++ {
+		for k := sensor.MetadataKey(0); int(k) < sensor.Count[sensor.MetadataKey](); k++ {
 			if v, ok := f.Metadata.Get(k); ok {
 				fmt.Fprintf(w, "%s: %d\n", k, v)
 			}

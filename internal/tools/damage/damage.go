@@ -29,7 +29,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rsbag/rsbag/internal/layout"
+	"github.com/rsbag/rsbag/internal/description"
 	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/rosbag"
@@ -266,13 +266,20 @@ func Check(path string) error {
 	return Playable(dev)
 }
 
-// FrameNames maps the connections of r that carry frames to the name of
-// their stream ("Depth/0"), as the losses name them.
-func FrameNames(r *rosbag.Reader) func(conn uint32) (string, bool) {
+// FrameNames maps the connections of the bag r at path that carry the
+// frames of a stream a player plays to the name of that stream ("Depth/0"),
+// as the losses name them: the streams of the bag's description
+// (description.FrameStream), so that every command counts the frames lost
+// in a damaged part as playback and info count them. A bag whose description
+// cannot be read has no played streams: its losses are counted in messages
+// only.
+func FrameNames(path string, r *rosbag.Reader) func(conn uint32) (string, bool) {
 	names := map[uint32]string{}
-	for _, c := range r.Connections() {
-		if t := layout.Parse(c.Topic); t.Kind.IsFrameData() {
-			names[c.ID] = fmt.Sprintf("%s/%d", t.Stream, t.Index)
+	if d, err := description.Read(path, r); err == nil {
+		for _, c := range r.Connections() {
+			if st, ok := d.FrameStream(c.Topic); ok {
+				names[c.ID] = st.Profile.Name()
+			}
 		}
 	}
 	return func(id uint32) (string, bool) {

@@ -61,7 +61,7 @@ func RunProcessing(w io.Writer, path string, opts ProcOptions) error {
 	}
 	d := newDumper(w, path)
 	if !opts.NoModels {
-		for m := sensor.Distortion(0); m < sensor.DistortionCount; m++ {
+		for m := sensor.Distortion(0); int(m) < sensor.Count[sensor.Distortion](); m++ {
 			in := modelIntrinsics
 			in.Model = m
 			in.Coeffs = defaultCoeffs

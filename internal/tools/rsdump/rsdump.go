@@ -375,7 +375,7 @@ func Run(w io.Writer, path string, opts Options) error {
 
 func writeInfo(l *line, key string, info sensor.Info) {
 	l.object(key)
-	for _, k := range info.Keys() {
+	for _, k := range slices.Sorted(maps.Keys(info)) {
 		l.str(k.String(), info[k])
 	}
 	l.end()
