@@ -5,7 +5,7 @@ package processing
 // cvtps2dq's rounding. It writes the first len(z)&^3 pixels of out.
 //
 //go:noescape
-func alignRowSep4(z []uint16, rx []float32, ry, units float32, k *[24][4]float32, out [][2]int32, distort bool)
+func alignRowSep4(z []uint16, xs []float32, y, units float32, k *[24][4]float32, out [][2]int32, distort bool)
 
 // alignRowFast projects the pixels it can with SSE2 and returns how many
 // it did (the first ones of the row).

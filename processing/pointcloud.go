@@ -315,7 +315,7 @@ type texMapper struct {
 	fx, fy, ppx, ppy  float32
 	tw, th            float32        // the texture's size, for the coordinates
 	distort, undistXY bool           // a model other than none; Brown-Conrady
-	k                 [25][4]float32 // r, t, c, 1, 2, fx, fy, ppx, ppy, tw and th, four times each, for rowFast
+	k                 [26][4]float32 // r, t, fx, fy, ppx, ppy, 0.5, c, 1, 2, tw and th, four times each, for rowFast
 }
 
 func newTexMapper(e *sensor.Extrinsics, in *sensor.Intrinsics) texMapper {
@@ -329,8 +329,8 @@ func newTexMapper(e *sensor.Extrinsics, in *sensor.Intrinsics) texMapper {
 
 // fill sets k from the other fields.
 func (tm *texMapper) fill() {
-	vs := append(append(append(tm.r[:0:0], tm.r[:]...), tm.t[:]...), tm.c[:]...)
-	for i, v := range append(vs, 1, 2, tm.fx, tm.fy, tm.ppx, tm.ppy, tm.tw, tm.th) {
+	vs := append(append(append(tm.r[:0:0], tm.r[:]...), tm.t[:]...), tm.fx, tm.fy, tm.ppx, tm.ppy, 0.5)
+	for i, v := range append(append(vs, tm.c[:]...), 1, 2, tm.tw, tm.th) {
 		tm.k[i] = [4]float32{v, v, v, v}
 	}
 }

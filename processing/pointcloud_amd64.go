@@ -4,12 +4,12 @@ package processing
 // unit) whose rays have the x of xs and the one y, four pixels at a time
 // with SSE2 (pointcloud_amd64.s): the vertices are computed as
 // vertexRowSep does and projected as texMapper.pixel does, the same
-// float32 operations in the same order. It writes the first len(tc)
-// texture coordinates, and as many texture columns into px unless px is
-// nil; len(tc) is a multiple of 4.
+// float32 operations in the same order. It writes the len(out) texture
+// coordinates, and as many texture columns into px unless px is nil;
+// len(out) is a multiple of 4.
 //
 //go:noescape
-func texRowSep4(z []byte, xs []float32, y, units float32, k *[25][4]float32, tc [][2]float32, px []float32, distort, undistXY bool)
+func texRowSep4(z []byte, xs []float32, y, units float32, k *[26][4]float32, out [][2]float32, distort bool, px []float32, undistXY bool)
 
 // rowFast maps the pixels of a row it can with SSE2 (see texRowSep4) and
 // returns how many it did (the first ones of the row).
@@ -21,6 +21,6 @@ func (tm *texMapper) rowFast(z []byte, xs []float32, y, units float32, tc [][2]f
 	if px != nil {
 		px = px[:n]
 	}
-	texRowSep4(z[:2*n], xs[:n], y, units, &tm.k, tc[:n], px, tm.distort, tm.undistXY)
+	texRowSep4(z[:2*n], xs[:n], y, units, &tm.k, tc[:n], tm.distort, px, tm.undistXY)
 	return n
 }

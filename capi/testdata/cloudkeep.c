@@ -7,12 +7,6 @@
 #include <string.h>
 #include "rs2test.h"
 
-static uint64_t fnv(const unsigned char* p, long n) {
-	uint64_t h = 14695981039346656037ull;
-	for (long i = 0; i < n; i++) { h ^= p[i]; h *= 1099511628211ull; }
-	return h;
-}
-
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static rs2_frame* depth[2];
@@ -54,7 +48,7 @@ static rs2_frame* run(rs2_processing_block* b, rs2_frame_queue* q, rs2_frame* f)
 static uint64_t hash(rs2_frame* f) {
 	rs2_error* e = NULL;
 	int n = rs2_get_frame_data_size(f, &e); check(e);
-	uint64_t h = fnv(rs2_get_frame_data(f, &e), n); check(e);
+	uint64_t h = fnv1a64(rs2_get_frame_data(f, &e), n); check(e);
 	return h;
 }
 

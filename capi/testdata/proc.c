@@ -13,12 +13,6 @@
 #include <time.h>
 #include "rs2test.h"
 
-static uint64_t fnv(const unsigned char* p, long n) {
-	uint64_t h = 14695981039346656037ull;
-	for (long i = 0; i < n; i++) { h ^= p[i]; h *= 1099511628211ull; }
-	return h;
-}
-
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static int nops;
@@ -61,7 +55,7 @@ static const char* singleNames[9] = {"decimation", "threshold", "disparity", "sp
 static void op(const char* name, rs2_frame* f) {
 	rs2_error* e = NULL;
 	int n = rs2_get_frame_data_size(f, &e); check(e);
-	printf("%s\"%s\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d", nops++ ? "," : "", name, fnv(rs2_get_frame_data(f, &e), n), n);
+	printf("%s\"%s\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d", nops++ ? "," : "", name, fnv1a64(rs2_get_frame_data(f, &e), n), n);
 	check(e);
 	if (rs2_is_frame_extendable_to(f, RS2_EXTENSION_VIDEO_FRAME, &e)) {
 		rs2_stream s; rs2_format fmt; int idx, uid, fps;
@@ -151,10 +145,10 @@ static void process(rs2_frame* depth, rs2_frame* other) {
 	rs2_frame* pts = run(pc, depth, T_POINTCLOUD);
 	if (!rs2_is_frame_extendable_to(pts, RS2_EXTENSION_POINTS, &e)) { printf("not points\n"); fflush(stdout); _exit(1); }
 	int n = rs2_get_frame_points_count(pts, &e); check(e);
-	printf(",\"pointcloud.vertices\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d}", fnv((const unsigned char*)rs2_get_frame_vertices(pts, &e), 12L * n), 12 * n);
+	printf(",\"pointcloud.vertices\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d}", fnv1a64((const unsigned char*)rs2_get_frame_vertices(pts, &e), 12L * n), 12 * n);
 	const rs2_pixel* tc = rs2_get_frame_texture_coordinates(pts, &e); check(e);
 	/* as the references: the coordinates of a cloud given a texture frame only */
-	if (tc && other) printf(",\"pointcloud.texcoords\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d}", fnv((const unsigned char*)tc, 8L * n), 8 * n);
+	if (tc && other) printf(",\"pointcloud.texcoords\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d}", fnv1a64((const unsigned char*)tc, 8L * n), 8 * n);
 	if (plyPrefix) {
 		/* rs2_export_to_ply, named as rs-record convert -l names its files. */
 		char name[4096];
