@@ -150,6 +150,20 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 	}
 	src := packed(other, obpp)
 	ow, oh := oin.Width, oin.Height
+	if obpp == 3 && &br[0] == &tl[0] {
+		// RGB8, BGR8 with one corner: the pixel where the depth pixel
+		// lands, when it is inside the picture.
+		dst, tl := out.Data[:3*len(z)], tl[:len(z)]
+		for i, d := range z {
+			if p := tl[i]; d != 0 && uint32(p[0]) < uint32(ow) && uint32(p[1]) < uint32(oh) {
+				j := 3 * (int(p[1])*ow + int(p[0]))
+				o, s := dst[3*i:3*i+3:3*i+3], src[j:j+3:j+3]
+				o[0], o[1], o[2] = s[0], s[1], s[2]
+			}
+		}
+		putPixels(tl, br)
+		return out, nil
+	}
 	for i, d := range z {
 		if d == 0 {
 			continue
