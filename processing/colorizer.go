@@ -344,6 +344,13 @@ func (c *Colorizer) colorize(f *sensor.Frame, dst []byte, stride, px int) {
 			y0, y1 := rows(part)
 			for y := y0; y < y1; y++ {
 				row := f.Data[y*f.Stride : y*f.Stride+f.Width*bpp]
+				if !disparity {
+					// A Z16 value is its own bin (histIndex).
+					for i := range f.Width {
+						h[uint16(row[2*i])|uint16(row[2*i+1])<<8]++
+					}
+					continue
+				}
 				for i := 0; i < f.Width; i++ {
 					v, _ := value(i, row)
 					h[histIndex(v)]++
