@@ -7,6 +7,8 @@ import "C"
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -41,6 +43,20 @@ func newOwner(dev device.Device, closeDev bool) *owner {
 }
 
 func (o *owner) acquire() *owner { o.refs.Add(1); return o }
+
+// tryAcquire takes a new reference to o unless its last one was released,
+// and reports whether it did.
+func (o *owner) tryAcquire() bool {
+	for {
+		n := o.refs.Load()
+		if n <= 0 {
+			return false
+		}
+		if o.refs.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
 
 func (o *owner) release() {
 	if o.refs.Add(-1) != 0 {
@@ -91,7 +107,11 @@ func (o *owner) sensorIndex(p *sensor.StreamProfile) int {
 	return -1
 }
 
-// contextState is an rs2_context: the bags added to it.
+// contextState is an rs2_context: the bags added to it. As librealsense's
+// context (src/context.cpp, which keeps weak pointers to the devices the
+// program added), it holds no reference to them: a bag leaves the
+// context's devices when the program releases its last handle to it (the
+// device, a device list, a sensor, a frame).
 type contextState struct {
 	mu   sync.Mutex
 	devs []*owner
@@ -167,7 +187,7 @@ func rs2_create_context(version C.int, e **C.rs2_error) (r *C.rs2_context) {
 //export rs2_create_context_ex
 func rs2_create_context_ex(version C.int, settings *C.char, e **C.rs2_error) (r *C.rs2_context) {
 	defer catch(e, "rs2_create_context_ex", func() string {
-		return fmtArgs("api_version", version, "json_settings", goStr(settings))
+		return fmtArgs("api_version", version, "json_settings", charArg(unsafe.Pointer(settings)))
 	})
 	verifyVersion(int(version))
 	if s := goStr(settings); s != "" && !json.Valid([]byte(s)) {
@@ -182,14 +202,10 @@ func rs2_delete_context(ctx *C.rs2_context) {
 	c := lookup[*contextState](unsafe.Pointer(ctx), "context")
 	freeHandle(unsafe.Pointer(ctx))
 	c.mu.Lock()
-	devs := c.devs
 	c.devs = nil
 	obj := c.changedObj
 	c.changed, c.changedObj = nil, nil
 	c.mu.Unlock()
-	for _, o := range devs {
-		o.release()
-	}
 	if obj != nil {
 		C.rsbag_cpp_release_devices_changed_callback((*C.rs2_devices_changed_callback)(obj))
 	}
@@ -203,20 +219,44 @@ func goStr(s *C.char) string {
 }
 
 // addDevice opens the bag at file as a playback device of c (real time, as
-// librealsense), or returns the one already added; added says which.
-func (c *contextState) addDevice(file string) (o *owner, added bool) {
+// librealsense) and returns it with one reference, the caller's. A bag
+// already in c, with a handle left to it, is refused as librealsense's
+// context::add_device refuses it.
+func (c *contextState) addDevice(file string) *owner {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.prune()
 	for _, o := range c.devs {
-		if o.pb != nil && o.pb.Filename() == file {
-			return o, false
+		if o.pb != nil && o.pb.Filename() == file && o.tryAcquire() {
+			o.release()
+			fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "device already in context: file://%s", file)
 		}
 	}
-	dev, err := playback.Open(file, nil)
-	check(err)
-	o = newOwner(dev, true)
+	o := newOwner(openBag(file), true)
 	c.devs = append(c.devs, o)
-	return o, true
+	return o
+}
+
+// openBag opens the bag at file as a playback device, or fails as
+// librealsense's ros_reader does (src/media/ros/ros_reader.cpp): an
+// io_exception, "Failed to create ros reader: " and the reason, for a file
+// that cannot be opened the rosbag library's "Error opening file: FILE".
+func openBag(file string) *playback.Device {
+	dev, err := playback.Open(file, nil)
+	if err != nil {
+		msg := err.Error()
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+			msg = "Error opening file: " + file
+		}
+		fail(C.RS2_EXCEPTION_TYPE_IO, "Failed to create ros reader: %s", msg)
+	}
+	return dev
+}
+
+// prune forgets the devices of c whose last reference was released; c.mu
+// is held.
+func (c *contextState) prune() {
+	c.devs = slices.DeleteFunc(c.devs, func(o *owner) bool { return o.refs.Load() <= 0 })
 }
 
 // devicesChanged hands the program's devices-changed callback, if it set
@@ -256,11 +296,11 @@ func (c *contextState) setDevicesChanged(cb func(removed, added *C.rs2_device_li
 //export rs2_set_devices_changed_callback
 func rs2_set_devices_changed_callback(ctx *C.rs2_context, cb C.rs2_devices_changed_callback_ptr, user unsafe.Pointer, e **C.rs2_error) {
 	defer catch(e, "rs2_set_devices_changed_callback", func() string {
-		return fmtArgs("context", unsafe.Pointer(ctx), "callback", unsafe.Pointer(cb), "user", user)
+		return fmtArgs("context", ptrArg(unsafe.Pointer(ctx)), "callback", funcArg(unsafe.Pointer(cb)), "user", ptrArg(user))
 	})
 	c := lookup[*contextState](unsafe.Pointer(ctx), "context")
 	if cb == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"callback\"")
+		failNull("callback")
 	}
 	c.setDevicesChanged(func(removed, added *C.rs2_device_list) { C.rsbag_call_devices_changed(cb, removed, added, user) }, nil)
 }
@@ -268,50 +308,51 @@ func rs2_set_devices_changed_callback(ctx *C.rs2_context, cb C.rs2_devices_chang
 //export rs2_set_devices_changed_callback_cpp
 func rs2_set_devices_changed_callback_cpp(ctx *C.rs2_context, cb *C.rs2_devices_changed_callback, e **C.rs2_error) {
 	defer catch(e, "rs2_set_devices_changed_callback_cpp", func() string {
-		return fmtArgs("context", unsafe.Pointer(ctx), "callback", unsafe.Pointer(cb))
+		return fmtArgs("context", ptrArg(unsafe.Pointer(ctx)), "callback", ptrArg(unsafe.Pointer(cb)))
 	})
-	if cb == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"callback\"")
-	}
+	checkCallback(unsafe.Pointer(cb))
+	defer releaseOnFailure(func() { C.rsbag_cpp_release_devices_changed_callback(cb) })
 	c := lookup[*contextState](unsafe.Pointer(ctx), "context")
 	c.setDevicesChanged(func(removed, added *C.rs2_device_list) { C.rsbag_cpp_on_devices_changed(cb, removed, added) }, unsafe.Pointer(cb))
 }
 
 //export rs2_context_add_device
 func rs2_context_add_device(ctx *C.rs2_context, file *C.char, e **C.rs2_error) (r *C.rs2_device) {
-	defer catch(e, "rs2_context_add_device", func() string { return fmtArgs("ctx", unsafe.Pointer(ctx), "file", goStr(file)) })
+	defer catch(e, "rs2_context_add_device", func() string {
+		return fmtArgs("ctx", ptrArg(unsafe.Pointer(ctx)), "file", charArg(unsafe.Pointer(file)))
+	})
 	c := lookup[*contextState](unsafe.Pointer(ctx), "ctx")
 	if file == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"file\"")
+		failNull("file")
 	}
-	o, added := c.addDevice(C.GoString(file))
-	r = (*C.rs2_device)(newHandle(&deviceHandle{o.acquire()}))
-	if added {
-		c.devicesChanged(nil, []*owner{o})
-	}
+	o := c.addDevice(C.GoString(file))
+	r = (*C.rs2_device)(newHandle(&deviceHandle{o}))
+	c.devicesChanged(nil, []*owner{o})
 	return r
 }
 
 //export rs2_create_playback_device
 func rs2_create_playback_device(file *C.char, e **C.rs2_error) (r *C.rs2_device) {
-	defer catch(e, "rs2_create_playback_device", func() string { return fmtArgs("file", goStr(file)) })
+	defer catch(e, "rs2_create_playback_device", func() string { return fmtArgs("file", charArg(unsafe.Pointer(file))) })
 	if file == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"file\"")
+		failNull("file")
 	}
-	dev, err := playback.Open(C.GoString(file), nil)
-	check(err)
+	dev := openBag(C.GoString(file))
 	return (*C.rs2_device)(newHandle(&deviceHandle{newOwner(dev, true)}))
 }
 
 //export rs2_context_remove_device
 func rs2_context_remove_device(ctx *C.rs2_context, file *C.char, e **C.rs2_error) {
-	defer catch(e, "rs2_context_remove_device", func() string { return fmtArgs("ctx", unsafe.Pointer(ctx), "file", goStr(file)) })
+	defer catch(e, "rs2_context_remove_device", func() string {
+		return fmtArgs("ctx", ptrArg(unsafe.Pointer(ctx)), "file", charArg(unsafe.Pointer(file)))
+	})
 	c := lookup[*contextState](unsafe.Pointer(ctx), "ctx")
 	if file == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"file\"")
+		failNull("file")
 	}
 	name := C.GoString(file)
 	c.mu.Lock()
+	c.prune()
 	i := slices.IndexFunc(c.devs, func(o *owner) bool { return o.pb != nil && o.pb.Filename() == name })
 	if i < 0 {
 		// A file that is not in the context is no error, as in
@@ -322,40 +363,54 @@ func rs2_context_remove_device(ctx *C.rs2_context, file *C.char, e **C.rs2_error
 	o := c.devs[i]
 	c.devs = slices.Delete(c.devs, i, i+1)
 	c.mu.Unlock()
-	c.devicesChanged([]*owner{o}, nil)
-	o.release()
+	if o.tryAcquire() { // as librealsense: no callback for a device already gone
+		c.devicesChanged([]*owner{o}, nil)
+		o.release()
+	}
 }
 
 //export rs2_context_unload_tracking_module
 func rs2_context_unload_tracking_module(ctx *C.rs2_context, e **C.rs2_error) {
-	defer catch(e, "rs2_context_unload_tracking_module", nil)
+	defer catch(e, "rs2_context_unload_tracking_module", func() string { return fmtArgs("ctx", ptrArg(unsafe.Pointer(ctx))) })
 }
 
 func (c *contextState) list() *C.rs2_device_list {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return newDeviceList(c.devs)
+	c.prune()
+	l := &deviceList{}
+	for _, o := range c.devs {
+		if o.tryAcquire() {
+			l.devs = append(l.devs, o)
+		}
+	}
+	return (*C.rs2_device_list)(newHandle(l))
 }
 
 //export rs2_query_devices
 func rs2_query_devices(ctx *C.rs2_context, e **C.rs2_error) (r *C.rs2_device_list) {
-	defer catch(e, "rs2_query_devices", func() string { return fmtArgs("context", unsafe.Pointer(ctx)) })
-	return lookup[*contextState](unsafe.Pointer(ctx), "context").list()
+	defer catch(e, "rs2_query_devices", func() string { return fmtArgs("context", ptrArg(unsafe.Pointer(ctx))) })
+	// As librealsense's, which fails as rs2_query_devices_ex.
+	return rs2_query_devices_ex(ctx, productLineAnyIntel, e)
 }
+
+// productLineAnyIntel is RS2_PRODUCT_LINE_ANY_INTEL of librealsense's
+// rs_context.h, the mask rs2_query_devices passes.
+const productLineAnyIntel = 0xfe
 
 //export rs2_query_devices_ex
 func rs2_query_devices_ex(ctx *C.rs2_context, mask C.int, e **C.rs2_error) (r *C.rs2_device_list) {
-	defer catch(e, "rs2_query_devices_ex", func() string { return fmtArgs("context", unsafe.Pointer(ctx), "product_mask", mask) })
+	defer catch(e, "rs2_query_devices_ex", func() string { return fmtArgs("context", ptrArg(unsafe.Pointer(ctx)), "product_mask", mask) })
 	return lookup[*contextState](unsafe.Pointer(ctx), "context").list()
 }
 
 //export rs2_get_device_count
 func rs2_get_device_count(list *C.rs2_device_list, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_get_device_count", func() string { return fmtArgs("info_list", unsafe.Pointer(list)) })
+	defer catch(e, "rs2_get_device_count", func() string { return fmtArgs("list", ptrArg(unsafe.Pointer(list))) })
 	if list == nil {
 		return 0
 	}
-	return C.int(len(lookup[*deviceList](unsafe.Pointer(list), "info_list").devs))
+	return C.int(len(lookup[*deviceList](unsafe.Pointer(list), "list").devs))
 }
 
 //export rs2_delete_device_list
@@ -370,7 +425,9 @@ func rs2_delete_device_list(list *C.rs2_device_list) {
 
 //export rs2_device_list_contains
 func rs2_device_list_contains(list *C.rs2_device_list, dev *C.rs2_device, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_device_list_contains", nil)
+	defer catch(e, "rs2_device_list_contains", func() string {
+		return fmtArgs("info_list", ptrArg(unsafe.Pointer(list)), "device", ptrArg(unsafe.Pointer(dev)))
+	})
 	l := lookup[*deviceList](unsafe.Pointer(list), "info_list")
 	d := lookup[*deviceHandle](unsafe.Pointer(dev), "device")
 	return cbool(slices.Contains(l.devs, d.o))
@@ -392,7 +449,7 @@ func checkIndex(i C.int, n int, arg string) int {
 
 //export rs2_create_device
 func rs2_create_device(list *C.rs2_device_list, index C.int, e **C.rs2_error) (r *C.rs2_device) {
-	defer catch(e, "rs2_create_device", func() string { return fmtArgs("info_list", unsafe.Pointer(list), "index", index) })
+	defer catch(e, "rs2_create_device", func() string { return fmtArgs("info_list", ptrArg(unsafe.Pointer(list)), "index", index) })
 	l := lookup[*deviceList](unsafe.Pointer(list), "info_list")
 	i := checkIndex(index, len(l.devs), "index")
 	return (*C.rs2_device)(newHandle(&deviceHandle{l.devs[i].acquire()}))
@@ -413,15 +470,15 @@ func infoValue(info sensor.Info, i C.rs2_camera_info) (string, bool) {
 
 //export rs2_supports_device_info
 func rs2_supports_device_info(dev *C.rs2_device, info C.rs2_camera_info, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_supports_device_info", func() string { return fmtArgs("device", unsafe.Pointer(dev), "info", info) })
-	_, ok := infoValue(lookup[*deviceHandle](unsafe.Pointer(dev), "device").o.dev.Info(), info)
+	defer catch(e, "rs2_supports_device_info", func() string { return fmtArgs("dev", ptrArg(unsafe.Pointer(dev)), "info", info) })
+	_, ok := infoValue(lookup[*deviceHandle](unsafe.Pointer(dev), "dev").o.dev.Info(), info)
 	return cbool(ok)
 }
 
 //export rs2_get_device_info
 func rs2_get_device_info(dev *C.rs2_device, info C.rs2_camera_info, e **C.rs2_error) (r *C.char) {
-	defer catch(e, "rs2_get_device_info", func() string { return fmtArgs("device", unsafe.Pointer(dev), "info", info) })
-	v, ok := infoValue(lookup[*deviceHandle](unsafe.Pointer(dev), "device").o.dev.Info(), info)
+	defer catch(e, "rs2_get_device_info", func() string { return fmtArgs("dev", ptrArg(unsafe.Pointer(dev)), "info", info) })
+	v, ok := infoValue(lookup[*deviceHandle](unsafe.Pointer(dev), "dev").o.dev.Info(), info)
 	if !ok {
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "%s", unsupportedInfo(info))
 	}
@@ -435,15 +492,18 @@ func unsupportedInfo(info C.rs2_camera_info) string {
 
 //export rs2_query_sensors
 func rs2_query_sensors(dev *C.rs2_device, e **C.rs2_error) (r *C.rs2_sensor_list) {
-	defer catch(e, "rs2_query_sensors", func() string { return fmtArgs("device", unsafe.Pointer(dev)) })
+	defer catch(e, "rs2_query_sensors", func() string { return fmtArgs("device", ptrArg(unsafe.Pointer(dev))) })
 	d := lookup[*deviceHandle](unsafe.Pointer(dev), "device")
 	return (*C.rs2_sensor_list)(newHandle(&sensorList{d.o.acquire(), d.o.dev.Sensors()}))
 }
 
 //export rs2_get_sensors_count
 func rs2_get_sensors_count(list *C.rs2_sensor_list, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_get_sensors_count", func() string { return fmtArgs("info_list", unsafe.Pointer(list)) })
-	return C.int(len(lookup[*sensorList](unsafe.Pointer(list), "info_list").ss))
+	defer catch(e, "rs2_get_sensors_count", func() string { return fmtArgs("list", ptrArg(unsafe.Pointer(list))) })
+	if list == nil {
+		return 0 // as librealsense
+	}
+	return C.int(len(lookup[*sensorList](unsafe.Pointer(list), "list").ss))
 }
 
 //export rs2_delete_sensor_list
@@ -456,7 +516,7 @@ func rs2_delete_sensor_list(list *C.rs2_sensor_list) {
 
 //export rs2_create_sensor
 func rs2_create_sensor(list *C.rs2_sensor_list, index C.int, e **C.rs2_error) (r *C.rs2_sensor) {
-	defer catch(e, "rs2_create_sensor", func() string { return fmtArgs("list", unsafe.Pointer(list), "index", index) })
+	defer catch(e, "rs2_create_sensor", func() string { return fmtArgs("list", ptrArg(unsafe.Pointer(list)), "index", index) })
 	l := lookup[*sensorList](unsafe.Pointer(list), "list")
 	i := checkIndex(index, len(l.ss), "index")
 	return (*C.rs2_sensor)(newHandle(&sensorHandle{o: l.o.acquire(), s: l.ss[i], index: i}))
@@ -481,14 +541,14 @@ func rs2_delete_sensor(s *C.rs2_sensor) {
 
 //export rs2_supports_sensor_info
 func rs2_supports_sensor_info(s *C.rs2_sensor, info C.rs2_camera_info, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_supports_sensor_info", func() string { return fmtArgs("sensor", unsafe.Pointer(s), "info", info) })
+	defer catch(e, "rs2_supports_sensor_info", func() string { return fmtArgs("sensor", ptrArg(unsafe.Pointer(s)), "info", info) })
 	_, ok := infoValue(lookup[*sensorHandle](unsafe.Pointer(s), "sensor").s.Info(), info)
 	return cbool(ok)
 }
 
 //export rs2_get_sensor_info
 func rs2_get_sensor_info(s *C.rs2_sensor, info C.rs2_camera_info, e **C.rs2_error) (r *C.char) {
-	defer catch(e, "rs2_get_sensor_info", func() string { return fmtArgs("sensor", unsafe.Pointer(s), "info", info) })
+	defer catch(e, "rs2_get_sensor_info", func() string { return fmtArgs("sensor", ptrArg(unsafe.Pointer(s)), "info", info) })
 	v, ok := infoValue(lookup[*sensorHandle](unsafe.Pointer(s), "sensor").s.Info(), info)
 	if !ok {
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "%s", unsupportedInfo(info))
@@ -530,14 +590,14 @@ func sensorIs(s sensor.Sensor, ext C.rs2_extension) bool {
 
 //export rs2_is_sensor_extendable_to
 func rs2_is_sensor_extendable_to(s *C.rs2_sensor, ext C.rs2_extension, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_is_sensor_extendable_to", func() string { return fmtArgs("sensor", unsafe.Pointer(s), "extension_type", ext) })
+	defer catch(e, "rs2_is_sensor_extendable_to", func() string { return fmtArgs("sensor", ptrArg(unsafe.Pointer(s)), "extension_type", ext) })
 	return cbool(sensorIs(lookup[*sensorHandle](unsafe.Pointer(s), "sensor").s, ext))
 }
 
 //export rs2_is_device_extendable_to
 func rs2_is_device_extendable_to(dev *C.rs2_device, ext C.rs2_extension, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_is_device_extendable_to", func() string { return fmtArgs("device", unsafe.Pointer(dev), "extension", ext) })
-	d := lookup[*deviceHandle](unsafe.Pointer(dev), "device")
+	defer catch(e, "rs2_is_device_extendable_to", func() string { return fmtArgs("dev", ptrArg(unsafe.Pointer(dev)), "extension", ext) })
+	d := lookup[*deviceHandle](unsafe.Pointer(dev), "dev")
 	switch ext {
 	case C.RS2_EXTENSION_PLAYBACK:
 		return cbool(d.o.pb != nil)
@@ -549,7 +609,7 @@ func rs2_is_device_extendable_to(dev *C.rs2_device, ext C.rs2_extension, e **C.r
 
 //export rs2_get_depth_scale
 func rs2_get_depth_scale(s *C.rs2_sensor, e **C.rs2_error) (r C.float) {
-	defer catch(e, "rs2_get_depth_scale", func() string { return fmtArgs("sensor", unsafe.Pointer(s)) })
+	defer catch(e, "rs2_get_depth_scale", func() string { return fmtArgs("sensor", ptrArg(unsafe.Pointer(s))) })
 	ds, ok := lookup[*sensorHandle](unsafe.Pointer(s), "sensor").s.(extensions.DepthSensor)
 	if !ok || !sensorIs(ds.(sensor.Sensor), C.RS2_EXTENSION_DEPTH_SENSOR) {
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::depth_sensor\" interface! ")
@@ -559,7 +619,7 @@ func rs2_get_depth_scale(s *C.rs2_sensor, e **C.rs2_error) (r C.float) {
 
 //export rs2_get_stereo_baseline
 func rs2_get_stereo_baseline(s *C.rs2_sensor, e **C.rs2_error) (r C.float) {
-	defer catch(e, "rs2_get_stereo_baseline", func() string { return fmtArgs("sensor", unsafe.Pointer(s)) })
+	defer catch(e, "rs2_get_stereo_baseline", func() string { return fmtArgs("sensor", ptrArg(unsafe.Pointer(s))) })
 	ds, ok := lookup[*sensorHandle](unsafe.Pointer(s), "sensor").s.(extensions.DepthStereoSensor)
 	if !ok || !sensorIs(ds.(sensor.Sensor), C.RS2_EXTENSION_DEPTH_STEREO_SENSOR) {
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::depth_stereo_sensor\" interface! ")
@@ -569,26 +629,26 @@ func rs2_get_stereo_baseline(s *C.rs2_sensor, e **C.rs2_error) (r C.float) {
 
 //export rs2_get_recommended_processing_blocks
 func rs2_get_recommended_processing_blocks(s *C.rs2_sensor, e **C.rs2_error) (r *C.rs2_processing_block_list) {
-	defer catch(e, "rs2_get_recommended_processing_blocks", func() string { return fmtArgs("sensor", unsafe.Pointer(s)) })
+	defer catch(e, "rs2_get_recommended_processing_blocks", func() string { return fmtArgs("sensor", ptrArg(unsafe.Pointer(s))) })
 	return recommendedBlocks(lookup[*sensorHandle](unsafe.Pointer(s), "sensor"))
 }
 
 //export rs2_get_stream_profiles
 func rs2_get_stream_profiles(s *C.rs2_sensor, e **C.rs2_error) (r *C.rs2_stream_profile_list) {
-	defer catch(e, "rs2_get_stream_profiles", func() string { return fmtArgs("sensor", unsafe.Pointer(s)) })
+	defer catch(e, "rs2_get_stream_profiles", func() string { return fmtArgs("sensor", ptrArg(unsafe.Pointer(s))) })
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
 	return (*C.rs2_stream_profile_list)(newHandle(&profileList{h.o.acquire(), h.s.Profiles()}))
 }
 
 //export rs2_get_stream_profiles_count
 func rs2_get_stream_profiles_count(list *C.rs2_stream_profile_list, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_get_stream_profiles_count", func() string { return fmtArgs("list", unsafe.Pointer(list)) })
+	defer catch(e, "rs2_get_stream_profiles_count", func() string { return fmtArgs("list", ptrArg(unsafe.Pointer(list))) })
 	return C.int(len(lookup[*profileList](unsafe.Pointer(list), "list").profs))
 }
 
 //export rs2_get_stream_profile
 func rs2_get_stream_profile(list *C.rs2_stream_profile_list, index C.int, e **C.rs2_error) (r *C.rs2_stream_profile) {
-	defer catch(e, "rs2_get_stream_profile", func() string { return fmtArgs("list", unsafe.Pointer(list), "index", index) })
+	defer catch(e, "rs2_get_stream_profile", func() string { return fmtArgs("list", ptrArg(unsafe.Pointer(list)), "index", index) })
 	l := lookup[*profileList](unsafe.Pointer(list), "list")
 	return l.o.profile(l.profs[checkIndex(index, len(l.profs), "index")])
 }
@@ -613,34 +673,36 @@ func rs2_delete_stream_profile(p *C.rs2_stream_profile) {
 
 //export rs2_get_stream_profile_data
 func rs2_get_stream_profile_data(p *C.rs2_stream_profile, stream *C.rs2_stream, format *C.rs2_format, index *C.int, uid *C.int, fps *C.int, e **C.rs2_error) {
-	defer catch(e, "rs2_get_stream_profile_data", func() string { return fmtArgs("mode", unsafe.Pointer(p)) })
-	sp := lookup[*profileEntry](unsafe.Pointer(p), "mode").p
-	if stream != nil {
-		*stream = C.rs2_stream(sp.Stream)
+	defer catch(e, "rs2_get_stream_profile_data", func() string {
+		return fmtArgs("profile", profileArg(unsafe.Pointer(p)), "stream", derefArg(stream), "format", derefArg(format), "index", derefArg(index), "framerate", derefArg(fps))
+	})
+	sp := lookup[*profileEntry](unsafe.Pointer(p), "profile").p
+	switch {
+	case stream == nil:
+		failNull("stream")
+	case format == nil:
+		failNull("format")
+	case index == nil:
+		failNull("index")
+	case uid == nil:
+		failNull("unique_id")
+	case fps == nil:
+		// librealsense writes through framerate unchecked (a crash):
+		// refused here with the error it gives the others.
+		failNull("framerate")
 	}
-	if format != nil {
-		*format = C.rs2_format(sp.Format)
-	}
-	if index != nil {
-		*index = C.int(sp.Index)
-	}
-	if uid != nil {
-		*uid = C.int(sp.UID)
-	}
-	if fps != nil {
-		*fps = C.int(sp.FPS)
-	}
+	*stream, *format, *index, *uid, *fps = C.rs2_stream(sp.Stream), C.rs2_format(sp.Format), C.int(sp.Index), C.int(sp.UID), C.int(sp.FPS)
 }
 
 //export rs2_is_stream_profile_default
 func rs2_is_stream_profile_default(p *C.rs2_stream_profile, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_is_stream_profile_default", func() string { return fmtArgs("mode", unsafe.Pointer(p)) })
-	return cbool(lookup[*profileEntry](unsafe.Pointer(p), "mode").p.Default)
+	defer catch(e, "rs2_is_stream_profile_default", func() string { return fmtArgs("profile", profileArg(unsafe.Pointer(p))) })
+	return cbool(lookup[*profileEntry](unsafe.Pointer(p), "profile").p.Default)
 }
 
 //export rs2_stream_profile_is
 func rs2_stream_profile_is(p *C.rs2_stream_profile, ext C.rs2_extension, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_stream_profile_is", func() string { return fmtArgs("profile", unsafe.Pointer(p), "type", ext) })
+	defer catch(e, "rs2_stream_profile_is", func() string { return fmtArgs("profile", profileArg(unsafe.Pointer(p)), "extension_type", ext) })
 	sp := lookup[*profileEntry](unsafe.Pointer(p), "profile").p
 	switch ext {
 	case C.RS2_EXTENSION_VIDEO_PROFILE:
@@ -653,8 +715,8 @@ func rs2_stream_profile_is(p *C.rs2_stream_profile, ext C.rs2_extension, e **C.r
 	return 0
 }
 
-func videoProfile(p *C.rs2_stream_profile) *sensor.StreamProfile {
-	sp := lookup[*profileEntry](unsafe.Pointer(p), "mode").p
+func videoProfile(p *C.rs2_stream_profile, arg string) *sensor.StreamProfile {
+	sp := lookup[*profileEntry](unsafe.Pointer(p), arg).p
 	if sp.Kind != sensor.KindVideo {
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::video_stream_profile_interface\" interface! ")
 	}
@@ -663,8 +725,10 @@ func videoProfile(p *C.rs2_stream_profile) *sensor.StreamProfile {
 
 //export rs2_get_video_stream_resolution
 func rs2_get_video_stream_resolution(p *C.rs2_stream_profile, w, h *C.int, e **C.rs2_error) {
-	defer catch(e, "rs2_get_video_stream_resolution", func() string { return fmtArgs("from", unsafe.Pointer(p)) })
-	sp := videoProfile(p)
+	defer catch(e, "rs2_get_video_stream_resolution", func() string {
+		return fmtArgs("from", profileArg(unsafe.Pointer(p)), "width", derefArg(w), "height", derefArg(h))
+	})
+	sp := videoProfile(p, "from")
 	if w != nil {
 		*w = C.int(sp.Width)
 	}
@@ -675,11 +739,13 @@ func rs2_get_video_stream_resolution(p *C.rs2_stream_profile, w, h *C.int, e **C
 
 //export rs2_get_video_stream_intrinsics
 func rs2_get_video_stream_intrinsics(p *C.rs2_stream_profile, out *C.rs2_intrinsics, e **C.rs2_error) {
-	defer catch(e, "rs2_get_video_stream_intrinsics", func() string { return fmtArgs("from", unsafe.Pointer(p)) })
-	sp := videoProfile(p)
-	if out == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"intr\"")
+	defer catch(e, "rs2_get_video_stream_intrinsics", func() string {
+		return fmtArgs("profile", profileArg(unsafe.Pointer(p)), "intr", outArg(unsafe.Pointer(out)))
+	})
+	if p != nil && out == nil { // as librealsense: the arguments, then the kind of profile
+		failNull("intr")
 	}
+	sp := videoProfile(p, "profile")
 	in := sp.Intrinsics
 	*out = C.rs2_intrinsics{width: C.int(in.Width), height: C.int(in.Height), ppx: C.float(in.PPX), ppy: C.float(in.PPY),
 		fx: C.float(in.FX), fy: C.float(in.FY), model: C.rs2_distortion(in.Model)}
@@ -690,13 +756,15 @@ func rs2_get_video_stream_intrinsics(p *C.rs2_stream_profile, out *C.rs2_intrins
 
 //export rs2_get_motion_intrinsics
 func rs2_get_motion_intrinsics(p *C.rs2_stream_profile, out *C.rs2_motion_device_intrinsic, e **C.rs2_error) {
-	defer catch(e, "rs2_get_motion_intrinsics", func() string { return fmtArgs("mode", unsafe.Pointer(p)) })
+	defer catch(e, "rs2_get_motion_intrinsics", func() string {
+		return fmtArgs("mode", profileArg(unsafe.Pointer(p)), "intrinsics", ptrArg(unsafe.Pointer(out)))
+	})
 	sp := lookup[*profileEntry](unsafe.Pointer(p), "mode").p
+	if out == nil { // as librealsense: the arguments, then the kind of profile
+		failNull("intrinsics")
+	}
 	if sp.Kind != sensor.KindMotion {
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::motion_stream_profile_interface\" interface! ")
-	}
-	if out == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"intrinsics\"")
 	}
 	mi := sp.MotionIntrinsics
 	for r := range mi.Data {
@@ -712,11 +780,13 @@ func rs2_get_motion_intrinsics(p *C.rs2_stream_profile, out *C.rs2_motion_device
 
 //export rs2_get_extrinsics
 func rs2_get_extrinsics(from, to *C.rs2_stream_profile, out *C.rs2_extrinsics, e **C.rs2_error) {
-	defer catch(e, "rs2_get_extrinsics", func() string { return fmtArgs("from", unsafe.Pointer(from), "to", unsafe.Pointer(to)) })
+	defer catch(e, "rs2_get_extrinsics", func() string {
+		return fmtArgs("from", profileArg(unsafe.Pointer(from)), "to", profileArg(unsafe.Pointer(to)), "extrin", extrinsicsArg(out))
+	})
 	a := lookup[*profileEntry](unsafe.Pointer(from), "from")
 	b := lookup[*profileEntry](unsafe.Pointer(to), "to")
 	if out == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"extrin\"")
+		failNull("extrin")
 	}
 	if a.o == nil || b.o == nil {
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "a cloned profile has no extrinsics")
@@ -735,7 +805,7 @@ func rs2_get_extrinsics(from, to *C.rs2_stream_profile, out *C.rs2_extrinsics, e
 // or a processing block's.
 func options(p unsafe.Pointer) optionSet {
 	if p == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"options\"")
+		failNull("options")
 	}
 	v, _ := handles.Load(uintptr(p))
 	switch h := v.(type) {
@@ -770,76 +840,102 @@ func supported(o optionSet, opt C.rs2_option) bool {
 	return slices.Contains(o.SupportedOptions(), sensor.Option(opt))
 }
 
+// checkOption fails as librealsense's options container does for an
+// option o lacks (get_option in src/core/options-container.cpp).
 func checkOption(o optionSet, opt C.rs2_option) sensor.Option {
 	if !supported(o, opt) {
-		name := C.GoString(rs2_option_to_string(opt))
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "Device does not support option %s!", name)
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "option '%s' not supported", C.GoString(rs2_option_to_string(opt)))
+	}
+	return sensor.Option(opt)
+}
+
+// checkOptionEnabled fails as rs2_get_option and rs2_set_option do for an
+// option o lacks (VALIDATE_OPTION_ENABLED in src/api.h).
+func checkOptionEnabled(o optionSet, opt C.rs2_option) sensor.Option {
+	if !supported(o, opt) {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "object doesn't support option %s", C.GoString(rs2_option_to_string(opt)))
 	}
 	return sensor.Option(opt)
 }
 
 //export rs2_supports_option
 func rs2_supports_option(p *C.rs2_options, opt C.rs2_option, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_supports_option", func() string { return fmtArgs("options", unsafe.Pointer(p), "option", opt) })
+	defer catch(e, "rs2_supports_option", func() string { return fmtArgs("options", ptrArg(unsafe.Pointer(p)), "option", opt) })
 	return cbool(supported(options(unsafe.Pointer(p)), opt))
 }
 
 //export rs2_get_option
 func rs2_get_option(p *C.rs2_options, opt C.rs2_option, e **C.rs2_error) (r C.float) {
-	defer catch(e, "rs2_get_option", func() string { return fmtArgs("options", unsafe.Pointer(p), "option", opt) })
+	defer catch(e, "rs2_get_option", func() string { return fmtArgs("options", ptrArg(unsafe.Pointer(p)), "option_id", opt) })
 	o := options(unsafe.Pointer(p))
-	v, err := o.Option(checkOption(o, opt))
+	v, err := o.Option(checkOptionEnabled(o, opt))
 	check(err)
 	return C.float(v)
 }
 
 //export rs2_set_option
 func rs2_set_option(p *C.rs2_options, opt C.rs2_option, value C.float, e **C.rs2_error) {
-	defer catch(e, "rs2_set_option", func() string { return fmtArgs("options", unsafe.Pointer(p), "option", opt, "value", value) })
+	defer catch(e, "rs2_set_option", func() string {
+		return fmtArgs("options", ptrArg(unsafe.Pointer(p)), "option", opt, "value", floatArg(float64(value)))
+	})
 	o := options(unsafe.Pointer(p))
-	check(o.SetOption(checkOption(o, opt), float32(value)))
+	id := checkOptionEnabled(o, opt)
+	// As rs2_set_option in src/rs.cpp: the range first, when the option
+	// has one, then the option's own refusal of a read-only value.
+	rg, err := o.OptionRange(id)
+	check(err)
+	if rg.Min != rg.Max && rg.Step != 0 && (float32(value) < rg.Min || float32(value) > rg.Max) {
+		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "out of range value for argument \"value\"")
+	}
+	if readOnly(o, id) {
+		fail(C.RS2_EXCEPTION_TYPE_NOT_IMPLEMENTED, "This option is read-only!")
+	}
+	check(o.SetOption(id, float32(value)))
 }
 
 //export rs2_is_option_read_only
 func rs2_is_option_read_only(p *C.rs2_options, opt C.rs2_option, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_is_option_read_only", func() string { return fmtArgs("options", unsafe.Pointer(p), "option", opt) })
+	defer catch(e, "rs2_is_option_read_only", func() string { return fmtArgs("options", ptrArg(unsafe.Pointer(p)), "option", opt) })
 	o := options(unsafe.Pointer(p))
 	return cbool(readOnly(o, checkOption(o, opt)))
 }
 
 //export rs2_get_option_range
 func rs2_get_option_range(p *C.rs2_options, opt C.rs2_option, min, max, step, def *C.float, e **C.rs2_error) {
-	defer catch(e, "rs2_get_option_range", func() string { return fmtArgs("options", unsafe.Pointer(p), "option", opt) })
+	defer catch(e, "rs2_get_option_range", func() string {
+		return fmtArgs("options", ptrArg(unsafe.Pointer(p)), "option", opt, "min", derefArg(min), "max", derefArg(max), "step", derefArg(step), "def", derefArg(def))
+	})
 	o := options(unsafe.Pointer(p))
-	rg, err := o.OptionRange(checkOption(o, opt))
-	check(err)
 	for _, x := range []struct {
-		p *C.float
-		v float32
-	}{{min, rg.Min}, {max, rg.Max}, {step, rg.Step}, {def, rg.Default}} {
-		if x.p != nil {
-			*x.p = C.float(x.v)
+		p    *C.float
+		name string
+	}{{min, "min"}, {max, "max"}, {step, "step"}, {def, "def"}} {
+		if x.p == nil {
+			failNull(x.name)
 		}
 	}
+	rg, err := o.OptionRange(checkOption(o, opt))
+	check(err)
+	*min, *max, *step, *def = C.float(rg.Min), C.float(rg.Max), C.float(rg.Step), C.float(rg.Default)
 }
 
 //export rs2_get_option_description
 func rs2_get_option_description(p *C.rs2_options, opt C.rs2_option, e **C.rs2_error) (r *C.char) {
-	defer catch(e, "rs2_get_option_description", func() string { return fmtArgs("options", unsafe.Pointer(p), "option", opt) })
+	defer catch(e, "rs2_get_option_description", func() string { return fmtArgs("options", ptrArg(unsafe.Pointer(p)), "option", opt) })
 	o := options(unsafe.Pointer(p))
 	return cstr(o.OptionDescription(checkOption(o, opt)))
 }
 
 //export rs2_get_option_name
 func rs2_get_option_name(p *C.rs2_options, opt C.rs2_option, e **C.rs2_error) (r *C.char) {
-	defer catch(e, "rs2_get_option_name", func() string { return fmtArgs("options", unsafe.Pointer(p), "option", opt) })
+	defer catch(e, "rs2_get_option_name", func() string { return fmtArgs("option", opt, "options", ptrArg(unsafe.Pointer(p))) })
 	options(unsafe.Pointer(p))
 	return rs2_option_to_string(opt)
 }
 
 //export rs2_get_options_list
 func rs2_get_options_list(p *C.rs2_options, e **C.rs2_error) (r *C.rs2_options_list) {
-	defer catch(e, "rs2_get_options_list", func() string { return fmtArgs("options", unsafe.Pointer(p)) })
+	defer catch(e, "rs2_get_options_list", func() string { return fmtArgs("options", ptrArg(unsafe.Pointer(p))) })
 	o := options(unsafe.Pointer(p))
 	l := &optionsList{opts: o.SupportedOptions()}
 	for _, opt := range l.opts {
@@ -850,13 +946,13 @@ func rs2_get_options_list(p *C.rs2_options, e **C.rs2_error) (r *C.rs2_options_l
 
 //export rs2_get_options_list_size
 func rs2_get_options_list_size(l *C.rs2_options_list, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_get_options_list_size", func() string { return fmtArgs("options", unsafe.Pointer(l)) })
+	defer catch(e, "rs2_get_options_list_size", func() string { return fmtArgs("options", ptrArg(unsafe.Pointer(l))) })
 	return C.int(len(lookup[*optionsList](unsafe.Pointer(l), "options").opts))
 }
 
 //export rs2_get_option_from_list
 func rs2_get_option_from_list(l *C.rs2_options_list, i C.int, e **C.rs2_error) (r C.rs2_option) {
-	defer catch(e, "rs2_get_option_from_list", func() string { return fmtArgs("options", unsafe.Pointer(l), "i", i) })
+	defer catch(e, "rs2_get_option_from_list", func() string { return fmtArgs("options", ptrArg(unsafe.Pointer(l)), "i", i) })
 	ol := lookup[*optionsList](unsafe.Pointer(l), "options")
 	return C.rs2_option(ol.opts[checkIndex(i, len(ol.opts), "i")])
 }
@@ -873,7 +969,7 @@ func rs2_delete_options_list(l *C.rs2_options_list) {
 //
 //export rs2_device_is_connected
 func rs2_device_is_connected(dev *C.rs2_device, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_device_is_connected", devArgs(dev))
+	defer catch(e, "rs2_device_is_connected", func() string { return fmtArgs("device", ptrArg(unsafe.Pointer(dev))) })
 	lookup[*deviceHandle](unsafe.Pointer(dev), "device")
 	return 1
 }
@@ -883,6 +979,6 @@ func rs2_device_is_connected(dev *C.rs2_device, e **C.rs2_error) (r C.int) {
 //
 //export rs2_hardware_reset
 func rs2_hardware_reset(dev *C.rs2_device, e **C.rs2_error) {
-	defer catch(e, "rs2_hardware_reset", devArgs(dev))
+	defer catch(e, "rs2_hardware_reset", func() string { return fmtArgs("device", ptrArg(unsafe.Pointer(dev))) })
 	lookup[*deviceHandle](unsafe.Pointer(dev), "device")
 }

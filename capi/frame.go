@@ -36,6 +36,10 @@ type frameRef struct {
 	refs      atomic.Int32
 	pin       runtime.Pinner
 	handle    unsafe.Pointer
+	// freed, when not nil, is called when the last reference goes or the
+	// frame is kept (only its first call counts): a processing block's
+	// count of the outputs the program holds.
+	freed func()
 
 	// cloud is the point cloud block whose points these are: at the last
 	// release they become its spare, the memory of its next cloud, unless
@@ -74,54 +78,60 @@ func (r *frameRef) release() {
 		r.cloud.spare = r.points
 		r.cloud.mu.Unlock()
 	}
+	if r.freed != nil {
+		r.freed()
+	}
 }
 
-func frameOf(p *C.rs2_frame) *frameRef { return lookup[*frameRef](unsafe.Pointer(p), "frame") }
+func frameOf(p *C.rs2_frame, arg string) *frameRef { return lookup[*frameRef](unsafe.Pointer(p), arg) }
 
 // single returns the frame of a handle that is not a composite.
-func single(p *C.rs2_frame) *sensor.Frame {
-	r := frameOf(p)
+func single(p *C.rs2_frame, arg string) *sensor.Frame {
+	r := frameOf(p, arg)
 	if r.f == nil {
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::frame_interface\" interface! ")
 	}
 	return r.f
 }
 
-func videoFrame(p *C.rs2_frame) *sensor.Frame {
-	f := single(p)
+func videoFrame(p *C.rs2_frame, arg string) *sensor.Frame {
+	f := single(p, arg)
 	if f.Profile == nil || f.Profile.Kind != sensor.KindVideo {
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::video_frame\" interface! ")
 	}
 	return f
 }
 
-func frameArgs(p *C.rs2_frame) func() string {
-	return func() string { return fmtArgs("frame", unsafe.Pointer(p)) }
-}
-
 //export rs2_release_frame
 func rs2_release_frame(p *C.rs2_frame) {
 	defer catch(nil, "rs2_release_frame", nil)
 	if p != nil {
-		frameOf(p).release()
+		frameOf(p, "frame").release()
 	}
 }
 
 //export rs2_frame_add_ref
 func rs2_frame_add_ref(p *C.rs2_frame, e **C.rs2_error) {
-	defer catch(e, "rs2_frame_add_ref", frameArgs(p))
-	frameOf(p).refs.Add(1)
+	defer catch(e, "rs2_frame_add_ref", func() string { return fmtArgs("frame", ptrArg(unsafe.Pointer(p))) })
+	frameOf(p, "frame").refs.Add(1)
 }
 
 //export rs2_keep_frame
 func rs2_keep_frame(p *C.rs2_frame) {
-	// Frames of this library are never recycled: every frame is kept.
+	// Frames of this library are never recycled: every frame is kept. A
+	// processing block's output kept no longer counts against its Frames
+	// Queue Size, as in librealsense, whose kept frames leave the pool.
+	if v, ok := handles.Load(uintptr(unsafe.Pointer(p))); ok {
+		if r, ok := v.(*frameRef); ok && r.freed != nil {
+			r.freed()
+		}
+	}
 }
 
 //export rs2_get_frame_data
 func rs2_get_frame_data(p *C.rs2_frame, e **C.rs2_error) (r unsafe.Pointer) {
-	defer catch(e, "rs2_get_frame_data", frameArgs(p))
-	f := single(p)
+	defer catch(e, "rs2_get_frame_data", func() string { return fmtArgs("frame_ref", ptrArg(unsafe.Pointer(p))) })
+	f := single(p, "frame_ref")
 	if len(f.Data) == 0 {
 		return nil
 	}
@@ -130,62 +140,62 @@ func rs2_get_frame_data(p *C.rs2_frame, e **C.rs2_error) (r unsafe.Pointer) {
 
 //export rs2_get_frame_data_size
 func rs2_get_frame_data_size(p *C.rs2_frame, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_get_frame_data_size", frameArgs(p))
-	return C.int(len(single(p).Data))
+	defer catch(e, "rs2_get_frame_data_size", func() string { return fmtArgs("frame_ref", ptrArg(unsafe.Pointer(p))) })
+	return C.int(len(single(p, "frame_ref").Data))
 }
 
 //export rs2_get_frame_width
 func rs2_get_frame_width(p *C.rs2_frame, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_get_frame_width", frameArgs(p))
-	return C.int(videoFrame(p).Width)
+	defer catch(e, "rs2_get_frame_width", func() string { return fmtArgs("frame_ref", ptrArg(unsafe.Pointer(p))) })
+	return C.int(videoFrame(p, "frame_ref").Width)
 }
 
 //export rs2_get_frame_height
 func rs2_get_frame_height(p *C.rs2_frame, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_get_frame_height", frameArgs(p))
-	return C.int(videoFrame(p).Height)
+	defer catch(e, "rs2_get_frame_height", func() string { return fmtArgs("frame_ref", ptrArg(unsafe.Pointer(p))) })
+	return C.int(videoFrame(p, "frame_ref").Height)
 }
 
 //export rs2_get_frame_stride_in_bytes
 func rs2_get_frame_stride_in_bytes(p *C.rs2_frame, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_get_frame_stride_in_bytes", frameArgs(p))
-	return C.int(videoFrame(p).Stride)
+	defer catch(e, "rs2_get_frame_stride_in_bytes", func() string { return fmtArgs("frame_ref", ptrArg(unsafe.Pointer(p))) })
+	return C.int(videoFrame(p, "frame_ref").Stride)
 }
 
 //export rs2_get_frame_bits_per_pixel
 func rs2_get_frame_bits_per_pixel(p *C.rs2_frame, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_get_frame_bits_per_pixel", frameArgs(p))
-	return C.int(videoFrame(p).BPP)
+	defer catch(e, "rs2_get_frame_bits_per_pixel", func() string { return fmtArgs("frame_ref", ptrArg(unsafe.Pointer(p))) })
+	return C.int(videoFrame(p, "frame_ref").BPP)
 }
 
 //export rs2_get_frame_number
 func rs2_get_frame_number(p *C.rs2_frame, e **C.rs2_error) (r C.ulonglong) {
-	defer catch(e, "rs2_get_frame_number", frameArgs(p))
-	return C.ulonglong(single(p).Number)
+	defer catch(e, "rs2_get_frame_number", func() string { return fmtArgs("frame", ptrArg(unsafe.Pointer(p))) })
+	return C.ulonglong(single(p, "frame").Number)
 }
 
 //export rs2_get_frame_timestamp
 func rs2_get_frame_timestamp(p *C.rs2_frame, e **C.rs2_error) (r C.rs2_time_t) {
-	defer catch(e, "rs2_get_frame_timestamp", frameArgs(p))
-	return C.rs2_time_t(single(p).TimestampMs)
+	defer catch(e, "rs2_get_frame_timestamp", func() string { return fmtArgs("frame_ref", ptrArg(unsafe.Pointer(p))) })
+	return C.rs2_time_t(single(p, "frame_ref").TimestampMs)
 }
 
 //export rs2_get_frame_timestamp_domain
 func rs2_get_frame_timestamp_domain(p *C.rs2_frame, e **C.rs2_error) (r C.rs2_timestamp_domain) {
-	defer catch(e, "rs2_get_frame_timestamp_domain", frameArgs(p))
-	return C.rs2_timestamp_domain(single(p).Domain)
+	defer catch(e, "rs2_get_frame_timestamp_domain", func() string { return fmtArgs("frame_ref", ptrArg(unsafe.Pointer(p))) })
+	return C.rs2_timestamp_domain(single(p, "frame_ref").Domain)
 }
 
 //export rs2_supports_frame_metadata
 func rs2_supports_frame_metadata(p *C.rs2_frame, k C.rs2_frame_metadata_value, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_supports_frame_metadata", func() string { return fmtArgs("frame", unsafe.Pointer(p), "frame_metadata", k) })
-	return cbool(single(p).Metadata.Has(sensor.MetadataKey(k)))
+	defer catch(e, "rs2_supports_frame_metadata", func() string { return fmtArgs("frame", ptrArg(unsafe.Pointer(p)), "frame_metadata", k) })
+	return cbool(single(p, "frame").Metadata.Has(sensor.MetadataKey(k)))
 }
 
 //export rs2_get_frame_metadata
 func rs2_get_frame_metadata(p *C.rs2_frame, k C.rs2_frame_metadata_value, e **C.rs2_error) (r C.rs2_metadata_type) {
-	defer catch(e, "rs2_get_frame_metadata", func() string { return fmtArgs("frame", unsafe.Pointer(p), "frame_metadata", k) })
-	v, ok := single(p).Metadata.Get(sensor.MetadataKey(k))
+	defer catch(e, "rs2_get_frame_metadata", func() string { return fmtArgs("frame", ptrArg(unsafe.Pointer(p)), "frame_metadata", k) })
+	v, ok := single(p, "frame").Metadata.Get(sensor.MetadataKey(k))
 	if !ok {
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "Frame does not support this type of metadata")
 	}
@@ -194,8 +204,8 @@ func rs2_get_frame_metadata(p *C.rs2_frame, k C.rs2_frame_metadata_value, e **C.
 
 //export rs2_get_frame_stream_profile
 func rs2_get_frame_stream_profile(p *C.rs2_frame, e **C.rs2_error) (r *C.rs2_stream_profile) {
-	defer catch(e, "rs2_get_frame_stream_profile", frameArgs(p))
-	ref := frameOf(p)
+	defer catch(e, "rs2_get_frame_stream_profile", func() string { return fmtArgs("frame_ref", ptrArg(unsafe.Pointer(p))) })
+	ref := frameOf(p, "frame_ref")
 	f := ref.f
 	if f == nil && len(ref.set) > 0 {
 		f = ref.set[0]
@@ -208,8 +218,8 @@ func rs2_get_frame_stream_profile(p *C.rs2_frame, e **C.rs2_error) (r *C.rs2_str
 
 //export rs2_is_frame_extendable_to
 func rs2_is_frame_extendable_to(p *C.rs2_frame, ext C.rs2_extension, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_is_frame_extendable_to", func() string { return fmtArgs("frame", unsafe.Pointer(p), "extension_type", ext) })
-	ref := frameOf(p)
+	defer catch(e, "rs2_is_frame_extendable_to", func() string { return fmtArgs("f", ptrArg(unsafe.Pointer(p)), "extension_type", ext) })
+	ref := frameOf(p, "f")
 	if ref.f == nil {
 		return cbool(ext == C.RS2_EXTENSION_COMPOSITE_FRAME)
 	}
@@ -239,8 +249,8 @@ func isDisparity(p *sensor.StreamProfile) bool {
 	return p.Stream == sensor.StreamDepth && (p.Format == sensor.FormatDisparity32 || p.Format == sensor.FormatDisparity16)
 }
 
-func depthFrame(p *C.rs2_frame) *sensor.Frame {
-	f := videoFrame(p)
+func depthFrame(p *C.rs2_frame, arg string) *sensor.Frame {
+	f := videoFrame(p, arg)
 	if f.Profile.Stream != sensor.StreamDepth {
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::depth_frame\" interface! ")
 	}
@@ -249,14 +259,14 @@ func depthFrame(p *C.rs2_frame) *sensor.Frame {
 
 //export rs2_depth_frame_get_units
 func rs2_depth_frame_get_units(p *C.rs2_frame, e **C.rs2_error) (r C.float) {
-	defer catch(e, "rs2_depth_frame_get_units", frameArgs(p))
-	return C.float(depthFrame(p).Units())
+	defer catch(e, "rs2_depth_frame_get_units", func() string { return fmtArgs("frame_ref", ptrArg(unsafe.Pointer(p))) })
+	return C.float(depthFrame(p, "frame_ref").Units())
 }
 
 //export rs2_depth_frame_get_distance
 func rs2_depth_frame_get_distance(p *C.rs2_frame, x, y C.int, e **C.rs2_error) (r C.float) {
-	defer catch(e, "rs2_depth_frame_get_distance", func() string { return fmtArgs("frame_ref", unsafe.Pointer(p), "x", x, "y", y) })
-	d, err := depthFrame(p).Distance(int(x), int(y))
+	defer catch(e, "rs2_depth_frame_get_distance", func() string { return fmtArgs("frame_ref", ptrArg(unsafe.Pointer(p)), "x", x, "y", y) })
+	d, err := depthFrame(p, "frame_ref").Distance(int(x), int(y))
 	if err != nil {
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "%v", err)
 	}
@@ -265,13 +275,13 @@ func rs2_depth_frame_get_distance(p *C.rs2_frame, x, y C.int, e **C.rs2_error) (
 
 //export rs2_pose_frame_get_pose_data
 func rs2_pose_frame_get_pose_data(p *C.rs2_frame, out *C.rs2_pose, e **C.rs2_error) {
-	defer catch(e, "rs2_pose_frame_get_pose_data", frameArgs(p))
-	f := single(p)
+	defer catch(e, "rs2_pose_frame_get_pose_data", func() string { return fmtArgs("frame", ptrArg(unsafe.Pointer(p)), "pose", ptrArg(unsafe.Pointer(out))) })
+	f := single(p, "frame")
 	if f.Profile == nil || f.Profile.Kind != sensor.KindPose {
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::pose_frame\" interface! ")
 	}
 	if out == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"pose\"")
+		failNull("pose")
 	}
 	ps := &f.Pose
 	vec := func(v [3]float32) C.rs2_vector {
@@ -285,8 +295,8 @@ func rs2_pose_frame_get_pose_data(p *C.rs2_frame, out *C.rs2_pose, e **C.rs2_err
 
 //export rs2_embedded_frames_count
 func rs2_embedded_frames_count(p *C.rs2_frame, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_embedded_frames_count", frameArgs(p))
-	ref := frameOf(p)
+	defer catch(e, "rs2_embedded_frames_count", func() string { return fmtArgs("composite", ptrArg(unsafe.Pointer(p))) })
+	ref := frameOf(p, "composite")
 	if ref.f != nil {
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::composite_frame\" interface! ")
 	}
@@ -295,8 +305,8 @@ func rs2_embedded_frames_count(p *C.rs2_frame, e **C.rs2_error) (r C.int) {
 
 //export rs2_extract_frame
 func rs2_extract_frame(p *C.rs2_frame, index C.int, e **C.rs2_error) (r *C.rs2_frame) {
-	defer catch(e, "rs2_extract_frame", func() string { return fmtArgs("composite", unsafe.Pointer(p), "index", index) })
-	ref := frameOf(p)
+	defer catch(e, "rs2_extract_frame", func() string { return fmtArgs("composite", ptrArg(unsafe.Pointer(p))) })
+	ref := frameOf(p, "composite")
 	if ref.f != nil {
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::composite_frame\" interface! ")
 	}
@@ -309,12 +319,12 @@ func rs2_extract_frame(p *C.rs2_frame, index C.int, e **C.rs2_error) (r *C.rs2_f
 
 //export rs2_get_frame_points_count
 func rs2_get_frame_points_count(p *C.rs2_frame, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_get_frame_points_count", frameArgs(p))
-	return C.int(len(pointsOf(p).Vertices))
+	defer catch(e, "rs2_get_frame_points_count", func() string { return fmtArgs("frame", ptrArg(unsafe.Pointer(p))) })
+	return C.int(len(pointsOf(p, "frame").Vertices))
 }
 
-func pointsOf(p *C.rs2_frame) *processing.Points {
-	ref := frameOf(p)
+func pointsOf(p *C.rs2_frame, arg string) *processing.Points {
+	ref := frameOf(p, arg)
 	if ref.points == nil {
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::points\" interface! ")
 	}
@@ -323,8 +333,8 @@ func pointsOf(p *C.rs2_frame) *processing.Points {
 
 //export rs2_get_frame_vertices
 func rs2_get_frame_vertices(p *C.rs2_frame, e **C.rs2_error) (r *C.rs2_vertex) {
-	defer catch(e, "rs2_get_frame_vertices", frameArgs(p))
-	pts := pointsOf(p)
+	defer catch(e, "rs2_get_frame_vertices", func() string { return fmtArgs("frame", ptrArg(unsafe.Pointer(p))) })
+	pts := pointsOf(p, "frame")
 	if len(pts.Vertices) == 0 {
 		return nil
 	}
@@ -333,12 +343,12 @@ func rs2_get_frame_vertices(p *C.rs2_frame, e **C.rs2_error) (r *C.rs2_vertex) {
 
 //export rs2_get_frame_texture_coordinates
 func rs2_get_frame_texture_coordinates(p *C.rs2_frame, e **C.rs2_error) (r *C.rs2_pixel) {
-	defer catch(e, "rs2_get_frame_texture_coordinates", frameArgs(p))
-	pts := pointsOf(p)
+	defer catch(e, "rs2_get_frame_texture_coordinates", func() string { return fmtArgs("frame", ptrArg(unsafe.Pointer(p))) })
+	pts := pointsOf(p, "frame")
 	if len(pts.TexCoords) == 0 {
 		// A cloud mapped to no texture has coordinates all zero in
 		// librealsense (its points frame holds them after the vertices).
-		ref := frameOf(p)
+		ref := frameOf(p, "frame")
 		ref.zeroTexOnce.Do(func() {
 			if len(pts.Vertices) > 0 {
 				ref.zeroTex = make([][2]float32, len(pts.Vertices))
@@ -355,17 +365,19 @@ func rs2_get_frame_texture_coordinates(p *C.rs2_frame, e **C.rs2_error) (r *C.rs
 
 //export rs2_export_to_ply
 func rs2_export_to_ply(p *C.rs2_frame, fname *C.char, texture *C.rs2_frame, e **C.rs2_error) {
-	defer catch(e, "rs2_export_to_ply", func() string { return fmtArgs("frame", unsafe.Pointer(p), "fname", unsafe.Pointer(fname)) })
+	defer catch(e, "rs2_export_to_ply", func() string {
+		return fmtArgs("frame", ptrArg(unsafe.Pointer(p)), "fname", charArg(unsafe.Pointer(fname)))
+	})
 	if p == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"frame\"")
+		failNull("frame")
 	}
 	if fname == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"fname\"")
+		failNull("fname")
 	}
-	pts := pointsOf(p)
+	pts := pointsOf(p, "frame")
 	var tex *sensor.Frame
 	if texture != nil {
-		tex = single(texture)
+		tex = single(texture, "texture")
 	}
 	check(writePLY(C.GoString(fname), pts, tex))
 }

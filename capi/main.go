@@ -63,7 +63,7 @@ func handleCount() int {
 // lookup returns the object of handle p as a T, or fails naming the argument.
 func lookup[T any](p unsafe.Pointer, arg string) T {
 	if p == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"%s\"", arg)
+		failNull(arg)
 	}
 	v, ok := handles.Load(uintptr(p))
 	if !ok {
@@ -165,6 +165,7 @@ func catch(e **C.rs2_error, fn string, args func() string) {
 			a = args()
 		}
 		*e = newError(err.Error(), fn, a, exceptionType(err))
+		logError(fn, a, err.Error(), exceptionType(err))
 	}
 }
 
@@ -178,19 +179,161 @@ func newError(msg, fn, args string, typ C.rs2_exception_type) *C.rs2_error {
 	return e
 }
 
-// fmtArgs formats name/value pairs as librealsense's API logger does.
+// failNull stops the exported function with librealsense's error for a
+// null argument (VALIDATE_NOT_NULL in src/api.h): a std::runtime_error,
+// whose rs2_error has RS2_EXCEPTION_TYPE_COUNT ("UNKNOWN").
+func failNull(arg string) {
+	fail(C.RS2_EXCEPTION_TYPE_COUNT, "null pointer passed for argument \"%s\"", arg)
+}
+
+// fmtArgs formats name/value pairs as librealsense's API macros do
+// (stream_args in src/api.h): "name:value" joined by ", ". The values of
+// pointer arguments come formatted by ptrArg, charArg, derefArg and the
+// others below, as librealsense streams each C type.
 func fmtArgs(kv ...any) string {
 	var b strings.Builder
 	for i := 0; i+1 < len(kv); i += 2 {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		v := kv[i+1]
-		if p, ok := v.(unsafe.Pointer); ok {
-			v = fmt.Sprintf("%p", p)
-		}
-		fmt.Fprintf(&b, "%v:%v", kv[i], v)
+		fmt.Fprintf(&b, "%v:%v", kv[i], kv[i+1])
 	}
+	return b.String()
+}
+
+// nullptr is how librealsense streams a null pointer argument.
+const nullptr = "nullptr"
+
+// ptrArg is a pointer argument of a type librealsense cannot stream
+// (a handle, user data): its address, or nullptr.
+func ptrArg(p unsafe.Pointer) string {
+	if p == nil {
+		return nullptr
+	}
+	return fmt.Sprintf("%p", p)
+}
+
+// charArg is a char* argument: librealsense streams the pointed-to char
+// (the first of the string), or nullptr.
+func charArg(p unsafe.Pointer) string {
+	if p == nil {
+		return nullptr
+	}
+	return string([]byte{*(*byte)(p)})
+}
+
+// derefArg is a pointer to a number or an enum: librealsense streams the
+// value it points to when the call fails, or nullptr.
+func derefArg[T any](p *T) any {
+	if p == nil {
+		return nullptr
+	}
+	if f, ok := any(*p).(C.float); ok {
+		return floatArg(float64(f))
+	}
+	return *p
+}
+
+// outArg is an output argument (output_arg in src/api.h): "(out)", or
+// "nullptr(out)".
+func outArg(p unsafe.Pointer) string {
+	if p == nil {
+		return nullptr + "(out)"
+	}
+	return "(out)"
+}
+
+// ptrPtrArg is a pointer to a pointer: librealsense streams the address
+// it points to ("0" for a null one), or nullptr.
+func ptrPtrArg(p unsafe.Pointer) string {
+	if p == nil {
+		return nullptr
+	}
+	q := *(*unsafe.Pointer)(p)
+	if q == nil {
+		return "0"
+	}
+	return fmt.Sprintf("%p", q)
+}
+
+// funcArg is a C function pointer argument: librealsense streams it as a
+// bool, 1, or nullptr.
+func funcArg(p unsafe.Pointer) string {
+	if p == nil {
+		return nullptr
+	}
+	return "1"
+}
+
+// floatArg is a float argument as a C++ stream writes it by default: six
+// significant digits, %g.
+func floatArg(v float64) string {
+	return fmt.Sprintf("%.6g", v)
+}
+
+// extrinsicsArg is an rs2_extrinsics argument, which librealsense streams
+// as "[ r[...]  t[...] ]" (operator<< in src/types.cpp), or nullptr.
+func extrinsicsArg(p *C.rs2_extrinsics) string {
+	if p == nil {
+		return nullptr
+	}
+	var b strings.Builder
+	b.WriteString("[ r[")
+	for i, v := range p.rotation {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(floatArg(float64(v)))
+	}
+	b.WriteString("]  t[")
+	for i, v := range p.translation {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(floatArg(float64(v)))
+	}
+	b.WriteString("] ]")
+	return b.String()
+}
+
+// intrinsicsArg is an rs2_intrinsics argument, which librealsense streams
+// as "[ WxH  p[ppx ppy]  f[fx fy]  MODEL [c0 c1 c2 c3 c4] ]" (operator<< in
+// src/types.cpp), or nullptr.
+func intrinsicsArg(p *C.rs2_intrinsics) string {
+	if p == nil {
+		return nullptr
+	}
+	f := func(v C.float) string { return floatArg(float64(v)) }
+	return fmt.Sprintf("[ %dx%d  p[%s %s]  f[%s %s]  %s [%s %s %s %s %s] ]", p.width, p.height, f(p.ppx), f(p.ppy), f(p.fx), f(p.fy),
+		C.GoString(rs2_distortion_to_string(p.model)), f(p.coeffs[0]), f(p.coeffs[1]), f(p.coeffs[2]), f(p.coeffs[3]), f(p.coeffs[4]))
+}
+
+// streamAbbrs are librealsense's abbreviations of the rs2_stream values
+// (get_abbr_string in src/to-string.cpp).
+var streamAbbrs = [...]string{"Any", "D", "C", "IR", "FE", "G", "A", "GPIO", "P", "Conf", "M"}
+
+// profileArg is a stream profile argument, which librealsense streams as
+// "[ D Z16 0 640x480 @ 30 ]" (operator<< in src/rs.cpp), or nullptr.
+func profileArg(p unsafe.Pointer) string {
+	if p == nil {
+		return nullptr
+	}
+	v, ok := handles.Load(uintptr(p))
+	pe, ok2 := v.(*profileEntry)
+	if !ok || !ok2 || pe.p == nil {
+		return fmt.Sprintf("%p", p)
+	}
+	sp := pe.p
+	abbr := "?"
+	if int(sp.Stream) >= 0 && int(sp.Stream) < len(streamAbbrs) {
+		abbr = streamAbbrs[sp.Stream]
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "[ %s %s %d", abbr, sp.Format, sp.Index)
+	if sp.Kind == sensor.KindVideo {
+		fmt.Fprintf(&b, " %dx%d", sp.Width, sp.Height)
+	}
+	fmt.Fprintf(&b, " @ %d ]", sp.FPS)
 	return b.String()
 }
 

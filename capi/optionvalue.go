@@ -48,14 +48,14 @@ func (lv listValue) copy() *C.rs2_option_value {
 
 //export rs2_get_option_value
 func rs2_get_option_value(p *C.rs2_options, opt C.rs2_option, e **C.rs2_error) (r *C.rs2_option_value) {
-	defer catch(e, "rs2_get_option_value", func() string { return fmtArgs("options", unsafe.Pointer(p), "option_id", opt) })
+	defer catch(e, "rs2_get_option_value", func() string { return fmtArgs("options", ptrArg(unsafe.Pointer(p)), "option_id", opt) })
 	o := options(unsafe.Pointer(p))
 	return readValue(o, checkOption(o, opt)).copy()
 }
 
 //export rs2_get_option_value_from_list
 func rs2_get_option_value_from_list(l *C.rs2_options_list, i C.int, e **C.rs2_error) (r *C.rs2_option_value) {
-	defer catch(e, "rs2_get_option_value_from_list", func() string { return fmtArgs("options", unsafe.Pointer(l), "i", i) })
+	defer catch(e, "rs2_get_option_value_from_list", func() string { return fmtArgs("options", ptrArg(unsafe.Pointer(l)), "i", i) })
 	ol := lookup[*optionsList](unsafe.Pointer(l), "options")
 	return ol.values[checkIndex(i, len(ol.values), "i")].copy()
 }
@@ -69,10 +69,12 @@ func rs2_delete_option_value(v *C.rs2_option_value) {
 
 //export rs2_set_option_value
 func rs2_set_option_value(p *C.rs2_options, v *C.rs2_option_value, e **C.rs2_error) {
-	defer catch(e, "rs2_set_option_value", func() string { return fmtArgs("options", unsafe.Pointer(p), "option_value", unsafe.Pointer(v)) })
+	defer catch(e, "rs2_set_option_value", func() string {
+		return fmtArgs("options", ptrArg(unsafe.Pointer(p)), "option_value", ptrArg(unsafe.Pointer(v)))
+	})
 	o := options(unsafe.Pointer(p))
 	if v == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"option_value\"")
+		failNull("option_value")
 	}
 	opt := checkOption(o, v.id)
 	if v.is_valid == 0 {
@@ -87,13 +89,16 @@ func rs2_set_option_value(p *C.rs2_options, v *C.rs2_option_value, e **C.rs2_err
 	if f < rg.Min || f > rg.Max {
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "out of range value for argument \"option_value->as_float\"")
 	}
+	if readOnly(o, opt) {
+		fail(C.RS2_EXCEPTION_TYPE_NOT_IMPLEMENTED, "This option is read-only!") // as librealsense's option (src/option.h)
+	}
 	check(o.SetOption(opt, f))
 }
 
 //export rs2_get_option_value_description
 func rs2_get_option_value_description(p *C.rs2_options, opt C.rs2_option, value C.float, e **C.rs2_error) (r *C.char) {
 	defer catch(e, "rs2_get_option_value_description", func() string {
-		return fmtArgs("options", unsafe.Pointer(p), "option", opt, "value", value)
+		return fmtArgs("options", ptrArg(unsafe.Pointer(p)), "option", opt, "value", floatArg(float64(value)))
 	})
 	o := options(unsafe.Pointer(p))
 	id := checkOption(o, opt)

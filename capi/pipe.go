@@ -23,6 +23,10 @@ type pipelineState struct {
 	p  *pipeline.Pipeline
 	mu sync.Mutex
 	o  *owner // nil when stopped
+	// cb is the C++ callback object of the last start, if it had one. As
+	// librealsense's pipeline (whose aggregator keeps it past stop, in
+	// src/pipeline/pipeline.cpp), it is released at the next start or at
+	// rs2_delete_pipeline, not at stop.
 	cb unsafe.Pointer
 }
 
@@ -42,7 +46,7 @@ type pipelineProfile struct {
 
 //export rs2_create_pipeline
 func rs2_create_pipeline(ctx *C.rs2_context, e **C.rs2_error) (r *C.rs2_pipeline) {
-	defer catch(e, "rs2_create_pipeline", func() string { return fmtArgs("ctx", unsafe.Pointer(ctx)) })
+	defer catch(e, "rs2_create_pipeline", func() string { return fmtArgs("ctx", ptrArg(unsafe.Pointer(ctx))) })
 	lookup[*contextState](unsafe.Pointer(ctx), "ctx")
 	return (*C.rs2_pipeline)(newHandle(&pipelineState{p: pipeline.New()}))
 }
@@ -53,21 +57,35 @@ func rs2_delete_pipeline(p *C.rs2_pipeline) {
 	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
 	freeHandle(unsafe.Pointer(p))
 	ps.stop()
+	ps.setCallback(nil)
 }
 
 func (ps *pipelineState) stop() error {
 	err := ps.p.Stop()
 	ps.mu.Lock()
-	o, cb := ps.o, ps.cb
-	ps.o, ps.cb = nil, nil
+	o := ps.o
+	ps.o = nil
 	ps.mu.Unlock()
 	if o != nil {
 		o.release()
 	}
-	if cb != nil {
-		C.rsbag_cpp_release_frame_callback((*C.rs2_frame_callback)(cb))
-	}
 	return err
+}
+
+// setCallback makes cb the pipeline's C++ callback object and releases the
+// one before it, if any.
+func (ps *pipelineState) setCallback(cb unsafe.Pointer) { swapFrameCallback(&ps.mu, &ps.cb, cb) }
+
+// swapFrameCallback puts the C++ frame callback object cb in *slot, under
+// mu, and releases the one it held, if any.
+func swapFrameCallback(mu *sync.Mutex, slot *unsafe.Pointer, cb unsafe.Pointer) {
+	mu.Lock()
+	old := *slot
+	*slot = cb
+	mu.Unlock()
+	if old != nil {
+		C.rsbag_cpp_release_frame_callback((*C.rs2_frame_callback)(old))
+	}
 }
 
 //export rs2_create_config
@@ -83,59 +101,63 @@ func rs2_delete_config(c *C.rs2_config) {
 	freeHandle(unsafe.Pointer(c))
 }
 
-func configOf(c *C.rs2_config) *pipeline.Config {
-	return lookup[*configState](unsafe.Pointer(c), "config").c
+func configOf(c *C.rs2_config, arg string) *pipeline.Config {
+	return lookup[*configState](unsafe.Pointer(c), arg).c
 }
 
 //export rs2_config_enable_stream
 func rs2_config_enable_stream(c *C.rs2_config, stream C.rs2_stream, index, width, height C.int, format C.rs2_format, fps C.int, e **C.rs2_error) {
 	defer catch(e, "rs2_config_enable_stream", func() string {
-		return fmtArgs("config", unsafe.Pointer(c), "stream", stream, "index", index, "width", width, "height", height, "format", format, "framerate", fps)
+		return fmtArgs("config", ptrArg(unsafe.Pointer(c)), "stream", stream, "index", index, "width", width, "height", height, "format", format, "framerate", fps)
 	})
-	configOf(c).EnableStream(pipeline.StreamRequest{Stream: sensor.Stream(stream), Index: int(index), Width: int(width), Height: int(height),
+	configOf(c, "config").EnableStream(pipeline.StreamRequest{Stream: sensor.Stream(stream), Index: int(index), Width: int(width), Height: int(height),
 		Format: sensor.Format(format), FPS: int(fps)})
 }
 
 //export rs2_config_enable_all_stream
 func rs2_config_enable_all_stream(c *C.rs2_config, e **C.rs2_error) {
-	defer catch(e, "rs2_config_enable_all_stream", nil)
-	configOf(c).EnableAllStreams()
+	defer catch(e, "rs2_config_enable_all_stream", func() string { return fmtArgs("config", ptrArg(unsafe.Pointer(c))) })
+	configOf(c, "config").EnableAllStreams()
 }
 
 //export rs2_config_disable_stream
 func rs2_config_disable_stream(c *C.rs2_config, stream C.rs2_stream, e **C.rs2_error) {
-	defer catch(e, "rs2_config_disable_stream", nil)
-	configOf(c).DisableStream(sensor.Stream(stream), pipeline.AnyIndex)
+	defer catch(e, "rs2_config_disable_stream", func() string { return fmtArgs("config", ptrArg(unsafe.Pointer(c)), "stream", stream) })
+	configOf(c, "config").DisableStream(sensor.Stream(stream), pipeline.AnyIndex)
 }
 
 //export rs2_config_disable_indexed_stream
 func rs2_config_disable_indexed_stream(c *C.rs2_config, stream C.rs2_stream, index C.int, e **C.rs2_error) {
-	defer catch(e, "rs2_config_disable_indexed_stream", nil)
-	configOf(c).DisableStream(sensor.Stream(stream), int(index))
+	defer catch(e, "rs2_config_disable_indexed_stream", func() string { return fmtArgs("config", ptrArg(unsafe.Pointer(c)), "stream", stream, "index", index) })
+	configOf(c, "config").DisableStream(sensor.Stream(stream), int(index))
 }
 
 //export rs2_config_disable_all_streams
 func rs2_config_disable_all_streams(c *C.rs2_config, e **C.rs2_error) {
-	defer catch(e, "rs2_config_disable_all_streams", nil)
-	configOf(c).DisableAllStreams()
+	defer catch(e, "rs2_config_disable_all_streams", func() string { return fmtArgs("config", ptrArg(unsafe.Pointer(c))) })
+	configOf(c, "config").DisableAllStreams()
 }
 
 //export rs2_config_enable_device
 func rs2_config_enable_device(c *C.rs2_config, serial *C.char, e **C.rs2_error) {
-	defer catch(e, "rs2_config_enable_device", func() string { return fmtArgs("config", unsafe.Pointer(c), "serial", goStr(serial)) })
-	configOf(c).EnableDevice(goStr(serial))
+	defer catch(e, "rs2_config_enable_device", func() string {
+		return fmtArgs("config", ptrArg(unsafe.Pointer(c)), "serial", charArg(unsafe.Pointer(serial)))
+	})
+	configOf(c, "config").EnableDevice(goStr(serial))
 }
 
 //export rs2_config_enable_device_from_file
 func rs2_config_enable_device_from_file(c *C.rs2_config, file *C.char, e **C.rs2_error) {
-	defer catch(e, "rs2_config_enable_device_from_file", func() string { return fmtArgs("config", unsafe.Pointer(c), "file", goStr(file)) })
+	defer catch(e, "rs2_config_enable_device_from_file", func() string {
+		return fmtArgs("config", ptrArg(unsafe.Pointer(c)), "file", charArg(unsafe.Pointer(file)))
+	})
 	enableFile(c, file, true)
 }
 
 //export rs2_config_enable_device_from_file_repeat_option
 func rs2_config_enable_device_from_file_repeat_option(c *C.rs2_config, file *C.char, repeat C.int, e **C.rs2_error) {
 	defer catch(e, "rs2_config_enable_device_from_file_repeat_option", func() string {
-		return fmtArgs("config", unsafe.Pointer(c), "file", goStr(file), "repeat_playback", repeat)
+		return fmtArgs("config", ptrArg(unsafe.Pointer(c)), "file", charArg(unsafe.Pointer(file)))
 	})
 	enableFile(c, file, repeat != 0)
 }
@@ -143,7 +165,7 @@ func rs2_config_enable_device_from_file_repeat_option(c *C.rs2_config, file *C.c
 func enableFile(c *C.rs2_config, file *C.char, repeat bool) {
 	cs := lookup[*configState](unsafe.Pointer(c), "config")
 	if file == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"file\"")
+		failNull("file")
 	}
 	name := C.GoString(file)
 	check(cs.c.EnableDeviceFromFile(name, repeat))
@@ -161,8 +183,7 @@ func (cs *configState) resolve() (*playback.Device, []*sensor.StreamProfile, err
 	if file == "" {
 		fail(C.RS2_EXCEPTION_TYPE_NOT_IMPLEMENTED, "resolving a config without a file (a live camera) is not supported by rsbag's librealsense2")
 	}
-	dev, err := playback.Open(file, nil)
-	check(err)
+	dev := openBag(file)
 	streams, err := cs.c.Resolve(dev)
 	if err != nil {
 		dev.Close()
@@ -172,7 +193,7 @@ func (cs *configState) resolve() (*playback.Device, []*sensor.StreamProfile, err
 
 //export rs2_config_resolve
 func rs2_config_resolve(c *C.rs2_config, p *C.rs2_pipeline, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
-	defer catch(e, "rs2_config_resolve", func() string { return fmtArgs("config", unsafe.Pointer(c), "pipe", unsafe.Pointer(p)) })
+	defer catch(e, "rs2_config_resolve", func() string { return fmtArgs("config", ptrArg(unsafe.Pointer(c)), "pipe", ptrArg(unsafe.Pointer(p))) })
 	cs := lookup[*configState](unsafe.Pointer(c), "config")
 	lookup[*pipelineState](unsafe.Pointer(p), "pipe")
 	dev, streams, err := cs.resolve()
@@ -182,7 +203,7 @@ func rs2_config_resolve(c *C.rs2_config, p *C.rs2_pipeline, e **C.rs2_error) (r 
 
 //export rs2_config_can_resolve
 func rs2_config_can_resolve(c *C.rs2_config, p *C.rs2_pipeline, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_config_can_resolve", func() string { return fmtArgs("config", unsafe.Pointer(c), "pipe", unsafe.Pointer(p)) })
+	defer catch(e, "rs2_config_can_resolve", func() string { return fmtArgs("config", ptrArg(unsafe.Pointer(c)), "pipe", ptrArg(unsafe.Pointer(p))) })
 	cs := lookup[*configState](unsafe.Pointer(c), "config")
 	lookup[*pipelineState](unsafe.Pointer(p), "pipe")
 	dev, _, err := cs.resolve()
@@ -194,13 +215,16 @@ func rs2_config_can_resolve(c *C.rs2_config, p *C.rs2_pipeline, e **C.rs2_error)
 
 //export rs2_config_enable_record_to_file
 func rs2_config_enable_record_to_file(c *C.rs2_config, file *C.char, e **C.rs2_error) {
-	defer catch(e, "rs2_config_enable_record_to_file", nil)
-	check(configOf(c).EnableRecordToFile(goStr(file)))
+	defer catch(e, "rs2_config_enable_record_to_file", func() string {
+		return fmtArgs("config", ptrArg(unsafe.Pointer(c)), "file", charArg(unsafe.Pointer(file)))
+	})
+	check(configOf(c, "config").EnableRecordToFile(goStr(file)))
 }
 
 // start starts ps with cfg (nil: the default config), calling cb with each
-// frameset when not nil.
-func (ps *pipelineState) start(cfg *pipeline.Config, cb func(*C.rs2_frame)) *C.rs2_pipeline_profile {
+// frameset when not nil; cpp is the C++ callback object cb calls, if any,
+// which the pipeline then holds (setCallback).
+func (ps *pipelineState) start(cfg *pipeline.Config, cb func(*C.rs2_frame), cpp unsafe.Pointer) *C.rs2_pipeline_profile {
 	var (
 		prof  *pipeline.Profile
 		err   error
@@ -224,6 +248,7 @@ func (ps *pipelineState) start(cfg *pipeline.Config, cb func(*C.rs2_frame)) *C.r
 	}
 	o = newOwner(prof.Device(), false)
 	close(ready)
+	ps.setCallback(cpp)
 	ps.mu.Lock()
 	old := ps.o
 	ps.o = o
@@ -236,58 +261,82 @@ func (ps *pipelineState) start(cfg *pipeline.Config, cb func(*C.rs2_frame)) *C.r
 
 //export rs2_pipeline_start
 func rs2_pipeline_start(p *C.rs2_pipeline, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
-	defer catch(e, "rs2_pipeline_start", func() string { return fmtArgs("pipe", unsafe.Pointer(p)) })
-	return lookup[*pipelineState](unsafe.Pointer(p), "pipe").start(nil, nil)
+	defer catch(e, "rs2_pipeline_start", func() string { return fmtArgs("pipe", ptrArg(unsafe.Pointer(p))) })
+	return lookup[*pipelineState](unsafe.Pointer(p), "pipe").start(nil, nil, nil)
 }
 
 //export rs2_pipeline_start_with_config
 func rs2_pipeline_start_with_config(p *C.rs2_pipeline, c *C.rs2_config, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
-	defer catch(e, "rs2_pipeline_start_with_config", func() string { return fmtArgs("pipe", unsafe.Pointer(p), "config", unsafe.Pointer(c)) })
+	defer catch(e, "rs2_pipeline_start_with_config", func() string { return fmtArgs("pipe", ptrArg(unsafe.Pointer(p)), "config", ptrArg(unsafe.Pointer(c))) })
 	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
-	return ps.start(configOf(c), nil)
+	return ps.start(configOf(c, "config"), nil, nil)
 }
 
 //export rs2_pipeline_start_with_callback
 func rs2_pipeline_start_with_callback(p *C.rs2_pipeline, cb C.rs2_frame_callback_ptr, user unsafe.Pointer, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
-	defer catch(e, "rs2_pipeline_start_with_callback", func() string { return fmtArgs("pipe", unsafe.Pointer(p)) })
+	defer catch(e, "rs2_pipeline_start_with_callback", func() string {
+		return fmtArgs("pipe", ptrArg(unsafe.Pointer(p)), "on_frame", funcArg(unsafe.Pointer(cb)), "user", ptrArg(user))
+	})
 	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
-	return ps.start(nil, func(f *C.rs2_frame) { C.rsbag_call_frame(cb, f, user) })
+	return ps.start(nil, func(f *C.rs2_frame) { C.rsbag_call_frame(cb, f, user) }, nil)
 }
 
 //export rs2_pipeline_start_with_config_and_callback
 func rs2_pipeline_start_with_config_and_callback(p *C.rs2_pipeline, c *C.rs2_config, cb C.rs2_frame_callback_ptr, user unsafe.Pointer, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
-	defer catch(e, "rs2_pipeline_start_with_config_and_callback", func() string { return fmtArgs("pipe", unsafe.Pointer(p), "config", unsafe.Pointer(c)) })
+	defer catch(e, "rs2_pipeline_start_with_config_and_callback", func() string {
+		return fmtArgs("pipe", ptrArg(unsafe.Pointer(p)), "config", ptrArg(unsafe.Pointer(c)), "on_frame", funcArg(unsafe.Pointer(cb)), "user", ptrArg(user))
+	})
 	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
-	return ps.start(configOf(c), func(f *C.rs2_frame) { C.rsbag_call_frame(cb, f, user) })
+	return ps.start(configOf(c, "config"), func(f *C.rs2_frame) { C.rsbag_call_frame(cb, f, user) }, nil)
 }
 
 func (ps *pipelineState) startCpp(cfg *pipeline.Config, cb *C.rs2_frame_callback) *C.rs2_pipeline_profile {
+	return ps.start(cfg, func(f *C.rs2_frame) { C.rsbag_cpp_on_frame(cb, f) }, unsafe.Pointer(cb))
+}
+
+// checkCallback fails for a null C++ callback object, which librealsense
+// checks before any other argument (it takes the object first).
+func checkCallback(cb unsafe.Pointer) {
 	if cb == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"callback\"")
+		failNull("callback")
 	}
-	r := ps.start(cfg, func(f *C.rs2_frame) { C.rsbag_cpp_on_frame(cb, f) })
-	ps.mu.Lock()
-	ps.cb = unsafe.Pointer(cb)
-	ps.mu.Unlock()
-	return r
+}
+
+// releaseOnFailure, deferred by an exported function that takes a C++
+// callback object, calls release if the function fails before it took the
+// object: librealsense holds the object in a shared pointer from its first
+// line, which releases it when the call throws.
+func releaseOnFailure(release func()) {
+	if r := recover(); r != nil {
+		release()
+		panic(r)
+	}
 }
 
 //export rs2_pipeline_start_with_callback_cpp
 func rs2_pipeline_start_with_callback_cpp(p *C.rs2_pipeline, cb *C.rs2_frame_callback, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
-	defer catch(e, "rs2_pipeline_start_with_callback_cpp", func() string { return fmtArgs("pipe", unsafe.Pointer(p)) })
+	defer catch(e, "rs2_pipeline_start_with_callback_cpp", func() string {
+		return fmtArgs("pipe", ptrArg(unsafe.Pointer(p)), "callback", ptrArg(unsafe.Pointer(cb)))
+	})
+	checkCallback(unsafe.Pointer(cb))
+	defer releaseOnFailure(func() { C.rsbag_cpp_release_frame_callback(cb) })
 	return lookup[*pipelineState](unsafe.Pointer(p), "pipe").startCpp(nil, cb)
 }
 
 //export rs2_pipeline_start_with_config_and_callback_cpp
 func rs2_pipeline_start_with_config_and_callback_cpp(p *C.rs2_pipeline, c *C.rs2_config, cb *C.rs2_frame_callback, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
-	defer catch(e, "rs2_pipeline_start_with_config_and_callback_cpp", func() string { return fmtArgs("pipe", unsafe.Pointer(p)) })
+	defer catch(e, "rs2_pipeline_start_with_config_and_callback_cpp", func() string {
+		return fmtArgs("pipe", ptrArg(unsafe.Pointer(p)), "config", ptrArg(unsafe.Pointer(c)), "callback", ptrArg(unsafe.Pointer(cb)))
+	})
+	checkCallback(unsafe.Pointer(cb))
+	defer releaseOnFailure(func() { C.rsbag_cpp_release_frame_callback(cb) })
 	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
-	return ps.startCpp(configOf(c), cb)
+	return ps.startCpp(configOf(c, "config"), cb)
 }
 
 //export rs2_pipeline_stop
 func rs2_pipeline_stop(p *C.rs2_pipeline, e **C.rs2_error) {
-	defer catch(e, "rs2_pipeline_stop", func() string { return fmtArgs("pipe", unsafe.Pointer(p)) })
+	defer catch(e, "rs2_pipeline_stop", func() string { return fmtArgs("pipe", ptrArg(unsafe.Pointer(p))) })
 	if err := lookup[*pipelineState](unsafe.Pointer(p), "pipe").stop(); errors.Is(err, pipeline.ErrNotStarted) {
 		fail(C.RS2_EXCEPTION_TYPE_WRONG_API_CALL_SEQUENCE, "stop() cannot be called before start()")
 	}
@@ -309,7 +358,7 @@ func (ps *pipelineState) wait(timeout time.Duration) (*pipeline.Frameset, error)
 
 //export rs2_pipeline_wait_for_frames
 func rs2_pipeline_wait_for_frames(p *C.rs2_pipeline, timeoutMs C.uint, e **C.rs2_error) (r *C.rs2_frame) {
-	defer catch(e, "rs2_pipeline_wait_for_frames", func() string { return fmtArgs("pipe", unsafe.Pointer(p), "timeout_ms", timeoutMs) })
+	defer catch(e, "rs2_pipeline_wait_for_frames", func() string { return fmtArgs("pipe", ptrArg(unsafe.Pointer(p))) })
 	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
 	fs, err := ps.wait(time.Duration(timeoutMs) * time.Millisecond)
 	switch {
@@ -323,10 +372,12 @@ func rs2_pipeline_wait_for_frames(p *C.rs2_pipeline, timeoutMs C.uint, e **C.rs2
 
 //export rs2_pipeline_poll_for_frames
 func rs2_pipeline_poll_for_frames(p *C.rs2_pipeline, out **C.rs2_frame, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_pipeline_poll_for_frames", func() string { return fmtArgs("pipe", unsafe.Pointer(p)) })
+	defer catch(e, "rs2_pipeline_poll_for_frames", func() string {
+		return fmtArgs("pipe", ptrArg(unsafe.Pointer(p)), "output_frame", ptrPtrArg(unsafe.Pointer(out)))
+	})
 	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
 	if out == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"output_frame\"")
+		failNull("output_frame")
 	}
 	fs, ok := ps.p.PollForFrames()
 	if !ok {
@@ -338,10 +389,12 @@ func rs2_pipeline_poll_for_frames(p *C.rs2_pipeline, out **C.rs2_frame, e **C.rs
 
 //export rs2_pipeline_try_wait_for_frames
 func rs2_pipeline_try_wait_for_frames(p *C.rs2_pipeline, out **C.rs2_frame, timeoutMs C.uint, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_pipeline_try_wait_for_frames", func() string { return fmtArgs("pipe", unsafe.Pointer(p), "timeout_ms", timeoutMs) })
+	defer catch(e, "rs2_pipeline_try_wait_for_frames", func() string {
+		return fmtArgs("pipe", ptrArg(unsafe.Pointer(p)), "output_frame", ptrPtrArg(unsafe.Pointer(out)))
+	})
 	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
 	if out == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"output_frame\"")
+		failNull("output_frame")
 	}
 	fs, err := ps.wait(time.Duration(timeoutMs) * time.Millisecond)
 	if errors.Is(err, pipeline.ErrNotStarted) {
@@ -356,7 +409,7 @@ func rs2_pipeline_try_wait_for_frames(p *C.rs2_pipeline, out **C.rs2_frame, time
 
 //export rs2_pipeline_get_active_profile
 func rs2_pipeline_get_active_profile(p *C.rs2_pipeline, e **C.rs2_error) (r *C.rs2_pipeline_profile) {
-	defer catch(e, "rs2_pipeline_get_active_profile", func() string { return fmtArgs("pipe", unsafe.Pointer(p)) })
+	defer catch(e, "rs2_pipeline_get_active_profile", func() string { return fmtArgs("pipe", ptrArg(unsafe.Pointer(p))) })
 	ps := lookup[*pipelineState](unsafe.Pointer(p), "pipe")
 	prof, err := ps.p.ActiveProfile()
 	ps.mu.Lock()
@@ -370,14 +423,14 @@ func rs2_pipeline_get_active_profile(p *C.rs2_pipeline, e **C.rs2_error) (r *C.r
 
 //export rs2_pipeline_profile_get_device
 func rs2_pipeline_profile_get_device(p *C.rs2_pipeline_profile, e **C.rs2_error) (r *C.rs2_device) {
-	defer catch(e, "rs2_pipeline_profile_get_device", func() string { return fmtArgs("profile", unsafe.Pointer(p)) })
+	defer catch(e, "rs2_pipeline_profile_get_device", func() string { return fmtArgs("profile", ptrArg(unsafe.Pointer(p))) })
 	pp := lookup[*pipelineProfile](unsafe.Pointer(p), "profile")
 	return (*C.rs2_device)(newHandle(&deviceHandle{pp.o.acquire()}))
 }
 
 //export rs2_pipeline_profile_get_streams
 func rs2_pipeline_profile_get_streams(p *C.rs2_pipeline_profile, e **C.rs2_error) (r *C.rs2_stream_profile_list) {
-	defer catch(e, "rs2_pipeline_profile_get_streams", func() string { return fmtArgs("profile", unsafe.Pointer(p)) })
+	defer catch(e, "rs2_pipeline_profile_get_streams", func() string { return fmtArgs("profile", ptrArg(unsafe.Pointer(p))) })
 	pp := lookup[*pipelineProfile](unsafe.Pointer(p), "profile")
 	return (*C.rs2_stream_profile_list)(newHandle(&profileList{pp.o.acquire(), pp.streams}))
 }

@@ -34,14 +34,61 @@ type blockHandle struct {
 	// spare is a cloud of the pointcloud no longer in use: the memory of
 	// its next one.
 	spare *processing.Points
+
+	// held counts the outputs the program holds, by kind (see heldKey).
+	held map[heldKey]int
+}
+
+// heldKey is what librealsense keeps a frame pool for in a block: frames
+// of one stream and index, framesets, point clouds.
+type heldKey struct {
+	stream sensor.Stream
+	index  int
+	kind   int // 0 a frame, 1 a frameset, 2 a point cloud
+}
+
+// admit counts the output r of the block, or, when the program already
+// holds as many of its outputs of r's kind as the block's Frames Queue
+// Size (0: no limit), releases r and returns false: librealsense's block
+// then finds its frame pool empty and gives nothing.
+func (b *blockHandle) admit(r *C.rs2_frame) bool {
+	ref := frameOf(r, "frame")
+	var k heldKey
+	switch {
+	case ref.f == nil:
+		k.kind = 1
+	case ref.points != nil:
+		k.kind = 2
+	}
+	if ref.f != nil && ref.f.Profile != nil {
+		k.stream, k.index = ref.f.Profile.Stream, ref.f.Profile.Index
+	}
+	limit, err := b.opts.Option(sensor.OptionFramesQueueSize)
+	b.mu.Lock()
+	if err == nil && limit > 0 && b.held[k] >= int(limit) {
+		b.mu.Unlock()
+		ref.release()
+		return false
+	}
+	if b.held == nil {
+		b.held = map[heldKey]int{}
+	}
+	b.held[k]++
+	b.mu.Unlock()
+	ref.freed = sync.OnceFunc(func() {
+		b.mu.Lock()
+		b.held[k]--
+		b.mu.Unlock()
+	})
+	return true
 }
 
 func newBlock(b processing.Configurable) *C.rs2_processing_block {
 	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: b, opts: b}))
 }
 
-func blockOf(p *C.rs2_processing_block) *blockHandle {
-	return lookup[*blockHandle](unsafe.Pointer(p), "block")
+func blockOf(p *C.rs2_processing_block, arg string) *blockHandle {
+	return lookup[*blockHandle](unsafe.Pointer(p), arg)
 }
 
 //export rs2_create_align
@@ -156,13 +203,13 @@ type blockList struct{ bs []processing.Configurable }
 
 //export rs2_get_recommended_processing_blocks_count
 func rs2_get_recommended_processing_blocks_count(l *C.rs2_processing_block_list, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_get_recommended_processing_blocks_count", nil)
+	defer catch(e, "rs2_get_recommended_processing_blocks_count", func() string { return fmtArgs("list", ptrArg(unsafe.Pointer(l))) })
 	return C.int(len(lookup[*blockList](unsafe.Pointer(l), "list").bs))
 }
 
 //export rs2_get_processing_block
 func rs2_get_processing_block(l *C.rs2_processing_block_list, i C.int, e **C.rs2_error) (r *C.rs2_processing_block) {
-	defer catch(e, "rs2_get_processing_block", func() string { return fmtArgs("list", unsafe.Pointer(l), "index", i) })
+	defer catch(e, "rs2_get_processing_block", func() string { return fmtArgs("list", ptrArg(unsafe.Pointer(l)), "index", i) })
 	bl := lookup[*blockList](unsafe.Pointer(l), "list")
 	return newBlock(bl.bs[checkIndex(i, len(bl.bs), "index")])
 }
@@ -177,7 +224,7 @@ func rs2_delete_recommended_processing_blocks(l *C.rs2_processing_block_list) {
 //export rs2_delete_processing_block
 func rs2_delete_processing_block(p *C.rs2_processing_block) {
 	defer catch(nil, "rs2_delete_processing_block", nil)
-	b := blockOf(p)
+	b := blockOf(p, "block")
 	freeHandle(unsafe.Pointer(p))
 	b.setOut(nil, nil)
 	if c, ok := b.b.(*customBlock); ok && c.obj != nil {
@@ -197,37 +244,41 @@ func (b *blockHandle) setOut(out func(*C.rs2_frame), cpp unsafe.Pointer) {
 
 //export rs2_start_processing
 func rs2_start_processing(p *C.rs2_processing_block, cb *C.rs2_frame_callback, e **C.rs2_error) {
-	defer catch(e, "rs2_start_processing", func() string { return fmtArgs("block", unsafe.Pointer(p), "on_frame", unsafe.Pointer(cb)) })
-	b := blockOf(p)
+	defer catch(e, "rs2_start_processing", func() string {
+		return fmtArgs("block", ptrArg(unsafe.Pointer(p)), "on_frame", ptrArg(unsafe.Pointer(cb)))
+	})
+	b := blockOf(p, "block")
 	if cb == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"on_frame\"")
+		failNull("on_frame")
 	}
 	b.setOut(func(f *C.rs2_frame) { C.rsbag_cpp_on_frame(cb, f) }, unsafe.Pointer(cb))
 }
 
 //export rs2_start_processing_fptr
 func rs2_start_processing_fptr(p *C.rs2_processing_block, cb C.rs2_frame_callback_ptr, user unsafe.Pointer, e **C.rs2_error) {
-	defer catch(e, "rs2_start_processing_fptr", func() string { return fmtArgs("block", unsafe.Pointer(p)) })
-	b := blockOf(p)
+	defer catch(e, "rs2_start_processing_fptr", func() string {
+		return fmtArgs("block", ptrArg(unsafe.Pointer(p)), "on_frame", funcArg(unsafe.Pointer(cb)), "user", ptrArg(user))
+	})
+	b := blockOf(p, "block")
 	if cb == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"on_frame\"")
+		failNull("on_frame")
 	}
 	b.setOut(func(f *C.rs2_frame) { C.rsbag_call_frame(cb, f, user) }, nil)
 }
 
 //export rs2_start_processing_queue
 func rs2_start_processing_queue(p *C.rs2_processing_block, q *C.rs2_frame_queue, e **C.rs2_error) {
-	defer catch(e, "rs2_start_processing_queue", func() string { return fmtArgs("block", unsafe.Pointer(p), "queue", unsafe.Pointer(q)) })
-	b := blockOf(p)
+	defer catch(e, "rs2_start_processing_queue", func() string { return fmtArgs("block", ptrArg(unsafe.Pointer(p)), "queue", ptrArg(unsafe.Pointer(q))) })
+	b := blockOf(p, "block")
 	fq := lookup[*frameQueue](unsafe.Pointer(q), "queue")
-	b.setOut(func(f *C.rs2_frame) { fq.enqueue(frameOf(f)) }, nil)
+	b.setOut(func(f *C.rs2_frame) { fq.enqueue(frameOf(f, "frame")) }, nil)
 }
 
 //export rs2_process_frame
 func rs2_process_frame(p *C.rs2_processing_block, f *C.rs2_frame, e **C.rs2_error) {
-	defer catch(e, "rs2_process_frame", func() string { return fmtArgs("block", unsafe.Pointer(p), "frame", unsafe.Pointer(f)) })
-	b := blockOf(p)
-	in := frameOf(f)
+	defer catch(e, "rs2_process_frame", func() string { return fmtArgs("block", ptrArg(unsafe.Pointer(p)), "frame", ptrArg(unsafe.Pointer(f))) })
+	b := blockOf(p, "block")
+	in := frameOf(f, "frame")
 	if in.points != nil {
 		in.shared.Store(true) // a block may keep what it is given
 	}
@@ -244,10 +295,13 @@ func rs2_process_frame(p *C.rs2_processing_block, f *C.rs2_frame, e **C.rs2_erro
 		return
 	}
 	r := b.process(in)
+	if r != nil && unsafe.Pointer(r) != in.handle && !b.admit(r) {
+		return
+	}
 	switch {
 	case r == nil:
 	case out == nil: // not started: the output goes nowhere, as in librealsense
-		frameOf(r).release()
+		frameOf(r, "frame").release()
 	default:
 		out(r)
 	}
@@ -262,13 +316,12 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 	o := in.o
 	switch blk := b.block(in).(type) {
 	case *alignBlock:
-		depth, other := pick(frames, blk.to)
-		if depth == nil || other == nil {
+		if in.f != nil { // librealsense's align takes framesets only
 			return passThrough(in)
 		}
-		a, err := blk.align(o).Process(depth, other)
+		aligned, err := blk.align(o).ProcessSet(frames)
 		check(err)
-		return output(in, frames, []*sensor.Frame{a}, nil)
+		return output(in, frames, aligned, nil)
 	case *processing.PointCloud:
 		depth, tex := b.cloudInputs(blk, in, frames)
 		if tex != nil && o != nil {
@@ -311,7 +364,7 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 		check(err)
 		if in.f != nil {
 			h := newPoints(pts, o)
-			frameOf(h).cloud = b
+			frameOf(h, "frame").cloud = b
 			return h
 		}
 		return output(in, frames, []*sensor.Frame{pts.Frame}, pts)
@@ -373,7 +426,7 @@ func output(in *frameRef, frames, results []*sensor.Frame, pts *processing.Point
 	}
 	h := newFrame(nil, out, in.o)
 	if pts != nil {
-		r := frameOf(h)
+		r := frameOf(h, "frame")
 		r.setPoints = pts
 	}
 	return h
@@ -451,23 +504,6 @@ func (b *blockHandle) block(in *frameRef) any {
 	return b.b
 }
 
-// pick returns the depth frame and the first frame of stream other (any
-// other video stream when other is depth) among frames.
-func pick(frames []*sensor.Frame, other sensor.Stream) (depth, o *sensor.Frame) {
-	for _, f := range frames {
-		if f.Profile == nil || f.Profile.Kind != sensor.KindVideo {
-			continue
-		}
-		switch {
-		case f.Profile.Stream == sensor.StreamDepth && depth == nil:
-			depth = f
-		case o == nil && f.Profile.Stream != sensor.StreamDepth && (other == sensor.StreamDepth || f.Profile.Stream == other):
-			o = f
-		}
-	}
-	return depth, o
-}
-
 // passThrough returns a new reference to in.
 func passThrough(in *frameRef) *C.rs2_frame {
 	in.refs.Add(1)
@@ -478,7 +514,7 @@ func passThrough(in *frameRef) *C.rs2_frame {
 // coordinates pinned with it.
 func newPoints(pts *processing.Points, o *owner) *C.rs2_frame {
 	h := newFrame(pts.Frame, nil, o)
-	r := frameOf(h)
+	r := frameOf(h, "frame")
 	r.points = pts
 	if len(pts.Vertices) > 0 {
 		r.pin.Pin(&pts.Vertices[0])
@@ -507,14 +543,14 @@ func (b *blockHandle) name() string {
 
 //export rs2_supports_processing_block_info
 func rs2_supports_processing_block_info(p *C.rs2_processing_block, info C.rs2_camera_info, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_supports_processing_block_info", func() string { return fmtArgs("block", unsafe.Pointer(p), "info", info) })
-	return cbool(info == C.RS2_CAMERA_INFO_NAME && blockOf(p).name() != "")
+	defer catch(e, "rs2_supports_processing_block_info", func() string { return fmtArgs("block", ptrArg(unsafe.Pointer(p)), "info", info) })
+	return cbool(info == C.RS2_CAMERA_INFO_NAME && blockOf(p, "block").name() != "")
 }
 
 //export rs2_get_processing_block_info
 func rs2_get_processing_block_info(p *C.rs2_processing_block, info C.rs2_camera_info, e **C.rs2_error) (r *C.char) {
-	defer catch(e, "rs2_get_processing_block_info", func() string { return fmtArgs("block", unsafe.Pointer(p), "info", info) })
-	n := blockOf(p).name()
+	defer catch(e, "rs2_get_processing_block_info", func() string { return fmtArgs("block", ptrArg(unsafe.Pointer(p)), "info", info) })
+	n := blockOf(p, "block").name()
 	if info != C.RS2_CAMERA_INFO_NAME || n == "" {
 		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "%s", unsupportedInfo(info))
 	}
@@ -543,9 +579,9 @@ type source struct{ b *blockHandle }
 
 //export rs2_create_processing_block_fptr
 func rs2_create_processing_block_fptr(proc C.rs2_frame_processor_callback_ptr, user unsafe.Pointer, e **C.rs2_error) (r *C.rs2_processing_block) {
-	defer catch(e, "rs2_create_processing_block_fptr", nil)
+	defer catch(e, "rs2_create_processing_block_fptr", func() string { return fmtArgs("proc", funcArg(unsafe.Pointer(proc)), "context", ptrArg(user)) })
 	if proc == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"proc\"")
+		failNull("proc")
 	}
 	cb := &customBlock{call: func(f *C.rs2_frame, src *C.rs2_source) { C.rsbag_call_processor(proc, f, src, user) }}
 	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: cb, opts: baseOptions()}))
@@ -553,9 +589,9 @@ func rs2_create_processing_block_fptr(proc C.rs2_frame_processor_callback_ptr, u
 
 //export rs2_create_processing_block
 func rs2_create_processing_block(proc *C.rs2_frame_processor_callback, e **C.rs2_error) (r *C.rs2_processing_block) {
-	defer catch(e, "rs2_create_processing_block", nil)
+	defer catch(e, "rs2_create_processing_block", func() string { return fmtArgs("proc", ptrArg(unsafe.Pointer(proc))) })
 	if proc == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"proc\"")
+		failNull("proc")
 	}
 	cb := &customBlock{call: func(f *C.rs2_frame, src *C.rs2_source) { C.rsbag_cpp_processor_on_frame(proc, f, src) }, obj: unsafe.Pointer(proc)}
 	return (*C.rs2_processing_block)(newHandle(&blockHandle{b: cb, opts: baseOptions()}))
@@ -611,7 +647,7 @@ func (sb *syncBlock) run(in *frameRef, out func(*C.rs2_frame)) {
 		}
 		r := newFrame(nil, fs.Frames(), in.o)
 		if out == nil {
-			frameOf(r).release()
+			frameOf(r, "frame").release()
 			continue
 		}
 		out(r)
@@ -628,14 +664,14 @@ func (b *blockHandle) runCustom(c *customBlock, in *frameRef) {
 
 //export rs2_allocate_composite_frame
 func rs2_allocate_composite_frame(src *C.rs2_source, frames **C.rs2_frame, count C.int, e **C.rs2_error) (r *C.rs2_frame) {
-	defer catch(e, "rs2_allocate_composite_frame", func() string { return fmtArgs("source", unsafe.Pointer(src), "count", count) })
+	defer catch(e, "rs2_allocate_composite_frame", func() string { return fmtArgs("frames", ptrPtrArg(unsafe.Pointer(frames)), "count", count) })
 	lookup[*source](unsafe.Pointer(src), "source")
 	if frames == nil || count <= 0 {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"frames\"")
+		failNull("frames")
 	}
 	refs := make([]*frameRef, count)
 	for i, f := range unsafe.Slice(frames, int(count)) {
-		refs[i] = frameOf(f)
+		refs[i] = frameOf(f, "frame")
 		refs[i].shared.Store(true) // the composite holds its frame
 	}
 	var set []*sensor.Frame
@@ -659,9 +695,15 @@ func rs2_allocate_composite_frame(src *C.rs2_source, frames **C.rs2_frame, count
 
 //export rs2_synthetic_frame_ready
 func rs2_synthetic_frame_ready(src *C.rs2_source, f *C.rs2_frame, e **C.rs2_error) {
-	defer catch(e, "rs2_synthetic_frame_ready", func() string { return fmtArgs("source", unsafe.Pointer(src), "frame", unsafe.Pointer(f)) })
+	defer catch(e, "rs2_synthetic_frame_ready", func() string {
+		return fmtArgs("source", ptrArg(unsafe.Pointer(src)), "frame", ptrArg(unsafe.Pointer(f)))
+	})
+	r := frameOf(f, "frame")
+	if src == nil { // as librealsense, which owns the frame from here
+		r.release()
+		failNull("source")
+	}
 	s := lookup[*source](unsafe.Pointer(src), "source")
-	r := frameOf(f)
 	s.b.mu.Lock()
 	out := s.b.out
 	s.b.mu.Unlock()
@@ -680,7 +722,7 @@ func rs2_synthetic_frame_ready(src *C.rs2_source, f *C.rs2_frame, e **C.rs2_erro
 //
 //export rsbag_create_rotation
 func rsbag_create_rotation(p *C.rs2_stream, n C.int, e **C.rs2_error) (r *C.rs2_processing_block) {
-	defer catch(e, "rs2_create_rotation_filter_block", func() string { return fmtArgs("streams_to_rotate", unsafe.Pointer(p)) })
+	defer catch(e, "rs2_create_rotation_filter_block", nil) // no arguments, as librealsense's
 	streams := []sensor.Stream{sensor.Stream(C.RS2_STREAM_COUNT)}
 	if n > 0 && p != nil {
 		streams = streams[:0]

@@ -1,3 +1,5 @@
+#include <pthread.h>
+#include <stdio.h>
 #include "shim.h"
 
 void rsbag_call_frame(rs2_frame_callback_ptr cb, rs2_frame* f, void* user) { cb(f, user); }
@@ -68,3 +70,6 @@ rs2_processing_block* rs2_create_rotation_filter_block(const struct rsbag_stream
 	if (!streams) return rsbag_create_rotation(NULL, 0, error);
 	return rsbag_create_rotation((rs2_stream*)streams->begin, (int)(streams->end - streams->begin), error);
 }
+
+void rsbag_log_line(const char* line) { fputs(line, stdout); }
+unsigned long rsbag_thread_id(void) { return (unsigned long)pthread_self(); }

@@ -30,6 +30,12 @@ void rsbag_call_devices_changed(rs2_devices_changed_callback_ptr cb, rs2_device_
 void rsbag_cpp_on_devices_changed(rs2_devices_changed_callback* obj, rs2_device_list* removed, rs2_device_list* added);
 void rsbag_cpp_release_devices_changed_callback(rs2_devices_changed_callback* obj);
 
+/* rsbag_log_line writes a line of librealsense's console log to the
+   program's stdout, in order with its own printf; rsbag_thread_id is the
+   calling thread's id as librealsense's log prints it. */
+void rsbag_log_line(const char* line);
+unsigned long rsbag_thread_id(void);
+
 /* The Go side of rs2_create_rotation_filter_block (shim.c). */
 rs2_processing_block* rsbag_create_rotation(rs2_stream* streams, int n, rs2_error** error);
 #endif

@@ -19,7 +19,7 @@ import (
 // profilesOf returns the profiles named by n handles at p.
 func profilesOf(p **C.rs2_stream_profile, n int) []*sensor.StreamProfile {
 	if p == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"profiles\"")
+		failNull("profiles")
 	}
 	hs := unsafe.Slice(p, n)
 	out := make([]*sensor.StreamProfile, n)
@@ -31,8 +31,10 @@ func profilesOf(p **C.rs2_stream_profile, n int) []*sensor.StreamProfile {
 
 //export rs2_open
 func rs2_open(s *C.rs2_sensor, p *C.rs2_stream_profile, e **C.rs2_error) {
-	defer catch(e, "rs2_open", func() string { return fmtArgs("device", unsafe.Pointer(s), "profile", unsafe.Pointer(p)) })
-	h := lookup[*sensorHandle](unsafe.Pointer(s), "device")
+	defer catch(e, "rs2_open", func() string {
+		return fmtArgs("sensor", ptrArg(unsafe.Pointer(s)), "profile", profileArg(unsafe.Pointer(p)))
+	})
+	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
 	sp := lookup[*profileEntry](unsafe.Pointer(p), "profile").p
 	check(h.s.Open(sp))
 	h.o.setActive(h.s, []*sensor.StreamProfile{sp})
@@ -40,8 +42,19 @@ func rs2_open(s *C.rs2_sensor, p *C.rs2_stream_profile, e **C.rs2_error) {
 
 //export rs2_open_multiple
 func rs2_open_multiple(s *C.rs2_sensor, p **C.rs2_stream_profile, n C.int, e **C.rs2_error) {
-	defer catch(e, "rs2_open_multiple", func() string { return fmtArgs("device", unsafe.Pointer(s), "profiles", unsafe.Pointer(p), "count", n) })
-	h := lookup[*sensorHandle](unsafe.Pointer(s), "device")
+	defer catch(e, "rs2_open_multiple", func() string {
+		return fmtArgs("sensor", ptrArg(unsafe.Pointer(s)), "profiles", ptrPtrArg(unsafe.Pointer(p)), "count", n)
+	})
+	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
+	if p == nil {
+		failNull("profiles")
+	}
+	if n <= 0 {
+		// librealsense's playback sensor opens no stream for no profile,
+		// without error (count is not checked): the sensor then starts,
+		// streams nothing and stops, as one not open does here.
+		return
+	}
 	ps := profilesOf(p, int(n))
 	check(h.s.Open(ps...))
 	h.o.setActive(h.s, ps)
@@ -79,22 +92,23 @@ func (h *sensorHandle) start(deliver func(*C.rs2_frame)) (started bool) {
 //export rs2_start
 func rs2_start(s *C.rs2_sensor, cb C.rs2_frame_callback_ptr, user unsafe.Pointer, e **C.rs2_error) {
 	defer catch(e, "rs2_start", func() string {
-		return fmtArgs("sensor", unsafe.Pointer(s), "on_frame", unsafe.Pointer(cb), "user", user)
+		return fmtArgs("sensor", ptrArg(unsafe.Pointer(s)), "on_frame", funcArg(unsafe.Pointer(cb)), "user", ptrArg(user))
 	})
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
 	if cb == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"on_frame\"")
+		failNull("on_frame")
 	}
 	h.start(func(f *C.rs2_frame) { C.rsbag_call_frame(cb, f, user) })
 }
 
 //export rs2_start_cpp
 func rs2_start_cpp(s *C.rs2_sensor, cb *C.rs2_frame_callback, e **C.rs2_error) {
-	defer catch(e, "rs2_start_cpp", func() string { return fmtArgs("sensor", unsafe.Pointer(s), "callback", unsafe.Pointer(cb)) })
+	defer catch(e, "rs2_start_cpp", func() string {
+		return fmtArgs("sensor", ptrArg(unsafe.Pointer(s)), "callback", ptrArg(unsafe.Pointer(cb)))
+	})
+	checkCallback(unsafe.Pointer(cb))
+	defer releaseOnFailure(func() { C.rsbag_cpp_release_frame_callback(cb) })
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
-	if cb == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"callback\"")
-	}
 	if !h.start(func(f *C.rs2_frame) { C.rsbag_cpp_on_frame(cb, f) }) {
 		C.rsbag_cpp_release_frame_callback(cb) // as librealsense, which holds it no longer
 		return
@@ -110,35 +124,33 @@ func rs2_start_cpp(s *C.rs2_sensor, cb *C.rs2_frame_callback, e **C.rs2_error) {
 
 //export rs2_start_queue
 func rs2_start_queue(s *C.rs2_sensor, q *C.rs2_frame_queue, e **C.rs2_error) {
-	defer catch(e, "rs2_start_queue", func() string { return fmtArgs("sensor", unsafe.Pointer(s), "queue", unsafe.Pointer(q)) })
+	defer catch(e, "rs2_start_queue", func() string { return fmtArgs("sensor", ptrArg(unsafe.Pointer(s)), "queue", ptrArg(unsafe.Pointer(q))) })
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
 	fq := lookup[*frameQueue](unsafe.Pointer(q), "queue")
-	h.start(func(f *C.rs2_frame) { fq.enqueue(frameOf(f)) })
+	h.start(func(f *C.rs2_frame) { fq.enqueue(frameOf(f, "frame")) })
 }
 
 //export rs2_stop
 func rs2_stop(s *C.rs2_sensor, e **C.rs2_error) {
-	defer catch(e, "rs2_stop", func() string { return fmtArgs("sensor", unsafe.Pointer(s)) })
+	defer catch(e, "rs2_stop", func() string { return fmtArgs("sensor", ptrArg(unsafe.Pointer(s))) })
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
 	err := h.s.Stop()
 	if errors.Is(err, sensor.ErrNotStarted) {
 		err = nil // as librealsense's playback sensor: nothing to stop
 	}
 	check(err)
-	h.mu.Lock()
-	cb := h.cppCB
-	h.cppCB = nil
-	h.mu.Unlock()
-	if cb != nil {
-		C.rsbag_cpp_release_frame_callback((*C.rs2_frame_callback)(cb))
-	}
+	swapFrameCallback(&h.mu, &h.cppCB, nil)
 }
 
 //export rs2_close
 func rs2_close(s *C.rs2_sensor, e **C.rs2_error) {
-	defer catch(e, "rs2_close", func() string { return fmtArgs("sensor", unsafe.Pointer(s)) })
+	defer catch(e, "rs2_close", func() string { return fmtArgs("sensor", ptrArg(unsafe.Pointer(s))) })
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
-	check(h.s.Close())
+	err := h.s.Close()
+	if errors.Is(err, sensor.ErrNotOpen) {
+		err = nil // as librealsense's playback sensor: nothing to close
+	}
+	check(err)
 	h.o.setActive(h.s, nil)
 }
 
@@ -220,7 +232,7 @@ func rs2_delete_frame_queue(q *C.rs2_frame_queue) {
 
 //export rs2_frame_queue_size
 func rs2_frame_queue_size(q *C.rs2_frame_queue, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_frame_queue_size", func() string { return fmtArgs("queue", unsafe.Pointer(q)) })
+	defer catch(e, "rs2_frame_queue_size", func() string { return fmtArgs("queue", ptrArg(unsafe.Pointer(q))) })
 	fq := lookup[*frameQueue](unsafe.Pointer(q), "queue")
 	fq.mu.Lock()
 	defer fq.mu.Unlock()
@@ -229,7 +241,7 @@ func rs2_frame_queue_size(q *C.rs2_frame_queue, e **C.rs2_error) (r C.int) {
 
 //export rs2_wait_for_frame
 func rs2_wait_for_frame(q *C.rs2_frame_queue, timeoutMs C.uint, e **C.rs2_error) (r *C.rs2_frame) {
-	defer catch(e, "rs2_wait_for_frame", func() string { return fmtArgs("queue", unsafe.Pointer(q), "timeout_ms", timeoutMs) })
+	defer catch(e, "rs2_wait_for_frame", func() string { return fmtArgs("queue", ptrArg(unsafe.Pointer(q))) })
 	fr := lookup[*frameQueue](unsafe.Pointer(q), "queue").dequeue(time.Duration(timeoutMs) * time.Millisecond)
 	if fr == nil {
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Frame did not arrive in time!")
@@ -239,10 +251,12 @@ func rs2_wait_for_frame(q *C.rs2_frame_queue, timeoutMs C.uint, e **C.rs2_error)
 
 //export rs2_poll_for_frame
 func rs2_poll_for_frame(q *C.rs2_frame_queue, out **C.rs2_frame, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_poll_for_frame", func() string { return fmtArgs("queue", unsafe.Pointer(q), "output_frame", unsafe.Pointer(out)) })
+	defer catch(e, "rs2_poll_for_frame", func() string {
+		return fmtArgs("queue", ptrArg(unsafe.Pointer(q)), "output_frame", ptrPtrArg(unsafe.Pointer(out)))
+	})
 	fq := lookup[*frameQueue](unsafe.Pointer(q), "queue")
 	if out == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"output_frame\"")
+		failNull("output_frame")
 	}
 	if fr := fq.dequeue(0); fr != nil {
 		*out = (*C.rs2_frame)(fr.handle)
@@ -253,10 +267,12 @@ func rs2_poll_for_frame(q *C.rs2_frame_queue, out **C.rs2_frame, e **C.rs2_error
 
 //export rs2_try_wait_for_frame
 func rs2_try_wait_for_frame(q *C.rs2_frame_queue, timeoutMs C.uint, out **C.rs2_frame, e **C.rs2_error) (r C.int) {
-	defer catch(e, "rs2_try_wait_for_frame", func() string { return fmtArgs("queue", unsafe.Pointer(q), "timeout_ms", timeoutMs) })
+	defer catch(e, "rs2_try_wait_for_frame", func() string {
+		return fmtArgs("queue", ptrArg(unsafe.Pointer(q)), "output_frame", ptrPtrArg(unsafe.Pointer(out)))
+	})
 	fq := lookup[*frameQueue](unsafe.Pointer(q), "queue")
 	if out == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"output_frame\"")
+		failNull("output_frame")
 	}
 	if fr := fq.dequeue(time.Duration(timeoutMs) * time.Millisecond); fr != nil {
 		*out = (*C.rs2_frame)(fr.handle)
@@ -268,7 +284,7 @@ func rs2_try_wait_for_frame(q *C.rs2_frame_queue, timeoutMs C.uint, out **C.rs2_
 //export rs2_enqueue_frame
 func rs2_enqueue_frame(f *C.rs2_frame, q unsafe.Pointer) {
 	defer catch(nil, "rs2_enqueue_frame", nil)
-	lookup[*frameQueue](q, "queue").enqueue(frameOf(f))
+	lookup[*frameQueue](q, "queue").enqueue(frameOf(f, "frame"))
 }
 
 // setActive records the profiles s streams once opened (nil once closed),
@@ -288,7 +304,7 @@ func (o *owner) setActive(s sensor.Sensor, profiles []*sensor.StreamProfile) {
 
 //export rs2_get_active_streams
 func rs2_get_active_streams(s *C.rs2_sensor, e **C.rs2_error) (r *C.rs2_stream_profile_list) {
-	defer catch(e, "rs2_get_active_streams", func() string { return fmtArgs("sensor", unsafe.Pointer(s)) })
+	defer catch(e, "rs2_get_active_streams", func() string { return fmtArgs("sensor", ptrArg(unsafe.Pointer(s))) })
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
 	h.o.mu.Lock()
 	active := slices.Clone(h.o.active[h.s])
@@ -319,7 +335,7 @@ func cloneProfile(p *C.rs2_stream_profile, stream C.rs2_stream, index C.int, for
 //export rs2_clone_stream_profile
 func rs2_clone_stream_profile(p *C.rs2_stream_profile, stream C.rs2_stream, index C.int, format C.rs2_format, e **C.rs2_error) (r *C.rs2_stream_profile) {
 	defer catch(e, "rs2_clone_stream_profile", func() string {
-		return fmtArgs("mode", unsafe.Pointer(p), "stream", stream, "stream_idx", index, "fmt", format)
+		return fmtArgs("mode", profileArg(unsafe.Pointer(p)), "stream", stream, "stream_idx", index, "fmt", format)
 	})
 	return cloneProfile(p, stream, index, format, "fmt", nil)
 }
@@ -327,13 +343,13 @@ func rs2_clone_stream_profile(p *C.rs2_stream_profile, stream C.rs2_stream, inde
 //export rs2_clone_video_stream_profile
 func rs2_clone_video_stream_profile(p *C.rs2_stream_profile, stream C.rs2_stream, index C.int, format C.rs2_format, width, height C.int, intr *C.rs2_intrinsics, e **C.rs2_error) (r *C.rs2_stream_profile) {
 	defer catch(e, "rs2_clone_video_stream_profile", func() string {
-		return fmtArgs("mode", unsafe.Pointer(p), "stream", stream, "index", index, "format", format, "width", width, "height", height, "intr", unsafe.Pointer(intr))
+		return fmtArgs("mode", profileArg(unsafe.Pointer(p)), "stream", stream, "index", index, "format", format, "width", width, "height", height, "intr", intrinsicsArg(intr))
 	})
-	if intr == nil {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"intr\"")
-	}
 	if lookup[*profileEntry](unsafe.Pointer(p), "mode").p.Kind != sensor.KindVideo {
-		fail(C.RS2_EXCEPTION_TYPE_INVALID_VALUE, "null pointer passed for argument \"vid\"")
+		failNull("vid")
+	}
+	if intr == nil {
+		failNull("intr")
 	}
 	return cloneProfile(p, stream, index, format, "format", func(c *sensor.StreamProfile) {
 		c.Width, c.Height = int(width), int(height)

@@ -184,6 +184,51 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 	return out, nil
 }
 
+// ProcessSet aligns the frames of a frameset as librealsense's align block
+// does: towards depth, every video frame of the set other than depth, in
+// the set's order, is aligned to the set's first Z16 depth frame; towards
+// another stream, that depth frame is aligned to the set's first frame of
+// the stream. It returns the aligned frames, or none when the set has no
+// Z16 depth frame or no frame of the stream aligned to (librealsense then
+// gives the set back as it is).
+func (a *Align) ProcessSet(frames []*sensor.Frame) ([]*sensor.Frame, error) {
+	var depth, to *sensor.Frame
+	for _, f := range frames {
+		p := f.Profile
+		if p == nil || p.Kind != sensor.KindVideo {
+			continue
+		}
+		if depth == nil && p.Stream == sensor.StreamDepth && p.Format == sensor.FormatZ16 {
+			depth = f
+		}
+		if to == nil && p.Stream == a.to {
+			to = f
+		}
+	}
+	if depth == nil || to == nil {
+		return nil, nil
+	}
+	if a.to != sensor.StreamDepth {
+		f, err := a.Process(depth, to)
+		if err != nil {
+			return nil, err
+		}
+		return []*sensor.Frame{f}, nil
+	}
+	var out []*sensor.Frame
+	for _, f := range frames {
+		if p := f.Profile; p == nil || p.Kind != sensor.KindVideo || p.Stream == sensor.StreamDepth {
+			continue
+		}
+		g, err := a.Process(depth, f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
 // specialResolution reports the depth/other size pairs for which
 // librealsense always maps both pixel corners.
 func specialResolution(d, o sensor.Intrinsics) bool {

@@ -14,7 +14,8 @@
 //   - Colorizer: depth to RGB8 with librealsense's ten color maps, histogram
 //     equalization, min/max distance and visual presets.
 //   - Align: depth into another camera's picture, or another camera's
-//     picture into depth's.
+//     picture into depth's; ProcessSet aligns a frameset's frames as
+//     librealsense's align block picks them.
 //   - PointCloud: vertices in meters, texture coordinates after MapTo,
 //     occlusion removal; Points.WritePLY saves a cloud as librealsense's
 //     export_to_ply does.
@@ -27,4 +28,11 @@
 // options (OptionStreamFilter, ...) do not select pass through unchanged,
 // as in librealsense. Every error about a frame wraps ErrFrame, every
 // error about an option value ErrOptionValue.
+//
+// Every block has librealsense's Frames Queue Size option
+// (sensor.OptionFramesQueueSize). In librealsense it is the size of the
+// block's frame pool: while a program holds that many of a block's
+// outputs, the block gives none. A Go block has no pool (its outputs are
+// garbage collected) and only keeps the value; librealsense2.so, this
+// module's C library, applies it as librealsense does.
 package processing

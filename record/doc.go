@@ -104,6 +104,9 @@
 // keep streaming to the user's handlers. Close the wrapped device yourself.
 // Create owns the file it creates and closes it; NewWriter's io.WriteSeeker is
 // the caller's. A process killed while recording leaves a bag without index
-// that rosbag.NewReader opens by recovery, losing at most the last
-// Options.FlushInterval (1 s by default) of messages.
+// that rosbag.NewReader opens by recovery, losing what was not yet written:
+// the messages written in the last Options.FlushInterval (1 s by default)
+// and the frames still queued (a machine that compresses slower than the
+// camera streams holds a backlog, up to the queue's limits). Flush makes
+// everything recorded before it durable.
 package record

@@ -43,12 +43,15 @@ func recordUntilKilled(path string) int {
 	}
 	// Lossless: the synthetic camera waits for its handler, so a loaded
 	// machine slows it down rather than making the recorder drop frames.
-	rec, err := Create(cam, path, &Options{Lossless: true})
+	// Chunks large and flushes rare enough that only the flush the test
+	// asks for writes the frames taken before it.
+	rec, err := Create(cam, path, &Options{Lossless: true, ChunkThreshold: 256 << 20, FlushInterval: time.Hour})
 	if err != nil {
 		return 4
 	}
 	var mu sync.Mutex
 	var first time.Time
+	var last uint64 // the number of the last depth frame taken
 	for _, s := range rec.Sensors() {
 		if err := s.Open(s.Profiles()...); err != nil {
 			return 5
@@ -65,6 +68,7 @@ func recordUntilKilled(path string) int {
 			if first.IsZero() {
 				first = time.Now()
 			}
+			last = f.Number
 			fmt.Fprintf(os.Stdout, "F %d %d\n", f.Number, time.Since(first).Milliseconds())
 			mu.Unlock()
 		})); err != nil {
@@ -72,18 +76,33 @@ func recordUntilKilled(path string) int {
 		}
 	}
 	os.Stdout.WriteString("recording\n")
-	// Record until killed; should the test end without killing, its end
-	// closes the pipe of our stdin.
-	_, _ = io.Copy(io.Discard, os.Stdin)
+	// Each line on stdin asks for a flush: the child notes the last depth
+	// frame the recorder has taken, flushes, and reports that frame. Record
+	// until killed; should the test end without killing, its end closes the
+	// pipe of our stdin.
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		mu.Lock()
+		n := last
+		mu.Unlock()
+		if err := rec.Flush(); err != nil {
+			return 8
+		}
+		fmt.Fprintf(os.Stdout, "FLUSHED %d\n", n)
+	}
 	return 7
 }
 
-// TestKilledRecording kills a recording process with SIGKILL once it has
-// delivered 3 s of frames and checks that the file opens without repair (by rosbag's recovery) and
-// holds at least the first 2 s of frames.
+// TestKilledRecording kills a recording process with SIGKILL while it
+// records and checks that the file opens without repair (by rosbag's
+// recovery) and holds every frame recorded before a Flush that returned:
+// after 2 s of frames (by the child's clock) the test asks the child to
+// flush and kills it as soon as the flush has returned. What the bag holds
+// is decided by the flush, not by the machine's speed: a loaded machine
+// only makes the waits longer.
 func TestKilledRecording(t *testing.T) {
 	if testing.Short() {
-		t.Skip("real-time recording of 3 s")
+		t.Skip("real-time recording of 2 s")
 	}
 	path := filepath.Join(t.TempDir(), "killed.bag")
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -92,7 +111,8 @@ func TestKilledRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cmd.StdinPipe(); err != nil { // open while the test runs
+	in, err := cmd.StdinPipe() // open while the test runs
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
@@ -110,26 +130,40 @@ func TestKilledRecording(t *testing.T) {
 	if l := await.Recv(t, "the child's start", lines); l != "recording" {
 		t.Fatalf("child: %q", l)
 	}
-	// Kill once the child has delivered a depth frame 3 s after its first
-	// (by its own clock: a loaded machine only makes the wait longer).
-	var early []uint32 // depth frames delivered in the first 2 s
-	parse := func(l string) (ms int64) {
-		var n uint32
+	var taken []uint64 // depth frames the recorder took, in order
+	frame := func(l string) (ms int64, ok bool) {
+		var n uint64
 		if _, err := fmt.Sscanf(l, "F %d %d", &n, &ms); err != nil {
-			return -1
+			return 0, false
 		}
-		if ms < 2000 {
-			early = append(early, n)
-		}
-		return ms
+		taken = append(taken, n)
+		return ms, true
 	}
-	for {
+	next := func() string {
 		l, ok := <-lines
 		if !ok {
 			t.Fatal("child ended before it was killed")
 		}
-		if parse(l) >= 3000 {
+		return l
+	}
+	for {
+		if ms, ok := frame(next()); ok && ms >= 2000 {
 			break
+		}
+	}
+	if _, err := io.WriteString(in, "flush\n"); err != nil {
+		t.Fatal(err)
+	}
+	// Kill as soon as the flush has returned: the frames taken before it
+	// are in the file, those after it may still be in the open chunk.
+	var flushed uint64 // frames up to this number were taken before the flush
+	for {
+		l := next()
+		if _, err := fmt.Sscanf(l, "FLUSHED %d", &flushed); err == nil {
+			break
+		}
+		if _, ok := frame(l); !ok {
+			t.Fatalf("child: %q", l)
 		}
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
@@ -137,7 +171,7 @@ func TestKilledRecording(t *testing.T) {
 	}
 	_ = cmd.Wait()
 	for l := range lines {
-		parse(l)
+		frame(l)
 	}
 
 	r, err := rosbag.Open(path, nil)
@@ -152,7 +186,7 @@ func TestKilledRecording(t *testing.T) {
 	t.Logf("killed bag: %d bytes, %d chunks, %d messages, recovery %+v", info.Size, info.Chunks, info.Messages, info.Recovery)
 	var last rosbag.Time
 	frames := 0
-	inBag := map[uint32]bool{}
+	inBag := map[uint64]bool{}
 	it := r.Messages(&rosbag.Query{Topics: []string{"/device_0/sensor_0/Depth_0/image/data"}})
 	for it.Next() {
 		var img msgs.Image
@@ -160,23 +194,20 @@ func TestKilledRecording(t *testing.T) {
 			t.Fatalf("frame %d: %v", frames, err)
 		}
 		frames++
-		inBag[img.Header.Seq] = true
+		inBag[uint64(img.Header.Seq)] = true
 		last = it.Message().Time
 	}
 	if it.Err() != nil {
 		t.Fatalf("read: %v", it.Err())
 	}
-	if len(early) == 0 {
-		t.Fatal("child reported no depth frame")
-	}
 	missing := 0
-	for _, n := range early {
-		if !inBag[n] {
+	for _, n := range taken {
+		if n <= flushed && !inBag[n] {
 			missing++
 		}
 	}
 	if missing > 0 {
-		t.Errorf("%d of the %d depth frames of the first 2 s missing; %d frames up to bag time %v", missing, len(early), frames, last)
+		t.Errorf("%d of the depth frames up to frame %d, taken before the flush, missing; %d frames up to bag time %v", missing, flushed, frames, last)
 	}
 	for _, topic := range []string{"/file_version", "/device_0/info", "/device_0/sensor_0/Depth_0/info"} {
 		it := r.Messages(&rosbag.Query{Topics: []string{topic}})

@@ -1,7 +1,8 @@
 /* devchange: the devices-changed callback of a context, as librealsense's:
-   adding a bag calls it with the bag in the added list, removing it with
-   the bag in the removed list; a C++ callback object set in its place is
-   called the same way and released with the context. */
+   adding a bag calls it with the bag in the added list (adding it again is
+   an error), removing it with the bag in the removed list; a C++ callback
+   object set in its place is called the same way and released with the
+   context. A bag leaves the context's devices with its last handle. */
 #include <stdio.h>
 #include "rs2test.h"
 
@@ -36,12 +37,20 @@ int main(int argc, char** argv) {
 	rs2_context* ctx = rs2_create_context(RS2_API_VERSION, &e); check(e);
 	rs2_set_devices_changed_callback(ctx, on_change, "function", &e); check(e);
 	rs2_device* dev = rs2_context_add_device(ctx, argv[1], &e); check(e);
-	rs2_device* again = rs2_context_add_device(ctx, argv[1], &e); check(e);
-	rs2_delete_device(again);
+	rs2_device* again = rs2_context_add_device(ctx, argv[1], &e);
+	printf("again %s | %s | %s\n", again ? "device" : "none", rs2_exception_type_to_string(rs2_get_librealsense_exception_type(e)), rs2_get_error_message(e));
+	rs2_free_error(e); e = NULL;
 	rs2_context_remove_device(ctx, argv[1], &e); check(e);
 	rs2_delete_device(dev);
 	struct watcher w = {watcher_vtable, 0};
 	rs2_set_devices_changed_callback_cpp(ctx, (rs2_devices_changed_callback*)&w, &e); check(e);
+	dev = rs2_context_add_device(ctx, argv[1], &e); check(e);
+	printf("devices %d\n", device_count(ctx));
+	rs2_device_list* l = rs2_query_devices(ctx, &e); check(e);
+	rs2_delete_device(dev);
+	printf("devices with a list %d\n", device_count(ctx));
+	rs2_delete_device_list(l);
+	printf("devices after the last handle %d\n", device_count(ctx));
 	dev = rs2_context_add_device(ctx, argv[1], &e); check(e);
 	rs2_delete_device(dev);
 	printf("released before %d\n", w.released);

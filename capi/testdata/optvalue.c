@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include "rs2test.h"
 
-static void show(const char* what, rs2_error* e) {
+/* show_brief is rs2test.h's show without the arguments. */
+static void show_brief(const char* what, rs2_error* e) {
 	if (!e) {
 		printf("%s: no error\n", what);
 		return;
@@ -51,26 +52,26 @@ int main(int argc, char** argv) {
 	}
 	const char* d = rs2_get_option_value_description((rs2_options*)col, RS2_OPTION_MIN_DISTANCE, 1, &e); check(e);
 	printf("min distance 1 %s\n", d ? d : "(null)");
-	rs2_get_option_value_description((rs2_options*)col, RS2_OPTION_WHITE_BALANCE, 1, &e); show("describe unsupported", e); e = NULL;
+	rs2_get_option_value_description((rs2_options*)col, RS2_OPTION_WHITE_BALANCE, 1, &e); show_brief("describe unsupported", e); e = NULL;
 
 	rs2_option_value v = {0};
 	v.id = RS2_OPTION_COLOR_SCHEME;
 	v.type = RS2_OPTION_TYPE_FLOAT;
 	v.is_valid = 1;
 	v.as_float = 2;
-	rs2_set_option_value((rs2_options*)col, &v, &e); show("set scheme", e); e = NULL;
+	rs2_set_option_value((rs2_options*)col, &v, &e); show_brief("set scheme", e); e = NULL;
 	printf("scheme now %.9g\n", rs2_get_option((rs2_options*)col, RS2_OPTION_COLOR_SCHEME, &e)); check(e);
 	v.as_float = 1000;
-	rs2_set_option_value((rs2_options*)col, &v, &e); show("set out of range", e); e = NULL;
+	rs2_set_option_value((rs2_options*)col, &v, &e); show_brief("set out of range", e); e = NULL;
 	v.as_float = 1;
 	v.type = RS2_OPTION_TYPE_INTEGER;
-	rs2_set_option_value((rs2_options*)col, &v, &e); show("set as integer", e); e = NULL;
+	rs2_set_option_value((rs2_options*)col, &v, &e); show_brief("set as integer", e); e = NULL;
 	v.id = RS2_OPTION_WHITE_BALANCE;
 	v.type = RS2_OPTION_TYPE_FLOAT;
-	rs2_set_option_value((rs2_options*)col, &v, &e); show("set unsupported", e); e = NULL;
-	rs2_get_option_value((rs2_options*)s, RS2_OPTION_WHITE_BALANCE, &e); show("value unsupported", e); e = NULL;
+	rs2_set_option_value((rs2_options*)col, &v, &e); show_brief("set unsupported", e); e = NULL;
+	rs2_get_option_value((rs2_options*)s, RS2_OPTION_WHITE_BALANCE, &e); show_brief("value unsupported", e); e = NULL;
 	const rs2_option_value* ev = rs2_get_option_value((rs2_options*)s, RS2_OPTION_EXPOSURE, &e); check(e);
-	rs2_set_option_value((rs2_options*)s, ev, &e); show("set read-only", e); e = NULL;
+	rs2_set_option_value((rs2_options*)s, ev, &e); show_brief("set read-only", e); e = NULL;
 	rs2_delete_option_value(ev);
 	printf("scheme finally %.9g\n", rs2_get_option((rs2_options*)col, RS2_OPTION_COLOR_SCHEME, &e)); check(e);
 

@@ -171,11 +171,8 @@ int main(int argc, char** argv) {
 	if (argc < 2) return 0;
 
 	struct bag bg = open_bag(argv[1]);
-	rs2_playback_device_set_real_time(bg.dev, 0, &e); check(e);
 	struct sensors ss;
-	open_all(bg.dev, &ss);
-	rs2_frame_queue* q = rs2_create_frame_queue(64, &e); check(e);
-	for (int i = 0; i < ss.n; i++) { rs2_start_queue(ss.s[i], q, &e); check(e); }
+	rs2_frame_queue* q = queue_all(bg.dev, &ss);
 	rs2_frame *depth = nullptr, *color = nullptr;
 	while (!depth || !color) {
 		rs2_frame* f = rs2_wait_for_frame(q, 10000, &e); check(e);
@@ -185,9 +182,7 @@ int main(int argc, char** argv) {
 		else if (!color && s == RS2_STREAM_COLOR && fmt == RS2_FORMAT_RGB8) color = f;
 		else rs2_release_frame(f);
 	}
-	for (int i = 0; i < ss.n; i++) { rs2_stop(ss.s[i], &e); check(e); }
-	rs2_frame* fl = nullptr;
-	while (rs2_poll_for_frame(q, &fl, &e)) rs2_release_frame(fl);
+	unqueue_all(&ss, q);
 	for (int k = 0; k < nblocks; k++) {
 		if (k == 2 || k == 3 || k >= 13) continue; /* align and syncer take framesets; no filters on a custom block */
 		for (const setting& st : settings) {

@@ -28,6 +28,27 @@ static inline void check(rs2_error* e) {
 	}
 }
 
+/* show prints what, then the error's failed function, arguments,
+   exception type and message, or "no error"; and frees the error. */
+static inline void show(const char* what, rs2_error* e) {
+	if (!e) {
+		printf("%s: no error\n", what);
+		return;
+	}
+	printf("%s: %s | %s | %s | %s\n", what, rs2_get_failed_function(e), rs2_get_failed_args(e),
+		rs2_exception_type_to_string(rs2_get_librealsense_exception_type(e)), rs2_get_error_message(e));
+	rs2_free_error(e);
+}
+
+/* device_count is the number of devices rs2_query_devices gives. */
+static inline int device_count(rs2_context* ctx) {
+	rs2_error* e = NULL;
+	rs2_device_list* l = rs2_query_devices(ctx, &e); check(e);
+	int n = rs2_get_device_count(l, &e); check(e);
+	rs2_delete_device_list(l);
+	return n;
+}
+
 /* stop_waiter is an rs2_playback_status_changed_callback object as a C++
    compiler lays it out under the Itanium ABI: a pointer to its virtual
    table (on_playback_status_changed, release, two destructors). At
@@ -105,6 +126,26 @@ static inline void open_all(rs2_device* dev, struct sensors* ss) {
 static inline void start_all(struct sensors* ss, rs2_frame_callback_ptr on_frame) {
 	rs2_error* e = NULL;
 	for (int i = 0; i < ss->n; i++) { rs2_start(ss->s[i], on_frame, NULL, &e); check(e); }
+}
+
+/* queue_all opens every sensor of dev with all its profiles, its playback
+   not in real time, and starts them into a new queue of 64 frames. */
+static inline rs2_frame_queue* queue_all(rs2_device* dev, struct sensors* ss) {
+	rs2_error* e = NULL;
+	rs2_playback_device_set_real_time(dev, 0, &e); check(e);
+	open_all(dev, ss);
+	rs2_frame_queue* q = rs2_create_frame_queue(64, &e); check(e);
+	for (int i = 0; i < ss->n; i++) { rs2_start_queue(ss->s[i], q, &e); check(e); }
+	return q;
+}
+
+/* unqueue_all stops the sensors queue_all started and empties q. */
+static inline void unqueue_all(struct sensors* ss, rs2_frame_queue* q) {
+	rs2_error* e = NULL;
+	for (int i = 0; i < ss->n; i++) { rs2_stop(ss->s[i], &e); check(e); }
+	rs2_frame* f = NULL;
+	while (rs2_poll_for_frame(q, &f, &e)) rs2_release_frame(f);
+	check(e);
 }
 
 /* close_all stops, closes and deletes the sensors. */

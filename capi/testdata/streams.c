@@ -48,15 +48,17 @@ int main(int argc, char** argv) {
 	active("open multiple", s);
 	rs2_close(s, &e); check(e);
 
-	int uid0, uid1, uid2;
-	rs2_get_stream_profile_data(p, NULL, NULL, NULL, &uid0, NULL, &e); check(e);
+	int uid0, uid1, uid2, idx, fps;
+	rs2_stream st;
+	rs2_format fmt;
+	rs2_get_stream_profile_data(p, &st, &fmt, &idx, &uid0, &fps, &e); check(e);
 	rs2_stream_profile* c = rs2_clone_stream_profile(p, RS2_STREAM_INFRARED, 2, RS2_FORMAT_Y8, &e); check(e);
 	print_profile("clone", c);
-	rs2_get_stream_profile_data(c, NULL, NULL, NULL, &uid1, NULL, &e); check(e);
+	rs2_get_stream_profile_data(c, &st, &fmt, &idx, &uid1, &fps, &e); check(e);
 	rs2_intrinsics in = {320, 240, 160.5f, 120.25f, 300, 301, RS2_DISTORTION_BROWN_CONRADY, {0.125f, 0, 0, 0, 0}};
 	rs2_stream_profile* v = rs2_clone_video_stream_profile(p, RS2_STREAM_COLOR, 0, RS2_FORMAT_RGB8, 320, 240, &in, &e); check(e);
 	print_profile("video clone", v);
-	rs2_get_stream_profile_data(v, NULL, NULL, NULL, &uid2, NULL, &e); check(e);
+	rs2_get_stream_profile_data(v, &st, &fmt, &idx, &uid2, &fps, &e); check(e);
 	printf("new uids %d\n", uid1 != uid0 && uid2 != uid0 && uid1 != uid2);
 	rs2_delete_stream_profile(c);
 	rs2_delete_stream_profile(v);

@@ -25,7 +25,7 @@ const (
 // Encoder compresses chunk payloads into single LZ4 frames. It is reused
 // and not safe for concurrent use.
 type Encoder struct {
-	c lz4.Compressor
+	c compressor
 }
 
 // Bound returns the largest frame for n payload bytes.
@@ -54,6 +54,11 @@ func (e *Encoder) AppendFrameSum(dst, src []byte, sum bool) []byte {
 		copy(nd, dst)
 		dst = nd
 	}
+	lanes := xxhStart(0)
+	v := &lanes
+	if !sum {
+		v = nil
+	}
 	for p := src; len(p) > 0; {
 		blk := p
 		if len(blk) > BlockSize {
@@ -62,8 +67,8 @@ func (e *Encoder) AppendFrameSum(dst, src []byte, sum bool) []byte {
 		p = p[len(blk):]
 		pos := len(dst)
 		out := dst[pos+4 : pos+4+len(blk)-1 : pos+4+len(blk)-1]
-		n, err := e.c.CompressBlock(blk, out)
-		if err != nil || n == 0 || n >= len(blk) {
+		n := e.c.compressBlock(out, blk, v)
+		if n == 0 {
 			binary.LittleEndian.PutUint32(dst[pos:pos+4], uint32(len(blk))|1<<31)
 			dst = append(dst[:pos+4], blk...)
 			continue
@@ -75,7 +80,9 @@ func (e *Encoder) AppendFrameSum(dst, src []byte, sum bool) []byte {
 	if !sum {
 		return dst
 	}
-	return binary.LittleEndian.AppendUint32(dst, XXH32(src, 0))
+	// Every block but the last is BlockSize long, a whole number of
+	// stripes: the lanes covered src but for its last len(src)%16 bytes.
+	return binary.LittleEndian.AppendUint32(dst, xxhFinish(&lanes, src[len(src)&^15:], len(src), 0))
 }
 
 // ErrFrame is wrapped by the errors of a frame that does not decode.

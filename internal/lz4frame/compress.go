@@ -1,0 +1,284 @@
+package lz4frame
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unsafe"
+)
+
+// LZ4 block format constants, as librealsense's bundled lz4
+// (third-party/realsense-file/lz4/lz4.c and lz4.h).
+const (
+	minMatch     = 4     // MINMATCH: the shortest match
+	lastLiterals = 5     // LASTLITERALS: a block ends with at least 5 literals
+	mfLimit      = 12    // MFLIMIT: no match starts in the last 12 bytes
+	maxOffset    = 65535 // LZ4_DISTANCE_MAX
+	runMask      = 15    // RUN_MASK and ML_MASK: the token's two 4-bit lengths
+	skipTrigger  = 6     // LZ4_skipTrigger: after 64 misses the search steps 2 bytes, …
+	// hashLog is LZ4_HASHLOG (LZ4_MEMORY_USAGE 14 - 2): librealsense's
+	// table of 4096 positions, which fits the core's L1 cache.
+	hashLog    = 12
+	prime5Byte = 889523592379 // lz4.c's LZ4_hash5 multiplier (prime5bytes)
+)
+
+// compressor is an LZ4 block compressor (the greedy single-probe match
+// finder of LZ4_compress_default, probing three positions per load) that
+// also runs the frame's XXH32 content checksum over the block while its
+// bytes are in the core's L1 cache: the stripes of a long match are hashed
+// in the loop that compares them, and the literals when their sequence is
+// written. The checksum's lanes are a latency chain that leaves most of the
+// core idle, and the match compare waits on memory, so each runs in the
+// other's shadow.
+//
+// table holds, for each hash of 5 bytes, base plus the latest position in
+// the block that had it; entries below base are of earlier blocks, so the
+// table is never cleared between blocks (only when base would wrap). v
+// holds the checksum's lanes while a block is compressed.
+type compressor struct {
+	table [1 << hashLog]uint32
+	base  uint32
+	v     [4]uint32
+}
+
+// hash5 hashes the low 5 bytes of x (lz4.c's LZ4_hash5 on little-endian
+// 64-bit machines).
+func hash5(x uint64) uint32 { return uint32((x << 24) * prime5Byte >> (64 - hashLog)) }
+
+// ld64 and ld32 load the little-endian word at p+i without a bounds check:
+// the callers say why p[i:i+8] (p[i:i+4]) lies within the block.
+func ld64(p *byte, i int) uint64 {
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(p), i))[:])
+}
+
+func ld32(p *byte, i int) uint32 {
+	return binary.LittleEndian.Uint32((*[4]byte)(unsafe.Add(unsafe.Pointer(p), i))[:])
+}
+
+// compressBlock writes the LZ4 block of src into dst and returns its length,
+// or 0 when it does not fit in dst (the caller then stores src raw). When
+// v is not nil, the whole 16-byte stripes of src run through the XXH32
+// lanes v (whatever the result), so a frame's checksum continues over
+// blocks whose lengths are multiples of 16.
+func (c *compressor) compressBlock(dst, src []byte, v *[4]uint32) int {
+	// base is more than maxOffset past every entry of an earlier block
+	// (and past 0, an unused entry), so the offset check alone refuses
+	// them.
+	if uint64(c.base)+maxOffset+1+uint64(len(src)) >= 1<<32 {
+		c.table = [1 << hashLog]uint32{}
+		c.base = 0
+	}
+	base := c.base + maxOffset + 1
+	c.base = base + uint32(len(src))
+	// hp: the stripes of src before hp are hashed; with no checksum it
+	// starts past the end, so no stripe is.
+	hp := len(src)
+	if v != nil {
+		hp = 0
+		c.v = *v
+	}
+	n := -1
+	di, anchor := 0, 0
+	if len(src) > mfLimit {
+		p := &src[0]
+		// ip is the position searched; a match starts before mfEnd and
+		// ends by matchEnd. Every load below is of 8 bytes at a position
+		// before mfEnd+2 (so within src: mfEnd+2+8 < len(src)), of 4 bytes
+		// at an earlier position, or of 8 bytes that end by matchEnd.
+		mfEnd, matchEnd := len(src)-mfLimit, len(src)-lastLiterals
+		ip := 0
+	search:
+		for {
+			// Each probe tries the positions ip, ip+1 and ip+2 with one load,
+			// and moves 3 bytes on, more after every 1<<skipTrigger misses.
+			misses := 1 << skipTrigger
+			var ref int
+			for {
+				if ip+2 >= mfEnd {
+					break search
+				}
+				// A stripe of the checksum per probe, in the shadow of
+				// the probe's loads and branches.
+				if hp+16 <= len(src) {
+					c.v[0] = xxhRound(c.v[0], ld32(p, hp))
+					c.v[1] = xxhRound(c.v[1], ld32(p, hp+4))
+					c.v[2] = xxhRound(c.v[2], ld32(p, hp+8))
+					c.v[3] = xxhRound(c.v[3], ld32(p, hp+12))
+					hp += 16
+				}
+				seq := ld64(p, ip)
+				h0, h1, h2 := hash5(seq), hash5(seq>>8), hash5(seq>>16)
+				e0 := c.table[h0]
+				c.table[h0] = base + uint32(ip)
+				e1 := c.table[h1]
+				c.table[h1] = base + uint32(ip+1)
+				e2 := c.table[h2]
+				c.table[h2] = base + uint32(ip+2)
+				// A live entry is of an earlier position of this block, at
+				// most maxOffset before.
+				if ref = int(e0) - int(base); uint(ip-ref-1) < maxOffset && uint32(seq) == ld32(p, ref) {
+					break
+				}
+				if ref = int(e1) - int(base); uint(ip-ref) < maxOffset && uint32(seq>>8) == ld32(p, ref) {
+					ip++
+					break
+				}
+				if ref = int(e2) - int(base); uint(ip+1-ref) < maxOffset && uint32(seq>>16) == ld32(p, ref) {
+					ip += 2
+					break
+				}
+				ip += 2 + misses>>skipTrigger
+				misses++
+			}
+			for ip > anchor && ref > 0 && src[ip-1] == src[ref-1] {
+				ip--
+				ref--
+			}
+			// The literals: hash their stripes now, while they are hot.
+			if hp+16 <= ip {
+				hp += xxhLanes(&c.v, src[hp:ip])
+			}
+			off := ip - ref
+			end := ip + minMatch
+			// Most matches end within 16 bytes: those are found here, the
+			// longer ones in matchHash.
+			if end+16 > matchEnd {
+				end = matchLen(src, matchEnd, end, off)
+			} else if x := ld64(p, end) ^ ld64(p, end-off); x != 0 {
+				end += bits.TrailingZeros64(x) >> 3
+			} else if x := ld64(p, end+8) ^ ld64(p, end+8-off); x != 0 {
+				end += 8 + bits.TrailingZeros64(x)>>3
+			} else {
+				end, hp = c.matchHash(src, matchEnd, end+16, off, hp)
+			}
+			lit, ml := ip-anchor, end-ip-minMatch
+			// token, literal length, literals, offset, match length (an
+			// extra length byte per 255, counted as one per 128)
+			if di+1+lit+lit>>7+1+2+ml>>7+1 > len(dst) {
+				break search
+			}
+			tok := di
+			di++
+			var t byte
+			if lit >= runMask {
+				t = runMask << 4
+				di = putLen(dst, di, lit-runMask)
+			} else {
+				t = byte(lit) << 4
+			}
+			if lit <= 16 && di+16 <= len(dst) && anchor+16 <= len(src) {
+				// A short run is copied as 16 bytes (the bytes after it are
+				// overwritten next).
+				*(*[16]byte)(dst[di : di+16]) = *(*[16]byte)(src[anchor : anchor+16])
+				di += lit
+			} else {
+				di += copy(dst[di:], src[anchor:ip])
+			}
+			dst[di], dst[di+1] = byte(off), byte(off>>8)
+			di += 2
+			if ml >= runMask {
+				t |= runMask
+				di = putLen(dst, di, ml-runMask)
+			} else {
+				t |= byte(ml)
+			}
+			dst[tok] = t
+			ip, anchor = end, end
+			if ip >= mfEnd {
+				break
+			}
+			c.table[hash5(ld64(p, ip-2))] = base + uint32(ip-2)
+		}
+		if anchor == 0 {
+			di = len(dst) // no match: store the block raw
+		}
+	}
+	lit := len(src) - anchor
+	if di+1+lit+lit>>7+1 <= len(dst) {
+		tok := di
+		di++
+		if lit >= runMask {
+			dst[tok] = runMask << 4
+			di = putLen(dst, di, lit-runMask)
+		} else {
+			dst[tok] = byte(lit) << 4
+		}
+		n = di + copy(dst[di:], src[anchor:])
+	}
+	if hp+16 <= len(src) {
+		xxhLanes(&c.v, src[hp:])
+	}
+	if v != nil {
+		*v = c.v
+	}
+	if n < 0 {
+		return 0
+	}
+	return n
+}
+
+// putLen writes the extra bytes of a length of n beyond its token's 15
+// (255s, then the rest) at dst[di:] and returns the position after them.
+func putLen(dst []byte, di, n int) int {
+	for n >= 255 {
+		dst[di] = 255
+		di++
+		n -= 255
+	}
+	dst[di] = byte(n)
+	return di + 1
+}
+
+// matchLen extends the match at end (whose earlier copy is off bytes
+// before, off <= end) up to limit <= len(src) and returns where it ends.
+func matchLen(src []byte, limit, end, off int) int {
+	p := &src[0]
+	for ; end+16 <= limit; end += 16 {
+		x := ld64(p, end) ^ ld64(p, end-off)
+		y := ld64(p, end+8) ^ ld64(p, end+8-off)
+		if x != 0 {
+			return end + bits.TrailingZeros64(x)>>3
+		}
+		if y != 0 {
+			return end + 8 + bits.TrailingZeros64(y)>>3
+		}
+	}
+	for end < limit && src[end] == src[end-off] {
+		end++
+	}
+	return end
+}
+
+// matchHash extends the match at end (whose earlier copy is off bytes
+// before) up to limit and returns where it ends. For each 16 bytes it
+// compares, it runs the XXH32 lanes c.v over the stripe of src at hp (the
+// next to hash, near end), so that both are read while in the L1 cache; it
+// returns the position after the stripes hashed.
+func (c *compressor) matchHash(src []byte, limit, end, off, hp int) (int, int) {
+	// The match and the stripes move on together: i bytes from end, ref
+	// (end-off) and hp, for as long as both stay within their limits, so
+	// every load is within src.
+	n := min(limit-end, len(src)-hp)
+	if n < 16 {
+		return matchLen(src, limit, end, off), hp
+	}
+	cur, ref, hs := &src[end], &src[end-off], &src[hp]
+	v1, v2, v3, v4 := c.v[0], c.v[1], c.v[2], c.v[3]
+	i := 0
+	for ; i+16 <= n; i += 16 {
+		x := ld64(cur, i) ^ ld64(ref, i)
+		y := ld64(cur, i+8) ^ ld64(ref, i+8)
+		v1 = xxhRound(v1, ld32(hs, i))
+		v2 = xxhRound(v2, ld32(hs, i+4))
+		v3 = xxhRound(v3, ld32(hs, i+8))
+		v4 = xxhRound(v4, ld32(hs, i+12))
+		if x|y != 0 {
+			c.v = [4]uint32{v1, v2, v3, v4}
+			if x != 0 {
+				return end + i + bits.TrailingZeros64(x)>>3, hp + i + 16
+			}
+			return end + i + 8 + bits.TrailingZeros64(y)>>3, hp + i + 16
+		}
+	}
+	c.v = [4]uint32{v1, v2, v3, v4}
+	return matchLen(src, limit, end+i, off), hp + i
+}
