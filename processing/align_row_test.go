@@ -169,3 +169,31 @@ func TestBlendRowsFast(t *testing.T) {
 		}
 	}
 }
+
+// TestDisparityRowFast compares depth turned into disparity with SIMD
+// (where the machine has it) with the Go division, on random rows (zeros
+// among them) and factors.
+func TestDisparityRowFast(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for trial := range 300 {
+		factor := []float32{1, 3.5e4, float32(r.NormFloat64() * 1e5), 1e-40, float32(math.Inf(1))}[trial%5]
+		w := 1 + r.IntN(70)
+		src := make([]byte, 2*w)
+		for i := range w {
+			if r.IntN(4) > 0 {
+				src[2*i], src[2*i+1] = byte(r.Uint32()), byte(r.Uint32())
+			}
+		}
+		got := make([]float32, w)
+		n := disparityRowFast(src, got, factor)
+		for x := range n {
+			var want float32
+			if v := uint16(src[2*x]) | uint16(src[2*x+1])<<8; v != 0 {
+				want = factor / float32(v)
+			}
+			if math.Float32bits(got[x]) != math.Float32bits(want) {
+				t.Fatalf("trial %d (factor %v): value %d of %d: %v, want %v", trial, factor, x, w, got[x], want)
+			}
+		}
+	}
+}

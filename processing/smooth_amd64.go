@@ -36,3 +36,22 @@ func blendRowsFast(row, other []uint16, k *[6][4]uint32, valid bool) int {
 	blendRows8(row[:n], other[:n], k, valid)
 	return n
 }
+
+// disparityRow4 writes factor / v for each Z16 value v of src (0 for 0)
+// into dst, four values at a time with SSE2 (smooth_amd64.s): the same
+// float32 division. len(dst) is a multiple of 4, src holds 2*len(dst)
+// bytes.
+//
+//go:noescape
+func disparityRow4(src []byte, dst []float32, factor float32)
+
+// disparityRowFast converts the values of a row it can with SSE2 and
+// returns how many it did (the first ones).
+func disparityRowFast(src []byte, dst []float32, factor float32) int {
+	n := len(dst) &^ 3
+	if n == 0 || len(src) < 2*n {
+		return 0
+	}
+	disparityRow4(src[:2*n], dst[:n], factor)
+	return n
+}

@@ -84,3 +84,33 @@ blend:
 
 done:
 	RET
+
+// func disparityRow4(src []byte, dst []float32, factor float32)
+TEXT ·disparityRow4(SB), NOSPLIT, $0-52
+	MOVQ   src_base+0(FP), SI
+	MOVQ   dst_base+24(FP), DI
+	MOVQ   dst_len+32(FP), CX
+	MOVSS  factor+48(FP), X7
+	SHUFPS $0, X7, X7
+	PXOR   X6, X6
+	SHRQ   $2, CX
+	JZ     disparitydone
+
+disparityloop:
+	// factor / v, 0 where v is 0.
+	MOVQ      (SI), X0
+	PUNPCKLWL X6, X0
+	MOVO      X0, X1
+	PCMPEQL   X6, X1
+	CVTPL2PS  X0, X0
+	MOVAPS    X7, X2
+	DIVPS     X0, X2
+	ANDNPS    X2, X1
+	MOVUPS    X1, (DI)
+	ADDQ      $8, SI
+	ADDQ      $16, DI
+	DECQ      CX
+	JNZ       disparityloop
+
+disparitydone:
+	RET
