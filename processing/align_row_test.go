@@ -170,10 +170,10 @@ func TestBlendRowsFast(t *testing.T) {
 	}
 }
 
-// TestDisparityRowFast compares depth turned into disparity with SIMD
-// (where the machine has it) with the Go division, on random rows (zeros
-// among them) and factors.
-func TestDisparityRowFast(t *testing.T) {
+// TestU16FloatsFast compares depth turned into disparity or meters with
+// SIMD (where the machine has it) with the Go division or product, on
+// random rows (zeros among them) and factors.
+func TestU16FloatsFast(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for trial := range 300 {
 		factor := []float32{1, 3.5e4, float32(r.NormFloat64() * 1e5), 1e-40, float32(math.Inf(1))}[trial%5]
@@ -185,10 +185,14 @@ func TestDisparityRowFast(t *testing.T) {
 			}
 		}
 		got := make([]float32, w)
-		n := disparityRowFast(src, got, factor)
+		divide := trial%2 == 0
+		n := u16FloatsFast(src, got, factor, divide)
 		for x := range n {
 			var want float32
-			if v := uint16(src[2*x]) | uint16(src[2*x+1])<<8; v != 0 {
+			v := uint16(src[2*x]) | uint16(src[2*x+1])<<8
+			if !divide {
+				want = factor * float32(v)
+			} else if v != 0 {
 				want = factor / float32(v)
 			}
 			if math.Float32bits(got[x]) != math.Float32bits(want) {

@@ -37,21 +37,21 @@ func blendRowsFast(row, other []uint16, k *[6][4]uint32, valid bool) int {
 	return n
 }
 
-// disparityRow4 writes factor / v for each Z16 value v of src (0 for 0)
-// into dst, four values at a time with SSE2 (smooth_amd64.s): the same
-// float32 division. len(dst) is a multiple of 4, src holds 2*len(dst)
-// bytes.
+// u16Floats4 writes, for each Z16 value v of src, k / v (0 for 0) with
+// divide, else k * v, into dst, four values at a time with SSE2
+// (smooth_amd64.s): the same float32 operation. len(dst) is a multiple of
+// 4, src holds 2*len(dst) bytes.
 //
 //go:noescape
-func disparityRow4(src []byte, dst []float32, factor float32)
+func u16Floats4(src []byte, dst []float32, k float32, divide bool)
 
-// disparityRowFast converts the values of a row it can with SSE2 and
-// returns how many it did (the first ones).
-func disparityRowFast(src []byte, dst []float32, factor float32) int {
+// u16FloatsFast converts the values of a row it can with SSE2 (see
+// u16Floats4) and returns how many it did (the first ones).
+func u16FloatsFast(src []byte, dst []float32, k float32, divide bool) int {
 	n := len(dst) &^ 3
 	if n == 0 || len(src) < 2*n {
 		return 0
 	}
-	disparityRow4(src[:2*n], dst[:n], factor)
+	u16Floats4(src[:2*n], dst[:n], k, divide)
 	return n
 }

@@ -85,32 +85,44 @@ blend:
 done:
 	RET
 
-// func disparityRow4(src []byte, dst []float32, factor float32)
-TEXT ·disparityRow4(SB), NOSPLIT, $0-52
-	MOVQ   src_base+0(FP), SI
-	MOVQ   dst_base+24(FP), DI
-	MOVQ   dst_len+32(FP), CX
-	MOVSS  factor+48(FP), X7
-	SHUFPS $0, X7, X7
-	PXOR   X6, X6
-	SHRQ   $2, CX
-	JZ     disparitydone
+// func u16Floats4(src []byte, dst []float32, k float32, divide bool)
+TEXT ·u16Floats4(SB), NOSPLIT, $0-53
+	MOVQ    src_base+0(FP), SI
+	MOVQ    dst_base+24(FP), DI
+	MOVQ    dst_len+32(FP), CX
+	MOVSS   k+48(FP), X7
+	SHUFPS  $0, X7, X7
+	MOVBLZX divide+52(FP), AX
+	PXOR    X6, X6
+	SHRQ    $2, CX
+	JZ      floatsdone
 
-disparityloop:
-	// factor / v, 0 where v is 0.
+floatsloop:
 	MOVQ      (SI), X0
 	PUNPCKLWL X6, X0
 	MOVO      X0, X1
 	PCMPEQL   X6, X1
 	CVTPL2PS  X0, X0
-	MOVAPS    X7, X2
-	DIVPS     X0, X2
-	ANDNPS    X2, X1
-	MOVUPS    X1, (DI)
-	ADDQ      $8, SI
-	ADDQ      $16, DI
-	DECQ      CX
-	JNZ       disparityloop
+	TESTB     AL, AL
+	JNZ       floatsdivide
 
-disparitydone:
+	// k * v
+	MULPS  X7, X0
+	MOVUPS X0, (DI)
+	JMP    floatsnext
+
+floatsdivide:
+	// k / v, 0 where v is 0.
+	MOVAPS X7, X2
+	DIVPS  X0, X2
+	ANDNPS X2, X1
+	MOVUPS X1, (DI)
+
+floatsnext:
+	ADDQ $8, SI
+	ADDQ $16, DI
+	DECQ CX
+	JNZ  floatsloop
+
+floatsdone:
 	RET

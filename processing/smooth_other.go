@@ -9,6 +9,6 @@ func blendConsts(alpha, oma float32, delta uint16) *[6][4]uint32 { return nil }
 // returns how many it did.
 func blendRowsFast(row, other []uint16, k *[6][4]uint32, valid bool) int { return 0 }
 
-// disparityRowFast converts the values of a row it can with SIMD (none
+// u16FloatsFast converts the values of a row it can with SIMD (none
 // here) and returns how many it did.
-func disparityRowFast(src []byte, dst []float32, factor float32) int { return 0 }
+func u16FloatsFast(src []byte, dst []float32, k float32, divide bool) int { return 0 }
