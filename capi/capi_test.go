@@ -28,6 +28,7 @@ import (
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/processing"
 	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/software"
 )
 
 // libDir holds librealsense2.so.2.56 built from this package, and the test
@@ -1136,6 +1137,28 @@ func checkDevicesChanged(t *testing.T, bin string) {
 		"released before 0\nreleased after 1\n", name, bag, name, name)
 	if out := run(t, bin, bag); out != want {
 		t.Errorf("devchange prints\n%s\nwant\n%s", out, want)
+	}
+}
+
+// TestCloudKeptByComposite hands a point cloud to a block of the program's
+// own that keeps it in a composite frame, releases the program's own
+// reference and computes the next cloud (testdata/cloudkeep.c): the
+// composite still holds the first cloud, not the memory of the second,
+// which the point cloud block reuses from clouds no longer in use.
+func TestCloudKeptByComposite(t *testing.T) {
+	bag := filepath.Join(t.TempDir(), "d.bag")
+	v := &software.Video{Width: 64, Height: 48, FPS: 30}
+	synthrig.Bag(t, bag, software.SyntheticConfig{Depth: v, Frames: 3})
+	var first, second, kept string
+	out := run(t, program(t, "cloudkeep.c"), bag)
+	if _, err := fmt.Sscan(out, &first, &second, &kept); err != nil {
+		t.Fatalf("%v: %q", err, out)
+	}
+	if first == second {
+		t.Fatalf("the two clouds are the same (%s): the test cannot tell them apart", first)
+	}
+	if kept != first {
+		t.Errorf("the composite's cloud hashes %s, want the first cloud's %s (the second's is %s)", kept, first, second)
 	}
 }
 
