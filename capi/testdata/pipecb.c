@@ -16,7 +16,11 @@
    start, until it finds nothing in 2 s;
    poll: rs2_pipeline_poll_for_frames, real time off right after the
    start, until it found nothing for 2 s.
-   STREAM (depth, color, accel, gyro, pose) enables that stream alone. */
+   STREAM (depth, color, accel, gyro, pose) enables that stream alone.
+   The environment variable PIPECB_IDLE_MS, when set, replaces those 1 s
+   and 2 s: the tests of this library set it far above any stall of a
+   loaded machine, so that the end of the file, not the machine's speed,
+   ends a run (it only lengthens the wait after the last frame). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -60,6 +64,12 @@ static rs2_stream stream_named(const char* name) {
 	exit(2);
 }
 
+/* idle returns the wait that ends a run: ms, or PIPECB_IDLE_MS. */
+static int idle_ms(int ms) {
+	const char* v = getenv("PIPECB_IDLE_MS");
+	return v && atoi(v) > 0 ? atoi(v) : ms;
+}
+
 static struct timespec after(int ms) {
 	struct timespec t;
 	clock_gettime(CLOCK_REALTIME, &t);
@@ -91,7 +101,7 @@ int main(int argc, char** argv) {
 		while (!w.stopped) pthread_cond_wait(&cv, &mu);
 		for (;;) {
 			int seen = calls;
-			struct timespec t = after(1000);
+			struct timespec t = after(idle_ms(1000));
 			while (calls == seen && pthread_cond_timedwait(&cv, &mu, &t) != ETIMEDOUT) {
 			}
 			if (calls == seen) break;
@@ -99,7 +109,7 @@ int main(int argc, char** argv) {
 		pthread_mutex_unlock(&mu);
 	} else if (!strcmp(mode, "wait")) {
 		for (;;) {
-			rs2_frame* f = rs2_pipeline_wait_for_frames(pipe, 2000, &e);
+			rs2_frame* f = rs2_pipeline_wait_for_frames(pipe, idle_ms(2000), &e);
 			if (e) {
 				printf("{\"type\":\"error\",\"message\":\"%s\"}\n", rs2_get_error_message(e));
 				rs2_free_error(e);
@@ -111,7 +121,7 @@ int main(int argc, char** argv) {
 		}
 	} else if (!strcmp(mode, "try")) {
 		rs2_frame* f = NULL;
-		while (rs2_pipeline_try_wait_for_frames(pipe, &f, 2000, &e)) {
+		while (rs2_pipeline_try_wait_for_frames(pipe, &f, idle_ms(2000), &e)) {
 			check(e);
 			print(f);
 			rs2_release_frame(f);
@@ -119,7 +129,7 @@ int main(int argc, char** argv) {
 		check(e);
 	} else {
 		int idle = 0;
-		while (idle < 2000) {
+		while (idle < idle_ms(2000)) {
 			rs2_frame* f = NULL;
 			if (rs2_pipeline_poll_for_frames(pipe, &f, &e)) {
 				print(f);

@@ -3,10 +3,19 @@
 #ifndef RS2TEST_H
 #define RS2TEST_H
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "rs2.h"
+
+/* fnv1a64 is the FNV-1a 64 hash of the n bytes at p. */
+static inline uint64_t fnv1a64(const void* p, long n) {
+	const unsigned char* b = (const unsigned char*)p;
+	uint64_t h = 14695981039346656037ull;
+	for (long i = 0; i < n; i++) { h ^= b[i]; h *= 1099511628211ull; }
+	return h;
+}
 
 /* check prints an error as a JSON line and ends the program at once,
    from any thread (also a callback's, where exit would wait for the
