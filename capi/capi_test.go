@@ -1059,7 +1059,11 @@ func checkRotationFilter(t *testing.T, bin string) {
 // second rs2_start, rs2_start_queue or rs2_start_cpp is no error and
 // changes nothing, the C++ callback object given is released at once, and
 // every frame of the sensor goes to the first callback; once the playback
-// stopped the sensor at the end of the file, a start plays it again.
+// stopped the sensor at the end of the file, a start plays it again. That
+// last start differs on purpose: librealsense plays the file again too but
+// hands its frames to nobody (playback_sensor::stop stops the sensor's
+// dispatchers and only open starts them again), so its callback gets no
+// frame until the sensor is closed and opened.
 func TestStartStarted(t *testing.T) {
 	checkStartStarted(t, program(t, "restart.c"))
 }

@@ -3,7 +3,8 @@
    librealsense's playback sensor, the second starts are no error and
    change nothing (the C++ object is released at once), and every frame
    goes to the first callback. Once the playback stopped at the end of
-   the file, a start plays the bag again. */
+   the file, a start plays the bag again (librealsense plays it to no
+   callback: "second 0" on its last line, see TestStartStarted). */
 #include <stdio.h>
 #include "rs2test.h"
 
