@@ -93,8 +93,8 @@ type chunkJob struct {
 	newConns   []uint32     // connection records placed in this chunk
 	newConnLen int          // their length
 	counts     []connCount
-	head       []byte // chunk record header (+ compressed data for lz4)
-	tail       []byte // index data records
+	head       []byte // chunk record header (+ compressed data and index data records for lz4)
+	tail       []byte // index data records (empty for lz4: they are in head)
 	done       chan struct{}
 }
 
@@ -488,7 +488,10 @@ func (w *Writer) prepare(c *chunkJob, enc *lz4frame.Encoder) {
 	}
 	c.tail = tail
 	if w.compress == "lz4" {
-		c.head = appendChunk(c.head[:0], w.compress, c.payload, enc)
+		// The index data records follow the chunk in the same buffer, so
+		// that the sequencer writes a chunk with one system call.
+		c.head = append(appendChunk(c.head[:0], w.compress, c.payload, enc), tail...)
+		c.tail = tail[:0]
 	} else {
 		c.head = appendChunkHeader(c.head[:0], w.compress, len(c.payload), len(c.payload))
 	}
@@ -560,7 +563,7 @@ func (w *Writer) sequencer() {
 			if err == nil && w.compress != "lz4" {
 				err = w.write(c.payload, "chunk", pos)
 			}
-			if err == nil {
+			if err == nil && len(c.tail) > 0 {
 				err = w.write(c.tail, "index data", pos)
 			}
 			if err != nil {

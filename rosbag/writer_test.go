@@ -436,3 +436,51 @@ func flushInterval(t *testing.T) {
 }
 
 var _ = io.EOF
+
+// countingDisk counts the writes that reach a smallDisk.
+type countingDisk struct {
+	smallDisk
+	writes int
+}
+
+func (d *countingDisk) Write(p []byte) (int, error) {
+	d.writes++
+	return d.smallDisk.Write(p)
+}
+
+// TestWriterLZ4OneWritePerChunk: an LZ4 chunk and its index data records
+// reach the file in one write, not one for each.
+func TestWriterLZ4OneWritePerChunk(t *testing.T) {
+	d := &countingDisk{smallDisk: smallDisk{capacity: 1 << 30}}
+	w, err := NewWriter(d, &WriterOptions{Compression: "lz4", ChunkThreshold: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := w.AddConnection("/a", "std_msgs/String", "992ce8a1687cec8c8bd883ec73ca41d1", "string data\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := d.writes
+	const chunks = 5
+	for i := range chunks {
+		if err := w.WriteMessage(c, Time(1+i), []byte{4, 0, 0, 0, 'a', 'b', 'c', byte('0' + i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got := d.writes - before; got != chunks {
+		t.Errorf("%d writes for %d chunks, want one each", got, chunks)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewReader(bytes.NewReader(d.buf), int64(len(d.buf)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(r.ChunkBytes()); n != chunks {
+		t.Errorf("%d chunks in the bag, want %d", n, chunks)
+	}
+}
