@@ -261,24 +261,38 @@ func (c *compressor) matchHash(src []byte, limit, end, off, hp int) (int, int) {
 	if n < 16 {
 		return matchLen(src, limit, end, off), hp
 	}
-	cur, ref, hs := &src[end], &src[end-off], &src[hp]
-	v1, v2, v3, v4 := c.v[0], c.v[1], c.v[2], c.v[3]
+	i := hashWhileEqual(&src[end], &src[end-off], &src[hp], n, &c.v)
+	if i+16 > n {
+		return matchLen(src, limit, end+i, off), hp + i
+	}
+	// The stripe at i holds the first difference, and was hashed.
+	p := &src[0]
+	if x := ld64(p, end+i) ^ ld64(p, end+i-off); x != 0 {
+		return end + i + bits.TrailingZeros64(x)>>3, hp + i + 16
+	}
+	y := ld64(p, end+i+8) ^ ld64(p, end+i+8-off)
+	return end + i + 8 + bits.TrailingZeros64(y)>>3, hp + i + 16
+}
+
+// hashWhileEqual compares the 16-byte stripes at cur and ref, n bytes at
+// most, while running the XXH32 lanes v over the stripes at hs: it stops
+// after the first stripe that differs, hashed, and returns its offset, or
+// returns the end of the whole stripes (n rounded down to 16) when none
+// differs. A function of its own with only these in its loop, so that the
+// lanes, the pointers and the count stay in registers.
+func hashWhileEqual(cur, ref, hs *byte, n int, v *[4]uint32) int {
+	v1, v2, v3, v4 := v[0], v[1], v[2], v[3]
 	i := 0
 	for ; i+16 <= n; i += 16 {
-		x := ld64(cur, i) ^ ld64(ref, i)
-		y := ld64(cur, i+8) ^ ld64(ref, i+8)
+		d := (ld64(cur, i) ^ ld64(ref, i)) | (ld64(cur, i+8) ^ ld64(ref, i+8))
 		v1 = xxhRound(v1, ld32(hs, i))
 		v2 = xxhRound(v2, ld32(hs, i+4))
 		v3 = xxhRound(v3, ld32(hs, i+8))
 		v4 = xxhRound(v4, ld32(hs, i+12))
-		if x|y != 0 {
-			c.v = [4]uint32{v1, v2, v3, v4}
-			if x != 0 {
-				return end + i + bits.TrailingZeros64(x)>>3, hp + i + 16
-			}
-			return end + i + 8 + bits.TrailingZeros64(y)>>3, hp + i + 16
+		if d != 0 {
+			break
 		}
 	}
-	c.v = [4]uint32{v1, v2, v3, v4}
-	return matchLen(src, limit, end+i, off), hp + i
+	v[0], v[1], v[2], v[3] = v1, v2, v3, v4
+	return i
 }
