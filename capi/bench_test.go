@@ -1,17 +1,25 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/testsupport/benchbag"
+	"github.com/rsbag/rsbag/internal/testsupport/synthrig"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/software"
 )
 
 // benchBag writes the benchmarks' shared bag (benchbag.Write: 1280x720
@@ -94,4 +102,90 @@ func goPass(b *testing.B, bag string) (frames, ns int64) {
 		s.Close()
 	}
 	return n.Load(), ns
+}
+
+// BenchmarkProcessingBlocks runs testdata/proc.c (every processing block
+// on every depth frame, through rs2_process_frame and a frame queue) on 30
+// frames of the synthetic camera's 1280x720 depth and color, and reports
+// the CPU milliseconds per depth frame of each block through the C
+// boundary (PROC_TIMES: the whole process's CPU clock around each call,
+// every thread of the library included), and the whole program's CPU
+// seconds and peak resident megabytes. With LIBREALSENSE_DIR naming a
+// directory that holds librealsense 2.56.5's own librealsense2.so.2.56,
+// the same program runs against it too, and each figure is also reported
+// for librealsense and as the ratio of this library's to it.
+func BenchmarkProcessingBlocks(b *testing.B) {
+	bag := filepath.Join(b.TempDir(), "720p.bag")
+	v := &software.Video{Width: 1280, Height: 720, FPS: 30}
+	synthrig.Bag(b, bag, software.SyntheticConfig{Depth: v, Color: v, Frames: 30})
+	bin := program(b, "proc.c")
+	lrsDir := os.Getenv("LIBREALSENSE_DIR")
+	var ours, lrs procTimes
+	for range b.N {
+		ours.add(timeProc(b, bin, filepath.Dir(bin), bag))
+		if lrsDir != "" {
+			lrs.add(timeProc(b, bin, lrsDir, bag))
+		}
+	}
+	nb := float64(b.N)
+	for _, k := range slices.Sorted(maps.Keys(ours.ms)) {
+		b.ReportMetric(ours.ms[k]/nb, "cpu-ms/frame-"+k)
+		if lrsDir != "" {
+			b.ReportMetric(lrs.ms[k]/nb, "lrs-cpu-ms/frame-"+k)
+			b.ReportMetric(ours.ms[k]/lrs.ms[k], "ratio-"+k)
+		}
+	}
+	b.ReportMetric(ours.cpu/nb, "cpu-s")
+	b.ReportMetric(ours.rss/nb, "MB-rss")
+	if lrsDir != "" {
+		b.ReportMetric(lrs.cpu/nb, "lrs-cpu-s")
+		b.ReportMetric(lrs.rss/nb, "lrs-MB-rss")
+		b.ReportMetric(ours.cpu/lrs.cpu, "ratio-cpu")
+	}
+}
+
+// procTimes sums the figures of runs of testdata/proc.c: CPU milliseconds
+// per depth frame by block, the program's CPU seconds and peak resident
+// megabytes.
+type procTimes struct {
+	ms       map[string]float64
+	cpu, rss float64
+}
+
+func (p *procTimes) add(q procTimes) {
+	if p.ms == nil {
+		p.ms = map[string]float64{}
+	}
+	for k, v := range q.ms {
+		p.ms[k] += v
+	}
+	p.cpu += q.cpu
+	p.rss += q.rss
+}
+
+// timeProc runs proc.c's bin on bag with the library in lib and
+// PROC_TIMES set, and returns its figures.
+func timeProc(b *testing.B, bin, lib, bag string) procTimes {
+	b.Helper()
+	cmd := exec.Command(bin, bag)
+	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+lib, "PROC_TIMES=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if out, err := cmd.Output(); err != nil {
+		b.Fatalf("%s %s with %s: %v\n%s\nstderr:\n%s", filepath.Base(bin), bag, lib, err, out, stderr.String())
+	}
+	var fig map[string]float64
+	if err := json.Unmarshal(stderr.Bytes(), &fig); err != nil {
+		b.Fatalf("%s: PROC_TIMES line: %v\n%s", filepath.Base(bin), err, stderr.String())
+	}
+	if fig["frames"] == 0 {
+		b.Fatalf("%s: no depth frame processed", filepath.Base(bin))
+	}
+	delete(fig, "frames")
+	st := cmd.ProcessState
+	var rss float64
+	if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
+		rss = float64(ru.Maxrss) / 1024 // kilobytes on Linux
+	}
+	return procTimes{ms: fig, cpu: (st.UserTime() + st.SystemTime()).Seconds(), rss: rss}
 }

@@ -40,6 +40,13 @@ type frameRef struct {
 	// frame is kept (only its first call counts): a processing block's
 	// count of the outputs the program holds.
 	freed func()
+
+	// cloud is the point cloud block whose points these are: at the last
+	// release they become its spare, the memory of its next cloud, unless
+	// shared says they went where a reference may outlive this one (into
+	// a composite, or into a block).
+	cloud  *blockHandle
+	shared atomic.Bool
 }
 
 // newFrame returns a handle with one reference to f (nil f: a composite of
@@ -65,6 +72,11 @@ func (r *frameRef) release() {
 	r.pin.Unpin()
 	if r.o != nil {
 		r.o.release()
+	}
+	if r.cloud != nil && !r.shared.Load() {
+		r.cloud.mu.Lock()
+		r.cloud.spare = r.points
+		r.cloud.mu.Unlock()
 	}
 	if r.freed != nil {
 		r.freed()

@@ -236,6 +236,10 @@ func (ps *pipelineState) start(cfg *pipeline.Config, cb func(*C.rs2_frame), cpp 
 	} else {
 		prof, err = ps.p.StartWithCallback(context.Background(), cfg, func(fs *pipeline.Frameset) {
 			<-ready
+			if f := passedAlone(fs); f != nil {
+				cb(newFrame(f, nil, o))
+				return
+			}
 			cb(newFrame(nil, fs.Frames(), o))
 		})
 	}
@@ -257,6 +261,26 @@ func (ps *pipelineState) start(cfg *pipeline.Config, cb func(*C.rs2_frame), cpp 
 		old.release()
 	}
 	return (*C.rs2_pipeline_profile)(newHandle(&pipelineProfile{o.acquire(), prof.Streams()}))
+}
+
+// passedAlone returns the frame of fs, a frameset handed to a pipeline's
+// callback, when it is a frame that passed the pipeline's syncer alone (a
+// motion or pose frame): librealsense's pipeline hands such a frame to the
+// callback as it is, not as a composite frame, and each match of its
+// syncer as a composite frame, even of one frame
+// (src/pipeline/aggregator.cpp). Its pipeline syncs the color, depth,
+// infrared and fisheye streams (src/pipeline/pipeline.cpp), and a match
+// holds only frames of those.
+func passedAlone(fs *pipeline.Frameset) *sensor.Frame {
+	if fs.Len() != 1 {
+		return nil
+	}
+	switch f := fs.At(0); f.Profile.Stream {
+	case sensor.StreamColor, sensor.StreamDepth, sensor.StreamInfrared, sensor.StreamFisheye:
+		return nil
+	default:
+		return f
+	}
 }
 
 //export rs2_pipeline_start

@@ -31,6 +31,9 @@ type blockHandle struct {
 	// A pointcloud's depth stream (from its first depth frame) and the
 	// texture it saw before.
 	depthProfile, texture *sensor.StreamProfile
+	// spare is a cloud of the pointcloud no longer in use: the memory of
+	// its next one.
+	spare *processing.Points
 
 	// held counts the outputs the program holds, by kind (see heldKey).
 	held map[heldKey]int
@@ -276,6 +279,9 @@ func rs2_process_frame(p *C.rs2_processing_block, f *C.rs2_frame, e **C.rs2_erro
 	defer catch(e, "rs2_process_frame", func() string { return fmtArgs("block", ptrArg(unsafe.Pointer(p)), "frame", ptrArg(unsafe.Pointer(f))) })
 	b := blockOf(p, "block")
 	in := frameOf(f, "frame")
+	if in.points != nil {
+		in.shared.Store(true) // a block may keep what it is given
+	}
 	defer in.release() // the block takes the program's reference
 	b.mu.Lock()
 	out := b.out
@@ -350,10 +356,16 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 			check(err)
 			check(blk.MapTo(tx, x))
 		}
-		pts, err := blk.Calculate(depth)
+		b.mu.Lock()
+		spare := b.spare
+		b.spare = nil
+		b.mu.Unlock()
+		pts, err := blk.CalculateInto(spare, depth)
 		check(err)
 		if in.f != nil {
-			return newPoints(pts, o)
+			h := newPoints(pts, o)
+			frameOf(h, "frame").cloud = b
+			return h
 		}
 		return output(in, frames, []*sensor.Frame{pts.Frame}, pts)
 	case processing.Block:
@@ -660,6 +672,7 @@ func rs2_allocate_composite_frame(src *C.rs2_source, frames **C.rs2_frame, count
 	refs := make([]*frameRef, count)
 	for i, f := range unsafe.Slice(frames, int(count)) {
 		refs[i] = frameOf(f, "frame")
+		refs[i].shared.Store(true) // the composite holds its frame
 	}
 	var set []*sensor.Frame
 	var o *owner

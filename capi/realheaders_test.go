@@ -89,6 +89,7 @@ func TestRealHeaders(t *testing.T) {
 		{"dump.c/librealsense", checkDumpMatchesLibrealsense},
 		{"dump.c/seek", checkDumpSeekMatchesGo},
 		{"pipe.c", checkPipelineMatchesSync},
+		{"pipecb.c", checkPipelineCallbackMatchesLibrealsense},
 		{"proc.c/go", checkProcessingMatchesGo},
 		{"proc.c/librealsense", checkProcessingMatchesLibrealsense},
 		{"errors.c", checkErrors},

@@ -83,7 +83,7 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 		return nil, fmt.Errorf("align: extrinsics from %s to %s: %w", depth.Profile.Name(), other.Profile.Name(), err)
 	}
 	m := a.maps(din)
-	z := u16s(packed(depth, 2))
+	z := u16View(packed(depth, 2)) // read only
 	units := depth.DepthUnits
 	n := din.Width * din.Height
 	tl := getPixels(n)
@@ -104,15 +104,19 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 		}
 		dst := make([]uint16, other.Width*other.Height)
 		ow, oh := oin.Width, oin.Height
+		tl, br := tl[:len(z)], br[:len(z)]
 		for i, d := range z {
 			if d == 0 {
 				continue
 			}
 			x0, y0, x1, y1 := clipRect(tl[i], br[i], ow, oh)
+			if x0 > x1 {
+				continue
+			}
 			for y := y0; y <= y1; y++ {
-				row := dst[y*ow : (y+1)*ow]
-				for x := x0; x <= x1; x++ {
-					if row[x] == 0 || d < row[x] {
+				row := dst[y*ow+x0 : y*ow+x1+1]
+				for x, v := range row {
+					if v-1 >= d { // v is 0 (no depth yet: v-1 wraps to the top) or farther than d
 						row[x] = d
 					}
 				}
@@ -146,6 +150,20 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 	}
 	src := packed(other, obpp)
 	ow, oh := oin.Width, oin.Height
+	if obpp == 3 && &br[0] == &tl[0] {
+		// RGB8, BGR8 with one corner: the pixel where the depth pixel
+		// lands, when it is inside the picture.
+		dst, tl := out.Data[:3*len(z)], tl[:len(z)]
+		for i, d := range z {
+			if p := tl[i]; d != 0 && uint32(p[0]) < uint32(ow) && uint32(p[1]) < uint32(oh) {
+				j := 3 * (int(p[1])*ow + int(p[0]))
+				o, s := dst[3*i:3*i+3:3*i+3], src[j:j+3:j+3]
+				o[0], o[1], o[2] = s[0], s[1], s[2]
+			}
+		}
+		putPixels(tl, br)
+		return out, nil
+	}
 	for i, d := range z {
 		if d == 0 {
 			continue
@@ -248,32 +266,71 @@ func putPixels(tl, br [][2]int32) {
 // Brown-Conrady model is distorted, with its y tangential term as
 // librealsense computes it; other models are taken as pinhole.
 func alignPixels(z []uint16, units float32, rays *rayMap, out [][2]int32, e *sensor.Extrinsics, in *sensor.Intrinsics) {
-	r, t, c := &e.Rotation, &e.Translation, &in.Coeffs
-	distort := in.Model == sensor.DistortionModifiedBrownConrady
+	p := alignProj{r: e.Rotation, t: e.Translation, c: in.Coeffs, fx: in.FX, fy: in.FY, ppx: in.PPX, ppy: in.PPY,
+		distort: in.Model == sensor.DistortionModifiedBrownConrady}
+	p.fill()
 	w := rays.w
 	parallelRows(len(z)/w, len(z), func(y0, y1 int) {
-		scratch := make([]float32, w)
+		m := p // on this goroutine's stack
 		for y := y0; y < y1; y++ {
-			rx, ry := rays.row(y, scratch)
-			alignRow(z[y*w:(y+1)*w], units, rx, ry, out[y*w:(y+1)*w], r, t, c, distort, in)
+			row, o := z[y*w:(y+1)*w], out[y*w:(y+1)*w]
+			if rays.sep {
+				m.row(row, units, rays.x, nil, rays.y[y], true, o)
+			} else {
+				m.row(row, units, rays.x[y*w:(y+1)*w], rays.y[y*w:(y+1)*w], 0, false, o)
+			}
 		}
 	})
 }
 
-// alignRow is alignPixels of one row, whose rays are rx, ry.
-func alignRow(z []uint16, units float32, rx, ry []float32, out [][2]int32, r *[9]float32, t *[3]float32, c *[5]float32, distort bool, in *sensor.Intrinsics) {
-	for i := range z {
+// alignProj projects depth pixels into the other camera: the extrinsics
+// and intrinsics by value, so that a row's loop reads them from one place.
+type alignProj struct {
+	r                [9]float32
+	t                [3]float32
+	c                [5]float32
+	fx, fy, ppx, ppy float32
+	distort          bool
+	k                [24][4]float32 // r, t, fx, fy, ppx, ppy, 0.5, c, 1 and 2, four times each, for alignRowFast
+}
+
+// fill sets k from the other fields.
+func (m *alignProj) fill() {
+	vs := append(append(append(append(m.r[:0:0], m.r[:]...), m.t[:]...), m.fx, m.fy, m.ppx, m.ppy, 0.5), m.c[:]...)
+	for i, v := range append(vs, 1, 2) {
+		m.k[i] = [4]float32{v, v, v, v}
+	}
+}
+
+// row writes, for each pixel of the depth row z, the other camera's pixel
+// it lands on into out. The rays of the row have the x of rx and the y of
+// ry, or, with sep, the one y ry0.
+func (m *alignProj) row(z []uint16, units float32, rx, ry []float32, ry0 float32, sep bool, out [][2]int32) {
+	rx, out = rx[:len(z)], out[:len(z)]
+	if !sep {
+		ry = ry[:len(z)]
+	}
+	from := 0
+	if sep {
+		from = m.alignRowFast(z, units, rx, ry0, out)
+	}
+	r, t, c := &m.r, &m.t, &m.c
+	for i := from; i < len(z); i++ {
 		d := float32(float32(z[i]) * units)
 		if d == 0 {
 			out[i] = [2]int32{}
 			continue
 		}
-		vx, vy := float32(d*rx[i]), float32(d*ry[i])
+		yr := ry0
+		if !sep {
+			yr = ry[i]
+		}
+		vx, vy := float32(d*rx[i]), float32(d*yr)
 		px := float32(r[0]*vx) + float32(float32(r[3]*vy)+float32(float32(r[6]*d)+t[0]))
 		py := float32(r[1]*vx) + float32(float32(r[4]*vy)+float32(float32(r[7]*d)+t[1]))
 		pz := float32(r[2]*vx) + float32(float32(r[5]*vy)+float32(float32(r[8]*d)+t[2]))
 		x, y := px/pz, py/pz
-		if distort {
+		if m.distort {
 			r2 := float32(x*x) + float32(y*y)
 			r3 := float32(c[1]*float32(r2*r2)) + float32(c[4]*float32(r2*float32(r2*r2)))
 			f := 1 + float32(float32(c[0]*r2)+r3)
@@ -282,16 +339,25 @@ func alignRow(z []uint16, units float32, rx, ry []float32, out [][2]int32, r *[9
 			x = xf + float32(float32(2*float32(c[2]*float32(xf*yf)))+r4)
 			y = yf + float32(float32(2*float32(c[3]*float32(xf*yf)))+r4)
 		}
-		u := float32(float32(x*in.FX)+in.PPX) + 0.5
-		v := float32(float32(y*in.FY)+in.PPY) + 0.5
+		u := float32(float32(x*m.fx)+m.ppx) + 0.5
+		v := float32(float32(y*m.fy)+m.ppy) + 0.5
 		out[i] = [2]int32{roundInt32(u), roundInt32(v)}
 	}
 }
+
+// roundMagic is 1.5·2²³, for roundInt32.
+const roundMagic = 12582912
 
 // roundInt32 converts x to int32 as x86's cvtps2dq does by default: to
 // nearest, ties to even, and the integer indefinite value for NaN and
 // out-of-range values.
 func roundInt32(x float32) int32 {
+	if x > -(1<<22) && x < 1<<22 {
+		// Adding 1.5·2²³ lands in [2²³, 2²⁴), where float32 holds the
+		// integers only: the sum is rounded to nearest, ties to even
+		// (1.5·2²³ is even), and taking it off again is exact.
+		return int32(float32(x+roundMagic) - roundMagic)
+	}
 	r := math.RoundToEven(float64(x))
 	if !(r >= math.MinInt32 && r <= math.MaxInt32) {
 		return math.MinInt32

@@ -273,6 +273,27 @@ func packed(f *sensor.Frame, bpp int) []byte {
 	return out
 }
 
+// u16View returns the little-endian uint16 values of b: b's own memory on a
+// little-endian machine when b is aligned for them (writes to one are
+// writes to the other), else a decoded copy (see u16s).
+func u16View(b []byte) []uint16 {
+	if v, ok := viewOf[uint16](b); ok {
+		return v
+	}
+	return u16s(b)
+}
+
+// viewOf returns the memory of b as a slice of T, without a copy, when this
+// machine is little-endian and b is aligned for T.
+func viewOf[T uint16 | float32](b []byte) ([]T, bool) {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	if !littleEndian || len(b) < size || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%uintptr(size) != 0 {
+		return nil, false
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/size), true
+}
+
 // u16s decodes little-endian uint16 values: on a little-endian machine a
 // copy of the bytes.
 func u16s(b []byte) []uint16 {

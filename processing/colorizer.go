@@ -344,6 +344,13 @@ func (c *Colorizer) colorize(f *sensor.Frame, dst []byte, stride, px int) {
 			y0, y1 := rows(part)
 			for y := y0; y < y1; y++ {
 				row := f.Data[y*f.Stride : y*f.Stride+f.Width*bpp]
+				if !disparity {
+					// A Z16 value is its own bin (histIndex).
+					for i := range f.Width {
+						h[uint16(row[2*i])|uint16(row[2*i+1])<<8]++
+					}
+					continue
+				}
 				for i := 0; i < f.Width; i++ {
 					v, _ := value(i, row)
 					h[histIndex(v)]++
@@ -398,6 +405,10 @@ func (c *Colorizer) colorize(f *sensor.Frame, dst []byte, stride, px int) {
 			for y := y0; y < y1; y++ {
 				row := f.Data[y*f.Stride : y*f.Stride+f.Width*2]
 				out := dst[y*stride : y*stride+f.Width*px]
+				if px == 3 {
+					lut.row3(out, row)
+					continue
+				}
 				for i := 0; i < f.Width; i++ {
 					col := &lut.rgb[uint16(row[2*i])|uint16(row[2*i+1])<<8]
 					o := out[i*px : i*px+px]
@@ -433,6 +444,17 @@ func (c *Colorizer) colorize(f *sensor.Frame, dst []byte, stride, px int) {
 
 // colorTable holds the RGB color of every Z16 value.
 type colorTable struct{ rgb [maxDepth][3]uint8 }
+
+// row3 writes the RGB8 colors of the Z16 pixels of row into out.
+func (t *colorTable) row3(out, row []byte) {
+	n := min(len(out)/3, len(row)/2)
+	out, row = out[:3*n], row[:2*n]
+	for i := range n {
+		col := &t.rgb[uint16(row[2*i])|uint16(row[2*i+1])<<8]
+		o := out[3*i : 3*i+3 : 3*i+3]
+		o[0], o[1], o[2] = col[0], col[1], col[2]
+	}
+}
 
 // tablePool holds the color tables of equalized frames.
 var tablePool = sync.Pool{New: func() any { return new(colorTable) }}

@@ -214,6 +214,8 @@ func (u *UnitsTransform) Process(f *sensor.Frame) (*sensor.Frame, error) {
 // four at a time from fixed-size arrays (one bounds check for four).
 func toMeters(dst []float32, src []byte, units float32) {
 	src = src[:2*len(dst)]
+	done := u16FloatsFast(src, dst, units, false)
+	dst, src = dst[done:], src[2*done:]
 	n := len(dst) &^ 3
 	for i := 0; i < n; i += 4 {
 		s, d := (*[8]byte)(src[2*i:2*i+8]), (*[4]float32)(dst[i:i+4])

@@ -82,19 +82,6 @@ type rayMap struct {
 	sep  bool
 }
 
-// row returns the x and y of the rays of row r; ys is a row of scratch
-// space the y are written to when the map holds one per row.
-func (m *rayMap) row(r int, ys []float32) (x, y []float32) {
-	if m.sep {
-		ys = ys[:m.w]
-		for i := range ys {
-			ys[i] = m.y[r]
-		}
-		return m.x, ys
-	}
-	return m.x[r*m.w : (r+1)*m.w], m.y[r*m.w : (r+1)*m.w]
-}
-
 // NewPointCloud returns a PointCloud with occlusion removal on, as in
 // librealsense.
 func NewPointCloud() *PointCloud {
@@ -261,7 +248,11 @@ func (pc *PointCloud) CalculateInto(dst *Points, f *sensor.Frame) (*Points, erro
 				}
 			}
 			if texture != nil {
-				tm.row(verts, pts.TexCoords[i0:i0+f.Width], px)
+				tc, from := pts.TexCoords[i0:i0+f.Width], 0
+				if m.sep {
+					from = tm.rowFast(row, m.x, m.y[y], units, tc, px)
+				}
+				tm.row(verts, tc, px, from)
 			}
 			if occlude {
 				removeOccluded(verts, out.Data[12*i0:12*(i0+f.Width)], px)
@@ -322,23 +313,36 @@ type texMapper struct {
 	t                 [3]float32
 	c                 [5]float32
 	fx, fy, ppx, ppy  float32
-	tw, th            float32 // the texture's size, for the coordinates
-	distort, undistXY bool    // a model other than none; Brown-Conrady
+	tw, th            float32        // the texture's size, for the coordinates
+	distort, undistXY bool           // a model other than none; Brown-Conrady
+	k                 [26][4]float32 // r, t, fx, fy, ppx, ppy, 0.5, c, 1, 2, tw and th, four times each, for rowFast
 }
 
 func newTexMapper(e *sensor.Extrinsics, in *sensor.Intrinsics) texMapper {
-	return texMapper{r: e.Rotation, t: e.Translation, c: in.Coeffs,
+	tm := texMapper{r: e.Rotation, t: e.Translation, c: in.Coeffs,
 		fx: in.FX, fy: in.FY, ppx: in.PPX, ppy: in.PPY,
 		tw: float32(in.Width), th: float32(in.Height),
 		distort: in.Model != sensor.DistortionNone, undistXY: in.Model == sensor.DistortionBrownConrady}
+	tm.fill()
+	return tm
+}
+
+// fill sets k from the other fields.
+func (tm *texMapper) fill() {
+	vs := append(append(append(tm.r[:0:0], tm.r[:]...), tm.t[:]...), tm.fx, tm.fy, tm.ppx, tm.ppy, 0.5)
+	for i, v := range append(append(vs, tm.c[:]...), 1, 2, tm.tw, tm.th) {
+		tm.k[i] = [4]float32{v, v, v, v}
+	}
 }
 
 // row writes the texture coordinates of the vertices verts into tc, and
-// each vertex's texture column into px when px is not nil.
-func (tm *texMapper) row(verts [][3]float32, tc [][2]float32, px []float32) {
+// each vertex's texture column into px when px is not nil, from vertex
+// from on.
+func (tm *texMapper) row(verts [][3]float32, tc [][2]float32, px []float32, from int) {
 	m := *tm // on this goroutine's stack
 	tc = tc[:len(verts)]
-	for i, v := range verts {
+	for i := from; i < len(verts); i++ {
+		v := verts[i]
 		var u float32
 		if v[2] == 0 {
 			tc[i] = [2]float32{} // pixel (0, 0)

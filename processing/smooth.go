@@ -58,14 +58,22 @@ func (s *Spatial) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	copy(out.Data, packed(f, bpp))
 	w, h := f.Width, f.Height
 	if bpp == 2 {
-		v := u16s(out.Data)
+		v, view := viewOf[uint16](out.Data) // the output's own memory where it can be
+		if !view {
+			v = u16s(out.Data)
+		}
 		for range iters {
 			smoothRowsInt(v, w, h, alpha, uint16(delta), radius)
 			smoothColumnsInt(v, w, h, alpha, uint16(delta))
 		}
-		putU16s(out.Data, v)
+		if !view {
+			putU16s(out.Data, v)
+		}
 	} else {
-		v := f32s(out.Data)
+		v, view := viewOf[float32](out.Data)
+		if !view {
+			v = f32s(out.Data)
+		}
 		for range iters {
 			parallelRows(h, w*h, func(y0, y1 int) {
 				for y := y0; y < y1; y++ {
@@ -83,7 +91,9 @@ func (s *Spatial) Process(f *sensor.Frame) (*sensor.Frame, error) {
 		if radius > 0 {
 			inertialFill(v, w, h, radius)
 		}
-		putF32s(out.Data, v)
+		if !view {
+			putF32s(out.Data, v)
+		}
 	}
 	return out, nil
 }
@@ -207,12 +217,16 @@ func absDiff(a, b uint16) uint16 {
 // top (valid pairs only).
 func smoothColumnsInt(v []uint16, w, h int, alpha float32, delta uint16) {
 	oma := 1 - alpha
+	if delta == 0 {
+		return // no difference is below it
+	}
+	k := blendConsts(alpha, oma, delta)
 	parallelRows(w, w*h, func(x0, x1 int) {
 		for y := 1; y < h; y++ {
 			up, row := v[(y-1)*w+x0:(y-1)*w+x1], v[y*w+x0:y*w+x1]
 			up = up[:len(row)]
-			for x, a := range row {
-				if b := up[x]; absDiff(b, a) < delta {
+			for x := blendRowsFast(row, up, k, false); x < len(row); x++ {
+				if a, b := row[x], up[x]; absDiff(b, a) < delta {
 					row[x] = uint16(blend(float32(a), float32(b), alpha, oma) + 0.5)
 				}
 			}
@@ -220,8 +234,8 @@ func smoothColumnsInt(v []uint16, w, h int, alpha float32, delta uint16) {
 		for y := h - 2; y >= 0; y-- {
 			row, down := v[y*w+x0:y*w+x1], v[(y+1)*w+x0:(y+1)*w+x1]
 			down = down[:len(row)]
-			for x, a := range row {
-				if b := down[x]; a >= 1 && b >= 1 && absDiff(a, b) < delta {
+			for x := blendRowsFast(row, down, k, true); x < len(row); x++ {
+				if a, b := row[x], down[x]; a >= 1 && b >= 1 && absDiff(a, b) < delta {
 					row[x] = uint16(blend(float32(a), float32(b), alpha, oma) + 0.5)
 				}
 			}
@@ -469,7 +483,7 @@ func (d *DisparityTransform) Process(f *sensor.Frame) (*sensor.Frame, error) {
 		parallelRows(h, w*h, func(y0, y1 int) {
 			for y := y0; y < y1; y++ {
 				src, dst := f.Data[y*f.Stride:y*f.Stride+2*w], disp[y*w:(y+1)*w]
-				for x := range dst {
+				for x := u16FloatsFast(src, dst, factor, true); x < len(dst); x++ {
 					if v := uint16(src[2*x]) | uint16(src[2*x+1])<<8; v != 0 {
 						dst[x] = factor / float32(v)
 					}

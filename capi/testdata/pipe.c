@@ -5,23 +5,6 @@
 #include <stdlib.h>
 #include "rs2test.h"
 
-static void print_frameset(rs2_frame* fs) {
-	rs2_error* e = NULL;
-	int n = rs2_embedded_frames_count(fs, &e); check(e);
-	printf("{\"type\":\"frameset\",\"frames\":[");
-	for (int i = 0; i < n; i++) {
-		rs2_frame* f = rs2_extract_frame(fs, i, &e); check(e);
-		const rs2_stream_profile* p = rs2_get_frame_stream_profile(f, &e); check(e);
-		rs2_stream s; rs2_format fmt; int idx, uid, fps;
-		rs2_get_stream_profile_data(p, &s, &fmt, &idx, &uid, &fps, &e); check(e);
-		printf("%s{\"stream\":\"%s/%d\",\"number\":%llu,\"timestamp\":%.17g,\"domain\":\"%s\"}", i ? "," : "", rs2_stream_to_string(s), idx,
-			rs2_get_frame_number(f, &e), rs2_get_frame_timestamp(f, &e), rs2_timestamp_domain_to_string(rs2_get_frame_timestamp_domain(f, &e)));
-		check(e);
-		rs2_release_frame(f);
-	}
-	printf("]}\n");
-}
-
 int main(int argc, char** argv) {
 	rs2_error* e = NULL;
 	rs2_context* ctx = rs2_create_context(RS2_API_VERSION, &e); check(e);
@@ -61,10 +44,6 @@ int main(int argc, char** argv) {
 	if (!e || rs2_get_librealsense_exception_type(e) != RS2_EXCEPTION_TYPE_WRONG_API_CALL_SEQUENCE) { printf("second stop: no error\n"); return 1; }
 	printf("{\"type\":\"stop_again\",\"message\":\"%s\"}\n", rs2_get_error_message(e));
 	rs2_free_error(e);
-	rs2_delete_device(dev);
-	rs2_delete_pipeline_profile(prof);
-	rs2_delete_config(cfg);
-	rs2_delete_pipeline(pipe);
-	rs2_delete_context(ctx);
+	delete_pipeline(ctx, pipe, cfg, prof, dev);
 	return 0;
 }

@@ -1,19 +1,17 @@
 /* proc: runs the processing blocks on every depth frame of a bag, through
    rs2_process_frame and a frame queue, as rs-record dump --processing does
    (depth paired with color, or else infrared in Y8), and prints its depth
-   lines: each output's hash and shape. */
+   lines: each output's hash and shape. With PROC_TIMES set in the
+   environment it also prints, on standard error, the process's CPU
+   milliseconds per depth frame spent in each block (rs2_process_frame and
+   the poll of its output, every thread of the library included). */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "rs2test.h"
-
-static uint64_t fnv(const unsigned char* p, long n) {
-	uint64_t h = 14695981039346656037ull;
-	for (long i = 0; i < n; i++) { h ^= p[i]; h *= 1099511628211ull; }
-	return h;
-}
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
@@ -57,7 +55,7 @@ static const char* singleNames[9] = {"decimation", "threshold", "disparity", "sp
 static void op(const char* name, rs2_frame* f) {
 	rs2_error* e = NULL;
 	int n = rs2_get_frame_data_size(f, &e); check(e);
-	printf("%s\"%s\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d", nops++ ? "," : "", name, fnv(rs2_get_frame_data(f, &e), n), n);
+	printf("%s\"%s\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d", nops++ ? "," : "", name, fnv1a64(rs2_get_frame_data(f, &e), n), n);
 	check(e);
 	if (rs2_is_frame_extendable_to(f, RS2_EXTENSION_VIDEO_FRAME, &e)) {
 		rs2_stream s; rs2_format fmt; int idx, uid, fps;
@@ -69,14 +67,33 @@ static void op(const char* name, rs2_frame* f) {
 	printf("}");
 }
 
-/* run hands f (a new reference) to block b and returns its output. */
-static rs2_frame* run(rs2_processing_block* b, rs2_frame* f) {
+/* The blocks timed with PROC_TIMES, as TIMES.md of the reference outputs
+   groups them. */
+enum { T_ALIGN_PAIRED, T_ALIGN_DEPTH, T_POINTCLOUD, T_COLORIZE, T_SCHEMES, T_SPATIAL, T_TEMPORAL, T_HOLES, T_DECIMATION,
+	T_DISPARITY, T_THRESHOLD, T_UNITS, T_CHAIN, T_COUNT, T_NONE = T_COUNT };
+static const char* timeNames[T_COUNT] = {"align.to-paired", "align.to-depth", "pointcloud", "colorize", "colorize.schemes",
+	"spatial", "temporal", "hole-filling", "decimation", "disparity", "threshold", "units", "chain"};
+static const int singleTimes[9] = {T_DECIMATION, T_THRESHOLD, T_DISPARITY, T_SPATIAL, T_TEMPORAL, T_HOLES, T_HOLES, T_HOLES, T_UNITS};
+static double cpuMs[T_COUNT + 1];
+static int depthFrames;
+
+static double cpuNow(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* run hands f (a new reference) to block b and returns its output; its CPU
+   time counts for block t. */
+static rs2_frame* run(rs2_processing_block* b, rs2_frame* f, int t) {
 	rs2_error* e = NULL;
+	double t0 = cpuNow();
 	rs2_frame_add_ref(f, &e); check(e);
 	rs2_start_processing_queue(b, q, &e); check(e);
 	rs2_process_frame(b, f, &e); check(e);
 	rs2_frame* out = NULL;
 	if (!rs2_poll_for_frame(q, &out, &e)) { printf("no output\n"); fflush(stdout); _exit(1); }
+	cpuMs[t] += cpuNow() - t0;
 	return out;
 }
 
@@ -91,16 +108,18 @@ static void set(rs2_processing_block* b, rs2_option o, float v);
 static void process(rs2_frame* depth, rs2_frame* other) {
 	rs2_error* e = NULL;
 	nops = 0;
+	depthFrames++;
 	printf("{\"type\":\"depth\",\"number\":%llu,\"timestamp\":%.17g,\"paired\":", rs2_get_frame_number(depth, &e), rs2_get_frame_timestamp(depth, &e));
 	if (other) printf("%llu", rs2_get_frame_number(other, &e)); else printf("null");
 	printf(",\"ops\":{");
 	op("depth", depth);
-	rs2_frame* f = run(col, depth); op("colorize", f); rs2_release_frame(f);
+	rs2_frame* f = run(col, depth, T_COLORIZE); op("colorize", f); rs2_release_frame(f);
 	for (int k = 0; k < 10; k++) {
 		char name[32]; snprintf(name, sizeof name, "colorize.scheme-%d", k);
-		f = run(schemes[k], depth); op(name, f); rs2_release_frame(f);
+		f = run(schemes[k], depth, T_SCHEMES); op(name, f); rs2_release_frame(f);
 	}
 	if (other) {
+		double t0 = cpuNow();
 		/* The cloud takes the other frame as its texture when its
 		   stream filter options name the frame's stream, format and
 		   index (as rs2::pointcloud::map_to sets them; with
@@ -121,14 +140,15 @@ static void process(rs2_frame* depth, rs2_frame* other) {
 			rs2_release_frame(back);
 		}
 		check(e);
+		cpuMs[T_POINTCLOUD] += cpuNow() - t0;
 	}
-	rs2_frame* pts = run(pc, depth);
+	rs2_frame* pts = run(pc, depth, T_POINTCLOUD);
 	if (!rs2_is_frame_extendable_to(pts, RS2_EXTENSION_POINTS, &e)) { printf("not points\n"); fflush(stdout); _exit(1); }
 	int n = rs2_get_frame_points_count(pts, &e); check(e);
-	printf(",\"pointcloud.vertices\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d}", fnv((const unsigned char*)rs2_get_frame_vertices(pts, &e), 12L * n), 12 * n);
+	printf(",\"pointcloud.vertices\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d}", fnv1a64((const unsigned char*)rs2_get_frame_vertices(pts, &e), 12L * n), 12 * n);
 	const rs2_pixel* tc = rs2_get_frame_texture_coordinates(pts, &e); check(e);
 	/* as the references: the coordinates of a cloud given a texture frame only */
-	if (tc && other) printf(",\"pointcloud.texcoords\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d}", fnv((const unsigned char*)tc, 8L * n), 8 * n);
+	if (tc && other) printf(",\"pointcloud.texcoords\":{\"hash\":\"%016" PRIx64 "\",\"bytes\":%d}", fnv1a64((const unsigned char*)tc, 8L * n), 8 * n);
 	if (plyPrefix) {
 		/* rs2_export_to_ply, named as rs-record convert -l names its files. */
 		char name[4096];
@@ -138,13 +158,13 @@ static void process(rs2_frame* depth, rs2_frame* other) {
 	rs2_release_frame(pts);
 	if (other) {
 		pairWith = other;
-		rs2_frame* fs = run(pairer, depth);
-		rs2_frame* a = run(toOther, fs);
+		rs2_frame* fs = run(pairer, depth, T_NONE);
+		rs2_frame* a = run(toOther, fs, T_ALIGN_PAIRED);
 		rs2_frame* d = find(a, 1);
 		op(pairedTo, d);
 		rs2_release_frame(d);
 		rs2_release_frame(a);
-		a = run(toDepth, fs);
+		a = run(toDepth, fs, T_ALIGN_DEPTH);
 		d = find(a, 0);
 		op("align.to-depth", d);
 		rs2_release_frame(d);
@@ -152,7 +172,7 @@ static void process(rs2_frame* depth, rs2_frame* other) {
 		rs2_release_frame(fs);
 	}
 	for (int i = 0; i < 9; i++) {
-		f = run(singles[i], depth);
+		f = run(singles[i], depth, singleTimes[i]);
 		op(singleNames[i], f);
 		if (i == 2 && !(rs2_depth_stereo_frame_get_baseline(f, &e) > 0)) { printf("no baseline\n"); fflush(stdout); _exit(1); }
 		check(e);
@@ -160,7 +180,7 @@ static void process(rs2_frame* depth, rs2_frame* other) {
 	}
 	rs2_frame* out = depth;
 	rs2_frame_add_ref(out, &e); check(e);
-	for (int i = 0; i < 6; i++) { f = run(chain[i], out); rs2_release_frame(out); out = f; }
+	for (int i = 0; i < 6; i++) { f = run(chain[i], out, T_CHAIN); rs2_release_frame(out); out = f; }
 	op("chain", out);
 	rs2_release_frame(out);
 	printf("}}\n");
@@ -282,5 +302,10 @@ int main(int argc, char** argv) {
 	for (int i = 0; i < 9; i++) rs2_delete_processing_block(singles[i]);
 	for (int i = 0; i < 6; i++) rs2_delete_processing_block(chain[i]);
 	rs2_delete_frame_queue(q);
+	if (getenv("PROC_TIMES") && depthFrames) {
+		fprintf(stderr, "{\"frames\":%d", depthFrames);
+		for (int t = 0; t < T_COUNT; t++) fprintf(stderr, ",\"%s\":%.3f", timeNames[t], cpuMs[t] / depthFrames);
+		fprintf(stderr, "}\n");
+	}
 	return 0;
 }

@@ -3,10 +3,19 @@
 #ifndef RS2TEST_H
 #define RS2TEST_H
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "rs2.h"
+
+/* fnv1a64 is the FNV-1a 64 hash of the n bytes at p. */
+static inline uint64_t fnv1a64(const void* p, long n) {
+	const unsigned char* b = (const unsigned char*)p;
+	uint64_t h = 14695981039346656037ull;
+	for (long i = 0; i < n; i++) { h ^= b[i]; h *= 1099511628211ull; }
+	return h;
+}
 
 /* check prints an error as a JSON line and ends the program at once,
    from any thread (also a callback's, where exit would wait for the
@@ -17,6 +26,42 @@ static inline void check(rs2_error* e) {
 		fflush(stdout);
 		_exit(1);
 	}
+}
+
+/* print_frame prints f's stream, number, timestamp and timestamp domain
+   as a JSON object, after a comma unless it is the first (i == 0). */
+static inline void print_frame(rs2_frame* f, int i) {
+	rs2_error* e = NULL;
+	const rs2_stream_profile* p = rs2_get_frame_stream_profile(f, &e); check(e);
+	rs2_stream s; rs2_format fmt; int idx, uid, fps;
+	rs2_get_stream_profile_data(p, &s, &fmt, &idx, &uid, &fps, &e); check(e);
+	printf("%s{\"stream\":\"%s/%d\",\"number\":%llu,\"timestamp\":%.17g,\"domain\":\"%s\"}", i ? "," : "", rs2_stream_to_string(s), idx,
+		rs2_get_frame_number(f, &e), rs2_get_frame_timestamp(f, &e), rs2_timestamp_domain_to_string(rs2_get_frame_timestamp_domain(f, &e)));
+	check(e);
+}
+
+/* print_frameset prints the composite frame fs as a frameset line of its
+   frames (print_frame). */
+static inline void print_frameset(rs2_frame* fs) {
+	rs2_error* e = NULL;
+	int n = rs2_embedded_frames_count(fs, &e); check(e);
+	printf("{\"type\":\"frameset\",\"frames\":[");
+	for (int i = 0; i < n; i++) {
+		rs2_frame* f = rs2_extract_frame(fs, i, &e); check(e);
+		print_frame(f, i);
+		rs2_release_frame(f);
+	}
+	printf("]}\n");
+}
+
+/* delete_pipeline deletes a stopped pipeline's handles: its device and
+   profile (of the start), config, the pipeline and its context. */
+static inline void delete_pipeline(rs2_context* ctx, rs2_pipeline* pipe, rs2_config* cfg, rs2_pipeline_profile* prof, rs2_device* dev) {
+	rs2_delete_device(dev);
+	rs2_delete_pipeline_profile(prof);
+	rs2_delete_config(cfg);
+	rs2_delete_pipeline(pipe);
+	rs2_delete_context(ctx);
 }
 
 /* show prints what, then the error's failed function, arguments,

@@ -1,0 +1,9 @@
+//go:build !amd64
+
+package processing
+
+// alignRowFast projects the pixels it can with SIMD (none here) and
+// returns how many it did.
+func (m *alignProj) alignRowFast(z []uint16, units float32, rx []float32, ry0 float32, out [][2]int32) int {
+	return 0
+}

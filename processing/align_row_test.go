@@ -1,0 +1,203 @@
+package processing
+
+import (
+	"github.com/rsbag/rsbag/sensor"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestRoundInt32 compares roundInt32 with rounding in float64 (to nearest,
+// ties to even; the integer indefinite value out of range and for NaN) on
+// ties, the edges of its fast range and random values of every magnitude.
+func TestRoundInt32(t *testing.T) {
+	want := func(x float32) int32 {
+		r := math.RoundToEven(float64(x))
+		if !(r >= math.MinInt32 && r <= math.MaxInt32) {
+			return math.MinInt32
+		}
+		return int32(r)
+	}
+	xs := []float32{0, -0, 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999997, 1279.5, 1280.5, 719.5,
+		1 << 22, -(1 << 22), 1<<22 - 0.5, -(1<<22 - 0.5), 1<<22 + 1, 1 << 23, 1<<23 + 1,
+		2147483520, 2147483648, -2147483648, -2147483904, float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 1 << 20 {
+		xs = append(xs, math.Float32frombits(r.Uint32()), float32(r.NormFloat64()*2000), float32(r.IntN(1<<23))/2-(1<<21))
+	}
+	for _, x := range xs {
+		if got, w := roundInt32(x), want(x); got != w {
+			t.Errorf("roundInt32(%v) = %d, want %d", x, got, w)
+		}
+	}
+}
+
+// TestAlignRowFast compares a row projected with SIMD (where the machine
+// has it) with the same row projected pixel by pixel in Go, on random
+// depth (zeros, and values whose points fall behind the camera or out of
+// the int32 range among them), rays and camera parameters.
+func TestAlignRowFast(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		var m alignProj
+		for i := range m.r {
+			m.r[i] = float32(r.NormFloat64())
+		}
+		for i := range m.t {
+			m.t[i] = float32(r.NormFloat64() * 0.05)
+		}
+		m.fx, m.fy = float32(200+r.Float64()*1500), float32(200+r.Float64()*1500)
+		m.ppx, m.ppy = float32(r.Float64()*1280), float32(r.Float64()*720)
+		if trial%4 == 0 { // nearly the identity, as real extrinsics are
+			m.r = [9]float32{1, 1e-3, -2e-3, -1e-3, 1, 5e-4, 2e-3, -5e-4, 1}
+		}
+		if trial%2 == 1 {
+			m.distort = true
+			for i := range m.c {
+				m.c[i] = float32(r.NormFloat64() * 0.1)
+			}
+		}
+		m.fill()
+		w := 1 + r.IntN(67)
+		z, rx, ry := make([]uint16, w), make([]float32, w), make([]float32, w)
+		ry0 := float32(r.NormFloat64())
+		for i := range z {
+			if r.IntN(5) > 0 {
+				z[i] = uint16(r.Uint32())
+			}
+			rx[i], ry[i] = float32(r.NormFloat64()), ry0
+		}
+		units := []float32{0.001, 0.0001, 1e-45, -0.001, 1e30}[trial%5]
+		got, want := make([][2]int32, w), make([][2]int32, w)
+		m.row(z, units, rx, nil, ry0, true, got)
+		m.row(z, units, rx, ry, 0, false, want)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("trial %d: pixel %d of %d (z %d): %v, want %v", trial, i, w, z[i], got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestTexRowFast compares texture coordinates and columns mapped with SIMD
+// (where the machine has it) with those mapped vertex by vertex in Go, on
+// random depth, rays and camera parameters of every distortion model.
+func TestTexRowFast(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	models := []sensor.Distortion{sensor.DistortionNone, sensor.DistortionBrownConrady, sensor.DistortionModifiedBrownConrady, sensor.DistortionInverseBrownConrady}
+	for trial := range 200 {
+		e := sensor.Extrinsics{Rotation: [9]float32{1, 1e-3, -2e-3, -1e-3, 1, 5e-4, 2e-3, -5e-4, 1}}
+		if trial%3 == 0 {
+			for i := range e.Rotation {
+				e.Rotation[i] = float32(r.NormFloat64())
+			}
+		}
+		for i := range e.Translation {
+			e.Translation[i] = float32(r.NormFloat64() * 0.05)
+		}
+		in := sensor.Intrinsics{Width: 1 + r.IntN(1920), Height: 1 + r.IntN(1080), Model: models[trial%len(models)],
+			FX: float32(200 + r.Float64()*1500), FY: float32(200 + r.Float64()*1500)}
+		in.PPX, in.PPY = float32(r.Float64())*float32(in.Width), float32(r.Float64())*float32(in.Height)
+		for i := range in.Coeffs {
+			in.Coeffs[i] = float32(r.NormFloat64() * 0.1)
+		}
+		tm := newTexMapper(&e, &in)
+		w := 1 + r.IntN(67)
+		z, xs := make([]byte, 2*w), make([]float32, w)
+		y := float32(r.NormFloat64())
+		units := []float32{0.001, 0.0001, 1e-45, -0.001}[trial%4]
+		verts := make([][3]float32, w)
+		for i := range xs {
+			if r.IntN(5) > 0 {
+				z[2*i], z[2*i+1] = byte(r.Uint32()), byte(r.Uint32())
+			}
+			xs[i] = float32(r.NormFloat64())
+		}
+		vertexRowSep(verts, z, xs, y, units)
+		var gotPx, wantPx []float32
+		if trial%2 == 0 {
+			gotPx, wantPx = make([]float32, w), make([]float32, w)
+		}
+		got, want := make([][2]float32, w), make([][2]float32, w)
+		tm.row(verts, got, gotPx, tm.rowFast(z, xs, y, units, got, gotPx))
+		tm.row(verts, want, wantPx, 0)
+		for i := range got {
+			if math.Float32bits(got[i][0]) != math.Float32bits(want[i][0]) || math.Float32bits(got[i][1]) != math.Float32bits(want[i][1]) ||
+				(gotPx != nil && math.Float32bits(gotPx[i]) != math.Float32bits(wantPx[i])) {
+				t.Fatalf("trial %d (%v): pixel %d of %d (z %d): %v, want %v", trial, in.Model, i, w, int(z[2*i])|int(z[2*i+1])<<8, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestBlendRowsFast compares the column blend of Z16 spatial filtering
+// done with SIMD (where the machine has it) with the Go blend, on random
+// rows (zeros and extremes among them), alphas and deltas.
+func TestBlendRowsFast(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	vals := []uint16{0, 1, 2, 32767, 32768, 65534, 65535}
+	for trial := range 500 {
+		alpha := []float32{0.25, 0.5, 1, 0, float32(r.Float64())}[trial%5]
+		delta := uint16(1 + r.IntN(65535))
+		if trial%3 == 0 {
+			delta = uint16(1 + r.IntN(50))
+		}
+		w := 1 + r.IntN(70)
+		row, other := make([]uint16, w), make([]uint16, w)
+		for i := range row {
+			row[i], other[i] = uint16(r.Uint32()), uint16(r.Uint32())
+			if r.IntN(3) == 0 {
+				row[i] = vals[r.IntN(len(vals))]
+			}
+			if r.IntN(3) == 0 {
+				other[i] = row[i] + uint16(r.IntN(9)) - 4
+			}
+		}
+		valid := trial%2 == 1
+		oma := 1 - alpha
+		want := slices.Clone(row)
+		for x, a := range want {
+			if b := other[x]; (!valid || a >= 1 && b >= 1) && absDiff(a, b) < delta {
+				want[x] = uint16(blend(float32(a), float32(b), alpha, oma) + 0.5)
+			}
+		}
+		got := slices.Clone(row)
+		n := blendRowsFast(got, other, blendConsts(alpha, oma, delta), valid)
+		if !slices.Equal(got[:n], want[:n]) {
+			t.Fatalf("trial %d (alpha %v delta %d valid %v): %v, want %v (from %v and %v)", trial, alpha, delta, valid, got[:n], want[:n], row[:n], other[:n])
+		}
+	}
+}
+
+// TestU16FloatsFast compares depth turned into disparity or meters with
+// SIMD (where the machine has it) with the Go division or product, on
+// random rows (zeros among them) and factors.
+func TestU16FloatsFast(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for trial := range 300 {
+		factor := []float32{1, 3.5e4, float32(r.NormFloat64() * 1e5), 1e-40, float32(math.Inf(1))}[trial%5]
+		w := 1 + r.IntN(70)
+		src := make([]byte, 2*w)
+		for i := range w {
+			if r.IntN(4) > 0 {
+				src[2*i], src[2*i+1] = byte(r.Uint32()), byte(r.Uint32())
+			}
+		}
+		got := make([]float32, w)
+		divide := trial%2 == 0
+		n := u16FloatsFast(src, got, factor, divide)
+		for x := range n {
+			var want float32
+			v := uint16(src[2*x]) | uint16(src[2*x+1])<<8
+			if !divide {
+				want = factor * float32(v)
+			} else if v != 0 {
+				want = factor / float32(v)
+			}
+			if math.Float32bits(got[x]) != math.Float32bits(want) {
+				t.Fatalf("trial %d (factor %v): value %d of %d: %v, want %v", trial, factor, x, w, got[x], want)
+			}
+		}
+	}
+}

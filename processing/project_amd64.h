@@ -1,0 +1,95 @@
+// The tables of align_amd64.s and pointcloud_amd64.s start alike, each
+// value four times: the rotation r0..r8 (offset 0), the translation t0..t2
+// (144), fx, fy, ppx, ppy (192), 0.5 (256), the distortion coefficients
+// c0..c4 (272), 1 (352) and 2 (368).
+
+// ROWARGS loads the arguments both row functions start with, (z, xs []T,
+// y, units float32, k *table, out []U, distort bool, ...): SI the depth,
+// DX the rays' x, X14 y and X15 units four times each, BX the table, DI
+// out, CX the groups of four pixels out holds, AX distort.
+#define ROWARGS \
+	MOVQ    z_base+0(FP), SI; \
+	MOVQ    xs_base+24(FP), DX; \
+	MOVSS   y+48(FP), X14; \
+	SHUFPS  $0, X14, X14; \
+	MOVSS   units+52(FP), X15; \
+	SHUFPS  $0, X15, X15; \
+	MOVQ    k+56(FP), BX; \
+	MOVQ    out_base+64(FP), DI; \
+	MOVQ    out_len+72(FP), CX; \
+	SHRQ    $2, CX; \
+	MOVBLZX distort+88(FP), AX
+
+// NEXT4 moves SI, DX and DI on by four pixels and loops to loop while CX,
+// counted down, is not 0.
+#define NEXT4 \
+	ADDQ $8, SI; \
+	ADDQ $16, DX; \
+	ADDQ $32, DI; \
+	DECQ CX; \
+	JNZ  loop
+
+// PROJROW sets dst to ra*vx + (rb*vy + (rc*d + t)), the table's values at
+// the offsets ra, rb, rc and t, with d in X0, vx in X1 and vy in X2; X3, X4
+// and X8 are overwritten.
+#define PROJROW(ra, rb, rc, t, dst) \
+	MOVUPS rc(BX), X3; \
+	MULPS  X0, X3; \
+	MOVUPS t(BX), X8; \
+	ADDPS  X8, X3; \
+	MOVUPS rb(BX), X4; \
+	MULPS  X2, X4; \
+	ADDPS  X3, X4; \
+	MOVUPS ra(BX), dst; \
+	MULPS  X1, dst; \
+	ADDPS  X4, dst
+
+// PROJECT4 is the projection of four depth pixels into another camera
+// that align_amd64.s and pointcloud_amd64.s share, in librealsense's SSE
+// operations and order. In: SI the four Z16 values, DX their rays' x, X14
+// the rays' y (four times), X15 the depth units (four times), BX the
+// table. Out: X0
+// d = z*units, X10 all ones where d is 0 (+0 or -0), X5 px/pz and X6 py/pz
+// with px = r0*vx + (r3*vy + (r6*d + t0)), py and pz alike, vx = d*x and
+// vy = d*y. X1-X4, X7 and X8 are overwritten.
+#define PROJECT4 \
+	MOVQ      (SI), X0; \
+	PXOR      X1, X1; \
+	PUNPCKLWL X1, X0; \
+	CVTPL2PS  X0, X0; \
+	MULPS     X15, X0; \
+	MOVO      X0, X10; \
+	PSLLL     $1, X10; \
+	PCMPEQL   X1, X10; \
+	MOVUPS    (DX), X1; \
+	MULPS     X0, X1; \
+	MOVAPS    X14, X2; \
+	MULPS     X0, X2; \
+	PROJROW(0, 48, 96, 144, X5); \
+	PROJROW(16, 64, 112, 160, X6); \
+	PROJROW(32, 80, 128, 176, X7); \
+	DIVPS     X7, X5; \
+	DIVPS     X7, X6
+
+// DISTORTF computes, from x in X5 and y in X6, r2 = x*x + y*y in X0 and
+// f = 1 + (c0*r2 + (c1*(r2*r2) + c4*(r2*(r2*r2)))) in X4, the radial
+// factor of the Brown-Conrady models; X1-X3 are overwritten.
+#define DISTORTF \
+	MOVAPS X5, X0; \
+	MULPS  X5, X0; \
+	MOVAPS X6, X1; \
+	MULPS  X6, X1; \
+	ADDPS  X1, X0; \
+	MOVAPS X0, X1; \
+	MULPS  X0, X1; \
+	MOVUPS 288(BX), X2; \
+	MULPS  X1, X2; \
+	MULPS  X0, X1; \
+	MOVUPS 336(BX), X3; \
+	MULPS  X3, X1; \
+	ADDPS  X1, X2; \
+	MOVUPS 272(BX), X3; \
+	MULPS  X0, X3; \
+	ADDPS  X2, X3; \
+	MOVUPS 352(BX), X4; \
+	ADDPS  X3, X4

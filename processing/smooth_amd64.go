@@ -1,0 +1,57 @@
+package processing
+
+import "math"
+
+// blendRows8 blends each pixel a of row with the pixel b of other under
+// it, as smoothColumnsInt does, eight pixels at a time with SSE2
+// (smooth_amd64.s): where |a-b| < delta (and, with valid, a and b are
+// both at least 1), a becomes uint16(float32(a*alpha) + float32(b*(1-alpha)) + 0.5).
+// len(row) is a multiple of 8, other is as long.
+//
+//go:noescape
+func blendRows8(row, other []uint16, k *[6][4]uint32, valid bool)
+
+// blendConsts returns the constants of blendRows8 (delta is at least 1),
+// or nil for an alpha outside [0, 1], whose blends may leave uint16's range.
+func blendConsts(alpha, oma float32, delta uint16) *[6][4]uint32 {
+	if !(alpha >= 0 && alpha <= 1) {
+		return nil
+	}
+	var k [6][4]uint32
+	d := uint32(delta-1) | uint32(delta-1)<<16
+	for i := range 4 {
+		k[0][i], k[1][i], k[2][i] = math.Float32bits(alpha), math.Float32bits(oma), math.Float32bits(0.5)
+		k[3][i], k[4][i], k[5][i] = 32768, 0x80008000, d
+	}
+	return &k
+}
+
+// blendRowsFast blends the pixels of row it can with SSE2 and returns how
+// many it did (the first ones).
+func blendRowsFast(row, other []uint16, k *[6][4]uint32, valid bool) int {
+	n := len(row) &^ 7
+	if n == 0 || k == nil || len(other) < n {
+		return 0
+	}
+	blendRows8(row[:n], other[:n], k, valid)
+	return n
+}
+
+// u16Floats4 writes, for each Z16 value v of src, k / v (0 for 0) with
+// divide, else k * v, into dst, four values at a time with SSE2
+// (smooth_amd64.s): the same float32 operation. len(dst) is a multiple of
+// 4, src holds 2*len(dst) bytes.
+//
+//go:noescape
+func u16Floats4(src []byte, dst []float32, k float32, divide bool)
+
+// u16FloatsFast converts the values of a row it can with SSE2 (see
+// u16Floats4) and returns how many it did (the first ones).
+func u16FloatsFast(src []byte, dst []float32, k float32, divide bool) int {
+	n := len(dst) &^ 3
+	if n == 0 || len(src) < 2*n {
+		return 0
+	}
+	u16Floats4(src[:2*n], dst[:n], k, divide)
+	return n
+}

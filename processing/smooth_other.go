@@ -1,0 +1,14 @@
+//go:build !amd64
+
+package processing
+
+// blendConsts returns the constants of blendRowsFast.
+func blendConsts(alpha, oma float32, delta uint16) *[6][4]uint32 { return nil }
+
+// blendRowsFast blends the pixels of row it can with SIMD (none here) and
+// returns how many it did.
+func blendRowsFast(row, other []uint16, k *[6][4]uint32, valid bool) int { return 0 }
+
+// u16FloatsFast converts the values of a row it can with SIMD (none
+// here) and returns how many it did.
+func u16FloatsFast(src []byte, dst []float32, k float32, divide bool) int { return 0 }
