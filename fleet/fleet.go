@@ -266,6 +266,7 @@ func export(ctx context.Context, t Task, job Job, out *Output, row *Row) (*damag
 			return nil, err
 		}
 		defer r.Close()
+		frames := damage.FrameNames(t.Bag, r) // before the export's pass: its first blocks then come from the cache
 		var res *mcapbag.Result
 		err = out.Write(ctx, key, func(w io.Writer) error {
 			var err error
@@ -275,7 +276,6 @@ func export(ctx context.Context, t Task, job Job, out *Output, row *Row) (*damag
 		if err != nil {
 			return nil, err
 		}
-		frames := damage.FrameNames(t.Bag, r)
 		dmg = damage.FromRecovery(r.Info().Recovery, frames)
 		dmg.AddRepaired(res.Repaired)
 		for _, s := range res.Skipped {

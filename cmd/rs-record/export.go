@@ -84,6 +84,10 @@ func runExport(e *env, args []string) error {
 		return fileError(bag, err)
 	}
 	defer r.Close()
+	// The streams the player plays, to count the frames of a damaged
+	// part: read before the export's pass over the bag, whose first blocks
+	// then come from the cache.
+	names := damage.FrameNames(bag, r)
 	var res *mcapbag.Result
 	err = writeAtomically(*out, func(f *os.File) error {
 		var err error
@@ -94,7 +98,6 @@ func runExport(e *env, args []string) error {
 		return fileError(bag, err)
 	}
 	fmt.Fprintf(e.stdout, "%s: %d messages on %d topics, %.1f MB of message data\n", *out, res.Messages, res.Channels, float64(res.Bytes)/1e6)
-	names := damage.FrameNames(bag, r)
 	rep := damage.FromRecovery(r.Info().Recovery, names)
 	for _, c := range res.Skipped {
 		rep.Add(c, names)
