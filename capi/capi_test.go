@@ -1278,3 +1278,46 @@ func isSubsequence(a, b []uint64) bool {
 	}
 	return len(a) == 0
 }
+
+// TestFullQueueHoldsPlayback plays each reference bag's first sensor with
+// real time off into a frame queue of 2 frames (testdata/fullqueue.c): as
+// librealsense 2.56.5 marks such frames blocking (playback_device.cpp) and
+// its frame queue then waits for room (single_consumer_frame_queue), every
+// frame arrives in order, none dropped, line for line what librealsense
+// printed (testdata/fullqueue/BAG.librealsense.out, made by the same
+// program linked against it). Then rs2_stop returns while the playback
+// waits for room in the full queue.
+func TestFullQueueHoldsPlayback(t *testing.T) {
+	checkFullQueue(t, program(t, "fullqueue.c"))
+}
+
+// checkFullQueue is TestFullQueueHoldsPlayback for the program bin.
+func checkFullQueue(t *testing.T, bin string) {
+	outs, err := filepath.Glob(filepath.Join("testdata", "fullqueue", "*.librealsense.out"))
+	if err != nil || len(outs) == 0 {
+		t.Fatalf("no expected output in testdata/fullqueue: %v", err)
+	}
+	for _, want := range outs {
+		name := strings.TrimSuffix(filepath.Base(want), ".librealsense.out")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			bag := referenceBag(t, name+".bag")
+			if name == "single_depth_color_640x480" {
+				bag = referenceBag(t, filepath.Join("real", name+".bag"))
+			}
+			exp, err := os.ReadFile(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareLinesBy(t, run(t, bin, bag), string(exp), func(a, b string) bool { return a == b })
+			lines := strings.SplitAfter(string(exp), "\n")
+			if len(lines) < 7 {
+				return // too few frames to fill the queue after three
+			}
+			stopped := strings.Join(lines[:3], "") + "stopped\n"
+			if out := run(t, bin, bag, "3"); out != stopped {
+				t.Errorf("stopping while the playback waits for room prints\n%s\nwant\n%s", out, stopped)
+			}
+		})
+	}
+}

@@ -33,6 +33,10 @@ type owner struct {
 	prof     map[*sensor.StreamProfile]unsafe.Pointer
 	statusCB unsafe.Pointer                            // the program's rs2_playback_status_changed_callback
 	active   map[sensor.Sensor][]*sensor.StreamProfile // the opened profiles of each sensor
+	// halts holds, for each started sensor, the channel its stop closes:
+	// a frame of it waiting for room in a full frame queue gives up then
+	// (see frameQueue.enqueue).
+	halts map[sensor.Sensor]chan struct{}
 }
 
 func newOwner(dev device.Device, closeDev bool) *owner {
@@ -40,6 +44,34 @@ func newOwner(dev device.Device, closeDev bool) *owner {
 	o.pb, _ = dev.(*playback.Device)
 	o.refs.Store(1)
 	return o
+}
+
+// setHalt records halt as the channel that s's stop closes (closing the
+// one of an earlier start, if any is left).
+func (o *owner) setHalt(s sensor.Sensor, halt chan struct{}) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.halts == nil {
+		o.halts = map[sensor.Sensor]chan struct{}{}
+	}
+	if old := o.halts[s]; old != nil {
+		close(old)
+	}
+	o.halts[s] = halt
+}
+
+// halt closes the halt channel of s's start (of every started sensor for
+// nil): its frames waiting for room in a frame queue give up, so that
+// stopping it does not wait for a program that no longer reads the queue.
+func (o *owner) halt(s sensor.Sensor) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for k, ch := range o.halts {
+		if s == nil || k == s {
+			close(ch)
+			delete(o.halts, k)
+		}
+	}
 }
 
 func (o *owner) acquire() *owner { o.refs.Add(1); return o }

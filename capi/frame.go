@@ -40,6 +40,10 @@ type frameRef struct {
 	// frame is kept (only its first call counts): a processing block's
 	// count of the outputs the program holds.
 	freed func()
+	// halt, when not nil, makes the frame blocking: a full frame queue
+	// holds it until there is room or halt is closed (the stop of the
+	// sensor whose start made it; see frameQueue.enqueue).
+	halt <-chan struct{}
 
 	// cloud is the point cloud block whose points these are: at the last
 	// release they become its spare, the memory of its next cloud, unless
@@ -311,10 +315,14 @@ func rs2_extract_frame(p *C.rs2_frame, index C.int, e **C.rs2_error) (r *C.rs2_f
 		fail(C.RS2_EXCEPTION_TYPE_COUNT, "Object does not support \"librealsense::composite_frame\" interface! ")
 	}
 	f := ref.set[checkIndex(index, len(ref.set), "index")]
+	var out *C.rs2_frame
 	if ref.setPoints != nil && ref.setPoints.Frame == f {
-		return newPoints(ref.setPoints, ref.o)
+		out = newPoints(ref.setPoints, ref.o)
+	} else {
+		out = newFrame(f, nil, ref.o)
 	}
-	return newFrame(f, nil, ref.o)
+	frameOf(out, "frame").halt = ref.halt
+	return out
 }
 
 //export rs2_get_frame_points_count

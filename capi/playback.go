@@ -107,7 +107,8 @@ func rs2_playback_device_get_current_status(dev *C.rs2_device, e **C.rs2_error) 
 //export rs2_playback_device_stop
 func rs2_playback_device_stop(dev *C.rs2_device, e **C.rs2_error) {
 	defer catch(e, "rs2_playback_device_stop", func() string { return fmtArgs("device", ptrArg(unsafe.Pointer(dev))) })
-	_, pb := playbackOf(dev, "device")
+	h, pb := playbackOf(dev, "device")
+	h.halt(nil)
 	check(pb.Stop())
 }
 

@@ -364,7 +364,9 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 		check(err)
 		if in.f != nil {
 			h := newPoints(pts, o)
-			frameOf(h, "frame").cloud = b
+			r := frameOf(h, "frame")
+			r.cloud = b
+			r.halt = in.halt // as librealsense's allocate_points: blocking as its input
 			return h
 		}
 		return output(in, frames, []*sensor.Frame{pts.Frame}, pts)
@@ -425,10 +427,9 @@ func output(in *frameRef, frames, results []*sensor.Frame, pts *processing.Point
 		}
 	}
 	h := newFrame(nil, out, in.o)
-	if pts != nil {
-		r := frameOf(h, "frame")
-		r.setPoints = pts
-	}
+	r := frameOf(h, "frame")
+	r.setPoints = pts
+	r.halt = in.halt // a composite is blocking when a frame of it is
 	return h
 }
 
@@ -646,6 +647,7 @@ func (sb *syncBlock) run(in *frameRef, out func(*C.rs2_frame)) {
 			return
 		}
 		r := newFrame(nil, fs.Frames(), in.o)
+		frameOf(r, "frame").halt = in.halt
 		if out == nil {
 			frameOf(r, "frame").release()
 			continue
@@ -676,7 +678,11 @@ func rs2_allocate_composite_frame(src *C.rs2_source, frames **C.rs2_frame, count
 	}
 	var set []*sensor.Frame
 	var o *owner
+	var halt <-chan struct{}
 	for _, fr := range refs {
+		if halt == nil {
+			halt = fr.halt // blocking when a frame of it is
+		}
 		if fr.f != nil {
 			set = append(set, fr.f)
 		} else {
@@ -687,6 +693,7 @@ func rs2_allocate_composite_frame(src *C.rs2_source, frames **C.rs2_frame, count
 		}
 	}
 	out := newFrame(nil, set, o)
+	frameOf(out, "frame").halt = halt
 	for _, fr := range refs { // the composite takes the program's references
 		fr.release()
 	}

@@ -101,6 +101,7 @@ func TestRealHeaders(t *testing.T) {
 		{"streams.c", checkActiveStreamsAndClones},
 		{"cpp.cc", checkCppCallbacks},
 		{"rotate.cc", checkRotationFilter},
+		{"fullqueue.c", checkFullQueue},
 		{"restart.c", checkStartStarted},
 		{"sync.c", checkSyncerMatchesSync},
 		{"wrap_sync.cc", checkSyncerMatchesSync},

@@ -71,11 +71,24 @@ func rs2_open_multiple(s *C.rs2_sensor, p **C.rs2_stream_profile, n C.int, e **C
 //
 // start reports whether the sensor took deliver (false: it was started
 // already).
+//
+// A frame of a bag played with real time off is blocking, as librealsense's
+// playback marks it (playback_device.cpp: set_blocking(!m_real_time)): a
+// full frame queue holds it, and so the playback, until there is room
+// (see frameQueue.enqueue), or until the sensor is stopped.
 func (h *sensorHandle) start(deliver func(*C.rs2_frame)) (started bool) {
 	o := h.o
+	halt := make(chan struct{})
 	err := h.s.Start(sensor.HandlerFunc(func(f *sensor.Frame) {
-		deliver(newFrame(f, nil, o))
+		r := newFrame(f, nil, o)
+		if o.pb != nil && !o.pb.RealTime() {
+			frameOf(r, "frame").halt = halt
+		}
+		deliver(r)
 	}))
+	if err == nil || errors.Is(err, sensor.ErrNotOpen) {
+		o.setHalt(h.s, halt)
+	}
 	if errors.Is(err, sensor.ErrNotOpen) {
 		return true // started, streaming nothing, until stopped
 	}
@@ -134,6 +147,7 @@ func rs2_start_queue(s *C.rs2_sensor, q *C.rs2_frame_queue, e **C.rs2_error) {
 func rs2_stop(s *C.rs2_sensor, e **C.rs2_error) {
 	defer catch(e, "rs2_stop", func() string { return fmtArgs("sensor", ptrArg(unsafe.Pointer(s))) })
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
+	h.o.halt(h.s)
 	err := h.s.Stop()
 	if errors.Is(err, sensor.ErrNotStarted) {
 		err = nil // as librealsense's playback sensor: nothing to stop
@@ -146,6 +160,7 @@ func rs2_stop(s *C.rs2_sensor, e **C.rs2_error) {
 func rs2_close(s *C.rs2_sensor, e **C.rs2_error) {
 	defer catch(e, "rs2_close", func() string { return fmtArgs("sensor", ptrArg(unsafe.Pointer(s))) })
 	h := lookup[*sensorHandle](unsafe.Pointer(s), "sensor")
+	h.o.halt(h.s)
 	err := h.s.Close()
 	if errors.Is(err, sensor.ErrNotOpen) {
 		err = nil // as librealsense's playback sensor: nothing to close
@@ -154,33 +169,72 @@ func rs2_close(s *C.rs2_sensor, e **C.rs2_error) {
 	h.o.setActive(h.s, nil)
 }
 
-// frameQueue is an rs2_frame_queue: at most cap frames, the oldest dropped
-// (and released) for a new one when full, as librealsense's.
+// frameQueue is an rs2_frame_queue of at most cap frames, as librealsense's
+// single_consumer_frame_queue: a new frame drops (and releases) the oldest
+// when the queue is full, but a blocking frame (one with a halt channel)
+// waits for room instead, until its halt channel is closed or the queue is
+// deleted, and is then released without being queued.
 type frameQueue struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	frames []*frameRef
-	cap    int
+	mu      sync.Mutex
+	cond    *sync.Cond // a frame came, or the queue was deleted
+	room    *sync.Cond // a frame left, or the queue was deleted
+	frames  []*frameRef
+	cap     int
+	deleted bool
 }
 
 func newFrameQueue(n int) *frameQueue {
 	q := &frameQueue{cap: max(n, 1)}
 	q.cond = sync.NewCond(&q.mu)
+	q.room = sync.NewCond(&q.mu)
 	return q
 }
 
 func (q *frameQueue) enqueue(r *frameRef) {
 	q.mu.Lock()
-	var drop *frameRef
-	if len(q.frames) >= q.cap {
-		drop = q.frames[0]
-		q.frames = q.frames[1:]
+	if r.halt != nil && len(q.frames) >= q.cap && !q.deleted {
+		q.waitRoom(r.halt)
 	}
-	q.frames = append(q.frames, r)
+	var drop *frameRef
+	switch {
+	case q.deleted || (r.halt != nil && len(q.frames) >= q.cap):
+		drop = r // halted while waiting, or nobody will read it
+	default:
+		if len(q.frames) >= q.cap {
+			drop = q.frames[0]
+			q.frames[0] = nil
+			q.frames = q.frames[1:]
+		}
+		q.frames = append(q.frames, r)
+	}
 	q.mu.Unlock()
 	q.cond.Signal()
 	if drop != nil {
 		drop.release()
+	}
+}
+
+// waitRoom waits, with q.mu held, until the queue has room, is deleted, or
+// halt is closed.
+func (q *frameQueue) waitRoom(halt <-chan struct{}) {
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-halt:
+			q.mu.Lock()
+			q.room.Broadcast()
+			q.mu.Unlock()
+		case <-done:
+		}
+	}()
+	for len(q.frames) >= q.cap && !q.deleted {
+		select {
+		case <-halt:
+			return
+		default:
+		}
+		q.room.Wait()
 	}
 }
 
@@ -197,7 +251,7 @@ func (q *frameQueue) dequeue(timeout time.Duration) *frameRef {
 			q.mu.Unlock()
 		})
 		defer stop()
-		for len(q.frames) == 0 && ctx.Err() == nil {
+		for len(q.frames) == 0 && ctx.Err() == nil && !q.deleted {
 			q.cond.Wait()
 		}
 	}
@@ -207,7 +261,19 @@ func (q *frameQueue) dequeue(timeout time.Duration) *frameRef {
 	r := q.frames[0]
 	q.frames[0] = nil
 	q.frames = q.frames[1:]
+	q.room.Broadcast()
 	return r
+}
+
+// remove marks the queue deleted: frames waiting for room are released,
+// and so is every frame queued later; the frames it holds are released.
+func (q *frameQueue) remove() {
+	q.mu.Lock()
+	q.deleted = true
+	q.room.Broadcast()
+	q.cond.Broadcast()
+	q.mu.Unlock()
+	q.drain()
 }
 
 func (q *frameQueue) drain() {
@@ -227,7 +293,7 @@ func rs2_delete_frame_queue(q *C.rs2_frame_queue) {
 	defer catch(nil, "rs2_delete_frame_queue", nil)
 	fq := lookup[*frameQueue](unsafe.Pointer(q), "queue")
 	freeHandle(unsafe.Pointer(q))
-	fq.drain()
+	fq.remove()
 }
 
 //export rs2_frame_queue_size
