@@ -4,11 +4,26 @@ package msgs
 
 // Type describes a ROS message type as written into a bag's connection
 // header: the type name, the md5sum and the full message definition text
-// (with its dependencies). The values come from realsense-msgdefs.json.
+// (with its dependencies), and the codec of its messages. The values of this
+// package's types come from realsense-msgdefs.json.
+//
+// A message type of one's own is a struct whose Type method returns a Type
+// with all six fields set; the codec functions are given messages of that
+// type only (the package functions Size, Append, Marshal and Unmarshal call
+// them through the message's Type).
 type Type struct {
 	Name       string // "sensor_msgs/Image"
 	MD5        string // 32 lowercase hex digits
 	Definition string // exact message_definition text
+
+	// Size returns the number of bytes Append appends for m.
+	Size func(m Message) int
+	// Append appends the ROS1 serialization of m to b. It does not
+	// allocate when b has Size(m) bytes of spare capacity.
+	Append func(b []byte, m Message) []byte
+	// Unmarshal decodes a serialized message into m, replacing every
+	// field.
+	Unmarshal func(b []byte, m Message) error
 }
 
 // String returns the type name.

@@ -41,6 +41,7 @@ type Device struct {
 	w       *writer
 
 	mu          sync.Mutex // guards the fields below
+	sizeImg     msgs.Image // frameMessageSizeLocked's: on the heap, so that sizing a frame does not allocate
 	based       bool       // the time base exists
 	base        time.Time  // bag time 0: Options.Origin, or the arrival of the first frame
 	paused      bool
@@ -398,7 +399,7 @@ func (d *Device) onFrame(s *Sensor, f *sensor.Frame) {
 		st.paused.Add(1)
 		return
 	}
-	if size := frameMessageSize(f); size > rosbag.MaxMessageSize {
+	if size := d.frameMessageSizeLocked(f); size > rosbag.MaxMessageSize {
 		d.mu.Unlock()
 		d.refuse(s, st, f, size)
 		return
@@ -434,14 +435,16 @@ func (d *Device) onFrame(s *Sensor, f *sensor.Frame) {
 	}
 }
 
-// frameMessageSize returns the size of the message that would hold the
-// frame's data: the Image of a video frame; other frames are small.
-func frameMessageSize(f *sensor.Frame) int {
+// frameMessageSizeLocked returns the size of the message that would hold
+// the frame's data: the Image of a video frame; other frames are small.
+func (d *Device) frameMessageSizeLocked(f *sensor.Frame) int {
 	if f.Profile.Kind != sensor.KindVideo {
 		return len(f.Data)
 	}
-	img := msgs.Image{Header: msgs.Header{FrameID: frameIDNoDepthUnits}, Encoding: layout.Encoding(f.Profile.Format), Data: f.Data}
-	return img.Size()
+	d.sizeImg = msgs.Image{Header: msgs.Header{FrameID: frameIDNoDepthUnits}, Encoding: layout.Encoding(f.Profile.Format), Data: f.Data}
+	n := msgs.Size(&d.sizeImg)
+	d.sizeImg.Data = nil // the frame is the caller's
+	return n
 }
 
 // refuse counts a frame too large for a bag (Stats: Refused) and says so

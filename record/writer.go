@@ -88,7 +88,7 @@ func newWriter(d *Device) *writer {
 		conns:   map[string]uint32{},
 		optDesc: map[optKey]bool{},
 	}
-	w.fill = func(dst []byte) { w.msg.AppendTo(dst[:0]) }
+	w.fill = func(dst []byte) { msgs.Append(dst[:0], w.msg) }
 	return w
 }
 
@@ -246,7 +246,7 @@ func (w *writer) write(c uint32, t rosbag.Time, m msgs.Message) {
 		return
 	}
 	w.msg = m
-	err := w.bag.WriteMessageFunc(c, t, m.Size(), w.fill)
+	err := w.bag.WriteMessageFunc(c, t, msgs.Size(m), w.fill)
 	w.msg = nil
 	if err != nil {
 		w.setErr(err)
