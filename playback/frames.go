@@ -219,7 +219,7 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 		}
 		mv := [3]float32{float32(v.X), float32(v.Y), float32(v.Z)}
 		g.addFrame(r.st, &sensor.Frame{Profile: r.st.profile, Number: uint64(im.Header.Seq),
-			TimestampMs: layout.FrameTimestampMs(im.Header.Stamp), Motion: mv, Data: sensor.AppendMotion(nil, mv)})
+			TimestampMs: layout.FrameTimestampMs(im.Header.Stamp), Motion: mv, Data: layout.AppendMotion(nil, mv)})
 	case layout.KindPoseTransform:
 		var tf msgs.Transform
 		if err := decode(&tf); err != nil {
@@ -389,7 +389,7 @@ func (g *group) finish(it *gitem) {
 			f.Pose.Velocity = f32x3(t.Linear)
 			f.Pose.AngularVelocity = f32x3(t.Angular)
 		}
-		f.Data = sensor.AppendPose(make([]byte, 0, sensor.PoseSize), &f.Pose)
+		f.Data = layout.AppendPose(make([]byte, 0, layout.PoseSize), &f.Pose)
 	}
 }
 

@@ -489,8 +489,8 @@ func (w *writer) writeFrame(e *event) {
 		w.writeMetadata(o.meta, t, f)
 	case sensor.KindPose:
 		p := f.Pose
-		if len(f.Data) == sensor.PoseSize {
-			if dp, err := sensor.DecodePose(f.Data); err == nil {
+		if len(f.Data) == layout.PoseSize {
+			if dp, err := layout.DecodePose(f.Data); err == nil {
 				p = dp
 			}
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/internal/usbio"
 	"github.com/rsbag/rsbag/internal/uvc"
@@ -248,7 +249,7 @@ func (m *MotionSensor) read(ctx context.Context, st usbio.Stream, byID map[uint8
 		m.frames[p]++
 		now := nowMs()
 		f := &sensor.Frame{
-			Profile: p, Number: m.frames[p], Motion: v, Data: sensor.AppendMotion(nil, v),
+			Profile: p, Number: m.frames[p], Motion: v, Data: layout.AppendMotion(nil, v),
 			// librealsense trims the HID timestamp to 32 bits to keep it
 			// comparable with the UVC clock (src/ds/ds-timestamp.cpp).
 			TimestampMs: float64(uint32(r.TimestampUs)) * 0.001, Domain: sensor.TimestampDomainHardwareClock,

@@ -165,7 +165,7 @@ var allowed = map[string][]string{
 	"internal/usbio":       {"internal/uvc"},
 	"internal/usbtrace":    {"internal/usbio"},
 	// 3. The backends.
-	"usb":      {"sensor", "extensions", "device", "internal/sensorrt", "internal/yuv", "internal/optionset", "internal/callbacks", "internal/uvc", "internal/usbio"},
+	"usb":      {"sensor", "extensions", "device", "internal/layout", "internal/sensorrt", "internal/yuv", "internal/optionset", "internal/callbacks", "internal/uvc", "internal/usbio"},
 	"software": {"sensor", "extensions", "device", "internal/layout", "internal/extrinsics", "internal/sensorrt", "internal/optionset", "internal/callbacks", "internal/synthscript"},
 	"playback": {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/extrinsics", "internal/description", "internal/sensorrt", "internal/callbacks", "internal/legacymsgs"},
 	"record":   {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo", "internal/callbacks"},
