@@ -222,7 +222,7 @@ func TestRoundTripAllTypes(t *testing.T) {
 			t.Errorf("%s: Append does not append", name)
 		}
 	}
-	for _, typ := range Types() {
+	for _, typ := range types() {
 		if !seen[typ.Name] {
 			t.Errorf("%s not covered", typ.Name)
 		}

@@ -4,8 +4,8 @@
 // realsense_legacy_msgs types of file version 1, which only the reader of old
 // bags decodes, are generated with them into an internal package.
 //
-// The descriptors, which each struct's Type method returns (and Types,
-// LookupType and LookupMD5 find by name or md5sum), are generated from
+// The descriptors, which each struct's Type method returns (and LookupType
+// finds by name), are generated from
 // testdata/spec/realsense-msgdefs.json by go generate, with the codec of each
 // struct; tests recompute every md5sum from the definition text and check
 // every struct's fields against it.

@@ -29,8 +29,8 @@ type Type struct {
 // String returns the type name.
 func (t *Type) String() string { return t.Name }
 
-// Types returns the descriptors of every known message type, sorted by name.
-func Types() []*Type {
+// types returns the descriptors of every known message type, sorted by name.
+func types() []*Type {
 	out := make([]*Type, len(allTypes))
 	copy(out, allTypes[:])
 	return out
@@ -46,10 +46,10 @@ func LookupType(name string) (*Type, bool) {
 	return nil, false
 }
 
-// LookupMD5 returns the descriptors whose md5sum is md5. librealsense
+// lookupMD5 returns the descriptors whose md5sum is md5. librealsense
 // identifies message types by md5sum alone; geometry_msgs/Accel and
 // geometry_msgs/Twist share one, so more than one descriptor can match.
-func LookupMD5(md5 string) []*Type {
+func lookupMD5(md5 string) []*Type {
 	var out []*Type
 	for _, t := range allTypes {
 		if t.MD5 == md5 {
