@@ -46,8 +46,6 @@ var (
 	ErrNoOverlap = errors.New("rig: bags do not overlap in time")
 	// ErrStarted is returned by a second Start.
 	ErrStarted = errors.New("rig: session already started")
-	// ErrNotStarted is returned by controls that need a started session.
-	ErrNotStarted = errors.New("rig: session not started")
 )
 
 // Session plays several bags as one: see the package documentation. Its
