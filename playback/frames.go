@@ -20,7 +20,7 @@ type gitem struct {
 	kind  layout.TopicKind
 	st    *stream
 	f     *sensor.Frame
-	sens  *Sensor
+	sens  *bagSensor
 	opt   *optionState
 	value float32
 	ntf   sensor.Notification
@@ -137,8 +137,8 @@ func (d *Device) reportSkipped() {
 	for _, c := range sk[d.rs.skipSeen:] {
 		d.addLoss(c) // counted once, notified each time playback meets it
 		type loss struct{ frames, msgs int }
-		per := map[*Sensor]*loss{}
-		var order []*Sensor
+		per := map[*bagSensor]*loss{}
+		var order []*bagSensor
 		for id, n := range c.ByConnection {
 			r, ok := d.routes[id]
 			if !ok {
@@ -162,7 +162,7 @@ func (d *Device) reportSkipped() {
 				l.frames += n
 			}
 		}
-		slices.SortFunc(order, func(a, b *Sensor) int { return a.index - b.index })
+		slices.SortFunc(order, func(a, b *bagSensor) int { return a.index - b.index })
 		now := float64(time.Now().UnixNano()) / 1e6
 		for _, s := range order {
 			l := per[s]
