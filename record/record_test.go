@@ -333,7 +333,7 @@ func TestExtensionsForwarded(t *testing.T) {
 	}
 	// Every generated combination.
 	for _, c := range wrapperCombos() {
-		w := wrap(&Sensor{inner: c})
+		w := wrap(&recSensor{inner: c})
 		same(fmt.Sprintf("%T wrapped as %T", c, w), c, w)
 	}
 }

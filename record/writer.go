@@ -570,7 +570,7 @@ func (w *writer) writeMetadata(c uint32, t rosbag.Time, f *sensor.Frame) {
 // writeTF writes the stream's extrinsics from its group's reference stream
 // at static time (§5.8). Without extrinsics nothing is written and the next
 // frames retry, at most once per tfRetryInterval.
-func (w *writer) writeTF(s *Sensor, p *sensor.StreamProfile, o *streamOut) {
+func (w *writer) writeTF(s *recSensor, p *sensor.StreamProfile, o *streamOut) {
 	now := time.Now()
 	if now.Before(o.tfNext) {
 		return
