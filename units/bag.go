@@ -36,15 +36,15 @@ string input
 string value
 `
 
-// OutputType is the ROS type of recorded unit outputs, "rsbag_units/Output".
-var OutputType = msgs.Type{
+// outputType is the ROS type of recorded unit outputs, "rsbag_units/Output".
+var outputType = msgs.Type{
 	Name: outputTypeName, MD5: rosMD5(outputDefinition), Definition: outputDefinition,
 	Size:      func(m msgs.Message) int { return m.(*outputMsg).size() },
 	Append:    func(b []byte, m msgs.Message) []byte { return m.(*outputMsg).appendTo(b) },
 	Unmarshal: func(b []byte, m msgs.Message) error { return m.(*outputMsg).unmarshal(b) },
 }
 
-// outputTypeName is OutputType's name.
+// outputTypeName is outputType's name.
 const outputTypeName = "rsbag_units/Output"
 
 // rosMD5 is ROS's md5sum of a message definition of built-in types only:
@@ -63,15 +63,15 @@ func rosMD5(def string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// outputMsg is a recorded output, a msgs.Message of OutputType.
+// outputMsg is a recorded output, a msgs.Message of outputType.
 type outputMsg struct {
 	Version                     uint32
 	StampNs                     int64
 	Unit, Handler, Input, Value string
 }
 
-// Type returns &OutputType.
-func (m *outputMsg) Type() *msgs.Type { return &OutputType }
+// Type returns &outputType.
+func (m *outputMsg) Type() *msgs.Type { return &outputType }
 
 // size returns the encoded size.
 func (m *outputMsg) size() int {
@@ -159,8 +159,8 @@ func (rec *Recorded) read(file, path string) error {
 		if !strings.HasPrefix(c.Topic, bagPrefix) {
 			continue
 		}
-		if c.Type != OutputType.Name || c.MD5Sum != OutputType.MD5 {
-			return fmt.Errorf("units: %s: topic %s has type %s (md5sum %s), want %s (md5sum %s)", path, c.Topic, c.Type, c.MD5Sum, OutputType.Name, OutputType.MD5)
+		if c.Type != outputType.Name || c.MD5Sum != outputType.MD5 {
+			return fmt.Errorf("units: %s: topic %s has type %s (md5sum %s), want %s (md5sum %s)", path, c.Topic, c.Type, c.MD5Sum, outputType.Name, outputType.MD5)
 		}
 		conns = append(conns, c.ID)
 	}

@@ -169,8 +169,8 @@ func TestOutputMsgRoundTrip(t *testing.T) {
 		}
 	}
 	// ROS's md5sum of the definition's fields.
-	if want := rosMD5("uint32 version\nint64 stamp_ns\nstring unit\nstring handler\nstring input\nstring value"); OutputType.MD5 != want || len(want) != 32 {
-		t.Errorf("md5 %s, want %s", OutputType.MD5, want)
+	if want := rosMD5("uint32 version\nint64 stamp_ns\nstring unit\nstring handler\nstring input\nstring value"); outputType.MD5 != want || len(want) != 32 {
+		t.Errorf("md5 %s, want %s", outputType.MD5, want)
 	}
 }
 
