@@ -54,7 +54,7 @@ func (s *Spatial) Process(f *sensor.Frame) (*sensor.Frame, error) {
 		radius = 1 << mode
 	}
 	p := s.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Index = sensor.StreamDepth, 0 })
-	out := derive(f, p, f.Width, f.Height, bpp)
+	out := deriveFull(f, p, f.Width, f.Height, bpp)
 	copy(out.Data, packed(f, bpp))
 	w, h := f.Width, f.Height
 	if bpp == 2 {
@@ -382,15 +382,21 @@ func (t *Temporal) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	mask := uint8(1) << t.index
 	var data []byte
 	if bpp == 2 {
-		cur := u16s(packed(f, bpp))
+		var cur []uint16
+		cur, data = pictureValues[uint16](f, bpp)
 		// Z16 values agree when their difference is below the delta's
 		// integer part.
 		temporal(cur, t.last16, t.hist, &t.lut, mask, alpha, float32(uint16(delta)))
-		data = bytesOf(cur)
+		if data == nil {
+			data = bytesOf(cur)
+		}
 	} else {
-		cur := f32s(packed(f, bpp))
+		var cur []float32
+		cur, data = pictureValues[float32](f, bpp)
 		temporal(cur, t.last32, t.hist, &t.lut, mask, alpha, delta)
-		data = bytesOf(cur)
+		if data == nil {
+			data = bytesOf(cur)
+		}
 	}
 	out := deriveData(f, p, f.Width, f.Height, bpp, data)
 	t.index = (t.index + 1) % 8
@@ -479,32 +485,40 @@ func (d *DisparityTransform) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	w, h := f.Width, f.Height
 	var data []byte
 	if d.toDisparity {
-		disp := make([]float32, w*h)
+		var disp []float32
+		disp, data = newValues[float32](w * h)
 		parallelRows(h, w*h, func(y0, y1 int) {
 			for y := y0; y < y1; y++ {
 				src, dst := f.Data[y*f.Stride:y*f.Stride+2*w], disp[y*w:(y+1)*w]
 				for x := u16FloatsFast(src, dst, factor, true); x < len(dst); x++ {
+					dst[x] = 0
 					if v := uint16(src[2*x]) | uint16(src[2*x+1])<<8; v != 0 {
 						dst[x] = factor / float32(v)
 					}
 				}
 			}
 		})
-		data = bytesOf(disp)
+		if data == nil {
+			data = bytesOf(disp)
+		}
 	} else {
-		depth := make([]uint16, w*h)
+		var depth []uint16
+		depth, data = newValues[uint16](w * h)
 		parallelRows(h, w*h, func(y0, y1 int) {
 			for y := y0; y < y1; y++ {
 				src, dst := f.Data[y*f.Stride:y*f.Stride+4*w], depth[y*w:(y+1)*w]
 				for x := range dst {
 					v := math.Float32frombits(uint32(src[4*x]) | uint32(src[4*x+1])<<8 | uint32(src[4*x+2])<<16 | uint32(src[4*x+3])<<24)
+					dst[x] = 0
 					if isNormal(v) {
 						dst[x] = uint16(truncInt32(factor/v + 0.5))
 					}
 				}
 			}
 		})
-		data = bytesOf(depth)
+		if data == nil {
+			data = bytesOf(depth)
+		}
 	}
 	out := deriveData(f, p, w, h, outBpp, data)
 	return out, nil

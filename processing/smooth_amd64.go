@@ -55,3 +55,21 @@ func u16FloatsFast(src []byte, dst []float32, k float32, divide bool) int {
 	u16Floats4(src[:2*n], dst[:n], k, divide)
 	return n
 }
+
+// thresholdRow8 writes to dst the little-endian Z16 values of src in
+// [lo, lo+span] and 0 for the others, eight at a time with SSE2
+// (smooth_amd64.s). len(dst) is a multiple of 16, src holds as many bytes.
+//
+//go:noescape
+func thresholdRow8(dst, src []byte, lo, span uint16)
+
+// thresholdRowFast thresholds the values of a row it can with SSE2 (see
+// thresholdRow8) and returns how many bytes it did (the first ones).
+func thresholdRowFast(dst, src []byte, lo, span uint16) int {
+	n := min(len(dst), len(src)) &^ 15
+	if n == 0 {
+		return 0
+	}
+	thresholdRow8(dst[:n], src[:n], lo, span)
+	return n
+}

@@ -126,3 +126,38 @@ floatsnext:
 
 floatsdone:
 	RET
+
+// func thresholdRow8(dst, src []byte, lo, span uint16)
+// Eight values at a time: v - lo (wrapping) saturating-minus span is 0
+// exactly where v lies in [lo, lo+span]; elsewhere v becomes 0.
+TEXT ·thresholdRow8(SB), NOSPLIT, $0-52
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    dst_len+8(FP), CX
+	MOVQ    src_base+24(FP), SI
+	MOVWLZX lo+48(FP), AX
+	MOVWLZX span+50(FP), BX
+	MOVQ    AX, X6
+	PSHUFLW $0, X6, X6
+	PSHUFD  $0, X6, X6
+	MOVQ    BX, X7
+	PSHUFLW $0, X7, X7
+	PSHUFD  $0, X7, X7
+	PXOR    X5, X5
+	SHRQ    $4, CX
+	JZ      thresholddone
+
+thresholdloop:
+	MOVOU   (SI), X0
+	MOVO    X0, X1
+	PSUBW   X6, X1
+	PSUBUSW X7, X1
+	PCMPEQW X5, X1
+	PAND    X1, X0
+	MOVOU   X0, (DI)
+	ADDQ    $16, SI
+	ADDQ    $16, DI
+	DECQ    CX
+	JNZ     thresholdloop
+
+thresholddone:
+	RET

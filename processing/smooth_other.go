@@ -12,3 +12,7 @@ func blendRowsFast(row, other []uint16, k *[6][4]uint32, valid bool) int { retur
 // u16FloatsFast converts the values of a row it can with SIMD (none
 // here) and returns how many it did.
 func u16FloatsFast(src []byte, dst []float32, k float32, divide bool) int { return 0 }
+
+// thresholdRowFast thresholds the values of a row it can with SIMD (none
+// here) and returns how many bytes it did.
+func thresholdRowFast(dst, src []byte, lo, span uint16) int { return 0 }
