@@ -74,18 +74,15 @@ func (s *Spatial) Process(f *sensor.Frame) (*sensor.Frame, error) {
 		if !view {
 			v = f32s(out.Data)
 		}
+		orig := make([]float32, w)
 		for range iters {
 			parallelRows(h, w*h, func(y0, y1 int) {
 				for y := y0; y < y1; y++ {
-					recursiveFloat(v, y*w, 1, w, alpha, delta)
-					recursiveFloat(v, (y+1)*w-1, -1, w, alpha, delta)
+					recursiveRow(v[y*w:(y+1)*w], alpha, delta)
 				}
 			})
 			parallelRows(w, w*h, func(x0, x1 int) {
-				for x := x0; x < x1; x++ {
-					recursiveFloat(v, x, w, h, alpha, delta)
-					recursiveFloat(v, x+(h-1)*w, -w, h, alpha, delta)
-				}
+				recursiveColumns(v, w, h, x0, x1, alpha, delta, orig[x0:x1])
 			})
 		}
 		if radius > 0 {
@@ -108,54 +105,71 @@ func blend(a, b, alpha, oma float32) float32 {
 	return float32(a*alpha) + float32(b*oma)
 }
 
-// recursiveFloat runs librealsense's recursive filter over the n values of
-// v at start, start+step, ...: a two-state machine (valid or invalid run)
-// whose step counter also counts the step that leaves a valid run, so that
-// each valid-to-invalid switch ends the line one value early, as in
-// librealsense.
-func recursiveFloat(v []float32, start, step, n int, alpha, delta float32) {
+// librealsense's recursive filter of disparity runs a line as a two-state
+// machine (valid or invalid run), counting its steps; it comes to this: a
+// value is blended with the filtered value before it, c·alpha + s·(1-alpha)
+// in float32, when it and the original value before it are both valid
+// (positive) and differ by less than delta; other values stay. Its reference
+// form, step by step as librealsense's, is recursiveFloat of the tests.
+
+// recursiveRow filters row left to right and then right to left.
+func recursiveRow(row []float32, alpha, delta float32) {
+	n := len(row)
 	if n < 2 {
 		return
 	}
 	oma := 1 - alpha
-	state := v[start]
-	prev := state
-	i := start + step
-	inn := v[i]
-	u := n - 1
-	valid := positive(prev)
-	for {
-		if valid {
-			if positive(inn) {
-				if d := prev - inn; d < delta && d > -delta {
-					state = blend(inn, state, alpha, oma)
-					v[i] = state
-				} else {
-					state = inn
-				}
-			} else {
-				valid = false
-			}
-			if u--; u <= 0 {
-				return
-			}
-			prev = inn
-			i += step
-			inn = v[i]
-			if valid {
-				continue
-			}
+	a, s := row[0], row[0] // the value before: original and filtered
+	for i := 1; i < n; i++ {
+		c, f := row[i], row[i]
+		if d := a - c; positive(a) && positive(c) && d < delta && d > -delta {
+			f = blend(c, s, alpha, oma)
+			row[i] = f
 		}
-		// invalid run: the counter steps before the value is looked at.
-		if u--; u <= 0 {
-			return
+		a, s = c, f
+	}
+	a, s = row[n-1], row[n-1]
+	for i := n - 2; i >= 0; i-- {
+		c, f := row[i], row[i]
+		if d := a - c; positive(a) && positive(c) && d < delta && d > -delta {
+			f = blend(c, s, alpha, oma)
+			row[i] = f
 		}
-		if positive(inn) {
-			prev, state = inn, inn
-			valid = true
+		a, s = c, f
+	}
+}
+
+// recursiveColumns filters the columns x0 to x1-1 of the w×h picture v
+// top to bottom and then bottom to top, a row at a time; orig holds
+// x1-x0 values, the original values of the row before.
+func recursiveColumns(v []float32, w, h, x0, x1 int, alpha, delta float32, orig []float32) {
+	if h < 2 || x1 <= x0 {
+		return
+	}
+	row := func(y int) []float32 { return v[y*w+x0 : y*w+x1] }
+	oma := 1 - alpha
+	copy(orig, row(0))
+	for y := 1; y < h; y++ {
+		blendColumns(row(y), row(y-1), orig, alpha, oma, delta)
+	}
+	copy(orig, row(h-1))
+	for y := h - 2; y >= 0; y-- {
+		blendColumns(row(y), row(y+1), orig, alpha, oma, delta)
+	}
+}
+
+// blendColumns takes one step down (or up) the columns of a picture: each
+// value c of cur becomes blend(c, done[x]) when it and orig[x], the
+// original value before it, are positive and differ by less than delta;
+// orig[x] becomes c.
+func blendColumns(cur, done, orig []float32, alpha, oma, delta float32) {
+	done, orig = done[:len(cur)], orig[:len(cur)]
+	for x, c := range cur {
+		a := orig[x]
+		orig[x] = c
+		if d := a - c; positive(a) && positive(c) && d < delta && d > -delta {
+			cur[x] = blend(c, done[x], alpha, oma)
 		}
-		i += step
-		inn = v[i]
 	}
 }
 
