@@ -290,7 +290,6 @@ func recursiveFloat(v []float32, start, step, n int, alpha, delta float32) {
 	}
 }
 
-
 // TestRecursiveFilter compares the spatial filter's passes over disparity
 // (recursiveRow, and recursiveColumns with SIMD where the machine has it)
 // with librealsense's step-by-step filter, on random pictures of valid
