@@ -522,7 +522,7 @@ func decimateDepth2(src, dst []byte, w, rw, rh, pw int) {
 		for j := y0; j < y1; j++ {
 			top, bot := src[4*j*w:4*j*w+4*rw], src[(4*j+2)*w:(4*j+2)*w+4*rw]
 			row := dst[2*j*pw : 2*j*pw+2*rw]
-			for i := 0; i < len(row); i += 2 {
+			for i := decimate2RowFast(row, top, bot); i < len(row); i += 2 {
 				var k [4]uint16
 				n := 0
 				for _, v := range [4]uint16{

@@ -173,15 +173,19 @@ func TestPersistenceModes(t *testing.T) {
 // TestDecimateDepth2: the scale-2 medians by min and max equal those by
 // sorting, for squares of 0 to 4 non-zero values, ties included.
 func TestDecimateDepth2(t *testing.T) {
-	for _, c := range []struct{ w, h int }{{8, 4}, {64, 48}, {10, 6}, {7, 5}} {
+	// The widths from 32 on have rows of SIMD (16 outputs and more).
+	for _, c := range []struct{ w, h int }{{8, 4}, {64, 48}, {10, 6}, {7, 5}, {100, 40}, {34, 2}} {
 		rng := rand.New(rand.NewPCG(uint64(c.w), uint64(c.h)))
 		src := make([]byte, 2*c.w*c.h)
 		for i := 0; i < len(src); i += 2 {
 			v := uint16(0)
 			if rng.IntN(3) > 0 {
 				v = uint16(1 + rng.IntN(6)) // few values: many ties
-				if rng.IntN(2) == 0 {
+				switch rng.IntN(4) {
+				case 0, 1:
 					v = uint16(rng.Uint32())
+				case 2:
+					v = 0xffff - uint16(rng.IntN(2)) // the largest values
 				}
 			}
 			src[i], src[i+1] = byte(v), byte(v>>8)

@@ -73,3 +73,22 @@ func thresholdRowFast(dst, src []byte, lo, span uint16) int {
 	thresholdRow8(dst[:n], src[:n], lo, span)
 	return n
 }
+
+// decimate2Row8 writes to dst the lower median of the non-zero Z16 values
+// of each 2×2 square of the rows top and bot (0 for none), eight at a
+// time with SSE2 (smooth_amd64.s). len(dst) is a multiple of 16, top and
+// bot hold twice as many bytes.
+//
+//go:noescape
+func decimate2Row8(dst, top, bot []byte)
+
+// decimate2RowFast decimates the values of a row it can with SSE2 (see
+// decimate2Row8) and returns how many bytes of dst it did (the first ones).
+func decimate2RowFast(dst, top, bot []byte) int {
+	n := min(len(dst), len(top)/2, len(bot)/2) &^ 15
+	if n == 0 {
+		return 0
+	}
+	decimate2Row8(dst[:n], top[:2*n], bot[:2*n])
+	return n
+}

@@ -161,3 +161,111 @@ thresholdloop:
 
 thresholddone:
 	RET
+
+// PREP2 makes the values of R ready for decimate2Row8's signed word
+// compares: 0 (no depth) becomes 0xffff, the largest, and the bias X13
+// (0x8000) is added; Z gets the mask of the zeros.
+#define PREP2(R, Z) \
+	MOVO    R, Z; \
+	PCMPEQW X15, Z; \
+	POR     Z, R; \
+	PXOR    X13, R
+
+// func decimate2Row8(dst, top, bot []byte)
+// Eight outputs at a time, each the lower median of the non-zero values
+// of a 2×2 square (two of top's values and the two under them in bot):
+// with the zeros made the largest values, the smallest value when at most
+// two are not zero, else the second smallest; 0 when all four are zero.
+TEXT ·decimate2Row8(SB), NOSPLIT, $0-72
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    dst_len+8(FP), CX
+	MOVQ    top_base+24(FP), SI
+	MOVQ    bot_base+48(FP), DX
+	PXOR    X15, X15
+	PCMPEQW X14, X14
+	MOVO    X14, X13
+	PSLLW   $15, X13
+	MOVO    X14, X12
+	PADDW   X14, X12
+	MOVO    X14, X11
+	PSRLW   $15, X11
+	SHRQ    $4, CX
+	JZ      decimatedone
+
+decimateloop:
+	MOVOU 0(SI), X0
+	MOVOU 16(SI), X1
+	MOVOU 0(DX), X2
+	MOVOU 16(DX), X3
+	PREP2(X0, X4)
+	PREP2(X1, X5)
+	PREP2(X2, X6)
+	PREP2(X3, X7)
+
+	// a, b: the even and odd values of top; c, d: of bot.
+	MOVO     X0, X8
+	PSLLL    $16, X8
+	PSRAL    $16, X8
+	MOVO     X1, X9
+	PSLLL    $16, X9
+	PSRAL    $16, X9
+	PACKSSLW X9, X8
+	PSRAL    $16, X0
+	PSRAL    $16, X1
+	PACKSSLW X1, X0
+	MOVO     X2, X10
+	PSLLL    $16, X10
+	PSRAL    $16, X10
+	MOVO     X3, X9
+	PSLLL    $16, X9
+	PSRAL    $16, X9
+	PACKSSLW X9, X10
+	PSRAL    $16, X2
+	PSRAL    $16, X3
+	PACKSSLW X3, X2
+
+	// X4: minus the count of zeros of each square.
+	PMADDWL  X11, X4
+	PMADDWL  X11, X5
+	PMADDWL  X11, X6
+	PMADDWL  X11, X7
+	PADDL    X6, X4
+	PADDL    X7, X5
+	PACKSSLW X5, X4
+
+	// X5 the smallest, X1 the second smallest.
+	MOVO   X8, X1
+	PMINSW X0, X1
+	PMAXSW X0, X8
+	MOVO   X10, X3
+	PMINSW X2, X3
+	PMAXSW X2, X10
+	MOVO   X1, X5
+	PMINSW X3, X5
+	PMAXSW X3, X1
+	PMINSW X10, X8
+	PMINSW X8, X1
+
+	// the second smallest where at most one is zero, else the smallest
+	MOVO    X4, X6
+	PCMPGTW X12, X6
+	PAND    X6, X1
+	PANDN   X5, X6
+	POR     X6, X1
+	PXOR    X13, X1
+
+	// 0 where all four are zero
+	MOVO    X12, X7
+	PADDW   X12, X7
+	PCMPEQW X4, X7
+	PANDN   X1, X7
+	MOVOU   X7, (DI)
+
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $16, DI
+	DECQ CX
+	JNZ  decimateloop
+
+decimatedone:
+	RET

@@ -16,3 +16,7 @@ func u16FloatsFast(src []byte, dst []float32, k float32, divide bool) int { retu
 // thresholdRowFast thresholds the values of a row it can with SIMD (none
 // here) and returns how many bytes it did.
 func thresholdRowFast(dst, src []byte, lo, span uint16) int { return 0 }
+
+// decimate2RowFast decimates the values of a row it can with SIMD (none
+// here) and returns how many bytes of dst it did.
+func decimate2RowFast(dst, top, bot []byte) int { return 0 }
