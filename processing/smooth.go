@@ -400,7 +400,8 @@ func (t *Temporal) Process(f *sensor.Frame) (*sensor.Frame, error) {
 		cur, data = pictureValues[uint16](f, bpp)
 		// Z16 values agree when their difference is below the delta's
 		// integer part.
-		temporal(cur, t.last16, t.hist, &t.lut, mask, alpha, float32(uint16(delta)))
+		done := temporalFast(cur, t.last16, t.hist, &t.lut, mask, alpha, uint16(delta))
+		temporal(cur[done:], t.last16[done:], t.hist[done:], &t.lut, mask, alpha, float32(uint16(delta)))
 		if data == nil {
 			data = bytesOf(cur)
 		}

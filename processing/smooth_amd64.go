@@ -92,3 +92,28 @@ func decimate2RowFast(dst, top, bot []byte) int {
 	decimate2Row8(dst[:n], top[:2*n], bot[:2*n])
 	return n
 }
+
+// temporal8 runs temporal on Z16 values eight at a time with SSE2
+// (smooth_amd64.s), with the constants of temporalConsts. len(cur) is a
+// multiple of 8, last and hist hold as many.
+//
+//go:noescape
+func temporal8(cur, last []uint16, hist []uint8, lut *[256]uint8, k *[5][4]uint32)
+
+// temporalFast runs temporal on the Z16 values it can with SSE2 (see
+// temporal8) and returns how many it did (the first ones). delta is the
+// integer the differences must stay below.
+func temporalFast(cur, last []uint16, hist []uint8, lut *[256]uint8, mask uint8, alpha float32, delta uint16) int {
+	n := len(cur) &^ 7
+	if n == 0 || len(last) < n || len(hist) < n || delta == 0 || !(alpha >= 0 && alpha <= 1) {
+		return 0
+	}
+	var k [5][4]uint32
+	d := uint32(delta - 1)
+	for i := range 4 {
+		k[0][i], k[1][i] = math.Float32bits(alpha), math.Float32bits(1-alpha)
+		k[2][i], k[3][i], k[4][i] = d|d<<16, uint32(mask)*0x01010101, 32768
+	}
+	temporal8(cur[:n], last[:n], hist[:n], lut, &k)
+	return n
+}

@@ -269,3 +269,144 @@ decimateloop:
 
 decimatedone:
 	RET
+
+// func temporal8(cur, last []uint16, hist []uint8, lut *[256]uint8, k *[5][4]uint32)
+// k holds, four times each: alpha, 1-alpha (float32 bits), delta-1 in
+// both halves, the frame's bit in every byte, and 32768. Eight pixels at
+// a time as temporal does them: a pixel of cur (c) and its last value (p)
+// agree when neither is 0 and |c-p| <= delta-1, and then both become
+// trunc(c*alpha + p*(1-alpha)); another non-zero c becomes the last value;
+// a zero c keeps the last value, and is filled with it (scalar, through
+// the table) when the history makes it credible.
+TEXT ·temporal8(SB), NOSPLIT, $0-88
+	MOVQ    cur_base+0(FP), SI
+	MOVQ    cur_len+8(FP), CX
+	MOVQ    last_base+24(FP), DI
+	MOVQ    hist_base+48(FP), BX
+	MOVQ    lut+72(FP), R8
+	MOVQ    k+80(FP), DX
+	MOVOU   0(DX), X8
+	MOVOU   16(DX), X9
+	MOVOU   32(DX), X10
+	MOVOU   48(DX), X11
+	MOVBLZX 48(DX), R9
+	PXOR    X15, X15
+	PCMPEQW X14, X14
+	MOVO    X14, X13
+	PSLLW   $15, X13
+	SHRQ    $3, CX
+	JZ      temporaldone
+
+temporalloop:
+	MOVOU (SI), X0
+	MOVOU (DI), X1
+	MOVQ  (BX), X2
+
+	// X3: c is 0; X4: p is 0; AX: a bit for each c that is 0 where p is not.
+	MOVO     X0, X3
+	PCMPEQW  X15, X3
+	MOVO     X1, X4
+	PCMPEQW  X15, X4
+	MOVO     X4, X6
+	PANDN    X3, X6
+	PACKSSWB X6, X6
+	PMOVMSKB X6, AX
+	ANDL     $0xff, AX
+
+	// X6: the pixels that agree.
+	MOVO    X0, X5
+	PSUBUSW X1, X5
+	MOVO    X1, X6
+	PSUBUSW X0, X6
+	POR     X6, X5
+	PSUBUSW X10, X5
+	PCMPEQW X15, X5
+	MOVO    X4, X6
+	POR     X3, X6
+	PANDN   X5, X6
+
+	// X5: the blends.
+	MOVO      X0, X5
+	PUNPCKLWL X15, X5
+	CVTPL2PS  X5, X5
+	MULPS     X8, X5
+	MOVO      X1, X7
+	PUNPCKLWL X15, X7
+	CVTPL2PS  X7, X7
+	MULPS     X9, X7
+	ADDPS     X7, X5
+	CVTTPS2PL X5, X5
+	MOVO      X0, X7
+	PUNPCKHWL X15, X7
+	CVTPL2PS  X7, X7
+	MULPS     X8, X7
+	MOVO      X1, X12
+	PUNPCKHWL X15, X12
+	CVTPL2PS  X12, X12
+	MULPS     X9, X12
+	ADDPS     X12, X7
+	CVTTPS2PL X7, X7
+	MOVOU     64(DX), X12
+	PSUBL     X12, X5
+	PSUBL     X12, X7
+	PACKSSLW  X7, X5
+	PXOR      X13, X5
+
+	// X5: the output, the blend where they agree, else c; X7: the new
+	// last values, p where c is 0, else the output.
+	PAND  X6, X5
+	MOVO  X6, X7
+	PANDN X0, X7
+	POR   X7, X5
+	MOVO  X3, X7
+	PAND  X1, X7
+	MOVO  X3, X12
+	PANDN X5, X12
+	POR   X12, X7
+	MOVOU X5, (SI)
+
+	// X0: the new history, h without the bit where c is 0, h with it
+	// where they agree, else the bit alone.
+	PACKSSWB X3, X3
+	PACKSSWB X6, X6
+	MOVO     X2, X12
+	POR      X11, X12
+	PAND     X6, X12
+	MOVO     X6, X0
+	PANDN    X11, X0
+	POR      X0, X12
+	MOVO     X11, X0
+	PANDN    X2, X0
+	PAND     X3, X0
+	PANDN    X12, X3
+	POR      X3, X0
+
+	// The fills, from the history and last values still in memory.
+	TESTL AX, AX
+	JZ    temporalstore
+
+temporalfill:
+	BSFL    AX, R10
+	BTRL    R10, AX
+	MOVBLZX (BX)(R10*1), R11
+	MOVBLZX (R8)(R11*1), R11
+	TESTL   R9, R11
+	JZ      temporalnofill
+	MOVW    (DI)(R10*2), R11
+	MOVW    R11, (SI)(R10*2)
+
+temporalnofill:
+	TESTL AX, AX
+	JNZ   temporalfill
+
+temporalstore:
+	MOVOU X7, (DI)
+	MOVQ  X0, (BX)
+	ADDQ  $16, SI
+	ADDQ  $16, DI
+	ADDQ  $8, BX
+	DECQ  CX
+	JNZ   temporalloop
+
+temporaldone:
+	RET

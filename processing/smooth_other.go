@@ -20,3 +20,9 @@ func thresholdRowFast(dst, src []byte, lo, span uint16) int { return 0 }
 // decimate2RowFast decimates the values of a row it can with SIMD (none
 // here) and returns how many bytes of dst it did.
 func decimate2RowFast(dst, top, bot []byte) int { return 0 }
+
+// temporalFast runs temporal on the Z16 values it can with SIMD (none
+// here) and returns how many it did.
+func temporalFast(cur, last []uint16, hist []uint8, lut *[256]uint8, mask uint8, alpha float32, delta uint16) int {
+	return 0
+}
