@@ -156,21 +156,29 @@ func (t *Threshold) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	t.mu.Unlock()
 	p := t.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Index, q.Format = sensor.StreamDepth, 0, sensor.FormatZ16 })
 	out := deriveFull(f, p, f.Width, f.Height, 2)
-	eachRow(f, out, func(src, dst []byte) {
-		src, dst = src[:2*f.Width], dst[:2*f.Width]
-		if !k.interval {
-			for i := 0; i < len(src); i += 2 {
-				v := uint16(src[i]) | uint16(src[i+1])<<8
-				if d := units * float32(v); !(d >= lo && d <= hi) {
-					v = 0
-				}
-				dst[i], dst[i+1] = byte(v), byte(v>>8)
-			}
-			return
-		}
-		thresholdRow(dst, src, k.lo, k.span, k.none)
-	})
+	// One thread: the rows go at the speed of memory, which a second
+	// thread would not raise but would cost the time of waking it.
+	n := 2 * f.Width
+	for y := range f.Height {
+		thresholdLine(out.Data[y*n:(y+1)*n], f.Data[y*f.Stride:y*f.Stride+n], k, units, lo, hi)
+	}
 	return out, nil
+}
+
+// thresholdLine thresholds a row of Z16 values: with the kept values k,
+// or, when they are not an interval, value by value.
+func thresholdLine(dst, src []byte, k keptValues, units, lo, hi float32) {
+	if k.interval {
+		thresholdRow(dst, src, k.lo, k.span, k.none)
+		return
+	}
+	for i := 0; i < len(src); i += 2 {
+		v := uint16(src[i]) | uint16(src[i+1])<<8
+		if d := units * float32(v); !(d >= lo && d <= hi) {
+			v = 0
+		}
+		dst[i], dst[i+1] = byte(v), byte(v>>8)
+	}
 }
 
 // keptValues are the Z16 values a Threshold keeps for one depth unit and
@@ -257,12 +265,10 @@ func (u *UnitsTransform) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	dist, data := newValues[float32](w * f.Height)
 	out := deriveData(f, p, w, f.Height, 4, data)
 	units := f.DepthUnits
-	parallelRows(f.Height, w*f.Height, func(y0, y1 int) {
-		for y := y0; y < y1; y++ {
-			src, dst := f.Data[y*f.Stride:y*f.Stride+2*w], dist[y*w:(y+1)*w]
-			toMeters(dst, src, units)
-		}
-	})
+	for y := range f.Height { // one thread, as Threshold
+		src, dst := f.Data[y*f.Stride:y*f.Stride+2*w], dist[y*w:(y+1)*w]
+		toMeters(dst, src, units)
+	}
 	if data == nil {
 		putF32s(out.Data, dist)
 	}

@@ -502,17 +502,15 @@ func (d *DisparityTransform) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	if d.toDisparity {
 		var disp []float32
 		disp, data = newValues[float32](w * h)
-		parallelRows(h, w*h, func(y0, y1 int) {
-			for y := y0; y < y1; y++ {
-				src, dst := f.Data[y*f.Stride:y*f.Stride+2*w], disp[y*w:(y+1)*w]
-				for x := u16FloatsFast(src, dst, factor, true); x < len(dst); x++ {
-					dst[x] = 0
-					if v := uint16(src[2*x]) | uint16(src[2*x+1])<<8; v != 0 {
-						dst[x] = factor / float32(v)
-					}
+		for y := range h { // one thread, as Threshold
+			src, dst := f.Data[y*f.Stride:y*f.Stride+2*w], disp[y*w:(y+1)*w]
+			for x := u16FloatsFast(src, dst, factor, true); x < len(dst); x++ {
+				dst[x] = 0
+				if v := uint16(src[2*x]) | uint16(src[2*x+1])<<8; v != 0 {
+					dst[x] = factor / float32(v)
 				}
 			}
-		})
+		}
 		if data == nil {
 			data = bytesOf(disp)
 		}
