@@ -148,24 +148,26 @@ func recursiveColumns(v []float32, w, h, x0, x1 int, alpha, delta float32, orig 
 	}
 	row := func(y int) []float32 { return v[y*w+x0 : y*w+x1] }
 	oma := 1 - alpha
+	k := columnConsts(alpha, oma, delta)
 	copy(orig, row(0))
 	for y := 1; y < h; y++ {
-		blendColumns(row(y), row(y-1), orig, alpha, oma, delta)
+		blendColumns(row(y), row(y-1), orig, alpha, oma, delta, k)
 	}
 	copy(orig, row(h-1))
 	for y := h - 2; y >= 0; y-- {
-		blendColumns(row(y), row(y+1), orig, alpha, oma, delta)
+		blendColumns(row(y), row(y+1), orig, alpha, oma, delta, k)
 	}
 }
 
 // blendColumns takes one step down (or up) the columns of a picture: each
 // value c of cur becomes blend(c, done[x]) when it and orig[x], the
 // original value before it, are positive and differ by less than delta;
-// orig[x] becomes c.
-func blendColumns(cur, done, orig []float32, alpha, oma, delta float32) {
+// orig[x] becomes c. The first columns go with SIMD where the machine
+// has it (k, from columnConsts).
+func blendColumns(cur, done, orig []float32, alpha, oma, delta float32, k *[3][4]uint32) {
 	done, orig = done[:len(cur)], orig[:len(cur)]
-	for x, c := range cur {
-		a := orig[x]
+	for x := blendColumnsFast(cur, done, orig, k); x < len(cur); x++ {
+		c, a := cur[x], orig[x]
 		orig[x] = c
 		if d := a - c; positive(a) && positive(c) && d < delta && d > -delta {
 			cur[x] = blend(c, done[x], alpha, oma)

@@ -117,3 +117,34 @@ func temporalFast(cur, last []uint16, hist []uint8, lut *[256]uint8, mask uint8,
 	temporal8(cur[:n], last[:n], hist[:n], lut, &k)
 	return n
 }
+
+// blendColumns4 takes blendColumns's step four columns at a time with
+// SSE2 (smooth_amd64.s), with the constants of columnConsts. len(cur) is
+// a multiple of 4, done and orig hold as many.
+//
+//go:noescape
+func blendColumns4(cur, done, orig []float32, k *[3][4]uint32)
+
+// columnConsts returns the constants of blendColumns4, or nil for a delta
+// that is not a positive number (blendColumns then does every column).
+func columnConsts(alpha, oma, delta float32) *[3][4]uint32 {
+	if !(delta > 0) {
+		return nil
+	}
+	var k [3][4]uint32
+	for i := range 4 {
+		k[0][i], k[1][i], k[2][i] = math.Float32bits(alpha), math.Float32bits(oma), math.Float32bits(delta)
+	}
+	return &k
+}
+
+// blendColumnsFast takes blendColumns's step over the columns it can with
+// SSE2 and returns how many it did (the first ones).
+func blendColumnsFast(cur, done, orig []float32, k *[3][4]uint32) int {
+	n := len(cur) &^ 3
+	if n == 0 || k == nil || len(done) < n || len(orig) < n {
+		return 0
+	}
+	blendColumns4(cur[:n], done[:n], orig[:n], k)
+	return n
+}

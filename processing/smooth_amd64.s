@@ -410,3 +410,55 @@ temporalstore:
 
 temporaldone:
 	RET
+
+// func blendColumns4(cur, done, orig []float32, k *[3][4]uint32)
+// k holds, four times each, alpha, 1-alpha and delta (float32 bits). Four
+// columns at a time as blendColumns: positive means above 0 read as an
+// int32, and |a-c| < delta is compared as the bits of non-negative
+// floats (a NaN's above every delta).
+TEXT ·blendColumns4(SB), NOSPLIT, $0-80
+	MOVQ    cur_base+0(FP), DI
+	MOVQ    cur_len+8(FP), CX
+	MOVQ    done_base+24(FP), SI
+	MOVQ    orig_base+48(FP), DX
+	MOVQ    k+72(FP), BX
+	MOVOU   0(BX), X8
+	MOVOU   16(BX), X9
+	MOVOU   32(BX), X10
+	PXOR    X15, X15
+	PCMPEQL X14, X14
+	PSRLL   $1, X14
+	SHRQ    $2, CX
+	JZ      columnsdone
+
+columnsloop:
+	MOVOU   (DI), X0
+	MOVOU   (DX), X1
+	MOVOU   X0, (DX)
+	MOVO    X0, X2
+	PCMPGTL X15, X2
+	MOVO    X1, X3
+	PCMPGTL X15, X3
+	PAND    X3, X2
+	SUBPS   X0, X1
+	PAND    X14, X1
+	MOVO    X10, X3
+	PCMPGTL X1, X3
+	PAND    X3, X2
+	MOVOU   (SI), X4
+	MULPS   X9, X4
+	MOVAPS  X0, X5
+	MULPS   X8, X5
+	ADDPS   X4, X5
+	PAND    X2, X5
+	PANDN   X0, X2
+	POR     X2, X5
+	MOVOU   X5, (DI)
+	ADDQ    $16, DI
+	ADDQ    $16, SI
+	ADDQ    $16, DX
+	DECQ    CX
+	JNZ     columnsloop
+
+columnsdone:
+	RET

@@ -26,3 +26,10 @@ func decimate2RowFast(dst, top, bot []byte) int { return 0 }
 func temporalFast(cur, last []uint16, hist []uint8, lut *[256]uint8, mask uint8, alpha float32, delta uint16) int {
 	return 0
 }
+
+// columnConsts returns the constants of blendColumnsFast.
+func columnConsts(alpha, oma, delta float32) *[3][4]uint32 { return nil }
+
+// blendColumnsFast takes blendColumns's step over the columns it can with
+// SIMD (none here) and returns how many it did.
+func blendColumnsFast(cur, done, orig []float32, k *[3][4]uint32) int { return 0 }
