@@ -403,7 +403,7 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 func poolsFrames(b any) bool {
 	switch b.(type) {
 	case nil, *processing.Threshold, *processing.UnitsTransform, *processing.DisparityTransform, *processing.Decimation,
-		*processing.Spatial, *processing.Temporal, *processing.HoleFilling, *processing.Colorizer:
+		*processing.Spatial, *processing.Temporal, *processing.HoleFilling:
 		return true
 	}
 	return false

@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/rsbag/rsbag/extensions"
-	"github.com/rsbag/rsbag/internal/framepool"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -266,7 +265,7 @@ func (c *Colorizer) Process(f *sensor.Frame) (*sensor.Frame, error) {
 		Profile: c.outputProfile(f.Profile), Number: f.Number, TimestampMs: f.TimestampMs, Domain: f.Domain,
 		SystemTimeMs: f.SystemTimeMs, Metadata: f.Metadata,
 		Width: f.Width, Height: f.Height, Stride: 3 * f.Width, BPP: 24,
-		Data: framepool.Get(3 * f.Width * f.Height), // every byte is written
+		Data: make([]byte, 3*f.Width*f.Height),
 	}
 	c.colorize(f, out.Data, out.Stride, 3)
 	return out, nil
