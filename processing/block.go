@@ -399,14 +399,3 @@ func parallelRows(n, cost int, work func(lo, hi int)) {
 	work(0, n/parts)
 	wg.Wait()
 }
-
-// eachRow calls row with the bytes of each row of in and the bytes of the
-// same row of out (each up to its frame's stride), the rows split over the
-// cores as parallelRows splits them.
-func eachRow(in, out *sensor.Frame, row func(src, dst []byte)) {
-	parallelRows(in.Height, in.Width*in.Height, func(y0, y1 int) {
-		for y := y0; y < y1; y++ {
-			row(in.Data[y*in.Stride:min((y+1)*in.Stride, len(in.Data))], out.Data[y*out.Stride:min((y+1)*out.Stride, len(out.Data))])
-		}
-	})
-}
