@@ -96,6 +96,56 @@ TEXT ·u16Floats4(SB), NOSPLIT, $0-53
 	PXOR    X6, X6
 	SHRQ    $2, CX
 	JZ      floatsdone
+	TESTB   AL, AL
+	JNZ     divide8
+
+	// k * v, eight at a time while there are eight.
+multiply8:
+	CMPQ      CX, $2
+	JB        floatsloop
+	MOVOU     (SI), X0
+	MOVO      X0, X1
+	PUNPCKLWL X6, X0
+	PUNPCKHWL X6, X1
+	CVTPL2PS  X0, X0
+	CVTPL2PS  X1, X1
+	MULPS     X7, X0
+	MULPS     X7, X1
+	MOVUPS    X0, (DI)
+	MOVUPS    X1, 16(DI)
+	ADDQ      $16, SI
+	ADDQ      $32, DI
+	SUBQ      $2, CX
+	JNZ       multiply8
+	RET
+
+	// k / v (0 where v is 0), eight at a time while there are eight.
+divide8:
+	CMPQ      CX, $2
+	JB        floatsloop
+	MOVOU     (SI), X0
+	MOVO      X0, X1
+	PUNPCKLWL X6, X0
+	PUNPCKHWL X6, X1
+	MOVO      X0, X3
+	PCMPEQL   X6, X3
+	MOVO      X1, X4
+	PCMPEQL   X6, X4
+	CVTPL2PS  X0, X0
+	CVTPL2PS  X1, X1
+	MOVAPS    X7, X2
+	DIVPS     X0, X2
+	MOVAPS    X7, X5
+	DIVPS     X1, X5
+	ANDNPS    X2, X3
+	ANDNPS    X5, X4
+	MOVUPS    X3, (DI)
+	MOVUPS    X4, 16(DI)
+	ADDQ      $16, SI
+	ADDQ      $32, DI
+	SUBQ      $2, CX
+	JNZ       divide8
+	RET
 
 floatsloop:
 	MOVQ      (SI), X0
