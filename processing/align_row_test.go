@@ -80,7 +80,7 @@ func TestAlignRowFast(t *testing.T) {
 	}
 }
 
-// TestTexRowFast compares texture coordinates and columns mapped with SIMD
+// TestTexRowFast compares vertices, texture coordinates and columns computed with SIMD
 // (where the machine has it) with those mapped vertex by vertex in Go, on
 // random depth, rays and camera parameters of every distortion model.
 func TestTexRowFast(t *testing.T) {
@@ -120,8 +120,17 @@ func TestTexRowFast(t *testing.T) {
 			gotPx, wantPx = make([]float32, w), make([]float32, w)
 		}
 		got, want := make([][2]float32, w), make([][2]float32, w)
-		tm.row(verts, got, gotPx, tm.rowFast(z, xs, y, units, got, gotPx))
+		gotVerts := make([][3]float32, w)
+		n := tm.rowFast(z, xs, y, units, got, gotPx, gotVerts)
+		vertexRowSep(gotVerts[n:], z[2*n:], xs[n:], y, units)
+		tm.row(gotVerts, got, gotPx, n)
 		tm.row(verts, want, wantPx, 0)
+		for i, v := range gotVerts {
+			if math.Float32bits(v[0]) != math.Float32bits(verts[i][0]) || math.Float32bits(v[1]) != math.Float32bits(verts[i][1]) ||
+				math.Float32bits(v[2]) != math.Float32bits(verts[i][2]) {
+				t.Fatalf("trial %d: vertex %d of %d (z %d): %v, want %v", trial, i, w, int(z[2*i])|int(z[2*i+1])<<8, v, verts[i])
+			}
+		}
 		for i := range got {
 			if math.Float32bits(got[i][0]) != math.Float32bits(want[i][0]) || math.Float32bits(got[i][1]) != math.Float32bits(want[i][1]) ||
 				(gotPx != nil && math.Float32bits(gotPx[i]) != math.Float32bits(wantPx[i])) {
