@@ -82,16 +82,19 @@ type Device struct {
 	routes   map[uint32]route
 	depthOpt *optionState // Depth Units of the last depth sensor (§5.9)
 
-	reqs         chan request
-	paceReqs     chan func()         // SetRealTime and SetSpeed (doPace)
-	later        funcQueue           // requests made from handlers, run after they return
-	handlers     sensorrt.Goroutines // the workers' goroutines
-	callbacks    sensorrt.Goroutines // the callback goroutine
-	rt           sensorrt.Device     // refuses Close from both, closes once
-	realTime     atomic.Bool
-	done         chan struct{}
-	readerExited chan struct{}
-	ev           *events
+	reqs      chan request
+	paceReqs  chan func()         // SetRealTime and SetSpeed (doPace)
+	later     funcQueue           // requests made from handlers, run after they return
+	handlers  sensorrt.Goroutines // the workers' goroutines
+	callbacks sensorrt.Goroutines // the callback goroutine
+	rt        sensorrt.Device     // refuses Close from both, closes once
+	realTime  atomic.Bool
+	// startsInFlight counts the Sensor.Start calls the reader has not yet
+	// answered: it applies them before it hands out another frame.
+	startsInFlight atomic.Int32
+	done           chan struct{}
+	readerExited   chan struct{}
+	ev             *events
 
 	status   atomic.Int32
 	position atomic.Int64

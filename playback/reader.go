@@ -119,6 +119,15 @@ func (d *Device) run() {
 				d.pace.until(due)
 			}
 		}
+		// A Start called before the group is handed out applies to it:
+		// its request is answered first, whatever the scheduling of its
+		// caller.
+		if d.startsInFlight.Load() > 0 {
+			if _, closed := d.serve(nil); closed {
+				return
+			}
+			continue
+		}
 		if !d.dispatchGroup(d.rs.group, false) {
 			return
 		}

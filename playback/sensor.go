@@ -125,7 +125,12 @@ func (s *Sensor) Start(h sensor.Handler) error {
 	if err := s.life.RefuseStarted(); err != nil {
 		return err
 	}
-	return s.dev.do(func() error { return s.dev.startSensor(s, h) })
+	// The reader applies every Start called before it hands out a frame
+	// (run): sensors started one after the other all get the frames due
+	// after the first start, as librealsense's playback applies each
+	// sensor's start on its reader thread before it reads on.
+	s.dev.startsInFlight.Add(1)
+	return s.dev.do(func() error { s.dev.startsInFlight.Add(-1); return s.dev.startSensor(s, h) })
 }
 
 // Stop stops delivery; queued frames are dropped. It returns after the
