@@ -89,9 +89,11 @@ type Device struct {
 	callbacks sensorrt.Goroutines // the callback goroutine
 	rt        sensorrt.Device     // refuses Close from both, closes once
 	realTime  atomic.Bool
-	// startsInFlight counts the Sensor.Start calls the reader has not yet
-	// answered: it applies them before it hands out another frame.
+	// startsInFlight counts the Sensor.Start calls that have not returned:
+	// the reader hands out no frame while there is one (run), and
+	// startReturned wakes it when the last one returns.
 	startsInFlight atomic.Int32
+	startReturned  chan struct{}
 	done           chan struct{}
 	readerExited   chan struct{}
 	ev             *events
@@ -174,7 +176,7 @@ func Open(path string, opts *Options) (*Device, error) {
 		return nil, fmt.Errorf("playback: %w", err)
 	}
 	d := &Device{path: path, bag: bag, recovery: recovery, desc: desc,
-		repeat: opts.Repeat, reqs: make(chan request), paceReqs: make(chan func()), later: newFuncQueue(), done: make(chan struct{}), readerExited: make(chan struct{}),
+		repeat: opts.Repeat, reqs: make(chan request), paceReqs: make(chan func()), startReturned: make(chan struct{}, 1), later: newFuncQueue(), done: make(chan struct{}), readerExited: make(chan struct{}),
 		routes: map[uint32]route{}}
 	if desc.HasFrame {
 		d.duration = time.Duration(desc.Last)
@@ -726,6 +728,7 @@ func (d *Device) serve(tick <-chan time.Time) (ticked, closed bool) {
 		f()
 	case <-d.later.wake:
 		d.later.runQueued()
+	case <-d.startReturned:
 	case <-tick:
 		return true, false
 	case <-d.done:

@@ -72,7 +72,12 @@
 // says Playing but no frame is read — until it is started or closed;
 // closing it releases playback. (In real-time mode reading begins with the
 // first started sensor, as in librealsense, and frames of opened sensors
-// that are not started are skipped.)
+// that are not started are skipped. No frame is handed out while a
+// Sensor.Start call is in progress, so a sensor gets every frame of its
+// streams due after its Start was called: sensors started one after the
+// other, with nothing in between, all get their first frame, as
+// librealsense's playback, which queues each start on its reader thread,
+// delivers it.)
 //
 // The guarantee: every run over the same bag, with the same sensors opened
 // and started and the same seeks, delivers the same frames in the same order

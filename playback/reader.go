@@ -120,8 +120,8 @@ func (d *Device) run() {
 			}
 		}
 		// A Start called before the group is handed out applies to it:
-		// its request is answered first, whatever the scheduling of its
-		// caller.
+		// the group waits until every Start in progress has returned to
+		// its caller, whatever the scheduling of the caller's thread.
 		if d.startsInFlight.Load() > 0 {
 			if _, closed := d.serve(nil); closed {
 				return

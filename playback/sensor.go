@@ -125,12 +125,21 @@ func (s *Sensor) Start(h sensor.Handler) error {
 	if err := s.life.RefuseStarted(); err != nil {
 		return err
 	}
-	// The reader applies every Start called before it hands out a frame
-	// (run): sensors started one after the other all get the frames due
-	// after the first start, as librealsense's playback applies each
-	// sensor's start on its reader thread before it reads on.
+	// The reader hands out no frame until this call has returned (run):
+	// sensors started one after the other all get the frames due after
+	// their Start is called, none lost to the scheduling of the caller's
+	// thread, as librealsense's playback queues each sensor's start on
+	// its reader thread, which reads on only after it (its
+	// playback_device::create_playback_sensors, on_started).
 	s.dev.startsInFlight.Add(1)
-	return s.dev.do(func() error { s.dev.startsInFlight.Add(-1); return s.dev.startSensor(s, h) })
+	err := s.dev.do(func() error { return s.dev.startSensor(s, h) })
+	if s.dev.startsInFlight.Add(-1) == 0 {
+		select {
+		case s.dev.startReturned <- struct{}{}:
+		default:
+		}
+	}
+	return err
 }
 
 // Stop stops delivery; queued frames are dropped. It returns after the
