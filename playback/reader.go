@@ -95,6 +95,19 @@ func (d *Device) run() {
 			}
 			d.rs.group = g
 		}
+		// A Start called before the group is handed out applies to it:
+		// the group waits until every Start in progress has returned to
+		// its caller, whatever the scheduling of the caller's thread, and
+		// real time begins after it (the base below), as librealsense's
+		// playback takes its base time when it reads its first frame, on
+		// its reader thread, after the starts queued there
+		// (playback_device::try_looping, update_time_base).
+		if d.startsInFlight.Load() > 0 {
+			if _, closed := d.serve(nil); closed {
+				return
+			}
+			continue
+		}
 		if d.rs.realTime && d.rs.group.hasFrame {
 			now := time.Now()
 			if !d.rs.baseSet {
@@ -119,13 +132,9 @@ func (d *Device) run() {
 				d.pace.until(due)
 			}
 		}
-		// A Start called before the group is handed out applies to it:
-		// the group waits until every Start in progress has returned to
-		// its caller, whatever the scheduling of the caller's thread.
+		// A Start called while the group was paced applies to it (the
+		// loop waits for it above).
 		if d.startsInFlight.Load() > 0 {
-			if _, closed := d.serve(nil); closed {
-				return
-			}
 			continue
 		}
 		if !d.dispatchGroup(d.rs.group, false) {
