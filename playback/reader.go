@@ -60,6 +60,7 @@ func (d *Device) run() {
 	defer d.shutdown()
 	defer d.pace.stop()
 	for {
+		d.starts.runQueued()
 		if !d.playing() {
 			if _, closed := d.serve(nil); closed {
 				return
@@ -95,17 +96,13 @@ func (d *Device) run() {
 			}
 			d.rs.group = g
 		}
-		// A Start called before the group is handed out applies to it:
-		// the group waits until every Start in progress has returned to
-		// its caller, whatever the scheduling of the caller's thread, and
-		// real time begins after it (the base below), as librealsense's
-		// playback takes its base time when it reads its first frame, on
-		// its reader thread, after the starts queued there
-		// (playback_device::try_looping, update_time_base).
-		if d.startsInFlight.Load() > 0 {
-			if _, closed := d.serve(nil); closed {
-				return
-			}
+		// A Start that returned before the group is handed out applies to
+		// it, and real time begins after the starts queued so far (the
+		// base below), as librealsense's playback takes its base time when
+		// it reads its first frame, on its reader thread, after the
+		// starts queued there (playback_device::try_looping,
+		// update_time_base).
+		if d.starts.runQueued() {
 			continue
 		}
 		if d.rs.realTime && d.rs.group.hasFrame {
@@ -132,9 +129,8 @@ func (d *Device) run() {
 				d.pace.until(due)
 			}
 		}
-		// A Start called while the group was paced applies to it (the
-		// loop waits for it above).
-		if d.startsInFlight.Load() > 0 {
+		// A Start that returned while the group was paced applies to it.
+		if d.starts.runQueued() {
 			continue
 		}
 		if !d.dispatchGroup(d.rs.group, false) {
@@ -279,6 +275,7 @@ func (d *Device) stopDevice() {
 // stopAtEnd handles the end of the file or a read error (P.38): queued
 // frames are delivered, every sensor stops (stays open), Stopped.
 func (d *Device) stopAtEnd(err error) {
+	d.starts.runQueued() // the end comes after them
 	if err != nil {
 		d.lastErr.Store(&err)
 		n := sensor.Notification{Category: sensor.NotificationCategoryUnknownError, Severity: sensor.SeverityError,

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/sensor"
@@ -191,7 +192,12 @@ func TestDerivedProfileExtrinsics(t *testing.T) {
 // frame and waits for the second sensor's first frame, due 197 µs later
 // at speed 4 in depth_color.bag (102 µs in the other bag). That frame used
 // to be handed out, and skipped, while the second sensor's Start waited
-// for the reader.
+// for the reader. Start does not wait for the reader (which is pacing that
+// frame): the bubble's clock has not moved when it returns, as
+// librealsense's playback_sensor::start only queues the start on the
+// reader thread — a caller waiting for the reader could come back after
+// the frame was due, as a C program's thread, woken late on a busy
+// machine, did.
 func TestRealTimeStartOneByOne(t *testing.T) {
 	for _, bag := range []string{depthColor, irBag} {
 		t.Run(filepath.Base(bag), func(t *testing.T) {
@@ -200,8 +206,12 @@ func TestRealTimeStartOneByOne(t *testing.T) {
 				d := open(t, bag, &Options{Speed: 4})
 				c := newCollector(d)
 				for _, s := range openAll(t, d) {
+					before := time.Now()
 					if err := s.Start(c); err != nil {
 						t.Fatal(err)
+					}
+					if waited := time.Since(before); waited != 0 {
+						t.Errorf("Start returned after %v of the reader's pacing", waited)
 					}
 					synctest.Wait()
 				}
