@@ -60,6 +60,7 @@ func (d *Device) run() {
 	defer d.shutdown()
 	defer d.pace.stop()
 	for {
+		d.starts.runQueued()
 		if !d.playing() {
 			if _, closed := d.serve(nil); closed {
 				return
@@ -95,6 +96,15 @@ func (d *Device) run() {
 			}
 			d.rs.group = g
 		}
+		// A Start that returned before the group is handed out applies to
+		// it, and real time begins after the starts queued so far (the
+		// base below), as librealsense's playback takes its base time when
+		// it reads its first frame, on its reader thread, after the
+		// starts queued there (playback_device::try_looping,
+		// update_time_base).
+		if d.starts.runQueued() {
+			continue
+		}
 		if d.rs.realTime && d.rs.group.hasFrame {
 			now := time.Now()
 			if !d.rs.baseSet {
@@ -118,6 +128,10 @@ func (d *Device) run() {
 				}
 				d.pace.until(due)
 			}
+		}
+		// A Start that returned while the group was paced applies to it.
+		if d.starts.runQueued() {
+			continue
 		}
 		if !d.dispatchGroup(d.rs.group, false) {
 			return
@@ -261,6 +275,7 @@ func (d *Device) stopDevice() {
 // stopAtEnd handles the end of the file or a read error (P.38): queued
 // frames are delivered, every sensor stops (stays open), Stopped.
 func (d *Device) stopAtEnd(err error) {
+	d.starts.runQueued() // the end comes after them
 	if err != nil {
 		d.lastErr.Store(&err)
 		n := sensor.Notification{Category: sensor.NotificationCategoryUnknownError, Severity: sensor.SeverityError,

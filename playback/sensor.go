@@ -57,6 +57,8 @@ type bagSensor struct {
 	// opened (the streams of the opened profiles).
 	life   sensorrt.Lifecycle
 	opened []*stream
+	// startPending is set from a Start until the reader applies it.
+	startPending atomic.Bool
 }
 
 // stopWorkers ends the workers of the opened streams, delivering their
@@ -121,12 +123,32 @@ func (s *bagSensor) Start(h sensor.Handler) error {
 	if err := s.dev.refuseFromHandler(fmt.Sprintf("sensor %d: start", s.index)); err != nil {
 		return err
 	}
-	// A started sensor answers at once: in non-real-time mode the reader
-	// may be waiting for a handler that waits for the caller.
-	if err := s.life.RefuseStarted(); err != nil {
+	select {
+	case <-s.dev.done:
+		return ErrClosed
+	default:
+	}
+	err := s.life.CheckStart(h, false)
+	if err == nil && !s.startPending.CompareAndSwap(false, true) {
+		err = s.life.CheckStart(h, true) // started by another call
+	}
+	if err != nil {
 		return err
 	}
-	return s.dev.do(func() error { return s.dev.startSensor(s, h) })
+	// Start queues the start on the reader and returns without waiting
+	// for it, as librealsense's playback sensor queues its start on its
+	// reader thread (playback_device::create_playback_sensors, on_started;
+	// playback_sensor::start): sensors started one after the other are
+	// all started before the reader hands out another frame or answers
+	// another call, however late the reader's goroutine runs, and get
+	// every frame of their streams handed out after their Start returned.
+	s.dev.starts.post(func() {
+		s.startPending.Store(false)
+		// Refused only if the sensor was closed meanwhile (Close from
+		// another goroutine).
+		_ = s.dev.startSensor(s, h)
+	})
+	return nil
 }
 
 // Stop stops delivery; queued frames are dropped. It returns after the
