@@ -194,6 +194,7 @@ func FuzzAppendFrame(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, in := range [][]byte{data, bytes.Repeat(data, 3)} {
 			checkFrame(t, "fuzz", e.AppendFrame(nil, in), in)
+			checkFrame(t, "fuzz from blocks", e.AppendFrameFrom(nil, len(in), &pieceSource{data: in}), in)
 			frame := e.AppendFrameSum(nil, in, false)
 			out := make([]byte, len(in))
 			if n, err := lz4frame.Decode(out, frame); err != nil || n != len(in) || !bytes.Equal(out, in) {
