@@ -242,7 +242,8 @@ func (w *writer) conn(topic string, typ *msgs.Type) (uint32, bool) {
 }
 
 // write serializes m straight into the bag's chunk buffer
-// (rosbag.Writer.WriteMessageFunc): a frame's pixels are copied once.
+// (rosbag.Writer.WriteMessageFunc), with no scratch copy; an image's
+// pixels go by writeImage instead.
 func (w *writer) write(c uint32, t rosbag.Time, m msgs.Message) {
 	if w.err != nil {
 		return
