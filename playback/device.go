@@ -67,7 +67,7 @@ type Device struct {
 	recovery *rosbag.Recovery
 	desc     *description.Description
 	snap     *device.Snapshot // the description, as served
-	sensors  []*Sensor
+	sensors  []*bagSensor
 	ifaces   []sensor.Sensor
 	streams  []*stream // uid order
 	extr     map[profilePair]sensor.Extrinsics
@@ -110,7 +110,7 @@ type Device struct {
 type route struct {
 	kind layout.TopicKind
 	st   *stream
-	sens *Sensor
+	sens *bagSensor
 	opt  *optionState
 	conn *rosbag.Connection
 }
@@ -207,7 +207,7 @@ func (d *Device) build() {
 	var all []*description.Stream
 	byKey := map[description.Key]*stream{}
 	for _, rs := range d.desc.Sensors {
-		s := &Sensor{dev: d, index: rs.Index, byOption: map[sensor.Option]*optionState{}}
+		s := &bagSensor{dev: d, index: rs.Index, byOption: map[sensor.Option]*optionState{}}
 		s.life = sensorrt.Lifecycle{Name: fmt.Sprintf("playback: sensor %d", rs.Index), Handlers: &d.handlers}
 		ss := device.SensorSnapshot{Index: rs.Index, Info: rs.Info.Clone(), RecommendedFilters: append([]string{}, rs.Filters...)}
 		var opts []sensor.Option

@@ -174,7 +174,7 @@ func TestRecordBasic(t *testing.T) {
 			// Frames: frame_id "0", no trailing bytes, data as delivered.
 			for i, m := range top["/device_0/sensor_0/Depth_0/image/data"] {
 				var img msgs.Image
-				if err := img.Unmarshal(m.Data); err != nil {
+				if err := msgs.Unmarshal(m.Data, &img); err != nil {
 					t.Fatalf("image %d: %v", i, err)
 				}
 				want := log.frames[3*i]
@@ -199,14 +199,14 @@ func TestRecordBasic(t *testing.T) {
 				}
 			}
 			var si msgs.StreamInfo
-			if err := si.Unmarshal(top["/device_0/sensor_0/Depth_0/info"][0].Data); err != nil || si.IsRecommended != 1 || si.Fps != 30 || si.Encoding != "mono16" {
+			if err := msgs.Unmarshal(top["/device_0/sensor_0/Depth_0/info"][0].Data, &si); err != nil || si.IsRecommended != 1 || si.Fps != 30 || si.Encoding != "mono16" {
 				t.Errorf("depth stream info %+v %v", si, err)
 			}
-			if err := si.Unmarshal(top["/device_0/sensor_0/Infrared_1/info"][0].Data); err != nil || si.IsRecommended != 0 || si.Encoding != "8UC1" {
+			if err := msgs.Unmarshal(top["/device_0/sensor_0/Infrared_1/info"][0].Data, &si); err != nil || si.IsRecommended != 0 || si.Encoding != "8UC1" {
 				t.Errorf("ir stream info %+v %v", si, err)
 			}
 			var tf msgs.Transform
-			if err := tf.Unmarshal(top["/device_0/sensor_0/Depth_0/tf/1"][0].Data); err != nil || tf.Rotation != (msgs.Quaternion{W: -1}) {
+			if err := msgs.Unmarshal(top["/device_0/sensor_0/Depth_0/tf/1"][0].Data, &tf); err != nil || tf.Rotation != (msgs.Quaternion{W: -1}) {
 				t.Errorf("depth tf %+v %v", tf, err)
 			}
 			_ = td
@@ -262,7 +262,7 @@ func TestExtrinsicsGroups(t *testing.T) {
 				}
 				e := pe.FromPin
 				tr := msgs.Transform{Translation: vec3(e.Translation), Rotation: quaternion(e.Rotation)}
-				want[layout.ExtrinsicsTopic(pe.Key.Sensor, pe.Key.Stream, pe.Key.Index, pe.Group)] = tr.AppendTo(nil)
+				want[layout.ExtrinsicsTopic(pe.Key.Sensor, pe.Key.Stream, pe.Key.Index, pe.Group)] = msgs.Append(nil, &tr)
 			}
 			ms, _, err := readBag(t, path)
 			if err != nil {
@@ -374,7 +374,7 @@ func TestExtensionsForwarded(t *testing.T) {
 	}
 	// Every generated combination.
 	for _, c := range wrapperCombos() {
-		w := wrap(&Sensor{inner: c})
+		w := wrap(&recSensor{inner: c})
 		same(fmt.Sprintf("%T wrapped as %T", c, w), c, w)
 	}
 }

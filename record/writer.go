@@ -90,7 +90,7 @@ func newWriter(d *Device) *writer {
 		conns:   map[string]uint32{},
 		optDesc: map[optKey]bool{},
 	}
-	w.fill = func(dst []byte) { w.msg.AppendTo(dst[:0]) }
+	w.fill = func(dst []byte) { msgs.Append(dst[:0], w.msg) }
 	return w
 }
 
@@ -249,7 +249,7 @@ func (w *writer) write(c uint32, t rosbag.Time, m msgs.Message) {
 		return
 	}
 	w.msg = m
-	err := w.bag.WriteMessageFunc(c, t, m.Size(), w.fill)
+	err := w.bag.WriteMessageFunc(c, t, msgs.Size(m), w.fill)
 	w.msg = nil
 	if err != nil {
 		w.setErr(err)
@@ -519,8 +519,8 @@ func (w *writer) writeFrame(e *event) {
 		w.writeMetadata(o.meta, t, f)
 	case sensor.KindPose:
 		p := f.Pose
-		if len(f.Data) == sensor.PoseSize {
-			if dp, err := sensor.DecodePose(f.Data); err == nil {
+		if len(f.Data) == layout.PoseSize {
+			if dp, err := layout.DecodePose(f.Data); err == nil {
 				p = dp
 			}
 		}
@@ -600,7 +600,7 @@ func (w *writer) writeMetadata(c uint32, t rosbag.Time, f *sensor.Frame) {
 // writeTF writes the stream's extrinsics from its group's reference stream
 // at static time (§5.8). Without extrinsics nothing is written and the next
 // frames retry, at most once per tfRetryInterval.
-func (w *writer) writeTF(s *Sensor, p *sensor.StreamProfile, o *streamOut) {
+func (w *writer) writeTF(s *recSensor, p *sensor.StreamProfile, o *streamOut) {
 	now := time.Now()
 	if now.Before(o.tfNext) {
 		return

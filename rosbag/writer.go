@@ -315,7 +315,7 @@ func (w *Writer) WriteMessage(conn uint32, t Time, data []byte) error {
 //
 // A record device can write msgs values with
 //
-//	w.WriteMessageFunc(conn, t, m.Size(), func(dst []byte) { m.AppendTo(dst[:0]) })
+//	w.WriteMessageFunc(conn, t, msgs.Size(m), func(dst []byte) { msgs.Append(dst[:0], m) })
 func (w *Writer) WriteMessageFunc(conn uint32, t Time, size int, fill func(dst []byte)) error {
 	if size < 0 {
 		return fmt.Errorf("rosbag: %sWriteMessageFunc: negative size %d", w.prefix(), size)
