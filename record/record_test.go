@@ -103,7 +103,7 @@ func TestRecordLargeFrames(t *testing.T) {
 				}
 				for i, m := range top[topic] {
 					var img msgs.Image
-					if err := img.Unmarshal(m.Data); err != nil {
+					if err := msgs.Unmarshal(m.Data, &img); err != nil {
 						t.Fatalf("%s %d: %v", topic, i, err)
 					}
 					if want := delivered[i]; !bytes.Equal(img.Data, want.Data) || img.Width != 1280 || img.Height != 720 {

@@ -270,9 +270,9 @@ func (w *writer) writeImage(c uint32, t rosbag.Time, img *msgs.Image, data []byt
 	// then depth_units when HasDepthUnits (none here): the fields are the
 	// serialization of img without data, whose length is patched.
 	img.Data = nil
-	w.head = img.AppendTo(w.head[:0])
+	w.head = msgs.Append(w.head[:0], img)
 	img.Data = data
-	size := img.Size()
+	size := msgs.Size(img)
 	if img.HasDepthUnits || len(w.head)+len(data) != size {
 		w.write(c, t, img)
 		img.Data = nil
