@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/bagref"
 	"github.com/rsbag/rsbag/internal/buildinfo"
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
@@ -79,6 +80,7 @@ type writer struct {
 
 	msg  msgs.Message     // the message fill serializes
 	fill func(dst []byte) // serializes msg into the chunk buffer
+	head []byte           // an image message but its pixels (writeImage)
 }
 
 func newWriter(d *Device) *writer {
@@ -240,7 +242,8 @@ func (w *writer) conn(topic string, typ *msgs.Type) (uint32, bool) {
 }
 
 // write serializes m straight into the bag's chunk buffer
-// (rosbag.Writer.WriteMessageFunc): a frame's pixels are copied once.
+// (rosbag.Writer.WriteMessageFunc), with no scratch copy; an image's
+// pixels go by writeImage instead.
 func (w *writer) write(c uint32, t rosbag.Time, m msgs.Message) {
 	if w.err != nil {
 		return
@@ -249,6 +252,35 @@ func (w *writer) write(c uint32, t rosbag.Time, m msgs.Message) {
 	err := w.bag.WriteMessageFunc(c, t, msgs.Size(m), w.fill)
 	w.msg = nil
 	if err != nil {
+		w.setErr(err)
+		return
+	}
+	w.wroteSince, w.unflushed = true, true
+}
+
+// writeImage writes img with the pixels data, which the bag may hold by
+// reference until their chunk is compressed (bagref.WriteMessageRef)
+// rather than copy: a frame's Data never changes once delivered (package
+// sensor), and the bag keeps it reachable meanwhile.
+func (w *writer) writeImage(c uint32, t rosbag.Time, img *msgs.Image, data []byte) {
+	if w.err != nil {
+		return
+	}
+	// An image serializes as its fields up to the data's length, the data,
+	// then depth_units when HasDepthUnits (none here): the fields are the
+	// serialization of img without data, whose length is patched.
+	img.Data = nil
+	w.head = msgs.Append(w.head[:0], img)
+	img.Data = data
+	size := msgs.Size(img)
+	if img.HasDepthUnits || len(w.head)+len(data) != size {
+		w.write(c, t, img)
+		img.Data = nil
+		return
+	}
+	img.Data = nil
+	binary.LittleEndian.PutUint32(w.head[len(w.head)-4:], uint32(len(data)))
+	if err := bagref.WriteMessageRef(w.bag, c, uint64(t), w.head, data, nil); err != nil {
 		w.setErr(err)
 		return
 	}
@@ -470,9 +502,7 @@ func (w *writer) writeFrame(e *event) {
 		img.Encoding = layout.Encoding(f.Profile.Format)
 		img.IsBigendian = 0
 		img.Step = uint32(f.Stride)
-		img.Data = f.Data
-		w.write(o.data, t, img)
-		img.Data = nil
+		w.writeImage(o.data, t, img, f.Data)
 		w.writeMetadata(o.meta, t, f)
 	case sensor.KindMotion:
 		imu := &w.imu

@@ -4,8 +4,9 @@
 //
 //  1. the containers and the model's base: msgs (its serialization
 //     primitives internal/rosmsg, and the file version 1 message types
-//     internal/legacymsgs), rosbag (internal/lz4frame, and its
-//     registry of URL schemes internal/bagname), the names of a rig
+//     internal/legacymsgs), rosbag (internal/lz4frame, its
+//     registry of URL schemes internal/bagname, and the recorder's way to
+//     hand it a frame by reference internal/bagref), the names of a rig
 //     session's files internal/rigfiles,
 //     sensor, internal/goid (read by the sensor runtime only), the backends'
 //     callback lists internal/callbacks, the MCAP chunk writer
@@ -80,6 +81,7 @@ var layers = map[string]int{
 	"rosbag":              layerBase,
 	"sensor":              layerBase,
 	"internal/lz4frame":   layerBase,
+	"internal/bagref":     layerBase,
 	"internal/goid":       layerBase,
 	"internal/framepool":  layerBase,
 	"internal/buildinfo":  layerBase,
@@ -138,12 +140,13 @@ var layers = map[string]int{
 var allowed = map[string][]string{
 	// 1. The base.
 	"msgs":                {"internal/rosmsg"},
-	"rosbag":              {"internal/lz4frame", "internal/bagname"},
+	"rosbag":              {"internal/lz4frame", "internal/bagname", "internal/bagref"},
 	"internal/bagname":    {},
 	"internal/rigfiles":   {},
 	"internal/rosmsg":     {},
 	"internal/legacymsgs": {"msgs", "internal/rosmsg"},
 	"internal/lz4frame":   {},
+	"internal/bagref":     {},
 	"sensor":              {},
 	"internal/goid":       {},
 	"internal/framepool":  {},
@@ -170,7 +173,7 @@ var allowed = map[string][]string{
 	"usb":      {"sensor", "extensions", "device", "internal/layout", "internal/sensorrt", "internal/yuv", "internal/optionset", "internal/callbacks", "internal/uvc", "internal/usbio"},
 	"software": {"sensor", "extensions", "device", "internal/layout", "internal/extrinsics", "internal/sensorrt", "internal/optionset", "internal/callbacks", "internal/synthscript"},
 	"playback": {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/extrinsics", "internal/description", "internal/sensorrt", "internal/callbacks", "internal/legacymsgs"},
-	"record":   {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo", "internal/callbacks"},
+	"record":   {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo", "internal/callbacks", "internal/bagref"},
 	// 4. On the backends.
 	"pipeline":          {"sensor", "extensions", "device", "playback", "record", "software", "internal/outfile"},
 	"rig":               {"sensor", "extensions", "device", "playback", "record", "internal/outfile", "internal/rigfiles"},
