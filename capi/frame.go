@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/rsbag/rsbag/internal/framepool"
 	"github.com/rsbag/rsbag/processing"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -51,6 +52,10 @@ type frameRef struct {
 	// a composite, or into a block).
 	cloud  *blockHandle
 	shared atomic.Bool
+	// pooled says the frame's data is a block's output of new memory
+	// (poolsFrames): at the last release it goes back to
+	// internal/framepool for the blocks' next outputs, unless shared.
+	pooled bool
 }
 
 // newFrame returns a handle with one reference to f (nil f: a composite of
@@ -81,6 +86,9 @@ func (r *frameRef) release() {
 		r.cloud.mu.Lock()
 		r.cloud.spare = r.points
 		r.cloud.mu.Unlock()
+	}
+	if r.pooled && !r.shared.Load() {
+		framepool.Put(r.f.Data)
 	}
 	if r.freed != nil {
 		r.freed()
@@ -122,7 +130,8 @@ func rs2_frame_add_ref(p *C.rs2_frame, e **C.rs2_error) {
 
 //export rs2_keep_frame
 func rs2_keep_frame(p *C.rs2_frame) {
-	// Frames of this library are never recycled: every frame is kept. A
+	// A frame's memory is reused only after its last reference is
+	// released (frameRef.release), so every frame is kept already. A
 	// processing block's output kept no longer counts against its Frames
 	// Queue Size, as in librealsense, whose kept frames leave the pool.
 	if v, ok := handles.Load(uintptr(unsafe.Pointer(p))); ok {

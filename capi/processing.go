@@ -279,7 +279,7 @@ func rs2_process_frame(p *C.rs2_processing_block, f *C.rs2_frame, e **C.rs2_erro
 	defer catch(e, "rs2_process_frame", func() string { return fmtArgs("block", ptrArg(unsafe.Pointer(p)), "frame", ptrArg(unsafe.Pointer(f))) })
 	b := blockOf(p, "block")
 	in := frameOf(f, "frame")
-	if in.points != nil {
+	if in.points != nil || !poolsFrames(b.b) {
 		in.shared.Store(true) // a block may keep what it is given
 	}
 	defer in.release() // the block takes the program's reference
@@ -377,7 +377,9 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 				return passThrough(in)
 			}
 			check(err)
-			return newFrame(res, nil, o)
+			h := newFrame(res, nil, o)
+			frameOf(h, "frame").pooled = poolsFrames(blk)
+			return h
 		}
 		var results []*sensor.Frame
 		for _, f := range frames {
@@ -392,6 +394,21 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 	}
 	fail(C.RS2_EXCEPTION_TYPE_NOT_IMPLEMENTED, "processing block cannot process frames")
 	return nil
+}
+
+// poolsFrames reports whether b is a block of package processing that
+// keeps no frame it is given, nor any memory of one, and makes each output
+// of new memory from internal/framepool (or a disparity transform not made
+// yet, nil): the memory of its output goes back there when the program
+// releases the output's last reference, and a frame it is given can go
+// back there too.
+func poolsFrames(b any) bool {
+	switch b.(type) {
+	case nil, *processing.Threshold, *processing.UnitsTransform, *processing.DisparityTransform, *processing.Decimation,
+		*processing.Spatial, *processing.Temporal, *processing.HoleFilling:
+		return true
+	}
+	return false
 }
 
 // output returns what a block gives for the frameset in (of frames) of

@@ -14,24 +14,22 @@ import (
 // (LiveOrSynthetic) takes the synthetic camera as when none is attached.
 var ErrNoCameras = fmt.Errorf("device: live cameras unavailable in this program (package usb, built with cgo, opens them): %w", ErrNotFound)
 
-// A CameraOpener opens the live camera with the serial number serial, or
-// the first one found when serial is "". It returns an error wrapping
-// ErrNotFound when there is none.
-type CameraOpener func(ctx context.Context, serial string) (Device, error)
-
 var cameras struct {
 	sync.Mutex
-	open CameraOpener
+	open func(ctx context.Context, serial string) (Device, error)
 }
 
 // RegisterCameras makes OpenCamera (and so every package that opens a live
-// camera when asked for one: pipeline, the tools) open cameras with open.
+// camera when asked for one: pipeline, the tools) open cameras with open,
+// which opens the live camera with the serial number serial, or the first
+// one found when serial is "", and returns an error wrapping ErrNotFound
+// when there is none.
 // It is meant to be called from the init function of the package that
 // provides them (package usb does), like rosbag.RegisterScheme and
 // image.RegisterFormat, so that a program links a camera backend — and
 // libusb, and cgo — only when it imports one. A later registration
 // replaces the earlier one.
-func RegisterCameras(open CameraOpener) {
+func RegisterCameras(open func(ctx context.Context, serial string) (Device, error)) {
 	cameras.Lock()
 	cameras.open = open
 	cameras.Unlock()

@@ -191,9 +191,9 @@ func (s *Snapshot) extrinsicsGraph() *extrinsics.Graph {
 	return s.graph
 }
 
-// Key returns the stream key of a profile of s (matched by pointer, then by
+// key returns the stream key of a profile of s (matched by pointer, then by
 // UID).
-func (s *Snapshot) Key(p *sensor.StreamProfile) (extensions.StreamKey, bool) {
+func (s *Snapshot) key(p *sensor.StreamProfile) (extensions.StreamKey, bool) {
 	for _, byUID := range []bool{false, true} {
 		for i := range s.Sensors {
 			for _, q := range s.Sensors[i].Profiles {
@@ -210,11 +210,11 @@ func (s *Snapshot) Key(p *sensor.StreamProfile) (extensions.StreamKey, bool) {
 // librealsense playback derives it. It returns an error wrapping ErrNotFound
 // for a profile not in s and ErrNoExtrinsics when no transform is known.
 func (s *Snapshot) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, error) {
-	a, ok := s.Key(from)
+	a, ok := s.key(from)
 	if !ok {
 		return sensor.Extrinsics{}, fmt.Errorf("device: extrinsics from %s: profile not in device: %w", from.Name(), ErrNotFound)
 	}
-	b, ok := s.Key(to)
+	b, ok := s.key(to)
 	if !ok {
 		return sensor.Extrinsics{}, fmt.Errorf("device: extrinsics to %s: profile not in device: %w", to.Name(), ErrNotFound)
 	}

@@ -187,7 +187,7 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 			return nil, fmt.Errorf("mcapbag: export: message at %v on unknown connection %d", m.Time, m.Conn.ID)
 		}
 		if dec := decoders[m.Conn.ID]; dec != nil {
-			err := dec.Unmarshal(m.Data)
+			err := msgs.Unmarshal(m.Data, dec)
 			if im, ok := dec.(*msgs.Image); ok && (err == nil || errors.Is(err, msgs.ErrTrailingBytes)) {
 				err = im.CheckRows() // a frame the player refuses
 			}
@@ -197,7 +197,7 @@ func Export(dst io.Writer, src *rosbag.Reader, opts *ExportOptions) (*Result, er
 		}
 		if m.Conn.Topic == deviceTopic && m.Conn.Type == new(msgs.KeyValue).Type().Name {
 			var kv msgs.KeyValue
-			if kv.Unmarshal(m.Data) == nil {
+			if msgs.Unmarshal(m.Data, &kv) == nil {
 				// A device info message is always taken (no error).
 				_ = device.Add(m.Conn.Topic, layout.Topic{Kind: layout.KindDeviceInfo}, m.Time, &kv)
 			}

@@ -187,7 +187,7 @@ func checkStrictROS1(t *testing.T, path string) {
 			continue
 		}
 		dec := msgs.New(schema.Name)
-		err = dec.Unmarshal(m.Data)
+		err = msgs.Unmarshal(m.Data, dec)
 		if img, ok := dec.(*msgs.Image); ok && err == nil && img.HasDepthUnits {
 			err = errors.New("librealsense's depth units after data")
 		}

@@ -46,12 +46,12 @@ func withQuirks(t *testing.T, src, dst string) int {
 		switch tp := layout.Parse(m.Conn.Topic); tp.Kind {
 		case layout.KindOptionValue:
 			var v msgs.Float32
-			if strings.Contains(m.Conn.Topic, "/Depth Units/") && v.Unmarshal(data) == nil {
+			if strings.Contains(m.Conn.Topic, "/Depth Units/") && msgs.Unmarshal(data, &v) == nil {
 				units = v.Data
 			}
 		case layout.KindImageData:
 			var img msgs.Image
-			if err := img.Unmarshal(data); err != nil {
+			if err := msgs.Unmarshal(data, &img); err != nil {
 				t.Fatal(err)
 			}
 			img.Header.FrameID, img.HasDepthUnits, img.DepthUnits = msgs.DepthUnitsFrameID, true, units
@@ -59,7 +59,7 @@ func withQuirks(t *testing.T, src, dst string) int {
 			changed++
 		case layout.KindStreamInfo:
 			var si msgs.StreamInfo
-			if err := si.Unmarshal(data); err != nil {
+			if err := msgs.Unmarshal(data, &si); err != nil {
 				t.Fatal(err)
 			}
 			data = msgs.Marshal(&si)
@@ -92,7 +92,7 @@ func TestExportQuirks(t *testing.T) {
 			continue
 		}
 		dec := msgs.New(m.Type)
-		if err := dec.Unmarshal(m.Data); err != nil || !bytes.Equal(msgs.Marshal(dec), m.Data) ||
+		if err := msgs.Unmarshal(m.Data, dec); err != nil || !bytes.Equal(msgs.Marshal(dec), m.Data) ||
 			(m.Type == new(msgs.Image).Type().Name && dec.(*msgs.Image).HasDepthUnits) {
 			strictFails++
 		}

@@ -21,11 +21,11 @@ func benchImage() *Image {
 
 func BenchmarkMsgsImageMarshal(b *testing.B) {
 	img := benchImage()
-	buf := make([]byte, 0, img.Size())
-	b.SetBytes(int64(img.Size()))
+	buf := make([]byte, 0, Size(img))
+	b.SetBytes(int64(Size(img)))
 	b.ReportAllocs()
 	for b.Loop() {
-		buf = img.AppendTo(buf[:0])
+		buf = Append(buf[:0], img)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
 }
@@ -36,7 +36,7 @@ func BenchmarkMsgsImageUnmarshal(b *testing.B) {
 	b.SetBytes(int64(len(enc)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := img.Unmarshal(enc); err != nil {
+		if err := Unmarshal(enc, &img); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -46,10 +46,10 @@ func BenchmarkMsgsImageUnmarshal(b *testing.B) {
 func BenchmarkMsgsKeyValueMarshal(b *testing.B) {
 	kv := &KeyValue{Key: "Frame Timestamp", Value: "1534232519732"}
 	buf := make([]byte, 0, 64)
-	b.SetBytes(int64(kv.Size()))
+	b.SetBytes(int64(Size(kv)))
 	b.ReportAllocs()
 	for b.Loop() {
-		buf = kv.AppendTo(buf[:0])
+		buf = Append(buf[:0], kv)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
 }
@@ -60,7 +60,7 @@ func BenchmarkMsgsKeyValueUnmarshal(b *testing.B) {
 	b.SetBytes(int64(len(enc)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := kv.Unmarshal(enc); err != nil {
+		if err := Unmarshal(enc, &kv); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -43,15 +43,15 @@ func TestCheckRows(t *testing.T) {
 func TestCheckRowsAfterUnmarshal(t *testing.T) {
 	im := Image{Header: Header{FrameID: DepthUnitsFrameID}, Height: 1, Width: 2, Step: 4, Encoding: "16UC1",
 		Data: []byte{1, 2, 3, 4}, DepthUnits: 0.001, HasDepthUnits: true}
-	b := im.AppendTo(nil)
+	b := Append(nil, &im)
 	var got Image
-	if err := got.Unmarshal(b); err != nil {
+	if err := Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
 	}
 	if err := got.CheckRows(); err != nil {
 		t.Fatalf("whole message: %v", err)
 	}
-	if err := got.Unmarshal(b[:len(b)-4]); err != nil {
+	if err := Unmarshal(b[:len(b)-4], &got); err != nil {
 		t.Fatal(err)
 	}
 	if err := got.CheckRows(); err == nil {

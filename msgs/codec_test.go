@@ -26,7 +26,7 @@ func TestImageDepthUnits(t *testing.T) {
 
 	// frame_id "1" without the 4 trailing bytes: tolerated.
 	var got Image
-	if err := got.Unmarshal(plain); err != nil {
+	if err := Unmarshal(plain, &got); err != nil {
 		t.Fatalf("frame_id 1 without depth_units: %v", err)
 	}
 	if got.HasDepthUnits {
@@ -42,7 +42,7 @@ func TestImageDepthUnits(t *testing.T) {
 	if math.Float32frombits(uint32(withDU[len(plain)])|uint32(withDU[len(plain)+1])<<8|uint32(withDU[len(plain)+2])<<16|uint32(withDU[len(plain)+3])<<24) != 0.001 {
 		t.Fatal("depth_units bytes wrong")
 	}
-	if err := got.Unmarshal(withDU); err != nil {
+	if err := Unmarshal(withDU, &got); err != nil {
 		t.Fatal(err)
 	}
 	if !got.HasDepthUnits || got.DepthUnits != 0.001 {
@@ -56,7 +56,7 @@ func TestImageDepthUnits(t *testing.T) {
 	img.Header.FrameID = "0"
 	b := append(Marshal(img), 0, 0, 0, 0) // HasDepthUnits is still set
 	b = b[:len(b)-4]
-	err := got.Unmarshal(b)
+	err := Unmarshal(b, &got)
 	if !errors.Is(err, ErrTrailingBytes) {
 		t.Fatalf("frame_id 0 + 4 bytes: err %v, want ErrTrailingBytes", err)
 	}
@@ -68,7 +68,7 @@ func TestImageDepthUnits(t *testing.T) {
 func TestImageDataIsView(t *testing.T) {
 	b := Marshal(sampleImage())
 	var img Image
-	if err := img.Unmarshal(b); err != nil {
+	if err := Unmarshal(b, &img); err != nil {
 		t.Fatal(err)
 	}
 	b[len(b)-1] = 99
@@ -84,7 +84,7 @@ func TestStreamInfoBoolTwo(t *testing.T) {
 	// is_recommended as librealsense writes it for a default profile.
 	b := []byte{30, 0, 0, 0, 6, 0, 0, 0, 'm', 'o', 'n', 'o', '1', '6', 2}
 	var si StreamInfo
-	if err := si.Unmarshal(b); err != nil {
+	if err := Unmarshal(b, &si); err != nil {
 		t.Fatal(err)
 	}
 	if si.Fps != 30 || si.Encoding != "mono16" || !si.IsRecommended.Bool() || si.IsRecommended != 2 {
@@ -108,7 +108,7 @@ func TestDecodeErrorMessage(t *testing.T) {
 	// Header 4+8+4+1 = 17, height/width 8, encoding 4+6, is_bigendian 1, step 4 -> data length at 40, bytes at 44 (the offset reported).
 	short := b[:44+12]
 	var got Image
-	err := got.Unmarshal(short)
+	err := Unmarshal(short, &got)
 	const want = "msgs: sensor_msgs/Image: field data: need 614400 bytes at offset 44, have 12"
 	if err == nil || err.Error() != want {
 		t.Fatalf("err = %v\nwant  %s", err, want)
@@ -119,17 +119,17 @@ func TestDecodeErrorMessage(t *testing.T) {
 	}
 
 	// A nested field is named by its path.
-	err = got.Unmarshal(b[:10])
+	err = Unmarshal(b[:10], &got)
 	const want2 = "msgs: sensor_msgs/Image: field header.stamp: need 8 bytes at offset 4, have 6"
 	if err == nil || err.Error() != want2 {
 		t.Errorf("err = %v\nwant  %s", err, want2)
 	}
-	err = (&KeyValue{}).Unmarshal([]byte{1, 2})
+	err = Unmarshal([]byte{1, 2}, (&KeyValue{}))
 	const want3 = "msgs: diagnostic_msgs/KeyValue: field key: need 4 bytes at offset 0, have 2"
 	if err == nil || err.Error() != want3 {
 		t.Errorf("err = %v\nwant  %s", err, want3)
 	}
-	err = (&UInt32{}).Unmarshal([]byte{1, 2, 3, 4, 5})
+	err = Unmarshal([]byte{1, 2, 3, 4, 5}, (&UInt32{}))
 	const want4 = "msgs: std_msgs/UInt32: 1 trailing bytes at offset 4"
 	if err == nil || err.Error() != want4 || !errors.Is(err, ErrTrailingBytes) {
 		t.Errorf("err = %v\nwant  %s", err, want4)
@@ -149,8 +149,8 @@ func TestHugeCountsDoNotAllocate(t *testing.T) {
 		{new(String), huge},
 	}
 	for _, c := range cases {
-		allocs := testing.AllocsPerRun(10, func() { _ = c.m.Unmarshal(c.b) })
-		err := c.m.Unmarshal(c.b)
+		allocs := testing.AllocsPerRun(10, func() { _ = Unmarshal(c.b, c.m) })
+		err := Unmarshal(c.b, c.m)
 		if !errors.Is(err, io.ErrUnexpectedEOF) {
 			t.Errorf("%s: err %v", c.m.Type(), err)
 		}
@@ -197,43 +197,43 @@ func TestRoundTripAllTypes(t *testing.T) {
 		name := m.Type().Name
 		seen[name] = true
 		b := Marshal(m)
-		if len(b) != m.Size() {
-			t.Errorf("%s: Size %d, encoded %d", name, m.Size(), len(b))
+		if len(b) != Size(m) {
+			t.Errorf("%s: Size %d, encoded %d", name, Size(m), len(b))
 		}
 		m2 := New(name)
-		if err := m2.Unmarshal(b); err != nil {
+		if err := Unmarshal(b, m2); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if !bytes.Equal(Marshal(m2), b) {
 			t.Errorf("%s: round trip differs", name)
 		}
 		for n := 0; n < len(b); n++ {
-			err := m2.Unmarshal(b[:n])
+			err := Unmarshal(b[:n], m2)
 			if !errors.Is(err, io.ErrUnexpectedEOF) {
 				t.Fatalf("%s truncated to %d bytes: err %v", name, n, err)
 			}
 		}
-		if err := m2.Unmarshal(append(bytes.Clone(b), 0)); !errors.Is(err, ErrTrailingBytes) {
+		if err := Unmarshal(append(bytes.Clone(b), 0), m2); !errors.Is(err, ErrTrailingBytes) {
 			t.Errorf("%s + 1 byte: err %v", name, err)
 		}
-		// AppendTo appends after existing content.
+		// Append appends after existing content.
 		pre := []byte("xyz")
-		if got := m.AppendTo(pre); !bytes.Equal(got[:3], pre) || !bytes.Equal(got[3:], b) {
-			t.Errorf("%s: AppendTo does not append", name)
+		if got := Append(pre, m); !bytes.Equal(got[:3], pre) || !bytes.Equal(got[3:], b) {
+			t.Errorf("%s: Append does not append", name)
 		}
 	}
-	for _, typ := range Types() {
+	for _, typ := range types() {
 		if !seen[typ.Name] {
 			t.Errorf("%s not covered", typ.Name)
 		}
 	}
 }
 
-func TestAppendToZeroAlloc(t *testing.T) {
+func TestAppendZeroAlloc(t *testing.T) {
 	for _, m := range filledMessages() {
-		buf := make([]byte, 0, m.Size())
-		if a := testing.AllocsPerRun(20, func() { _ = m.AppendTo(buf[:0]) }); a != 0 {
-			t.Errorf("%s: AppendTo with capacity allocates %v times", m.Type().Name, a)
+		buf := make([]byte, 0, Size(m))
+		if a := testing.AllocsPerRun(20, func() { _ = Append(buf[:0], m) }); a != 0 {
+			t.Errorf("%s: Append with capacity allocates %v times", m.Type().Name, a)
 		}
 	}
 }

@@ -9,28 +9,26 @@ import (
 // Type returns the descriptor of Accel.
 func (*Accel) Type() *Type { return &accelType }
 
-// Size returns the encoded size in bytes.
-func (m *Accel) Size() int {
-	return 0 + m.Linear.Size() + m.Angular.Size()
+// size returns the encoded size in bytes.
+func (m *Accel) size() int {
+	return 0 + m.Linear.size() + m.Angular.size()
 }
 
-// AppendTo appends the encoded message to b.
-func (m *Accel) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = m.Linear.appendTo(b)
-	b = m.Angular.appendTo(b)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *Accel) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *Accel) appendTo(b []byte) []byte {
 	b = m.Linear.appendTo(b)
 	b = m.Angular.appendTo(b)
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *Accel) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, accelType.Name)
+// unmarshal decodes b into m.
+func (m *Accel) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "geometry_msgs/Accel")
 	m.decode(&d)
 	return d.End()
 }
@@ -47,29 +45,17 @@ func (m *Accel) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of CameraInfo.
 func (*CameraInfo) Type() *Type { return &cameraInfoType }
 
-// Size returns the encoded size in bytes.
-func (m *CameraInfo) Size() int {
-	return 264 + m.Header.Size() + len(m.DistortionModel) + 8*len(m.D) + m.ROI.Size()
+// size returns the encoded size in bytes.
+func (m *CameraInfo) size() int {
+	return 264 + m.Header.size() + len(m.DistortionModel) + 8*len(m.D) + m.ROI.size()
 }
 
-// AppendTo appends the encoded message to b.
-func (m *CameraInfo) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = m.Header.appendTo(b)
-	b = rosmsg.AppendU32(b, m.Height)
-	b = rosmsg.AppendU32(b, m.Width)
-	b = rosmsg.AppendString(b, m.DistortionModel)
-	b = rosmsg.AppendU32(b, uint32(len(m.D)))
-	b = rosmsg.AppendF64s(b, m.D)
-	b = rosmsg.AppendF64s(b, m.K[:])
-	b = rosmsg.AppendF64s(b, m.R[:])
-	b = rosmsg.AppendF64s(b, m.P[:])
-	b = rosmsg.AppendU32(b, m.BinningX)
-	b = rosmsg.AppendU32(b, m.BinningY)
-	b = m.ROI.appendTo(b)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *CameraInfo) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *CameraInfo) appendTo(b []byte) []byte {
 	b = m.Header.appendTo(b)
 	b = rosmsg.AppendU32(b, m.Height)
@@ -86,9 +72,9 @@ func (m *CameraInfo) appendTo(b []byte) []byte {
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *CameraInfo) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, cameraInfoType.Name)
+// unmarshal decodes b into m.
+func (m *CameraInfo) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "sensor_msgs/CameraInfo")
 	m.decode(&d)
 	return d.End()
 }
@@ -120,26 +106,25 @@ func (m *CameraInfo) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of Float32.
 func (*Float32) Type() *Type { return &float32Type }
 
-// Size returns the encoded size in bytes.
-func (m *Float32) Size() int {
+// size returns the encoded size in bytes.
+func (m *Float32) size() int {
 	return 4
 }
 
-// AppendTo appends the encoded message to b.
-func (m *Float32) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = rosmsg.AppendF32(b, m.Data)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *Float32) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *Float32) appendTo(b []byte) []byte {
 	b = rosmsg.AppendF32(b, m.Data)
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *Float32) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, float32Type.Name)
+// unmarshal decodes b into m.
+func (m *Float32) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "std_msgs/Float32")
 	m.decode(&d)
 	return d.End()
 }
@@ -151,20 +136,17 @@ func (m *Float32) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of Header.
 func (*Header) Type() *Type { return &headerType }
 
-// Size returns the encoded size in bytes.
-func (m *Header) Size() int {
+// size returns the encoded size in bytes.
+func (m *Header) size() int {
 	return 16 + len(m.FrameID)
 }
 
-// AppendTo appends the encoded message to b.
-func (m *Header) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = rosmsg.AppendU32(b, m.Seq)
-	b = appendTime(b, m.Stamp)
-	b = rosmsg.AppendString(b, m.FrameID)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *Header) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *Header) appendTo(b []byte) []byte {
 	b = rosmsg.AppendU32(b, m.Seq)
 	b = appendTime(b, m.Stamp)
@@ -172,9 +154,9 @@ func (m *Header) appendTo(b []byte) []byte {
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *Header) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, headerType.Name)
+// unmarshal decodes b into m.
+func (m *Header) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "std_msgs/Header")
 	m.decode(&d)
 	return d.End()
 }
@@ -188,26 +170,17 @@ func (m *Header) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of Image.
 func (*Image) Type() *Type { return &imageType }
 
-// Size returns the encoded size in bytes.
-func (m *Image) Size() int {
-	return 21 + m.Header.Size() + len(m.Encoding) + 1*len(m.Data) + m.sizeTrailer()
+// size returns the encoded size in bytes.
+func (m *Image) size() int {
+	return 21 + m.Header.size() + len(m.Encoding) + 1*len(m.Data) + m.sizeTrailer()
 }
 
-// AppendTo appends the encoded message to b.
-func (m *Image) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = m.Header.appendTo(b)
-	b = rosmsg.AppendU32(b, m.Height)
-	b = rosmsg.AppendU32(b, m.Width)
-	b = rosmsg.AppendString(b, m.Encoding)
-	b = rosmsg.AppendU8(b, m.IsBigendian)
-	b = rosmsg.AppendU32(b, m.Step)
-	b = rosmsg.AppendU32(b, uint32(len(m.Data)))
-	b = append(b, m.Data...)
-	b = m.appendTrailer(b)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *Image) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *Image) appendTo(b []byte) []byte {
 	b = m.Header.appendTo(b)
 	b = rosmsg.AppendU32(b, m.Height)
@@ -221,9 +194,9 @@ func (m *Image) appendTo(b []byte) []byte {
 	return b
 }
 
-// Unmarshal decodes b into m. Data aliases b: it is not copied.
-func (m *Image) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, imageType.Name)
+// unmarshal decodes b into m. Data aliases b: it is not copied.
+func (m *Image) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "sensor_msgs/Image")
 	m.decode(&d)
 	return d.End()
 }
@@ -244,24 +217,17 @@ func (m *Image) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of Imu.
 func (*Imu) Type() *Type { return &imuType }
 
-// Size returns the encoded size in bytes.
-func (m *Imu) Size() int {
-	return 216 + m.Header.Size() + m.Orientation.Size() + m.AngularVelocity.Size() + m.LinearAcceleration.Size()
+// size returns the encoded size in bytes.
+func (m *Imu) size() int {
+	return 216 + m.Header.size() + m.Orientation.size() + m.AngularVelocity.size() + m.LinearAcceleration.size()
 }
 
-// AppendTo appends the encoded message to b.
-func (m *Imu) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = m.Header.appendTo(b)
-	b = m.Orientation.appendTo(b)
-	b = rosmsg.AppendF64s(b, m.OrientationCovariance[:])
-	b = m.AngularVelocity.appendTo(b)
-	b = rosmsg.AppendF64s(b, m.AngularVelocityCovariance[:])
-	b = m.LinearAcceleration.appendTo(b)
-	b = rosmsg.AppendF64s(b, m.LinearAccelerationCovariance[:])
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *Imu) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *Imu) appendTo(b []byte) []byte {
 	b = m.Header.appendTo(b)
 	b = m.Orientation.appendTo(b)
@@ -273,9 +239,9 @@ func (m *Imu) appendTo(b []byte) []byte {
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *Imu) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, imuType.Name)
+// unmarshal decodes b into m.
+func (m *Imu) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "sensor_msgs/Imu")
 	m.decode(&d)
 	return d.End()
 }
@@ -301,20 +267,17 @@ func (m *Imu) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of ImuIntrinsic.
 func (*ImuIntrinsic) Type() *Type { return &imuIntrinsicType }
 
-// Size returns the encoded size in bytes.
-func (m *ImuIntrinsic) Size() int {
+// size returns the encoded size in bytes.
+func (m *ImuIntrinsic) size() int {
 	return 72
 }
 
-// AppendTo appends the encoded message to b.
-func (m *ImuIntrinsic) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = rosmsg.AppendF32s(b, m.Data[:])
-	b = rosmsg.AppendF32s(b, m.NoiseVariances[:])
-	b = rosmsg.AppendF32s(b, m.BiasVariances[:])
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *ImuIntrinsic) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *ImuIntrinsic) appendTo(b []byte) []byte {
 	b = rosmsg.AppendF32s(b, m.Data[:])
 	b = rosmsg.AppendF32s(b, m.NoiseVariances[:])
@@ -322,9 +285,9 @@ func (m *ImuIntrinsic) appendTo(b []byte) []byte {
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *ImuIntrinsic) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, imuIntrinsicType.Name)
+// unmarshal decodes b into m.
+func (m *ImuIntrinsic) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "realsense_msgs/ImuIntrinsic")
 	m.decode(&d)
 	return d.End()
 }
@@ -338,28 +301,26 @@ func (m *ImuIntrinsic) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of KeyValue.
 func (*KeyValue) Type() *Type { return &keyValueType }
 
-// Size returns the encoded size in bytes.
-func (m *KeyValue) Size() int {
+// size returns the encoded size in bytes.
+func (m *KeyValue) size() int {
 	return 8 + len(m.Key) + len(m.Value)
 }
 
-// AppendTo appends the encoded message to b.
-func (m *KeyValue) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = rosmsg.AppendString(b, m.Key)
-	b = rosmsg.AppendString(b, m.Value)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *KeyValue) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *KeyValue) appendTo(b []byte) []byte {
 	b = rosmsg.AppendString(b, m.Key)
 	b = rosmsg.AppendString(b, m.Value)
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *KeyValue) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, keyValueType.Name)
+// unmarshal decodes b into m.
+func (m *KeyValue) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "diagnostic_msgs/KeyValue")
 	m.decode(&d)
 	return d.End()
 }
@@ -372,32 +333,21 @@ func (m *KeyValue) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of Log.
 func (*Log) Type() *Type { return &logType }
 
-// Size returns the encoded size in bytes.
-func (m *Log) Size() int {
-	n := 25 + m.Header.Size() + len(m.Name) + len(m.Msg) + len(m.File) + len(m.Function)
+// size returns the encoded size in bytes.
+func (m *Log) size() int {
+	n := 25 + m.Header.size() + len(m.Name) + len(m.Msg) + len(m.File) + len(m.Function)
 	for _, s := range m.Topics {
 		n += 4 + len(s)
 	}
 	return n
 }
 
-// AppendTo appends the encoded message to b.
-func (m *Log) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = m.Header.appendTo(b)
-	b = rosmsg.AppendU8(b, m.Level)
-	b = rosmsg.AppendString(b, m.Name)
-	b = rosmsg.AppendString(b, m.Msg)
-	b = rosmsg.AppendString(b, m.File)
-	b = rosmsg.AppendString(b, m.Function)
-	b = rosmsg.AppendU32(b, m.Line)
-	b = rosmsg.AppendU32(b, uint32(len(m.Topics)))
-	for _, s := range m.Topics {
-		b = rosmsg.AppendString(b, s)
-	}
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *Log) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *Log) appendTo(b []byte) []byte {
 	b = m.Header.appendTo(b)
 	b = rosmsg.AppendU8(b, m.Level)
@@ -413,9 +363,9 @@ func (m *Log) appendTo(b []byte) []byte {
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *Log) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, logType.Name)
+// unmarshal decodes b into m.
+func (m *Log) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "rosgraph_msgs/Log")
 	m.decode(&d)
 	return d.End()
 }
@@ -443,22 +393,17 @@ func (m *Log) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of Notification.
 func (*Notification) Type() *Type { return &notificationType }
 
-// Size returns the encoded size in bytes.
-func (m *Notification) Size() int {
+// size returns the encoded size in bytes.
+func (m *Notification) size() int {
 	return 24 + len(m.Category) + len(m.Severity) + len(m.Description) + len(m.SerializedData)
 }
 
-// AppendTo appends the encoded message to b.
-func (m *Notification) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = appendTime(b, m.Timestamp)
-	b = rosmsg.AppendString(b, m.Category)
-	b = rosmsg.AppendString(b, m.Severity)
-	b = rosmsg.AppendString(b, m.Description)
-	b = rosmsg.AppendString(b, m.SerializedData)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *Notification) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *Notification) appendTo(b []byte) []byte {
 	b = appendTime(b, m.Timestamp)
 	b = rosmsg.AppendString(b, m.Category)
@@ -468,9 +413,9 @@ func (m *Notification) appendTo(b []byte) []byte {
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *Notification) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, notificationType.Name)
+// unmarshal decodes b into m.
+func (m *Notification) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "realsense_msgs/Notification")
 	m.decode(&d)
 	return d.End()
 }
@@ -486,21 +431,17 @@ func (m *Notification) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of Quaternion.
 func (*Quaternion) Type() *Type { return &quaternionType }
 
-// Size returns the encoded size in bytes.
-func (m *Quaternion) Size() int {
+// size returns the encoded size in bytes.
+func (m *Quaternion) size() int {
 	return 32
 }
 
-// AppendTo appends the encoded message to b.
-func (m *Quaternion) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = rosmsg.AppendF64(b, m.X)
-	b = rosmsg.AppendF64(b, m.Y)
-	b = rosmsg.AppendF64(b, m.Z)
-	b = rosmsg.AppendF64(b, m.W)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *Quaternion) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *Quaternion) appendTo(b []byte) []byte {
 	b = rosmsg.AppendF64(b, m.X)
 	b = rosmsg.AppendF64(b, m.Y)
@@ -509,9 +450,9 @@ func (m *Quaternion) appendTo(b []byte) []byte {
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *Quaternion) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, quaternionType.Name)
+// unmarshal decodes b into m.
+func (m *Quaternion) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "geometry_msgs/Quaternion")
 	m.decode(&d)
 	return d.End()
 }
@@ -526,22 +467,17 @@ func (m *Quaternion) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of RegionOfInterest.
 func (*RegionOfInterest) Type() *Type { return &regionOfInterestType }
 
-// Size returns the encoded size in bytes.
-func (m *RegionOfInterest) Size() int {
+// size returns the encoded size in bytes.
+func (m *RegionOfInterest) size() int {
 	return 17
 }
 
-// AppendTo appends the encoded message to b.
-func (m *RegionOfInterest) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = rosmsg.AppendU32(b, m.XOffset)
-	b = rosmsg.AppendU32(b, m.YOffset)
-	b = rosmsg.AppendU32(b, m.Height)
-	b = rosmsg.AppendU32(b, m.Width)
-	b = rosmsg.AppendU8(b, uint8(m.DoRectify))
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *RegionOfInterest) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *RegionOfInterest) appendTo(b []byte) []byte {
 	b = rosmsg.AppendU32(b, m.XOffset)
 	b = rosmsg.AppendU32(b, m.YOffset)
@@ -551,9 +487,9 @@ func (m *RegionOfInterest) appendTo(b []byte) []byte {
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *RegionOfInterest) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, regionOfInterestType.Name)
+// unmarshal decodes b into m.
+func (m *RegionOfInterest) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "sensor_msgs/RegionOfInterest")
 	m.decode(&d)
 	return d.End()
 }
@@ -569,26 +505,25 @@ func (m *RegionOfInterest) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of StdTime.
 func (*StdTime) Type() *Type { return &stdTimeType }
 
-// Size returns the encoded size in bytes.
-func (m *StdTime) Size() int {
+// size returns the encoded size in bytes.
+func (m *StdTime) size() int {
 	return 8
 }
 
-// AppendTo appends the encoded message to b.
-func (m *StdTime) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = appendTime(b, m.Data)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *StdTime) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *StdTime) appendTo(b []byte) []byte {
 	b = appendTime(b, m.Data)
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *StdTime) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, stdTimeType.Name)
+// unmarshal decodes b into m.
+func (m *StdTime) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "std_msgs/Time")
 	m.decode(&d)
 	return d.End()
 }
@@ -600,20 +535,17 @@ func (m *StdTime) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of StreamInfo.
 func (*StreamInfo) Type() *Type { return &streamInfoType }
 
-// Size returns the encoded size in bytes.
-func (m *StreamInfo) Size() int {
+// size returns the encoded size in bytes.
+func (m *StreamInfo) size() int {
 	return 9 + len(m.Encoding)
 }
 
-// AppendTo appends the encoded message to b.
-func (m *StreamInfo) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = rosmsg.AppendU32(b, m.Fps)
-	b = rosmsg.AppendString(b, m.Encoding)
-	b = rosmsg.AppendU8(b, uint8(m.IsRecommended))
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *StreamInfo) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *StreamInfo) appendTo(b []byte) []byte {
 	b = rosmsg.AppendU32(b, m.Fps)
 	b = rosmsg.AppendString(b, m.Encoding)
@@ -621,9 +553,9 @@ func (m *StreamInfo) appendTo(b []byte) []byte {
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *StreamInfo) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, streamInfoType.Name)
+// unmarshal decodes b into m.
+func (m *StreamInfo) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "realsense_msgs/StreamInfo")
 	m.decode(&d)
 	return d.End()
 }
@@ -637,26 +569,25 @@ func (m *StreamInfo) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of String.
 func (*String) Type() *Type { return &stringType }
 
-// Size returns the encoded size in bytes.
-func (m *String) Size() int {
+// size returns the encoded size in bytes.
+func (m *String) size() int {
 	return 4 + len(m.Data)
 }
 
-// AppendTo appends the encoded message to b.
-func (m *String) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = rosmsg.AppendString(b, m.Data)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *String) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *String) appendTo(b []byte) []byte {
 	b = rosmsg.AppendString(b, m.Data)
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *String) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, stringType.Name)
+// unmarshal decodes b into m.
+func (m *String) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "std_msgs/String")
 	m.decode(&d)
 	return d.End()
 }
@@ -668,20 +599,17 @@ func (m *String) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of TimeReference.
 func (*TimeReference) Type() *Type { return &timeReferenceType }
 
-// Size returns the encoded size in bytes.
-func (m *TimeReference) Size() int {
-	return 12 + m.Header.Size() + len(m.Source)
+// size returns the encoded size in bytes.
+func (m *TimeReference) size() int {
+	return 12 + m.Header.size() + len(m.Source)
 }
 
-// AppendTo appends the encoded message to b.
-func (m *TimeReference) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = m.Header.appendTo(b)
-	b = appendTime(b, m.TimeRef)
-	b = rosmsg.AppendString(b, m.Source)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *TimeReference) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *TimeReference) appendTo(b []byte) []byte {
 	b = m.Header.appendTo(b)
 	b = appendTime(b, m.TimeRef)
@@ -689,9 +617,9 @@ func (m *TimeReference) appendTo(b []byte) []byte {
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *TimeReference) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, timeReferenceType.Name)
+// unmarshal decodes b into m.
+func (m *TimeReference) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "sensor_msgs/TimeReference")
 	m.decode(&d)
 	return d.End()
 }
@@ -707,28 +635,26 @@ func (m *TimeReference) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of Transform.
 func (*Transform) Type() *Type { return &transformType }
 
-// Size returns the encoded size in bytes.
-func (m *Transform) Size() int {
-	return 0 + m.Translation.Size() + m.Rotation.Size()
+// size returns the encoded size in bytes.
+func (m *Transform) size() int {
+	return 0 + m.Translation.size() + m.Rotation.size()
 }
 
-// AppendTo appends the encoded message to b.
-func (m *Transform) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = m.Translation.appendTo(b)
-	b = m.Rotation.appendTo(b)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *Transform) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *Transform) appendTo(b []byte) []byte {
 	b = m.Translation.appendTo(b)
 	b = m.Rotation.appendTo(b)
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *Transform) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, transformType.Name)
+// unmarshal decodes b into m.
+func (m *Transform) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "geometry_msgs/Transform")
 	m.decode(&d)
 	return d.End()
 }
@@ -745,28 +671,26 @@ func (m *Transform) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of Twist.
 func (*Twist) Type() *Type { return &twistType }
 
-// Size returns the encoded size in bytes.
-func (m *Twist) Size() int {
-	return 0 + m.Linear.Size() + m.Angular.Size()
+// size returns the encoded size in bytes.
+func (m *Twist) size() int {
+	return 0 + m.Linear.size() + m.Angular.size()
 }
 
-// AppendTo appends the encoded message to b.
-func (m *Twist) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = m.Linear.appendTo(b)
-	b = m.Angular.appendTo(b)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *Twist) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *Twist) appendTo(b []byte) []byte {
 	b = m.Linear.appendTo(b)
 	b = m.Angular.appendTo(b)
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *Twist) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, twistType.Name)
+// unmarshal decodes b into m.
+func (m *Twist) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "geometry_msgs/Twist")
 	m.decode(&d)
 	return d.End()
 }
@@ -783,26 +707,25 @@ func (m *Twist) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of UInt32.
 func (*UInt32) Type() *Type { return &uInt32Type }
 
-// Size returns the encoded size in bytes.
-func (m *UInt32) Size() int {
+// size returns the encoded size in bytes.
+func (m *UInt32) size() int {
 	return 4
 }
 
-// AppendTo appends the encoded message to b.
-func (m *UInt32) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = rosmsg.AppendU32(b, m.Data)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *UInt32) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *UInt32) appendTo(b []byte) []byte {
 	b = rosmsg.AppendU32(b, m.Data)
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *UInt32) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, uInt32Type.Name)
+// unmarshal decodes b into m.
+func (m *UInt32) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "std_msgs/UInt32")
 	m.decode(&d)
 	return d.End()
 }
@@ -814,20 +737,17 @@ func (m *UInt32) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of Vector3.
 func (*Vector3) Type() *Type { return &vector3Type }
 
-// Size returns the encoded size in bytes.
-func (m *Vector3) Size() int {
+// size returns the encoded size in bytes.
+func (m *Vector3) size() int {
 	return 24
 }
 
-// AppendTo appends the encoded message to b.
-func (m *Vector3) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = rosmsg.AppendF64(b, m.X)
-	b = rosmsg.AppendF64(b, m.Y)
-	b = rosmsg.AppendF64(b, m.Z)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *Vector3) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *Vector3) appendTo(b []byte) []byte {
 	b = rosmsg.AppendF64(b, m.X)
 	b = rosmsg.AppendF64(b, m.Y)
@@ -835,9 +755,9 @@ func (m *Vector3) appendTo(b []byte) []byte {
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *Vector3) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, vector3Type.Name)
+// unmarshal decodes b into m.
+func (m *Vector3) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "geometry_msgs/Vector3")
 	m.decode(&d)
 	return d.End()
 }

@@ -166,8 +166,8 @@ func TestDescriptorsMatchJSON(t *testing.T) {
 			delete(defs, name) // internal/legacymsgs' (TestLegacyDescriptorsMatchJSON)
 		}
 	}
-	if len(Types()) != len(defs) {
-		t.Fatalf("%d descriptors, %d types in %s", len(Types()), len(defs), specJSON)
+	if len(types()) != len(defs) {
+		t.Fatalf("%d descriptors, %d types in %s", len(types()), len(defs), specJSON)
 	}
 	for name, d := range defs {
 		typ, ok := LookupType(name)
@@ -183,7 +183,7 @@ func TestDescriptorsMatchJSON(t *testing.T) {
 
 // TestMD5 recomputes every md5sum from the definition text (genmsg algorithm).
 func TestMD5(t *testing.T) {
-	for _, typ := range Types() {
+	for _, typ := range types() {
 		main, deps, err := splitDefinition(typ.Definition)
 		if err != nil {
 			t.Fatalf("%s: %v", typ.Name, err)
@@ -209,11 +209,11 @@ func TestMD5(t *testing.T) {
 }
 
 func TestLookupMD5SharedByAccelAndTwist(t *testing.T) {
-	got := LookupMD5(accelType.MD5)
+	got := lookupMD5(accelType.MD5)
 	if len(got) != 2 || got[0] != &accelType || got[1] != &twistType {
-		t.Errorf("LookupMD5(%s) = %v, want [geometry_msgs/Accel geometry_msgs/Twist]", accelType.MD5, got)
+		t.Errorf("lookupMD5(%s) = %v, want [geometry_msgs/Accel geometry_msgs/Twist]", accelType.MD5, got)
 	}
-	if got := LookupMD5("00000000000000000000000000000000"); got != nil {
+	if got := lookupMD5("00000000000000000000000000000000"); got != nil {
 		t.Errorf("unknown md5 gave %v", got)
 	}
 }
@@ -221,7 +221,7 @@ func TestLookupMD5SharedByAccelAndTwist(t *testing.T) {
 // allMessages returns one zero value of every message type.
 func allMessages() []Message {
 	var out []Message
-	for _, typ := range Types() {
+	for _, typ := range types() {
 		if m := New(typ.Name); m != nil {
 			out = append(out, m)
 		}
@@ -230,7 +230,7 @@ func allMessages() []Message {
 }
 
 func TestNewCoversEveryType(t *testing.T) {
-	for _, typ := range Types() {
+	for _, typ := range types() {
 		m := New(typ.Name)
 		if m == nil {
 			t.Errorf("New(%q) = nil", typ.Name)

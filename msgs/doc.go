@@ -4,20 +4,23 @@
 // realsense_legacy_msgs types of file version 1, which only the reader of old
 // bags decodes, are generated with them into an internal package.
 //
-// The descriptors, which each struct's Type method returns (and Types,
-// LookupType and LookupMD5 find by name or md5sum), are generated from
-// testdata/spec/realsense-msgdefs.json by go generate; tests recompute every
-// md5sum from the definition text and check every struct's fields against
-// it.
+// The descriptors, which each struct's Type method returns (and LookupType
+// finds by name), are generated from
+// testdata/spec/realsense-msgdefs.json by go generate, with the codec of each
+// struct; tests recompute every md5sum from the definition text and check
+// every struct's fields against it.
 //
-// Every type is a Message:
+// Every type is a Message, whose one method Type returns its descriptor.
+// The descriptor holds the codec, which the package functions call:
 //
-//	Type() *Type              // static descriptor
-//	Size() int                // encoded size
-//	AppendTo(b []byte) []byte // append-style encoding, no allocation when b has room
-//	Unmarshal(b []byte) error // decoding; replaces every field
+//	Size(m) int               // encoded size
+//	Append(b, m) []byte       // append-style encoding, no allocation when b has room
+//	Marshal(m) []byte         // the encoding in a new slice
+//	Unmarshal(b, m) error     // decoding; replaces every field
 //
-// and Marshal(m) encodes any of them in a new slice.
+// A message type of one's own (to record beside the camera's streams) is a
+// struct with a Type method returning a Type whose Size, Append and
+// Unmarshal fields encode and decode it.
 //
 // Unmarshal never panics and checks every length against the remaining
 // bytes before allocating. A short message gives a *DecodeError naming the

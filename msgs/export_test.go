@@ -6,4 +6,5 @@ var (
 	SplitDefinition = splitDefinition
 	GenmsgMD5       = genmsgMD5
 	SpecJSON        = specJSON
+	Types           = types
 )

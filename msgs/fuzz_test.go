@@ -27,7 +27,7 @@ func addSeeds(f *testing.F, typ string, max int) {
 				// Keep the structure (frame_id, trailing depth_units) but
 				// not megabytes of pixels: large inputs slow the fuzzer.
 				var img Image
-				if err := img.Unmarshal(data); err == nil && len(img.Data) > 64 {
+				if err := Unmarshal(data, &img); err == nil && len(img.Data) > 64 {
 					img.Data = img.Data[:64]
 					data = Marshal(&img)
 				}
@@ -52,7 +52,7 @@ func fuzzUnmarshal(f *testing.F, typ string) {
 	addSeeds(f, typ, 8)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m := New(typ)
-		err := m.Unmarshal(b)
+		err := Unmarshal(b, m)
 		if err != nil {
 			var de *DecodeError
 			if !errors.As(err, &de) {
@@ -68,7 +68,7 @@ func fuzzUnmarshal(f *testing.F, typ string) {
 			t.Fatalf("re-encoding differs:\n%x\n%x", enc, b)
 		}
 		m2 := New(typ)
-		if err := m2.Unmarshal(enc); err != nil {
+		if err := Unmarshal(enc, m2); err != nil {
 			t.Fatalf("decoding the re-encoding: %v", err)
 		}
 		if !equalBits(reflect.ValueOf(m), reflect.ValueOf(m2)) {

@@ -34,14 +34,14 @@ func TestBagRoundTrip(t *testing.T) {
 					t.Errorf("%s: connection header of %s differs from the descriptor", bm.Topic, bm.Type)
 				}
 				m := New(bm.Type)
-				if err := m.Unmarshal(bm.Data); err != nil {
+				if err := Unmarshal(bm.Data, m); err != nil {
 					t.Fatalf("message %d on %s: %v", i, bm.Topic, err)
 				}
 				if got := Marshal(m); !bytes.Equal(got, bm.Data) {
 					t.Fatalf("message %d on %s (%s): re-encoding differs (%d vs %d bytes)", i, bm.Topic, bm.Type, len(got), len(bm.Data))
 				}
-				if m.Size() != len(bm.Data) {
-					t.Errorf("message %d on %s: Size() = %d, want %d", i, bm.Topic, m.Size(), len(bm.Data))
+				if Size(m) != len(bm.Data) {
+					t.Errorf("message %d on %s: Size = %d, want %d", i, bm.Topic, Size(m), len(bm.Data))
 				}
 				if img, ok := m.(*Image); ok {
 					if img.HasDepthUnits != (img.Header.FrameID == DepthUnitsFrameID) {

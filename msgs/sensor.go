@@ -12,7 +12,7 @@ import (
 // librealsense (since v2.49) writes header.frame_id "1" and then appends one
 // little-endian float32 depth_units after data. Unmarshal decodes it when
 // frame_id is "1" and the 4 bytes are present (HasDepthUnits); an Image with
-// frame_id "1" but without them decodes with HasDepthUnits false. AppendTo
+// frame_id "1" but without them decodes with HasDepthUnits false. Append
 // writes the trailing float32 only when HasDepthUnits is set, whatever the
 // frame_id, so leaving it unset gives a standard ROS message.
 type Image struct {

@@ -1,20 +1,27 @@
 package msgs
 
-// Message is implemented by every message type of this package.
+// Message is implemented by every message type of this package, and by a
+// message type of one's own: its descriptor holds its codec.
 type Message interface {
 	// Type returns the static descriptor of the message's ROS type.
 	Type() *Type
-	// Size returns the number of bytes AppendTo appends.
-	Size() int
-	// AppendTo appends the ROS1 serialization of the message to b. It does
-	// not allocate when b has Size() bytes of spare capacity.
-	AppendTo(b []byte) []byte
-	// Unmarshal decodes a serialized message, replacing every field.
-	Unmarshal(b []byte) error
 }
 
-// Marshal returns the ROS1 serialization of m in a new slice of exactly m.Size() bytes.
-func Marshal(m Message) []byte { return m.AppendTo(make([]byte, 0, m.Size())) }
+// Size returns the number of bytes Append appends for m.
+func Size(m Message) int { return m.Type().Size(m) }
+
+// Append appends the ROS1 serialization of m to b. It does not allocate
+// when b has Size(m) bytes of spare capacity.
+func Append(b []byte, m Message) []byte { return m.Type().Append(b, m) }
+
+// Marshal returns the ROS1 serialization of m in a new slice of exactly Size(m) bytes.
+func Marshal(m Message) []byte {
+	t := m.Type()
+	return t.Append(make([]byte, 0, t.Size(m)), m)
+}
+
+// Unmarshal decodes the serialized message b into m, replacing every field.
+func Unmarshal(b []byte, m Message) error { return m.Type().Unmarshal(b, m) }
 
 // Time is the ROS time primitive: seconds and nanoseconds.
 type Time struct {

@@ -4,18 +4,33 @@ package msgs
 
 // Type describes a ROS message type as written into a bag's connection
 // header: the type name, the md5sum and the full message definition text
-// (with its dependencies). The values come from realsense-msgdefs.json.
+// (with its dependencies), and the codec of its messages. The values of this
+// package's types come from realsense-msgdefs.json.
+//
+// A message type of one's own is a struct whose Type method returns a Type
+// with all six fields set; the codec functions are given messages of that
+// type only (the package functions Size, Append, Marshal and Unmarshal call
+// them through the message's Type).
 type Type struct {
 	Name       string // "sensor_msgs/Image"
 	MD5        string // 32 lowercase hex digits
 	Definition string // exact message_definition text
+
+	// Size returns the number of bytes Append appends for m.
+	Size func(m Message) int
+	// Append appends the ROS1 serialization of m to b. It does not
+	// allocate when b has Size(m) bytes of spare capacity.
+	Append func(b []byte, m Message) []byte
+	// Unmarshal decodes a serialized message into m, replacing every
+	// field.
+	Unmarshal func(b []byte, m Message) error
 }
 
 // String returns the type name.
 func (t *Type) String() string { return t.Name }
 
-// Types returns the descriptors of every known message type, sorted by name.
-func Types() []*Type {
+// types returns the descriptors of every known message type, sorted by name.
+func types() []*Type {
 	out := make([]*Type, len(allTypes))
 	copy(out, allTypes[:])
 	return out
@@ -31,10 +46,10 @@ func LookupType(name string) (*Type, bool) {
 	return nil, false
 }
 
-// LookupMD5 returns the descriptors whose md5sum is md5. librealsense
+// lookupMD5 returns the descriptors whose md5sum is md5. librealsense
 // identifies message types by md5sum alone; geometry_msgs/Accel and
 // geometry_msgs/Twist share one, so more than one descriptor can match.
-func LookupMD5(md5 string) []*Type {
+func lookupMD5(md5 string) []*Type {
 	var out []*Type
 	for _, t := range allTypes {
 		if t.MD5 == md5 {

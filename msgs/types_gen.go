@@ -7,6 +7,9 @@ var keyValueType = Type{
 	Name:       "diagnostic_msgs/KeyValue",
 	MD5:        "cf57fdc6617a881a88c16e768132149c",
 	Definition: "string key # what to label this value when viewing\nstring value # a value to track over time\n",
+	Size:       func(m Message) int { return m.(*KeyValue).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*KeyValue).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*KeyValue).unmarshal(b) },
 }
 
 // accelType describes geometry_msgs/Accel (md5sum 9f195f881246fdfa2798d1d3eebca84a); (*Accel).Type returns it.
@@ -14,6 +17,9 @@ var accelType = Type{
 	Name:       "geometry_msgs/Accel",
 	MD5:        "9f195f881246fdfa2798d1d3eebca84a",
 	Definition: "# This expresses acceleration in free space broken into its linear and angular parts.\nVector3  linear\nVector3  angular\n\n================================================================================\nMSG: geometry_msgs/Vector3\n# This represents a vector in free space. \n# It is only meant to represent a direction. Therefore, it does not\n# make sense to apply a translation to it (e.g., when applying a \n# generic rigid transformation to a Vector3, tf2 will only apply the\n# rotation). If you want your data to be translatable too, use the\n# geometry_msgs/Point message instead.\n\nfloat64 x\nfloat64 y\nfloat64 z\n",
+	Size:       func(m Message) int { return m.(*Accel).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*Accel).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*Accel).unmarshal(b) },
 }
 
 // quaternionType describes geometry_msgs/Quaternion (md5sum a779879fadf0160734f906b8c19c7004); (*Quaternion).Type returns it.
@@ -21,6 +27,9 @@ var quaternionType = Type{
 	Name:       "geometry_msgs/Quaternion",
 	MD5:        "a779879fadf0160734f906b8c19c7004",
 	Definition: "# This represents an orientation in free space in quaternion form.\n\nfloat64 x\nfloat64 y\nfloat64 z\nfloat64 w\n",
+	Size:       func(m Message) int { return m.(*Quaternion).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*Quaternion).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*Quaternion).unmarshal(b) },
 }
 
 // transformType describes geometry_msgs/Transform (md5sum ac9eff44abf714214112b05d54a3cf9b); (*Transform).Type returns it.
@@ -28,6 +37,9 @@ var transformType = Type{
 	Name:       "geometry_msgs/Transform",
 	MD5:        "ac9eff44abf714214112b05d54a3cf9b",
 	Definition: "# This represents the transform between two coordinate frames in free space.\n\nVector3 translation\nQuaternion rotation\n\n================================================================================\nMSG: geometry_msgs/Vector3\n# This represents a vector in free space. \n# It is only meant to represent a direction. Therefore, it does not\n# make sense to apply a translation to it (e.g., when applying a \n# generic rigid transformation to a Vector3, tf2 will only apply the\n# rotation). If you want your data to be translatable too, use the\n# geometry_msgs/Point message instead.\n\nfloat64 x\nfloat64 y\nfloat64 z\n================================================================================\nMSG: geometry_msgs/Quaternion\n# This represents an orientation in free space in quaternion form.\n\nfloat64 x\nfloat64 y\nfloat64 z\nfloat64 w\n",
+	Size:       func(m Message) int { return m.(*Transform).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*Transform).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*Transform).unmarshal(b) },
 }
 
 // twistType describes geometry_msgs/Twist (md5sum 9f195f881246fdfa2798d1d3eebca84a); (*Twist).Type returns it.
@@ -35,6 +47,9 @@ var twistType = Type{
 	Name:       "geometry_msgs/Twist",
 	MD5:        "9f195f881246fdfa2798d1d3eebca84a",
 	Definition: "# This expresses velocity in free space broken into its linear and angular parts.\nVector3  linear\nVector3  angular\n\n================================================================================\nMSG: geometry_msgs/Vector3\n# This represents a vector in free space. \n# It is only meant to represent a direction. Therefore, it does not\n# make sense to apply a translation to it (e.g., when applying a \n# generic rigid transformation to a Vector3, tf2 will only apply the\n# rotation). If you want your data to be translatable too, use the\n# geometry_msgs/Point message instead.\n\nfloat64 x\nfloat64 y\nfloat64 z\n",
+	Size:       func(m Message) int { return m.(*Twist).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*Twist).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*Twist).unmarshal(b) },
 }
 
 // vector3Type describes geometry_msgs/Vector3 (md5sum 4a842b65f413084dc2b10fb484ea7f17); (*Vector3).Type returns it.
@@ -42,6 +57,9 @@ var vector3Type = Type{
 	Name:       "geometry_msgs/Vector3",
 	MD5:        "4a842b65f413084dc2b10fb484ea7f17",
 	Definition: "# This represents a vector in free space. \n# It is only meant to represent a direction. Therefore, it does not\n# make sense to apply a translation to it (e.g., when applying a \n# generic rigid transformation to a Vector3, tf2 will only apply the\n# rotation). If you want your data to be translatable too, use the\n# geometry_msgs/Point message instead.\n\nfloat64 x\nfloat64 y\nfloat64 z\n",
+	Size:       func(m Message) int { return m.(*Vector3).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*Vector3).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*Vector3).unmarshal(b) },
 }
 
 // imuIntrinsicType describes realsense_msgs/ImuIntrinsic (md5sum aebdc2f8f9726f1c3ca823ab56e47429); (*ImuIntrinsic).Type returns it.
@@ -49,6 +67,9 @@ var imuIntrinsicType = Type{
 	Name:       "realsense_msgs/ImuIntrinsic",
 	MD5:        "aebdc2f8f9726f1c3ca823ab56e47429",
 	Definition: "# Motion device intrinsics: scale, bias, and variances\n\n# Interpret data array values\n                            # [ Scale X       cross axis        cross axis      Bias X]\n                            # [cross axis      Scale Y          cross axis      Bias Y]\n                            # [cross axis     cross axis          Scale Z       Bias Z]\nfloat32[12] data            # 3x4 Row-major matrix\n\nfloat32[3] noise_variances  # Variance of noise for X, Y, and Z axis\nfloat32[3] bias_variances   # Variance of bias for X, Y, and Z axis\n",
+	Size:       func(m Message) int { return m.(*ImuIntrinsic).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*ImuIntrinsic).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*ImuIntrinsic).unmarshal(b) },
 }
 
 // notificationType describes realsense_msgs/Notification (md5sum cdb7a97a510446301f8e6fb67d8cccb0); (*Notification).Type returns it.
@@ -56,6 +77,9 @@ var notificationType = Type{
 	Name:       "realsense_msgs/Notification",
 	MD5:        "cdb7a97a510446301f8e6fb67d8cccb0",
 	Definition: "# This message defines a notification\n\ntime   timestamp          # The time of occurrence \nstring category           # The category of the notification\nstring severity           # The severity of the notification\nstring description        # Human readable description of the notification\nstring serialized_data     # JSON string with additional data\n",
+	Size:       func(m Message) int { return m.(*Notification).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*Notification).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*Notification).unmarshal(b) },
 }
 
 // streamInfoType describes realsense_msgs/StreamInfo (md5sum 311d7e24eac31bb87271d041bf70ff7d); (*StreamInfo).Type returns it.
@@ -63,6 +87,9 @@ var streamInfoType = Type{
 	Name:       "realsense_msgs/StreamInfo",
 	MD5:        "311d7e24eac31bb87271d041bf70ff7d",
 	Definition: "# This message defines meta information for a stream\n# The stream type is expressed in the topic name\n\nuint32 fps        # The nominal streaming rate, defined in Hz\nstring encoding   # Stream's data format\nbool is_recommended # Is this stream recommended by RealSense SDK\n",
+	Size:       func(m Message) int { return m.(*StreamInfo).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*StreamInfo).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*StreamInfo).unmarshal(b) },
 }
 
 // logType describes rosgraph_msgs/Log (md5sum acffd30cd6b6de30f120938c17c593fb); (*Log).Type returns it.
@@ -70,6 +97,9 @@ var logType = Type{
 	Name:       "rosgraph_msgs/Log",
 	MD5:        "acffd30cd6b6de30f120938c17c593fb",
 	Definition: "##\n## Severity level constants\n##\nbyte DEBUG=1 #debug level\nbyte INFO=2  #general level\nbyte WARN=4  #warning level\nbyte ERROR=8 #error level\nbyte FATAL=16 #fatal/critical level\n##\n## Fields\n##\nHeader header\nbyte level\nstring name # name of the node\nstring msg # message \nstring file # file the message came from\nstring function # function the message came from\nuint32 line # line the message came from\nstring[] topics # topic names that the node publishes\n\n================================================================================\nMSG: std_msgs/Header\n# Standard metadata for higher-level stamped data types.\n# This is generally used to communicate timestamped data \n# in a particular coordinate frame.\n# \n# sequence ID: consecutively increasing ID \nuint32 seq\n#Two-integer timestamp that is expressed as:\n# * stamp.sec: seconds (stamp_secs) since epoch (in Python the variable is called 'secs')\n# * stamp.nsec: nanoseconds since stamp_secs (in Python the variable is called 'nsecs')\n# time-handling sugar is provided by the client library\ntime stamp\n#Frame this data is associated with\n# 0: no frame\n# 1: global frame\nstring frame_id\n",
+	Size:       func(m Message) int { return m.(*Log).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*Log).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*Log).unmarshal(b) },
 }
 
 // cameraInfoType describes sensor_msgs/CameraInfo (md5sum c9a58c1b0b154e0e6da7578cb991d214); (*CameraInfo).Type returns it.
@@ -77,6 +107,9 @@ var cameraInfoType = Type{
 	Name:       "sensor_msgs/CameraInfo",
 	MD5:        "c9a58c1b0b154e0e6da7578cb991d214",
 	Definition: "# This message defines meta information for a camera. It should be in a\n# camera namespace on topic \"camera_info\" and accompanied by up to five\n# image topics named:\n#\n#   image_raw - raw data from the camera driver, possibly Bayer encoded\n#   image            - monochrome, distorted\n#   image_color      - color, distorted\n#   image_rect       - monochrome, rectified\n#   image_rect_color - color, rectified\n#\n# The image_pipeline contains packages (image_proc, stereo_image_proc)\n# for producing the four processed image topics from image_raw and\n# camera_info. The meaning of the camera parameters are described in\n# detail at http://www.ros.org/wiki/image_pipeline/CameraInfo.\n#\n# The image_geometry package provides a user-friendly interface to\n# common operations using this meta information. If you want to, e.g.,\n# project a 3d point into image coordinates, we strongly recommend\n# using image_geometry.\n#\n# If the camera is uncalibrated, the matrices D, K, R, P should be left\n# zeroed out. In particular, clients may assume that K[0] == 0.0\n# indicates an uncalibrated camera.\n\n#######################################################################\n#                     Image acquisition info                          #\n#######################################################################\n\n# Time of image acquisition, camera coordinate frame ID\nHeader header    # Header timestamp should be acquisition time of image\n                 # Header frame_id should be optical frame of camera\n                 # origin of frame should be optical center of camera\n                 # +x should point to the right in the image\n                 # +y should point down in the image\n                 # +z should point into the plane of the image\n\n\n#######################################################################\n#                      Calibration Parameters                         #\n#######################################################################\n# These are fixed during camera calibration. Their values will be the #\n# same in all messages until the camera is recalibrated. Note that    #\n# self-calibrating systems may \"recalibrate\" frequently.              #\n#                                                                     #\n# The internal parameters can be used to warp a raw (distorted) image #\n# to:                                                                 #\n#   1. An undistorted image (requires D and K)                        #\n#   2. A rectified image (requires D, K, R)                           #\n# The projection matrix P projects 3D points into the rectified image.#\n#######################################################################\n\n# The image dimensions with which the camera was calibrated. Normally\n# this will be the full camera resolution in pixels.\nuint32 height\nuint32 width\n\n# The distortion model used. Supported models are listed in\n# sensor_msgs/distortion_models.h. For most cameras, \"plumb_bob\" - a\n# simple model of radial and tangential distortion - is sufficient.\nstring distortion_model\n\n# The distortion parameters, size depending on the distortion model.\n# For \"plumb_bob\", the 5 parameters are: (k1, k2, t1, t2, k3).\nfloat64[] D\n\n# Intrinsic camera matrix for the raw (distorted) images.\n#     [fx  0 cx]\n# K = [ 0 fy cy]\n#     [ 0  0  1]\n# Projects 3D points in the camera coordinate frame to 2D pixel\n# coordinates using the focal lengths (fx, fy) and principal point\n# (cx, cy).\nfloat64[9]  K # 3x3 row-major matrix\n\n# Rectification matrix (stereo cameras only)\n# A rotation matrix aligning the camera coordinate system to the ideal\n# stereo image plane so that epipolar lines in both stereo images are\n# parallel.\nfloat64[9]  R # 3x3 row-major matrix\n\n# Projection/camera matrix\n#     [fx'  0  cx' Tx]\n# P = [ 0  fy' cy' Ty]\n#     [ 0   0   1   0]\n# By convention, this matrix specifies the intrinsic (camera) matrix\n#  of the processed (rectified) image. That is, the left 3x3 portion\n#  is the normal camera intrinsic matrix for the rectified image.\n# It projects 3D points in the camera coordinate frame to 2D pixel\n#  coordinates using the focal lengths (fx', fy') and principal point\n#  (cx', cy') - these may differ from the values in K.\n# For monocular cameras, Tx = Ty = 0. Normally, monocular cameras will\n#  also have R = the identity and P[1:3,1:3] = K.\n# For a stereo pair, the fourth column [Tx Ty 0]' is related to the\n#  position of the optical center of the second camera in the first\n#  camera's frame. We assume Tz = 0 so both cameras are in the same\n#  stereo image plane. The first camera always has Tx = Ty = 0. For\n#  the right (second) camera of a horizontal stereo pair, Ty = 0 and\n#  Tx = -fx' * B, where B is the baseline between the cameras.\n# Given a 3D point [X Y Z]', the projection (x, y) of the point onto\n#  the rectified image is given by:\n#  [u v w]' = P * [X Y Z 1]'\n#         x = u / w\n#         y = v / w\n#  This holds for both images of a stereo pair.\nfloat64[12] P # 3x4 row-major matrix\n\n\n#######################################################################\n#                      Operational Parameters                         #\n#######################################################################\n# These define the image region actually captured by the camera       #\n# driver. Although they affect the geometry of the output image, they #\n# may be changed freely without recalibrating the camera.             #\n#######################################################################\n\n# Binning refers here to any camera setting which combines rectangular\n#  neighborhoods of pixels into larger \"super-pixels.\" It reduces the\n#  resolution of the output image to\n#  (width / binning_x) x (height / binning_y).\n# The default values binning_x = binning_y = 0 is considered the same\n#  as binning_x = binning_y = 1 (no subsampling).\nuint32 binning_x\nuint32 binning_y\n\n# Region of interest (subwindow of full camera resolution), given in\n#  full resolution (unbinned) image coordinates. A particular ROI\n#  always denotes the same window of pixels on the camera sensor,\n#  regardless of binning settings.\n# The default setting of roi (all values 0) is considered the same as\n#  full resolution (roi.width = width, roi.height = height).\nRegionOfInterest roi\n\n================================================================================\nMSG: std_msgs/Header\n# Standard metadata for higher-level stamped data types.\n# This is generally used to communicate timestamped data \n# in a particular coordinate frame.\n# \n# sequence ID: consecutively increasing ID \nuint32 seq\n#Two-integer timestamp that is expressed as:\n# * stamp.sec: seconds (stamp_secs) since epoch (in Python the variable is called 'secs')\n# * stamp.nsec: nanoseconds since stamp_secs (in Python the variable is called 'nsecs')\n# time-handling sugar is provided by the client library\ntime stamp\n#Frame this data is associated with\n# 0: no frame\n# 1: global frame\nstring frame_id\n\n================================================================================\nMSG: sensor_msgs/RegionOfInterest\n# This message is used to specify a region of interest within an image.\n#\n# When used to specify the ROI setting of the camera when the image was\n# taken, the height and width fields should either match the height and\n# width fields for the associated image; or height = width = 0\n# indicates that the full resolution image was captured.\n\nuint32 x_offset  # Leftmost pixel of the ROI\n                 # (0 if the ROI includes the left edge of the image)\nuint32 y_offset  # Topmost pixel of the ROI\n                 # (0 if the ROI includes the top edge of the image)\nuint32 height    # Height of ROI\nuint32 width     # Width of ROI\n\n# True if a distinct rectified ROI should be calculated from the \"raw\"\n# ROI in this message. Typically this should be False if the full image\n# is captured (ROI not used), and True if a subwindow is captured (ROI\n# used).\nbool do_rectify\n",
+	Size:       func(m Message) int { return m.(*CameraInfo).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*CameraInfo).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*CameraInfo).unmarshal(b) },
 }
 
 // imageType describes sensor_msgs/Image (md5sum 060021388200f6f0f447d0fcd9c64743); (*Image).Type returns it.
@@ -84,6 +117,9 @@ var imageType = Type{
 	Name:       "sensor_msgs/Image",
 	MD5:        "060021388200f6f0f447d0fcd9c64743",
 	Definition: "# This message contains an uncompressed image\n# (0, 0) is at top-left corner of image\n#\n\nHeader header        # Header timestamp should be acquisition time of image\n                     # Header frame_id should be optical frame of camera\n                     # origin of frame should be optical center of cameara\n                     # +x should point to the right in the image\n                     # +y should point down in the image\n                     # +z should point into to plane of the image\n                     # If the frame_id here and the frame_id of the CameraInfo\n                     # message associated with the image conflict\n                     # the behavior is undefined\n\nuint32 height         # image height, that is, number of rows\nuint32 width          # image width, that is, number of columns\n\n# The legal values for encoding are in file src/image_encodings.cpp\n# If you want to standardize a new string format, join\n# ros-users@lists.sourceforge.net and send an email proposing a new encoding.\n\nstring encoding       # Encoding of pixels -- channel meaning, ordering, size\n                      # taken from the list of strings in include/sensor_msgs/image_encodings.h\n\nuint8 is_bigendian    # is this data bigendian?\nuint32 step           # Full row length in bytes\nuint8[] data          # actual matrix data, size is (step * rows)\n\n================================================================================\nMSG: std_msgs/Header\n# Standard metadata for higher-level stamped data types.\n# This is generally used to communicate timestamped data \n# in a particular coordinate frame.\n# \n# sequence ID: consecutively increasing ID \nuint32 seq\n#Two-integer timestamp that is expressed as:\n# * stamp.sec: seconds (stamp_secs) since epoch (in Python the variable is called 'secs')\n# * stamp.nsec: nanoseconds since stamp_secs (in Python the variable is called 'nsecs')\n# time-handling sugar is provided by the client library\ntime stamp\n#Frame this data is associated with\n# 0: no frame\n# 1: global frame\nstring frame_id\n",
+	Size:       func(m Message) int { return m.(*Image).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*Image).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*Image).unmarshal(b) },
 }
 
 // imuType describes sensor_msgs/Imu (md5sum 6a62c6daae103f4ff57a132d6f95cec2); (*Imu).Type returns it.
@@ -91,6 +127,9 @@ var imuType = Type{
 	Name:       "sensor_msgs/Imu",
 	MD5:        "6a62c6daae103f4ff57a132d6f95cec2",
 	Definition: "# This is a message to hold data from an IMU (Inertial Measurement Unit)\n#\n# Accelerations should be in m/s^2 (not in g's), and rotational velocity should be in rad/sec\n#\n# If the covariance of the measurement is known, it should be filled in (if all you know is the \n# variance of each measurement, e.g. from the datasheet, just put those along the diagonal)\n# A covariance matrix of all zeros will be interpreted as \"covariance unknown\", and to use the\n# data a covariance will have to be assumed or gotten from some other source\n#\n# If you have no estimate for one of the data elements (e.g. your IMU doesn't produce an orientation \n# estimate), please set element 0 of the associated covariance matrix to -1\n# If you are interpreting this message, please check for a value of -1 in the first element of each \n# covariance matrix, and disregard the associated estimate.\n\nHeader header\n\ngeometry_msgs/Quaternion orientation\nfloat64[9] orientation_covariance # Row major about x, y, z axes\n\ngeometry_msgs/Vector3 angular_velocity\nfloat64[9] angular_velocity_covariance # Row major about x, y, z axes\n\ngeometry_msgs/Vector3 linear_acceleration\nfloat64[9] linear_acceleration_covariance # Row major x, y z \n\n================================================================================\nMSG: std_msgs/Header\n# Standard metadata for higher-level stamped data types.\n# This is generally used to communicate timestamped data \n# in a particular coordinate frame.\n# \n# sequence ID: consecutively increasing ID \nuint32 seq\n#Two-integer timestamp that is expressed as:\n# * stamp.sec: seconds (stamp_secs) since epoch (in Python the variable is called 'secs')\n# * stamp.nsec: nanoseconds since stamp_secs (in Python the variable is called 'nsecs')\n# time-handling sugar is provided by the client library\ntime stamp\n#Frame this data is associated with\n# 0: no frame\n# 1: global frame\nstring frame_id\n\n================================================================================\nMSG: geometry_msgs/Quaternion\n# This represents an orientation in free space in quaternion form.\n\nfloat64 x\nfloat64 y\nfloat64 z\nfloat64 w\n\n================================================================================\nMSG: geometry_msgs/Vector3\n# This represents a vector in free space. \n# It is only meant to represent a direction. Therefore, it does not\n# make sense to apply a translation to it (e.g., when applying a \n# generic rigid transformation to a Vector3, tf2 will only apply the\n# rotation). If you want your data to be translatable too, use the\n# geometry_msgs/Point message instead.\n\nfloat64 x\nfloat64 y\nfloat64 z\n",
+	Size:       func(m Message) int { return m.(*Imu).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*Imu).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*Imu).unmarshal(b) },
 }
 
 // regionOfInterestType describes sensor_msgs/RegionOfInterest (md5sum bdb633039d588fcccb441a4d43ccfe09); (*RegionOfInterest).Type returns it.
@@ -98,6 +137,9 @@ var regionOfInterestType = Type{
 	Name:       "sensor_msgs/RegionOfInterest",
 	MD5:        "bdb633039d588fcccb441a4d43ccfe09",
 	Definition: "# This message is used to specify a region of interest within an image.\n#\n# When used to specify the ROI setting of the camera when the image was\n# taken, the height and width fields should either match the height and\n# width fields for the associated image; or height = width = 0\n# indicates that the full resolution image was captured.\n\nuint32 x_offset  # Leftmost pixel of the ROI\n                 # (0 if the ROI includes the left edge of the image)\nuint32 y_offset  # Topmost pixel of the ROI\n                 # (0 if the ROI includes the top edge of the image)\nuint32 height    # Height of ROI\nuint32 width     # Width of ROI\n\n# True if a distinct rectified ROI should be calculated from the \"raw\"\n# ROI in this message. Typically this should be False if the full image\n# is captured (ROI not used), and True if a subwindow is captured (ROI\n# used).\nbool do_rectify\n",
+	Size:       func(m Message) int { return m.(*RegionOfInterest).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*RegionOfInterest).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*RegionOfInterest).unmarshal(b) },
 }
 
 // timeReferenceType describes sensor_msgs/TimeReference (md5sum fded64a0265108ba86c3d38fb11c0c16); (*TimeReference).Type returns it.
@@ -105,6 +147,9 @@ var timeReferenceType = Type{
 	Name:       "sensor_msgs/TimeReference",
 	MD5:        "fded64a0265108ba86c3d38fb11c0c16",
 	Definition: "# Measurement from an external time source not actively synchronized with the system clock.\n\nHeader header    # stamp is system time for which measurement was valid\n                 # frame_id is not used \n\ntime   time_ref  # corresponding time from this external source\nstring source    # (optional) name of time source\n\n================================================================================\nMSG: std_msgs/Header\n# Standard metadata for higher-level stamped data types.\n# This is generally used to communicate timestamped data \n# in a particular coordinate frame.\n# \n# sequence ID: consecutively increasing ID \nuint32 seq\n#Two-integer timestamp that is expressed as:\n# * stamp.sec: seconds (stamp_secs) since epoch (in Python the variable is called 'secs')\n# * stamp.nsec: nanoseconds since stamp_secs (in Python the variable is called 'nsecs')\n# time-handling sugar is provided by the client library\ntime stamp\n#Frame this data is associated with\n# 0: no frame\n# 1: global frame\nstring frame_id\n",
+	Size:       func(m Message) int { return m.(*TimeReference).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*TimeReference).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*TimeReference).unmarshal(b) },
 }
 
 // float32Type describes std_msgs/Float32 (md5sum 73fcbf46b49191e672908e50842a83d4); (*Float32).Type returns it.
@@ -112,6 +157,9 @@ var float32Type = Type{
 	Name:       "std_msgs/Float32",
 	MD5:        "73fcbf46b49191e672908e50842a83d4",
 	Definition: "float32 data\n",
+	Size:       func(m Message) int { return m.(*Float32).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*Float32).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*Float32).unmarshal(b) },
 }
 
 // headerType describes std_msgs/Header (md5sum 2176decaecbce78abc3b96ef049fabed); (*Header).Type returns it.
@@ -119,6 +167,9 @@ var headerType = Type{
 	Name:       "std_msgs/Header",
 	MD5:        "2176decaecbce78abc3b96ef049fabed",
 	Definition: "# Standard metadata for higher-level stamped data types.\n# This is generally used to communicate timestamped data \n# in a particular coordinate frame.\n# \n# sequence ID: consecutively increasing ID \nuint32 seq\n#Two-integer timestamp that is expressed as:\n# * stamp.sec: seconds (stamp_secs) since epoch (in Python the variable is called 'secs')\n# * stamp.nsec: nanoseconds since stamp_secs (in Python the variable is called 'nsecs')\n# time-handling sugar is provided by the client library\ntime stamp\n#Frame this data is associated with\n# 0: no frame\n# 1: global frame\nstring frame_id\n",
+	Size:       func(m Message) int { return m.(*Header).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*Header).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*Header).unmarshal(b) },
 }
 
 // stringType describes std_msgs/String (md5sum 992ce8a1687cec8c8bd883ec73ca41d1); (*String).Type returns it.
@@ -126,6 +177,9 @@ var stringType = Type{
 	Name:       "std_msgs/String",
 	MD5:        "992ce8a1687cec8c8bd883ec73ca41d1",
 	Definition: "string data\n",
+	Size:       func(m Message) int { return m.(*String).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*String).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*String).unmarshal(b) },
 }
 
 // stdTimeType describes std_msgs/Time (md5sum cd7166c74c552c311fbcc2fe5a7bc289); (*StdTime).Type returns it.
@@ -133,6 +187,9 @@ var stdTimeType = Type{
 	Name:       "std_msgs/Time",
 	MD5:        "cd7166c74c552c311fbcc2fe5a7bc289",
 	Definition: "time data\n",
+	Size:       func(m Message) int { return m.(*StdTime).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*StdTime).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*StdTime).unmarshal(b) },
 }
 
 // uInt32Type describes std_msgs/UInt32 (md5sum 304a39449588c7f8ce2df6e8001c5fce); (*UInt32).Type returns it.
@@ -140,6 +197,9 @@ var uInt32Type = Type{
 	Name:       "std_msgs/UInt32",
 	MD5:        "304a39449588c7f8ce2df6e8001c5fce",
 	Definition: "uint32 data\n",
+	Size:       func(m Message) int { return m.(*UInt32).size() },
+	Append:     func(b []byte, m Message) []byte { return m.(*UInt32).marshal(b) },
+	Unmarshal:  func(b []byte, m Message) error { return m.(*UInt32).unmarshal(b) },
 }
 
 // allTypes lists every descriptor, sorted by type name.

@@ -37,7 +37,7 @@ func (b *bagWriter) write(topic string, t rosbag.Time, m msgs.Message) {
 		}
 		b.conns[topic] = id
 	}
-	b.buf = m.AppendTo(b.buf[:0])
+	b.buf = msgs.Append(b.buf[:0], m)
 	if err := b.w.WriteMessage(id, t, b.buf); err != nil {
 		b.tb.Fatal(err)
 	}

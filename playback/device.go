@@ -67,7 +67,7 @@ type Device struct {
 	recovery *rosbag.Recovery
 	desc     *description.Description
 	snap     *device.Snapshot // the description, as served
-	sensors  []*Sensor
+	sensors  []*bagSensor
 	ifaces   []sensor.Sensor
 	streams  []*stream // uid order
 	extr     map[profilePair]sensor.Extrinsics
@@ -82,13 +82,16 @@ type Device struct {
 	routes   map[uint32]route
 	depthOpt *optionState // Depth Units of the last depth sensor (§5.9)
 
-	reqs         chan request
-	paceReqs     chan func()         // SetRealTime and SetSpeed (doPace)
-	later        funcQueue           // requests made from handlers, run after they return
-	handlers     sensorrt.Goroutines // the workers' goroutines
-	callbacks    sensorrt.Goroutines // the callback goroutine
-	rt           sensorrt.Device     // refuses Close from both, closes once
-	realTime     atomic.Bool
+	reqs      chan request
+	paceReqs  chan func()         // SetRealTime and SetSpeed (doPace)
+	later     funcQueue           // requests made from handlers, run after they return
+	handlers  sensorrt.Goroutines // the workers' goroutines
+	callbacks sensorrt.Goroutines // the callback goroutine
+	rt        sensorrt.Device     // refuses Close from both, closes once
+	realTime  atomic.Bool
+	// starts holds the sensors' starts (Sensor.Start) that the reader has
+	// not yet applied: it applies them before anything else it does.
+	starts       funcQueue
 	done         chan struct{}
 	readerExited chan struct{}
 	ev           *events
@@ -110,7 +113,7 @@ type Device struct {
 type route struct {
 	kind layout.TopicKind
 	st   *stream
-	sens *Sensor
+	sens *bagSensor
 	opt  *optionState
 	conn *rosbag.Connection
 }
@@ -171,7 +174,7 @@ func Open(path string, opts *Options) (*Device, error) {
 		return nil, fmt.Errorf("playback: %w", err)
 	}
 	d := &Device{path: path, bag: bag, recovery: recovery, desc: desc,
-		repeat: opts.Repeat, reqs: make(chan request), paceReqs: make(chan func()), later: newFuncQueue(), done: make(chan struct{}), readerExited: make(chan struct{}),
+		repeat: opts.Repeat, reqs: make(chan request), paceReqs: make(chan func()), starts: newFuncQueue(), later: newFuncQueue(), done: make(chan struct{}), readerExited: make(chan struct{}),
 		routes: map[uint32]route{}}
 	if desc.HasFrame {
 		d.duration = time.Duration(desc.Last)
@@ -207,7 +210,7 @@ func (d *Device) build() {
 	var all []*description.Stream
 	byKey := map[description.Key]*stream{}
 	for _, rs := range d.desc.Sensors {
-		s := &Sensor{dev: d, index: rs.Index, byOption: map[sensor.Option]*optionState{}}
+		s := &bagSensor{dev: d, index: rs.Index, byOption: map[sensor.Option]*optionState{}}
 		s.life = sensorrt.Lifecycle{Name: fmt.Sprintf("playback: sensor %d", rs.Index), Handlers: &d.handlers}
 		ss := device.SensorSnapshot{Index: rs.Index, Info: rs.Info.Clone(), RecommendedFilters: append([]string{}, rs.Filters...)}
 		var opts []sensor.Option
@@ -718,11 +721,15 @@ var ready = func() chan time.Time { c := make(chan time.Time); close(c); return 
 func (d *Device) serve(tick <-chan time.Time) (ticked, closed bool) {
 	select {
 	case r := <-d.reqs:
+		d.starts.runQueued() // a Start that returned before the request
 		r.reply <- r.f()
 	case f := <-d.paceReqs:
+		d.starts.runQueued()
 		f()
 	case <-d.later.wake:
 		d.later.runQueued()
+	case <-d.starts.wake:
+		d.starts.runQueued()
 	case <-tick:
 		return true, false
 	case <-d.done:

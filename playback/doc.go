@@ -13,7 +13,9 @@
 // and one worker goroutine of the sensor runtime per started stream, which
 // calls the handler. Seek, Pause, Resume, Step, Stop, SetSpeed, SetRealTime and the sensors'
 // Open/Start/Stop/Close are requests answered by the reader goroutine: they
-// are synchronous and take no lock that user code could hold. SetRealTime
+// are synchronous (except Start, checked at once and applied by the reader
+// before anything else it does) and take no lock that user code could
+// hold. SetRealTime
 // and SetSpeed are answered even while the reader waits for a handler in
 // non-real-time mode (they apply from the next bag time read), so that a
 // handler waiting for their caller cannot hang them. Status,
@@ -72,7 +74,13 @@
 // says Playing but no frame is read — until it is started or closed;
 // closing it releases playback. (In real-time mode reading begins with the
 // first started sensor, as in librealsense, and frames of opened sensors
-// that are not started are skipped.)
+// that are not started are skipped. Sensor.Start queues the start on the
+// reader and returns without waiting for it, as librealsense's playback
+// sensor queues its start on its reader thread: the reader applies the
+// starts queued before it hands out a frame, so a sensor gets every frame
+// of its streams handed out after its Start returned, and sensors started
+// one after the other, with nothing in between, all get their first
+// frame, however late the reader's goroutine runs.)
 //
 // The guarantee: every run over the same bag, with the same sensors opened
 // and started and the same seeks, delivers the same frames in the same order

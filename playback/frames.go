@@ -20,7 +20,7 @@ type gitem struct {
 	kind  layout.TopicKind
 	st    *stream
 	f     *sensor.Frame
-	sens  *Sensor
+	sens  *bagSensor
 	opt   *optionState
 	value float32
 	ntf   sensor.Notification
@@ -137,8 +137,8 @@ func (d *Device) reportSkipped() {
 	for _, c := range sk[d.rs.skipSeen:] {
 		d.addLoss(c) // counted once, notified each time playback meets it
 		type loss struct{ frames, msgs int }
-		per := map[*Sensor]*loss{}
-		var order []*Sensor
+		per := map[*bagSensor]*loss{}
+		var order []*bagSensor
 		for id, n := range c.ByConnection {
 			r, ok := d.routes[id]
 			if !ok {
@@ -162,7 +162,7 @@ func (d *Device) reportSkipped() {
 				l.frames += n
 			}
 		}
-		slices.SortFunc(order, func(a, b *Sensor) int { return a.index - b.index })
+		slices.SortFunc(order, func(a, b *bagSensor) int { return a.index - b.index })
 		now := float64(time.Now().UnixNano()) / 1e6
 		for _, s := range order {
 			l := per[s]
@@ -219,7 +219,7 @@ func (d *Device) addMessage(g *group, m *rosbag.Message) error {
 		}
 		mv := [3]float32{float32(v.X), float32(v.Y), float32(v.Z)}
 		g.addFrame(r.st, &sensor.Frame{Profile: r.st.profile, Number: uint64(im.Header.Seq),
-			TimestampMs: layout.FrameTimestampMs(im.Header.Stamp), Motion: mv, Data: sensor.AppendMotion(nil, mv)})
+			TimestampMs: layout.FrameTimestampMs(im.Header.Stamp), Motion: mv, Data: layout.AppendMotion(nil, mv)})
 	case layout.KindPoseTransform:
 		var tf msgs.Transform
 		if err := decode(&tf); err != nil {
@@ -389,7 +389,7 @@ func (g *group) finish(it *gitem) {
 			f.Pose.Velocity = f32x3(t.Linear)
 			f.Pose.AngularVelocity = f32x3(t.Angular)
 		}
-		f.Data = sensor.AppendPose(make([]byte, 0, sensor.PoseSize), &f.Pose)
+		f.Data = layout.AppendPose(make([]byte, 0, layout.PoseSize), &f.Pose)
 	}
 }
 

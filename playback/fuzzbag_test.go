@@ -34,7 +34,7 @@ func (b *fuzzWriter) write(topic string, t rosbag.Time, m msgs.Message) {
 		}
 		b.conns[key] = id
 	}
-	b.err = b.w.WriteMessage(id, t, m.AppendTo(nil))
+	b.err = b.w.WriteMessage(id, t, msgs.Append(nil, m))
 }
 
 // buildBag writes the bag that prog describes; false if the writer

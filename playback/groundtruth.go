@@ -106,7 +106,7 @@ func (d *Device) truthConns(s sensor.Stream, index int) (pose, depth *rosbag.Con
 
 func (gt *GroundTruth) setPose(data []byte) error {
 	var tf msgs.Transform
-	if err := tf.Unmarshal(data); err != nil {
+	if err := msgs.Unmarshal(data, &tf); err != nil {
 		return err
 	}
 	gt.Translation = [3]float64{tf.Translation.X, tf.Translation.Y, tf.Translation.Z}
@@ -118,7 +118,7 @@ func (gt *GroundTruth) setPose(data []byte) error {
 // and number.
 func (gt *GroundTruth) setDepth(data []byte, f *sensor.Frame) error {
 	var img msgs.Image
-	if err := img.Unmarshal(data); err != nil {
+	if err := msgs.Unmarshal(data, &img); err != nil {
 		return err
 	}
 	if img.Header.Seq != uint32(f.Number) {

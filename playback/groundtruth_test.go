@@ -26,15 +26,15 @@ func withTruth(t *testing.T, src, dst string, depth func(seq uint32) *msgs.Image
 			return nil
 		}
 		var img msgs.Image
-		if err := img.Unmarshal(m.Data); err != nil {
+		if err := msgs.Unmarshal(m.Data, &img); err != nil {
 			t.Fatal(err)
 		}
 		tf := &msgs.Transform{Translation: msgs.Vector3{X: float64(img.Header.Seq)}, Rotation: msgs.Quaternion{W: 1}}
 		return []testbags.Added{
 			{Topic: layout.GroundTruthTopic(sensor.StreamDepth, 0, "pose"), Type: new(msgs.Transform).Type().Name,
-				MD5Sum: new(msgs.Transform).Type().MD5, Definition: new(msgs.Transform).Type().Definition, Data: tf.AppendTo(nil)},
+				MD5Sum: new(msgs.Transform).Type().MD5, Definition: new(msgs.Transform).Type().Definition, Data: msgs.Append(nil, tf)},
 			{Topic: layout.GroundTruthTopic(sensor.StreamDepth, 0, "depth"), Type: new(msgs.Image).Type().Name,
-				MD5Sum: new(msgs.Image).Type().MD5, Definition: new(msgs.Image).Type().Definition, Data: depth(img.Header.Seq).AppendTo(nil)},
+				MD5Sum: new(msgs.Image).Type().MD5, Definition: new(msgs.Image).Type().Definition, Data: msgs.Append(nil, depth(img.Header.Seq))},
 		}
 	})
 }

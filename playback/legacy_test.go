@@ -215,7 +215,7 @@ func TestLegacyFrames(t *testing.T) {
 		case "Pose/0":
 			p := f.Pose
 			if p.Translation[0] != float32(n) || p.Rotation[3] != 1 || p.Velocity[1] != 2 ||
-				f.TimestampMs != float64(2000+n) || len(f.Data) != sensor.PoseSize {
+				f.TimestampMs != float64(2000+n) || len(f.Data) != layout.PoseSize {
 				t.Errorf("frame %d pose: %s", i, desc)
 			}
 		}

@@ -16,7 +16,7 @@ func (d *Device) PlayAll(h sensor.Handler) (stopped <-chan struct{}, err error) 
 	// Opened and started in one request: the reader reads nothing before
 	// every stream is started, nor before ch waits for its stop.
 	err = d.do(func() error {
-		var opened []*Sensor
+		var opened []*bagSensor
 		for _, s := range d.sensors {
 			if len(s.streams) == 0 {
 				continue

@@ -60,6 +60,7 @@ func (d *Device) run() {
 	defer d.shutdown()
 	defer d.pace.stop()
 	for {
+		d.starts.runQueued()
 		if !d.playing() {
 			if _, closed := d.serve(nil); closed {
 				return
@@ -95,6 +96,15 @@ func (d *Device) run() {
 			}
 			d.rs.group = g
 		}
+		// A Start that returned before the group is handed out applies to
+		// it, and real time begins after the starts queued so far (the
+		// base below), as librealsense's playback takes its base time when
+		// it reads its first frame, on its reader thread, after the
+		// starts queued there (playback_device::try_looping,
+		// update_time_base).
+		if d.starts.runQueued() {
+			continue
+		}
 		if d.rs.realTime && d.rs.group.hasFrame {
 			now := time.Now()
 			if !d.rs.baseSet {
@@ -118,6 +128,10 @@ func (d *Device) run() {
 				}
 				d.pace.until(due)
 			}
+		}
+		// A Start that returned while the group was paced applies to it.
+		if d.starts.runQueued() {
+			continue
 		}
 		if !d.dispatchGroup(d.rs.group, false) {
 			return
@@ -183,7 +197,7 @@ func (d *Device) flushAll() {
 	}
 }
 
-func (d *Device) openSensor(s *Sensor, profiles []*sensor.StreamProfile, sel []*stream) error {
+func (d *Device) openSensor(s *bagSensor, profiles []*sensor.StreamProfile, sel []*stream) error {
 	return s.life.Open(nil, profiles, func() error {
 		s.opened = sel
 		d.invalidate()
@@ -191,20 +205,20 @@ func (d *Device) openSensor(s *Sensor, profiles []*sensor.StreamProfile, sel []*
 	})
 }
 
-func (d *Device) closeSensor(s *Sensor) error {
+func (d *Device) closeSensor(s *bagSensor) error {
 	return s.life.Close(func() error { d.stopStreams(s, false); return nil }, func() {
 		s.opened = nil
 		d.invalidate()
 	})
 }
 
-func (d *Device) startSensor(s *Sensor, h sensor.Handler) error {
+func (d *Device) startSensor(s *bagSensor, h sensor.Handler) error {
 	return s.life.Start(h, func([]*sensor.StreamProfile) error { d.startStreams(s, h); return nil })
 }
 
 // startStreams is a sensor's start step: a worker per opened stream; the
 // device plays from its first started sensor.
-func (d *Device) startStreams(s *Sensor, h sensor.Handler) {
+func (d *Device) startStreams(s *bagSensor, h sensor.Handler) {
 	for _, st := range s.opened {
 		st.w = sensorrt.Start(h, &d.handlers, sensorrt.PeriodOf(st.profile), &st.Counters)
 	}
@@ -226,14 +240,14 @@ func (d *Device) startStreams(s *Sensor, h sensor.Handler) {
 
 // stopSensor stops s if it is started (delivering the queued frames first
 // when drain is set).
-func (d *Device) stopSensor(s *Sensor, drain bool) {
+func (d *Device) stopSensor(s *bagSensor, drain bool) {
 	_ = s.life.Stop(func() error { d.stopStreams(s, drain); return nil })
 }
 
 // stopStreams is a sensor's stop step: its workers end (delivering their
 // queued frames first when drain is set); the device stops with its last
 // sensor.
-func (d *Device) stopStreams(s *Sensor, drain bool) {
+func (d *Device) stopStreams(s *bagSensor, drain bool) {
 	s.stopWorkers(drain)
 	d.rs.active--
 	if d.rs.active == 0 {
@@ -261,6 +275,7 @@ func (d *Device) stopDevice() {
 // stopAtEnd handles the end of the file or a read error (P.38): queued
 // frames are delivered, every sensor stops (stays open), Stopped.
 func (d *Device) stopAtEnd(err error) {
+	d.starts.runQueued() // the end comes after them
 	if err != nil {
 		d.lastErr.Store(&err)
 		n := sensor.Notification{Category: sensor.NotificationCategoryUnknownError, Severity: sensor.SeverityError,

@@ -29,19 +29,20 @@ type stream struct {
 	sensorrt.Counters // Lost: frames in corrupt chunks
 	rec               *description.Stream
 	profile           *sensor.StreamProfile
-	sens              *Sensor
+	sens              *bagSensor
 	kind              layout.TopicKind // KindImageData, KindImuData or KindPoseTransform
 	conns             []uint32         // data, metadata and pose sibling connections
 	data              []uint32         // data connections only
 	w                 *sensorrt.Worker // while its sensor is started
 }
 
-// Sensor is a playback sensor. It implements sensor.Sensor and the
+// bagSensor is a playback sensor, which Device.Sensors gives as a
+// sensor.Sensor. It implements sensor.Sensor and the
 // extensions Options (read-only), Notifier, Kinded and RecommendedFilters;
 // a sensor with a Depth Units option is returned by Device.Sensors wrapped
 // so that it also implements DepthSensor (and DepthStereoSensor with a
 // Stereo Baseline option).
-type Sensor struct {
+type bagSensor struct {
 	dev      *Device
 	index    int
 	snap     *device.SensorSnapshot // its part of the device's Snapshot
@@ -56,11 +57,13 @@ type Sensor struct {
 	// opened (the streams of the opened profiles).
 	life   sensorrt.Lifecycle
 	opened []*stream
+	// startPending is set from a Start until the reader applies it.
+	startPending atomic.Bool
 }
 
 // stopWorkers ends the workers of the opened streams, delivering their
 // queued frames first when drain is set.
-func (s *Sensor) stopWorkers(drain bool) {
+func (s *bagSensor) stopWorkers(drain bool) {
 	for _, st := range s.opened {
 		if st.w != nil {
 			if drain {
@@ -73,18 +76,18 @@ func (s *Sensor) stopWorkers(drain bool) {
 }
 
 // Index returns the sensor's index in the recorded device.
-func (s *Sensor) Index() int { return s.index }
+func (s *bagSensor) Index() int { return s.index }
 
 // Info returns the recorded sensor info.
-func (s *Sensor) Info() sensor.Info { return s.snap.Info.Clone() }
+func (s *bagSensor) Info() sensor.Info { return s.snap.Info.Clone() }
 
 // Profiles returns the recorded stream profiles, every one tagged default.
-func (s *Sensor) Profiles() []*sensor.StreamProfile {
+func (s *bagSensor) Profiles() []*sensor.StreamProfile {
 	return append([]*sensor.StreamProfile(nil), s.snap.Profiles...)
 }
 
 // Open reserves profiles for streaming; each must be one of Profiles.
-func (s *Sensor) Open(profiles ...*sensor.StreamProfile) error {
+func (s *bagSensor) Open(profiles ...*sensor.StreamProfile) error {
 	sel, err := s.streamsOf(profiles)
 	if err != nil {
 		return err
@@ -96,7 +99,7 @@ func (s *Sensor) Open(profiles ...*sensor.StreamProfile) error {
 }
 
 // streamsOf returns the recorded streams of profiles, in their order.
-func (s *Sensor) streamsOf(profiles []*sensor.StreamProfile) ([]*stream, error) {
+func (s *bagSensor) streamsOf(profiles []*sensor.StreamProfile) ([]*stream, error) {
 	var sel []*stream
 	for _, p := range profiles {
 		var found *stream
@@ -116,16 +119,36 @@ func (s *Sensor) streamsOf(profiles []*sensor.StreamProfile) ([]*stream, error) 
 
 // Start begins delivering the opened streams' frames to h, one goroutine
 // per stream.
-func (s *Sensor) Start(h sensor.Handler) error {
+func (s *bagSensor) Start(h sensor.Handler) error {
 	if err := s.dev.refuseFromHandler(fmt.Sprintf("sensor %d: start", s.index)); err != nil {
 		return err
 	}
-	// A started sensor answers at once: in non-real-time mode the reader
-	// may be waiting for a handler that waits for the caller.
-	if err := s.life.RefuseStarted(); err != nil {
+	select {
+	case <-s.dev.done:
+		return ErrClosed
+	default:
+	}
+	err := s.life.CheckStart(h, false)
+	if err == nil && !s.startPending.CompareAndSwap(false, true) {
+		err = s.life.CheckStart(h, true) // started by another call
+	}
+	if err != nil {
 		return err
 	}
-	return s.dev.do(func() error { return s.dev.startSensor(s, h) })
+	// Start queues the start on the reader and returns without waiting
+	// for it, as librealsense's playback sensor queues its start on its
+	// reader thread (playback_device::create_playback_sensors, on_started;
+	// playback_sensor::start): sensors started one after the other are
+	// all started before the reader hands out another frame or answers
+	// another call, however late the reader's goroutine runs, and get
+	// every frame of their streams handed out after their Start returned.
+	s.dev.starts.post(func() {
+		s.startPending.Store(false)
+		// Refused only if the sensor was closed meanwhile (Close from
+		// another goroutine).
+		_ = s.dev.startSensor(s, h)
+	})
+	return nil
 }
 
 // Stop stops delivery; queued frames are dropped. It returns after the
@@ -133,7 +156,7 @@ func (s *Sensor) Start(h sensor.Handler) error {
 // started does nothing. Called from a frame handler of the device, it fails
 // with an error wrapping sensor.ErrStopFromHandler (the sensor keeps
 // streaming).
-func (s *Sensor) Stop() error {
+func (s *bagSensor) Stop() error {
 	if err := s.dev.refuseFromHandler(fmt.Sprintf("sensor %d: stop", s.index)); err != nil {
 		return err
 	}
@@ -142,7 +165,7 @@ func (s *Sensor) Stop() error {
 
 // Close stops the sensor if needed and releases its profiles. It fails like
 // Stop from a frame handler of the device.
-func (s *Sensor) Close() error {
+func (s *bagSensor) Close() error {
 	if err := s.dev.refuseFromHandler(fmt.Sprintf("sensor %d: close", s.index)); err != nil {
 		return err
 	}
@@ -150,7 +173,7 @@ func (s *Sensor) Close() error {
 }
 
 // SupportedOptions lists the recorded options in ascending enum order.
-func (s *Sensor) SupportedOptions() []sensor.Option {
+func (s *bagSensor) SupportedOptions() []sensor.Option {
 	out := make([]sensor.Option, len(s.options))
 	for i, o := range s.options {
 		out[i] = o.desc.Opt
@@ -158,7 +181,7 @@ func (s *Sensor) SupportedOptions() []sensor.Option {
 	return out
 }
 
-func (s *Sensor) option(o sensor.Option) (*optionState, error) {
+func (s *bagSensor) option(o sensor.Option) (*optionState, error) {
 	st := s.byOption[o]
 	if st == nil {
 		return nil, fmt.Errorf("playback: sensor %d: option %v: %w", s.index, o, extensions.ErrUnsupportedOption)
@@ -167,7 +190,7 @@ func (s *Sensor) option(o sensor.Option) (*optionState, error) {
 }
 
 // Option returns the recorded value in effect at the playback position.
-func (s *Sensor) Option(o sensor.Option) (float32, error) {
+func (s *bagSensor) Option(o sensor.Option) (float32, error) {
 	st, err := s.option(o)
 	if err != nil {
 		return 0, err
@@ -176,7 +199,7 @@ func (s *Sensor) Option(o sensor.Option) (float32, error) {
 }
 
 // SetOption always fails: playback options are read-only.
-func (s *Sensor) SetOption(o sensor.Option, v float32) error {
+func (s *bagSensor) SetOption(o sensor.Option, v float32) error {
 	if _, err := s.option(o); err != nil {
 		return err
 	}
@@ -184,7 +207,7 @@ func (s *Sensor) SetOption(o sensor.Option, v float32) error {
 }
 
 // OptionRange returns {v, v, 0, v} for the current value v.
-func (s *Sensor) OptionRange(o sensor.Option) (extensions.Range, error) {
+func (s *bagSensor) OptionRange(o sensor.Option) (extensions.Range, error) {
 	v, err := s.Option(o)
 	if err != nil {
 		return extensions.Range{}, err
@@ -193,7 +216,7 @@ func (s *Sensor) OptionRange(o sensor.Option) (extensions.Range, error) {
 }
 
 // OptionDescription returns the recorded description.
-func (s *Sensor) OptionDescription(o sensor.Option) string {
+func (s *bagSensor) OptionDescription(o sensor.Option) string {
 	if st := s.byOption[o]; st != nil {
 		return st.desc.Desc
 	}
@@ -201,36 +224,36 @@ func (s *Sensor) OptionDescription(o sensor.Option) string {
 }
 
 // OptionReadOnly reports true for every option.
-func (s *Sensor) OptionReadOnly(o sensor.Option) bool { return true }
+func (s *bagSensor) OptionReadOnly(o sensor.Option) bool { return true }
 
 // OnOptionChange registers f for recorded option changes met during
 // playback (and value changes caused by a seek).
-func (s *Sensor) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
+func (s *bagSensor) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
 	return s.optCbs.Add(f)
 }
 
 // OnNotification registers f for recorded notifications and playback
 // errors.
-func (s *Sensor) OnNotification(f func(sensor.Notification)) (cancel func()) {
+func (s *bagSensor) OnNotification(f func(sensor.Notification)) (cancel func()) {
 	return s.notifCbs.Add(f)
 }
 
 // Kinds returns the sensor's kind extensions (spec §6.2).
-func (s *Sensor) Kinds() []extensions.SensorKind {
+func (s *bagSensor) Kinds() []extensions.SensorKind {
 	return append([]extensions.SensorKind(nil), s.snap.Kinds...)
 }
 
 // RecommendedFilters returns the recommended processing block names.
-func (s *Sensor) RecommendedFilters() []string {
+func (s *bagSensor) RecommendedFilters() []string {
 	return append([]string{}, s.snap.RecommendedFilters...)
 }
 
-func (s *Sensor) raiseOptionChange(c extensions.OptionChange) { s.optCbs.Call(c) }
+func (s *bagSensor) raiseOptionChange(c extensions.OptionChange) { s.optCbs.Call(c) }
 
-func (s *Sensor) raiseNotification(n sensor.Notification) { s.notifCbs.Call(n) }
+func (s *bagSensor) raiseNotification(n sensor.Notification) { s.notifCbs.Call(n) }
 
 // depthSensor adds the DepthSensor extension.
-type depthSensor struct{ *Sensor }
+type depthSensor struct{ *bagSensor }
 
 // DepthUnits returns the Depth Units option value.
 func (s depthSensor) DepthUnits() float32 { v, _ := s.Option(sensor.OptionDepthUnits); return v }
@@ -245,11 +268,11 @@ func (s stereoSensor) StereoBaselineMM() float32 {
 }
 
 var (
-	_ sensor.Sensor                 = (*Sensor)(nil)
-	_ extensions.Options            = (*Sensor)(nil)
-	_ extensions.Notifier           = (*Sensor)(nil)
-	_ extensions.Kinded             = (*Sensor)(nil)
-	_ extensions.RecommendedFilters = (*Sensor)(nil)
+	_ sensor.Sensor                 = (*bagSensor)(nil)
+	_ extensions.Options            = (*bagSensor)(nil)
+	_ extensions.Notifier           = (*bagSensor)(nil)
+	_ extensions.Kinded             = (*bagSensor)(nil)
+	_ extensions.RecommendedFilters = (*bagSensor)(nil)
 	_ extensions.DepthSensor        = depthSensor{}
 	_ extensions.DepthStereoSensor  = stereoSensor{}
 )

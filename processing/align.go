@@ -85,41 +85,30 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 	m := a.maps(din)
 	z := u16View(packed(depth, 2)) // read only
 	units := depth.DepthUnits
-	n := din.Width * din.Height
-	tl := getPixels(n)
+	w, h := din.Width, din.Height
 	if a.to != sensor.StreamDepth {
 		// Depth into the other camera's picture.
 		p := a.out.get(depth.Profile, other.Profile, func(q *sensor.StreamProfile) {
 			q.Width, q.Height, q.Intrinsics = other.Width, other.Height, oin
 		})
-		alignPixels(z, units, m.tl, tl, &e, &oin)
-		br := tl
 		fov := din.FOV()
 		dppa := [2]float32{float32(din.Width) / fov[0], float32(din.Height) / fov[1]}
 		fov = oin.FOV()
 		oppa := [2]float32{float32(oin.Width) / fov[0], float32(oin.Height) / fov[1]}
-		if dppa[0] < oppa[0] || dppa[1] < oppa[1] || specialResolution(din, oin) {
-			br = getPixels(n)
-			alignPixels(z, units, m.br, br, &e, &oin)
-		}
+		both := dppa[0] < oppa[0] || dppa[1] < oppa[1] || specialResolution(din, oin)
 		dst := make([]uint16, other.Width*other.Height)
-		ow, oh := oin.Width, oin.Height
-		tl, br := tl[:len(z)], br[:len(z)]
-		for i, d := range z {
-			if d == 0 {
-				continue
-			}
-			x0, y0, x1, y1 := clipRect(tl[i], br[i], ow, oh)
-			if x0 > x1 {
-				continue
-			}
-			for y := y0; y <= y1; y++ {
-				row := dst[y*ow+x0 : y*ow+x1+1]
-				for x, v := range row {
-					if v-1 >= d { // v is 0 (no depth yet: v-1 wraps to the top) or farther than d
-						row[x] = d
-					}
-				}
+		// Row by row, each row's corners projected and its rectangles
+		// written at once, while the corners are in the cache: the
+		// nearest depth wins whatever the order of the writes.
+		pm := newAlignProj(&e, &oin)
+		tl, br := getPixels(w), getPixels(w)
+		for y := range h {
+			pm.project(z, y, units, m.tl, tl)
+			if both {
+				pm.project(z, y, units, m.br, br)
+				scatterNearest(dst, z[y*w:(y+1)*w], tl, br, oin.Width, oin.Height)
+			} else {
+				scatterNearest(dst, z[y*w:(y+1)*w], tl, tl, oin.Width, oin.Height)
 			}
 		}
 		putPixels(tl, br)
@@ -142,45 +131,26 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 	if oproj.Model == sensor.DistortionInverseBrownConrady {
 		oproj.Model = sensor.DistortionModifiedBrownConrady
 	}
-	alignPixels(z, units, m.tl, tl, &e, &oproj)
-	br := tl
-	if oin.Height < din.Height && oin.Width < din.Width {
-		br = getPixels(n)
-		alignPixels(z, units, m.br, br, &e, &oproj)
-	}
+	both := oin.Height < din.Height && oin.Width < din.Width
 	src := packed(other, obpp)
-	ow, oh := oin.Width, oin.Height
-	if obpp == 3 && &br[0] == &tl[0] {
-		// RGB8, BGR8 with one corner: the pixel where the depth pixel
-		// lands, when it is inside the picture.
-		dst, tl := out.Data[:3*len(z)], tl[:len(z)]
-		for i, d := range z {
-			if p := tl[i]; d != 0 && uint32(p[0]) < uint32(ow) && uint32(p[1]) < uint32(oh) {
-				j := 3 * (int(p[1])*ow + int(p[0]))
-				o, s := dst[3*i:3*i+3:3*i+3], src[j:j+3:j+3]
-				o[0], o[1], o[2] = s[0], s[1], s[2]
+	pm := newAlignProj(&e, &oproj)
+	// Each output pixel is the depth pixel's own: the rows are
+	// independent, each projected and gathered at once.
+	parallelRows(h, w*h, func(y0, y1 int) {
+		q := pm // on this goroutine's stack
+		tl, br := getPixels(w), getPixels(w)
+		for y := y0; y < y1; y++ {
+			zr, o := z[y*w:(y+1)*w], out.Data[y*w*obpp:(y+1)*w*obpp]
+			q.project(z, y, units, m.tl, tl)
+			if both {
+				q.project(z, y, units, m.br, br)
+				gatherLast(o, src, zr, tl, br, obpp, oin.Width, oin.Height)
+			} else {
+				gatherLast(o, src, zr, tl, tl, obpp, oin.Width, oin.Height)
 			}
 		}
 		putPixels(tl, br)
-		return out, nil
-	}
-	for i, d := range z {
-		if d == 0 {
-			continue
-		}
-		// The last pixel of the rectangle inside the picture wins.
-		x0, y0, x1, y1 := clipRect(tl[i], br[i], ow, oh)
-		if x0 <= x1 && y0 <= y1 {
-			j := y1*ow + x1
-			if obpp == 3 { // RGB8, BGR8: no call of copy per pixel
-				d, s := out.Data[3*i:3*i+3], src[3*j:3*j+3]
-				d[0], d[1], d[2] = s[0], s[1], s[2]
-			} else {
-				copy(out.Data[i*obpp:(i+1)*obpp], src[j*obpp:(j+1)*obpp])
-			}
-		}
-	}
-	putPixels(tl, br)
+	})
 	return out, nil
 }
 
@@ -252,35 +222,98 @@ func getPixels(n int) [][2]int32 {
 	return make([][2]int32, n)
 }
 
-// putPixels returns buffers to the pool (br may be tl).
-func putPixels(tl, br [][2]int32) {
-	pixelPool.Put(&tl)
-	if &br[0] != &tl[0] {
-		pixelPool.Put(&br)
+// putPixels returns buffers getPixels gave to the pool.
+func putPixels(bufs ...[][2]int32) {
+	for _, b := range bufs {
+		pixelPool.Put(&b)
 	}
 }
 
-// alignPixels computes, for every depth pixel, the other camera's pixel
-// its ray at its depth lands on, rounded as librealsense's SSE code does
-// (x + 0.5 rounded half to even; (0, 0) for zero depth). Only the modified
-// Brown-Conrady model is distorted, with its y tangential term as
+// scatterNearest writes the depth of each pixel of the depth row z (zero
+// for none) into the rectangle of dst (a w×h picture) from its corner tl
+// to its corner br, where dst has no depth yet or a farther one.
+func scatterNearest(dst, z []uint16, tl, br [][2]int32, w, h int) {
+	tl, br = tl[:len(z)], br[:len(z)]
+	for i, d := range z {
+		if d == 0 {
+			continue
+		}
+		x0, y0, x1, y1 := clipRect(tl[i], br[i], w, h)
+		if x0 > x1 {
+			continue
+		}
+		for y := y0; y <= y1; y++ {
+			row := dst[y*w+x0 : y*w+x1+1]
+			for x, v := range row {
+				if v-1 >= d { // v is 0 (no depth yet: v-1 wraps to the top) or farther than d
+					row[x] = d
+				}
+			}
+		}
+	}
+}
+
+// gatherLast writes into dst, for each pixel of the depth row z that has a
+// depth, the last pixel inside src (a w×h picture of bpp bytes per pixel)
+// of the rectangle from its corner tl to its corner br.
+func gatherLast(dst, src []byte, z []uint16, tl, br [][2]int32, bpp, w, h int) {
+	tl, br = tl[:len(z)], br[:len(z)]
+	if bpp == 3 {
+		dst = dst[:3*len(z)]
+		if &tl[0] == &br[0] {
+			// One corner: the pixel where the depth pixel lands,
+			// when it is inside the picture.
+			for i, d := range z {
+				if p := tl[i]; d != 0 && uint32(p[0]) < uint32(w) && uint32(p[1]) < uint32(h) {
+					j := 3 * (int(p[1])*w + int(p[0]))
+					o, s := dst[3*i:3*i+3:3*i+3], src[j:j+3:j+3]
+					o[0], o[1], o[2] = s[0], s[1], s[2]
+				}
+			}
+			return
+		}
+	}
+	for i, d := range z {
+		if d == 0 {
+			continue
+		}
+		x0, y0, x1, y1 := clipRect(tl[i], br[i], w, h)
+		if x0 > x1 || y0 > y1 {
+			continue
+		}
+		j := y1*w + x1
+		if bpp == 3 { // RGB8, BGR8: no call of copy per pixel
+			o, s := dst[3*i:3*i+3:3*i+3], src[3*j:3*j+3:3*j+3]
+			o[0], o[1], o[2] = s[0], s[1], s[2]
+		} else {
+			copy(dst[i*bpp:(i+1)*bpp], src[j*bpp:(j+1)*bpp])
+		}
+	}
+}
+
+// newAlignProj returns the projection of depth pixels into the camera of
+// intrinsics in, whose pose relative to the depth camera is e. Only the
+// modified Brown-Conrady model is distorted, with its y tangential term as
 // librealsense computes it; other models are taken as pinhole.
-func alignPixels(z []uint16, units float32, rays *rayMap, out [][2]int32, e *sensor.Extrinsics, in *sensor.Intrinsics) {
+func newAlignProj(e *sensor.Extrinsics, in *sensor.Intrinsics) alignProj {
 	p := alignProj{r: e.Rotation, t: e.Translation, c: in.Coeffs, fx: in.FX, fy: in.FY, ppx: in.PPX, ppy: in.PPY,
 		distort: in.Model == sensor.DistortionModifiedBrownConrady}
 	p.fill()
+	return p
+}
+
+// project computes, for every pixel of row y of the depth picture z, the
+// other camera's pixel its ray (of rays) at its depth lands on, rounded as
+// librealsense's SSE code does (x + 0.5 rounded half to even; (0, 0) for
+// zero depth), into out.
+func (m *alignProj) project(z []uint16, y int, units float32, rays *rayMap, out [][2]int32) {
 	w := rays.w
-	parallelRows(len(z)/w, len(z), func(y0, y1 int) {
-		m := p // on this goroutine's stack
-		for y := y0; y < y1; y++ {
-			row, o := z[y*w:(y+1)*w], out[y*w:(y+1)*w]
-			if rays.sep {
-				m.row(row, units, rays.x, nil, rays.y[y], true, o)
-			} else {
-				m.row(row, units, rays.x[y*w:(y+1)*w], rays.y[y*w:(y+1)*w], 0, false, o)
-			}
-		}
-	})
+	row, out := z[y*w:(y+1)*w], out[:w]
+	if rays.sep {
+		m.row(row, units, rays.x, nil, rays.y[y], true, out)
+	} else {
+		m.row(row, units, rays.x[y*w:(y+1)*w], rays.y[y*w:(y+1)*w], 0, false, out)
+	}
 }
 
 // alignProj projects depth pixels into the other camera: the extrinsics

@@ -80,7 +80,7 @@ func TestAlignRowFast(t *testing.T) {
 	}
 }
 
-// TestTexRowFast compares texture coordinates and columns mapped with SIMD
+// TestTexRowFast compares vertices, texture coordinates and columns computed with SIMD
 // (where the machine has it) with those mapped vertex by vertex in Go, on
 // random depth, rays and camera parameters of every distortion model.
 func TestTexRowFast(t *testing.T) {
@@ -120,8 +120,17 @@ func TestTexRowFast(t *testing.T) {
 			gotPx, wantPx = make([]float32, w), make([]float32, w)
 		}
 		got, want := make([][2]float32, w), make([][2]float32, w)
-		tm.row(verts, got, gotPx, tm.rowFast(z, xs, y, units, got, gotPx))
+		gotVerts := make([][3]float32, w)
+		n := tm.rowFast(z, xs, y, units, got, gotPx, gotVerts)
+		vertexRowSep(gotVerts[n:], z[2*n:], xs[n:], y, units)
+		tm.row(gotVerts, got, gotPx, n)
 		tm.row(verts, want, wantPx, 0)
+		for i, v := range gotVerts {
+			if math.Float32bits(v[0]) != math.Float32bits(verts[i][0]) || math.Float32bits(v[1]) != math.Float32bits(verts[i][1]) ||
+				math.Float32bits(v[2]) != math.Float32bits(verts[i][2]) {
+				t.Fatalf("trial %d: vertex %d of %d (z %d): %v, want %v", trial, i, w, int(z[2*i])|int(z[2*i+1])<<8, v, verts[i])
+			}
+		}
 		for i := range got {
 			if math.Float32bits(got[i][0]) != math.Float32bits(want[i][0]) || math.Float32bits(got[i][1]) != math.Float32bits(want[i][1]) ||
 				(gotPx != nil && math.Float32bits(gotPx[i]) != math.Float32bits(wantPx[i])) {
@@ -198,6 +207,96 @@ func TestU16FloatsFast(t *testing.T) {
 			if math.Float32bits(got[x]) != math.Float32bits(want) {
 				t.Fatalf("trial %d (factor %v): value %d of %d: %v, want %v", trial, factor, x, w, got[x], want)
 			}
+		}
+	}
+}
+
+// TestThresholdRow compares thresholded rows (SIMD where the machine has
+// it, through the kept values' bounds) with the threshold of each value's
+// distance in float32, on random rows, depth units and ranges, the ends
+// of the ranges among the values.
+func TestThresholdRow(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for trial := range 300 {
+		units := []float32{0.001, 0.0001, 1e-5, float32(r.Float64() * 0.01), 0, -0.001}[trial%6]
+		lo, hi := float32(r.Float64()*4), float32(r.Float64()*16)
+		if trial%7 == 0 {
+			lo, hi = hi, lo // an empty range
+		}
+		w := 1 + r.IntN(70)
+		src := make([]byte, 2*w)
+		for i := range w {
+			v := uint16(r.Uint32())
+			switch r.IntN(4) {
+			case 0:
+				v = 0
+			case 1:
+				if units != 0 { // a value at an end of the range
+					v = uint16(min(float64([]float32{lo, hi}[r.IntN(2)]/units), 65535)) + uint16(r.IntN(3)) - 1
+				}
+			}
+			src[2*i], src[2*i+1] = byte(v), byte(v>>8)
+		}
+		var kv keptValues
+		k := kv.of(units, lo, hi)
+		if !k.interval {
+			t.Fatalf("trial %d (units %v, %v to %v): the kept values are not an interval", trial, units, lo, hi)
+		}
+		got := make([]byte, 2*w)
+		for i := range got {
+			got[i] = 0xee // every byte is written
+		}
+		thresholdRow(got, src, k.lo, k.span, k.none)
+		for x := range w {
+			v := uint16(src[2*x]) | uint16(src[2*x+1])<<8
+			want := v
+			if d := units * float32(v); !(d >= lo && d <= hi) {
+				want = 0
+			}
+			if g := uint16(got[2*x]) | uint16(got[2*x+1])<<8; g != want {
+				t.Fatalf("trial %d (units %v, %v to %v): value %d of %d (%d): %d, want %d", trial, units, lo, hi, x, w, v, g, want)
+			}
+		}
+	}
+}
+
+// TestTemporalFast compares the temporal filter's step on Z16 with SIMD
+// (where the machine has it) with the Go step, on random pixels (zeros,
+// values near their last ones, the largest values), histories, frame
+// bits, persistency modes, alphas and deltas: the outputs, last values and
+// histories.
+func TestTemporalFast(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	value := func(near uint16) uint16 {
+		switch r.IntN(5) {
+		case 0:
+			return 0
+		case 1:
+			return 0xffff - uint16(r.IntN(3))
+		case 2:
+			return uint16(r.Uint32())
+		}
+		return near + uint16(r.IntN(41)) - 20
+	}
+	for trial := range 300 {
+		n := 1 + r.IntN(70)
+		alpha := []float32{0.4, 0, 1, float32(r.Float64())}[trial%4]
+		delta := uint16(1 + r.IntN(100))
+		lut := persistenceLUT(r.IntN(len(persistenceRules)))
+		mask := uint8(1) << r.IntN(8)
+		cur, last, hist := make([]uint16, n), make([]uint16, n), make([]uint8, n)
+		for i := range n {
+			last[i] = value(uint16(1000 + r.IntN(100)))
+			cur[i] = value(last[i])
+			hist[i] = uint8(r.Uint32())
+		}
+		wc, wl, wh := slices.Clone(cur), slices.Clone(last), slices.Clone(hist)
+		temporal(wc, wl, wh, &lut, mask, alpha, float32(delta))
+		done := temporalFast(cur, last, hist, &lut, mask, alpha, delta)
+		temporal(cur[done:], last[done:], hist[done:], &lut, mask, alpha, float32(delta))
+		if !slices.Equal(cur, wc) || !slices.Equal(last, wl) || !slices.Equal(hist, wh) {
+			t.Fatalf("trial %d (alpha %v delta %d bit %#x, %d of %d by SIMD):\noutput %v\nwant   %v\nlast %v\nwant %v\nhistory %v\nwant    %v",
+				trial, alpha, delta, mask, done, n, cur, wc, last, wl, hist, wh)
 		}
 	}
 }

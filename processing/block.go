@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/framepool"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -217,6 +218,49 @@ func deriveData(f *sensor.Frame, p *sensor.StreamProfile, w, h, bpp int, data []
 	}
 }
 
+// deriveFull is derive with bytes from framepool: those of a frame no
+// longer in use where the C library gave one back, whose old values the
+// caller overwrites, every byte of them.
+func deriveFull(f *sensor.Frame, p *sensor.StreamProfile, w, h, bpp int) *sensor.Frame {
+	return deriveData(f, p, w, h, bpp, framepool.Get(w*h*bpp))
+}
+
+// newValues returns n values of T for a frame's data, and the data: on a
+// little-endian machine the values' own memory, from framepool (old
+// values the caller overwrites, every one of them); else nil, and the
+// caller encodes the values with bytesOf.
+func newValues[T uint16 | float32](n int) ([]T, []byte) {
+	if littleEndian {
+		var zero T
+		b := framepool.Get(n * int(unsafe.Sizeof(zero)))
+		if v, ok := viewOf[T](b); ok {
+			return v, b
+		}
+	}
+	return make([]T, n), nil
+}
+
+// pictureValues returns the values of f's picture, bpp bytes each, in
+// the memory of a new frame's data (newValues), and that data, or nil for
+// values the caller encodes with bytesOf.
+func pictureValues[T uint16 | float32](f *sensor.Frame, bpp int) ([]T, []byte) {
+	v, data := newValues[T](f.Width * f.Height)
+	if data == nil {
+		switch v := any(v).(type) {
+		case []uint16:
+			copy(v, u16s(packed(f, bpp)))
+		case []float32:
+			copy(v, f32s(packed(f, bpp)))
+		}
+		return v, nil
+	}
+	n := f.Width * bpp
+	for y := range f.Height {
+		copy(data[y*n:(y+1)*n], f.Data[y*f.Stride:])
+	}
+	return v, data
+}
+
 // reuse returns s resliced to n elements when it holds them, else a new
 // slice of n.
 func reuse[T any](s []T, n int) []T {
@@ -354,15 +398,4 @@ func parallelRows(n, cost int, work func(lo, hi int)) {
 	}
 	work(0, n/parts)
 	wg.Wait()
-}
-
-// eachRow calls row with the bytes of each row of in and the bytes of the
-// same row of out (each up to its frame's stride), the rows split over the
-// cores as parallelRows splits them.
-func eachRow(in, out *sensor.Frame, row func(src, dst []byte)) {
-	parallelRows(in.Height, in.Width*in.Height, func(y0, y1 int) {
-		for y := y0; y < y1; y++ {
-			row(in.Data[y*in.Stride:min((y+1)*in.Stride, len(in.Data))], out.Data[y*out.Stride:min((y+1)*out.Stride, len(out.Data))])
-		}
-	})
 }

@@ -112,7 +112,8 @@ func (o *options) smoothingInput(f *sensor.Frame) (bpp int, alpha, delta float32
 // concurrent use.
 type Threshold struct {
 	*options
-	out profiles
+	out  profiles
+	kept keptValues // guarded by mu
 }
 
 // NewThreshold returns a Threshold with librealsense's defaults: 0.1 to 4 m.
@@ -148,22 +149,92 @@ func (t *Threshold) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	if _, err := checkVideo(t.block, f, sensor.FormatZ16); err != nil {
 		return nil, err
 	}
+	units := f.DepthUnits
 	t.mu.Lock()
 	lo, hi := t.get(sensor.OptionMinDistance), t.get(sensor.OptionMaxDistance)
+	k := t.kept.of(units, lo, hi)
 	t.mu.Unlock()
 	p := t.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Index, q.Format = sensor.StreamDepth, 0, sensor.FormatZ16 })
-	out := derive(f, p, f.Width, f.Height, 2)
-	units := f.DepthUnits
-	eachRow(f, out, func(src, dst []byte) {
-		src, dst = src[:2*f.Width], dst[:2*f.Width]
-		for i := 0; i < len(src); i += 2 {
-			v := uint16(src[i]) | uint16(src[i+1])<<8
-			if d := units * float32(v); d >= lo && d <= hi {
-				dst[i], dst[i+1] = src[i], src[i+1]
-			}
-		}
-	})
+	out := deriveFull(f, p, f.Width, f.Height, 2)
+	// One thread: the rows go at the speed of memory, which a second
+	// thread would not raise but would cost the time of waking it.
+	n := 2 * f.Width
+	for y := range f.Height {
+		thresholdLine(out.Data[y*n:(y+1)*n], f.Data[y*f.Stride:y*f.Stride+n], k, units, lo, hi)
+	}
 	return out, nil
+}
+
+// thresholdLine thresholds a row of Z16 values: with the kept values k,
+// or, when they are not an interval, value by value.
+func thresholdLine(dst, src []byte, k keptValues, units, lo, hi float32) {
+	if k.interval {
+		thresholdRow(dst, src, k.lo, k.span, k.none)
+		return
+	}
+	for i := 0; i < len(src); i += 2 {
+		v := uint16(src[i]) | uint16(src[i+1])<<8
+		if d := units * float32(v); !(d >= lo && d <= hi) {
+			v = 0
+		}
+		dst[i], dst[i+1] = byte(v), byte(v>>8)
+	}
+}
+
+// keptValues are the Z16 values a Threshold keeps for one depth unit and
+// distance range: those whose distance, units × value in float32, lies in
+// the range. The product rounds monotonically, so that they run from lo to
+// lo+span, or are none; interval is false when they were not found to.
+type keptValues struct {
+	units, min, max float32 // what they were found for
+	lo, span        uint16
+	none, interval  bool
+	found           bool
+}
+
+// of returns the values kept for units and the range [min, max], found
+// again only when one of them changed.
+func (k *keptValues) of(units, min, max float32) keptValues {
+	bits := math.Float32bits
+	if k.found && bits(k.units) == bits(units) && bits(k.min) == bits(min) && bits(k.max) == bits(max) {
+		return *k
+	}
+	*k = keptValues{units: units, min: min, max: max, found: true, none: true, interval: true}
+	first, last := -1, -1
+	kept := func(v int) bool { d := units * float32(v); return d >= min && d <= max }
+	for v := range 1 << 16 {
+		if kept(v) {
+			if first < 0 {
+				first = v
+			}
+			if last >= 0 && last != v-1 {
+				k.interval = false // a gap: never for a monotonic product
+			}
+			last = v
+		}
+	}
+	if first >= 0 {
+		k.none, k.lo, k.span = false, uint16(first), uint16(last-first)
+	}
+	return *k
+}
+
+// thresholdRow writes to dst the little-endian Z16 values of src that lie
+// in [lo, lo+span], and 0 for the others (all of them with none).
+func thresholdRow(dst, src []byte, lo, span uint16, none bool) {
+	if none {
+		clear(dst)
+		return
+	}
+	done := thresholdRowFast(dst, src, lo, span)
+	dst, src = dst[done:], src[done:len(dst)]
+	for i := 0; i+1 < len(src); i += 2 {
+		v := uint16(src[i]) | uint16(src[i+1])<<8
+		if v-lo > span {
+			v = 0
+		}
+		dst[i], dst[i+1] = byte(v), byte(v>>8)
+	}
 }
 
 // UnitsTransform turns Z16 depth into DISTANCE frames: float32 meters, as
@@ -191,20 +262,14 @@ func (u *UnitsTransform) Process(f *sensor.Frame) (*sensor.Frame, error) {
 		q.Stream, q.Index, q.Format = sensor.StreamDepth, 0, sensor.FormatDistance
 	})
 	w := f.Width
-	dist := make([]float32, w*f.Height)
-	var data []byte
-	if littleEndian {
-		data = asBytes(dist)
-	}
+	dist, data := newValues[float32](w * f.Height)
 	out := deriveData(f, p, w, f.Height, 4, data)
 	units := f.DepthUnits
-	parallelRows(f.Height, w*f.Height, func(y0, y1 int) {
-		for y := y0; y < y1; y++ {
-			src, dst := f.Data[y*f.Stride:y*f.Stride+2*w], dist[y*w:(y+1)*w]
-			toMeters(dst, src, units)
-		}
-	})
-	if !littleEndian {
+	for y := range f.Height { // one thread, as Threshold
+		src, dst := f.Data[y*f.Stride:y*f.Stride+2*w], dist[y*w:(y+1)*w]
+		toMeters(dst, src, units)
+	}
+	if data == nil {
 		putF32s(out.Data, dist)
 	}
 	return out, nil
@@ -273,13 +338,19 @@ func (h *HoleFilling) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	p := h.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Index = sensor.StreamDepth, 0 })
 	var data []byte
 	if bpp == 2 {
-		v := u16s(packed(f, bpp))
+		var v []uint16
+		v, data = pictureValues[uint16](f, bpp)
 		fillHoles(v, f.Width, f.Height, mode)
-		data = bytesOf(v)
+		if data == nil {
+			data = bytesOf(v)
+		}
 	} else {
-		v := f32s(packed(f, bpp))
+		var v []float32
+		v, data = pictureValues[float32](f, bpp)
 		fillHoles(v, f.Width, f.Height, mode)
-		data = bytesOf(v)
+		if data == nil {
+			data = bytesOf(v)
+		}
 	}
 	return deriveData(f, p, f.Width, f.Height, bpp, data), nil
 }
@@ -377,7 +448,17 @@ func (d *Decimation) Process(f *sensor.Frame) (*sensor.Frame, error) {
 		in.Width, in.Height = pw, ph
 		in.FX, in.FY, in.PPX, in.PPY = in.FX/s, in.FY/s, in.PPX/s, in.PPY/s
 	})
-	out := derive(f, p, pw, ph, bpp)
+	out := deriveFull(f, p, pw, ph, bpp)
+	// The padding is zero; the picture's pixels are written below (the
+	// YUV ones two at a time).
+	done := rw
+	if f.Profile.Format == sensor.FormatYUYV || f.Profile.Format == sensor.FormatUYVY {
+		done = rw &^ 1
+	}
+	for j := range rh {
+		clear(out.Data[(j*pw+done)*bpp : (j+1)*pw*bpp])
+	}
+	clear(out.Data[rh*pw*bpp:])
 	src := packed(f, bpp)
 	switch f.Profile.Format {
 	case sensor.FormatZ16:
@@ -447,7 +528,7 @@ func decimateDepth2(src, dst []byte, w, rw, rh, pw int) {
 		for j := y0; j < y1; j++ {
 			top, bot := src[4*j*w:4*j*w+4*rw], src[(4*j+2)*w:(4*j+2)*w+4*rw]
 			row := dst[2*j*pw : 2*j*pw+2*rw]
-			for i := 0; i < len(row); i += 2 {
+			for i := decimate2RowFast(row, top, bot); i < len(row); i += 2 {
 				var k [4]uint16
 				n := 0
 				for _, v := range [4]uint16{

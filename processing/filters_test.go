@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/framepool"
 	"github.com/rsbag/rsbag/playback"
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -34,7 +35,17 @@ func baselineOf(t testing.TB, bag string) float32 {
 // through each depth filter with the judge's settings and through the
 // judge's chain, gives librealsense's bytes, size and format; one instance
 // of each block sees every frame in order, as the temporal filter needs.
+// Each output, once compared (or processed by the next block of the
+// chain), is scribbled over and given back to internal/framepool, as the
+// C library gives back the outputs the program released: the outputs
+// after it, made in that memory, must still write every byte.
 func TestFiltersMatchLibrealsense(t *testing.T) {
+	recycle := func(f *sensor.Frame) {
+		for i := range f.Data {
+			f.Data[i] = 0xee
+		}
+		framepool.Put(f.Data)
+	}
 	eachProcReference(t, func(t *testing.T, file, bag string, lines []procLine) {
 		frames := depthFrames(t, bag)
 		baseline := baselineOf(t, bag)
@@ -78,15 +89,21 @@ func TestFiltersMatchLibrealsense(t *testing.T) {
 					t.Fatalf("frame %d %s: %v", l.Number, name, err)
 				}
 				checkOp(t, name, out, l.Ops[name])
+				recycle(out)
 			}
 			out := d
 			for _, b := range chain {
+				in := out
 				var err error
-				if out, err = b.Process(out); err != nil {
+				if out, err = b.Process(in); err != nil {
 					t.Fatalf("frame %d chain %s: %v", l.Number, b.Name(), err)
+				}
+				if in != d {
+					recycle(in)
 				}
 			}
 			checkOp(t, "chain", out, l.Ops["chain"])
+			recycle(out)
 			if t.Failed() {
 				t.Fatalf("frame %d differs", l.Number)
 			}
@@ -156,15 +173,19 @@ func TestPersistenceModes(t *testing.T) {
 // TestDecimateDepth2: the scale-2 medians by min and max equal those by
 // sorting, for squares of 0 to 4 non-zero values, ties included.
 func TestDecimateDepth2(t *testing.T) {
-	for _, c := range []struct{ w, h int }{{8, 4}, {64, 48}, {10, 6}, {7, 5}} {
+	// The widths from 32 on have rows of SIMD (16 outputs and more).
+	for _, c := range []struct{ w, h int }{{8, 4}, {64, 48}, {10, 6}, {7, 5}, {100, 40}, {34, 2}} {
 		rng := rand.New(rand.NewPCG(uint64(c.w), uint64(c.h)))
 		src := make([]byte, 2*c.w*c.h)
 		for i := 0; i < len(src); i += 2 {
 			v := uint16(0)
 			if rng.IntN(3) > 0 {
 				v = uint16(1 + rng.IntN(6)) // few values: many ties
-				if rng.IntN(2) == 0 {
+				switch rng.IntN(4) {
+				case 0, 1:
 					v = uint16(rng.Uint32())
+				case 2:
+					v = 0xffff - uint16(rng.IntN(2)) // the largest values
 				}
 			}
 			src[i], src[i+1] = byte(v), byte(v>>8)
@@ -219,6 +240,99 @@ func TestEmpty(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("empty(%T %v) = %v, want %v", c.x, c.x, got, c.want)
+		}
+	}
+}
+
+// recursiveFloat is librealsense's recursive filter of disparity step by
+// step, the reference of recursiveRow and recursiveColumns: over the n
+// values of v at start, start+step, ..., a two-state machine (valid or
+// invalid run) that counts its steps.
+func recursiveFloat(v []float32, start, step, n int, alpha, delta float32) {
+	if n < 2 {
+		return
+	}
+	oma := 1 - alpha
+	state := v[start]
+	prev := state
+	i := start + step
+	inn := v[i]
+	u := n - 1
+	valid := positive(prev)
+	for {
+		if valid {
+			if positive(inn) {
+				if d := prev - inn; d < delta && d > -delta {
+					state = blend(inn, state, alpha, oma)
+					v[i] = state
+				} else {
+					state = inn
+				}
+			} else {
+				valid = false
+			}
+			if u--; u <= 0 {
+				return
+			}
+			prev = inn
+			i += step
+			inn = v[i]
+			if valid {
+				continue
+			}
+		}
+		// invalid run: the counter steps before the value is looked at.
+		if u--; u <= 0 {
+			return
+		}
+		if positive(inn) {
+			prev, state = inn, inn
+			valid = true
+		}
+		i += step
+		inn = v[i]
+	}
+}
+
+// TestRecursiveFilter compares the spatial filter's passes over disparity
+// (recursiveRow, and recursiveColumns with SIMD where the machine has it)
+// with librealsense's step-by-step filter, on random pictures of valid
+// values near each other, zeros, negative values, -0, NaN and infinities.
+func TestRecursiveFilter(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	special := []float32{0, float32(math.Copysign(0, -1)), -3, float32(math.NaN()), float32(math.Inf(1)), 1e-42}
+	for trial := range 200 {
+		w, h := 1+r.IntN(40), 1+r.IntN(12)
+		alpha := []float32{0.5, 0.25, 1, float32(r.Float64())}[trial%4]
+		delta := float32(1 + r.IntN(50))
+		v := make([]float32, w*h)
+		for i := range v {
+			v[i] = float32(100 + r.Float64()*80)
+			if r.IntN(5) == 0 {
+				v[i] = special[r.IntN(len(special))]
+			}
+		}
+		want := slices.Clone(v)
+		for y := range h {
+			recursiveFloat(want, y*w, 1, w, alpha, delta)
+			recursiveFloat(want, (y+1)*w-1, -1, w, alpha, delta)
+		}
+		for x := range w {
+			recursiveFloat(want, x, w, h, alpha, delta)
+			recursiveFloat(want, x+(h-1)*w, -w, h, alpha, delta)
+		}
+		got := slices.Clone(v)
+		for y := range h {
+			recursiveRow(got[y*w:(y+1)*w], alpha, delta)
+		}
+		x0 := r.IntN(w) // two parts, as parallelRows may split them
+		orig := make([]float32, w)
+		recursiveColumns(got, w, h, 0, x0, alpha, delta, orig[:x0])
+		recursiveColumns(got, w, h, x0, w, alpha, delta, orig[x0:])
+		for i := range got {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("trial %d (%dx%d, alpha %v delta %v): value %d (%d,%d): %v, want %v", trial, w, h, alpha, delta, i, i%w, i/w, got[i], want[i])
+			}
 		}
 	}
 }

@@ -237,8 +237,16 @@ func (pc *PointCloud) CalculateInto(dst *Points, f *sensor.Frame) (*Points, erro
 			row := f.Data[y*f.Stride : y*f.Stride+2*f.Width]
 			i0 := y * f.Width
 			verts := pts.Vertices[i0 : i0+f.Width]
+			var tc [][2]float32
+			from := 0 // the vertices and coordinates done with SIMD
+			if texture != nil {
+				tc = pts.TexCoords[i0 : i0+f.Width]
+				if m.sep {
+					from = tm.rowFast(row, m.x, m.y[y], units, tc, px, verts)
+				}
+			}
 			if m.sep {
-				vertexRowSep(verts, row, m.x, m.y[y], units)
+				vertexRowSep(verts[from:], row[2*from:], m.x[from:], m.y[y], units)
 			} else {
 				vertexRow(verts, row, m.x[i0:i0+f.Width], m.y[i0:i0+f.Width], units)
 			}
@@ -248,10 +256,6 @@ func (pc *PointCloud) CalculateInto(dst *Points, f *sensor.Frame) (*Points, erro
 				}
 			}
 			if texture != nil {
-				tc, from := pts.TexCoords[i0:i0+f.Width], 0
-				if m.sep {
-					from = tm.rowFast(row, m.x, m.y[y], units, tc, px)
-				}
 				tm.row(verts, tc, px, from)
 			}
 			if occlude {

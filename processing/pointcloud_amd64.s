@@ -1,19 +1,44 @@
 #include "textflag.h"
 #include "project_amd64.h"
 
-// func texRowSep4(z []byte, xs []float32, y, units float32, k *[26][4]float32, out [][2]float32, distort bool, px []float32, undistXY bool)
+// func texRowSep4(z []byte, xs []float32, y, units float32, k *[26][4]float32, out [][2]float32, distort bool, px []float32, undistXY bool, verts [][3]float32)
 // k holds, each four times: the rotation r0..r8, the translation t0..t2,
 // fx, fy, ppx, ppy, 0.5, the distortion coefficients c0..c4, 1, 2, and the
 // texture's width and height (the layout of alignRowSep4's, and more).
-TEXT ·texRowSep4(SB), NOSPLIT, $0-121
+TEXT ·texRowSep4(SB), NOSPLIT, $0-152
 	ROWARGS
 	MOVQ    px_base+96(FP), R8
 	MOVBLZX undistXY+120(FP), R9
+	MOVQ    verts_base+128(FP), R10
 	TESTQ   CX, CX
 	JZ      done
 
 loop:
 	PROJECT4
+
+	// The vertices (d*x, d*y, d), interleaved from vx (X1), vy (X2) and
+	// d (X0): A = x0 y0 x1 y1, B = x2 y2 x3 y3, M = z0 x0 z1 x1,
+	// P = y0 z0 y1 z1, Q = z2 x2 z3 x3, R = y2 z2 y3 z3; the three
+	// stores are A0 A1 M0 M3, P2 P3 B0 B1 and Q0 Q3 R2 R3.
+	MOVAPS   X1, X3
+	UNPCKLPS X2, X3
+	MOVAPS   X1, X4
+	UNPCKHPS X2, X4
+	MOVAPS   X0, X7
+	UNPCKLPS X1, X7
+	SHUFPS   $0xC4, X7, X3
+	MOVUPS   X3, (R10)
+	MOVAPS   X2, X8
+	UNPCKLPS X0, X8
+	SHUFPS   $0x4E, X4, X8
+	MOVUPS   X8, 16(R10)
+	MOVAPS   X0, X9
+	UNPCKHPS X1, X9
+	MOVAPS   X2, X11
+	UNPCKHPS X0, X11
+	SHUFPS   $0xEC, X11, X9
+	MOVUPS   X9, 32(R10)
+	ADDQ     $48, R10
 
 	// r2 = x*x + y*y (X0), f = 1 + (c0*r2 + (c1*(r2*r2) + c4*(r2*(r2*r2)))),
 	// xf, yf = x*f, y*f (X11, X12); xd, yd = x, y (Brown-Conrady) or xf, yf;

@@ -2,8 +2,8 @@
 
 package processing
 
-// rowFast maps the pixels of a row it can with SIMD (none here) and
-// returns how many it did.
-func (tm *texMapper) rowFast(z []byte, xs []float32, y, units float32, tc [][2]float32, px []float32) int {
+// rowFast computes the vertices and maps the pixels of a row it can with
+// SIMD (none here) and returns how many it did.
+func (tm *texMapper) rowFast(z []byte, xs []float32, y, units float32, tc [][2]float32, px []float32, verts [][3]float32) int {
 	return 0
 }

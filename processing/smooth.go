@@ -54,7 +54,7 @@ func (s *Spatial) Process(f *sensor.Frame) (*sensor.Frame, error) {
 		radius = 1 << mode
 	}
 	p := s.out.get(f.Profile, nil, func(q *sensor.StreamProfile) { q.Stream, q.Index = sensor.StreamDepth, 0 })
-	out := derive(f, p, f.Width, f.Height, bpp)
+	out := deriveFull(f, p, f.Width, f.Height, bpp)
 	copy(out.Data, packed(f, bpp))
 	w, h := f.Width, f.Height
 	if bpp == 2 {
@@ -74,18 +74,15 @@ func (s *Spatial) Process(f *sensor.Frame) (*sensor.Frame, error) {
 		if !view {
 			v = f32s(out.Data)
 		}
+		orig := make([]float32, w)
 		for range iters {
 			parallelRows(h, w*h, func(y0, y1 int) {
 				for y := y0; y < y1; y++ {
-					recursiveFloat(v, y*w, 1, w, alpha, delta)
-					recursiveFloat(v, (y+1)*w-1, -1, w, alpha, delta)
+					recursiveRow(v[y*w:(y+1)*w], alpha, delta)
 				}
 			})
 			parallelRows(w, w*h, func(x0, x1 int) {
-				for x := x0; x < x1; x++ {
-					recursiveFloat(v, x, w, h, alpha, delta)
-					recursiveFloat(v, x+(h-1)*w, -w, h, alpha, delta)
-				}
+				recursiveColumns(v, w, h, x0, x1, alpha, delta, orig[x0:x1])
 			})
 		}
 		if radius > 0 {
@@ -108,54 +105,73 @@ func blend(a, b, alpha, oma float32) float32 {
 	return float32(a*alpha) + float32(b*oma)
 }
 
-// recursiveFloat runs librealsense's recursive filter over the n values of
-// v at start, start+step, ...: a two-state machine (valid or invalid run)
-// whose step counter also counts the step that leaves a valid run, so that
-// each valid-to-invalid switch ends the line one value early, as in
-// librealsense.
-func recursiveFloat(v []float32, start, step, n int, alpha, delta float32) {
+// librealsense's recursive filter of disparity runs a line as a two-state
+// machine (valid or invalid run), counting its steps; it comes to this: a
+// value is blended with the filtered value before it, c·alpha + s·(1-alpha)
+// in float32, when it and the original value before it are both valid
+// (positive) and differ by less than delta; other values stay. Its reference
+// form, step by step as librealsense's, is recursiveFloat of the tests.
+
+// recursiveRow filters row left to right and then right to left.
+func recursiveRow(row []float32, alpha, delta float32) {
+	n := len(row)
 	if n < 2 {
 		return
 	}
 	oma := 1 - alpha
-	state := v[start]
-	prev := state
-	i := start + step
-	inn := v[i]
-	u := n - 1
-	valid := positive(prev)
-	for {
-		if valid {
-			if positive(inn) {
-				if d := prev - inn; d < delta && d > -delta {
-					state = blend(inn, state, alpha, oma)
-					v[i] = state
-				} else {
-					state = inn
-				}
-			} else {
-				valid = false
-			}
-			if u--; u <= 0 {
-				return
-			}
-			prev = inn
-			i += step
-			inn = v[i]
-			if valid {
-				continue
-			}
+	a, s := row[0], row[0] // the value before: original and filtered
+	for i := 1; i < n; i++ {
+		c, f := row[i], row[i]
+		if d := a - c; positive(a) && positive(c) && d < delta && d > -delta {
+			f = blend(c, s, alpha, oma)
+			row[i] = f
 		}
-		// invalid run: the counter steps before the value is looked at.
-		if u--; u <= 0 {
-			return
+		a, s = c, f
+	}
+	a, s = row[n-1], row[n-1]
+	for i := n - 2; i >= 0; i-- {
+		c, f := row[i], row[i]
+		if d := a - c; positive(a) && positive(c) && d < delta && d > -delta {
+			f = blend(c, s, alpha, oma)
+			row[i] = f
 		}
-		if positive(inn) {
-			prev, state = inn, inn
-			valid = true
+		a, s = c, f
+	}
+}
+
+// recursiveColumns filters the columns x0 to x1-1 of the w×h picture v
+// top to bottom and then bottom to top, a row at a time; orig holds
+// x1-x0 values, the original values of the row before.
+func recursiveColumns(v []float32, w, h, x0, x1 int, alpha, delta float32, orig []float32) {
+	if h < 2 || x1 <= x0 {
+		return
+	}
+	row := func(y int) []float32 { return v[y*w+x0 : y*w+x1] }
+	oma := 1 - alpha
+	k := columnConsts(alpha, oma, delta)
+	copy(orig, row(0))
+	for y := 1; y < h; y++ {
+		blendColumns(row(y), row(y-1), orig, alpha, oma, delta, k)
+	}
+	copy(orig, row(h-1))
+	for y := h - 2; y >= 0; y-- {
+		blendColumns(row(y), row(y+1), orig, alpha, oma, delta, k)
+	}
+}
+
+// blendColumns takes one step down (or up) the columns of a picture: each
+// value c of cur becomes blend(c, done[x]) when it and orig[x], the
+// original value before it, are positive and differ by less than delta;
+// orig[x] becomes c. The first columns go with SIMD where the machine
+// has it (k, from columnConsts).
+func blendColumns(cur, done, orig []float32, alpha, oma, delta float32, k *[3][4]uint32) {
+	done, orig = done[:len(cur)], orig[:len(cur)]
+	for x := blendColumnsFast(cur, done, orig, k); x < len(cur); x++ {
+		c, a := cur[x], orig[x]
+		orig[x] = c
+		if d := a - c; positive(a) && positive(c) && d < delta && d > -delta {
+			cur[x] = blend(c, done[x], alpha, oma)
 		}
-		i += step
-		inn = v[i]
 	}
 }
 
@@ -382,15 +398,22 @@ func (t *Temporal) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	mask := uint8(1) << t.index
 	var data []byte
 	if bpp == 2 {
-		cur := u16s(packed(f, bpp))
+		var cur []uint16
+		cur, data = pictureValues[uint16](f, bpp)
 		// Z16 values agree when their difference is below the delta's
 		// integer part.
-		temporal(cur, t.last16, t.hist, &t.lut, mask, alpha, float32(uint16(delta)))
-		data = bytesOf(cur)
+		done := temporalFast(cur, t.last16, t.hist, &t.lut, mask, alpha, uint16(delta))
+		temporal(cur[done:], t.last16[done:], t.hist[done:], &t.lut, mask, alpha, float32(uint16(delta)))
+		if data == nil {
+			data = bytesOf(cur)
+		}
 	} else {
-		cur := f32s(packed(f, bpp))
+		var cur []float32
+		cur, data = pictureValues[float32](f, bpp)
 		temporal(cur, t.last32, t.hist, &t.lut, mask, alpha, delta)
-		data = bytesOf(cur)
+		if data == nil {
+			data = bytesOf(cur)
+		}
 	}
 	out := deriveData(f, p, f.Width, f.Height, bpp, data)
 	t.index = (t.index + 1) % 8
@@ -479,32 +502,38 @@ func (d *DisparityTransform) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	w, h := f.Width, f.Height
 	var data []byte
 	if d.toDisparity {
-		disp := make([]float32, w*h)
-		parallelRows(h, w*h, func(y0, y1 int) {
-			for y := y0; y < y1; y++ {
-				src, dst := f.Data[y*f.Stride:y*f.Stride+2*w], disp[y*w:(y+1)*w]
-				for x := u16FloatsFast(src, dst, factor, true); x < len(dst); x++ {
-					if v := uint16(src[2*x]) | uint16(src[2*x+1])<<8; v != 0 {
-						dst[x] = factor / float32(v)
-					}
+		var disp []float32
+		disp, data = newValues[float32](w * h)
+		for y := range h { // one thread, as Threshold
+			src, dst := f.Data[y*f.Stride:y*f.Stride+2*w], disp[y*w:(y+1)*w]
+			for x := u16FloatsFast(src, dst, factor, true); x < len(dst); x++ {
+				dst[x] = 0
+				if v := uint16(src[2*x]) | uint16(src[2*x+1])<<8; v != 0 {
+					dst[x] = factor / float32(v)
 				}
 			}
-		})
-		data = bytesOf(disp)
+		}
+		if data == nil {
+			data = bytesOf(disp)
+		}
 	} else {
-		depth := make([]uint16, w*h)
+		var depth []uint16
+		depth, data = newValues[uint16](w * h)
 		parallelRows(h, w*h, func(y0, y1 int) {
 			for y := y0; y < y1; y++ {
 				src, dst := f.Data[y*f.Stride:y*f.Stride+4*w], depth[y*w:(y+1)*w]
 				for x := range dst {
 					v := math.Float32frombits(uint32(src[4*x]) | uint32(src[4*x+1])<<8 | uint32(src[4*x+2])<<16 | uint32(src[4*x+3])<<24)
+					dst[x] = 0
 					if isNormal(v) {
 						dst[x] = uint16(truncInt32(factor/v + 0.5))
 					}
 				}
 			}
 		})
-		data = bytesOf(depth)
+		if data == nil {
+			data = bytesOf(depth)
+		}
 	}
 	out := deriveData(f, p, w, h, outBpp, data)
 	return out, nil

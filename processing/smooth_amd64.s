@@ -96,6 +96,56 @@ TEXT ·u16Floats4(SB), NOSPLIT, $0-53
 	PXOR    X6, X6
 	SHRQ    $2, CX
 	JZ      floatsdone
+	TESTB   AL, AL
+	JNZ     divide8
+
+	// k * v, eight at a time while there are eight.
+multiply8:
+	CMPQ      CX, $2
+	JB        floatsloop
+	MOVOU     (SI), X0
+	MOVO      X0, X1
+	PUNPCKLWL X6, X0
+	PUNPCKHWL X6, X1
+	CVTPL2PS  X0, X0
+	CVTPL2PS  X1, X1
+	MULPS     X7, X0
+	MULPS     X7, X1
+	MOVUPS    X0, (DI)
+	MOVUPS    X1, 16(DI)
+	ADDQ      $16, SI
+	ADDQ      $32, DI
+	SUBQ      $2, CX
+	JNZ       multiply8
+	RET
+
+	// k / v (0 where v is 0), eight at a time while there are eight.
+divide8:
+	CMPQ      CX, $2
+	JB        floatsloop
+	MOVOU     (SI), X0
+	MOVO      X0, X1
+	PUNPCKLWL X6, X0
+	PUNPCKHWL X6, X1
+	MOVO      X0, X3
+	PCMPEQL   X6, X3
+	MOVO      X1, X4
+	PCMPEQL   X6, X4
+	CVTPL2PS  X0, X0
+	CVTPL2PS  X1, X1
+	MOVAPS    X7, X2
+	DIVPS     X0, X2
+	MOVAPS    X7, X5
+	DIVPS     X1, X5
+	ANDNPS    X2, X3
+	ANDNPS    X5, X4
+	MOVUPS    X3, (DI)
+	MOVUPS    X4, 16(DI)
+	ADDQ      $16, SI
+	ADDQ      $32, DI
+	SUBQ      $2, CX
+	JNZ       divide8
+	RET
 
 floatsloop:
 	MOVQ      (SI), X0
@@ -125,4 +175,340 @@ floatsnext:
 	JNZ  floatsloop
 
 floatsdone:
+	RET
+
+// func thresholdRow8(dst, src []byte, lo, span uint16)
+// Eight values at a time: v - lo (wrapping) saturating-minus span is 0
+// exactly where v lies in [lo, lo+span]; elsewhere v becomes 0.
+TEXT ·thresholdRow8(SB), NOSPLIT, $0-52
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    dst_len+8(FP), CX
+	MOVQ    src_base+24(FP), SI
+	MOVWLZX lo+48(FP), AX
+	MOVWLZX span+50(FP), BX
+	MOVQ    AX, X6
+	PSHUFLW $0, X6, X6
+	PSHUFD  $0, X6, X6
+	MOVQ    BX, X7
+	PSHUFLW $0, X7, X7
+	PSHUFD  $0, X7, X7
+	PXOR    X5, X5
+	SHRQ    $4, CX
+	JZ      thresholddone
+
+thresholdloop:
+	MOVOU   (SI), X0
+	MOVO    X0, X1
+	PSUBW   X6, X1
+	PSUBUSW X7, X1
+	PCMPEQW X5, X1
+	PAND    X1, X0
+	MOVOU   X0, (DI)
+	ADDQ    $16, SI
+	ADDQ    $16, DI
+	DECQ    CX
+	JNZ     thresholdloop
+
+thresholddone:
+	RET
+
+// PREP2 makes the values of R ready for decimate2Row8's signed word
+// compares: 0 (no depth) becomes 0xffff, the largest, and the bias X13
+// (0x8000) is added; Z gets the mask of the zeros.
+#define PREP2(R, Z) \
+	MOVO    R, Z; \
+	PCMPEQW X15, Z; \
+	POR     Z, R; \
+	PXOR    X13, R
+
+// func decimate2Row8(dst, top, bot []byte)
+// Eight outputs at a time, each the lower median of the non-zero values
+// of a 2×2 square (two of top's values and the two under them in bot):
+// with the zeros made the largest values, the smallest value when at most
+// two are not zero, else the second smallest; 0 when all four are zero.
+TEXT ·decimate2Row8(SB), NOSPLIT, $0-72
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    dst_len+8(FP), CX
+	MOVQ    top_base+24(FP), SI
+	MOVQ    bot_base+48(FP), DX
+	PXOR    X15, X15
+	PCMPEQW X14, X14
+	MOVO    X14, X13
+	PSLLW   $15, X13
+	MOVO    X14, X12
+	PADDW   X14, X12
+	MOVO    X14, X11
+	PSRLW   $15, X11
+	SHRQ    $4, CX
+	JZ      decimatedone
+
+decimateloop:
+	MOVOU 0(SI), X0
+	MOVOU 16(SI), X1
+	MOVOU 0(DX), X2
+	MOVOU 16(DX), X3
+	PREP2(X0, X4)
+	PREP2(X1, X5)
+	PREP2(X2, X6)
+	PREP2(X3, X7)
+
+	// a, b: the even and odd values of top; c, d: of bot.
+	MOVO     X0, X8
+	PSLLL    $16, X8
+	PSRAL    $16, X8
+	MOVO     X1, X9
+	PSLLL    $16, X9
+	PSRAL    $16, X9
+	PACKSSLW X9, X8
+	PSRAL    $16, X0
+	PSRAL    $16, X1
+	PACKSSLW X1, X0
+	MOVO     X2, X10
+	PSLLL    $16, X10
+	PSRAL    $16, X10
+	MOVO     X3, X9
+	PSLLL    $16, X9
+	PSRAL    $16, X9
+	PACKSSLW X9, X10
+	PSRAL    $16, X2
+	PSRAL    $16, X3
+	PACKSSLW X3, X2
+
+	// X4: minus the count of zeros of each square.
+	PMADDWL  X11, X4
+	PMADDWL  X11, X5
+	PMADDWL  X11, X6
+	PMADDWL  X11, X7
+	PADDL    X6, X4
+	PADDL    X7, X5
+	PACKSSLW X5, X4
+
+	// X5 the smallest, X1 the second smallest.
+	MOVO   X8, X1
+	PMINSW X0, X1
+	PMAXSW X0, X8
+	MOVO   X10, X3
+	PMINSW X2, X3
+	PMAXSW X2, X10
+	MOVO   X1, X5
+	PMINSW X3, X5
+	PMAXSW X3, X1
+	PMINSW X10, X8
+	PMINSW X8, X1
+
+	// the second smallest where at most one is zero, else the smallest
+	MOVO    X4, X6
+	PCMPGTW X12, X6
+	PAND    X6, X1
+	PANDN   X5, X6
+	POR     X6, X1
+	PXOR    X13, X1
+
+	// 0 where all four are zero
+	MOVO    X12, X7
+	PADDW   X12, X7
+	PCMPEQW X4, X7
+	PANDN   X1, X7
+	MOVOU   X7, (DI)
+
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $16, DI
+	DECQ CX
+	JNZ  decimateloop
+
+decimatedone:
+	RET
+
+// func temporal8(cur, last []uint16, hist []uint8, lut *[256]uint8, k *[5][4]uint32)
+// k holds, four times each: alpha, 1-alpha (float32 bits), delta-1 in
+// both halves, the frame's bit in every byte, and 32768. Eight pixels at
+// a time as temporal does them: a pixel of cur (c) and its last value (p)
+// agree when neither is 0 and |c-p| <= delta-1, and then both become
+// trunc(c*alpha + p*(1-alpha)); another non-zero c becomes the last value;
+// a zero c keeps the last value, and is filled with it (scalar, through
+// the table) when the history makes it credible.
+TEXT ·temporal8(SB), NOSPLIT, $0-88
+	MOVQ    cur_base+0(FP), SI
+	MOVQ    cur_len+8(FP), CX
+	MOVQ    last_base+24(FP), DI
+	MOVQ    hist_base+48(FP), BX
+	MOVQ    lut+72(FP), R8
+	MOVQ    k+80(FP), DX
+	MOVOU   0(DX), X8
+	MOVOU   16(DX), X9
+	MOVOU   32(DX), X10
+	MOVOU   48(DX), X11
+	MOVBLZX 48(DX), R9
+	PXOR    X15, X15
+	PCMPEQW X14, X14
+	MOVO    X14, X13
+	PSLLW   $15, X13
+	SHRQ    $3, CX
+	JZ      temporaldone
+
+temporalloop:
+	MOVOU (SI), X0
+	MOVOU (DI), X1
+	MOVQ  (BX), X2
+
+	// X3: c is 0; X4: p is 0; AX: a bit for each c that is 0 where p is not.
+	MOVO     X0, X3
+	PCMPEQW  X15, X3
+	MOVO     X1, X4
+	PCMPEQW  X15, X4
+	MOVO     X4, X6
+	PANDN    X3, X6
+	PACKSSWB X6, X6
+	PMOVMSKB X6, AX
+	ANDL     $0xff, AX
+
+	// X6: the pixels that agree.
+	MOVO    X0, X5
+	PSUBUSW X1, X5
+	MOVO    X1, X6
+	PSUBUSW X0, X6
+	POR     X6, X5
+	PSUBUSW X10, X5
+	PCMPEQW X15, X5
+	MOVO    X4, X6
+	POR     X3, X6
+	PANDN   X5, X6
+
+	// X5: the blends.
+	MOVO      X0, X5
+	PUNPCKLWL X15, X5
+	CVTPL2PS  X5, X5
+	MULPS     X8, X5
+	MOVO      X1, X7
+	PUNPCKLWL X15, X7
+	CVTPL2PS  X7, X7
+	MULPS     X9, X7
+	ADDPS     X7, X5
+	CVTTPS2PL X5, X5
+	MOVO      X0, X7
+	PUNPCKHWL X15, X7
+	CVTPL2PS  X7, X7
+	MULPS     X8, X7
+	MOVO      X1, X12
+	PUNPCKHWL X15, X12
+	CVTPL2PS  X12, X12
+	MULPS     X9, X12
+	ADDPS     X12, X7
+	CVTTPS2PL X7, X7
+	MOVOU     64(DX), X12
+	PSUBL     X12, X5
+	PSUBL     X12, X7
+	PACKSSLW  X7, X5
+	PXOR      X13, X5
+
+	// X5: the output, the blend where they agree, else c; X7: the new
+	// last values, p where c is 0, else the output.
+	PAND  X6, X5
+	MOVO  X6, X7
+	PANDN X0, X7
+	POR   X7, X5
+	MOVO  X3, X7
+	PAND  X1, X7
+	MOVO  X3, X12
+	PANDN X5, X12
+	POR   X12, X7
+	MOVOU X5, (SI)
+
+	// X0: the new history, h without the bit where c is 0, h with it
+	// where they agree, else the bit alone.
+	PACKSSWB X3, X3
+	PACKSSWB X6, X6
+	MOVO     X2, X12
+	POR      X11, X12
+	PAND     X6, X12
+	MOVO     X6, X0
+	PANDN    X11, X0
+	POR      X0, X12
+	MOVO     X11, X0
+	PANDN    X2, X0
+	PAND     X3, X0
+	PANDN    X12, X3
+	POR      X3, X0
+
+	// The fills, from the history and last values still in memory.
+	TESTL AX, AX
+	JZ    temporalstore
+
+temporalfill:
+	BSFL    AX, R10
+	BTRL    R10, AX
+	MOVBLZX (BX)(R10*1), R11
+	MOVBLZX (R8)(R11*1), R11
+	TESTL   R9, R11
+	JZ      temporalnofill
+	MOVW    (DI)(R10*2), R11
+	MOVW    R11, (SI)(R10*2)
+
+temporalnofill:
+	TESTL AX, AX
+	JNZ   temporalfill
+
+temporalstore:
+	MOVOU X7, (DI)
+	MOVQ  X0, (BX)
+	ADDQ  $16, SI
+	ADDQ  $16, DI
+	ADDQ  $8, BX
+	DECQ  CX
+	JNZ   temporalloop
+
+temporaldone:
+	RET
+
+// func blendColumns4(cur, done, orig []float32, k *[3][4]uint32)
+// k holds, four times each, alpha, 1-alpha and delta (float32 bits). Four
+// columns at a time as blendColumns: positive means above 0 read as an
+// int32, and |a-c| < delta is compared as the bits of non-negative
+// floats (a NaN's above every delta).
+TEXT ·blendColumns4(SB), NOSPLIT, $0-80
+	MOVQ    cur_base+0(FP), DI
+	MOVQ    cur_len+8(FP), CX
+	MOVQ    done_base+24(FP), SI
+	MOVQ    orig_base+48(FP), DX
+	MOVQ    k+72(FP), BX
+	MOVOU   0(BX), X8
+	MOVOU   16(BX), X9
+	MOVOU   32(BX), X10
+	PXOR    X15, X15
+	PCMPEQL X14, X14
+	PSRLL   $1, X14
+	SHRQ    $2, CX
+	JZ      columnsdone
+
+columnsloop:
+	MOVOU   (DI), X0
+	MOVOU   (DX), X1
+	MOVOU   X0, (DX)
+	MOVO    X0, X2
+	PCMPGTL X15, X2
+	MOVO    X1, X3
+	PCMPGTL X15, X3
+	PAND    X3, X2
+	SUBPS   X0, X1
+	PAND    X14, X1
+	MOVO    X10, X3
+	PCMPGTL X1, X3
+	PAND    X3, X2
+	MOVOU   (SI), X4
+	MULPS   X9, X4
+	MOVAPS  X0, X5
+	MULPS   X8, X5
+	ADDPS   X4, X5
+	PAND    X2, X5
+	PANDN   X0, X2
+	POR     X2, X5
+	MOVOU   X5, (DI)
+	ADDQ    $16, DI
+	ADDQ    $16, SI
+	ADDQ    $16, DX
+	DECQ    CX
+	JNZ     columnsloop
+
+columnsdone:
 	RET

@@ -12,3 +12,24 @@ func blendRowsFast(row, other []uint16, k *[6][4]uint32, valid bool) int { retur
 // u16FloatsFast converts the values of a row it can with SIMD (none
 // here) and returns how many it did.
 func u16FloatsFast(src []byte, dst []float32, k float32, divide bool) int { return 0 }
+
+// thresholdRowFast thresholds the values of a row it can with SIMD (none
+// here) and returns how many bytes it did.
+func thresholdRowFast(dst, src []byte, lo, span uint16) int { return 0 }
+
+// decimate2RowFast decimates the values of a row it can with SIMD (none
+// here) and returns how many bytes of dst it did.
+func decimate2RowFast(dst, top, bot []byte) int { return 0 }
+
+// temporalFast runs temporal on the Z16 values it can with SIMD (none
+// here) and returns how many it did.
+func temporalFast(cur, last []uint16, hist []uint8, lut *[256]uint8, mask uint8, alpha float32, delta uint16) int {
+	return 0
+}
+
+// columnConsts returns the constants of blendColumnsFast.
+func columnConsts(alpha, oma, delta float32) *[3][4]uint32 { return nil }
+
+// blendColumnsFast takes blendColumns's step over the columns it can with
+// SIMD (none here) and returns how many it did.
+func blendColumnsFast(cur, done, orig []float32, k *[3][4]uint32) int { return 0 }

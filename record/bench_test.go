@@ -27,7 +27,7 @@ func realTiles(b *testing.B) (depth, color [][]byte) {
 	it := r.Messages(&rosbag.Query{Topics: []string{"/device_0/sensor_0/Depth_0/image/data", "/device_0/sensor_1/Color_0/image/data"}})
 	for it.Next() {
 		var img msgs.Image
-		if err := img.Unmarshal(it.Message().Data); err != nil {
+		if err := msgs.Unmarshal(it.Message().Data, &img); err != nil {
 			b.Fatal(err)
 		}
 		data := append([]byte(nil), img.Data...)

@@ -35,12 +35,13 @@ type Device struct {
 	path    string
 	file    *os.File // owned, or nil
 	bag     *rosbag.Writer
-	sensors []*Sensor
+	sensors []*recSensor
 	wrapped []sensor.Sensor
 	q       *queue
 	w       *writer
 
 	mu          sync.Mutex // guards the fields below
+	sizeImg     msgs.Image // frameMessageSizeLocked's: on the heap, so that sizing a frame does not allocate
 	based       bool       // the time base exists
 	base        time.Time  // bag time 0: Options.Origin, or the arrival of the first frame
 	paused      bool
@@ -164,7 +165,7 @@ func newDevice(dev device.Device, w io.WriteSeeker, o Options) (*Device, error) 
 		d.based, d.base = true, o.Origin
 	}
 	for i, in := range dev.Sensors() {
-		s := &Sensor{rec: d, inner: in, index: i, written: map[int]bool{}, streams: map[streamKey]*streamState{}}
+		s := &recSensor{rec: d, inner: in, index: i, written: map[int]bool{}, streams: map[streamKey]*streamState{}}
 		d.sensors = append(d.sensors, s)
 		d.wrapped = append(d.wrapped, wrap(s))
 	}
@@ -366,7 +367,7 @@ func (d *Device) frameTimeLocked(f *sensor.Frame, now time.Time) int64 {
 
 // onFrame records f (called on the sensor's delivery goroutine, before the
 // user's handler).
-func (d *Device) onFrame(s *Sensor, f *sensor.Frame) {
+func (d *Device) onFrame(s *recSensor, f *sensor.Frame) {
 	if f == nil || f.Profile == nil {
 		return
 	}
@@ -398,7 +399,7 @@ func (d *Device) onFrame(s *Sensor, f *sensor.Frame) {
 		st.paused.Add(1)
 		return
 	}
-	if size := frameMessageSize(f); size > rosbag.MaxMessageSize {
+	if size := d.frameMessageSizeLocked(f); size > rosbag.MaxMessageSize {
 		d.mu.Unlock()
 		d.refuse(s, st, f, size)
 		return
@@ -434,20 +435,22 @@ func (d *Device) onFrame(s *Sensor, f *sensor.Frame) {
 	}
 }
 
-// frameMessageSize returns the size of the message that would hold the
-// frame's data: the Image of a video frame; other frames are small.
-func frameMessageSize(f *sensor.Frame) int {
+// frameMessageSizeLocked returns the size of the message that would hold
+// the frame's data: the Image of a video frame; other frames are small.
+func (d *Device) frameMessageSizeLocked(f *sensor.Frame) int {
 	if f.Profile.Kind != sensor.KindVideo {
 		return len(f.Data)
 	}
-	img := msgs.Image{Header: msgs.Header{FrameID: frameIDNoDepthUnits}, Encoding: layout.Encoding(f.Profile.Format), Data: f.Data}
-	return img.Size()
+	d.sizeImg = msgs.Image{Header: msgs.Header{FrameID: frameIDNoDepthUnits}, Encoding: layout.Encoding(f.Profile.Format), Data: f.Data}
+	n := msgs.Size(&d.sizeImg)
+	d.sizeImg.Data = nil // the frame is the caller's
+	return n
 }
 
 // refuse counts a frame too large for a bag (Stats: Refused) and says so
 // on the sensor's notification callbacks, on the frame's own delivery
 // goroutine: recording goes on with the next frame.
-func (d *Device) refuse(s *Sensor, st *streamState, f *sensor.Frame, size int) {
+func (d *Device) refuse(s *recSensor, st *streamState, f *sensor.Frame, size int) {
 	st.refused.Add(1)
 	s.notify(sensor.Notification{
 		Category: sensor.NotificationCategoryUnknownError,
@@ -460,7 +463,7 @@ func (d *Device) refuse(s *Sensor, st *streamState, f *sensor.Frame, size int) {
 
 // afterFrame delivers the pending notifications of s on its frame delivery
 // goroutine when there are any (two atomic loads per frame otherwise).
-func (d *Device) afterFrame(s *Sensor, st *streamState) {
+func (d *Device) afterFrame(s *recSensor, st *streamState) {
 	if st.dropped.Load() != st.reported.Load() || (d.failed.Load() && !s.failNotified.Load()) {
 		d.notifyPending(s, false)
 	}
@@ -477,7 +480,7 @@ func (d *Device) pushControl(e event) {
 	d.q.push(e)
 }
 
-func (d *Device) onOption(s *Sensor, c extensions.OptionChange) {
+func (d *Device) onOption(s *recSensor, c extensions.OptionChange) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.stopped {
@@ -524,7 +527,7 @@ type description struct {
 // snapshot reads the description from the wrapped device.
 func (d *Device) snapshot() *description { return &description{snap: device.Describe(d.inner)} }
 
-func (d *Device) onNotification(s *Sensor, n sensor.Notification) {
+func (d *Device) onNotification(s *recSensor, n sensor.Notification) {
 	d.pushControl(event{kind: evNotification, sensor: s, note: n})
 	s.notify(n)
 }
@@ -548,7 +551,7 @@ func (d *Device) fail(err error) {
 // delivery goroutine, and with force from Sensor.Stop and Device.Close, so
 // no goroutine of the recorder ever runs user callbacks: a callback may call
 // any method of the record device (Flush, Close) without deadlocking.
-func (d *Device) notifyPending(s *Sensor, force bool) {
+func (d *Device) notifyPending(s *recSensor, force bool) {
 	s.smu.RLock()
 	streams := s.ordered
 	s.smu.RUnlock()
@@ -570,7 +573,7 @@ func (d *Device) notifyPending(s *Sensor, force bool) {
 
 // reportDrops notifies the drops of st not reported yet (category Unknown
 // Error, severity Warn), at most once per tickInterval unless force.
-func (d *Device) reportDrops(s *Sensor, st *streamState, force bool) {
+func (d *Device) reportDrops(s *recSensor, st *streamState, force bool) {
 	n, r := st.dropped.Load(), st.reported.Load()
 	if n == r {
 		return

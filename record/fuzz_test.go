@@ -84,7 +84,7 @@ func fuzzRecord(t *testing.T, w8, h8, n8 uint8, exposure, brightness float32, se
 	}
 	for i, m := range frames {
 		var img msgs.Image
-		if err := img.Unmarshal(m.Data); err != nil {
+		if err := msgs.Unmarshal(m.Data, &img); err != nil {
 			t.Fatal(err)
 		}
 		if int(img.Width) != w || int(img.Height) != h || !bytes.Equal(img.Data, depthData[i]) {
@@ -100,7 +100,7 @@ func fuzzRecord(t *testing.T, w8, h8, n8 uint8, exposure, brightness float32, se
 			t.Fatalf("%s: no value", c.topic)
 		}
 		var v msgs.Float32
-		if err := v.Unmarshal(vals[len(vals)-1].Data); err != nil {
+		if err := msgs.Unmarshal(vals[len(vals)-1].Data, &v); err != nil {
 			t.Fatal(err)
 		}
 		if math.Float32bits(v.Data) != math.Float32bits(c.want) {

@@ -67,7 +67,7 @@ func byTopic(ms []bagMsg) map[string][]bagMsg {
 func kv(t testing.TB, b []byte) msgs.KeyValue {
 	t.Helper()
 	var k msgs.KeyValue
-	if err := k.Unmarshal(b); err != nil {
+	if err := msgs.Unmarshal(b, &k); err != nil {
 		t.Fatalf("KeyValue: %v", err)
 	}
 	return k

@@ -190,7 +190,7 @@ func TestKilledRecording(t *testing.T) {
 	it := r.Messages(&rosbag.Query{Topics: []string{"/device_0/sensor_0/Depth_0/image/data"}})
 	for it.Next() {
 		var img msgs.Image
-		if err := img.Unmarshal(it.Message().Data); err != nil {
+		if err := msgs.Unmarshal(it.Message().Data, &img); err != nil {
 			t.Fatalf("frame %d: %v", frames, err)
 		}
 		frames++

@@ -51,7 +51,7 @@ func TestWriteMessage(t *testing.T) {
 	}
 	for i, want := range []string{"first", "second"} {
 		var s msgs.String
-		if err := s.Unmarshal(got[i].Data); err != nil || s.Data != want || got[i].Type != new(msgs.String).Type().Name || got[i].MD5 != new(msgs.String).Type().MD5 {
+		if err := msgs.Unmarshal(got[i].Data, &s); err != nil || s.Data != want || got[i].Type != new(msgs.String).Type().Name || got[i].MD5 != new(msgs.String).Type().MD5 {
 			t.Errorf("message %d: %q (%s %s, %v), want %q", i, s.Data, got[i].Type, got[i].MD5, err, want)
 		}
 	}

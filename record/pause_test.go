@@ -95,7 +95,7 @@ func pauseOptionsNotifications(t *testing.T) {
 	var frames []tv
 	for _, m := range top["/device_0/sensor_0/Depth_0/image/data"] {
 		var img msgs.Image
-		if err := img.Unmarshal(m.Data); err != nil {
+		if err := msgs.Unmarshal(m.Data, &img); err != nil {
 			t.Fatal(err)
 		}
 		frames = append(frames, tv{m.Time, string(rune('0' + img.Header.Seq))})
@@ -112,7 +112,7 @@ func pauseOptionsNotifications(t *testing.T) {
 	var opts []tv
 	for _, m := range top["/device_0/sensor_0/option/Exposure/value"] {
 		var f msgs.Float32
-		if err := f.Unmarshal(m.Data); err != nil {
+		if err := msgs.Unmarshal(m.Data, &f); err != nil {
 			t.Fatal(err)
 		}
 		opts = append(opts, tv{m.Time, strconv.FormatFloat(float64(f.Data), 'f', -1, 32)})
@@ -136,7 +136,7 @@ func pauseOptionsNotifications(t *testing.T) {
 	}
 	for i, m := range ns {
 		var n msgs.Notification
-		if err := n.Unmarshal(m.Data); err != nil {
+		if err := msgs.Unmarshal(m.Data, &n); err != nil {
 			t.Fatal(err)
 		}
 		if m.Time != wantNotes[i].t || n.Description != wantNotes[i].v || n.Category != "Hardware Event" ||

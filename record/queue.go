@@ -25,7 +25,7 @@ const (
 type event struct {
 	kind     eventKind
 	t        int64
-	sensor   *Sensor
+	sensor   *recSensor
 	stream   *streamState
 	frame    *sensor.Frame
 	extra    []Companion // written beside the frame

@@ -24,14 +24,14 @@ func recordTestDevice(t *testing.T, path string, o Options, n int, wrap func(dev
 	t.Helper()
 	// In a synctest bubble: the frames' capture times are 33 ms apart on
 	// its clock, and the recording takes no real time.
-	synctest.Test(t, func(t *testing.T) { td, log = recordTestDeviceIn(t, path, o, n, wrap) })
+	synctest.Test(t, func(t *testing.T) { td, log = recordTestDeviceIn(t, path, o, n, 16, 8, wrap) })
 	return td, log
 }
 
-// recordTestDeviceIn is recordTestDevice inside the bubble.
-
-func recordTestDeviceIn(t *testing.T, path string, o Options, n int, wrap func(device.Device) device.Device) (*testDevice, *handlerLog) {
-	td := newTestDevice(t, 16, 8)
+// recordTestDeviceIn is recordTestDevice inside the bubble, with frames
+// of w x h pixels.
+func recordTestDeviceIn(t *testing.T, path string, o Options, n, w, h int, wrap func(device.Device) device.Device) (*testDevice, *handlerLog) {
+	td := newTestDevice(t, w, h)
 	o.Lossless = true
 	var dev device.Device = td.dev
 	if wrap != nil {
@@ -72,6 +72,47 @@ func recordTestDeviceIn(t *testing.T, path string, o Options, n int, wrap func(d
 	}
 	stopAndClose(t, rec, ss)
 	return td, &log
+}
+
+// TestRecordLargeFrames: 1280x720 frames, whose pixels cover whole LZ4
+// blocks and straddle others (the bag compresses those blocks from the
+// frames in place), are recorded as delivered, in chunks of several
+// frames and of one.
+func TestRecordLargeFrames(t *testing.T) {
+	for _, thresh := range []int{0, 16 << 20} {
+		t.Run(fmt.Sprint(thresh), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "large.bag")
+			var log *handlerLog
+			synctest.Test(t, func(t *testing.T) {
+				_, log = recordTestDeviceIn(t, path, Options{Compression: CompressionLZ4, ChunkThreshold: thresh}, 3, 1280, 720, nil)
+			})
+			ms, _, err := readBag(t, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			top := byTopic(ms)
+			for topic, stream := range map[string]sensor.Stream{"/device_0/sensor_0/Depth_0/image/data": sensor.StreamDepth, "/device_0/sensor_0/Infrared_1/image/data": sensor.StreamInfrared, "/device_0/sensor_1/Color_0/image/data": sensor.StreamColor} {
+				var delivered []*sensor.Frame
+				for _, f := range log.frames {
+					if f.Profile.Stream == stream {
+						delivered = append(delivered, f)
+					}
+				}
+				if len(top[topic]) != 3 || len(delivered) != 3 {
+					t.Fatalf("%s: %d images, want 3", topic, len(top[topic]))
+				}
+				for i, m := range top[topic] {
+					var img msgs.Image
+					if err := msgs.Unmarshal(m.Data, &img); err != nil {
+						t.Fatalf("%s %d: %v", topic, i, err)
+					}
+					if want := delivered[i]; !bytes.Equal(img.Data, want.Data) || img.Width != 1280 || img.Height != 720 {
+						t.Errorf("%s %d: %dx%d, %d bytes, pixels equal %v", topic, i, img.Width, img.Height, len(img.Data), bytes.Equal(img.Data, want.Data))
+					}
+				}
+			}
+		})
+	}
 }
 
 func TestRecordBasic(t *testing.T) {
@@ -133,7 +174,7 @@ func TestRecordBasic(t *testing.T) {
 			// Frames: frame_id "0", no trailing bytes, data as delivered.
 			for i, m := range top["/device_0/sensor_0/Depth_0/image/data"] {
 				var img msgs.Image
-				if err := img.Unmarshal(m.Data); err != nil {
+				if err := msgs.Unmarshal(m.Data, &img); err != nil {
 					t.Fatalf("image %d: %v", i, err)
 				}
 				want := log.frames[3*i]
@@ -158,14 +199,14 @@ func TestRecordBasic(t *testing.T) {
 				}
 			}
 			var si msgs.StreamInfo
-			if err := si.Unmarshal(top["/device_0/sensor_0/Depth_0/info"][0].Data); err != nil || si.IsRecommended != 1 || si.Fps != 30 || si.Encoding != "mono16" {
+			if err := msgs.Unmarshal(top["/device_0/sensor_0/Depth_0/info"][0].Data, &si); err != nil || si.IsRecommended != 1 || si.Fps != 30 || si.Encoding != "mono16" {
 				t.Errorf("depth stream info %+v %v", si, err)
 			}
-			if err := si.Unmarshal(top["/device_0/sensor_0/Infrared_1/info"][0].Data); err != nil || si.IsRecommended != 0 || si.Encoding != "8UC1" {
+			if err := msgs.Unmarshal(top["/device_0/sensor_0/Infrared_1/info"][0].Data, &si); err != nil || si.IsRecommended != 0 || si.Encoding != "8UC1" {
 				t.Errorf("ir stream info %+v %v", si, err)
 			}
 			var tf msgs.Transform
-			if err := tf.Unmarshal(top["/device_0/sensor_0/Depth_0/tf/1"][0].Data); err != nil || tf.Rotation != (msgs.Quaternion{W: -1}) {
+			if err := msgs.Unmarshal(top["/device_0/sensor_0/Depth_0/tf/1"][0].Data, &tf); err != nil || tf.Rotation != (msgs.Quaternion{W: -1}) {
 				t.Errorf("depth tf %+v %v", tf, err)
 			}
 			_ = td
@@ -221,7 +262,7 @@ func TestExtrinsicsGroups(t *testing.T) {
 				}
 				e := pe.FromPin
 				tr := msgs.Transform{Translation: vec3(e.Translation), Rotation: quaternion(e.Rotation)}
-				want[layout.ExtrinsicsTopic(pe.Key.Sensor, pe.Key.Stream, pe.Key.Index, pe.Group)] = tr.AppendTo(nil)
+				want[layout.ExtrinsicsTopic(pe.Key.Sensor, pe.Key.Stream, pe.Key.Index, pe.Group)] = msgs.Append(nil, &tr)
 			}
 			ms, _, err := readBag(t, path)
 			if err != nil {
@@ -333,7 +374,7 @@ func TestExtensionsForwarded(t *testing.T) {
 	}
 	// Every generated combination.
 	for _, c := range wrapperCombos() {
-		w := wrap(&Sensor{inner: c})
+		w := wrap(&recSensor{inner: c})
 		same(fmt.Sprintf("%T wrapped as %T", c, w), c, w)
 	}
 }

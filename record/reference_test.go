@@ -249,14 +249,14 @@ func equalBytes(o, r []byte) string {
 // decoded turns a comparison of decoded messages into one of their bytes.
 func decoded[T any, P interface {
 	*T
-	Unmarshal([]byte) error
+	msgs.Message
 }](cmp func(a, b *T) string) func(o, r []byte) string {
 	return func(o, r []byte) string {
 		var a, b T
-		if err := P(&a).Unmarshal(o); err != nil {
+		if err := msgs.Unmarshal(o, P(&a)); err != nil {
 			return "ours: " + err.Error()
 		}
-		if err := P(&b).Unmarshal(r); err != nil {
+		if err := msgs.Unmarshal(r, P(&b)); err != nil {
 			return "reference: " + err.Error()
 		}
 		return cmp(&a, &b)
@@ -314,7 +314,7 @@ func checkAdditionalInfo(t *testing.T, ms []bagMsg) {
 	var keys []string
 	for _, m := range byTopic(ms)[layout.AdditionalInfoTopic] {
 		var kv msgs.KeyValue
-		if m.Type != new(msgs.KeyValue).Type().Name || m.MD5 != new(msgs.KeyValue).Type().MD5 || m.Time != rosbag.MinTime || kv.Unmarshal(m.Data) != nil || kv.Value == "" {
+		if m.Type != new(msgs.KeyValue).Type().Name || m.MD5 != new(msgs.KeyValue).Type().MD5 || m.Time != rosbag.MinTime || msgs.Unmarshal(m.Data, &kv) != nil || kv.Value == "" {
 			t.Errorf("%s: %s %s at %v: %q", layout.AdditionalInfoTopic, m.Type, m.MD5, m.Time, m.Data)
 		}
 		keys = append(keys, kv.Key)

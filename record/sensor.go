@@ -47,10 +47,10 @@ type Unwrapper interface {
 	Unwrap() sensor.Sensor
 }
 
-// Sensor is a record sensor. Device.Sensors returns it wrapped in a type that
-// also forwards the inner sensor's extensions; use the Unwrapper and
-// extensions interfaces rather than asserting *Sensor.
-type Sensor struct {
+// recSensor is a record sensor. Device.Sensors returns it wrapped in a type
+// that also forwards the inner sensor's extensions, reached through the
+// Unwrapper and extensions interfaces.
+type recSensor struct {
 	rec   *Device
 	inner sensor.Sensor
 	index int
@@ -68,17 +68,17 @@ type Sensor struct {
 }
 
 // Unwrap returns the wrapped sensor.
-func (s *Sensor) Unwrap() sensor.Sensor { return s.inner }
+func (s *recSensor) Unwrap() sensor.Sensor { return s.inner }
 
 // Info returns the wrapped sensor's info.
-func (s *Sensor) Info() sensor.Info { return s.inner.Info() }
+func (s *recSensor) Info() sensor.Info { return s.inner.Info() }
 
 // Profiles returns the wrapped sensor's profiles.
-func (s *Sensor) Profiles() []*sensor.StreamProfile { return s.inner.Profiles() }
+func (s *recSensor) Profiles() []*sensor.StreamProfile { return s.inner.Profiles() }
 
 // Open opens the profiles on the wrapped sensor; they are recorded when the
 // sensor starts.
-func (s *Sensor) Open(profiles ...*sensor.StreamProfile) error {
+func (s *recSensor) Open(profiles ...*sensor.StreamProfile) error {
 	if err := s.inner.Open(profiles...); err != nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func (s *Sensor) Open(profiles ...*sensor.StreamProfile) error {
 // Start starts the wrapped sensor with a handler that records each frame and
 // then passes the very same frame to h. The stream info of every opened
 // profile not recorded before is recorded first.
-func (s *Sensor) Start(h sensor.Handler) error {
+func (s *recSensor) Start(h sensor.Handler) error {
 	if h == nil {
 		return s.inner.Start(h)
 	}
@@ -131,7 +131,7 @@ func (s *Sensor) Start(h sensor.Handler) error {
 // wrapped sensor's error as is: called from the sensor's own handler (or
 // notification callback) it fails like the wrapped sensor's Stop, with an
 // error wrapping sensor.ErrStopFromHandler for the devices of this module.
-func (s *Sensor) Stop() error {
+func (s *recSensor) Stop() error {
 	if err := s.inner.Stop(); err != nil {
 		return err
 	}
@@ -140,7 +140,7 @@ func (s *Sensor) Stop() error {
 }
 
 // Close closes the wrapped sensor and returns its error as is.
-func (s *Sensor) Close() error {
+func (s *recSensor) Close() error {
 	if err := s.inner.Close(); err != nil {
 		return err
 	}
@@ -157,14 +157,14 @@ func (s *Sensor) Close() error {
 // (category Unknown Error, severity Error), delivered on the sensor's frame
 // delivery goroutine (before the frame's handler), or by Stop and
 // Device.Close on their caller's goroutine.
-func (s *Sensor) OnNotification(f func(sensor.Notification)) (cancel func()) {
+func (s *recSensor) OnNotification(f func(sensor.Notification)) (cancel func()) {
 	return s.notes.Add(f)
 }
 
-func (s *Sensor) notify(n sensor.Notification) { s.notes.Call(n) }
+func (s *recSensor) notify(n sensor.Notification) { s.notes.Call(n) }
 
 // stream returns the state of a stream, creating it on first use.
-func (s *Sensor) stream(st sensor.Stream, idx int) *streamState {
+func (s *recSensor) stream(st sensor.Stream, idx int) *streamState {
 	k := streamKey{st, idx}
 	s.smu.RLock()
 	ss := s.streams[k]
@@ -183,5 +183,5 @@ func (s *Sensor) stream(st sensor.Stream, idx int) *streamState {
 	return ss
 }
 
-var _ extensions.Notifier = (*Sensor)(nil)
-var _ Unwrapper = (*Sensor)(nil)
+var _ extensions.Notifier = (*recSensor)(nil)
+var _ Unwrapper = (*recSensor)(nil)

@@ -8,115 +8,115 @@ import (
 )
 
 type sensorF struct {
-	*Sensor
+	*recSensor
 	filtersFwd
 }
 
 type sensorK struct {
-	*Sensor
+	*recSensor
 	kindsFwd
 }
 
 type sensorKF struct {
-	*Sensor
+	*recSensor
 	kindsFwd
 	filtersFwd
 }
 
 type sensorD struct {
-	*Sensor
+	*recSensor
 	depthFwd
 }
 
 type sensorDF struct {
-	*Sensor
+	*recSensor
 	depthFwd
 	filtersFwd
 }
 
 type sensorDK struct {
-	*Sensor
+	*recSensor
 	depthFwd
 	kindsFwd
 }
 
 type sensorDKF struct {
-	*Sensor
+	*recSensor
 	depthFwd
 	kindsFwd
 	filtersFwd
 }
 
 type sensorS struct {
-	*Sensor
+	*recSensor
 	stereoFwd
 }
 
 type sensorSF struct {
-	*Sensor
+	*recSensor
 	stereoFwd
 	filtersFwd
 }
 
 type sensorSK struct {
-	*Sensor
+	*recSensor
 	stereoFwd
 	kindsFwd
 }
 
 type sensorSKF struct {
-	*Sensor
+	*recSensor
 	stereoFwd
 	kindsFwd
 	filtersFwd
 }
 
 type sensorO struct {
-	*Sensor
+	*recSensor
 	optionsFwd
 }
 
 type sensorOF struct {
-	*Sensor
+	*recSensor
 	optionsFwd
 	filtersFwd
 }
 
 type sensorOK struct {
-	*Sensor
+	*recSensor
 	optionsFwd
 	kindsFwd
 }
 
 type sensorOKF struct {
-	*Sensor
+	*recSensor
 	optionsFwd
 	kindsFwd
 	filtersFwd
 }
 
 type sensorOD struct {
-	*Sensor
+	*recSensor
 	optionsFwd
 	depthFwd
 }
 
 type sensorODF struct {
-	*Sensor
+	*recSensor
 	optionsFwd
 	depthFwd
 	filtersFwd
 }
 
 type sensorODK struct {
-	*Sensor
+	*recSensor
 	optionsFwd
 	depthFwd
 	kindsFwd
 }
 
 type sensorODKF struct {
-	*Sensor
+	*recSensor
 	optionsFwd
 	depthFwd
 	kindsFwd
@@ -124,27 +124,27 @@ type sensorODKF struct {
 }
 
 type sensorOS struct {
-	*Sensor
+	*recSensor
 	optionsFwd
 	stereoFwd
 }
 
 type sensorOSF struct {
-	*Sensor
+	*recSensor
 	optionsFwd
 	stereoFwd
 	filtersFwd
 }
 
 type sensorOSK struct {
-	*Sensor
+	*recSensor
 	optionsFwd
 	stereoFwd
 	kindsFwd
 }
 
 type sensorOSKF struct {
-	*Sensor
+	*recSensor
 	optionsFwd
 	stereoFwd
 	kindsFwd
@@ -153,7 +153,7 @@ type sensorOSKF struct {
 
 // wrap returns s as a value implementing exactly the extensions its inner
 // sensor implements (see the package documentation).
-func wrap(s *Sensor) sensor.Sensor {
+func wrap(s *recSensor) sensor.Sensor {
 	in := s.inner
 	o, hasO := in.(extensions.Options)
 	st, hasS := in.(extensions.DepthStereoSensor)
@@ -168,51 +168,51 @@ func wrap(s *Sensor) sensor.Sensor {
 	case hasO == false && hasD == false && hasS == false && hasK == false && hasF == false:
 		return s
 	case hasO == false && hasD == false && hasS == false && hasK == false && hasF == true:
-		return sensorF{Sensor: s, filtersFwd: filtersFwd{f}}
+		return sensorF{recSensor: s, filtersFwd: filtersFwd{f}}
 	case hasO == false && hasD == false && hasS == false && hasK == true && hasF == false:
-		return sensorK{Sensor: s, kindsFwd: kindsFwd{k}}
+		return sensorK{recSensor: s, kindsFwd: kindsFwd{k}}
 	case hasO == false && hasD == false && hasS == false && hasK == true && hasF == true:
-		return sensorKF{Sensor: s, kindsFwd: kindsFwd{k}, filtersFwd: filtersFwd{f}}
+		return sensorKF{recSensor: s, kindsFwd: kindsFwd{k}, filtersFwd: filtersFwd{f}}
 	case hasO == false && hasD == true && hasS == false && hasK == false && hasF == false:
-		return sensorD{Sensor: s, depthFwd: depthFwd{de}}
+		return sensorD{recSensor: s, depthFwd: depthFwd{de}}
 	case hasO == false && hasD == true && hasS == false && hasK == false && hasF == true:
-		return sensorDF{Sensor: s, depthFwd: depthFwd{de}, filtersFwd: filtersFwd{f}}
+		return sensorDF{recSensor: s, depthFwd: depthFwd{de}, filtersFwd: filtersFwd{f}}
 	case hasO == false && hasD == true && hasS == false && hasK == true && hasF == false:
-		return sensorDK{Sensor: s, depthFwd: depthFwd{de}, kindsFwd: kindsFwd{k}}
+		return sensorDK{recSensor: s, depthFwd: depthFwd{de}, kindsFwd: kindsFwd{k}}
 	case hasO == false && hasD == true && hasS == false && hasK == true && hasF == true:
-		return sensorDKF{Sensor: s, depthFwd: depthFwd{de}, kindsFwd: kindsFwd{k}, filtersFwd: filtersFwd{f}}
+		return sensorDKF{recSensor: s, depthFwd: depthFwd{de}, kindsFwd: kindsFwd{k}, filtersFwd: filtersFwd{f}}
 	case hasO == false && hasD == false && hasS == true && hasK == false && hasF == false:
-		return sensorS{Sensor: s, stereoFwd: stereoFwd{st}}
+		return sensorS{recSensor: s, stereoFwd: stereoFwd{st}}
 	case hasO == false && hasD == false && hasS == true && hasK == false && hasF == true:
-		return sensorSF{Sensor: s, stereoFwd: stereoFwd{st}, filtersFwd: filtersFwd{f}}
+		return sensorSF{recSensor: s, stereoFwd: stereoFwd{st}, filtersFwd: filtersFwd{f}}
 	case hasO == false && hasD == false && hasS == true && hasK == true && hasF == false:
-		return sensorSK{Sensor: s, stereoFwd: stereoFwd{st}, kindsFwd: kindsFwd{k}}
+		return sensorSK{recSensor: s, stereoFwd: stereoFwd{st}, kindsFwd: kindsFwd{k}}
 	case hasO == false && hasD == false && hasS == true && hasK == true && hasF == true:
-		return sensorSKF{Sensor: s, stereoFwd: stereoFwd{st}, kindsFwd: kindsFwd{k}, filtersFwd: filtersFwd{f}}
+		return sensorSKF{recSensor: s, stereoFwd: stereoFwd{st}, kindsFwd: kindsFwd{k}, filtersFwd: filtersFwd{f}}
 	case hasO == true && hasD == false && hasS == false && hasK == false && hasF == false:
-		return sensorO{Sensor: s, optionsFwd: optionsFwd{o}}
+		return sensorO{recSensor: s, optionsFwd: optionsFwd{o}}
 	case hasO == true && hasD == false && hasS == false && hasK == false && hasF == true:
-		return sensorOF{Sensor: s, optionsFwd: optionsFwd{o}, filtersFwd: filtersFwd{f}}
+		return sensorOF{recSensor: s, optionsFwd: optionsFwd{o}, filtersFwd: filtersFwd{f}}
 	case hasO == true && hasD == false && hasS == false && hasK == true && hasF == false:
-		return sensorOK{Sensor: s, optionsFwd: optionsFwd{o}, kindsFwd: kindsFwd{k}}
+		return sensorOK{recSensor: s, optionsFwd: optionsFwd{o}, kindsFwd: kindsFwd{k}}
 	case hasO == true && hasD == false && hasS == false && hasK == true && hasF == true:
-		return sensorOKF{Sensor: s, optionsFwd: optionsFwd{o}, kindsFwd: kindsFwd{k}, filtersFwd: filtersFwd{f}}
+		return sensorOKF{recSensor: s, optionsFwd: optionsFwd{o}, kindsFwd: kindsFwd{k}, filtersFwd: filtersFwd{f}}
 	case hasO == true && hasD == true && hasS == false && hasK == false && hasF == false:
-		return sensorOD{Sensor: s, optionsFwd: optionsFwd{o}, depthFwd: depthFwd{de}}
+		return sensorOD{recSensor: s, optionsFwd: optionsFwd{o}, depthFwd: depthFwd{de}}
 	case hasO == true && hasD == true && hasS == false && hasK == false && hasF == true:
-		return sensorODF{Sensor: s, optionsFwd: optionsFwd{o}, depthFwd: depthFwd{de}, filtersFwd: filtersFwd{f}}
+		return sensorODF{recSensor: s, optionsFwd: optionsFwd{o}, depthFwd: depthFwd{de}, filtersFwd: filtersFwd{f}}
 	case hasO == true && hasD == true && hasS == false && hasK == true && hasF == false:
-		return sensorODK{Sensor: s, optionsFwd: optionsFwd{o}, depthFwd: depthFwd{de}, kindsFwd: kindsFwd{k}}
+		return sensorODK{recSensor: s, optionsFwd: optionsFwd{o}, depthFwd: depthFwd{de}, kindsFwd: kindsFwd{k}}
 	case hasO == true && hasD == true && hasS == false && hasK == true && hasF == true:
-		return sensorODKF{Sensor: s, optionsFwd: optionsFwd{o}, depthFwd: depthFwd{de}, kindsFwd: kindsFwd{k}, filtersFwd: filtersFwd{f}}
+		return sensorODKF{recSensor: s, optionsFwd: optionsFwd{o}, depthFwd: depthFwd{de}, kindsFwd: kindsFwd{k}, filtersFwd: filtersFwd{f}}
 	case hasO == true && hasD == false && hasS == true && hasK == false && hasF == false:
-		return sensorOS{Sensor: s, optionsFwd: optionsFwd{o}, stereoFwd: stereoFwd{st}}
+		return sensorOS{recSensor: s, optionsFwd: optionsFwd{o}, stereoFwd: stereoFwd{st}}
 	case hasO == true && hasD == false && hasS == true && hasK == false && hasF == true:
-		return sensorOSF{Sensor: s, optionsFwd: optionsFwd{o}, stereoFwd: stereoFwd{st}, filtersFwd: filtersFwd{f}}
+		return sensorOSF{recSensor: s, optionsFwd: optionsFwd{o}, stereoFwd: stereoFwd{st}, filtersFwd: filtersFwd{f}}
 	case hasO == true && hasD == false && hasS == true && hasK == true && hasF == false:
-		return sensorOSK{Sensor: s, optionsFwd: optionsFwd{o}, stereoFwd: stereoFwd{st}, kindsFwd: kindsFwd{k}}
+		return sensorOSK{recSensor: s, optionsFwd: optionsFwd{o}, stereoFwd: stereoFwd{st}, kindsFwd: kindsFwd{k}}
 	case hasO == true && hasD == false && hasS == true && hasK == true && hasF == true:
-		return sensorOSKF{Sensor: s, optionsFwd: optionsFwd{o}, stereoFwd: stereoFwd{st}, kindsFwd: kindsFwd{k}, filtersFwd: filtersFwd{f}}
+		return sensorOSKF{recSensor: s, optionsFwd: optionsFwd{o}, stereoFwd: stereoFwd{st}, kindsFwd: kindsFwd{k}, filtersFwd: filtersFwd{f}}
 	}
 	return s
 }

@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/bagref"
 	"github.com/rsbag/rsbag/internal/buildinfo"
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/msgs"
@@ -79,6 +80,7 @@ type writer struct {
 
 	msg  msgs.Message     // the message fill serializes
 	fill func(dst []byte) // serializes msg into the chunk buffer
+	head []byte           // an image message but its pixels (writeImage)
 }
 
 func newWriter(d *Device) *writer {
@@ -88,7 +90,7 @@ func newWriter(d *Device) *writer {
 		conns:   map[string]uint32{},
 		optDesc: map[optKey]bool{},
 	}
-	w.fill = func(dst []byte) { w.msg.AppendTo(dst[:0]) }
+	w.fill = func(dst []byte) { msgs.Append(dst[:0], w.msg) }
 	return w
 }
 
@@ -240,15 +242,45 @@ func (w *writer) conn(topic string, typ *msgs.Type) (uint32, bool) {
 }
 
 // write serializes m straight into the bag's chunk buffer
-// (rosbag.Writer.WriteMessageFunc): a frame's pixels are copied once.
+// (rosbag.Writer.WriteMessageFunc), with no scratch copy; an image's
+// pixels go by writeImage instead.
 func (w *writer) write(c uint32, t rosbag.Time, m msgs.Message) {
 	if w.err != nil {
 		return
 	}
 	w.msg = m
-	err := w.bag.WriteMessageFunc(c, t, m.Size(), w.fill)
+	err := w.bag.WriteMessageFunc(c, t, msgs.Size(m), w.fill)
 	w.msg = nil
 	if err != nil {
+		w.setErr(err)
+		return
+	}
+	w.wroteSince, w.unflushed = true, true
+}
+
+// writeImage writes img with the pixels data, which the bag may hold by
+// reference until their chunk is compressed (bagref.WriteMessageRef)
+// rather than copy: a frame's Data never changes once delivered (package
+// sensor), and the bag keeps it reachable meanwhile.
+func (w *writer) writeImage(c uint32, t rosbag.Time, img *msgs.Image, data []byte) {
+	if w.err != nil {
+		return
+	}
+	// An image serializes as its fields up to the data's length, the data,
+	// then depth_units when HasDepthUnits (none here): the fields are the
+	// serialization of img without data, whose length is patched.
+	img.Data = nil
+	w.head = msgs.Append(w.head[:0], img)
+	img.Data = data
+	size := msgs.Size(img)
+	if img.HasDepthUnits || len(w.head)+len(data) != size {
+		w.write(c, t, img)
+		img.Data = nil
+		return
+	}
+	img.Data = nil
+	binary.LittleEndian.PutUint32(w.head[len(w.head)-4:], uint32(len(data)))
+	if err := bagref.WriteMessageRef(w.bag, c, uint64(t), w.head, data, nil); err != nil {
 		w.setErr(err)
 		return
 	}
@@ -470,9 +502,7 @@ func (w *writer) writeFrame(e *event) {
 		img.Encoding = layout.Encoding(f.Profile.Format)
 		img.IsBigendian = 0
 		img.Step = uint32(f.Stride)
-		img.Data = f.Data
-		w.write(o.data, t, img)
-		img.Data = nil
+		w.writeImage(o.data, t, img, f.Data)
 		w.writeMetadata(o.meta, t, f)
 	case sensor.KindMotion:
 		imu := &w.imu
@@ -489,8 +519,8 @@ func (w *writer) writeFrame(e *event) {
 		w.writeMetadata(o.meta, t, f)
 	case sensor.KindPose:
 		p := f.Pose
-		if len(f.Data) == sensor.PoseSize {
-			if dp, err := sensor.DecodePose(f.Data); err == nil {
+		if len(f.Data) == layout.PoseSize {
+			if dp, err := layout.DecodePose(f.Data); err == nil {
 				p = dp
 			}
 		}
@@ -570,7 +600,7 @@ func (w *writer) writeMetadata(c uint32, t rosbag.Time, f *sensor.Frame) {
 // writeTF writes the stream's extrinsics from its group's reference stream
 // at static time (§5.8). Without extrinsics nothing is written and the next
 // frames retry, at most once per tfRetryInterval.
-func (w *writer) writeTF(s *Sensor, p *sensor.StreamProfile, o *streamOut) {
+func (w *writer) writeTF(s *recSensor, p *sensor.StreamProfile, o *streamOut) {
 	now := time.Now()
 	if now.Before(o.tfNext) {
 		return

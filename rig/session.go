@@ -27,13 +27,6 @@ type Options struct {
 	Start, End time.Duration
 }
 
-// Handler receives the frames of a session: dev is the index of the frame's
-// device in Session.Devices and t its bag time. In non-real-time mode calls
-// come one at a time in common bag-time order and t is exact; in real time
-// frames of different devices and streams may be delivered concurrently and
-// t is the device's position when the frame was handed out.
-type Handler func(dev int, t time.Duration, f *sensor.Frame)
-
 // Errors of a Session.
 var (
 	// ErrSameDevice reports two bags of one device in a session.
@@ -46,13 +39,11 @@ var (
 	ErrNoOverlap = errors.New("rig: bags do not overlap in time")
 	// ErrStarted is returned by a second Start.
 	ErrStarted = errors.New("rig: session already started")
-	// ErrNotStarted is returned by controls that need a started session.
-	ErrNotStarted = errors.New("rig: session not started")
 )
 
 // Session plays several bags as one: see the package documentation. Its
 // control methods are safe for concurrent use but must not be called from
-// its Handler (they wait for it).
+// its handler (they wait for it).
 type Session struct {
 	files   []string
 	devs    []*playback.Device
@@ -204,7 +195,14 @@ func (s *Session) Position() time.Duration {
 // Start opens, on every device, the recorded profiles that sel selects
 // (nil: all) and starts them with h. Devices without a selected profile
 // take no part.
-func (s *Session) Start(sel func(dev int, p *sensor.StreamProfile) bool, h Handler) error {
+//
+// The handler h receives the frames of the session: dev is the index of the
+// frame's device in Session.Devices and t its bag time. In non-real-time
+// mode calls come one at a time in common bag-time order and t is exact; in
+// real time frames of different devices and streams may be delivered
+// concurrently and t is the device's position when the frame was handed
+// out.
+func (s *Session) Start(sel func(dev int, p *sensor.StreamProfile) bool, h func(dev int, t time.Duration, f *sensor.Frame)) error {
 	s.ctl.Lock()
 	defer s.ctl.Unlock()
 	switch {

@@ -25,7 +25,7 @@
 // buffer and lets a callback write them there, so a frame is copied once (by
 // its marshaller) instead of twice (marshal, then WriteMessage's copy):
 //
-//	err = w.WriteMessageFunc(conn, t, m.Size(), func(dst []byte) { m.AppendTo(dst[:0]) })
+//	err = w.WriteMessageFunc(conn, t, msgs.Size(m), func(dst []byte) { msgs.Append(dst[:0], m) })
 //
 // Neither path allocates per message once the Writer's buffers have grown.
 //

@@ -214,25 +214,23 @@ func OpenFile(f File, name string, opts *ReaderOptions) (*Reader, error) {
 	return r, err
 }
 
-// An Opener opens the file a name of its scheme names.
-type Opener func(name string) (File, error)
-
 // RegisterScheme makes Open (and so every package that opens bags by name:
-// playback, rig, the tools) open the names "SCHEME://..." with open. It is
+// playback, rig, the tools) open the names "SCHEME://..." with open, which
+// opens the file a name of its scheme names. It is
 // meant to be called from the init function of the package that provides
 // the opener, like image.RegisterFormat; a later registration of a scheme
 // replaces the earlier one.
-func RegisterScheme(scheme string, open Opener) {
+func RegisterScheme(scheme string, open func(name string) (File, error)) {
 	bagname.Register(scheme, open)
 }
 
 // lookupScheme returns the opener of name's registered scheme.
-func lookupScheme(name string) (Opener, bool) {
+func lookupScheme(name string) (func(name string) (File, error), bool) {
 	open, ok := bagname.Lookup(name)
 	if !ok {
 		return nil, false
 	}
-	return open.(Opener), true
+	return open.(func(name string) (File, error)), true
 }
 
 // ErrUnsupportedScheme is wrapped by the error Open returns for a name of

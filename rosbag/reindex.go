@@ -121,7 +121,7 @@ func (r *Reader) planReindex() (*reindexPlan, error) {
 		}
 		cut.pos = end + int64(len(b))
 		var enc lz4frame.Encoder
-		b = appendChunk(b, cut.cutComp, p[:cut.cut], &enc)
+		b = appendChunk(b, cut.cutComp, p[:cut.cut], nil, &enc)
 		b = appendIndexData(b, cut.index)
 	}
 	indexPos := end + int64(len(b))

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/bagref"
 	"github.com/rsbag/rsbag/internal/lz4frame"
 )
 
@@ -96,6 +97,47 @@ type chunkJob struct {
 	head       []byte // chunk record header (+ compressed data and index data records for lz4)
 	tail       []byte // index data records (empty for lz4: they are in head)
 	done       chan struct{}
+	// refs are the pieces of the payload held by reference (lz4 only):
+	// the buffer holds stale bytes where they lie until a block that
+	// straddles one is compressed (Block).
+	refs []payloadRef
+}
+
+// payloadRef is a piece of a chunk's payload held by reference: the
+// payload's bytes [off, off+len(data)) are data's.
+type payloadRef struct {
+	off  int
+	data []byte
+}
+
+// Block returns the payload's bytes [off, end) for the LZ4 frame
+// (lz4frame.BlockSource): straight from the piece held by reference that
+// holds them all, else from the buffer, once the pieces' bytes in the
+// block are copied in.
+func (c *chunkJob) Block(off, end int) []byte {
+	for _, r := range c.refs {
+		if r.off <= off && end <= r.off+len(r.data) {
+			return r.data[off-r.off : end-r.off]
+		}
+	}
+	for _, r := range c.refs {
+		if lo, hi := max(off, r.off), min(end, r.off+len(r.data)); lo < hi {
+			copy(c.payload[lo:hi], r.data[lo-r.off:hi-r.off])
+		}
+	}
+	return c.payload[off:end]
+}
+
+func init() {
+	bagref.WriteMessageRef = func(w any, conn uint32, t uint64, head, data, tail []byte) error {
+		return w.(*Writer).writeMessage(conn, Time(t), len(head)+len(data)+len(tail), nil, nil, &messageParts{head, data, tail})
+	}
+}
+
+// messageParts is a message given as head, data, tail, whose data the
+// Writer may hold by reference (bagref.WriteMessageRef).
+type messageParts struct {
+	head, data, tail []byte
 }
 
 // NewWriter starts a bag on w, which must be positioned at its start. The
@@ -255,7 +297,7 @@ const msgHeaderLen = 4 + 5 + 4 + 4 + 3 + 1 + 4 + 5 + 8
 // WriteMessage appends a message of connection conn at time t (MinTime ≤ t ≤
 // MaxTime). data is copied before WriteMessage returns.
 func (w *Writer) WriteMessage(conn uint32, t Time, data []byte) error {
-	return w.writeMessage(conn, t, len(data), data, nil)
+	return w.writeMessage(conn, t, len(data), data, nil, nil)
 }
 
 // WriteMessageFunc appends a message of connection conn at time t whose
@@ -273,7 +315,7 @@ func (w *Writer) WriteMessage(conn uint32, t Time, data []byte) error {
 //
 // A record device can write msgs values with
 //
-//	w.WriteMessageFunc(conn, t, m.Size(), func(dst []byte) { m.AppendTo(dst[:0]) })
+//	w.WriteMessageFunc(conn, t, msgs.Size(m), func(dst []byte) { msgs.Append(dst[:0], m) })
 func (w *Writer) WriteMessageFunc(conn uint32, t Time, size int, fill func(dst []byte)) error {
 	if size < 0 {
 		return fmt.Errorf("rosbag: %sWriteMessageFunc: negative size %d", w.prefix(), size)
@@ -281,12 +323,12 @@ func (w *Writer) WriteMessageFunc(conn uint32, t Time, size int, fill func(dst [
 	if fill == nil {
 		return fmt.Errorf("rosbag: %sWriteMessageFunc: nil fill function", w.prefix())
 	}
-	return w.writeMessage(conn, t, size, nil, fill)
+	return w.writeMessage(conn, t, size, nil, fill, nil)
 }
 
-// writeMessage appends a message record of size data bytes, copied from data
-// or written by fill.
-func (w *Writer) writeMessage(conn uint32, t Time, size int, data []byte, fill func([]byte)) error {
+// writeMessage appends a message record of size data bytes, copied from data,
+// written by fill or made of parts.
+func (w *Writer) writeMessage(conn uint32, t Time, size int, data []byte, fill func([]byte), parts *messageParts) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -345,9 +387,20 @@ func (w *Writer) writeMessage(conn uint32, t Time, size int, data []byte, fill f
 		byte(nsec), byte(nsec>>8), byte(nsec>>16), byte(nsec>>24))
 	p = binary.LittleEndian.AppendUint32(p, uint32(size))
 	dst := p[len(p) : len(p)+size : len(p)+size]
-	if fill != nil {
+	switch {
+	case fill != nil:
 		fill(dst)
-	} else {
+	case parts != nil:
+		copy(dst, parts.head)
+		copy(dst[size-len(parts.tail):], parts.tail)
+		// Only data that may cover a whole LZ4 block is worth holding:
+		// the blocks within it are compressed from it, not copied.
+		if d := parts.data; w.compress == "lz4" && len(d) >= lz4frame.BlockSize {
+			c.refs = append(c.refs, payloadRef{len(p) + len(parts.head), d})
+		} else {
+			copy(dst[len(parts.head):], d)
+		}
+	default:
 		copy(dst, data)
 	}
 	c.payload = p[:len(p)+size]
@@ -490,8 +543,15 @@ func (w *Writer) prepare(c *chunkJob, enc *lz4frame.Encoder) {
 	if w.compress == "lz4" {
 		// The index data records follow the chunk in the same buffer, so
 		// that the sequencer writes a chunk with one system call.
-		c.head = append(appendChunk(c.head[:0], w.compress, c.payload, enc), tail...)
+		var src lz4frame.BlockSource
+		if len(c.refs) > 0 {
+			src = c
+		}
+		c.head = append(appendChunk(c.head[:0], w.compress, c.payload, src, enc), tail...)
 		c.tail = tail[:0]
+		// The chunk is compressed: the pieces held are let go.
+		clear(c.refs)
+		c.refs = c.refs[:0]
 	} else {
 		c.head = appendChunkHeader(c.head[:0], w.compress, len(c.payload), len(c.payload))
 	}
@@ -509,14 +569,19 @@ func appendChunkHeader(b []byte, compression string, size, dataLen int) []byte {
 }
 
 // appendChunk appends a chunk record of payload, LZ4-compressed with enc
-// when compression is "lz4", else uncompressed.
-func appendChunk(b []byte, compression string, payload []byte, enc *lz4frame.Encoder) []byte {
+// when compression is "lz4" (from src when not nil: the payload's blocks
+// as src gives them), else uncompressed.
+func appendChunk(b []byte, compression string, payload []byte, src lz4frame.BlockSource, enc *lz4frame.Encoder) []byte {
 	if compression != "lz4" {
 		return append(appendChunkHeader(b, "none", len(payload), len(payload)), payload...)
 	}
 	b = appendChunkHeader(b, compression, len(payload), 0)
 	dl := len(b) - 4
-	b = enc.AppendFrame(b, payload)
+	if src != nil {
+		b = enc.AppendFrameFrom(b, len(payload), src)
+	} else {
+		b = enc.AppendFrame(b, payload)
+	}
 	binary.LittleEndian.PutUint32(b[dl:], uint32(len(b)-dl-4))
 	return b
 }

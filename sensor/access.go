@@ -31,8 +31,8 @@ func (f *Frame) Distance(x, y int) (float32, error) {
 	return float32(binary.LittleEndian.Uint16(f.Data[off:])) * f.DepthUnits, nil
 }
 
-// BytesPerPixel returns BPP/8, the bytes of one pixel of a video frame.
-func (f *Frame) BytesPerPixel() int { return f.BPP / 8 }
+// bytesPerPixel returns BPP/8, the bytes of one pixel of a video frame.
+func (f *Frame) bytesPerPixel() int { return f.BPP / 8 }
 
 // IsVideo reports whether f is an image (depth, color, infrared, ...).
 func (f *Frame) IsVideo() bool { return f.Width > 0 && f.Height > 0 }

@@ -26,9 +26,9 @@ func TestFrameDistance(t *testing.T) {
 			t.Errorf("Distance(%d, %d) = %v, %v; want %v", c.x, c.y, got, err, c.want)
 		}
 	}
-	if f.Units() != 0.001 || f.BytesPerPixel() != 2 || !f.IsVideo() || f.IsMotion() || f.IsPose() {
+	if f.Units() != 0.001 || f.bytesPerPixel() != 2 || !f.IsVideo() || f.IsMotion() || f.IsPose() {
 		t.Errorf("accessors of a depth frame: units %v bpp %d video %v motion %v pose %v",
-			f.Units(), f.BytesPerPixel(), f.IsVideo(), f.IsMotion(), f.IsPose())
+			f.Units(), f.bytesPerPixel(), f.IsVideo(), f.IsMotion(), f.IsPose())
 	}
 
 	bad := []struct {

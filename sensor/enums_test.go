@@ -84,12 +84,12 @@ func TestFlagValues(t *testing.T) {
 		ci CameraInfo
 	)
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
-	fs.Var(FlagValue(&st), "stream", "")
-	fs.Var(FlagValue(&f), "format", "")
-	fs.Var(FlagValue(&d), "domain", "")
-	fs.Var(FlagValue(&o), "option", "")
-	fs.Var(FlagValue(&m), "model", "")
-	fs.Var(FlagValue(&ci), "info", "")
+	fs.Var(flagValue(&st), "stream", "")
+	fs.Var(flagValue(&f), "format", "")
+	fs.Var(flagValue(&d), "domain", "")
+	fs.Var(flagValue(&o), "option", "")
+	fs.Var(flagValue(&m), "model", "")
+	fs.Var(flagValue(&ci), "info", "")
 	err := fs.Parse([]string{"-stream", "infrared", "-format", "motion_xyz32f", "-domain", "system", "-option", "laser_power", "-model", "Brown Conrady", "-info", "Serial Number"})
 	if err != nil {
 		t.Fatal(err)
@@ -98,14 +98,14 @@ func TestFlagValues(t *testing.T) {
 		t.Errorf("parsed %v %v %v %v %v %v", st, f, d, o, m, ci)
 	}
 	for _, bad := range []string{"nope", "-1", "9999"} {
-		if err := FlagValue(&st).Set(bad); err == nil {
+		if err := flagValue(&st).Set(bad); err == nil {
 			t.Errorf("Set(%q) accepted", bad)
 		}
 	}
-	if err := FlagValue(&d).Set("Global Time"); err != nil || d != TimestampDomainGlobalTime {
+	if err := flagValue(&d).Set("Global Time"); err != nil || d != TimestampDomainGlobalTime {
 		t.Errorf("Set(Global Time): %v %v", d, err)
 	}
-	if err := FlagValue(&f).Set("9"); err != nil || f != FormatY8 {
+	if err := flagValue(&f).Set("9"); err != nil || f != FormatY8 {
 		t.Errorf("Set(9): %v %v", f, err)
 	}
 }
@@ -120,8 +120,8 @@ func TestFormatHelpers(t *testing.T) {
 		{FormatY8, 1, KindVideo}, {FormatRAW10, 0, KindVideo}, {FormatMotionXYZ32F, 0, KindMotion}, {Format6DOF, 0, KindPose},
 	}
 	for _, c := range cases {
-		if c.f.BytesPerPixel() != c.bytes || c.f.ProfileKind() != c.kind {
-			t.Errorf("%s: %d bytes %v, want %d %v", c.f, c.f.BytesPerPixel(), c.f.ProfileKind(), c.bytes, c.kind)
+		if c.f.bytesPerPixel() != c.bytes || c.f.profileKind() != c.kind {
+			t.Errorf("%s: %d bytes %v, want %d %v", c.f, c.f.bytesPerPixel(), c.f.profileKind(), c.bytes, c.kind)
 		}
 	}
 }

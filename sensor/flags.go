@@ -50,14 +50,14 @@ func lookupName(names []string, s string, firstWord bool) (int, bool) {
 	return 0, false
 }
 
-// FlagValue returns a flag.Value that sets *p from the name of a value of
+// flagValue returns a flag.Value that sets *p from the name of a value of
 // the enum type E (see Parse), leniently: the exact librealsense name, the
 // name in any case without spaces, underscores or dashes ("Laser Power",
 // "laser_power", "rgb8", "MOTION_XYZ32F"), for a TimestampDomain its first
 // word ("system" for "System Time"), or the decimal id.
-func FlagValue[E enum](p *E) flag.Value { return enumFlag[E]{p} }
+func flagValue[E enum](p *E) flag.Value { return enumFlag[E]{p} }
 
-// enumFlag is the flag.Value of FlagValue.
+// enumFlag is the flag.Value of flagValue.
 type enumFlag[E enum] struct{ p *E }
 
 func (f enumFlag[E]) String() string {
@@ -100,9 +100,9 @@ func enumWhat[E enum]() string {
 	return "option"
 }
 
-// BytesPerPixel returns BitsPerPixel/8 (0 for formats without whole bytes
+// bytesPerPixel returns BitsPerPixel/8 (0 for formats without whole bytes
 // per pixel).
-func (f Format) BytesPerPixel() int {
+func (f Format) bytesPerPixel() int {
 	b := f.BitsPerPixel()
 	if b%8 != 0 {
 		return 0
@@ -110,10 +110,10 @@ func (f Format) BytesPerPixel() int {
 	return b / 8
 }
 
-// ProfileKind returns the kind of stream profile a format belongs to:
+// profileKind returns the kind of stream profile a format belongs to:
 // KindMotion for MOTION_RAW, MOTION_XYZ32F and COMBINED_MOTION, KindPose for
 // 6DOF, KindVideo otherwise.
-func (f Format) ProfileKind() ProfileKind {
+func (f Format) profileKind() ProfileKind {
 	switch f {
 	case FormatMotionRaw, FormatMotionXYZ32F, FormatCombinedMotion:
 		return KindMotion

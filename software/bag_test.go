@@ -45,7 +45,7 @@ func TestReferenceSystemTime(t *testing.T) {
 		n := 0
 		forEachMessage(t, name, "/metadata", func(topic string, data []byte) {
 			var kv msgs.KeyValue
-			if err := kv.Unmarshal(data); err != nil {
+			if err := msgs.Unmarshal(data, &kv); err != nil {
 				t.Fatalf("%s %s: %v", name, topic, err)
 			}
 			if kv.Key != "system_time" {
@@ -109,7 +109,7 @@ func TestReferenceTF(t *testing.T) {
 		want := map[string][7]uint64{}
 		forEachMessage(t, name, "/tf/", func(topic string, data []byte) {
 			var tf msgs.Transform
-			if err := tf.Unmarshal(data); err != nil {
+			if err := msgs.Unmarshal(data, &tf); err != nil {
 				t.Fatalf("%s %s: %v", name, topic, err)
 			}
 			v, q := tf.Translation, tf.Rotation

@@ -7,6 +7,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/processing"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software/internal/raycast"
@@ -501,7 +502,7 @@ func TestScenePoseStream(t *testing.T) {
 			Rotation:        [4]float32{float32(q[0]), float32(q[1]), float32(q[2]), float32(q[3])},
 			AngularVelocity: f32(w), AngularAcceleration: f32(dw), TrackerConfidence: 3, MapperConfidence: 3,
 		}
-		decoded, err := sensor.DecodePose(f.Data)
+		decoded, err := layout.DecodePose(f.Data)
 		if err != nil || f.Pose != want || decoded != want {
 			t.Errorf("pose frame %d at %g s: %+v (data %+v, %v), want %+v", f.Number, at, f.Pose, decoded, err, want)
 		}

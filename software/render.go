@@ -8,6 +8,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -46,14 +47,14 @@ func (y *Synthetic) frame(st *synthStream, k int, t float64) *sensor.Frame {
 		} else {
 			f.Motion = [3]float32{float32(0.001 * fn), float32(-0.002 * fn), 0.5}
 		}
-		f.Data = sensor.AppendMotion(make([]byte, 0, 12), f.Motion)
+		f.Data = layout.AppendMotion(make([]byte, 0, 12), f.Motion)
 	case sensor.KindPose:
 		if y.film != nil {
 			f.Pose = y.filmPose(t)
 		} else {
 			f.Pose = synthPose(n)
 		}
-		f.Data = sensor.AppendPose(make([]byte, 0, sensor.PoseSize), &f.Pose)
+		f.Data = layout.AppendPose(make([]byte, 0, layout.PoseSize), &f.Pose)
 	}
 	if y.cfg.Metadata >= MetadataBasic {
 		ft := int64(math.Round(f.TimestampMs * 1000))

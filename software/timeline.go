@@ -7,9 +7,6 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// Config returns the configuration the camera was built with.
-func (y *Synthetic) Config() SyntheticConfig { return y.cfg }
-
 // Done returns a channel closed when the current timeline (or, before the
 // first start, the next one) has delivered its last frame or was stopped.
 func (y *Synthetic) Done() <-chan struct{} {

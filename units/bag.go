@@ -36,8 +36,16 @@ string input
 string value
 `
 
-// OutputType is the ROS type of recorded unit outputs, "rsbag_units/Output".
-var OutputType = msgs.Type{Name: "rsbag_units/Output", MD5: rosMD5(outputDefinition), Definition: outputDefinition}
+// outputType is the ROS type of recorded unit outputs, "rsbag_units/Output".
+var outputType = msgs.Type{
+	Name: outputTypeName, MD5: rosMD5(outputDefinition), Definition: outputDefinition,
+	Size:      func(m msgs.Message) int { return m.(*outputMsg).size() },
+	Append:    func(b []byte, m msgs.Message) []byte { return m.(*outputMsg).appendTo(b) },
+	Unmarshal: func(b []byte, m msgs.Message) error { return m.(*outputMsg).unmarshal(b) },
+}
+
+// outputTypeName is outputType's name.
+const outputTypeName = "rsbag_units/Output"
 
 // rosMD5 is ROS's md5sum of a message definition of built-in types only:
 // the MD5 of its field lines without comments, joined by newlines.
@@ -55,23 +63,23 @@ func rosMD5(def string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// outputMsg is a recorded output, a msgs.Message of OutputType.
+// outputMsg is a recorded output, a msgs.Message of outputType.
 type outputMsg struct {
 	Version                     uint32
 	StampNs                     int64
 	Unit, Handler, Input, Value string
 }
 
-// Type returns &OutputType.
-func (m *outputMsg) Type() *msgs.Type { return &OutputType }
+// Type returns &outputType.
+func (m *outputMsg) Type() *msgs.Type { return &outputType }
 
-// Size returns the encoded size.
-func (m *outputMsg) Size() int {
+// size returns the encoded size.
+func (m *outputMsg) size() int {
 	return 4 + 8 + 4*4 + len(m.Unit) + len(m.Handler) + len(m.Input) + len(m.Value)
 }
 
-// AppendTo appends the ROS 1 encoding to b.
-func (m *outputMsg) AppendTo(b []byte) []byte {
+// appendTo appends the ROS 1 encoding to b.
+func (m *outputMsg) appendTo(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint32(b, m.Version)
 	b = binary.LittleEndian.AppendUint64(b, uint64(m.StampNs))
 	for _, s := range []string{m.Unit, m.Handler, m.Input, m.Value} {
@@ -81,23 +89,23 @@ func (m *outputMsg) AppendTo(b []byte) []byte {
 	return b
 }
 
-// Unmarshal decodes an encoded message, replacing every field.
-func (m *outputMsg) Unmarshal(b []byte) error {
+// unmarshal decodes an encoded message, replacing every field.
+func (m *outputMsg) unmarshal(b []byte) error {
 	if len(b) < 12 {
-		return fmt.Errorf("%s: %d bytes, want at least 12", OutputType.Name, len(b))
+		return fmt.Errorf("%s: %d bytes, want at least 12", outputTypeName, len(b))
 	}
 	m.Version = binary.LittleEndian.Uint32(b)
 	m.StampNs = int64(binary.LittleEndian.Uint64(b[4:]))
 	b = b[12:]
 	for _, s := range []*string{&m.Unit, &m.Handler, &m.Input, &m.Value} {
 		if len(b) < 4 || uint64(len(b)-4) < uint64(binary.LittleEndian.Uint32(b)) {
-			return fmt.Errorf("%s: a string runs past the message's end", OutputType.Name)
+			return fmt.Errorf("%s: a string runs past the message's end", outputTypeName)
 		}
 		n := binary.LittleEndian.Uint32(b)
 		*s, b = string(b[4:4+n]), b[4+n:]
 	}
 	if len(b) != 0 {
-		return fmt.Errorf("%s: %d bytes after the last field", OutputType.Name, len(b))
+		return fmt.Errorf("%s: %d bytes after the last field", outputTypeName, len(b))
 	}
 	return nil
 }
@@ -151,8 +159,8 @@ func (rec *Recorded) read(file, path string) error {
 		if !strings.HasPrefix(c.Topic, bagPrefix) {
 			continue
 		}
-		if c.Type != OutputType.Name || c.MD5Sum != OutputType.MD5 {
-			return fmt.Errorf("units: %s: topic %s has type %s (md5sum %s), want %s (md5sum %s)", path, c.Topic, c.Type, c.MD5Sum, OutputType.Name, OutputType.MD5)
+		if c.Type != outputType.Name || c.MD5Sum != outputType.MD5 {
+			return fmt.Errorf("units: %s: topic %s has type %s (md5sum %s), want %s (md5sum %s)", path, c.Topic, c.Type, c.MD5Sum, outputType.Name, outputType.MD5)
 		}
 		conns = append(conns, c.ID)
 	}
@@ -165,7 +173,7 @@ func (rec *Recorded) read(file, path string) error {
 	for it.Next() {
 		msg := it.Message()
 		topic := strings.TrimPrefix(msg.Conn.Topic, bagPrefix)
-		if err := m.Unmarshal(msg.Data); err != nil {
+		if err := msgs.Unmarshal(msg.Data, &m); err != nil {
 			return fmt.Errorf("units: %s: topic %s at bag time %v: %w", path, msg.Conn.Topic, time.Duration(msg.Time), err)
 		}
 		if v, ok := rec.Versions[topic]; ok && v != int(m.Version) {

@@ -17,6 +17,7 @@ import (
 	"github.com/rsbag/rsbag/internal/testsupport/conformance"
 	"github.com/rsbag/rsbag/internal/tools/baginfo"
 	"github.com/rsbag/rsbag/mcapbag"
+	"github.com/rsbag/rsbag/msgs"
 	"github.com/rsbag/rsbag/record"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
@@ -154,22 +155,22 @@ func TestRecordAndCompare(t *testing.T) {
 
 func TestOutputMsgRoundTrip(t *testing.T) {
 	m := outputMsg{Version: 3, StampNs: -5, Unit: "u", Handler: "h", Input: "[x]", Value: `{"a":1}`}
-	b := m.AppendTo(nil)
-	if len(b) != m.Size() {
-		t.Fatalf("%d bytes, Size %d", len(b), m.Size())
+	b := msgs.Append(nil, &m)
+	if len(b) != msgs.Size(&m) {
+		t.Fatalf("%d bytes, Size %d", len(b), msgs.Size(&m))
 	}
 	var got outputMsg
-	if err := got.Unmarshal(b); err != nil || got != m {
+	if err := msgs.Unmarshal(b, &got); err != nil || got != m {
 		t.Fatalf("round trip: %+v, %v", got, err)
 	}
 	for n := range len(b) {
-		if err := got.Unmarshal(b[:n]); err == nil {
+		if err := msgs.Unmarshal(b[:n], &got); err == nil {
 			t.Errorf("%d of %d bytes decoded", n, len(b))
 		}
 	}
 	// ROS's md5sum of the definition's fields.
-	if want := rosMD5("uint32 version\nint64 stamp_ns\nstring unit\nstring handler\nstring input\nstring value"); OutputType.MD5 != want || len(want) != 32 {
-		t.Errorf("md5 %s, want %s", OutputType.MD5, want)
+	if want := rosMD5("uint32 version\nint64 stamp_ns\nstring unit\nstring handler\nstring input\nstring value"); outputType.MD5 != want || len(want) != 32 {
+		t.Errorf("md5 %s, want %s", outputType.MD5, want)
 	}
 }
 

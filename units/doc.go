@@ -27,7 +27,7 @@
 // several cameras or real-time playback: a goroutine and a bounded queue
 // per unit, drops counted per handler, rate handlers on the wall clock,
 // panics reported while the other units go on. With LiveOptions.Record the
-// outputs are recorded into the camera's bag (BagTopic, OutputType, a
+// outputs are recorded into the camera's bag (BagTopic, as rsbag_units/Output messages, a
 // schema version per topic); Compare replays such a bag and reports the
 // first divergence from what was recorded, and Sweep runs variants of a
 // graph over one recording and compares them.

@@ -35,7 +35,7 @@ type LiveOptions struct {
 	// with every output published, in the order each unit publishes them.
 	OnOutput func(Record)
 	// Record, when set, records every output into this recorder's bag
-	// (on BagTopic(topic), as OutputType messages with the topic's schema
+	// (on BagTopic(topic), as rsbag_units/Output messages with the topic's schema
 	// version), beside the camera streams when the recorder is also one
 	// of the devices run. The recorder's caller closes it after Stop.
 	Record *record.Device

@@ -98,8 +98,9 @@ func (a *assembler) finish() {
 }
 
 // Stats counts what a streaming sensor received, and the frames it lost by
-// cause. The frames delivered, dropped for a slow handler and lost, per
-// stream, are Device.Stats (device.StreamStats).
+// cause: every sensor of a Device's Sensors has a method Stats() Stats
+// (s.(interface{ Stats() usb.Stats })). The frames delivered, dropped for a
+// slow handler and lost, per stream, are Device.Stats (device.StreamStats).
 type Stats struct {
 	Frames          uint64 // frames assembled and handed on
 	ErrorFrames     uint64 // dropped: a payload had the error bit

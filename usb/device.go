@@ -223,7 +223,7 @@ func (d *Device) build(ctx context.Context) error {
 			continue
 		}
 		_, depth := vc.Unit(uvc.VcExtensionUnit, &uvc.DepthXU)
-		s := &Sensor{vc: vc, depth: depth, modes: map[*sensor.StreamProfile]mode{}, ilv: map[*sensor.StreamProfile]mode{}}
+		s := &videoSensor{vc: vc, depth: depth, modes: map[*sensor.StreamProfile]mode{}, ilv: map[*sensor.StreamProfile]mode{}}
 		s.global.Store(true)
 		if depth {
 			s.init(d, "Stereo Module")
@@ -333,7 +333,7 @@ func d40xProduct(pid uint16) (product, bool) {
 // Infrared/1 (left) and Infrared/2 (right) in Y8 or Y16
 // (register_processing_block in src/ds/d400/d400-device.cpp), and an
 // Infrared/1 Y8 profile that both GREY and Y8I can produce is listed once.
-func buildProfiles(s *Sensor) {
+func buildProfiles(s *videoSensor) {
 	type key struct {
 		st        sensor.Stream
 		idx       int
@@ -502,9 +502,9 @@ func (d *Device) shutdown() error {
 	for _, s := range d.sensors {
 		var err error
 		switch v := s.(type) {
-		case *Sensor:
+		case *videoSensor:
 			err = v.shutdown()
-		case *MotionSensor:
+		case *motionSensor:
 			err = v.shutdown()
 		}
 		if err != nil && !errors.Is(err, device.ErrDisconnected) {

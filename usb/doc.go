@@ -32,6 +32,11 @@
 // the tests run the driver on a scripted fake camera
 // (internal/testsupport/usbtest). The public API has no transport hook.
 //
+// The sensors of a Device (Sensors) are sensor.Sensor values that also
+// implement the extensions interfaces of what they have (options,
+// notifications, sensor kinds, depth units and stereo baseline for the
+// depth sensor) and a method Stats() Stats.
+//
 // Frames are delivered by the rules of package sensor ("Frame delivery").
 // Each streaming VideoStreaming interface, and the IMU, has a reading
 // goroutine, which runs the notification callbacks, and behind it a worker

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rsbag/rsbag/device"
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/internal/sensorrt"
 	"github.com/rsbag/rsbag/internal/usbio"
 	"github.com/rsbag/rsbag/internal/uvc"
@@ -65,7 +66,7 @@ func parseHIDReport(b []byte) (hidReport, error) {
 }
 
 // MotionSensor is the IMU of a D435i/D455, read over HID.
-type MotionSensor struct {
+type motionSensor struct {
 	base
 	intf     int
 	ep       uint8
@@ -76,10 +77,10 @@ type MotionSensor struct {
 }
 
 var (
-	_ extensions.Options  = (*MotionSensor)(nil)
-	_ sensor.Sensor       = (*MotionSensor)(nil)
-	_ extensions.Notifier = (*MotionSensor)(nil)
-	_ extensions.Kinded   = (*MotionSensor)(nil)
+	_ extensions.Options  = (*motionSensor)(nil)
+	_ sensor.Sensor       = (*motionSensor)(nil)
+	_ extensions.Notifier = (*motionSensor)(nil)
+	_ extensions.Kinded   = (*motionSensor)(nil)
 )
 
 // hidRates are the D400 IMU rates librealsense offers (src/ds/d400/
@@ -89,8 +90,8 @@ var hidRates = []struct {
 	fps    int
 }{{sensor.StreamAccel, 63}, {sensor.StreamAccel, 250}, {sensor.StreamGyro, 200}, {sensor.StreamGyro, 400}}
 
-func newMotionSensor(dev *Device, intf int, ep uint8) *MotionSensor {
-	m := &MotionSensor{intf: intf, ep: ep}
+func newMotionSensor(dev *Device, intf int, ep uint8) *motionSensor {
+	m := &motionSensor{intf: intf, ep: ep}
 	m.init(dev, "Motion Module")
 	m.info = sensor.Info{sensor.CameraInfoName: m.name}
 	m.kind = []extensions.SensorKind{extensions.KindMotionSensor}
@@ -115,12 +116,12 @@ func newMotionSensor(dev *Device, intf int, ep uint8) *MotionSensor {
 }
 
 // Profiles returns the accel and gyro profiles.
-func (m *MotionSensor) Profiles() []*sensor.StreamProfile {
+func (m *motionSensor) Profiles() []*sensor.StreamProfile {
 	return append([]*sensor.StreamProfile(nil), m.profiles...)
 }
 
 // Open reserves at most one accel and one gyro profile.
-func (m *MotionSensor) Open(ps ...*sensor.StreamProfile) error {
+func (m *motionSensor) Open(ps ...*sensor.StreamProfile) error {
 	seen := map[sensor.Stream]bool{}
 	for _, p := range ps {
 		if seen[p.Stream] {
@@ -142,7 +143,7 @@ func reportID(s sensor.Stream) uint8 {
 // rs_hid_device::set_feature_report does: GET_REPORT the feature, change
 // power (and the report interval when fps > 0), SET_REPORT, GET_REPORT to
 // check.
-func (m *MotionSensor) power(ctx context.Context, id uint8, state uint8, fps int) error {
+func (m *motionSensor) power(ctx context.Context, id uint8, state uint8, fps int) error {
 	val := uint16(hidReportFeature)<<8 | uint16(id)
 	idx := uint16(m.intf)
 	fr := make([]byte, hidFeatureSize)
@@ -167,7 +168,7 @@ func (m *MotionSensor) power(ctx context.Context, id uint8, state uint8, fps int
 
 // Start powers the opened IMU sensors up at their rates and reads input
 // reports from the interrupt endpoint.
-func (m *MotionSensor) Start(h sensor.Handler) error {
+func (m *motionSensor) Start(h sensor.Handler) error {
 	return m.life.Start(h, func(opened []*sensor.StreamProfile) error {
 		m.track(opened)
 		return m.start(h, opened)
@@ -175,7 +176,7 @@ func (m *MotionSensor) Start(h sensor.Handler) error {
 }
 
 // start is Start's step, with the life cycle locked.
-func (m *MotionSensor) start(h sensor.Handler, opened []*sensor.StreamProfile) error {
+func (m *motionSensor) start(h sensor.Handler, opened []*sensor.StreamProfile) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -207,7 +208,7 @@ func (m *MotionSensor) start(h sensor.Handler, opened []*sensor.StreamProfile) e
 	return nil
 }
 
-func (m *MotionSensor) read(ctx context.Context, st usbio.Stream, byID map[uint8]*sensor.StreamProfile, w *sensorrt.Worker) {
+func (m *motionSensor) read(ctx context.Context, st usbio.Stream, byID map[uint8]*sensor.StreamProfile, w *sensorrt.Worker) {
 	defer st.Close()
 	buf := make([]byte, hidReportSize)
 	for {
@@ -248,7 +249,7 @@ func (m *MotionSensor) read(ctx context.Context, st usbio.Stream, byID map[uint8
 		m.frames[p]++
 		now := nowMs()
 		f := &sensor.Frame{
-			Profile: p, Number: m.frames[p], Motion: v, Data: sensor.AppendMotion(nil, v),
+			Profile: p, Number: m.frames[p], Motion: v, Data: layout.AppendMotion(nil, v),
 			// librealsense trims the HID timestamp to 32 bits to keep it
 			// comparable with the UVC clock (src/ds/ds-timestamp.cpp).
 			TimestampMs: float64(uint32(r.TimestampUs)) * 0.001, Domain: sensor.TimestampDomainHardwareClock,
@@ -266,10 +267,10 @@ func (m *MotionSensor) read(ctx context.Context, st usbio.Stream, byID map[uint8
 // sensor's own handler or notification callbacks, which it would wait for,
 // it returns an error wrapping sensor.ErrStopFromHandler and the sensor
 // keeps streaming.
-func (m *MotionSensor) Stop() error { return m.life.Stop(m.stop) }
+func (m *motionSensor) Stop() error { return m.life.Stop(m.stop) }
 
 // stop is Stop's step.
-func (m *MotionSensor) stop() error {
+func (m *motionSensor) stop() error {
 	m.halt()
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -290,7 +291,7 @@ func (m *MotionSensor) stop() error {
 // Close stops the sensor if needed and releases its profiles. Like Stop, it
 // fails with an error wrapping sensor.ErrStopFromHandler (and changes
 // nothing) when called from the sensor's own handler.
-func (m *MotionSensor) Close() error { return m.life.Close(m.stop, nil) }
+func (m *motionSensor) Close() error { return m.life.Close(m.stop, nil) }
 
 // shutdown closes the sensor for good (device Close).
-func (m *MotionSensor) shutdown() error { return m.life.Shutdown(m.stop, nil) }
+func (m *motionSensor) shutdown() error { return m.life.Shutdown(m.stop, nil) }

@@ -58,7 +58,7 @@ func slowHandlerGetsLatest(t *testing.T) {
 	if len(seq) != 2 || seq[0] != 1 || seq[1] != 5 {
 		t.Errorf("handler got frames %v, want 1 and the newest, 5", seq)
 	}
-	if st := depth.(*usb.Sensor).Stats(); st.Frames != 5 {
+	if st := depth.(interface{ Stats() usb.Stats }).Stats(); st.Frames != 5 {
 		t.Errorf("stats %+v: want 5 frames read", st)
 	}
 	// Per stream: 2 delivered, 3 dropped for the slow handler, none lost

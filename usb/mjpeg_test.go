@@ -92,7 +92,7 @@ func TestMJPEGConvertedOnHost(t *testing.T) {
 	if err := color.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	st := color.(*usb.Sensor).Stats()
+	st := color.(interface{ Stats() usb.Stats }).Stats()
 	// The corrupt frame is lost to the stream.
 	checkStreamStats(t, d, sensor.StreamColor, 2, 0, 1)
 	if err := d.Close(); err != nil {

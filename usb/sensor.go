@@ -202,7 +202,7 @@ func offer(w *sensorrt.Worker, f *sensor.Frame) {
 
 // Sensor is a UVC sensor of a live camera: the Stereo Module (depth and
 // infrared) or the RGB Camera.
-type Sensor struct {
+type videoSensor struct {
 	base
 	vc       uvc.ControlInterface
 	profiles []*sensor.StreamProfile
@@ -217,16 +217,16 @@ type Sensor struct {
 }
 
 var (
-	_ sensor.Sensor                = (*Sensor)(nil)
-	_ extensions.Options           = (*Sensor)(nil)
-	_ extensions.Notifier          = (*Sensor)(nil)
-	_ extensions.Kinded            = (*Sensor)(nil)
-	_ extensions.DepthSensor       = (*Sensor)(nil)
-	_ extensions.DepthStereoSensor = (*Sensor)(nil)
+	_ sensor.Sensor                = (*videoSensor)(nil)
+	_ extensions.Options           = (*videoSensor)(nil)
+	_ extensions.Notifier          = (*videoSensor)(nil)
+	_ extensions.Kinded            = (*videoSensor)(nil)
+	_ extensions.DepthSensor       = (*videoSensor)(nil)
+	_ extensions.DepthStereoSensor = (*videoSensor)(nil)
 )
 
 // Profiles returns every profile the sensor's descriptors advertise.
-func (s *Sensor) Profiles() []*sensor.StreamProfile {
+func (s *videoSensor) Profiles() []*sensor.StreamProfile {
 	return append([]*sensor.StreamProfile(nil), s.profiles...)
 }
 
@@ -235,7 +235,7 @@ func (s *Sensor) Profiles() []*sensor.StreamProfile {
 // resolution and rate are streamed together as one interleaved format
 // (Y8I for Y8, Y12I for Y16) and split. Infrared/1 Y8 alone uses the plain
 // GREY format when the camera offers it.
-func (s *Sensor) Open(ps ...*sensor.StreamProfile) error {
+func (s *videoSensor) Open(ps ...*sensor.StreamProfile) error {
 	plans, err := s.resolve(ps)
 	if err != nil {
 		return err
@@ -243,7 +243,7 @@ func (s *Sensor) Open(ps ...*sensor.StreamProfile) error {
 	return s.life.Open(s.profiles, ps, func() error { s.plans = plans; return nil })
 }
 
-func (s *Sensor) resolve(ps []*sensor.StreamProfile) ([]*plan, error) {
+func (s *videoSensor) resolve(ps []*sensor.StreamProfile) ([]*plan, error) {
 	var plans []*plan
 	byIntf := map[int]*plan{}
 	conflict := func(p *sensor.StreamProfile, intf int) error {
@@ -297,7 +297,7 @@ func (s *Sensor) resolve(ps []*sensor.StreamProfile) ([]*plan, error) {
 // Depth Units option — read from advanced mode at open and changed by
 // SetOption when the camera has advanced mode, else librealsense's default
 // (0.001, 0.0001 on the D405). It is 0 for the RGB camera.
-func (s *Sensor) DepthUnits() float32 {
+func (s *videoSensor) DepthUnits() float32 {
 	if !s.depth {
 		return 0
 	}
@@ -305,7 +305,7 @@ func (s *Sensor) DepthUnits() float32 {
 }
 
 // initialDepthUnits returns the depth units known at open.
-func (s *Sensor) initialDepthUnits() float32 {
+func (s *videoSensor) initialDepthUnits() float32 {
 	switch {
 	case s.dev.fw != nil:
 		return s.dev.fw.depthUnits
@@ -318,7 +318,7 @@ func (s *Sensor) initialDepthUnits() float32 {
 // StereoBaselineMM returns the distance between the stereo imagers in
 // millimeters, |baseline| of the depth coefficients table as librealsense
 // reports it; 0 when the table is unknown or for the RGB camera.
-func (s *Sensor) StereoBaselineMM() float32 {
+func (s *videoSensor) StereoBaselineMM() float32 {
 	if !s.depth || s.dev.fw == nil || s.dev.fw.coeff == nil {
 		return 0
 	}
@@ -330,7 +330,7 @@ func (s *Sensor) StereoBaselineMM() float32 {
 // depth-sensor format except Y16 (unrectified, none), color intrinsics from
 // the RGB table (the D405, whose color comes from the depth module, by its
 // own derivation); only the size when the calibration is unknown.
-func (s *Sensor) intrinsics(p *sensor.StreamProfile) sensor.Intrinsics {
+func (s *videoSensor) intrinsics(p *sensor.StreamProfile) sensor.Intrinsics {
 	none := sensor.Intrinsics{Width: p.Width, Height: p.Height}
 	fw := s.dev.fw
 	switch {
@@ -365,7 +365,7 @@ type vsRun struct {
 
 // Start negotiates every opened profile (probe/commit), starts its IN
 // stream and delivers frames to h.
-func (s *Sensor) Start(h sensor.Handler) error {
+func (s *videoSensor) Start(h sensor.Handler) error {
 	return s.life.Start(h, func(opened []*sensor.StreamProfile) error {
 		s.track(opened)
 		return s.start(h)
@@ -373,7 +373,7 @@ func (s *Sensor) Start(h sensor.Handler) error {
 }
 
 // start is Start's step, with the life cycle locked.
-func (s *Sensor) start(h sensor.Handler) error {
+func (s *videoSensor) start(h sensor.Handler) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	o := s.dev.opts
@@ -436,7 +436,7 @@ func (s *Sensor) start(h sensor.Handler) error {
 // payloads, assembles frames and hands them to w. A read that sees no data
 // for the watchdog period, or a stall, resets the endpoint and restarts the
 // stream.
-func (s *Sensor) read(ctx context.Context, r *vsRun, w *sensorrt.Worker) {
+func (s *videoSensor) read(ctx context.Context, r *vsRun, w *sensorrt.Worker) {
 	o := s.dev.opts
 	var local Stats
 	asm := &assembler{expect: r.m.expect, maxSize: r.size, stats: &local}
@@ -514,7 +514,7 @@ func addStats(a, b Stats) Stats {
 // microseconds on the hardware clock and the capture-timing frame counter;
 // without, the host clock (system time) and a running counter. It returns
 // false, delivering nothing, for an MJPEG frame that does not decode.
-func (s *Sensor) deliver(r *vsRun, data []byte, hdr uvc.PayloadHeader, m *frameMeta, w *sensorrt.Worker) bool {
+func (s *videoSensor) deliver(r *vsRun, data []byte, hdr uvc.PayloadHeader, m *frameMeta, w *sensorrt.Worker) bool {
 	r.frames++
 	now := nowMs()
 	f := &sensor.Frame{
@@ -632,10 +632,10 @@ func splitStereo(kind int, src []byte, wantL, wantR bool) (left, right []byte) {
 // own handler or notification callbacks, which it would wait for, it
 // returns an error wrapping sensor.ErrStopFromHandler and the sensor keeps
 // streaming.
-func (s *Sensor) Stop() error { return s.life.Stop(s.stop) }
+func (s *videoSensor) Stop() error { return s.life.Stop(s.stop) }
 
 // stop is Stop's step.
-func (s *Sensor) stop() error {
+func (s *videoSensor) stop() error {
 	s.halt()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -666,9 +666,9 @@ func (s *Sensor) stop() error {
 // Close stops the sensor if needed and releases its profiles. Like Stop, it
 // fails with an error wrapping sensor.ErrStopFromHandler (and changes
 // nothing) when called from the sensor's own handler.
-func (s *Sensor) Close() error {
+func (s *videoSensor) Close() error {
 	return s.life.Close(s.stop, func() { s.plans = nil })
 }
 
 // shutdown closes the sensor for good (device Close).
-func (s *Sensor) shutdown() error { return s.life.Shutdown(s.stop, func() { s.plans = nil }) }
+func (s *videoSensor) shutdown() error { return s.life.Shutdown(s.stop, func() { s.plans = nil }) }

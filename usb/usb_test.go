@@ -370,7 +370,7 @@ func TestStreamPayloads(t *testing.T) {
 			t.Errorf("frame %d: %d bytes stride %d", i, len(f.Data), f.Stride)
 		}
 	}
-	st := depth.(*usb.Sensor).Stats()
+	st := depth.(interface{ Stats() usb.Stats }).Stats()
 	if st.Frames != 4 || st.ErrorFrames != 1 || st.ShortFrames != 1 || st.OversizedFrames != 1 || st.BadPayloads != 1 {
 		t.Errorf("stats %+v", st)
 	}
@@ -412,7 +412,7 @@ func watchdogAndUnplug(t *testing.T) {
 	}
 	s.Send(usbtest.Payload(usbtest.FID|usbtest.EOF, 2, nil, img))
 	col.wait(t, 2)
-	if st := depth.(*usb.Sensor).Stats(); st.Resets < 1 {
+	if st := depth.(interface{ Stats() usb.Stats }).Stats(); st.Resets < 1 {
 		t.Errorf("resets %d", st.Resets)
 	}
 	// Unplug mid-stream.

@@ -2,7 +2,9 @@
    keeps it in a composite frame, stays as it was after the program
    releases its own reference and the point cloud block computes the next
    cloud. Prints the hashes of the first cloud, of the second, and of the
-   first as the composite holds it. */
+   first as the composite holds it. With a second argument "units", the
+   same of the outputs of a units transform, whose memory the library
+   reuses too. */
 #include <inttypes.h>
 #include <string.h>
 #include "rs2test.h"
@@ -73,7 +75,8 @@ int main(int argc, char** argv) {
 	pthread_mutex_unlock(&mu);
 
 	rs2_frame_queue* q = rs2_create_frame_queue(4, &e); check(e);
-	rs2_processing_block* pc = rs2_create_pointcloud(&e); check(e);
+	rs2_processing_block* pc = argc > 2 && !strcmp(argv[2], "units") ? rs2_create_units_transform(&e) : rs2_create_pointcloud(&e);
+	check(e);
 	rs2_processing_block* keeper = rs2_create_processing_block_fptr(keep, NULL, &e); check(e);
 	rs2_frame* first = run(pc, q, depth[0]);
 	uint64_t h1 = hash(first);

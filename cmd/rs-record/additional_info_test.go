@@ -56,7 +56,7 @@ func TestAdditionalInfo(t *testing.T) {
 	for it.Next() {
 		if m := it.Message(); m.Conn.Topic == layout.AdditionalInfoTopic {
 			var kv msgs.KeyValue
-			if err := kv.Unmarshal(m.Data); err != nil {
+			if err := msgs.Unmarshal(m.Data, &kv); err != nil {
 				t.Fatal(err)
 			}
 			got = append(got, kv.Key+"="+kv.Value)

@@ -126,15 +126,11 @@ func cameraLosses(dev device.Device) string {
 	}
 	var causes usb.Stats
 	for _, s := range dev.Sensors() {
-		var st usb.Stats
-		switch s := s.(type) {
-		case *usb.Sensor:
-			st = s.Stats()
-		case *usb.MotionSensor:
-			st = s.Stats()
-		default:
+		ss, ok := s.(interface{ Stats() usb.Stats })
+		if !ok {
 			continue
 		}
+		st := ss.Stats()
 		causes.ErrorFrames += st.ErrorFrames
 		causes.ShortFrames += st.ShortFrames
 		causes.OversizedFrames += st.OversizedFrames

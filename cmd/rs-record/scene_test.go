@@ -216,13 +216,13 @@ func TestGroundTruth(t *testing.T) {
 	for bt, data := range depth {
 		var img, exact msgs.Image
 		var pose msgs.Transform
-		if err := img.Unmarshal(data); err != nil {
+		if err := msgs.Unmarshal(data, &img); err != nil {
 			t.Fatal(err)
 		}
-		if err := exact.Unmarshal(at["/ground_truth/Depth_0/depth"][bt]); err != nil {
+		if err := msgs.Unmarshal(at["/ground_truth/Depth_0/depth"][bt], &exact); err != nil {
 			t.Fatalf("exact depth at %v: %v", bt, err)
 		}
-		if err := pose.Unmarshal(at["/ground_truth/Depth_0/pose"][bt]); err != nil {
+		if err := msgs.Unmarshal(at["/ground_truth/Depth_0/pose"][bt], &pose); err != nil {
 			t.Fatalf("pose at %v: %v", bt, err)
 		}
 		if exact.Encoding != "32FC1" || exact.Header.Seq != img.Header.Seq || exact.Header.Stamp != img.Header.Stamp {

@@ -32,7 +32,7 @@ func exactDepths(t *testing.T, bag string) map[uint32][]float32 {
 	it := r.Messages(&rosbag.Query{Topics: []string{"/ground_truth/Depth_0/depth"}})
 	for it.Next() {
 		var img msgs.Image
-		if err := img.Unmarshal(it.Message().Data); err != nil {
+		if err := msgs.Unmarshal(it.Message().Data, &img); err != nil {
 			t.Fatal(err)
 		}
 		z := make([]float32, len(img.Data)/4)

@@ -4,14 +4,15 @@
 //
 //  1. the containers and the model's base: msgs (its serialization
 //     primitives internal/rosmsg, and the file version 1 message types
-//     internal/legacymsgs), rosbag (internal/lz4frame, and its
-//     registry of URL schemes internal/bagname), the names of a rig
+//     internal/legacymsgs), rosbag (internal/lz4frame, its
+//     registry of URL schemes internal/bagname, and the recorder's way to
+//     hand it a frame by reference internal/bagref), the names of a rig
 //     session's files internal/rigfiles,
 //     sensor, internal/goid (read by the sensor runtime only), the backends'
 //     callback lists internal/callbacks, the MCAP chunk writer
 //     internal/mcapwriter, the UVC wire formats internal/uvc, and the
 //     plumbing below everything: internal/buildinfo, internal/outfile,
-//     internal/jsonl;
+//     internal/jsonl, and the pool of frame memory internal/framepool;
 //  2. the device model: extensions, device, internal/layout, the derivation
 //     of a device's extrinsics internal/extrinsics, the reader of a
 //     bag's description internal/description, internal/yuv and
@@ -80,7 +81,9 @@ var layers = map[string]int{
 	"rosbag":              layerBase,
 	"sensor":              layerBase,
 	"internal/lz4frame":   layerBase,
+	"internal/bagref":     layerBase,
 	"internal/goid":       layerBase,
+	"internal/framepool":  layerBase,
 	"internal/buildinfo":  layerBase,
 	"internal/outfile":    layerBase,
 	"internal/jsonl":      layerBase,
@@ -137,14 +140,16 @@ var layers = map[string]int{
 var allowed = map[string][]string{
 	// 1. The base.
 	"msgs":                {"internal/rosmsg"},
-	"rosbag":              {"internal/lz4frame", "internal/bagname"},
+	"rosbag":              {"internal/lz4frame", "internal/bagname", "internal/bagref"},
 	"internal/bagname":    {},
 	"internal/rigfiles":   {},
 	"internal/rosmsg":     {},
 	"internal/legacymsgs": {"msgs", "internal/rosmsg"},
 	"internal/lz4frame":   {},
+	"internal/bagref":     {},
 	"sensor":              {},
 	"internal/goid":       {},
+	"internal/framepool":  {},
 	"internal/buildinfo":  {},
 	"internal/outfile":    {},
 	"internal/jsonl":      {},
@@ -165,16 +170,16 @@ var allowed = map[string][]string{
 	"internal/usbio":       {"internal/uvc"},
 	"internal/usbtrace":    {"internal/usbio"},
 	// 3. The backends.
-	"usb":      {"sensor", "extensions", "device", "internal/sensorrt", "internal/yuv", "internal/optionset", "internal/callbacks", "internal/uvc", "internal/usbio"},
+	"usb":      {"sensor", "extensions", "device", "internal/layout", "internal/sensorrt", "internal/yuv", "internal/optionset", "internal/callbacks", "internal/uvc", "internal/usbio"},
 	"software": {"sensor", "extensions", "device", "internal/layout", "internal/extrinsics", "internal/sensorrt", "internal/optionset", "internal/callbacks", "internal/synthscript"},
 	"playback": {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/extrinsics", "internal/description", "internal/sensorrt", "internal/callbacks", "internal/legacymsgs"},
-	"record":   {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo", "internal/callbacks"},
+	"record":   {"sensor", "extensions", "device", "msgs", "rosbag", "internal/layout", "internal/buildinfo", "internal/callbacks", "internal/bagref"},
 	// 4. On the backends.
 	"pipeline":          {"sensor", "extensions", "device", "playback", "record", "software", "internal/outfile"},
 	"rig":               {"sensor", "extensions", "device", "playback", "record", "internal/outfile", "internal/rigfiles"},
 	"replay":            {"sensor", "pipeline", "playback", "rig", "internal/jsonl"},
 	"replay/replaytest": {"replay"},
-	"processing":        {"sensor", "extensions", "internal/yuv"},
+	"processing":        {"sensor", "extensions", "internal/yuv", "internal/framepool"},
 	"mcapbag":           {"rosbag", "msgs", "internal/layout", "internal/description", "internal/lz4frame", "internal/mcapwriter"},
 	"mcapbag/ros2":      {"sensor", "extensions", "playback", "mcapbag", "internal/mcapwriter", "internal/yuv"},
 	"blobfile":          {"rosbag", "internal/bagname"},
@@ -192,7 +197,7 @@ var allowed = map[string][]string{
 	// librealsense program uses; blobfile and rosbag for bags by URL (the
 	// cloud build reads them, the default build refuses them through
 	// rosbag.RegisterScheme, as rs-record's builds do).
-	"capi": {"sensor", "extensions", "device", "playback", "pipeline", "processing", "blobfile", "rosbag"},
+	"capi": {"sensor", "extensions", "device", "playback", "pipeline", "processing", "blobfile", "rosbag", "internal/framepool"},
 	// Example programs, as programs may.
 	"examples": {"*"},
 	// The fleet module's packages run the tools' packages per bag.

@@ -18,7 +18,7 @@ import (
 	"sync"
 )
 
-var schemes sync.Map // scheme → opener (a rosbag.Opener)
+var schemes sync.Map // scheme → opener (the func(name string) (rosbag.File, error) of rosbag.RegisterScheme)
 
 // bare drops the "rosbag: " of an error wrapped into a message that says
 // it already.
@@ -37,9 +37,9 @@ func IsURL(name string) bool {
 	return ok
 }
 
-// Register makes name of the form SCHEME://... a URL that open (a
-// rosbag.Opener) opens; a later registration of a scheme replaces the
-// earlier one.
+// Register makes name of the form SCHEME://... a URL that open (the opener
+// given to rosbag.RegisterScheme) opens; a later registration of a scheme
+// replaces the earlier one.
 func Register(scheme string, open any) {
 	schemes.Store(strings.ToLower(scheme), open)
 }

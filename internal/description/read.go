@@ -49,7 +49,7 @@ func HasType(c *rosbag.Connection, k layout.TopicKind) bool {
 // Unmarshal decodes data into m. Bytes after the message are accepted, as
 // librealsense's reader accepts them.
 func Unmarshal(m msgs.Message, data []byte) error {
-	if err := m.Unmarshal(data); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
+	if err := msgs.Unmarshal(data, m); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
 		return err
 	}
 	return nil

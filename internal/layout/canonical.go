@@ -16,18 +16,18 @@ func Canonical(k TopicKind, data []byte, scratch *[]byte) ([]byte, error) {
 	switch k {
 	case KindStreamInfo:
 		var si msgs.StreamInfo
-		if err := si.Unmarshal(data); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
+		if err := msgs.Unmarshal(data, &si); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
 			return nil, err
 		}
 		si.IsRecommended = msgs.BoolOf(si.IsRecommended.Bool())
-		*scratch = si.AppendTo((*scratch)[:0])
+		*scratch = msgs.Append((*scratch)[:0], &si)
 		return *scratch, nil
 	case KindImageData:
 		var img msgs.Image
-		if err := img.Unmarshal(data); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
+		if err := msgs.Unmarshal(data, &img); err != nil && !errors.Is(err, msgs.ErrTrailingBytes) {
 			return nil, err
 		}
-		if !img.HasDepthUnits && img.Size() == len(data) {
+		if !img.HasDepthUnits && msgs.Size(&img) == len(data) {
 			return data, nil
 		}
 		// librealsense's frame_id "1" announces the trailing float32;
@@ -35,7 +35,7 @@ func Canonical(k TopicKind, data []byte, scratch *[]byte) ([]byte, error) {
 		// depth units from the Depth Units option, as for our bags).
 		img.Header.FrameID = "0" // what record writes
 		img.HasDepthUnits = false
-		*scratch = img.AppendTo((*scratch)[:0])
+		*scratch = msgs.Append((*scratch)[:0], &img)
 		return *scratch, nil
 	}
 	return data, nil

@@ -150,19 +150,19 @@ func TestGoldenTimes(t *testing.T) {
 				switch tp.Kind {
 				case KindImageData:
 					var img msgs.Image
-					if err := img.Unmarshal(m.Data); err != nil {
+					if err := msgs.Unmarshal(m.Data, &img); err != nil {
 						t.Fatal(err)
 					}
 					frames[k] = frameInfo{FrameTimestampMs(img.Header.Stamp), uint64(img.Header.Seq)}
 				case KindImuData:
 					var imu msgs.Imu
-					if err := imu.Unmarshal(m.Data); err != nil {
+					if err := msgs.Unmarshal(m.Data, &imu); err != nil {
 						t.Fatal(err)
 					}
 					frames[k] = frameInfo{FrameTimestampMs(imu.Header.Stamp), uint64(imu.Header.Seq)}
 				case KindImageMetadata, KindImuMetadata, KindPoseMetadata:
 					var kv msgs.KeyValue
-					if err := kv.Unmarshal(m.Data); err != nil {
+					if err := msgs.Unmarshal(m.Data, &kv); err != nil {
 						t.Fatal(err)
 					}
 					switch kv.Key {
@@ -190,13 +190,13 @@ func TestGoldenTimes(t *testing.T) {
 					}
 				case KindNotification:
 					var n msgs.Notification
-					if err := n.Unmarshal(m.Data); err != nil {
+					if err := msgs.Unmarshal(m.Data, &n); err != nil {
 						t.Fatal(err)
 					}
 					notes = append(notes, n)
 				case KindStreamInfo:
 					var si msgs.StreamInfo
-					if err := si.Unmarshal(m.Data); err != nil {
+					if err := msgs.Unmarshal(m.Data, &si); err != nil {
 						t.Fatal(err)
 					}
 					encodings[fmt.Sprintf("%d/%s/%d", tp.Sensor, tp.Stream, tp.Index)] = si.Encoding

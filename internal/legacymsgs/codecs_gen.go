@@ -10,28 +10,26 @@ import (
 // Type returns the descriptor of Extrinsics.
 func (*Extrinsics) Type() *msgs.Type { return &extrinsicsType }
 
-// Size returns the encoded size in bytes.
-func (m *Extrinsics) Size() int {
+// size returns the encoded size in bytes.
+func (m *Extrinsics) size() int {
 	return 48
 }
 
-// AppendTo appends the encoded message to b.
-func (m *Extrinsics) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = rosmsg.AppendF32s(b, m.Rotation[:])
-	b = rosmsg.AppendF32s(b, m.Translation[:])
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *Extrinsics) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *Extrinsics) appendTo(b []byte) []byte {
 	b = rosmsg.AppendF32s(b, m.Rotation[:])
 	b = rosmsg.AppendF32s(b, m.Translation[:])
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *Extrinsics) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, extrinsicsType.Name)
+// unmarshal decodes b into m.
+func (m *Extrinsics) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "realsense_legacy_msgs/extrinsics")
 	m.decode(&d)
 	return d.End()
 }
@@ -44,27 +42,21 @@ func (m *Extrinsics) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of FrameInfo.
 func (*FrameInfo) Type() *msgs.Type { return &frameInfoType }
 
-// Size returns the encoded size in bytes.
-func (m *FrameInfo) Size() int {
+// size returns the encoded size in bytes.
+func (m *FrameInfo) size() int {
 	n := 16
 	for i := range m.FrameMetadata {
-		n += m.FrameMetadata[i].Size()
+		n += m.FrameMetadata[i].size()
 	}
 	return n
 }
 
-// AppendTo appends the encoded message to b.
-func (m *FrameInfo) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = rosmsg.AppendU64(b, m.SystemTime)
-	b = rosmsg.AppendU32(b, uint32(len(m.FrameMetadata)))
-	for i := range m.FrameMetadata {
-		b = m.FrameMetadata[i].appendTo(b)
-	}
-	b = rosmsg.AppendU32(b, m.TimeStampDomain)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *FrameInfo) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *FrameInfo) appendTo(b []byte) []byte {
 	b = rosmsg.AppendU64(b, m.SystemTime)
 	b = rosmsg.AppendU32(b, uint32(len(m.FrameMetadata)))
@@ -75,9 +67,9 @@ func (m *FrameInfo) appendTo(b []byte) []byte {
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *FrameInfo) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, frameInfoType.Name)
+// unmarshal decodes b into m.
+func (m *FrameInfo) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "realsense_legacy_msgs/frame_info")
 	m.decode(&d)
 	return d.End()
 }
@@ -100,20 +92,17 @@ func (m *FrameInfo) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of Metadata.
 func (*Metadata) Type() *msgs.Type { return &metadataType }
 
-// Size returns the encoded size in bytes.
-func (m *Metadata) Size() int {
+// size returns the encoded size in bytes.
+func (m *Metadata) size() int {
 	return 8 + 1*len(m.Data)
 }
 
-// AppendTo appends the encoded message to b.
-func (m *Metadata) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = rosmsg.AppendU32(b, m.MetadataType)
-	b = rosmsg.AppendU32(b, uint32(len(m.Data)))
-	b = append(b, m.Data...)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *Metadata) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *Metadata) appendTo(b []byte) []byte {
 	b = rosmsg.AppendU32(b, m.MetadataType)
 	b = rosmsg.AppendU32(b, uint32(len(m.Data)))
@@ -121,9 +110,9 @@ func (m *Metadata) appendTo(b []byte) []byte {
 	return b
 }
 
-// Unmarshal decodes b into m. Data aliases b: it is not copied.
-func (m *Metadata) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, metadataType.Name)
+// unmarshal decodes b into m. Data aliases b: it is not copied.
+func (m *Metadata) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "realsense_legacy_msgs/metadata")
 	m.decode(&d)
 	return d.End()
 }
@@ -136,20 +125,17 @@ func (m *Metadata) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of MotionIntrinsics.
 func (*MotionIntrinsics) Type() *msgs.Type { return &motionIntrinsicsType }
 
-// Size returns the encoded size in bytes.
-func (m *MotionIntrinsics) Size() int {
+// size returns the encoded size in bytes.
+func (m *MotionIntrinsics) size() int {
 	return 72
 }
 
-// AppendTo appends the encoded message to b.
-func (m *MotionIntrinsics) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = rosmsg.AppendF32s(b, m.Data[:])
-	b = rosmsg.AppendF32s(b, m.NoiseVariances[:])
-	b = rosmsg.AppendF32s(b, m.BiasVariances[:])
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *MotionIntrinsics) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *MotionIntrinsics) appendTo(b []byte) []byte {
 	b = rosmsg.AppendF32s(b, m.Data[:])
 	b = rosmsg.AppendF32s(b, m.NoiseVariances[:])
@@ -157,9 +143,9 @@ func (m *MotionIntrinsics) appendTo(b []byte) []byte {
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *MotionIntrinsics) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, motionIntrinsicsType.Name)
+// unmarshal decodes b into m.
+func (m *MotionIntrinsics) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "realsense_legacy_msgs/motion_intrinsics")
 	m.decode(&d)
 	return d.End()
 }
@@ -173,21 +159,17 @@ func (m *MotionIntrinsics) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of MotionStreamInfo.
 func (*MotionStreamInfo) Type() *msgs.Type { return &motionStreamInfoType }
 
-// Size returns the encoded size in bytes.
-func (m *MotionStreamInfo) Size() int {
-	return 8 + len(m.MotionType) + m.StreamIntrinsics.Size() + m.StreamExtrinsics.Size()
+// size returns the encoded size in bytes.
+func (m *MotionStreamInfo) size() int {
+	return 8 + len(m.MotionType) + m.StreamIntrinsics.size() + m.StreamExtrinsics.size()
 }
 
-// AppendTo appends the encoded message to b.
-func (m *MotionStreamInfo) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = rosmsg.AppendString(b, m.MotionType)
-	b = rosmsg.AppendU32(b, m.Fps)
-	b = m.StreamIntrinsics.appendTo(b)
-	b = m.StreamExtrinsics.appendTo(b)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *MotionStreamInfo) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *MotionStreamInfo) appendTo(b []byte) []byte {
 	b = rosmsg.AppendString(b, m.MotionType)
 	b = rosmsg.AppendU32(b, m.Fps)
@@ -196,9 +178,9 @@ func (m *MotionStreamInfo) appendTo(b []byte) []byte {
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *MotionStreamInfo) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, motionStreamInfoType.Name)
+// unmarshal decodes b into m.
+func (m *MotionStreamInfo) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "realsense_legacy_msgs/motion_stream_info")
 	m.decode(&d)
 	return d.End()
 }
@@ -217,40 +199,32 @@ func (m *MotionStreamInfo) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of Pose.
 func (*Pose) Type() *msgs.Type { return &poseType }
 
-// Size returns the encoded size in bytes.
-func (m *Pose) Size() int {
-	return 16 + m.Translation.Size() + m.Rotation.Size() + m.Velocity.Size() + m.AngularVelocity.Size() + m.Acceleration.Size() + m.AngularAcceleration.Size()
+// size returns the encoded size in bytes.
+func (m *Pose) size() int {
+	return 16 + msgs.Size(&m.Translation) + msgs.Size(&m.Rotation) + msgs.Size(&m.Velocity) + msgs.Size(&m.AngularVelocity) + msgs.Size(&m.Acceleration) + msgs.Size(&m.AngularAcceleration)
 }
 
-// AppendTo appends the encoded message to b.
-func (m *Pose) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = m.Translation.AppendTo(b)
-	b = m.Rotation.AppendTo(b)
-	b = m.Velocity.AppendTo(b)
-	b = m.AngularVelocity.AppendTo(b)
-	b = m.Acceleration.AppendTo(b)
-	b = m.AngularAcceleration.AppendTo(b)
-	b = rosmsg.AppendU64(b, m.Timestamp)
-	b = rosmsg.AppendU64(b, m.SystemTimestamp)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *Pose) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *Pose) appendTo(b []byte) []byte {
-	b = m.Translation.AppendTo(b)
-	b = m.Rotation.AppendTo(b)
-	b = m.Velocity.AppendTo(b)
-	b = m.AngularVelocity.AppendTo(b)
-	b = m.Acceleration.AppendTo(b)
-	b = m.AngularAcceleration.AppendTo(b)
+	b = msgs.Append(b, &m.Translation)
+	b = msgs.Append(b, &m.Rotation)
+	b = msgs.Append(b, &m.Velocity)
+	b = msgs.Append(b, &m.AngularVelocity)
+	b = msgs.Append(b, &m.Acceleration)
+	b = msgs.Append(b, &m.AngularAcceleration)
 	b = rosmsg.AppendU64(b, m.Timestamp)
 	b = rosmsg.AppendU64(b, m.SystemTimestamp)
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *Pose) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, poseType.Name)
+// unmarshal decodes b into m.
+func (m *Pose) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "realsense_legacy_msgs/pose")
 	m.decode(&d)
 	return d.End()
 }
@@ -281,28 +255,26 @@ func (m *Pose) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of StreamExtrinsics.
 func (*StreamExtrinsics) Type() *msgs.Type { return &streamExtrinsicsType }
 
-// Size returns the encoded size in bytes.
-func (m *StreamExtrinsics) Size() int {
-	return 8 + m.Extrinsics.Size()
+// size returns the encoded size in bytes.
+func (m *StreamExtrinsics) size() int {
+	return 8 + m.Extrinsics.size()
 }
 
-// AppendTo appends the encoded message to b.
-func (m *StreamExtrinsics) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = m.Extrinsics.appendTo(b)
-	b = rosmsg.AppendU64(b, m.ReferencePointID)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *StreamExtrinsics) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *StreamExtrinsics) appendTo(b []byte) []byte {
 	b = m.Extrinsics.appendTo(b)
 	b = rosmsg.AppendU64(b, m.ReferencePointID)
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *StreamExtrinsics) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, streamExtrinsicsType.Name)
+// unmarshal decodes b into m.
+func (m *StreamExtrinsics) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "realsense_legacy_msgs/stream_extrinsics")
 	m.decode(&d)
 	return d.End()
 }
@@ -317,28 +289,21 @@ func (m *StreamExtrinsics) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of StreamInfo.
 func (*StreamInfo) Type() *msgs.Type { return &streamInfoType }
 
-// Size returns the encoded size in bytes.
-func (m *StreamInfo) Size() int {
-	return 20 + len(m.StreamType) + m.CameraInfo.Size() + m.StreamExtrinsics.Size() + len(m.Encoding)
+// size returns the encoded size in bytes.
+func (m *StreamInfo) size() int {
+	return 20 + len(m.StreamType) + msgs.Size(&m.CameraInfo) + m.StreamExtrinsics.size() + len(m.Encoding)
 }
 
-// AppendTo appends the encoded message to b.
-func (m *StreamInfo) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = rosmsg.AppendString(b, m.StreamType)
-	b = rosmsg.AppendU32(b, m.Fps)
-	b = m.CameraInfo.AppendTo(b)
-	b = m.StreamExtrinsics.appendTo(b)
-	b = rosmsg.AppendU32(b, m.Width)
-	b = rosmsg.AppendU32(b, m.Height)
-	b = rosmsg.AppendString(b, m.Encoding)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *StreamInfo) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *StreamInfo) appendTo(b []byte) []byte {
 	b = rosmsg.AppendString(b, m.StreamType)
 	b = rosmsg.AppendU32(b, m.Fps)
-	b = m.CameraInfo.AppendTo(b)
+	b = msgs.Append(b, &m.CameraInfo)
 	b = m.StreamExtrinsics.appendTo(b)
 	b = rosmsg.AppendU32(b, m.Width)
 	b = rosmsg.AppendU32(b, m.Height)
@@ -346,9 +311,9 @@ func (m *StreamInfo) appendTo(b []byte) []byte {
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *StreamInfo) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, streamInfoType.Name)
+// unmarshal decodes b into m.
+func (m *StreamInfo) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "realsense_legacy_msgs/stream_info")
 	m.decode(&d)
 	return d.End()
 }
@@ -370,28 +335,26 @@ func (m *StreamInfo) decode(d *rosmsg.Decoder) {
 // Type returns the descriptor of VendorData.
 func (*VendorData) Type() *msgs.Type { return &vendorDataType }
 
-// Size returns the encoded size in bytes.
-func (m *VendorData) Size() int {
+// size returns the encoded size in bytes.
+func (m *VendorData) size() int {
 	return 8 + len(m.Name) + len(m.Value)
 }
 
-// AppendTo appends the encoded message to b.
-func (m *VendorData) AppendTo(b []byte) []byte {
-	b = rosmsg.Grow(b, m.Size())
-	b = rosmsg.AppendString(b, m.Name)
-	b = rosmsg.AppendString(b, m.Value)
-	return b
+// marshal appends the encoded message to b, growing b once.
+func (m *VendorData) marshal(b []byte) []byte {
+	return m.appendTo(rosmsg.Grow(b, m.size()))
 }
 
+// appendTo appends the encoded fields to b.
 func (m *VendorData) appendTo(b []byte) []byte {
 	b = rosmsg.AppendString(b, m.Name)
 	b = rosmsg.AppendString(b, m.Value)
 	return b
 }
 
-// Unmarshal decodes b into m.
-func (m *VendorData) Unmarshal(b []byte) error {
-	d := rosmsg.NewDecoder(b, vendorDataType.Name)
+// unmarshal decodes b into m.
+func (m *VendorData) unmarshal(b []byte) error {
+	d := rosmsg.NewDecoder(b, "realsense_legacy_msgs/vendor_data")
 	m.decode(&d)
 	return d.End()
 }

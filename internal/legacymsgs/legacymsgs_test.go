@@ -41,28 +41,28 @@ func TestRoundTripAllTypes(t *testing.T) {
 		name := m.Type().Name
 		seen[name] = true
 		b := msgs.Marshal(m)
-		if len(b) != m.Size() {
-			t.Errorf("%s: Size %d, encoded %d", name, m.Size(), len(b))
+		if len(b) != msgs.Size(m) {
+			t.Errorf("%s: Size %d, encoded %d", name, msgs.Size(m), len(b))
 		}
 		m2 := New(name)
-		if err := m2.Unmarshal(b); err != nil {
+		if err := msgs.Unmarshal(b, m2); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if !bytes.Equal(msgs.Marshal(m2), b) {
 			t.Errorf("%s: round trip differs", name)
 		}
 		for n := 0; n < len(b); n++ {
-			err := m2.Unmarshal(b[:n])
+			err := msgs.Unmarshal(b[:n], m2)
 			var de *msgs.DecodeError
 			if !errors.Is(err, io.ErrUnexpectedEOF) || !errors.As(err, &de) || de.Type != name {
 				t.Fatalf("%s truncated to %d bytes: err %v", name, n, err)
 			}
 		}
-		if err := m2.Unmarshal(append(bytes.Clone(b), 0)); !errors.Is(err, msgs.ErrTrailingBytes) {
+		if err := msgs.Unmarshal(append(bytes.Clone(b), 0), m2); !errors.Is(err, msgs.ErrTrailingBytes) {
 			t.Errorf("%s + 1 byte: err %v", name, err)
 		}
 		pre := []byte("xyz")
-		if got := m.AppendTo(pre); !bytes.Equal(got[:3], pre) || !bytes.Equal(got[3:], b) {
+		if got := msgs.Append(pre, m); !bytes.Equal(got[:3], pre) || !bytes.Equal(got[3:], b) {
 			t.Errorf("%s: AppendTo does not append", name)
 		}
 	}
@@ -83,7 +83,7 @@ func TestRoundTripAllTypes(t *testing.T) {
 // message is named by its dotted path, as msgs names its own nested fields.
 func TestNestedFieldPath(t *testing.T) {
 	b := msgs.Marshal(&Pose{})
-	err := new(Pose).Unmarshal(b[:30])
+	err := msgs.Unmarshal(b[:30], new(Pose))
 	const want = "msgs: realsense_legacy_msgs/pose: field rotation.x: need 8 bytes at offset 24, have 6"
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v\nwant  %s", err, want)
@@ -92,8 +92,8 @@ func TestNestedFieldPath(t *testing.T) {
 
 func TestAppendToZeroAlloc(t *testing.T) {
 	for _, m := range filledMessages() {
-		buf := make([]byte, 0, m.Size())
-		if a := testing.AllocsPerRun(20, func() { _ = m.AppendTo(buf[:0]) }); a != 0 {
+		buf := make([]byte, 0, msgs.Size(m))
+		if a := testing.AllocsPerRun(20, func() { _ = msgs.Append(buf[:0], m) }); a != 0 {
 			t.Errorf("%s: AppendTo with capacity allocates %v times", m.Type().Name, a)
 		}
 	}
@@ -104,8 +104,8 @@ func TestAppendToZeroAlloc(t *testing.T) {
 func TestHugeCountsDoNotAllocate(t *testing.T) {
 	b := append(make([]byte, 8), 0xff, 0xff, 0xff, 0x7f)
 	m := new(FrameInfo)
-	allocs := testing.AllocsPerRun(10, func() { _ = m.Unmarshal(b) })
-	if err := m.Unmarshal(b); !errors.Is(err, io.ErrUnexpectedEOF) {
+	allocs := testing.AllocsPerRun(10, func() { _ = msgs.Unmarshal(b, m) })
+	if err := msgs.Unmarshal(b, m); !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("err %v", err)
 	}
 	if allocs > 2 { // the error value and its field path

@@ -11,6 +11,9 @@ var extrinsicsType = msgs.Type{
 	Name:       "realsense_legacy_msgs/extrinsics",
 	MD5:        "21af2234bc223eca7ed86d7046906de5",
 	Definition: "float32[9] rotation    # column-major 3x3 rotation matrix \nfloat32[3] translation # 3 element translation vector, in meters \n",
+	Size:       func(m msgs.Message) int { return m.(*Extrinsics).size() },
+	Append:     func(b []byte, m msgs.Message) []byte { return m.(*Extrinsics).marshal(b) },
+	Unmarshal:  func(b []byte, m msgs.Message) error { return m.(*Extrinsics).unmarshal(b) },
 }
 
 // frameInfoType describes realsense_legacy_msgs/frame_info (md5sum 6859690af0611d3a4c9b75ba3627900a); (*FrameInfo).Type returns it.
@@ -18,6 +21,9 @@ var frameInfoType = msgs.Type{
 	Name:       "realsense_legacy_msgs/frame_info",
 	MD5:        "6859690af0611d3a4c9b75ba3627900a",
 	Definition: "uint64 system_time\nrealsense_legacy_msgs/metadata[] frame_metadata\nuint32 time_stamp_domain\n\n================================================================================\nMSG: realsense_legacy_msgs/metadata\nuint32 type\nuint8[] data\n",
+	Size:       func(m msgs.Message) int { return m.(*FrameInfo).size() },
+	Append:     func(b []byte, m msgs.Message) []byte { return m.(*FrameInfo).marshal(b) },
+	Unmarshal:  func(b []byte, m msgs.Message) error { return m.(*FrameInfo).unmarshal(b) },
 }
 
 // metadataType describes realsense_legacy_msgs/metadata (md5sum ca2eb36f087bcfd95f0aa6ff2df9ebdb); (*Metadata).Type returns it.
@@ -25,6 +31,9 @@ var metadataType = msgs.Type{
 	Name:       "realsense_legacy_msgs/metadata",
 	MD5:        "ca2eb36f087bcfd95f0aa6ff2df9ebdb",
 	Definition: "uint32 type\nuint8[] data\n",
+	Size:       func(m msgs.Message) int { return m.(*Metadata).size() },
+	Append:     func(b []byte, m msgs.Message) []byte { return m.(*Metadata).marshal(b) },
+	Unmarshal:  func(b []byte, m msgs.Message) error { return m.(*Metadata).unmarshal(b) },
 }
 
 // motionIntrinsicsType describes realsense_legacy_msgs/motion_intrinsics (md5sum aebdc2f8f9726f1c3ca823ab56e47429); (*MotionIntrinsics).Type returns it.
@@ -32,6 +41,9 @@ var motionIntrinsicsType = msgs.Type{
 	Name:       "realsense_legacy_msgs/motion_intrinsics",
 	MD5:        "aebdc2f8f9726f1c3ca823ab56e47429",
 	Definition: "float32[12] data\nfloat32[3] noise_variances\nfloat32[3] bias_variances\n",
+	Size:       func(m msgs.Message) int { return m.(*MotionIntrinsics).size() },
+	Append:     func(b []byte, m msgs.Message) []byte { return m.(*MotionIntrinsics).marshal(b) },
+	Unmarshal:  func(b []byte, m msgs.Message) error { return m.(*MotionIntrinsics).unmarshal(b) },
 }
 
 // motionStreamInfoType describes realsense_legacy_msgs/motion_stream_info (md5sum 02cc8b81050aeef9ff36df30d8eacb2d); (*MotionStreamInfo).Type returns it.
@@ -39,6 +51,9 @@ var motionStreamInfoType = msgs.Type{
 	Name:       "realsense_legacy_msgs/motion_stream_info",
 	MD5:        "02cc8b81050aeef9ff36df30d8eacb2d",
 	Definition: "string motion_type\nuint32 fps\nrealsense_legacy_msgs/motion_intrinsics stream_intrinsics\nrealsense_legacy_msgs/stream_extrinsics stream_extrinsics\n\n\n================================================================================\nMSG: realsense_legacy_msgs/motion_intrinsics\nfloat32[12] data\nfloat32[3] noise_variances\nfloat32[3] bias_variances\n\n================================================================================\nMSG: realsense_legacy_msgs/stream_extrinsics\nrealsense_legacy_msgs/extrinsics extrinsics\nuint64 reference_point_id\n\n================================================================================\nMSG: realsense_legacy_msgs/extrinsics\nfloat32[9] rotation    # column-major 3x3 rotation matrix \nfloat32[3] translation # 3 element translation vector, in meters \n",
+	Size:       func(m msgs.Message) int { return m.(*MotionStreamInfo).size() },
+	Append:     func(b []byte, m msgs.Message) []byte { return m.(*MotionStreamInfo).marshal(b) },
+	Unmarshal:  func(b []byte, m msgs.Message) error { return m.(*MotionStreamInfo).unmarshal(b) },
 }
 
 // poseType describes realsense_legacy_msgs/pose (md5sum befd7be861f6533fae56f3f40630413c); (*Pose).Type returns it.
@@ -46,6 +61,9 @@ var poseType = msgs.Type{
 	Name:       "realsense_legacy_msgs/pose",
 	MD5:        "befd7be861f6533fae56f3f40630413c",
 	Definition: "geometry_msgs/Vector3 translation\ngeometry_msgs/Quaternion rotation   \ngeometry_msgs/Vector3 velocity    \ngeometry_msgs/Vector3 angular_velocity \ngeometry_msgs/Vector3 acceleration    \ngeometry_msgs/Vector3 angular_acceleration\nuint64 timestamp\nuint64 system_timestamp\n\n================================================================================\nMSG: geometry_msgs/Vector3\n# This represents a vector in free space. \n# It is only meant to represent a direction. Therefore, it does not\n# make sense to apply a translation to it (e.g., when applying a \n# generic rigid transformation to a Vector3, tf2 will only apply the\n# rotation). If you want your data to be translatable too, use the\n# geometry_msgs/Point message instead.\n\nfloat64 x\nfloat64 y\nfloat64 z\n================================================================================\nMSG: geometry_msgs/Quaternion\n# This represents an orientation in free space in quaternion form.\n\nfloat64 x\nfloat64 y\nfloat64 z\nfloat64 w\n",
+	Size:       func(m msgs.Message) int { return m.(*Pose).size() },
+	Append:     func(b []byte, m msgs.Message) []byte { return m.(*Pose).marshal(b) },
+	Unmarshal:  func(b []byte, m msgs.Message) error { return m.(*Pose).unmarshal(b) },
 }
 
 // streamExtrinsicsType describes realsense_legacy_msgs/stream_extrinsics (md5sum 442fca173ef45a4a4e680d953efd6523); (*StreamExtrinsics).Type returns it.
@@ -53,6 +71,9 @@ var streamExtrinsicsType = msgs.Type{
 	Name:       "realsense_legacy_msgs/stream_extrinsics",
 	MD5:        "442fca173ef45a4a4e680d953efd6523",
 	Definition: "realsense_legacy_msgs/extrinsics extrinsics\nuint64 reference_point_id\n\n================================================================================\nMSG: realsense_legacy_msgs/extrinsics\nfloat32[9] rotation    # column-major 3x3 rotation matrix \nfloat32[3] translation # 3 element translation vector, in meters \n",
+	Size:       func(m msgs.Message) int { return m.(*StreamExtrinsics).size() },
+	Append:     func(b []byte, m msgs.Message) []byte { return m.(*StreamExtrinsics).marshal(b) },
+	Unmarshal:  func(b []byte, m msgs.Message) error { return m.(*StreamExtrinsics).unmarshal(b) },
 }
 
 // streamInfoType describes realsense_legacy_msgs/stream_info (md5sum bb1936d2159196ee8329f39f35277eb4); (*StreamInfo).Type returns it.
@@ -60,6 +81,9 @@ var streamInfoType = msgs.Type{
 	Name:       "realsense_legacy_msgs/stream_info",
 	MD5:        "bb1936d2159196ee8329f39f35277eb4",
 	Definition: "string stream_type\nuint32 fps\nsensor_msgs/CameraInfo camera_info\nrealsense_legacy_msgs/stream_extrinsics stream_extrinsics\nuint32 width\nuint32 height\t\nstring encoding\n\n================================================================================\nMSG: sensor_msgs/CameraInfo\n# This message defines meta information for a camera. It should be in a\n# camera namespace on topic \"camera_info\" and accompanied by up to five\n# image topics named:\n#\n#   image_raw - raw data from the camera driver, possibly Bayer encoded\n#   image            - monochrome, distorted\n#   image_color      - color, distorted\n#   image_rect       - monochrome, rectified\n#   image_rect_color - color, rectified\n#\n# The image_pipeline contains packages (image_proc, stereo_image_proc)\n# for producing the four processed image topics from image_raw and\n# camera_info. The meaning of the camera parameters are described in\n# detail at http://www.ros.org/wiki/image_pipeline/CameraInfo.\n#\n# The image_geometry package provides a user-friendly interface to\n# common operations using this meta information. If you want to, e.g.,\n# project a 3d point into image coordinates, we strongly recommend\n# using image_geometry.\n#\n# If the camera is uncalibrated, the matrices D, K, R, P should be left\n# zeroed out. In particular, clients may assume that K[0] == 0.0\n# indicates an uncalibrated camera.\n\n#######################################################################\n#                     Image acquisition info                          #\n#######################################################################\n\n# Time of image acquisition, camera coordinate frame ID\nHeader header    # Header timestamp should be acquisition time of image\n                 # Header frame_id should be optical frame of camera\n                 # origin of frame should be optical center of camera\n                 # +x should point to the right in the image\n                 # +y should point down in the image\n                 # +z should point into the plane of the image\n\n\n#######################################################################\n#                      Calibration Parameters                         #\n#######################################################################\n# These are fixed during camera calibration. Their values will be the #\n# same in all messages until the camera is recalibrated. Note that    #\n# self-calibrating systems may \"recalibrate\" frequently.              #\n#                                                                     #\n# The internal parameters can be used to warp a raw (distorted) image #\n# to:                                                                 #\n#   1. An undistorted image (requires D and K)                        #\n#   2. A rectified image (requires D, K, R)                           #\n# The projection matrix P projects 3D points into the rectified image.#\n#######################################################################\n\n# The image dimensions with which the camera was calibrated. Normally\n# this will be the full camera resolution in pixels.\nuint32 height\nuint32 width\n\n# The distortion model used. Supported models are listed in\n# sensor_msgs/distortion_models.h. For most cameras, \"plumb_bob\" - a\n# simple model of radial and tangential distortion - is sufficient.\nstring distortion_model\n\n# The distortion parameters, size depending on the distortion model.\n# For \"plumb_bob\", the 5 parameters are: (k1, k2, t1, t2, k3).\nfloat64[] D\n\n# Intrinsic camera matrix for the raw (distorted) images.\n#     [fx  0 cx]\n# K = [ 0 fy cy]\n#     [ 0  0  1]\n# Projects 3D points in the camera coordinate frame to 2D pixel\n# coordinates using the focal lengths (fx, fy) and principal point\n# (cx, cy).\nfloat64[9]  K # 3x3 row-major matrix\n\n# Rectification matrix (stereo cameras only)\n# A rotation matrix aligning the camera coordinate system to the ideal\n# stereo image plane so that epipolar lines in both stereo images are\n# parallel.\nfloat64[9]  R # 3x3 row-major matrix\n\n# Projection/camera matrix\n#     [fx'  0  cx' Tx]\n# P = [ 0  fy' cy' Ty]\n#     [ 0   0   1   0]\n# By convention, this matrix specifies the intrinsic (camera) matrix\n#  of the processed (rectified) image. That is, the left 3x3 portion\n#  is the normal camera intrinsic matrix for the rectified image.\n# It projects 3D points in the camera coordinate frame to 2D pixel\n#  coordinates using the focal lengths (fx', fy') and principal point\n#  (cx', cy') - these may differ from the values in K.\n# For monocular cameras, Tx = Ty = 0. Normally, monocular cameras will\n#  also have R = the identity and P[1:3,1:3] = K.\n# For a stereo pair, the fourth column [Tx Ty 0]' is related to the\n#  position of the optical center of the second camera in the first\n#  camera's frame. We assume Tz = 0 so both cameras are in the same\n#  stereo image plane. The first camera always has Tx = Ty = 0. For\n#  the right (second) camera of a horizontal stereo pair, Ty = 0 and\n#  Tx = -fx' * B, where B is the baseline between the cameras.\n# Given a 3D point [X Y Z]', the projection (x, y) of the point onto\n#  the rectified image is given by:\n#  [u v w]' = P * [X Y Z 1]'\n#         x = u / w\n#         y = v / w\n#  This holds for both images of a stereo pair.\nfloat64[12] P # 3x4 row-major matrix\n\n\n#######################################################################\n#                      Operational Parameters                         #\n#######################################################################\n# These define the image region actually captured by the camera       #\n# driver. Although they affect the geometry of the output image, they #\n# may be changed freely without recalibrating the camera.             #\n#######################################################################\n\n# Binning refers here to any camera setting which combines rectangular\n#  neighborhoods of pixels into larger \"super-pixels.\" It reduces the\n#  resolution of the output image to\n#  (width / binning_x) x (height / binning_y).\n# The default values binning_x = binning_y = 0 is considered the same\n#  as binning_x = binning_y = 1 (no subsampling).\nuint32 binning_x\nuint32 binning_y\n\n# Region of interest (subwindow of full camera resolution), given in\n#  full resolution (unbinned) image coordinates. A particular ROI\n#  always denotes the same window of pixels on the camera sensor,\n#  regardless of binning settings.\n# The default setting of roi (all values 0) is considered the same as\n#  full resolution (roi.width = width, roi.height = height).\nRegionOfInterest roi\n\n================================================================================\nMSG: std_msgs/Header\n# Standard metadata for higher-level stamped data types.\n# This is generally used to communicate timestamped data \n# in a particular coordinate frame.\n# \n# sequence ID: consecutively increasing ID \nuint32 seq\n#Two-integer timestamp that is expressed as:\n# * stamp.sec: seconds (stamp_secs) since epoch (in Python the variable is called 'secs')\n# * stamp.nsec: nanoseconds since stamp_secs (in Python the variable is called 'nsecs')\n# time-handling sugar is provided by the client library\ntime stamp\n#Frame this data is associated with\n# 0: no frame\n# 1: global frame\nstring frame_id\n\n================================================================================\nMSG: sensor_msgs/RegionOfInterest\n# This message is used to specify a region of interest within an image.\n#\n# When used to specify the ROI setting of the camera when the image was\n# taken, the height and width fields should either match the height and\n# width fields for the associated image; or height = width = 0\n# indicates that the full resolution image was captured.\n\nuint32 x_offset  # Leftmost pixel of the ROI\n                 # (0 if the ROI includes the left edge of the image)\nuint32 y_offset  # Topmost pixel of the ROI\n                 # (0 if the ROI includes the top edge of the image)\nuint32 height    # Height of ROI\nuint32 width     # Width of ROI\n\n# True if a distinct rectified ROI should be calculated from the \"raw\"\n# ROI in this message. Typically this should be False if the full image\n# is captured (ROI not used), and True if a subwindow is captured (ROI\n# used).\nbool do_rectify\n\n================================================================================\nMSG: realsense_legacy_msgs/stream_extrinsics\nrealsense_legacy_msgs/extrinsics extrinsics\nuint64 reference_point_id\n\n================================================================================\nMSG: realsense_legacy_msgs/extrinsics\nfloat32[9] rotation    # column-major 3x3 rotation matrix \nfloat32[3] translation # 3 element translation vector, in meters \n",
+	Size:       func(m msgs.Message) int { return m.(*StreamInfo).size() },
+	Append:     func(b []byte, m msgs.Message) []byte { return m.(*StreamInfo).marshal(b) },
+	Unmarshal:  func(b []byte, m msgs.Message) error { return m.(*StreamInfo).unmarshal(b) },
 }
 
 // vendorDataType describes realsense_legacy_msgs/vendor_data (md5sum bc6ccc4a57f61779c8eaae61e9f422e0); (*VendorData).Type returns it.
@@ -67,6 +91,9 @@ var vendorDataType = msgs.Type{
 	Name:       "realsense_legacy_msgs/vendor_data",
 	MD5:        "bc6ccc4a57f61779c8eaae61e9f422e0",
 	Definition: "string name\nstring value\n",
+	Size:       func(m msgs.Message) int { return m.(*VendorData).size() },
+	Append:     func(b []byte, m msgs.Message) []byte { return m.(*VendorData).marshal(b) },
+	Unmarshal:  func(b []byte, m msgs.Message) error { return m.(*VendorData).unmarshal(b) },
 }
 
 // allTypes lists every descriptor, sorted by type name.

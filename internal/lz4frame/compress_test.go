@@ -50,7 +50,7 @@ func realFrames(tb testing.TB) []byte {
 	it := r.Messages(&rosbag.Query{Topics: []string{"/device_0/sensor_0/Depth_0/image/data", "/device_0/sensor_1/Color_0/image/data"}})
 	for it.Next() {
 		var img msgs.Image
-		if err := img.Unmarshal(it.Message().Data); err != nil {
+		if err := msgs.Unmarshal(it.Message().Data, &img); err != nil {
 			tb.Fatal(err)
 		}
 		out = append(out, img.Data...)
@@ -194,6 +194,7 @@ func FuzzAppendFrame(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, in := range [][]byte{data, bytes.Repeat(data, 3)} {
 			checkFrame(t, "fuzz", e.AppendFrame(nil, in), in)
+			checkFrame(t, "fuzz from blocks", e.AppendFrameFrom(nil, len(in), &pieceSource{data: in}), in)
 			frame := e.AppendFrameSum(nil, in, false)
 			out := make([]byte, len(in))
 			if n, err := lz4frame.Decode(out, frame); err != nil || n != len(in) || !bytes.Equal(out, in) {
@@ -241,6 +242,51 @@ func BenchmarkAppendFrame(b *testing.B) {
 				}
 				b.ReportMetric(float64(out)/float64(len(data)/chunk*chunk), "out/in")
 			})
+		}
+	}
+}
+
+// pieceSource gives a payload block by block from a fresh buffer that the
+// next call overwrites, as a source whose blocks are assembled from
+// pieces may.
+type pieceSource struct {
+	data []byte
+	buf  []byte
+	asks [][2]int
+}
+
+func (s *pieceSource) Block(off, end int) []byte {
+	s.asks = append(s.asks, [2]int{off, end})
+	for i := range s.buf {
+		s.buf[i] = 0xA5 // stale bytes of the block before
+	}
+	s.buf = append(s.buf[:0], s.data[off:end]...)
+	return s.buf
+}
+
+// TestAppendFrameFrom: a frame compressed from a BlockSource is the frame
+// of the same payload in one slice, byte for byte (checksum included), and
+// the source is asked for each block once, in order, 1 MiB from the
+// payload's start (spec §1.5).
+func TestAppendFrameFrom(t *testing.T) {
+	pat := append(patternPair(0), patternPair(1)...)
+	for _, n := range []int{0, 1, 15, 16, 100, lz4frame.BlockSize - 1, lz4frame.BlockSize, lz4frame.BlockSize + 17, 3*lz4frame.BlockSize + 5} {
+		data := pat[:n]
+		var e1, e2 lz4frame.Encoder
+		want := e1.AppendFrame(nil, data)
+		src := &pieceSource{data: data}
+		got := e2.AppendFrameFrom(nil, n, src)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%d bytes: frame from blocks differs from the frame of one slice", n)
+		}
+		checkFrame(t, "from blocks", got, data)
+		for i, a := range src.asks {
+			if a[0] != i*lz4frame.BlockSize || a[1] != min(n, (i+1)*lz4frame.BlockSize) {
+				t.Fatalf("%d bytes: block %d asked as [%d, %d)", n, i, a[0], a[1])
+			}
+		}
+		if len(src.asks) != (n+lz4frame.BlockSize-1)/lz4frame.BlockSize {
+			t.Fatalf("%d bytes: %d blocks asked", n, len(src.asks))
 		}
 	}
 }

@@ -42,13 +42,35 @@ func (e *Encoder) AppendFrame(dst, src []byte) []byte { return e.AppendFrameSum(
 // sum is true: a container that checks the uncompressed bytes itself (an
 // MCAP chunk's CRC) need not pay for the hash.
 func (e *Encoder) AppendFrameSum(dst, src []byte, sum bool) []byte {
+	return e.appendFrame(dst, len(src), sum, src, nil)
+}
+
+// A BlockSource gives the payload of a frame block by block, for a payload
+// whose bytes do not lie in one slice.
+type BlockSource interface {
+	// Block returns the payload's bytes [off, end), a block of at most
+	// BlockSize bytes; the frame's blocks are asked for in order. The
+	// slice need stay valid only until the next call.
+	Block(off, end int) []byte
+}
+
+// AppendFrameFrom is AppendFrame of the n payload bytes that src gives,
+// so that a block lying within one of the payload's pieces is compressed
+// straight from it, without a copy into one buffer first.
+func (e *Encoder) AppendFrameFrom(dst []byte, n int, src BlockSource) []byte {
+	return e.appendFrame(dst, n, true, nil, src)
+}
+
+// appendFrame appends the frame of the n bytes of src, or of bs when not
+// nil.
+func (e *Encoder) appendFrame(dst []byte, n int, sum bool, src []byte, bs BlockSource) []byte {
 	var hd = [7]byte{0x04, 0x22, 0x4D, 0x18, lz4FLG, lz4BD, 0}
 	if !sum {
 		hd[4] &^= flgContentSum
 	}
 	hd[6] = byte(XXH32(hd[4:6], 0) >> 8)
 	dst = append(dst, hd[:]...)
-	need := len(dst) + Bound(len(src))
+	need := len(dst) + Bound(n)
 	if cap(dst) < need {
 		nd := make([]byte, len(dst), need)
 		copy(nd, dst)
@@ -59,30 +81,33 @@ func (e *Encoder) AppendFrameSum(dst, src []byte, sum bool) []byte {
 	if !sum {
 		v = nil
 	}
-	for p := src; len(p) > 0; {
-		blk := p
-		if len(blk) > BlockSize {
-			blk = blk[:BlockSize]
+	var blk []byte
+	for off := 0; off < n; off += len(blk) {
+		end := min(off+BlockSize, n)
+		if bs != nil {
+			blk = bs.Block(off, end)
+		} else {
+			blk = src[off:end]
 		}
-		p = p[len(blk):]
 		pos := len(dst)
 		out := dst[pos+4 : pos+4+len(blk)-1 : pos+4+len(blk)-1]
-		n := e.c.compressBlock(out, blk, v)
-		if n == 0 {
+		c := e.c.compressBlock(out, blk, v)
+		if c == 0 {
 			binary.LittleEndian.PutUint32(dst[pos:pos+4], uint32(len(blk))|1<<31)
 			dst = append(dst[:pos+4], blk...)
 			continue
 		}
-		binary.LittleEndian.PutUint32(dst[pos:pos+4], uint32(n))
-		dst = dst[:pos+4+n]
+		binary.LittleEndian.PutUint32(dst[pos:pos+4], uint32(c))
+		dst = dst[:pos+4+c]
 	}
 	dst = binary.LittleEndian.AppendUint32(dst, 0)
 	if !sum {
 		return dst
 	}
 	// Every block but the last is BlockSize long, a whole number of
-	// stripes: the lanes covered src but for its last len(src)%16 bytes.
-	return binary.LittleEndian.AppendUint32(dst, xxhFinish(&lanes, src[len(src)&^15:], len(src), 0))
+	// stripes: the lanes covered the payload but for the last n%16 bytes,
+	// which end the last block.
+	return binary.LittleEndian.AppendUint32(dst, xxhFinish(&lanes, blk[len(blk)-n%16:], n, 0))
 }
 
 // ErrFrame is wrapped by the errors of a frame that does not decode.

@@ -94,20 +94,36 @@ func (l *Lifecycle) Open(offered, ps []*sensor.StreamProfile, prepare func() err
 func (l *Lifecycle) Start(h sensor.Handler, start func(opened []*sensor.StreamProfile) error) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	switch {
-	case l.closed:
-		return l.errorf("start", sensor.ErrClosed)
-	case l.phase == idle:
-		return l.errorf("start", sensor.ErrNotOpen)
-	case l.phase != opened:
-		return l.errorf("start", sensor.ErrAlreadyStarted)
-	case h == nil:
-		return l.errorf("start", errors.New("nil handler"))
+	if err := l.refuseStartLocked(h, false); err != nil {
+		return err
 	}
 	if err := start(slices.Clone(l.open)); err != nil {
 		return err
 	}
 	l.phase = started
+	return nil
+}
+
+// CheckStart returns the error Start would return now, without starting:
+// for a backend that applies a start later, on its own goroutine. pending
+// (a start accepted and not yet applied) counts as started.
+func (l *Lifecycle) CheckStart(h sensor.Handler, pending bool) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.refuseStartLocked(h, pending)
+}
+
+func (l *Lifecycle) refuseStartLocked(h sensor.Handler, pending bool) error {
+	switch {
+	case l.closed:
+		return l.errorf("start", sensor.ErrClosed)
+	case l.phase == idle:
+		return l.errorf("start", sensor.ErrNotOpen)
+	case l.phase != opened || pending:
+		return l.errorf("start", sensor.ErrAlreadyStarted)
+	case h == nil:
+		return l.errorf("start", errors.New("nil handler"))
+	}
 	return nil
 }
 
@@ -213,16 +229,6 @@ func (l *Lifecycle) Reserved(p *sensor.StreamProfile) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return slices.Contains(l.open, p)
-}
-
-// RefuseStarted returns the error Start returns for a started sensor when
-// the sensor is started, else nil: a backend whose Start waits for a
-// goroutine that may be waiting for a handler answers with it at once.
-func (l *Lifecycle) RefuseStarted() error {
-	if l.Started() {
-		return l.errorf("start", sensor.ErrAlreadyStarted)
-	}
-	return nil
 }
 
 // Started reports whether the sensor is started (and not being stopped).

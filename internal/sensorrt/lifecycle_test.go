@@ -27,6 +27,8 @@ func TestLifecycleTransitions(t *testing.T) {
 	stop := func(l *Lifecycle) error { return l.Stop(func() error { return nil }) }
 	closeL := func(l *Lifecycle) error { return l.Close(func() error { return nil }, nil) }
 	shutdown := func(l *Lifecycle) error { return l.Shutdown(func() error { return nil }, nil) }
+	check := func(l *Lifecycle) error { return l.CheckStart(nop, false) }
+	checkPending := func(l *Lifecycle) error { return l.CheckStart(nop, true) }
 	errStep := errors.New("step failed")
 	type call struct {
 		name string
@@ -57,6 +59,14 @@ func TestLifecycleTransitions(t *testing.T) {
 		{"start step fails", []call{{"open", open(pA), nil}, {"start", func(l *Lifecycle) error {
 			return l.Start(nop, func([]*sensor.StreamProfile) error { return errStep })
 		}, errStep}, {"stop", stop, sensor.ErrNotStarted}, {"start", start, nil}}, true, true},
+		// CheckStart: Start's answer, nothing started; a pending start
+		// counts as started.
+		{"check unopened", []call{{"check", check, sensor.ErrNotOpen}}, false, false},
+		{"check opened", []call{{"open", open(pA), nil}, {"check", check, nil}}, false, true},
+		{"check pending", []call{{"open", open(pA), nil}, {"check", checkPending, sensor.ErrAlreadyStarted}}, false, true},
+		{"check started", []call{{"open", open(pA), nil}, {"start", start, nil}, {"check", check, sensor.ErrAlreadyStarted}}, true, true},
+		{"check shut down", []call{{"open", open(pA), nil}, {"shutdown", shutdown, nil}, {"check", check, sensor.ErrClosed}}, false, false},
+		{"check nil handler", []call{{"open", open(pA), nil}, {"check", func(l *Lifecycle) error { return l.CheckStart(nil, false) }, errAny}}, false, true},
 		{"nil handler", []call{{"open", open(pA), nil}, {"start", func(l *Lifecycle) error {
 			return l.Start(nil, func([]*sensor.StreamProfile) error { return nil })
 		}, errAny}}, false, true},

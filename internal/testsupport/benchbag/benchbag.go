@@ -35,7 +35,7 @@ func Write(tb testing.TB, path, compression string, size int64) int64 {
 			}
 			conns[topic] = id
 		}
-		buf = m.AppendTo(buf[:0])
+		buf = msgs.Append(buf[:0], m)
 		if err := w.WriteMessage(id, t, buf); err != nil {
 			tb.Fatal(err)
 		}

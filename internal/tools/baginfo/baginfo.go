@@ -370,7 +370,7 @@ func (rep *Report) readMessages(r *rosbag.Reader, quick bool) ([]rosbag.SkippedC
 			// Not a message a player reads: shown when it decodes, never
 			// a verdict.
 			var kv msgs.KeyValue
-			if kv.Unmarshal(m.Data) == nil {
+			if msgs.Unmarshal(m.Data, &kv) == nil {
 				rep.AdditionalInfo = append(rep.AdditionalInfo, Field{kv.Key, kv.Value})
 			}
 		} else if v != nil && description.Describes(*t) {

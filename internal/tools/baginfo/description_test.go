@@ -161,7 +161,7 @@ func TestInfoMatchesPlaybackRepeatedStreamInfo(t *testing.T) {
 		switch {
 		case m.Conn.Topic == topic && again == nil:
 			var si msgs.StreamInfo
-			if err := si.Unmarshal(m.Data); err != nil {
+			if err := msgs.Unmarshal(m.Data, &si); err != nil {
 				t.Fatal(err)
 			}
 			si.Fps /= 2

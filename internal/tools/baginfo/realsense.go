@@ -41,7 +41,7 @@ func (d decoders) decode(m rosbag.Message, t *layout.Topic) (msgs.Message, error
 	if v == nil {
 		return nil, nil
 	}
-	err := v.Unmarshal(m.Data)
+	err := msgs.Unmarshal(m.Data, v)
 	if im, ok := v.(*msgs.Image); ok && (err == nil || errors.Is(err, msgs.ErrTrailingBytes)) {
 		err = im.CheckRows() // a frame the player refuses
 	}

@@ -242,7 +242,7 @@ func generateCodecs(defs map[string]def, t target) ([]byte, error) {
 				}
 			}
 		}
-		writeCodec(b, g, fs, t)
+		writeCodec(b, g, byGo[g], fs, t)
 	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {
@@ -285,9 +285,9 @@ func checkType(f *field, tg target) error {
 	return nil
 }
 
-// writeCodec writes Type, Size, AppendTo, appendTo, Unmarshal and decode of
-// type g.
-func writeCodec(b *bytes.Buffer, g string, fs []field, t target) {
+// writeCodec writes Type, size, appendTo, marshal, unmarshal and decode of
+// type g, of the ROS type ros: the methods its descriptor's codec calls.
+func writeCodec(b *bytes.Buffer, g, ros string, fs []field, t target) {
 	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
 	trailer := trailers[g]
 	p("// Type returns the descriptor of %s.\nfunc (*%s) Type() *%sType { return &%s }\n\n", g, g, t.msgs(), descName(g))
@@ -298,11 +298,13 @@ func writeCodec(b *bytes.Buffer, g string, fs []field, t target) {
 	var loops []string
 	for _, f := range fs {
 		switch {
+		case f.nested && f.array < 0 && f.foreign:
+			vars = append(vars, "msgs.Size(&m."+f.goName+")")
 		case f.nested && f.array < 0:
-			vars = append(vars, "m."+f.goName+".Size()")
+			vars = append(vars, "m."+f.goName+".size()")
 		case f.nested:
 			fixed += 4
-			loops = append(loops, fmt.Sprintf("for i := range m.%s {\n\t\tn += m.%s[i].Size()\n\t}", f.goName, f.goName))
+			loops = append(loops, fmt.Sprintf("for i := range m.%s {\n\t\tn += m.%s[i].size()\n\t}", f.goName, f.goName))
 		case f.wire == "string" && f.array < 0:
 			fixed += 4
 			vars = append(vars, "len(m."+f.goName+")")
@@ -322,7 +324,7 @@ func writeCodec(b *bytes.Buffer, g string, fs []field, t target) {
 		vars = append(vars, "m.sizeTrailer()")
 	}
 	sum := strings.Join(append([]string{strconv.Itoa(fixed)}, vars...), " + ")
-	p("// Size returns the encoded size in bytes.\nfunc (m *%s) Size() int {\n", g)
+	p("// size returns the encoded size in bytes.\nfunc (m *%s) size() int {\n", g)
 	if len(loops) == 0 {
 		p("\treturn %s\n}\n\n", sum)
 	} else {
@@ -333,8 +335,8 @@ func writeCodec(b *bytes.Buffer, g string, fs []field, t target) {
 		p("\treturn n\n}\n\n")
 	}
 
-	// AppendTo (growing b once for the whole message) and appendTo (the
-	// same fields, for a message nested in another).
+	// marshal (growing b once for the whole message) and appendTo (the
+	// fields, also of a message nested in another).
 	var body bytes.Buffer
 	outer := p
 	p = func(format string, a ...any) { fmt.Fprintf(&body, format, a...) }
@@ -345,7 +347,7 @@ func writeCodec(b *bytes.Buffer, g string, fs []field, t target) {
 		}
 		switch {
 		case f.nested && f.array < 0 && f.foreign:
-			p("\tb = %s.AppendTo(b)\n", v)
+			p("\tb = msgs.Append(b, &%s)\n", v)
 		case f.nested && f.array < 0:
 			p("\tb = %s.appendTo(b)\n", v)
 		case f.nested:
@@ -374,8 +376,8 @@ func writeCodec(b *bytes.Buffer, g string, fs []field, t target) {
 		p("\tb = m.appendTrailer(b)\n")
 	}
 	p = outer
-	p("// AppendTo appends the encoded message to b.\nfunc (m *%s) AppendTo(b []byte) []byte {\n\tb = rosmsg.Grow(b, m.Size())\n%s\treturn b\n}\n\n", g, body.String())
-	p("func (m *%s) appendTo(b []byte) []byte {\n%s\treturn b\n}\n\n", g, body.String())
+	p("// marshal appends the encoded message to b, growing b once.\nfunc (m *%s) marshal(b []byte) []byte {\n\treturn m.appendTo(rosmsg.Grow(b, m.size()))\n}\n\n", g)
+	p("// appendTo appends the encoded fields to b.\nfunc (m *%s) appendTo(b []byte) []byte {\n%s\treturn b\n}\n\n", g, body.String())
 
 	// Unmarshal, decode.
 	alias := ""
@@ -384,7 +386,7 @@ func writeCodec(b *bytes.Buffer, g string, fs []field, t target) {
 			alias = fmt.Sprintf(" %s aliases b: it is not copied.", f.goName)
 		}
 	}
-	p("// Unmarshal decodes b into m.%s\nfunc (m *%s) Unmarshal(b []byte) error {\n\td := rosmsg.NewDecoder(b, %s.Name)\n\tm.decode(&d)\n\treturn d.End()\n}\n\n", alias, g, descName(g))
+	p("// unmarshal decodes b into m.%s\nfunc (m *%s) unmarshal(b []byte) error {\n\td := rosmsg.NewDecoder(b, %q)\n\tm.decode(&d)\n\treturn d.End()\n}\n\n", alias, g, ros)
 	p("func (m *%s) decode(d *rosmsg.Decoder) {\n", g)
 	for _, f := range fs {
 		v, q := "m."+f.goName, strconv.Quote(f.ros)

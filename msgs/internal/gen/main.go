@@ -3,8 +3,9 @@
 // of the realsense_legacy_msgs types (file versions 1 and 2, read only by
 // the reader of old bags) into internal/legacymsgs (-legacy).
 //
-// With -codecs it also writes the codec methods (Type, Size, AppendTo,
-// Unmarshal) of every message struct of each package (msgs in -dir),
+// With -codecs it also writes the codec methods (Type, and the size,
+// marshal and unmarshal that the descriptor's Size, Append and Unmarshal
+// call) of every message struct of each package (msgs in -dir),
 // checked field by field against its definition, into the file of that
 // name in each package's directory.
 //
@@ -160,13 +161,24 @@ func generate(path string, t target) ([]byte, error) {
 		}
 	}
 	sort.Strings(names)
+	structs, err := goStructs(t.dir)
+	if err != nil {
+		return nil, fmt.Errorf("gen: %w", err)
+	}
 	b := generated("testdata/spec/realsense-msgdefs.json", t)
 	for _, n := range names {
 		d := defs[n]
 		g := goName(n)
 		fmt.Fprintf(b, "// %s describes %s (md5sum %s); (*%s).Type returns it.\n", descName(g), n, d.MD5, g)
-		fmt.Fprintf(b, "var %s = %sType{\n\tName: %q,\n\tMD5: %q,\n\tDefinition: %s,\n}\n\n",
+		fmt.Fprintf(b, "var %s = %sType{\n\tName: %q,\n\tMD5: %q,\n\tDefinition: %s,\n",
 			descName(g), t.msgs(), n, d.MD5, strconv.Quote(d.Definition))
+		if _, ok := structs[g]; ok {
+			m := t.msgs() + "Message"
+			fmt.Fprintf(b, "\tSize: func(m %s) int { return m.(*%s).size() },\n", m, g)
+			fmt.Fprintf(b, "\tAppend: func(b []byte, m %s) []byte { return m.(*%s).marshal(b) },\n", m, g)
+			fmt.Fprintf(b, "\tUnmarshal: func(b []byte, m %s) error { return m.(*%s).unmarshal(b) },\n", m, g)
+		}
+		b.WriteString("}\n\n")
 	}
 	b.WriteString("// allTypes lists every descriptor, sorted by type name.\n")
 	fmt.Fprintf(b, "var allTypes = [...]*%sType{\n", t.msgs())

@@ -29,7 +29,7 @@ func truthBag(t testing.TB, src string) string {
 	dst := filepath.Join(t.TempDir(), "truth.bag")
 	added := func(s sensor.Stream, what string, m msgs.Message) testbags.Added {
 		typ := m.Type()
-		return testbags.Added{Topic: layout.GroundTruthTopic(s, 0, what), Type: typ.Name, MD5Sum: typ.MD5, Definition: typ.Definition, Data: m.AppendTo(nil)}
+		return testbags.Added{Topic: layout.GroundTruthTopic(s, 0, what), Type: typ.Name, MD5Sum: typ.MD5, Definition: typ.Definition, Data: msgs.Append(nil, m)}
 	}
 	testbags.CopyAdding(t, src, dst, func(m *rosbag.Message) []testbags.Added {
 		tp := layout.Parse(m.Conn.Topic)
@@ -37,7 +37,7 @@ func truthBag(t testing.TB, src string) string {
 			return nil
 		}
 		var img msgs.Image
-		if err := img.Unmarshal(m.Data); err != nil {
+		if err := msgs.Unmarshal(m.Data, &img); err != nil {
 			t.Fatal(err)
 		}
 		seq := float64(img.Header.Seq)
