@@ -26,6 +26,19 @@ static void on_frame(rs2_frame* f, void* user) {
 	pthread_mutex_unlock(&mu);
 }
 
+static int draining;
+
+/* drain releases the frames of the queue q until draining is 0. */
+static void* drain(void* q) {
+	rs2_error* e = NULL;
+	rs2_frame* f;
+	while (__atomic_load_n(&draining, __ATOMIC_SEQ_CST)) {
+		if (rs2_try_wait_for_frame(q, 10, &f, &e)) rs2_release_frame(f);
+		check(e);
+	}
+	return NULL;
+}
+
 static void cycle(const char* bag) {
 	rs2_error* e = NULL;
 	rs2_context* ctx = rs2_create_context(RS2_API_VERSION, &e); check(e);
@@ -33,7 +46,11 @@ static void cycle(const char* bag) {
 	rs2_device_list* dl = rs2_query_devices(ctx, &e); check(e);
 	rs2_device* dev = rs2_create_device(dl, 0, &e); check(e);
 	rs2_playback_device_set_real_time(dev, 0, &e); check(e);
-	rs2_frame_queue* q = rs2_create_frame_queue(2, &e); check(e);
+	/* Room for the 4 frames waited for below: with real time off a frame
+	   waits for room in a full queue (holding the callback and the
+	   playback), as librealsense's, so a queue of fewer would never let
+	   the count reach 4. */
+	rs2_frame_queue* q = rs2_create_frame_queue(8, &e); check(e);
 	rs2_sensor_list* sl = rs2_query_sensors(dev, &e); check(e);
 	int n = rs2_get_sensors_count(sl, &e); check(e);
 	rs2_sensor* ss[8];
@@ -51,9 +68,17 @@ static void cycle(const char* bag) {
 	pthread_mutex_lock(&mu);
 	while (frames < 4) pthread_cond_wait(&cv, &mu);
 	pthread_mutex_unlock(&mu);
+	/* The queue is read while the sensors stop: a callback waiting for
+	   room holds the playback, which stopping another sensor waits for. */
+	draining = 1;
+	pthread_t t;
+	if (pthread_create(&t, NULL, drain, q)) exit(2);
+	for (int i = 0; i < n; i++) { rs2_stop(ss[i], &e); check(e); rs2_close(ss[i], &e); check(e); }
+	__atomic_store_n(&draining, 0, __ATOMIC_SEQ_CST);
+	pthread_join(t, NULL);
 	rs2_frame* f;
 	while (rs2_poll_for_frame(q, &f, &e)) rs2_release_frame(f);
-	for (int i = 0; i < n; i++) { rs2_stop(ss[i], &e); check(e); rs2_close(ss[i], &e); check(e); }
+	check(e);
 	pthread_mutex_lock(&mu);
 	if (kept) rs2_release_frame(kept);
 	kept = NULL;
