@@ -378,7 +378,9 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 			}
 			check(err)
 			h := newFrame(res, nil, o)
-			frameOf(h, "frame").pooled = poolsFrames(blk)
+			r := frameOf(h, "frame")
+			r.pooled = poolsFrames(blk)
+			r.halt = in.halt // as librealsense's allocate_video_frame: its input's additional data, blocking included
 			return h
 		}
 		var results []*sensor.Frame
