@@ -50,6 +50,8 @@ func ld64(p *byte, i int) uint64 {
 	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(p), i))[:])
 }
 
+func ld8(p *byte, i int) byte { return *(*byte)(unsafe.Add(unsafe.Pointer(p), i)) }
+
 func ld32(p *byte, i int) uint32 {
 	return binary.LittleEndian.Uint32((*[4]byte)(unsafe.Add(unsafe.Pointer(p), i))[:])
 }
@@ -79,7 +81,7 @@ func (c *compressor) compressBlock(dst, src []byte, v *[4]uint32) int {
 	n := -1
 	di, anchor := 0, 0
 	if len(src) > mfLimit {
-		p := &src[0]
+		p, d := &src[0], &dst[0]
 		// ip is the position searched; a match starts before mfEnd and
 		// ends by matchEnd. Every load below is of 8 bytes at a position
 		// before mfEnd+2 (so within src: mfEnd+2+8 < len(src)), of 4 bytes
@@ -93,7 +95,7 @@ func (c *compressor) compressBlock(dst, src []byte, v *[4]uint32) int {
 			misses := 1 << skipTrigger
 			var ref int
 			for {
-				if ip+2 >= mfEnd {
+				if ip+3 >= mfEnd {
 					break search
 				}
 				// A stripe of the checksum per probe, in the shadow of
@@ -106,13 +108,15 @@ func (c *compressor) compressBlock(dst, src []byte, v *[4]uint32) int {
 					hp += 16
 				}
 				seq := ld64(p, ip)
-				h0, h1, h2 := hash5(seq), hash5(seq>>8), hash5(seq>>16)
+				h0, h1, h2, h3 := hash5(seq), hash5(seq>>8), hash5(seq>>16), hash5(seq>>24)
 				e0 := c.table[h0]
 				c.table[h0] = base + uint32(ip)
 				e1 := c.table[h1]
 				c.table[h1] = base + uint32(ip+1)
 				e2 := c.table[h2]
 				c.table[h2] = base + uint32(ip+2)
+				e3 := c.table[h3]
+				c.table[h3] = base + uint32(ip+3)
 				// A live entry is of an earlier position of this block, at
 				// most maxOffset before.
 				if ref = int(e0) - int(base); uint(ip-ref-1) < maxOffset && uint32(seq) == ld32(p, ref) {
@@ -126,10 +130,14 @@ func (c *compressor) compressBlock(dst, src []byte, v *[4]uint32) int {
 					ip += 2
 					break
 				}
-				ip += 2 + misses>>skipTrigger
+				if ref = int(e3) - int(base); uint(ip+2-ref) < maxOffset && uint32(seq>>24) == ld32(p, ref) {
+					ip += 3
+					break
+				}
+				ip += 3 + misses>>skipTrigger
 				misses++
 			}
-			for ip > anchor && ref > 0 && src[ip-1] == src[ref-1] {
+			for ip > anchor && ref > 0 && ld8(p, ip-1) == ld8(p, ref-1) {
 				ip--
 				ref--
 			}
@@ -151,6 +159,28 @@ func (c *compressor) compressBlock(dst, src []byte, v *[4]uint32) int {
 				end, hp = c.matchHash(src, matchEnd, end+16, off, hp)
 			}
 			lit, ml := ip-anchor, end-ip-minMatch
+			if lit < runMask && ml < runMask+255 && di+1+16+2+1 <= len(dst) && anchor+16 <= len(src) {
+				// The common short sequence: token, the literals copied as
+				// 16 bytes (the bytes after them are overwritten next),
+				// offset, at most one extra match length byte.
+				q := unsafe.Add(unsafe.Pointer(d), di)
+				*(*[16]byte)(unsafe.Add(q, 1)) = *(*[16]byte)(unsafe.Add(unsafe.Pointer(p), anchor))
+				binary.LittleEndian.PutUint16((*[2]byte)(unsafe.Add(q, 1+lit))[:], uint16(off))
+				if ml < runMask {
+					*(*byte)(q) = byte(lit<<4 | ml)
+					di += 1 + lit + 2
+				} else {
+					*(*byte)(q) = byte(lit<<4 | runMask)
+					*(*byte)(unsafe.Add(q, 1+lit+2)) = byte(ml - runMask)
+					di += 1 + lit + 2 + 1
+				}
+				ip, anchor = end, end
+				if ip >= mfEnd {
+					break
+				}
+				c.table[hash5(ld64(p, ip-2))] = base + uint32(ip-2)
+				continue
+			}
 			// token, literal length, literals, offset, match length (an
 			// extra length byte per 255, counted as one per 128)
 			if di+1+lit+lit>>7+1+2+ml>>7+1 > len(dst) {
