@@ -97,9 +97,9 @@ type chunkJob struct {
 	head       []byte // chunk record header (+ compressed data and index data records for lz4)
 	tail       []byte // index data records (empty for lz4: they are in head)
 	done       chan struct{}
-	// refs are the pieces of the payload held by reference (lz4 only):
-	// the buffer holds stale bytes where they lie until a block that
-	// straddles one is compressed (Block).
+	// refs are the pieces of the payload held by reference (lz4 only),
+	// in payload order: the buffer holds stale bytes where they lie
+	// (Pieces).
 	refs []payloadRef
 }
 
@@ -110,22 +110,26 @@ type payloadRef struct {
 	data []byte
 }
 
-// Block returns the payload's bytes [off, end) for the LZ4 frame
-// (lz4frame.BlockSource): straight from the piece held by reference that
-// holds them all, else from the buffer, once the pieces' bytes in the
-// block are copied in.
-func (c *chunkJob) Block(off, end int) []byte {
+// Pieces appends the payload's bytes [off, end) for the LZ4 frame
+// (lz4frame.BlockSource) as the slices that hold them: the pieces held by
+// reference, and the buffer between them.
+func (c *chunkJob) Pieces(ps [][]byte, off, end int) [][]byte {
+	at := off
 	for _, r := range c.refs {
-		if r.off <= off && end <= r.off+len(r.data) {
-			return r.data[off-r.off : end-r.off]
+		lo, hi := max(at, r.off), min(end, r.off+len(r.data))
+		if lo >= hi {
+			continue
 		}
-	}
-	for _, r := range c.refs {
-		if lo, hi := max(off, r.off), min(end, r.off+len(r.data)); lo < hi {
-			copy(c.payload[lo:hi], r.data[lo-r.off:hi-r.off])
+		if at < lo {
+			ps = append(ps, c.payload[at:lo])
 		}
+		ps = append(ps, r.data[lo-r.off:hi-r.off])
+		at = hi
 	}
-	return c.payload[off:end]
+	if at < end {
+		ps = append(ps, c.payload[at:end])
+	}
+	return ps
 }
 
 func init() {

@@ -41,9 +41,11 @@ func readBack(t *testing.T, f []byte) []fileMsg {
 
 // TestWriteMessageRef writes the same messages with WriteMessage and with
 // bagref.WriteMessageRef (head, data held by reference, tail): the files
-// are byte-identical, whether a message's data covers whole LZ4 blocks,
-// straddles the blocks of a chunk holding several messages, is larger
-// than a block, or is too short to be held.
+// hold the same messages in the same chunks at the same offsets (and are
+// byte-identical uncompressed; LZ4 at most 1% larger), whether a
+// message's data covers whole LZ4 blocks, straddles the blocks of a chunk
+// holding several messages, is larger than a block, or is too short to be
+// held.
 func TestWriteMessageRef(t *testing.T) {
 	const bs = lz4frame.BlockSize
 	for _, tc := range []struct {
@@ -92,11 +94,25 @@ func TestWriteMessageRef(t *testing.T) {
 				}
 				files[mode], _ = os.ReadFile(path)
 			}
-			if !bytes.Equal(files[0], files[1]) {
+			// An LZ4 block made of pieces is compressed piece by piece,
+			// so the compressed bytes may differ a little, never what they
+			// hold.
+			if tc.comp != "lz4" && !bytes.Equal(files[0], files[1]) {
 				t.Fatal("the file written with data held by reference differs from the file of copied messages")
 			}
-			if got := readBack(t, files[1]); len(got) != 2*len(tc.sizes) {
-				t.Fatalf("%d messages read back, want %d", len(got), 2*len(tc.sizes))
+			if len(files[1]) > len(files[0])+len(files[0])/100 {
+				t.Errorf("the file written with data held by reference has %d bytes, the file of copied messages %d", len(files[1]), len(files[0]))
+			}
+			want, got := readBack(t, files[0]), readBack(t, files[1])
+			if len(got) != 2*len(tc.sizes) || len(want) != len(got) {
+				t.Fatalf("%d and %d messages read back, want %d", len(want), len(got), 2*len(tc.sizes))
+			}
+			for i := range got {
+				g, w := got[i], want[i]
+				if g.conn.ID != w.conn.ID || g.t != w.t || g.key != w.key || !bytes.Equal(g.data, w.data) {
+					t.Fatalf("message %d: conn %d, time %v, chunk and offset %v, %d bytes; of copied messages: conn %d, time %v, %v, %d bytes (equal %v)",
+						i, g.conn.ID, g.t, g.key, len(g.data), w.conn.ID, w.t, w.key, len(w.data), bytes.Equal(g.data, w.data))
+				}
 			}
 		})
 	}

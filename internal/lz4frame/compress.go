@@ -62,6 +62,40 @@ func ld32(p *byte, i int) uint32 {
 // lanes v (whatever the result), so a frame's checksum continues over
 // blocks whose lengths are multiples of 16.
 func (c *compressor) compressBlock(dst, src []byte, v *[4]uint32) int {
+	di, anchor, _ := c.sequences(dst, 0, nil, src, v, 0)
+	if di < 0 || anchor == 0 {
+		return 0 // no room, or no match: store the block raw
+	}
+	return putLast(dst, di, src[anchor:])
+}
+
+// putLast writes the block's last sequence, of the literals lits only, at
+// dst[di:] and returns the block's length, or 0 when it does not fit.
+func putLast(dst []byte, di int, lits []byte) int {
+	lit := len(lits)
+	if di+1+lit+lit>>7+1 > len(dst) {
+		return 0
+	}
+	tok := di
+	di++
+	if lit >= runMask {
+		dst[tok] = runMask << 4
+		di = putLen(dst, di, lit-runMask)
+	} else {
+		dst[tok] = byte(lit) << 4
+	}
+	return di + copy(dst[di:], lits)
+}
+
+// sequences writes the LZ4 sequences of src, a piece of a block, at
+// dst[di:], the first of them beginning with the literals pend (the
+// block's bytes before src that no sequence holds yet). It returns the
+// position in dst after them, or -1 when they do not fit, and anchor, the
+// position in src from which its bytes are literals that no sequence holds
+// (0 when it wrote none: then pend is not written either). When v is not
+// nil, the whole 16-byte stripes of src from hp on run through the XXH32
+// lanes v (whatever the result), and it returns the position after them.
+func (c *compressor) sequences(dst []byte, di int, pend, src []byte, v *[4]uint32, hp int) (int, int, int) {
 	// base is more than maxOffset past every entry of an earlier block
 	// (and past 0, an unused entry), so the offset check alone refuses
 	// them.
@@ -73,13 +107,12 @@ func (c *compressor) compressBlock(dst, src []byte, v *[4]uint32) int {
 	c.base = base + uint32(len(src))
 	// hp: the stripes of src before hp are hashed; with no checksum it
 	// starts past the end, so no stripe is.
-	hp := len(src)
 	if v != nil {
-		hp = 0
 		c.v = *v
+	} else {
+		hp = len(src)
 	}
-	n := -1
-	di, anchor := 0, 0
+	anchor, npend := 0, len(pend)
 	if len(src) > mfLimit {
 		p, d := &src[0], &dst[0]
 		// ip is the position searched; a match starts before mfEnd and
@@ -165,8 +198,8 @@ func (c *compressor) compressBlock(dst, src []byte, v *[4]uint32) int {
 			} else {
 				end, hp = c.matchHash(src, matchEnd, end+16, off, hp)
 			}
-			lit, ml := ip-anchor, end-ip-minMatch
-			if lit < runMask && ml < runMask+255 && di+1+16+2+1 <= len(dst) && anchor+16 <= len(src) {
+			lit, ml := ip-anchor+npend, end-ip-minMatch
+			if lit < runMask && ml < runMask+255 && di+1+16+2+1 <= len(dst) && anchor+16 <= len(src) && npend == 0 {
 				// The common short sequence: token, the literals copied as
 				// 16 bytes (the bytes after them are overwritten next),
 				// offset, at most one extra match length byte.
@@ -191,6 +224,7 @@ func (c *compressor) compressBlock(dst, src []byte, v *[4]uint32) int {
 			// token, literal length, literals, offset, match length (an
 			// extra length byte per 255, counted as one per 128)
 			if di+1+lit+lit>>7+1+2+ml>>7+1 > len(dst) {
+				di = -1
 				break search
 			}
 			tok := di
@@ -201,6 +235,11 @@ func (c *compressor) compressBlock(dst, src []byte, v *[4]uint32) int {
 				di = putLen(dst, di, lit-runMask)
 			} else {
 				t = byte(lit) << 4
+			}
+			if npend > 0 {
+				di += copy(dst[di:], pend)
+				lit -= npend
+				npend = 0
 			}
 			if lit <= 16 && di+16 <= len(dst) && anchor+16 <= len(src) {
 				// A short run is copied as 16 bytes (the bytes after it are
@@ -225,32 +264,14 @@ func (c *compressor) compressBlock(dst, src []byte, v *[4]uint32) int {
 			}
 			c.table[hash5(ld64(p, ip-2))] = base + uint32(ip-2)
 		}
-		if anchor == 0 {
-			di = len(dst) // no match: store the block raw
-		}
-	}
-	lit := len(src) - anchor
-	if di+1+lit+lit>>7+1 <= len(dst) {
-		tok := di
-		di++
-		if lit >= runMask {
-			dst[tok] = runMask << 4
-			di = putLen(dst, di, lit-runMask)
-		} else {
-			dst[tok] = byte(lit) << 4
-		}
-		n = di + copy(dst[di:], src[anchor:])
 	}
 	if hp+16 <= len(src) {
-		xxhLanes(&c.v, src[hp:])
+		hp += xxhLanes(&c.v, src[hp:])
 	}
 	if v != nil {
 		*v = c.v
 	}
-	if n < 0 {
-		return 0
-	}
-	return n
+	return di, anchor, hp
 }
 
 // putLen writes the extra bytes of a length of n beyond its token's 15

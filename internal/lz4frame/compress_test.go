@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/pierrec/lz4/v4"
@@ -195,6 +196,9 @@ func FuzzAppendFrame(f *testing.F) {
 		for _, in := range [][]byte{data, bytes.Repeat(data, 3)} {
 			checkFrame(t, "fuzz", e.AppendFrame(nil, in), in)
 			checkFrame(t, "fuzz from blocks", e.AppendFrameFrom(nil, len(in), &pieceSource{data: in}), in)
+			n := len(in)
+			cuts := []int{n / 5, n/5 + 1, n/5 + 17, n/5 + 33, n / 2, 3*n/4 + 3}
+			checkFrame(t, "fuzz from pieces", e.AppendFrameFrom(nil, n, &pieceSource{data: in, cuts: cuts}), in)
 			frame := e.AppendFrameSum(nil, in, false)
 			out := make([]byte, len(in))
 			if n, err := lz4frame.Decode(out, frame); err != nil || n != len(in) || !bytes.Equal(out, in) {
@@ -246,28 +250,42 @@ func BenchmarkAppendFrame(b *testing.B) {
 	}
 }
 
-// pieceSource gives a payload block by block from a fresh buffer that the
-// next call overwrites, as a source whose blocks are assembled from
-// pieces may.
+// pieceSource gives a payload block by block as pieces cut at the
+// payload offsets cuts (and at the blocks' ends), each from a fresh buffer
+// that the next call overwrites, as a chunk's pieces held by reference and
+// its buffer between them.
 type pieceSource struct {
 	data []byte
-	buf  []byte
+	cuts []int
+	bufs [][]byte
 	asks [][2]int
 }
 
-func (s *pieceSource) Block(off, end int) []byte {
+func (s *pieceSource) Pieces(ps [][]byte, off, end int) [][]byte {
 	s.asks = append(s.asks, [2]int{off, end})
-	for i := range s.buf {
-		s.buf[i] = 0xA5 // stale bytes of the block before
+	for _, b := range s.bufs {
+		for i := range b {
+			b[i] = 0xA5 // stale bytes of the block before
+		}
 	}
-	s.buf = append(s.buf[:0], s.data[off:end]...)
-	return s.buf
+	s.bufs = s.bufs[:0]
+	at := off
+	for _, c := range append(slices.Clone(s.cuts), end) {
+		if c <= at || c > end {
+			continue
+		}
+		b := append([]byte(nil), s.data[at:c]...)
+		s.bufs = append(s.bufs, b)
+		ps = append(ps, b)
+		at = c
+	}
+	return ps
 }
 
 // TestAppendFrameFrom: a frame compressed from a BlockSource is the frame
-// of the same payload in one slice, byte for byte (checksum included), and
-// the source is asked for each block once, in order, 1 MiB from the
-// payload's start (spec §1.5).
+// of the same payload in one slice, byte for byte (checksum included),
+// when every block is one piece, and the source is asked for each block
+// once, in order, 1 MiB from the payload's start (spec §1.5).
 func TestAppendFrameFrom(t *testing.T) {
 	pat := append(patternPair(0), patternPair(1)...)
 	for _, n := range []int{0, 1, 15, 16, 100, lz4frame.BlockSize - 1, lz4frame.BlockSize, lz4frame.BlockSize + 17, 3*lz4frame.BlockSize + 5} {
@@ -287,6 +305,57 @@ func TestAppendFrameFrom(t *testing.T) {
 		}
 		if len(src.asks) != (n+lz4frame.BlockSize-1)/lz4frame.BlockSize {
 			t.Fatalf("%d bytes: %d blocks asked", n, len(src.asks))
+		}
+	}
+}
+
+// TestAppendFramePieces compresses payloads whose blocks come in several
+// pieces, as a chunk's frames held by reference between the buffer's
+// record headers: pieces of every length around a checksum stripe and the
+// shortest piece compressed, pieces across block ends, and incompressible
+// ones. Each frame decodes to its payload with the right content checksum
+// in the reference reader and in Decode, and a chunk's is at most 1%
+// larger than the frame of the payload in one slice.
+func TestAppendFramePieces(t *testing.T) {
+	pat := append(patternPair(2), patternPair(3)...)
+	rng := rand.New(rand.NewPCG(7, 8))
+	random := make([]byte, 2*lz4frame.BlockSize+300)
+	for i := range random {
+		random[i] = byte(rng.Uint32())
+	}
+	const head, tail = 211, 473 // a message's record header, the records after its frame
+	frame := 1843200
+	type pieces struct {
+		name  string
+		data  []byte
+		cuts  []int
+		ratio bool // compare the size with the frame of one slice
+	}
+	cases := []pieces{
+		{"chunk", pat[:head+frame+tail], []int{head, head + frame}, true},
+		{"two frames", pat[:2*(head+frame)], []int{head, head + frame, 2*head + frame}, true},
+		{"random", random, []int{head, lz4frame.BlockSize + 5, lz4frame.BlockSize + 6}, false},
+	}
+	var small []int // pieces of 1 to 40 bytes, then one of 300
+	for at, k := 1000, 1; k <= 40; k++ {
+		at += k
+		small = append(small, at)
+		if k == 40 {
+			small = append(small, at+300)
+		}
+	}
+	cases = append(cases, pieces{"small pieces", pat[:lz4frame.BlockSize+4000], small, false})
+	for _, c := range cases {
+		var e1, e2 lz4frame.Encoder
+		want := e1.AppendFrame(nil, c.data)
+		got := e2.AppendFrameFrom(nil, len(c.data), &pieceSource{data: c.data, cuts: c.cuts})
+		checkFrame(t, c.name, got, c.data)
+		if c.ratio && len(got) > len(want)+len(want)/100 {
+			t.Errorf("%s: %d bytes from pieces, %d from one slice", c.name, len(got), len(want))
+		}
+		// Reused, the Encoder writes the same frame.
+		if again := e2.AppendFrameFrom(nil, len(c.data), &pieceSource{data: c.data, cuts: c.cuts}); !bytes.Equal(again, got) {
+			t.Errorf("%s: a reused Encoder's frame differs", c.name)
 		}
 	}
 }

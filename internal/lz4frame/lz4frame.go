@@ -25,7 +25,9 @@ const (
 // Encoder compresses chunk payloads into single LZ4 frames. It is reused
 // and not safe for concurrent use.
 type Encoder struct {
-	c compressor
+	c      compressor
+	pieces [][]byte // a block's pieces (AppendFrameFrom)
+	pend   []byte   // literals between a block's pieces
 }
 
 // Bound returns the largest frame for n payload bytes.
@@ -48,17 +50,52 @@ func (e *Encoder) AppendFrameSum(dst, src []byte, sum bool) []byte {
 // A BlockSource gives the payload of a frame block by block, for a payload
 // whose bytes do not lie in one slice.
 type BlockSource interface {
-	// Block returns the payload's bytes [off, end), a block of at most
-	// BlockSize bytes; the frame's blocks are asked for in order. The
-	// slice need stay valid only until the next call.
-	Block(off, end int) []byte
+	// Pieces appends to ps the payload's bytes [off, end), a block of at
+	// most BlockSize bytes, as the slices that hold them in order, and
+	// returns the result; the frame's blocks are asked for in order. The
+	// slices need stay valid only until the next call.
+	Pieces(ps [][]byte, off, end int) [][]byte
 }
 
 // AppendFrameFrom is AppendFrame of the n payload bytes that src gives,
-// so that a block lying within one of the payload's pieces is compressed
-// straight from it, without a copy into one buffer first.
+// so that a block is compressed straight from the pieces that hold it,
+// without a copy into one buffer first: a block of one piece is the block
+// AppendFrame writes; in a block of several, each piece of minPiece bytes
+// or more is compressed on its own (its matches lie within it), the
+// others' bytes are literals.
 func (e *Encoder) AppendFrameFrom(dst []byte, n int, src BlockSource) []byte {
 	return e.appendFrame(dst, n, true, nil, src)
+}
+
+// minPiece is the shortest piece of a block that AppendFrameFrom
+// compresses: a stripe, so that it completes the checksum's stripe that
+// the bytes before it began (and longer than mfLimit, so that it can hold
+// a match).
+const minPiece = 16
+
+// stream is the content checksum of a frame whose bytes come in pieces of
+// any length: the XXH32 lanes over the whole stripes so far and the bytes
+// after them.
+type stream struct {
+	v    [4]uint32
+	tail [16]byte
+	nt   int
+}
+
+// write runs b through the checksum.
+func (h *stream) write(b []byte) {
+	if h.nt > 0 {
+		k := copy(h.tail[h.nt:], b)
+		h.nt += k
+		b = b[k:]
+		if h.nt < 16 {
+			return
+		}
+		xxhLanes(&h.v, h.tail[:])
+		h.nt = 0
+	}
+	k := xxhLanes(&h.v, b)
+	h.nt = copy(h.tail[:], b[k:])
 }
 
 // appendFrame appends the frame of the n bytes of src, or of bs when not
@@ -76,38 +113,93 @@ func (e *Encoder) appendFrame(dst []byte, n int, sum bool, src []byte, bs BlockS
 		copy(nd, dst)
 		dst = nd
 	}
-	lanes := xxhStart(0)
-	v := &lanes
+	h := stream{v: xxhStart(0)}
+	v := &h.v
 	if !sum {
 		v = nil
 	}
-	var blk []byte
-	for off := 0; off < n; off += len(blk) {
+	ps := e.pieces[:0]
+	for off, size := 0, 0; off < n; off += size {
 		end := min(off+BlockSize, n)
+		size = end - off
 		if bs != nil {
-			blk = bs.Block(off, end)
+			ps = bs.Pieces(ps[:0], off, end)
 		} else {
-			blk = src[off:end]
+			ps = append(ps[:0], src[off:end])
 		}
 		pos := len(dst)
-		out := dst[pos+4 : pos+4+len(blk)-1 : pos+4+len(blk)-1]
-		c := e.c.compressBlock(out, blk, v)
+		out := dst[pos+4 : pos+4+size-1 : pos+4+size-1]
+		var c int
+		if len(ps) == 1 {
+			// Every block but the last is BlockSize long, a whole number
+			// of stripes, so the checksum has no bytes left over when a
+			// block starts.
+			blk := ps[0]
+			c = e.c.compressBlock(out, blk, v)
+			h.nt = copy(h.tail[:], blk[len(blk)&^15:])
+		} else {
+			c = e.compressPieces(out, ps, &h, sum)
+		}
 		if c == 0 {
-			binary.LittleEndian.PutUint32(dst[pos:pos+4], uint32(len(blk))|1<<31)
-			dst = append(dst[:pos+4], blk...)
+			binary.LittleEndian.PutUint32(dst[pos:pos+4], uint32(size)|1<<31)
+			dst = dst[:pos+4]
+			for _, p := range ps {
+				dst = append(dst, p...)
+			}
 			continue
 		}
 		binary.LittleEndian.PutUint32(dst[pos:pos+4], uint32(c))
 		dst = dst[:pos+4+c]
 	}
+	clear(ps[:cap(ps)]) // hold no piece after the frame
+	e.pieces = ps[:0]
 	dst = binary.LittleEndian.AppendUint32(dst, 0)
 	if !sum {
 		return dst
 	}
-	// Every block but the last is BlockSize long, a whole number of
-	// stripes: the lanes covered the payload but for the last n%16 bytes,
-	// which end the last block.
-	return binary.LittleEndian.AppendUint32(dst, xxhFinish(&lanes, blk[len(blk)-n%16:], n, 0))
+	return binary.LittleEndian.AppendUint32(dst, xxhFinish(&h.v, h.tail[:h.nt], n, 0))
+}
+
+// compressPieces is compressBlock of the block made of the pieces ps,
+// running them through the checksum h when sum is true.
+func (e *Encoder) compressPieces(dst []byte, ps [][]byte, h *stream, sum bool) int {
+	pend := e.pend[:0]
+	di := 0
+	for _, p := range ps {
+		if len(p) < minPiece || di < 0 {
+			if sum {
+				h.write(p)
+			}
+			if di >= 0 {
+				pend = append(pend, p...)
+			}
+			continue
+		}
+		var v *[4]uint32
+		hp := 0
+		if sum {
+			// The stripe the bytes before p began ends in p.
+			if h.nt > 0 {
+				hp = 16 - h.nt
+				h.write(p[:hp])
+			}
+			v = &h.v
+		}
+		var anchor int
+		di, anchor, hp = e.c.sequences(dst, di, pend, p, v, hp)
+		if sum {
+			h.nt = copy(h.tail[:], p[hp:])
+		}
+		if anchor > 0 {
+			pend = pend[:0]
+		}
+		pend = append(pend, p[anchor:]...)
+	}
+	e.pend = pend[:0]
+	if di < 0 {
+		return 0
+	}
+	return putLast(dst, di, pend)
 }
 
 // ErrFrame is wrapped by the errors of a frame that does not decode.
