@@ -22,7 +22,7 @@ const (
 )
 
 // compressor is an LZ4 block compressor (the greedy single-probe match
-// finder of LZ4_compress_default, probing three positions per load) that
+// finder of LZ4_compress_default, probing four positions per load) that
 // also runs the frame's XXH32 content checksum over the block while its
 // bytes are in the core's L1 cache: the stripes of a long match are hashed
 // in the loop that compares them, and the literals when their sequence is
@@ -117,14 +117,16 @@ func (c *compressor) sequences(dst []byte, di int, pend, src []byte, v *[4]uint3
 		p, d := &src[0], &dst[0]
 		// ip is the position searched; a match starts before mfEnd and
 		// ends by matchEnd. Every load below is of 8 bytes at a position
-		// before mfEnd+2 (so within src: mfEnd+2+8 < len(src)), of 4 bytes
-		// at an earlier position, or of 8 bytes that end by matchEnd.
+		// before mfEnd (so within src: mfEnd+8 < len(src)), of 4 bytes at
+		// an earlier position, or of 8 bytes that end by matchEnd; the
+		// short sequence's 16 literal bytes are copied from anchor only
+		// when anchor+16 <= len(src).
 		mfEnd, matchEnd := len(src)-mfLimit, len(src)-lastLiterals
 		ip := 0
 	search:
 		for {
-			// Each probe tries the positions ip, ip+1 and ip+2 with one load,
-			// and moves 3 bytes on, more after every 1<<skipTrigger misses.
+			// Each probe tries the positions ip to ip+3 with one load, and
+			// moves 4 bytes on, more after every 1<<skipTrigger misses.
 			misses := 1 << skipTrigger
 			var ref int
 			for {
