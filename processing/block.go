@@ -15,21 +15,30 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// Block is a processing block that turns one frame into a new frame: every
-// block of this package but Align and PointCloud, which need a second frame.
-type Block interface {
-	// Name is librealsense's name of the block ("Decimation Filter", ...).
+// Configurable is what every processing block has: librealsense's name
+// ("Decimation Filter", ...) and options. Its blocks also have the methods
+// OptionReadOnly (always false) and OptionValueDescription (the name of an
+// enumerated option's value, or ""), as a sensor's options do.
+type Configurable interface {
 	Name() string
-	// Process returns the processed frame; f is not modified.
-	Process(f *sensor.Frame) (*sensor.Frame, error)
 	// SupportedOptions lists the block's options in ascending enum order.
 	SupportedOptions() []sensor.Option
-	// Option returns the value of an option.
 	Option(o sensor.Option) (float32, error)
-	// SetOption sets an option.
+	// SetOption sets an option within its range; an option with an integer
+	// step keeps the integer part.
 	SetOption(o sensor.Option, v float32) error
-	// OptionRange returns the range of an option.
 	OptionRange(o sensor.Option) (extensions.Range, error)
+	// OptionDescription is librealsense's description of an option.
+	OptionDescription(o sensor.Option) string
+}
+
+// Block is a processing block that turns one frame into a new frame: every
+// block of this package but Align, HDRMerge and PointCloud, which need a
+// second frame (the Colorizer is a Block that can also draw). Process
+// returns the processed frame; f is not modified.
+type Block interface {
+	Configurable
+	Process(f *sensor.Frame) (*sensor.Frame, error)
 }
 
 // ErrFrame is returned for a frame a block cannot process: a format or
