@@ -422,7 +422,7 @@ func addChannel(dst *rosbag.Writer, ch *mcap.Channel, schemas map[uint16]*mcap.S
 	}
 	extra := maps.Clone(ch.Metadata)
 	delete(extra, MD5Key)
-	cid, err := dst.AddConnectionHeader(ch.Topic, s.Name, md5, string(s.Data), extra)
+	cid, err := dst.AddConnection(ch.Topic, s.Name, md5, string(s.Data), extra)
 	if err != nil {
 		return 0, fmt.Errorf("mcapbag: import: channel %s: %w", ch.Topic, err)
 	}
