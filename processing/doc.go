@@ -26,8 +26,10 @@
 //
 // The blocks that take one frame are returned as a Block. Frames a
 // filter's stream options (OptionStreamFilter, ...) do not select pass
-// through unchanged, as in librealsense. Every error about a frame wraps ErrFrame, every
-// error about an option value ErrOptionValue.
+// through unchanged, as in librealsense. Every error about a frame wraps
+// ErrFrame; an error about an option wraps a sensor's option errors:
+// extensions.ErrUnsupportedOption for an option the block does not have,
+// extensions.ErrOutOfRange for a value outside its range.
 //
 // Every block has librealsense's Frames Queue Size option
 // (sensor.OptionFramesQueueSize). In librealsense it is the size of the

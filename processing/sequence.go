@@ -33,7 +33,7 @@ func NewRotation(streams ...sensor.Stream) Block {
 // SetOption sets an option; the rotation must be -90, 0, 90 or 180.
 func (r *rotationBlock) SetOption(o sensor.Option, v float32) error {
 	if o == sensor.OptionRotation && v != -90 && v != 0 && v != 90 && v != 180 {
-		return fmt.Errorf("%s: %s = %v: %w (-90, 0, 90 or 180)", r.block, o, v, ErrOptionValue)
+		return fmt.Errorf("%s: %s = %v: %w (-90, 0, 90 or 180)", r.block, o, v, extensions.ErrOutOfRange)
 	}
 	return r.options.SetOption(o, v)
 }
