@@ -125,52 +125,9 @@ func (c *compressor) sequences(dst []byte, di int, pend, src []byte, v *[4]uint3
 		ip := 0
 	search:
 		for {
-			// Each probe tries the positions ip to ip+3 with one load, and
-			// moves 4 bytes on, more after every 1<<skipTrigger misses.
-			misses := 1 << skipTrigger
 			var ref int
-			for {
-				if ip+3 >= mfEnd {
-					break search
-				}
-				// A stripe of the checksum per probe, in the shadow of
-				// the probe's loads and branches.
-				if hp+16 <= len(src) {
-					c.v[0] = xxhRound(c.v[0], ld32(p, hp))
-					c.v[1] = xxhRound(c.v[1], ld32(p, hp+4))
-					c.v[2] = xxhRound(c.v[2], ld32(p, hp+8))
-					c.v[3] = xxhRound(c.v[3], ld32(p, hp+12))
-					hp += 16
-				}
-				seq := ld64(p, ip)
-				h0, h1, h2, h3 := hash5(seq), hash5(seq>>8), hash5(seq>>16), hash5(seq>>24)
-				e0 := c.table[h0]
-				c.table[h0] = base + uint32(ip)
-				e1 := c.table[h1]
-				c.table[h1] = base + uint32(ip+1)
-				e2 := c.table[h2]
-				c.table[h2] = base + uint32(ip+2)
-				e3 := c.table[h3]
-				c.table[h3] = base + uint32(ip+3)
-				// A live entry is of an earlier position of this block, at
-				// most maxOffset before.
-				if ref = int(e0) - int(base); uint(ip-ref-1) < maxOffset && uint32(seq) == ld32(p, ref) {
-					break
-				}
-				if ref = int(e1) - int(base); uint(ip-ref) < maxOffset && uint32(seq>>8) == ld32(p, ref) {
-					ip++
-					break
-				}
-				if ref = int(e2) - int(base); uint(ip+1-ref) < maxOffset && uint32(seq>>16) == ld32(p, ref) {
-					ip += 2
-					break
-				}
-				if ref = int(e3) - int(base); uint(ip+2-ref) < maxOffset && uint32(seq>>24) == ld32(p, ref) {
-					ip += 3
-					break
-				}
-				ip += 3 + misses>>skipTrigger
-				misses++
+			if ip, ref, hp = c.probe(p, ip, mfEnd, base, hp, len(src)); ref < 0 {
+				break search
 			}
 			for ip > anchor && ref > 0 && ld8(p, ip-1) == ld8(p, ref-1) {
 				ip--
@@ -274,6 +231,56 @@ func (c *compressor) sequences(dst []byte, di int, pend, src []byte, v *[4]uint3
 		*v = c.v
 	}
 	return di, anchor, hp
+}
+
+// probe searches src (at p) from ip for the next match that starts
+// before mfEnd, inserting the positions it tries into the table (whose
+// entries of this block are base plus their position), and returns its
+// position and its earlier copy's, or ref -1 when there is none. It runs a
+// stripe of the checksum lanes c.v per probe, from hp while hp+16 <= hend,
+// in the shadow of the probe's loads and branches, and returns the new hp.
+// A function of its own, so that its state stays in registers.
+func (c *compressor) probe(p *byte, ip, mfEnd int, base uint32, hp, hend int) (int, int, int) {
+	t := &c.table
+	// Each probe tries the positions ip to ip+3 with one load, and moves
+	// 4 bytes on, more after every 1<<skipTrigger misses.
+	misses := 1 << skipTrigger
+	for ip+3 < mfEnd {
+		if hp+16 <= hend {
+			c.v[0] = xxhRound(c.v[0], ld32(p, hp))
+			c.v[1] = xxhRound(c.v[1], ld32(p, hp+4))
+			c.v[2] = xxhRound(c.v[2], ld32(p, hp+8))
+			c.v[3] = xxhRound(c.v[3], ld32(p, hp+12))
+			hp += 16
+		}
+		seq := ld64(p, ip)
+		h0, h1, h2, h3 := hash5(seq), hash5(seq>>8), hash5(seq>>16), hash5(seq>>24)
+		e0 := t[h0]
+		t[h0] = base + uint32(ip)
+		e1 := t[h1]
+		t[h1] = base + uint32(ip+1)
+		e2 := t[h2]
+		t[h2] = base + uint32(ip+2)
+		e3 := t[h3]
+		t[h3] = base + uint32(ip+3)
+		// A live entry is of an earlier position of this block, at most
+		// maxOffset before.
+		if ref := int(e0) - int(base); uint(ip-ref-1) < maxOffset && uint32(seq) == ld32(p, ref) {
+			return ip, ref, hp
+		}
+		if ref := int(e1) - int(base); uint(ip-ref) < maxOffset && uint32(seq>>8) == ld32(p, ref) {
+			return ip + 1, ref, hp
+		}
+		if ref := int(e2) - int(base); uint(ip+1-ref) < maxOffset && uint32(seq>>16) == ld32(p, ref) {
+			return ip + 2, ref, hp
+		}
+		if ref := int(e3) - int(base); uint(ip+2-ref) < maxOffset && uint32(seq>>24) == ld32(p, ref) {
+			return ip + 3, ref, hp
+		}
+		ip += 3 + misses>>skipTrigger
+		misses++
+	}
+	return ip, -1, hp
 }
 
 // putLen writes the extra bytes of a length of n beyond its token's 15
