@@ -146,16 +146,21 @@ func (c *compressor) sequences(dst []byte, di int, pend, src []byte, v *[4]uint3
 			}
 			off := ip - ref
 			end := ip + minMatch
-			// Most matches end within 16 bytes: those are found here, the
-			// longer ones in matchHash.
-			if end+16 > matchEnd {
+			// Most matches end within 32 bytes: those are found here,
+			// without the two calls that reach the loop of the longer
+			// ones (matchHash).
+			if end+32 > matchEnd {
 				end = matchLen(src, matchEnd, end, off)
 			} else if x := ld64(p, end) ^ ld64(p, end-off); x != 0 {
 				end += bits.TrailingZeros64(x) >> 3
 			} else if x := ld64(p, end+8) ^ ld64(p, end+8-off); x != 0 {
 				end += 8 + bits.TrailingZeros64(x)>>3
+			} else if x := ld64(p, end+16) ^ ld64(p, end+16-off); x != 0 {
+				end += 16 + bits.TrailingZeros64(x)>>3
+			} else if x := ld64(p, end+24) ^ ld64(p, end+24-off); x != 0 {
+				end += 24 + bits.TrailingZeros64(x)>>3
 			} else {
-				end, hp = c.matchHash(src, matchEnd, end+16, off, hp)
+				end, hp = c.matchHash(src, matchEnd, end+32, off, hp)
 			}
 			lit, ml := ip-anchor+npend, end-ip-minMatch
 			if lit < runMask && ml < runMask+255 && di+1+16+2+1 <= len(dst) && anchor+16 <= len(src) && npend == 0 {
