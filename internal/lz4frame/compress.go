@@ -112,7 +112,9 @@ func (c *compressor) sequences(dst []byte, di int, pend, src []byte, v *[4]uint3
 	} else {
 		hp = len(src)
 	}
-	anchor, npend := 0, len(pend)
+	// anchor: the literals not yet written start at src[anchor], or,
+	// while it is negative, with the last -anchor bytes of pend.
+	anchor := -len(pend)
 	if len(src) > mfLimit {
 		p, d := &src[0], &dst[0]
 		// ip is the position searched; a match starts before mfEnd and
@@ -162,8 +164,8 @@ func (c *compressor) sequences(dst []byte, di int, pend, src []byte, v *[4]uint3
 			} else {
 				end, hp = c.matchHash(src, matchEnd, end+32, off, hp)
 			}
-			lit, ml := ip-anchor+npend, end-ip-minMatch
-			if lit < runMask && ml < runMask+255 && di+1+16+2+1 <= len(dst) && anchor+16 <= len(src) && npend == 0 {
+			lit, ml := ip-anchor, end-ip-minMatch
+			if lit < runMask && ml < runMask+255 && di+1+16+2+1 <= len(dst) && anchor >= 0 && anchor+16 <= len(src) {
 				// The common short sequence: token, the literals copied as
 				// 16 bytes (the bytes after them are overwritten next),
 				// offset, at most one extra match length byte.
@@ -200,10 +202,10 @@ func (c *compressor) sequences(dst []byte, di int, pend, src []byte, v *[4]uint3
 			} else {
 				t = byte(lit) << 4
 			}
-			if npend > 0 {
+			if anchor < 0 {
 				di += copy(dst[di:], pend)
-				lit -= npend
-				npend = 0
+				lit += anchor
+				anchor = 0
 			}
 			if lit <= 16 && di+16 <= len(dst) && anchor+16 <= len(src) {
 				// A short run is copied as 16 bytes (the bytes after it are
@@ -235,7 +237,7 @@ func (c *compressor) sequences(dst []byte, di int, pend, src []byte, v *[4]uint3
 	if v != nil {
 		*v = c.v
 	}
-	return di, anchor, hp
+	return di, max(anchor, 0), hp
 }
 
 // probe searches src (at p) from ip for the next match that starts
