@@ -234,6 +234,21 @@ func putPixels(bufs ...[][2]int32) {
 // to its corner br, where dst has no depth yet or a farther one.
 func scatterNearest(dst, z []uint16, tl, br [][2]int32, w, h int) {
 	tl, br = tl[:len(z)], br[:len(z)]
+	if len(dst) < w*h {
+		panic("processing: scatterNearest: dst smaller than the picture")
+	}
+	for i := 0; i < len(z); {
+		i += scatterNearestFast(dst, z[i:], tl[i:], br[i:], w, h)
+		if i < len(z) {
+			scatterNearestGo(dst, z[i:i+1], tl[i:i+1], br[i:i+1], w, h)
+			i++
+		}
+	}
+}
+
+// scatterNearestGo is scatterNearest in Go, pixel by pixel.
+func scatterNearestGo(dst, z []uint16, tl, br [][2]int32, w, h int) {
+	tl, br = tl[:len(z)], br[:len(z)]
 	for i, d := range z {
 		if d == 0 {
 			continue

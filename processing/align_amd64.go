@@ -17,3 +17,13 @@ func (m *alignProj) alignRowFast(z []uint16, units float32, rx []float32, ry0 fl
 	alignRowSep4(z[:n], rx[:n], ry0, units, &m.k, out[:n], m.distort)
 	return n
 }
+
+// scatterNearestFast places the depths of z as scatterNearest does, with
+// SSE2 (scatter_amd64.s), from the first pixel on, and returns how many
+// pixels it placed: all, or up to the first it leaves to the caller (one
+// whose rectangle is more than four columns wide or ends within four
+// columns of the picture's right edge). dst must hold w×h values; z, tl and
+// br are as long.
+//
+//go:noescape
+func scatterNearestFast(dst, z []uint16, tl, br [][2]int32, w, h int) int

@@ -300,3 +300,60 @@ func TestTemporalFast(t *testing.T) {
 		}
 	}
 }
+
+// TestScatterNearestFast compares the placement of depth rows with SIMD
+// (where the machine has it) with the placement pixel by pixel in Go, on
+// the same pictures: random rows of runs of pixels side by side, two
+// columns wide, as 1:1 alignments give (broken by gaps, zero depth, other
+// rows and other widths), and of random rectangles, some past the
+// picture's edges, on pictures of every size from one column on.
+func TestScatterNearestFast(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for trial := range 400 {
+		w, h := 1+r.IntN(40), 1+r.IntN(12)
+		if trial%3 == 0 {
+			w = 4 + r.IntN(5)
+		}
+		got := make([]uint16, w*h)
+		for i := range got {
+			if r.IntN(3) == 0 {
+				got[i] = uint16(r.Uint32())
+			}
+		}
+		want := slices.Clone(got)
+		for range 1 + r.IntN(4) {
+			n := 1 + r.IntN(70)
+			z, tl, br := make([]uint16, n), make([][2]int32, n), make([][2]int32, n)
+			x, y0, rows := int32(r.IntN(w+4))-2, int32(r.IntN(h+2))-1, int32(1+r.IntN(3))
+			for i := range n {
+				z[i] = uint16(r.Uint32())
+				if r.IntN(4) == 0 {
+					z[i] = []uint16{0, 1, 2, 0xfffe, 0xffff}[r.IntN(5)]
+				}
+				switch r.IntN(12) {
+				case 0: // a random rectangle, maybe empty or past an edge
+					tl[i] = [2]int32{int32(r.IntN(w+8)) - 4, int32(r.IntN(h+8)) - 4}
+					br[i] = [2]int32{tl[i][0] + int32(r.IntN(7)) - 1, tl[i][1] + int32(r.IntN(5)) - 1}
+					continue
+				case 1: // the run jumps
+					x, y0, rows = int32(r.IntN(w+4))-2, int32(r.IntN(h+2))-1, int32(1+r.IntN(3))
+				case 2: // one pixel on other rows
+					tl[i], br[i] = [2]int32{x, y0 + 1}, [2]int32{x + 1, y0 + rows}
+					x++
+					continue
+				case 3: // one pixel of another width
+					tl[i], br[i] = [2]int32{x, y0}, [2]int32{x + int32(r.IntN(4)) - 1, y0 + rows - 1}
+					x++
+					continue
+				}
+				tl[i], br[i] = [2]int32{x, y0}, [2]int32{x + 1, y0 + rows - 1}
+				x++
+			}
+			scatterNearest(got, z, tl, br, w, h)
+			scatterNearestGo(want, z, tl, br, w, h)
+			if !slices.Equal(got, want) {
+				t.Fatalf("trial %d (%dx%d): z %v\ntl %v\nbr %v\ngot  %v\nwant %v", trial, w, h, z, tl, br, got, want)
+			}
+		}
+	}
+}
