@@ -340,6 +340,7 @@ type alignProj struct {
 	fx, fy, ppx, ppy float32
 	distort          bool
 	k                [24][4]float32 // r, t, fx, fy, ppx, ppy, 0.5, c, 1 and 2, four times each, for alignRowFast
+	k8               [24][8]float32 // k's values eight times each
 }
 
 // fill sets k from the other fields.
@@ -347,6 +348,7 @@ func (m *alignProj) fill() {
 	vs := append(append(append(append(m.r[:0:0], m.r[:]...), m.t[:]...), m.fx, m.fy, m.ppx, m.ppy, 0.5), m.c[:]...)
 	for i, v := range append(vs, 1, 2) {
 		m.k[i] = [4]float32{v, v, v, v}
+		m.k8[i] = [8]float32{v, v, v, v, v, v, v, v}
 	}
 }
 

@@ -1,5 +1,7 @@
 package processing
 
+import "golang.org/x/sys/cpu"
+
 // alignRowSep4 is alignProj.row for rays of one y (sep), four pixels at a time with SSE2 (align_amd64.s), as librealsense's SSE
 // path computes them: the same float32 operations in the same order, and
 // cvtps2dq's rounding. It writes the first len(z)&^3 pixels of out.
@@ -7,15 +9,30 @@ package processing
 //go:noescape
 func alignRowSep4(z []uint16, xs []float32, y, units float32, k *[24][4]float32, out [][2]int32, distort bool)
 
-// alignRowFast projects the pixels it can with SSE2 and returns how many
-// it did (the first ones of the row).
+// alignRowSep8 is alignRowSep4 eight pixels at a time with AVX2, from the
+// table k8 of alignProj. It writes the first len(z)&^7 pixels of out.
+//
+//go:noescape
+func alignRowSep8(z []uint16, xs []float32, y, units float32, k *[24][8]float32, out [][2]int32, distort bool)
+
+// useAVX2 tells whether alignRowFast projects with AVX2 (set where the
+// processor and the system have it; tests turn it off to check SSE2).
+var useAVX2 = cpu.X86.HasAVX2
+
+// alignRowFast projects the pixels it can with AVX2 or SSE2 and returns
+// how many it did (the first ones of the row).
 func (m *alignProj) alignRowFast(z []uint16, units float32, rx []float32, ry0 float32, out [][2]int32) int {
-	n := len(z) &^ 3
-	if n == 0 || len(rx) < n || len(out) < n {
-		return 0
+	n := min(len(z), len(rx), len(out))
+	done := 0
+	if n8 := n &^ 7; useAVX2 && n8 > 0 {
+		alignRowSep8(z[:n8], rx[:n8], ry0, units, &m.k8, out[:n8], m.distort)
+		done = n8
 	}
-	alignRowSep4(z[:n], rx[:n], ry0, units, &m.k, out[:n], m.distort)
-	return n
+	if n4 := n &^ 3; n4 > done {
+		alignRowSep4(z[done:n4], rx[done:n4], ry0, units, &m.k, out[done:n4], m.distort)
+		done = n4
+	}
+	return done
 }
 
 // scatterNearestFast places the depths of z as scatterNearest does, with

@@ -74,3 +74,109 @@ project:
 
 done:
 	RET
+
+// PROJROW8 is PROJROW on eight pixels with AVX: dst = ra*vx + (rb*vy +
+// (rc*d + t)), the table's values at the offsets ra, rb, rc and t, with d
+// in Y0, vx in Y1 and vy in Y2; Y3 and Y4 are overwritten.
+#define PROJROW8(ra, rb, rc, t, dst) \
+	VMULPS rc(BX), Y0, Y3; \
+	VADDPS t(BX), Y3, Y3; \
+	VMULPS rb(BX), Y2, Y4; \
+	VADDPS Y3, Y4, Y4; \
+	VMULPS ra(BX), Y1, dst; \
+	VADDPS Y4, dst, dst
+
+// func alignRowSep8(z []uint16, xs []float32, y, units float32, k *[24][8]float32, out [][2]int32, distort bool)
+// alignRowSep4 eight pixels at a time with AVX2: the same operations on
+// the same values in the same order. k holds the values of alignRowSep4's
+// table each eight times (offsets twice its).
+TEXT ·alignRowSep8(SB), NOSPLIT, $0-89
+	MOVQ         z_base+0(FP), SI
+	MOVQ         xs_base+24(FP), DX
+	VBROADCASTSS y+48(FP), Y14
+	VBROADCASTSS units+52(FP), Y15
+	MOVQ         k+56(FP), BX
+	MOVQ         out_base+64(FP), DI
+	MOVQ         out_len+72(FP), CX
+	SHRQ         $3, CX
+	MOVBLZX      distort+88(FP), AX
+	TESTQ        CX, CX
+	JZ           done8
+
+loop8:
+	// d = z*units, Y10 all ones where d is 0 (+0 or -0), vx = d*x, vy =
+	// d*y, and x, y = px/pz, py/pz (PROJECT4).
+	VPMOVZXWD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMULPS    Y15, Y0, Y0
+	VPSLLD    $1, Y0, Y10
+	VPXOR     Y1, Y1, Y1
+	VPCMPEQD  Y1, Y10, Y10
+	VMULPS    (DX), Y0, Y1
+	VMULPS    Y14, Y0, Y2
+	PROJROW8(0, 96, 192, 288, Y5)
+	PROJROW8(32, 128, 224, 320, Y6)
+	PROJROW8(64, 160, 256, 352, Y7)
+	VDIVPS    Y7, Y5, Y5
+	VDIVPS    Y7, Y6, Y6
+
+	TESTB AL, AL
+	JZ    project8
+
+	// Modified Brown-Conrady, as alignRowSep4 (DISTORTF and the rest).
+	VMULPS Y5, Y5, Y0
+	VMULPS Y6, Y6, Y1
+	VADDPS Y1, Y0, Y0
+	VMULPS Y0, Y0, Y1
+	VMULPS 576(BX), Y1, Y2
+	VMULPS Y0, Y1, Y1
+	VMULPS 672(BX), Y1, Y1
+	VADDPS Y1, Y2, Y2
+	VMULPS 544(BX), Y0, Y3
+	VADDPS Y2, Y3, Y3
+	VADDPS 704(BX), Y3, Y4
+	VMULPS Y4, Y5, Y5
+	VMULPS Y4, Y6, Y6
+	VMULPS Y5, Y5, Y1
+	VMULPS 736(BX), Y1, Y1
+	VADDPS Y0, Y1, Y1
+	VMULPS 640(BX), Y1, Y1
+	VMULPS Y6, Y5, Y2
+	VMULPS 608(BX), Y2, Y3
+	VMULPS 736(BX), Y3, Y3
+	VADDPS Y1, Y3, Y3
+	VMULPS 640(BX), Y2, Y4
+	VMULPS 736(BX), Y4, Y4
+	VADDPS Y1, Y4, Y4
+	VADDPS Y3, Y5, Y5
+	VADDPS Y4, Y6, Y6
+
+project8:
+	VMULPS    384(BX), Y5, Y5
+	VADDPS    448(BX), Y5, Y5
+	VADDPS    512(BX), Y5, Y5
+	VMULPS    416(BX), Y6, Y6
+	VADDPS    480(BX), Y6, Y6
+	VADDPS    512(BX), Y6, Y6
+	VCVTPS2DQ Y5, Y5
+	VCVTPS2DQ Y6, Y6
+
+	// (0, 0) where z is 0; interleaved u, v in the pixels' order.
+	VPANDN     Y5, Y10, Y11
+	VPANDN     Y6, Y10, Y12
+	VPUNPCKLDQ Y12, Y11, Y13
+	VPUNPCKHDQ Y12, Y11, Y11
+	VPERM2I128 $0x20, Y11, Y13, Y12
+	VPERM2I128 $0x31, Y11, Y13, Y11
+	VMOVDQU    Y12, (DI)
+	VMOVDQU    Y11, 32(DI)
+
+	ADDQ $16, SI
+	ADDQ $32, DX
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop8
+
+done8:
+	VZEROUPPER
+	RET

@@ -13,3 +13,6 @@ func (m *alignProj) alignRowFast(z []uint16, units float32, rx []float32, ry0 fl
 func scatterNearestFast(dst, z []uint16, tl, br [][2]int32, w, h int) int {
 	return 0
 }
+
+// useAVX2 is false: no AVX2 here.
+var useAVX2 = false

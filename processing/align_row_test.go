@@ -34,12 +34,21 @@ func TestRoundInt32(t *testing.T) {
 }
 
 // TestAlignRowFast compares a row projected with SIMD (where the machine
-// has it) with the same row projected pixel by pixel in Go, on random
-// depth (zeros, and values whose points fall behind the camera or out of
-// the int32 range among them), rays and camera parameters.
+// has it: AVX2 and SSE2, and SSE2 alone) with the same row projected pixel
+// by pixel in Go, on random depth (zeros, and values whose points fall
+// behind the camera or out of the int32 range among them), rays and camera
+// parameters.
 func TestAlignRowFast(t *testing.T) {
+	for _, avx2 := range []bool{useAVX2, false} {
+		defer func(was bool) { useAVX2 = was }(useAVX2)
+		useAVX2 = avx2
+		testAlignRowFast(t)
+	}
+}
+
+func testAlignRowFast(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for trial := range 200 {
+	for trial := range 400 {
 		var m alignProj
 		for i := range m.r {
 			m.r[i] = float32(r.NormFloat64())
@@ -74,7 +83,7 @@ func TestAlignRowFast(t *testing.T) {
 		m.row(z, units, rx, ry, 0, false, want)
 		for i := range got {
 			if got[i] != want[i] {
-				t.Fatalf("trial %d: pixel %d of %d (z %d): %v, want %v", trial, i, w, z[i], got[i], want[i])
+				t.Fatalf("trial %d (AVX2 %v): pixel %d of %d (z %d): %v, want %v", trial, useAVX2, i, w, z[i], got[i], want[i])
 			}
 		}
 	}
