@@ -124,14 +124,19 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 	p := a.out.get(other.Profile, depth.Profile, func(q *sensor.StreamProfile) {
 		q.Width, q.Height, q.Intrinsics = depth.Width, depth.Height, din
 	})
-	out := derive(other, p, depth.Width, depth.Height, obpp)
-	out.DepthUnits = other.DepthUnits
 	// Inverse Brown-Conrady is projected as modified Brown-Conrady here.
 	oproj := oin
 	if oproj.Model == sensor.DistortionInverseBrownConrady {
 		oproj.Model = sensor.DistortionModifiedBrownConrady
 	}
 	both := oin.Height < din.Height && oin.Width < din.Width
+	var out *sensor.Frame
+	if obpp == 3 && !both {
+		out = deriveFull(other, p, depth.Width, depth.Height, obpp) // gatherLast writes every byte
+	} else {
+		out = derive(other, p, depth.Width, depth.Height, obpp)
+	}
+	out.DepthUnits = other.DepthUnits
 	src := packed(other, obpp)
 	pm := newAlignProj(&e, &oproj)
 	// Each output pixel is the depth pixel's own: the rows are
@@ -273,20 +278,12 @@ func scatterNearestGo(dst, z []uint16, tl, br [][2]int32, w, h int) {
 // of the rectangle from its corner tl to its corner br.
 func gatherLast(dst, src []byte, z []uint16, tl, br [][2]int32, bpp, w, h int) {
 	tl, br = tl[:len(z)], br[:len(z)]
-	if bpp == 3 {
-		dst = dst[:3*len(z)]
-		if &tl[0] == &br[0] {
-			// One corner: the pixel where the depth pixel lands,
-			// when it is inside the picture.
-			for i, d := range z {
-				if p := tl[i]; d != 0 && uint32(p[0]) < uint32(w) && uint32(p[1]) < uint32(h) {
-					j := 3 * (int(p[1])*w + int(p[0]))
-					o, s := dst[3*i:3*i+3:3*i+3], src[j:j+3:j+3]
-					o[0], o[1], o[2] = s[0], s[1], s[2]
-				}
-			}
-			return
-		}
+	if bpp == 3 && &tl[0] == &br[0] {
+		// One corner: the pixel where the depth pixel lands, when it
+		// is inside the picture (and 0 else: every byte of dst is
+		// written).
+		gatherRGB(dst[:3*len(z)], src[:3*w*h], z, tl, w, h)
+		return
 	}
 	for i, d := range z {
 		if d == 0 {
@@ -302,6 +299,23 @@ func gatherLast(dst, src []byte, z []uint16, tl, br [][2]int32, bpp, w, h int) {
 			o[0], o[1], o[2] = s[0], s[1], s[2]
 		} else {
 			copy(dst[i*bpp:(i+1)*bpp], src[j*bpp:(j+1)*bpp])
+		}
+	}
+}
+
+// gatherRGBGo is gatherRGBFast in Go: for each pixel i of the depth row
+// z, the three bytes of dst at 3i become those of src (a w×h picture) at
+// px[i] where z[i] is not 0 and px[i] is inside the picture, and 0 else.
+func gatherRGBGo(dst, src []byte, z []uint16, px [][2]int32, w, h int) {
+	dst, px = dst[:3*len(z)], px[:len(z)]
+	for i, d := range z {
+		o := dst[3*i : 3*i+3 : 3*i+3]
+		if p := px[i]; d != 0 && uint32(p[0]) < uint32(w) && uint32(p[1]) < uint32(h) {
+			j := 3 * (int(p[1])*w + int(p[0]))
+			s := src[j : j+3 : j+3]
+			o[0], o[1], o[2] = s[0], s[1], s[2]
+		} else {
+			o[0], o[1], o[2] = 0, 0, 0
 		}
 	}
 }

@@ -44,3 +44,15 @@ func (m *alignProj) alignRowFast(z []uint16, units float32, rx []float32, ry0 fl
 //
 //go:noescape
 func scatterNearestFast(dst, z []uint16, tl, br [][2]int32, w, h int) int
+
+// gatherRGBFast is gatherRGBGo in assembly (gather_amd64.s), for len(z)
+// pixels; dst, src and px must be long enough (gatherRGB checks).
+//
+//go:noescape
+func gatherRGBFast(dst, src []byte, z []uint16, px [][2]int32, w, h int)
+
+// gatherRGB is gatherRGBGo, with gatherRGBFast.
+func gatherRGB(dst, src []byte, z []uint16, px [][2]int32, w, h int) {
+	_, _, _ = dst[:3*len(z)], src[:3*w*h], px[:len(z)]
+	gatherRGBFast(dst, src, z, px, w, h)
+}

@@ -16,3 +16,8 @@ func scatterNearestFast(dst, z []uint16, tl, br [][2]int32, w, h int) int {
 
 // useAVX2 is false: no AVX2 here.
 var useAVX2 = false
+
+// gatherRGB is gatherRGBGo.
+func gatherRGB(dst, src []byte, z []uint16, px [][2]int32, w, h int) {
+	gatherRGBGo(dst, src, z, px, w, h)
+}

@@ -366,3 +366,39 @@ func TestScatterNearestFast(t *testing.T) {
 		}
 	}
 }
+
+// TestGatherRGB compares the pixels gathered for align to depth in RGB8
+// or BGR8 (in assembly where the machine has it) with those gathered
+// pixel by pixel in Go, on random depth (zeros among it) and coordinates
+// (outside the picture on every side among them), over old bytes: every
+// byte is written.
+func TestGatherRGB(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	for trial := range 300 {
+		w, h := 1+r.IntN(30), 1+r.IntN(10)
+		src := make([]byte, 3*w*h)
+		for i := range src {
+			src[i] = byte(r.Uint32())
+		}
+		n := 1 + r.IntN(50)
+		z, px := make([]uint16, n), make([][2]int32, n)
+		for i := range z {
+			if r.IntN(5) > 0 {
+				z[i] = uint16(r.Uint32())
+			}
+			px[i] = [2]int32{int32(r.IntN(w+6)) - 3, int32(r.IntN(h+6)) - 3}
+			if r.IntN(10) == 0 {
+				px[i][r.IntN(2)] = []int32{math.MinInt32, math.MaxInt32, -1}[r.IntN(3)]
+			}
+		}
+		got, want := make([]byte, 3*n), make([]byte, 3*n)
+		for i := range got {
+			got[i], want[i] = 0xee, 0xee
+		}
+		gatherRGB(got, src, z, px, w, h)
+		gatherRGBGo(want, src, z, px, w, h)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d (%dx%d): z %v px %v\ngot  %v\nwant %v", trial, w, h, z, px, got, want)
+		}
+	}
+}
