@@ -96,7 +96,8 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 		fov = oin.FOV()
 		oppa := [2]float32{float32(oin.Width) / fov[0], float32(oin.Height) / fov[1]}
 		both := dppa[0] < oppa[0] || dppa[1] < oppa[1] || specialResolution(din, oin)
-		dst := make([]uint16, other.Width*other.Height)
+		dst, data := newValues[uint16](other.Width * other.Height)
+		clear(dst)
 		// Row by row, each row's corners projected and its rectangles
 		// written at once, while the corners are in the cache: the
 		// nearest depth wins whatever the order of the writes.
@@ -112,7 +113,10 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 			}
 		}
 		putPixels(tl, br)
-		return deriveData(depth, p, other.Width, other.Height, 2, bytesOf(dst)), nil
+		if data == nil {
+			data = bytesOf(dst)
+		}
+		return deriveData(depth, p, other.Width, other.Height, 2, data), nil
 	}
 	// The other camera's picture into depth's geometry.
 	switch other.Profile.Format {
