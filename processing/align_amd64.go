@@ -15,17 +15,31 @@ func alignRowSep4(z []uint16, xs []float32, y, units float32, k *[24][4]float32,
 //go:noescape
 func alignRowSep8(z []uint16, xs []float32, y, units float32, k *[24][8]float32, out [][2]int32, distort bool)
 
-// useAVX2 tells whether alignRowFast projects with AVX2 (set where the
-// processor and the system have it; tests turn it off to check SSE2).
-var useAVX2 = cpu.X86.HasAVX2
+// alignRowSep16 is alignRowSep4 sixteen pixels at a time with AVX-512
+// (F), from the same table. It writes the first len(z)&^15 pixels of out.
+//
+//go:noescape
+func alignRowSep16(z []uint16, xs []float32, y, units float32, k *[24][4]float32, out [][2]int32, distort bool)
+
+// useAVX2 and useAVX512 tell whether alignRowFast projects with AVX2 and
+// AVX-512 (set where the processor and the system have them; tests turn
+// them off to check the narrower ones).
+var (
+	useAVX2   = cpu.X86.HasAVX2
+	useAVX512 = cpu.X86.HasAVX512F
+)
 
 // alignRowFast projects the pixels it can with AVX2 or SSE2 and returns
 // how many it did (the first ones of the row).
 func (m *alignProj) alignRowFast(z []uint16, units float32, rx []float32, ry0 float32, out [][2]int32) int {
 	n := min(len(z), len(rx), len(out))
 	done := 0
-	if n8 := n &^ 7; useAVX2 && n8 > 0 {
-		alignRowSep8(z[:n8], rx[:n8], ry0, units, &m.k8, out[:n8], m.distort)
+	if n16 := n &^ 15; useAVX512 && n16 > 0 {
+		alignRowSep16(z[:n16], rx[:n16], ry0, units, &m.k, out[:n16], m.distort)
+		done = n16
+	}
+	if n8 := n &^ 7; useAVX2 && n8 > done {
+		alignRowSep8(z[done:n8], rx[done:n8], ry0, units, &m.k8, out[done:n8], m.distort)
 		done = n8
 	}
 	if n4 := n &^ 3; n4 > done {

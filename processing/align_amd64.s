@@ -180,3 +180,107 @@ project8:
 done8:
 	VZEROUPPER
 	RET
+
+// PROJROW16 is PROJROW on sixteen pixels with AVX-512, the table's values
+// broadcast from alignRowSep4's table: dst = ra*vx + (rb*vy + (rc*d + t)),
+// with d in Z0, vx in Z1 and vy in Z2; Z3 and Z4 are overwritten.
+#define PROJROW16(ra, rb, rc, t, dst) \
+	VMULPS.BCST rc(BX), Z0, Z3; \
+	VADDPS.BCST t(BX), Z3, Z3; \
+	VMULPS.BCST rb(BX), Z2, Z4; \
+	VADDPS      Z3, Z4, Z4; \
+	VMULPS.BCST ra(BX), Z1, dst; \
+	VADDPS      Z4, dst, dst
+
+// func alignRowSep16(z []uint16, xs []float32, y, units float32, k *[24][4]float32, out [][2]int32, distort bool)
+// alignRowSep4 sixteen pixels at a time with AVX-512 (F): the same
+// operations on the same values in the same order, from the same table.
+TEXT ·alignRowSep16(SB), NOSPLIT, $0-89
+	MOVQ         z_base+0(FP), SI
+	MOVQ         xs_base+24(FP), DX
+	VBROADCASTSS y+48(FP), Z14
+	VBROADCASTSS units+52(FP), Z15
+	MOVQ         k+56(FP), BX
+	MOVQ         out_base+64(FP), DI
+	MOVQ         out_len+72(FP), CX
+	SHRQ         $4, CX
+	MOVBLZX      distort+88(FP), AX
+	TESTQ        CX, CX
+	JZ           done16
+
+loop16:
+	// d = z*units, K1 set where d is not 0 (+0 or -0), vx = d*x, vy =
+	// d*y, and x, y = px/pz, py/pz (PROJECT4).
+	VPMOVZXWD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMULPS    Z15, Z0, Z0
+	VPSLLD    $1, Z0, Z10
+	VPTESTMD  Z10, Z10, K1
+	VMULPS    (DX), Z0, Z1
+	VMULPS    Z14, Z0, Z2
+	PROJROW16(0, 48, 96, 144, Z5)
+	PROJROW16(16, 64, 112, 160, Z6)
+	PROJROW16(32, 80, 128, 176, Z7)
+	VDIVPS    Z7, Z5, Z5
+	VDIVPS    Z7, Z6, Z6
+
+	TESTB AL, AL
+	JZ    project16
+
+	// Modified Brown-Conrady, as alignRowSep4 (DISTORTF and the rest).
+	VMULPS      Z5, Z5, Z0
+	VMULPS      Z6, Z6, Z1
+	VADDPS      Z1, Z0, Z0
+	VMULPS      Z0, Z0, Z1
+	VMULPS.BCST 288(BX), Z1, Z2
+	VMULPS      Z0, Z1, Z1
+	VMULPS.BCST 336(BX), Z1, Z1
+	VADDPS      Z1, Z2, Z2
+	VMULPS.BCST 272(BX), Z0, Z3
+	VADDPS      Z2, Z3, Z3
+	VADDPS.BCST 352(BX), Z3, Z4
+	VMULPS      Z4, Z5, Z5
+	VMULPS      Z4, Z6, Z6
+	VMULPS      Z5, Z5, Z1
+	VMULPS.BCST 368(BX), Z1, Z1
+	VADDPS      Z0, Z1, Z1
+	VMULPS.BCST 320(BX), Z1, Z1
+	VMULPS      Z6, Z5, Z2
+	VMULPS.BCST 304(BX), Z2, Z3
+	VMULPS.BCST 368(BX), Z3, Z3
+	VADDPS      Z1, Z3, Z3
+	VMULPS.BCST 320(BX), Z2, Z4
+	VMULPS.BCST 368(BX), Z4, Z4
+	VADDPS      Z1, Z4, Z4
+	VADDPS      Z3, Z5, Z5
+	VADDPS      Z4, Z6, Z6
+
+project16:
+	VMULPS.BCST 192(BX), Z5, Z5
+	VADDPS.BCST 224(BX), Z5, Z5
+	VADDPS.BCST 256(BX), Z5, Z5
+	VMULPS.BCST 208(BX), Z6, Z6
+	VADDPS.BCST 240(BX), Z6, Z6
+	VADDPS.BCST 256(BX), Z6, Z6
+	VCVTPS2DQ.Z Z5, K1, Z5 // (0, 0) where z is 0
+	VCVTPS2DQ.Z Z6, K1, Z6
+
+	// Interleaved u, v in the pixels' order.
+	VPUNPCKLDQ Z6, Z5, Z11
+	VPUNPCKHDQ Z6, Z5, Z12
+	VSHUFI64X2 $0x44, Z12, Z11, Z13
+	VSHUFI64X2 $0xee, Z12, Z11, Z11
+	VSHUFI64X2 $0xd8, Z13, Z13, Z13
+	VSHUFI64X2 $0xd8, Z11, Z11, Z11
+	VMOVDQU32  Z13, (DI)
+	VMOVDQU32  Z11, 64(DI)
+
+	ADDQ $32, SI
+	ADDQ $64, DX
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop16
+
+done16:
+	VZEROUPPER
+	RET

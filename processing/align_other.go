@@ -21,3 +21,6 @@ var useAVX2 = false
 func gatherRGB(dst, src []byte, z []uint16, px [][2]int32, w, h int) {
 	gatherRGBGo(dst, src, z, px, w, h)
 }
+
+// useAVX512 is false: no AVX-512 here.
+var useAVX512 = false

@@ -34,14 +34,14 @@ func TestRoundInt32(t *testing.T) {
 }
 
 // TestAlignRowFast compares a row projected with SIMD (where the machine
-// has it: AVX2 and SSE2, and SSE2 alone) with the same row projected pixel
-// by pixel in Go, on random depth (zeros, and values whose points fall
-// behind the camera or out of the int32 range among them), rays and camera
-// parameters.
+// has it: AVX-512, AVX2 and SSE2; AVX2 and SSE2; SSE2 alone) with the
+// same row projected pixel by pixel in Go, on random depth (zeros, and
+// values whose points fall behind the camera or out of the int32 range
+// among them), rays and camera parameters.
 func TestAlignRowFast(t *testing.T) {
-	for _, avx2 := range []bool{useAVX2, false} {
-		defer func(was bool) { useAVX2 = was }(useAVX2)
-		useAVX2 = avx2
+	defer func(avx2, avx512 bool) { useAVX2, useAVX512 = avx2, avx512 }(useAVX2, useAVX512)
+	for _, c := range [][2]bool{{useAVX2, useAVX512}, {useAVX2, false}, {false, false}} {
+		useAVX2, useAVX512 = c[0], c[1]
 		testAlignRowFast(t)
 	}
 }
@@ -83,7 +83,7 @@ func testAlignRowFast(t *testing.T) {
 		m.row(z, units, rx, ry, 0, false, want)
 		for i := range got {
 			if got[i] != want[i] {
-				t.Fatalf("trial %d (AVX2 %v): pixel %d of %d (z %d): %v, want %v", trial, useAVX2, i, w, z[i], got[i], want[i])
+				t.Fatalf("trial %d (AVX2 %v, AVX-512 %v): pixel %d of %d (z %d): %v, want %v", trial, useAVX2, useAVX512, i, w, z[i], got[i], want[i])
 			}
 		}
 	}
