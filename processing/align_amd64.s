@@ -75,89 +75,109 @@ project:
 done:
 	RET
 
-// PROJROW8 is PROJROW on eight pixels with AVX: dst = ra*vx + (rb*vy +
-// (rc*d + t)), the table's values at the offsets ra, rb, rc and t, with d
-// in Y0, vx in Y1 and vy in Y2; Y3 and Y4 are overwritten.
-#define PROJROW8(ra, rb, rc, t, dst) \
-	VMULPS rc(BX), Y0, Y3; \
-	VADDPS t(BX), Y3, Y3; \
-	VMULPS rb(BX), Y2, Y4; \
-	VADDPS Y3, Y4, Y4; \
-	VMULPS ra(BX), Y1, dst; \
-	VADDPS Y4, dst, dst
+
+// The wide routines below are alignRowSep4 on eight (AVX2) or sixteen
+// (AVX-512) pixels: the same operations on the same values in the same
+// order. Their macros take the instructions that read the table (MULK,
+// ADDK: a product and a sum with the table's value), the table's scale s
+// (its offsets s times alignRowSep4's) and the vector registers.
+
+// ROWARGSV is ROWARGS with y in VY and units in VU, and in CX the groups
+// of 2^shift pixels out holds.
+#define ROWARGSV(VY, VU, shift) \
+	MOVQ         z_base+0(FP), SI; \
+	MOVQ         xs_base+24(FP), DX; \
+	VBROADCASTSS y+48(FP), VY; \
+	VBROADCASTSS units+52(FP), VU; \
+	MOVQ         k+56(FP), BX; \
+	MOVQ         out_base+64(FP), DI; \
+	MOVQ         out_len+72(FP), CX; \
+	SHRQ         $shift, CX; \
+	MOVBLZX      distort+88(FP), AX
+
+// PROJROWV is PROJROW: dst = ra*vx + (rb*vy + (rc*d + t)), with d in D, vx
+// in VX and vy in VY; T3 and T4 are overwritten.
+#define PROJROWV(MULK, ADDK, s, ra, rb, rc, t, dst, D, VX, VY, T3, T4) \
+	MULK   (s*rc)(BX), D, T3; \
+	ADDK   (s*t)(BX), T3, T3; \
+	MULK   (s*rb)(BX), VY, T4; \
+	VADDPS T3, T4, T4; \
+	MULK   (s*ra)(BX), VX, dst; \
+	VADDPS T4, dst, dst
+
+// PROJECTV is PROJECT4 from d in V0, the rays' y in VY: x and y in V5 and
+// V6; V1-V4 and V7 are overwritten.
+#define PROJECTV(MULK, ADDK, s, VY, V0, V1, V2, V3, V4, V5, V6, V7) \
+	VMULPS (DX), V0, V1; \
+	VMULPS VY, V0, V2; \
+	PROJROWV(MULK, ADDK, s, 0, 48, 96, 144, V5, V0, V1, V2, V3, V4); \
+	PROJROWV(MULK, ADDK, s, 16, 64, 112, 160, V6, V0, V1, V2, V3, V4); \
+	PROJROWV(MULK, ADDK, s, 32, 80, 128, 176, V7, V0, V1, V2, V3, V4); \
+	VDIVPS V7, V5, V5; \
+	VDIVPS V7, V6, V6
+
+// DISTORTV is alignRowSep4's modified Brown-Conrady (DISTORTF and the
+// rest) of x in X and y in Y; V0-V4 are overwritten.
+#define DISTORTV(MULK, ADDK, s, V0, V1, V2, V3, V4, X, Y) \
+	VMULPS X, X, V0; \
+	VMULPS Y, Y, V1; \
+	VADDPS V1, V0, V0; \
+	VMULPS V0, V0, V1; \
+	MULK   (s*288)(BX), V1, V2; \
+	VMULPS V0, V1, V1; \
+	MULK   (s*336)(BX), V1, V1; \
+	VADDPS V1, V2, V2; \
+	MULK   (s*272)(BX), V0, V3; \
+	VADDPS V2, V3, V3; \
+	ADDK   (s*352)(BX), V3, V4; \
+	VMULPS V4, X, X; \
+	VMULPS V4, Y, Y; \
+	VMULPS X, X, V1; \
+	MULK   (s*368)(BX), V1, V1; \
+	VADDPS V0, V1, V1; \
+	MULK   (s*320)(BX), V1, V1; \
+	VMULPS Y, X, V2; \
+	MULK   (s*304)(BX), V2, V3; \
+	MULK   (s*368)(BX), V3, V3; \
+	VADDPS V1, V3, V3; \
+	MULK   (s*320)(BX), V2, V4; \
+	MULK   (s*368)(BX), V4, V4; \
+	VADDPS V1, V4, V4; \
+	VADDPS V3, X, X; \
+	VADDPS V4, Y, Y
+
+// PIXELV turns x in X and y in Y into x*fx + ppx + 0.5 and y*fy + ppy +
+// 0.5.
+#define PIXELV(MULK, ADDK, s, X, Y) \
+	MULK (s*192)(BX), X, X; \
+	ADDK (s*224)(BX), X, X; \
+	ADDK (s*256)(BX), X, X; \
+	MULK (s*208)(BX), Y, Y; \
+	ADDK (s*240)(BX), Y, Y; \
+	ADDK (s*256)(BX), Y, Y
 
 // func alignRowSep8(z []uint16, xs []float32, y, units float32, k *[24][8]float32, out [][2]int32, distort bool)
-// alignRowSep4 eight pixels at a time with AVX2: the same operations on
-// the same values in the same order. k holds the values of alignRowSep4's
-// table each eight times (offsets twice its).
+// k holds the values of alignRowSep4's table each eight times.
 TEXT ·alignRowSep8(SB), NOSPLIT, $0-89
-	MOVQ         z_base+0(FP), SI
-	MOVQ         xs_base+24(FP), DX
-	VBROADCASTSS y+48(FP), Y14
-	VBROADCASTSS units+52(FP), Y15
-	MOVQ         k+56(FP), BX
-	MOVQ         out_base+64(FP), DI
-	MOVQ         out_len+72(FP), CX
-	SHRQ         $3, CX
-	MOVBLZX      distort+88(FP), AX
-	TESTQ        CX, CX
-	JZ           done8
+	ROWARGSV(Y14, Y15, 3)
+	TESTQ CX, CX
+	JZ    done8
 
 loop8:
-	// d = z*units, Y10 all ones where d is 0 (+0 or -0), vx = d*x, vy =
-	// d*y, and x, y = px/pz, py/pz (PROJECT4).
+	// d = z*units, Y10 all ones where d is 0 (+0 or -0).
 	VPMOVZXWD (SI), Y0
 	VCVTDQ2PS Y0, Y0
 	VMULPS    Y15, Y0, Y0
 	VPSLLD    $1, Y0, Y10
 	VPXOR     Y1, Y1, Y1
 	VPCMPEQD  Y1, Y10, Y10
-	VMULPS    (DX), Y0, Y1
-	VMULPS    Y14, Y0, Y2
-	PROJROW8(0, 96, 192, 288, Y5)
-	PROJROW8(32, 128, 224, 320, Y6)
-	PROJROW8(64, 160, 256, 352, Y7)
-	VDIVPS    Y7, Y5, Y5
-	VDIVPS    Y7, Y6, Y6
-
-	TESTB AL, AL
-	JZ    project8
-
-	// Modified Brown-Conrady, as alignRowSep4 (DISTORTF and the rest).
-	VMULPS Y5, Y5, Y0
-	VMULPS Y6, Y6, Y1
-	VADDPS Y1, Y0, Y0
-	VMULPS Y0, Y0, Y1
-	VMULPS 576(BX), Y1, Y2
-	VMULPS Y0, Y1, Y1
-	VMULPS 672(BX), Y1, Y1
-	VADDPS Y1, Y2, Y2
-	VMULPS 544(BX), Y0, Y3
-	VADDPS Y2, Y3, Y3
-	VADDPS 704(BX), Y3, Y4
-	VMULPS Y4, Y5, Y5
-	VMULPS Y4, Y6, Y6
-	VMULPS Y5, Y5, Y1
-	VMULPS 736(BX), Y1, Y1
-	VADDPS Y0, Y1, Y1
-	VMULPS 640(BX), Y1, Y1
-	VMULPS Y6, Y5, Y2
-	VMULPS 608(BX), Y2, Y3
-	VMULPS 736(BX), Y3, Y3
-	VADDPS Y1, Y3, Y3
-	VMULPS 640(BX), Y2, Y4
-	VMULPS 736(BX), Y4, Y4
-	VADDPS Y1, Y4, Y4
-	VADDPS Y3, Y5, Y5
-	VADDPS Y4, Y6, Y6
+	PROJECTV(VMULPS, VADDPS, 2, Y14, Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	TESTB     AL, AL
+	JZ        project8
+	DISTORTV(VMULPS, VADDPS, 2, Y0, Y1, Y2, Y3, Y4, Y5, Y6)
 
 project8:
-	VMULPS    384(BX), Y5, Y5
-	VADDPS    448(BX), Y5, Y5
-	VADDPS    512(BX), Y5, Y5
-	VMULPS    416(BX), Y6, Y6
-	VADDPS    480(BX), Y6, Y6
-	VADDPS    512(BX), Y6, Y6
+	PIXELV(VMULPS, VADDPS, 2, Y5, Y6)
 	VCVTPS2DQ Y5, Y5
 	VCVTPS2DQ Y6, Y6
 
@@ -181,87 +201,27 @@ done8:
 	VZEROUPPER
 	RET
 
-// PROJROW16 is PROJROW on sixteen pixels with AVX-512, the table's values
-// broadcast from alignRowSep4's table: dst = ra*vx + (rb*vy + (rc*d + t)),
-// with d in Z0, vx in Z1 and vy in Z2; Z3 and Z4 are overwritten.
-#define PROJROW16(ra, rb, rc, t, dst) \
-	VMULPS.BCST rc(BX), Z0, Z3; \
-	VADDPS.BCST t(BX), Z3, Z3; \
-	VMULPS.BCST rb(BX), Z2, Z4; \
-	VADDPS      Z3, Z4, Z4; \
-	VMULPS.BCST ra(BX), Z1, dst; \
-	VADDPS      Z4, dst, dst
-
 // func alignRowSep16(z []uint16, xs []float32, y, units float32, k *[24][4]float32, out [][2]int32, distort bool)
-// alignRowSep4 sixteen pixels at a time with AVX-512 (F): the same
-// operations on the same values in the same order, from the same table.
+// The table's values are broadcast from alignRowSep4's table.
 TEXT ·alignRowSep16(SB), NOSPLIT, $0-89
-	MOVQ         z_base+0(FP), SI
-	MOVQ         xs_base+24(FP), DX
-	VBROADCASTSS y+48(FP), Z14
-	VBROADCASTSS units+52(FP), Z15
-	MOVQ         k+56(FP), BX
-	MOVQ         out_base+64(FP), DI
-	MOVQ         out_len+72(FP), CX
-	SHRQ         $4, CX
-	MOVBLZX      distort+88(FP), AX
-	TESTQ        CX, CX
-	JZ           done16
+	ROWARGSV(Z14, Z15, 4)
+	TESTQ CX, CX
+	JZ    done16
 
 loop16:
-	// d = z*units, K1 set where d is not 0 (+0 or -0), vx = d*x, vy =
-	// d*y, and x, y = px/pz, py/pz (PROJECT4).
+	// d = z*units, K1 set where d is not 0 (+0 or -0).
 	VPMOVZXWD (SI), Z0
 	VCVTDQ2PS Z0, Z0
 	VMULPS    Z15, Z0, Z0
 	VPSLLD    $1, Z0, Z10
 	VPTESTMD  Z10, Z10, K1
-	VMULPS    (DX), Z0, Z1
-	VMULPS    Z14, Z0, Z2
-	PROJROW16(0, 48, 96, 144, Z5)
-	PROJROW16(16, 64, 112, 160, Z6)
-	PROJROW16(32, 80, 128, 176, Z7)
-	VDIVPS    Z7, Z5, Z5
-	VDIVPS    Z7, Z6, Z6
-
-	TESTB AL, AL
-	JZ    project16
-
-	// Modified Brown-Conrady, as alignRowSep4 (DISTORTF and the rest).
-	VMULPS      Z5, Z5, Z0
-	VMULPS      Z6, Z6, Z1
-	VADDPS      Z1, Z0, Z0
-	VMULPS      Z0, Z0, Z1
-	VMULPS.BCST 288(BX), Z1, Z2
-	VMULPS      Z0, Z1, Z1
-	VMULPS.BCST 336(BX), Z1, Z1
-	VADDPS      Z1, Z2, Z2
-	VMULPS.BCST 272(BX), Z0, Z3
-	VADDPS      Z2, Z3, Z3
-	VADDPS.BCST 352(BX), Z3, Z4
-	VMULPS      Z4, Z5, Z5
-	VMULPS      Z4, Z6, Z6
-	VMULPS      Z5, Z5, Z1
-	VMULPS.BCST 368(BX), Z1, Z1
-	VADDPS      Z0, Z1, Z1
-	VMULPS.BCST 320(BX), Z1, Z1
-	VMULPS      Z6, Z5, Z2
-	VMULPS.BCST 304(BX), Z2, Z3
-	VMULPS.BCST 368(BX), Z3, Z3
-	VADDPS      Z1, Z3, Z3
-	VMULPS.BCST 320(BX), Z2, Z4
-	VMULPS.BCST 368(BX), Z4, Z4
-	VADDPS      Z1, Z4, Z4
-	VADDPS      Z3, Z5, Z5
-	VADDPS      Z4, Z6, Z6
+	PROJECTV(VMULPS.BCST, VADDPS.BCST, 1, Z14, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
+	TESTB     AL, AL
+	JZ        project16
+	DISTORTV(VMULPS.BCST, VADDPS.BCST, 1, Z0, Z1, Z2, Z3, Z4, Z5, Z6)
 
 project16:
-	VMULPS.BCST 192(BX), Z5, Z5
-	VADDPS.BCST 224(BX), Z5, Z5
-	VADDPS.BCST 256(BX), Z5, Z5
-	VMULPS.BCST 208(BX), Z6, Z6
-	VADDPS.BCST 240(BX), Z6, Z6
-	VADDPS.BCST 256(BX), Z6, Z6
+	PIXELV(VMULPS.BCST, VADDPS.BCST, 1, Z5, Z6)
 	VCVTPS2DQ.Z Z5, K1, Z5 // (0, 0) where z is 0
 	VCVTPS2DQ.Z Z6, K1, Z6
 

@@ -137,25 +137,8 @@ loop:
 	JMP   carried
 
 nocarry:
-	// The carry, if any, placed: the depth of X12's first lane on R14
-	// rows from the address R8 (0 for none).
-	TESTQ   R8, R8
-	JZ      flushed
-flushedrow:
-	PINSRW  $0, (R8), X2
-	PADDW   X10, X2
-	MOVO    X2, X3
-	PSUBUSW X12, X3
-	PSUBW   X3, X2
-	PSUBW   X10, X2
-	PEXTRW  $0, X2, CX
-	MOVW    CX, (R8)
-	ADDQ    R12, R8
-	DECQ    R14
-	JNZ     flushedrow
-	XORQ    R8, R8
-
-flushed:
+	MOVQ $-1, ret+112(FP) // back to carried after the flush
+	JMP  flush
 
 carried:
 	PADDW   X10, X0 // d-1
@@ -234,11 +217,16 @@ next:
 
 stop:
 done:
+	MOVQ AX, ret+112(FP)
+
+flush:
 	// The carry, if any, placed: the depth of X12's first lane on R14
-	// rows from the address R8 (0 for none).
+	// rows from the address R8 (0 for none). Then the run goes on
+	// (carried) when ret is -1, else this returns.
 	TESTQ   R8, R8
-	JZ      flushed2
-flushed2row:
+	JZ      flushed
+
+flushrow:
 	PINSRW  $0, (R8), X2
 	PADDW   X10, X2
 	MOVO    X2, X3
@@ -249,9 +237,10 @@ flushed2row:
 	MOVW    CX, (R8)
 	ADDQ    R12, R8
 	DECQ    R14
-	JNZ     flushed2row
+	JNZ     flushrow
 	XORQ    R8, R8
 
-flushed2:
-	MOVQ AX, ret+112(FP)
+flushed:
+	CMPQ ret+112(FP), $0
+	JLT  carried
 	RET
