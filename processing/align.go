@@ -240,7 +240,9 @@ func putPixels(bufs ...[][2]int32) {
 
 // scatterNearest writes the depth of each pixel of the depth row z (zero
 // for none) into the rectangle of dst (a w×h picture) from its corner tl
-// to its corner br, where dst has no depth yet or a farther one.
+// to its corner br, where dst has no depth yet or a farther one. It may
+// write values of dst next to a rectangle back as they are: no other
+// goroutine may write dst meanwhile.
 func scatterNearest(dst, z []uint16, tl, br [][2]int32, w, h int) {
 	tl, br = tl[:len(z)], br[:len(z)]
 	if len(dst) < w*h {
