@@ -1,6 +1,9 @@
 package processing
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // blendRows8 blends each pixel a of row with the pixel b of other under
 // it, as smoothColumnsInt does, eight pixels at a time with SSE2
@@ -147,4 +150,105 @@ func blendColumnsFast(cur, done, orig []float32, k *[3][4]uint32) int {
 	}
 	blendColumns4(cur[:n], done[:n], orig[:n], k)
 	return n
+}
+
+// transpose8 transposes blocks 8×8 blocks of uint16 with SSE2
+// (smooth_amd64.s): block b has its rows r at src[b*srcNext+r*srcRow:][:8],
+// and its columns c go to dst[b*dstNext+c*dstRow:][:8].
+//
+//go:noescape
+func transpose8(dst, src []uint16, blocks, srcRow, srcNext, dstRow, dstNext int)
+
+// smoothSteps8 runs smoothPass on lanes rows laid out pixel by pixel
+// (pixel x of row r at t[x*lanes+r]) with SSE2 (smooth_amd64.s), eight
+// rows at a time: the pixels from, from+1, ... (steps of them; from,
+// from-1, ... with back), each against the pixel before it as the pass
+// left it. fill holds each row's run of filled pixels; k the constants of
+// rowConsts. lanes is a multiple of 8.
+//
+//go:noescape
+func smoothSteps8(t []uint16, lanes, from, steps int, back bool, fill []uint16, k *[9][4]uint32)
+
+// rowStrip is the most rows smoothRowsFast filters together: enough
+// independent blends to hide the latency of each, few enough for the
+// transposed strip to stay in the first caches.
+const rowStrip = 32
+
+// rowScratch is the memory of a smoothRowsFast call: a transposed
+// strip, its rows' fill counts and smoothSteps8's constants.
+type rowScratch struct {
+	t, fill []uint16
+	k       [9][4]uint32
+}
+
+// stripPool holds rowScratches.
+var stripPool = sync.Pool{New: func() any { return new(rowScratch) }}
+
+// setRowConsts sets k to the constants of smoothSteps8 for the left pass
+// (the right one changes the last two) and reports whether it can: not
+// for an alpha outside [0, 1], whose blends may leave uint16's range.
+func setRowConsts(k *[9][4]uint32, alpha float32, delta uint16, radius int) bool {
+	if !(alpha >= 0 && alpha <= 1) || radius < 0 || radius > math.MaxInt16 {
+		return false
+	}
+	both := func(v uint16) uint32 { return uint32(v) | uint32(v)<<16 }
+	for i := range 4 {
+		k[0][i], k[1][i], k[2][i] = math.Float32bits(alpha), math.Float32bits(1-alpha), math.Float32bits(0.5)
+		k[3][i], k[4][i], k[5][i], k[6][i] = 32768, both(0x8000), both(delta), both(uint16(radius))
+		k[7][i], k[8][i] = both(1), both(1)
+	}
+	return true
+}
+
+// smoothRowsFast runs smoothRowsInt's passes on the rows y0, y0+1, ... of
+// the w-wide picture v it can with SSE2, in strips of up to rowStrip rows
+// turned pixel by pixel, and returns the first row it left.
+func smoothRowsFast(v []uint16, w, y0, y1 int, alpha float32, delta uint16, radius int) int {
+	if w < 8 || y1-y0 < 8 || len(v) < y1*w {
+		return y0
+	}
+	sc := stripPool.Get().(*rowScratch)
+	defer stripPool.Put(sc)
+	k := &sc.k
+	if !setRowConsts(k, alpha, delta, radius) {
+		return y0
+	}
+	if len(sc.t) < w*rowStrip {
+		sc.t = make([]uint16, w*rowStrip)
+	}
+	if len(sc.fill) < rowStrip {
+		sc.fill = make([]uint16, rowStrip)
+	}
+	blocks := w / 8
+	y := y0
+	for ; y1-y >= 8; y += min(rowStrip, (y1-y)&^7) {
+		lanes := min(rowStrip, (y1-y)&^7)
+		t, fill := sc.t[:w*lanes], sc.fill[:lanes]
+		strip := v[y*w : (y+lanes)*w]
+		for g := 0; g < lanes; g += 8 {
+			transpose8(t[g:], strip[g*w:], blocks, w, 8, lanes, 8*lanes)
+		}
+		for x := blocks * 8; x < w; x++ {
+			for r := range lanes {
+				t[x*lanes+r] = strip[r*w+x]
+			}
+		}
+		// The left pass takes pixels and differences of at least 1, the
+		// right pass pixels of at least 2 and any difference.
+		clear(fill)
+		k[7], k[8] = [4]uint32{0x10001, 0x10001, 0x10001, 0x10001}, [4]uint32{0x10001, 0x10001, 0x10001, 0x10001}
+		smoothSteps8(t, lanes, 1, w-2, false, fill, k)
+		clear(fill)
+		k[7], k[8] = [4]uint32{0x20002, 0x20002, 0x20002, 0x20002}, [4]uint32{}
+		smoothSteps8(t, lanes, w-2, w-1, true, fill, k)
+		for g := 0; g < lanes; g += 8 {
+			transpose8(strip[g*w:], t[g:], blocks, lanes, 8*lanes, w, 8)
+		}
+		for x := blocks * 8; x < w; x++ {
+			for r := range lanes {
+				strip[r*w+x] = t[x*lanes+r]
+			}
+		}
+	}
+	return y
 }

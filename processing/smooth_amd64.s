@@ -512,3 +512,227 @@ columnsloop:
 
 columnsdone:
 	RET
+
+// func transpose8(dst, src []uint16, blocks, srcRow, srcNext, dstRow, dstNext int)
+// Transposes blocks 8×8 blocks of words: block b has its rows r at
+// src[b*srcNext + r*srcRow:][:8] and its columns c go to
+// dst[b*dstNext + c*dstRow:][:8] (strides in words).
+TEXT ·transpose8(SB), NOSPLIT, $0-88
+	MOVQ src_base+24(FP), SI
+	MOVQ dst_base+0(FP), DI
+	MOVQ blocks+48(FP), CX
+	MOVQ srcRow+56(FP), R8
+	MOVQ srcNext+64(FP), R12
+	MOVQ dstRow+72(FP), R9
+	MOVQ dstNext+80(FP), R13
+	SHLQ $1, R8
+	SHLQ $1, R12
+	SHLQ $1, R9
+	SHLQ $1, R13
+	LEAQ (R8)(R8*2), R10 // 3 source rows
+	LEAQ (R9)(R9*2), R11 // 3 destination rows
+	TESTQ CX, CX
+	JZ    transposedone
+
+transposeloop:
+	LEAQ  (SI)(R8*4), AX
+	MOVOU (SI), X0
+	MOVOU (SI)(R8*1), X1
+	MOVOU (SI)(R8*2), X2
+	MOVOU (SI)(R10*1), X3
+	MOVOU (AX), X4
+	MOVOU (AX)(R8*1), X5
+	MOVOU (AX)(R8*2), X6
+	MOVOU (AX)(R10*1), X7
+
+	// words of rows 0 and 1, 2 and 3, ... interleaved
+	MOVO      X0, X8
+	PUNPCKLWL X1, X8
+	PUNPCKHWL X1, X0
+	MOVO      X2, X9
+	PUNPCKLWL X3, X9
+	PUNPCKHWL X3, X2
+	MOVO      X4, X10
+	PUNPCKLWL X5, X10
+	PUNPCKHWL X5, X4
+	MOVO      X6, X11
+	PUNPCKLWL X7, X11
+	PUNPCKHWL X7, X6
+
+	// then their pairs, then their quadruples
+	MOVO       X8, X12
+	PUNPCKLLQ  X9, X12
+	PUNPCKHLQ  X9, X8
+	MOVO       X0, X13
+	PUNPCKLLQ  X2, X13
+	PUNPCKHLQ  X2, X0
+	MOVO       X10, X14
+	PUNPCKLLQ  X11, X14
+	PUNPCKHLQ  X11, X10
+	MOVO       X4, X15
+	PUNPCKLLQ  X6, X15
+	PUNPCKHLQ  X6, X4
+	MOVO       X12, X1
+	PUNPCKLQDQ X14, X1
+	PUNPCKHQDQ X14, X12
+	MOVO       X8, X2
+	PUNPCKLQDQ X10, X2
+	PUNPCKHQDQ X10, X8
+	MOVO       X13, X3
+	PUNPCKLQDQ X15, X3
+	PUNPCKHQDQ X15, X13
+	MOVO       X0, X5
+	PUNPCKLQDQ X4, X5
+	PUNPCKHQDQ X4, X0
+
+	// columns 0 to 7: X1 X12 X2 X8 X3 X13 X5 X0
+	LEAQ  (DI)(R9*4), BX
+	MOVOU X1, (DI)
+	MOVOU X12, (DI)(R9*1)
+	MOVOU X2, (DI)(R9*2)
+	MOVOU X8, (DI)(R11*1)
+	MOVOU X3, (BX)
+	MOVOU X13, (BX)(R9*1)
+	MOVOU X5, (BX)(R9*2)
+	MOVOU X0, (BX)(R11*1)
+
+	ADDQ R12, SI
+	ADDQ R13, DI
+	DECQ CX
+	JNZ  transposeloop
+
+transposedone:
+	RET
+
+// func smoothSteps8(t []uint16, lanes, from, steps int, back bool, fill []uint16, k *[9][4]uint32)
+// Runs smoothPass on lanes rows at once, laid out pixel by pixel: pixel
+// x of row r is t[x*lanes+r]. It does pixels from, from±1, ... (steps of
+// them, down with back), eight rows at a time, each against the pixel
+// before it as the pass left it; fill holds each row's count of filled
+// pixels. k holds, four times each: alpha, 1-alpha, 0.5 (float32 bits),
+// 32768, 0x8000 in both halves, then in both halves delta, radius,
+// minValid and minDiff.
+TEXT ·smoothSteps8(SB), NOSPLIT, $0-88
+	MOVQ    t_base+0(FP), SI
+	MOVQ    lanes+24(FP), DX
+	MOVQ    from+32(FP), AX
+	MOVQ    steps+40(FP), CX
+	MOVBLZX back+48(FP), R11
+	MOVQ    fill_base+56(FP), R12
+	MOVQ    k+80(FP), BX
+	MOVOU   0(BX), X8
+	MOVOU   16(BX), X9
+	MOVOU   32(BX), X10
+	MOVOU   48(BX), X11
+	MOVOU   64(BX), X12
+	MOVOU   80(BX), X13
+	MOVOU   96(BX), X14
+	PXOR    X15, X15
+	IMULQ   DX, AX
+	LEAQ    (SI)(AX*2), SI // pixel from of row 0
+	SHLQ    $1, DX         // bytes of a pixel's rows
+	MOVQ    DX, R10
+	NEGQ    R10            // to the pixel before: -lanes words ...
+	XORQ    R13, R13       // and from the end of one pixel to the next: 0 ...
+	TESTB   R11, R11
+	JZ      stepsgo
+	NEGQ    R10            // ... or +lanes words down
+	LEAQ    (DX)(DX*1), R13
+	NEGQ    R13            // ... or -2·lanes words down
+stepsgo:
+	SHRQ    $4, DX // groups of eight rows
+	TESTQ   CX, CX
+	JZ      stepsdone
+	TESTQ   DX, DX
+	JZ      stepsdone
+
+stepsloop:
+	MOVQ R12, R8
+	MOVQ DX, R9
+
+stepsrows:
+	MOVOU (SI), X0       // c: this pixel
+	MOVOU (SI)(R10*1), X1 // p: the one before, as filtered
+
+	// X2: blend(c, p) + 0.5, truncated.
+	MOVO      X0, X2
+	PUNPCKLWL X15, X2
+	CVTPL2PS  X2, X2
+	MULPS     X8, X2
+	MOVO      X0, X3
+	PUNPCKHWL X15, X3
+	CVTPL2PS  X3, X3
+	MULPS     X8, X3
+	MOVO      X1, X4
+	PUNPCKLWL X15, X4
+	CVTPL2PS  X4, X4
+	MULPS     X9, X4
+	ADDPS     X4, X2
+	ADDPS     X10, X2
+	MOVO      X1, X4
+	PUNPCKHWL X15, X4
+	CVTPL2PS  X4, X4
+	MULPS     X9, X4
+	ADDPS     X4, X3
+	ADDPS     X10, X3
+	CVTTPS2PL X2, X2
+	CVTTPS2PL X3, X3
+	PSUBL     X11, X2
+	PSUBL     X11, X3
+	PACKSSLW  X3, X2
+	PXOR      X12, X2
+
+	// X3: minDiff <= |c-p| <= delta
+	MOVO    X0, X3
+	PSUBUSW X1, X3
+	MOVO    X1, X4
+	PSUBUSW X0, X4
+	POR     X4, X3
+	MOVOU   128(BX), X4
+	PSUBUSW X3, X4
+	PSUBUSW X13, X3
+	POR     X4, X3
+	PCMPEQW X15, X3
+
+	// X4: c >= minValid; X5: p is 0; X6: both valid; X3: blend.
+	MOVOU   112(BX), X4
+	PSUBUSW X0, X4
+	PCMPEQW X15, X4
+	MOVO    X1, X5
+	PCMPEQW X15, X5
+	MOVO    X5, X6
+	PANDN   X4, X6
+	PAND    X6, X3
+
+	// X4: p valid, c not: a hole to fill while the run (X6) is under
+	// the radius (X5).
+	POR     X5, X4
+	PCMPEQW X5, X5
+	PXOR    X5, X4
+	MOVOU   (R8), X7
+	PSUBSW  X4, X7
+	PANDN   X7, X6
+	MOVOU   X6, (R8)
+	MOVO    X14, X5
+	PCMPGTW X6, X5
+	PAND    X4, X5
+
+	// the blend, else p where filled, else c
+	PXOR  X0, X1
+	PAND  X5, X1
+	PXOR  X0, X1
+	PXOR  X1, X2
+	PAND  X3, X2
+	PXOR  X1, X2
+	MOVOU X2, (SI)
+
+	ADDQ $16, SI
+	ADDQ $16, R8
+	DECQ R9
+	JNZ  stepsrows
+	ADDQ R13, SI
+	DECQ CX
+	JNZ  stepsloop
+
+stepsdone:
+	RET
