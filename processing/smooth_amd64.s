@@ -1,5 +1,57 @@
 #include "textflag.h"
 
+// SMOOTHK loads the constants blendRows8 and smoothSteps8 share from the
+// table at R (four times each: alpha, 1-alpha, 0.5 as float32 bits, 32768,
+// 0x8000 in both halves, a delta in both halves) into X8 to X13, and 0
+// into X15.
+#define SMOOTHK(R) \
+	MOVOU 0(R), X8; \
+	MOVOU 16(R), X9; \
+	MOVOU 32(R), X10; \
+	MOVOU 48(R), X11; \
+	MOVOU 64(R), X12; \
+	MOVOU 80(R), X13; \
+	PXOR  X15, X15
+
+// ABSDIFFW sets D to |A-B| word by word (T is spoilt).
+#define ABSDIFFW(A, B, D, T) \
+	MOVO    A, D; \
+	PSUBUSW B, D; \
+	MOVO    B, T; \
+	PSUBUSW A, T; \
+	POR     T, D
+
+// BLENDW sets OUT to uint16(float32(a*alpha) + float32(b*(1-alpha)) + 0.5)
+// for the words a of A and b of B, with the constants of SMOOTHK (T1 and
+// T2 are spoilt).
+#define BLENDW(A, B, OUT, T1, T2) \
+	MOVO      A, OUT; \
+	PUNPCKLWL X15, OUT; \
+	CVTPL2PS  OUT, OUT; \
+	MULPS     X8, OUT; \
+	MOVO      A, T1; \
+	PUNPCKHWL X15, T1; \
+	CVTPL2PS  T1, T1; \
+	MULPS     X8, T1; \
+	MOVO      B, T2; \
+	PUNPCKLWL X15, T2; \
+	CVTPL2PS  T2, T2; \
+	MULPS     X9, T2; \
+	ADDPS     T2, OUT; \
+	ADDPS     X10, OUT; \
+	MOVO      B, T2; \
+	PUNPCKHWL X15, T2; \
+	CVTPL2PS  T2, T2; \
+	MULPS     X9, T2; \
+	ADDPS     T2, T1; \
+	ADDPS     X10, T1; \
+	CVTTPS2PL OUT, OUT; \
+	CVTTPS2PL T1, T1; \
+	PSUBL     X11, OUT; \
+	PSUBL     X11, T1; \
+	PACKSSLW  T1, OUT; \
+	PXOR      X12, OUT
+
 // func blendRows8(row, other []uint16, k *[6][4]uint32, valid bool)
 // k holds, four times each: alpha, 1-alpha, 0.5 (float32 bits), 32768,
 // 0x80008000 and delta-1 in both halves.
@@ -9,13 +61,7 @@ TEXT ·blendRows8(SB), NOSPLIT, $0-57
 	MOVQ    other_base+24(FP), SI
 	MOVQ    k+48(FP), BX
 	MOVBLZX valid+56(FP), AX
-	MOVOU   0(BX), X8
-	MOVOU   16(BX), X9
-	MOVOU   32(BX), X10
-	MOVOU   48(BX), X11
-	MOVOU   64(BX), X12
-	MOVOU   80(BX), X13
-	PXOR    X15, X15
+	SMOOTHK(BX)
 	SHRQ    $3, CX
 	JZ      done
 
@@ -24,11 +70,7 @@ loop:
 	MOVOU (SI), X1 // b: the other row
 
 	// mask (X2): |a-b| < delta, and with valid a != 0 and b != 0.
-	MOVO    X0, X2
-	PSUBUSW X1, X2
-	MOVO    X1, X3
-	PSUBUSW X0, X3
-	POR     X3, X2
+	ABSDIFFW(X0, X1, X2, X3)
 	PSUBUSW X13, X2
 	PCMPEQW X15, X2
 	TESTB   AL, AL
@@ -42,34 +84,8 @@ loop:
 	MOVO    X3, X2
 
 blend:
-	// new = uint16(float32(a*alpha) + float32(b*(1-alpha)) + 0.5), low
-	// four pixels in X3, high four in X4.
-	MOVO      X0, X3
-	PUNPCKLWL X15, X3
-	MOVO      X0, X4
-	PUNPCKHWL X15, X4
-	MOVO      X1, X5
-	PUNPCKLWL X15, X5
-	MOVO      X1, X6
-	PUNPCKHWL X15, X6
-	CVTPL2PS  X3, X3
-	CVTPL2PS  X4, X4
-	CVTPL2PS  X5, X5
-	CVTPL2PS  X6, X6
-	MULPS     X8, X3
-	MULPS     X8, X4
-	MULPS     X9, X5
-	MULPS     X9, X6
-	ADDPS     X5, X3
-	ADDPS     X6, X4
-	ADDPS     X10, X3
-	ADDPS     X10, X4
-	CVTTPS2PL X3, X3
-	CVTTPS2PL X4, X4
-	PSUBL     X11, X3
-	PSUBL     X11, X4
-	PACKSSLW  X4, X3
-	PXOR      X12, X3
+	// X3: the blend
+	BLENDW(X0, X1, X3, X4, X5)
 
 	// row = mask ? new : a
 	PAND  X2, X3
@@ -364,11 +380,7 @@ temporalloop:
 	ANDL     $0xff, AX
 
 	// X6: the pixels that agree.
-	MOVO    X0, X5
-	PSUBUSW X1, X5
-	MOVO    X1, X6
-	PSUBUSW X0, X6
-	POR     X6, X5
+	ABSDIFFW(X0, X1, X5, X6)
 	PSUBUSW X10, X5
 	PCMPEQW X15, X5
 	MOVO    X4, X6
@@ -620,14 +632,8 @@ TEXT ·smoothSteps8(SB), NOSPLIT, $0-88
 	MOVBLZX back+48(FP), R11
 	MOVQ    fill_base+56(FP), R12
 	MOVQ    k+80(FP), BX
-	MOVOU   0(BX), X8
-	MOVOU   16(BX), X9
-	MOVOU   32(BX), X10
-	MOVOU   48(BX), X11
-	MOVOU   64(BX), X12
-	MOVOU   80(BX), X13
+	SMOOTHK(BX)
 	MOVOU   96(BX), X14
-	PXOR    X15, X15
 	IMULQ   DX, AX
 	LEAQ    (SI)(AX*2), SI // pixel from of row 0
 	SHLQ    $1, DX         // bytes of a pixel's rows
@@ -655,39 +661,10 @@ stepsrows:
 	MOVOU (SI)(R10*1), X1 // p: the one before, as filtered
 
 	// X2: blend(c, p) + 0.5, truncated.
-	MOVO      X0, X2
-	PUNPCKLWL X15, X2
-	CVTPL2PS  X2, X2
-	MULPS     X8, X2
-	MOVO      X0, X3
-	PUNPCKHWL X15, X3
-	CVTPL2PS  X3, X3
-	MULPS     X8, X3
-	MOVO      X1, X4
-	PUNPCKLWL X15, X4
-	CVTPL2PS  X4, X4
-	MULPS     X9, X4
-	ADDPS     X4, X2
-	ADDPS     X10, X2
-	MOVO      X1, X4
-	PUNPCKHWL X15, X4
-	CVTPL2PS  X4, X4
-	MULPS     X9, X4
-	ADDPS     X4, X3
-	ADDPS     X10, X3
-	CVTTPS2PL X2, X2
-	CVTTPS2PL X3, X3
-	PSUBL     X11, X2
-	PSUBL     X11, X3
-	PACKSSLW  X3, X2
-	PXOR      X12, X2
+	BLENDW(X0, X1, X2, X3, X4)
 
 	// X3: minDiff <= |c-p| <= delta
-	MOVO    X0, X3
-	PSUBUSW X1, X3
-	MOVO    X1, X4
-	PSUBUSW X0, X4
-	POR     X4, X3
+	ABSDIFFW(X0, X1, X3, X4)
 	MOVOU   128(BX), X4
 	PSUBUSW X3, X4
 	PSUBUSW X13, X3
