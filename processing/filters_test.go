@@ -31,6 +31,16 @@ func baselineOf(t testing.TB, bag string) float32 {
 	return 0
 }
 
+// recycle scribbles over the output f and gives its bytes back to
+// internal/framepool, as the C library does with the outputs the program
+// released.
+func recycle(f *sensor.Frame) {
+	for i := range f.Data {
+		f.Data[i] = 0xee
+	}
+	framepool.Put(f.Data)
+}
+
 // TestFiltersMatchLibrealsense: every depth frame of every reference bag,
 // through each depth filter with the judge's settings and through the
 // judge's chain, gives librealsense's bytes, size and format; one instance
@@ -40,12 +50,6 @@ func baselineOf(t testing.TB, bag string) float32 {
 // C library gives back the outputs the program released: the outputs
 // after it, made in that memory, must still write every byte.
 func TestFiltersMatchLibrealsense(t *testing.T) {
-	recycle := func(f *sensor.Frame) {
-		for i := range f.Data {
-			f.Data[i] = 0xee
-		}
-		framepool.Put(f.Data)
-	}
 	eachProcReference(t, func(t *testing.T, file, bag string, lines []procLine) {
 		frames := depthFrames(t, bag)
 		baseline := baselineOf(t, bag)
