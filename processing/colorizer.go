@@ -441,8 +441,8 @@ func (c *Colorizer) colorize(f *sensor.Frame, dst []byte, stride, px int) {
 }
 
 // colorTable holds the RGB color of every Z16 value, red in the low
-// byte, then green and blue (the fourth byte 0): the bytes of a
-// little-endian uint32 written where the color goes.
+// byte, then green and blue (the fourth byte 0): the bytes of the color
+// in little-endian order.
 type colorTable struct{ rgb [maxDepth]uint32 }
 
 // setColor sets the color of the value v to col.
@@ -450,19 +450,22 @@ func (t *colorTable) setColor(v int, col rgb) {
 	t.rgb[v] = uint32(uint8(col[0])) | uint32(uint8(col[1]))<<8 | uint32(uint8(col[2]))<<16
 }
 
-// row3 writes the RGB8 colors of the Z16 pixels of row into out: four
-// bytes a pixel, the fourth overwritten by the next pixel, but the last.
+// row3 writes the RGB8 colors of the Z16 pixels of row into out, four
+// pixels (12 bytes) with two stores while there are four.
 func (t *colorTable) row3(out, row []byte) {
-	n := min(len(out)/3, len(row)/2)
-	if n == 0 {
-		return
+	for len(row) >= 8 && len(out) >= 12 {
+		x := binary.LittleEndian.Uint64(row)
+		c0, c1, c2 := uint64(t.rgb[uint16(x)]), uint64(t.rgb[uint16(x>>16)]), uint64(t.rgb[uint16(x>>32)])
+		c3 := t.rgb[uint16(x>>48)]
+		binary.LittleEndian.PutUint64(out, c0|c1<<24|c2<<48)
+		binary.LittleEndian.PutUint32(out[8:], uint32(c2>>16)|c3<<8)
+		row, out = row[8:], out[12:]
 	}
-	out, row = out[:3*n], row[:2*n]
-	for i := range n - 1 {
-		binary.LittleEndian.PutUint32(out[3*i:], t.rgb[uint16(row[2*i])|uint16(row[2*i+1])<<8])
+	for len(row) >= 2 && len(out) >= 3 {
+		c := t.rgb[uint16(row[0])|uint16(row[1])<<8]
+		out[0], out[1], out[2] = uint8(c), uint8(c>>8), uint8(c>>16)
+		row, out = row[2:], out[3:]
 	}
-	c := t.rgb[uint16(row[2*n-2])|uint16(row[2*n-1])<<8]
-	out[3*n-3], out[3*n-2], out[3*n-1] = uint8(c), uint8(c>>8), uint8(c>>16)
 }
 
 // fillPresent sets the colors of t as fill does, of the values the frame
