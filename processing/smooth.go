@@ -77,7 +77,7 @@ func (s *Spatial) Process(f *sensor.Frame) (*sensor.Frame, error) {
 		orig := make([]float32, w)
 		for range iters {
 			parallelRows(h, w*h, func(y0, y1 int) {
-				for y := y0; y < y1; y++ {
+				for y := recursiveRowsFast(v, w, y0, y1, alpha, delta); y < y1; y++ {
 					recursiveRow(v[y*w:(y+1)*w], alpha, delta)
 				}
 			})

@@ -131,14 +131,23 @@ func blendColumns4(cur, done, orig []float32, k *[3][4]uint32)
 // columnConsts returns the constants of blendColumns4, or nil for a delta
 // that is not a positive number (blendColumns then does every column).
 func columnConsts(alpha, oma, delta float32) *[3][4]uint32 {
-	if !(delta > 0) {
+	var k [3][4]uint32
+	if !setColumnConsts(&k, alpha, oma, delta) {
 		return nil
 	}
-	var k [3][4]uint32
+	return &k
+}
+
+// setColumnConsts sets k to the constants of blendColumns4 and reports
+// whether it can: not for a delta that is not a positive number.
+func setColumnConsts(k *[3][4]uint32, alpha, oma, delta float32) bool {
+	if !(delta > 0) {
+		return false
+	}
 	for i := range 4 {
 		k[0][i], k[1][i], k[2][i] = math.Float32bits(alpha), math.Float32bits(oma), math.Float32bits(delta)
 	}
-	return &k
+	return true
 }
 
 // blendColumnsFast takes blendColumns's step over the columns it can with
@@ -245,6 +254,82 @@ func smoothRowsFast(v []uint16, w, y0, y1 int, alpha float32, delta uint16, radi
 			transpose8(strip[g*w:], t[g:], blocks, lanes, 8*lanes, w, 8)
 		}
 		for x := blocks * 8; x < w; x++ {
+			for r := range lanes {
+				strip[r*w+x] = t[x*lanes+r]
+			}
+		}
+	}
+	return y
+}
+
+// blendSteps4 runs recursiveRow's pass on lanes rows laid out pixel by
+// pixel (pixel x of row r at t[x*lanes+r]) with SSE2 (smooth_amd64.s),
+// four rows at a time as blendColumns4: the pixels from, from+1, ...
+// (steps of them; from, from-1, ... with back), each against the pixel
+// before it as the pass left it and orig, the original values of the
+// pixel before it. lanes is a multiple of 4.
+//
+//go:noescape
+func blendSteps4(t []float32, lanes, from, steps int, back bool, orig []float32, k *[3][4]uint32)
+
+// transpose4 transposes blocks 4×4 blocks of float32 with SSE2
+// (smooth_amd64.s): block b has its rows r at src[b*srcNext+r*srcRow:][:4],
+// and its columns c go to dst[b*dstNext+c*dstRow:][:4].
+//
+//go:noescape
+func transpose4(dst, src []float32, blocks, srcRow, srcNext, dstRow, dstNext int)
+
+// floatScratch is the memory of a recursiveRowsFast call: a transposed
+// strip, the original values of its pixel before and blendSteps4's
+// constants.
+type floatScratch struct {
+	t, orig []float32
+	k       [3][4]uint32
+}
+
+// floatStripPool holds floatScratches.
+var floatStripPool = sync.Pool{New: func() any { return new(floatScratch) }}
+
+// recursiveRowsFast runs recursiveRow on the rows y0, y0+1, ... of the
+// w-wide picture v it can with SSE2, in strips of up to rowStrip rows
+// turned pixel by pixel, and returns the first row it left.
+func recursiveRowsFast(v []float32, w, y0, y1 int, alpha, delta float32) int {
+	if w < 4 || y1-y0 < 4 || len(v) < y1*w {
+		return y0
+	}
+	sc := floatStripPool.Get().(*floatScratch)
+	defer floatStripPool.Put(sc)
+	if !setColumnConsts(&sc.k, alpha, 1-alpha, delta) {
+		return y0
+	}
+	if len(sc.t) < w*rowStrip {
+		sc.t = make([]float32, w*rowStrip)
+	}
+	if len(sc.orig) < rowStrip {
+		sc.orig = make([]float32, rowStrip)
+	}
+	blocks := w / 4
+	y := y0
+	for ; y1-y >= 4; y += min(rowStrip, (y1-y)&^3) {
+		lanes := min(rowStrip, (y1-y)&^3)
+		t, orig := sc.t[:w*lanes], sc.orig[:lanes]
+		strip := v[y*w : (y+lanes)*w]
+		for g := 0; g < lanes; g += 4 {
+			transpose4(t[g:], strip[g*w:], blocks, w, 4, lanes, 4*lanes)
+		}
+		for x := blocks * 4; x < w; x++ {
+			for r := range lanes {
+				t[x*lanes+r] = strip[r*w+x]
+			}
+		}
+		copy(orig, t[:lanes])
+		blendSteps4(t, lanes, 1, w-1, false, orig, &sc.k)
+		copy(orig, t[(w-1)*lanes:])
+		blendSteps4(t, lanes, w-2, w-1, true, orig, &sc.k)
+		for g := 0; g < lanes; g += 4 {
+			transpose4(strip[g*w:], t[g:], blocks, lanes, 4*lanes, w, 4)
+		}
+		for x := blocks * 4; x < w; x++ {
 			for r := range lanes {
 				strip[r*w+x] = t[x*lanes+r]
 			}

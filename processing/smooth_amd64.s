@@ -473,56 +473,170 @@ temporalstore:
 temporaldone:
 	RET
 
+// COLUMNK loads the constants of blendColumns4 and blendSteps4 from the
+// table at R (four times each: alpha, 1-alpha and delta as float32 bits)
+// into X8 to X10, 0 into X15 and 0x7fffffff into X14.
+#define COLUMNK(R) \
+	MOVOU   0(R), X8; \
+	MOVOU   16(R), X9; \
+	MOVOU   32(R), X10; \
+	PXOR    X15, X15; \
+	PCMPEQL X14, X14; \
+	PSRLL   $1, X14
+
+// COLUMNSTEP takes blendColumns's step on four values: c at (CUR) becomes
+// c·alpha + s·(1-alpha), s at (DONE), when c and a, the original value
+// before it at (ORIG), are positive (above 0 read as int32s) and |a-c| <
+// delta, compared as the bits of non-negative floats (a NaN's above every
+// delta); a becomes c. It uses X0 to X5 and the constants of COLUMNK.
+#define COLUMNSTEP(CUR, DONE, ORIG) \
+	MOVOU   (CUR), X0; \
+	MOVOU   (ORIG), X1; \
+	MOVOU   X0, (ORIG); \
+	MOVO    X0, X2; \
+	PCMPGTL X15, X2; \
+	MOVO    X1, X3; \
+	PCMPGTL X15, X3; \
+	PAND    X3, X2; \
+	SUBPS   X0, X1; \
+	PAND    X14, X1; \
+	MOVO    X10, X3; \
+	PCMPGTL X1, X3; \
+	PAND    X3, X2; \
+	MOVOU   (DONE), X4; \
+	MULPS   X9, X4; \
+	MOVAPS  X0, X5; \
+	MULPS   X8, X5; \
+	ADDPS   X4, X5; \
+	PAND    X2, X5; \
+	PANDN   X0, X2; \
+	POR     X2, X5; \
+	MOVOU   X5, (CUR)
+
 // func blendColumns4(cur, done, orig []float32, k *[3][4]uint32)
 // k holds, four times each, alpha, 1-alpha and delta (float32 bits). Four
-// columns at a time as blendColumns: positive means above 0 read as an
-// int32, and |a-c| < delta is compared as the bits of non-negative
-// floats (a NaN's above every delta).
+// columns at a time as blendColumns (COLUMNSTEP).
 TEXT ·blendColumns4(SB), NOSPLIT, $0-80
-	MOVQ    cur_base+0(FP), DI
-	MOVQ    cur_len+8(FP), CX
-	MOVQ    done_base+24(FP), SI
-	MOVQ    orig_base+48(FP), DX
-	MOVQ    k+72(FP), BX
-	MOVOU   0(BX), X8
-	MOVOU   16(BX), X9
-	MOVOU   32(BX), X10
-	PXOR    X15, X15
-	PCMPEQL X14, X14
-	PSRLL   $1, X14
-	SHRQ    $2, CX
-	JZ      columnsdone
+	MOVQ cur_base+0(FP), DI
+	MOVQ cur_len+8(FP), CX
+	MOVQ done_base+24(FP), SI
+	MOVQ orig_base+48(FP), DX
+	MOVQ k+72(FP), BX
+	COLUMNK(BX)
+	SHRQ $2, CX
+	JZ   columnsdone
 
 columnsloop:
-	MOVOU   (DI), X0
-	MOVOU   (DX), X1
-	MOVOU   X0, (DX)
-	MOVO    X0, X2
-	PCMPGTL X15, X2
-	MOVO    X1, X3
-	PCMPGTL X15, X3
-	PAND    X3, X2
-	SUBPS   X0, X1
-	PAND    X14, X1
-	MOVO    X10, X3
-	PCMPGTL X1, X3
-	PAND    X3, X2
-	MOVOU   (SI), X4
-	MULPS   X9, X4
-	MOVAPS  X0, X5
-	MULPS   X8, X5
-	ADDPS   X4, X5
-	PAND    X2, X5
-	PANDN   X0, X2
-	POR     X2, X5
-	MOVOU   X5, (DI)
-	ADDQ    $16, DI
-	ADDQ    $16, SI
-	ADDQ    $16, DX
-	DECQ    CX
-	JNZ     columnsloop
+	COLUMNSTEP(DI, SI, DX)
+	ADDQ $16, DI
+	ADDQ $16, SI
+	ADDQ $16, DX
+	DECQ CX
+	JNZ  columnsloop
 
 columnsdone:
+	RET
+
+// func blendSteps4(t []float32, lanes, from, steps int, back bool, orig []float32, k *[3][4]uint32)
+// Runs recursiveRow's pass on lanes rows laid out pixel by pixel: pixel
+// x of row r is t[x*lanes+r]. It does pixels from, from±1, ... (steps of
+// them, down with back), four rows at a time (COLUMNSTEP), each against
+// the pixel before it as the pass left it and orig, the original values
+// of the pixel before it; k holds the constants of blendColumns4.
+TEXT ·blendSteps4(SB), NOSPLIT, $0-88
+	MOVQ    t_base+0(FP), DI
+	MOVQ    lanes+24(FP), DX
+	MOVQ    from+32(FP), AX
+	MOVQ    steps+40(FP), CX
+	MOVBLZX back+48(FP), R11
+	MOVQ    orig_base+56(FP), R12
+	MOVQ    k+80(FP), BX
+	COLUMNK(BX)
+	IMULQ   DX, AX
+	LEAQ    (DI)(AX*4), DI // pixel from of row 0
+	SHLQ    $2, DX         // bytes of a pixel's rows
+	MOVQ    DI, SI
+	SUBQ    DX, SI         // the pixel before: from-1 ...
+	XORQ    R13, R13       // and from the end of one pixel to the next: 0 ...
+	TESTB   R11, R11
+	JZ      blendstepsgo
+	LEAQ    (DI)(DX*1), SI // ... or from+1
+	LEAQ    (DX)(DX*1), R13
+	NEGQ    R13            // ... and -2·lanes floats down
+blendstepsgo:
+	SHRQ    $4, DX // groups of four rows
+	TESTQ   CX, CX
+	JZ      blendstepsdone
+	TESTQ   DX, DX
+	JZ      blendstepsdone
+
+blendstepsloop:
+	MOVQ R12, R8
+	MOVQ DX, R9
+
+blendstepsrows:
+	COLUMNSTEP(DI, SI, R8)
+	ADDQ $16, DI
+	ADDQ $16, SI
+	ADDQ $16, R8
+	DECQ R9
+	JNZ  blendstepsrows
+	ADDQ R13, DI
+	ADDQ R13, SI
+	DECQ CX
+	JNZ  blendstepsloop
+
+blendstepsdone:
+	RET
+
+// func transpose4(dst, src []float32, blocks, srcRow, srcNext, dstRow, dstNext int)
+// Transposes blocks 4×4 blocks of 32-bit values: block b has its rows r
+// at src[b*srcNext + r*srcRow:][:4] and its columns c go to
+// dst[b*dstNext + c*dstRow:][:4] (strides in values).
+TEXT ·transpose4(SB), NOSPLIT, $0-88
+	MOVQ  src_base+24(FP), SI
+	MOVQ  dst_base+0(FP), DI
+	MOVQ  blocks+48(FP), CX
+	MOVQ  srcRow+56(FP), R8
+	MOVQ  srcNext+64(FP), R12
+	MOVQ  dstRow+72(FP), R9
+	MOVQ  dstNext+80(FP), R13
+	SHLQ  $2, R8
+	SHLQ  $2, R12
+	SHLQ  $2, R9
+	SHLQ  $2, R13
+	LEAQ  (R8)(R8*2), R10 // 3 source rows
+	LEAQ  (R9)(R9*2), R11 // 3 destination rows
+	TESTQ CX, CX
+	JZ    transpose4done
+
+transpose4loop:
+	MOVOU      (SI), X0
+	MOVOU      (SI)(R8*1), X1
+	MOVOU      (SI)(R8*2), X2
+	MOVOU      (SI)(R10*1), X3
+	MOVO       X0, X4
+	PUNPCKLLQ  X1, X4
+	PUNPCKHLQ  X1, X0
+	MOVO       X2, X5
+	PUNPCKLLQ  X3, X5
+	PUNPCKHLQ  X3, X2
+	MOVO       X4, X6
+	PUNPCKLQDQ X5, X6
+	PUNPCKHQDQ X5, X4
+	MOVO       X0, X7
+	PUNPCKLQDQ X2, X7
+	PUNPCKHQDQ X2, X0
+	MOVOU      X6, (DI)
+	MOVOU      X4, (DI)(R9*1)
+	MOVOU      X7, (DI)(R9*2)
+	MOVOU      X0, (DI)(R11*1)
+	ADDQ       R12, SI
+	ADDQ       R13, DI
+	DECQ       CX
+	JNZ        transpose4loop
+
+transpose4done:
 	RET
 
 // func transpose8(dst, src []uint16, blocks, srcRow, srcNext, dstRow, dstNext int)

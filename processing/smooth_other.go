@@ -39,3 +39,7 @@ func blendColumnsFast(cur, done, orig []float32, k *[3][4]uint32) int { return 0
 func smoothRowsFast(v []uint16, w, y0, y1 int, alpha float32, delta uint16, radius int) int {
 	return y0
 }
+
+// recursiveRowsFast runs recursiveRow on the rows from y0 it can with
+// SIMD (none here) and returns the first row it left.
+func recursiveRowsFast(v []float32, w, y0, y1 int, alpha, delta float32) int { return y0 }
