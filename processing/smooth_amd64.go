@@ -183,15 +183,30 @@ func smoothSteps8(t []uint16, lanes, from, steps int, back bool, fill []uint16, 
 // transposed strip to stay in the first caches.
 const rowStrip = 32
 
-// rowScratch is the memory of a smoothRowsFast call: a transposed
-// strip, its rows' fill counts and smoothSteps8's constants.
-type rowScratch struct {
-	t, fill []uint16
-	k       [9][4]uint32
+// stripScratch is the memory of a smoothRowsFast or recursiveRowsFast
+// call: a strip turned pixel by pixel (t), a value for each of its rows
+// (aux: the fill counts, or the original values of the pixel before) and
+// the constants of its steps.
+type stripScratch[T uint16 | float32, K any] struct {
+	t, aux []T
+	k      K
 }
 
-// stripPool holds rowScratches.
-var stripPool = sync.Pool{New: func() any { return new(rowScratch) }}
+// grow makes sc's memory enough for strips of w pixels.
+func (sc *stripScratch[T, K]) grow(w int) {
+	if len(sc.t) < w*rowStrip {
+		sc.t = make([]T, w*rowStrip)
+	}
+	if len(sc.aux) < rowStrip {
+		sc.aux = make([]T, rowStrip)
+	}
+}
+
+// The stripScratches of smoothRowsFast and recursiveRowsFast.
+var (
+	stripPool      = sync.Pool{New: func() any { return new(stripScratch[uint16, [9][4]uint32]) }}
+	floatStripPool = sync.Pool{New: func() any { return new(stripScratch[float32, [3][4]uint32]) }}
+)
 
 // setRowConsts sets k to the constants of smoothSteps8 for the left pass
 // (the right one changes the last two) and reports whether it can: not
@@ -216,48 +231,57 @@ func smoothRowsFast(v []uint16, w, y0, y1 int, alpha float32, delta uint16, radi
 	if w < 8 || y1-y0 < 8 || len(v) < y1*w {
 		return y0
 	}
-	sc := stripPool.Get().(*rowScratch)
+	sc := stripPool.Get().(*stripScratch[uint16, [9][4]uint32])
 	defer stripPool.Put(sc)
 	k := &sc.k
 	if !setRowConsts(k, alpha, delta, radius) {
 		return y0
 	}
-	if len(sc.t) < w*rowStrip {
-		sc.t = make([]uint16, w*rowStrip)
-	}
-	if len(sc.fill) < rowStrip {
-		sc.fill = make([]uint16, rowStrip)
-	}
-	blocks := w / 8
-	y := y0
-	for ; y1-y >= 8; y += min(rowStrip, (y1-y)&^7) {
-		lanes := min(rowStrip, (y1-y)&^7)
-		t, fill := sc.t[:w*lanes], sc.fill[:lanes]
-		strip := v[y*w : (y+lanes)*w]
-		for g := 0; g < lanes; g += 8 {
-			transpose8(t[g:], strip[g*w:], blocks, w, 8, lanes, 8*lanes)
-		}
-		for x := blocks * 8; x < w; x++ {
-			for r := range lanes {
-				t[x*lanes+r] = strip[r*w+x]
-			}
-		}
+	sc.grow(w)
+	return inStrips(v, w, y0, y1, 8, sc.t, transpose8, func(t []uint16, lanes int) {
 		// The left pass takes pixels and differences of at least 1, the
 		// right pass pixels of at least 2 and any difference.
+		fill := sc.aux[:lanes]
 		clear(fill)
 		k[7], k[8] = [4]uint32{0x10001, 0x10001, 0x10001, 0x10001}, [4]uint32{0x10001, 0x10001, 0x10001, 0x10001}
 		smoothSteps8(t, lanes, 1, w-2, false, fill, k)
 		clear(fill)
 		k[7], k[8] = [4]uint32{0x20002, 0x20002, 0x20002, 0x20002}, [4]uint32{}
 		smoothSteps8(t, lanes, w-2, w-1, true, fill, k)
-		for g := 0; g < lanes; g += 8 {
-			transpose8(strip[g*w:], t[g:], blocks, lanes, 8*lanes, w, 8)
+	})
+}
+
+// inStrips runs pass on the rows y0, y0+1, ... of the w-wide picture v,
+// in strips of up to rowStrip rows (a multiple of unit, the rows of a
+// block of transpose) turned pixel by pixel into t (of w*rowStrip values
+// at least): pixel x of row r of the strip at t[x*lanes+r], lanes the
+// strip's rows. It returns the first row it left (fewer than unit).
+func inStrips[T uint16 | float32](v []T, w, y0, y1, unit int, t []T,
+	transpose func(dst, src []T, blocks, srcRow, srcNext, dstRow, dstNext int), pass func(t []T, lanes int)) int {
+	blocks := w / unit
+	y := y0
+	for y1-y >= unit {
+		lanes := min(rowStrip, (y1-y)/unit*unit)
+		t := t[:w*lanes]
+		strip := v[y*w : (y+lanes)*w]
+		for g := 0; g < lanes; g += unit {
+			transpose(t[g:], strip[g*w:], blocks, w, unit, lanes, unit*lanes)
 		}
-		for x := blocks * 8; x < w; x++ {
+		for x := blocks * unit; x < w; x++ {
+			for r := range lanes {
+				t[x*lanes+r] = strip[r*w+x]
+			}
+		}
+		pass(t, lanes)
+		for g := 0; g < lanes; g += unit {
+			transpose(strip[g*w:], t[g:], blocks, lanes, unit*lanes, w, unit)
+		}
+		for x := blocks * unit; x < w; x++ {
 			for r := range lanes {
 				strip[r*w+x] = t[x*lanes+r]
 			}
 		}
+		y += lanes
 	}
 	return y
 }
@@ -279,17 +303,6 @@ func blendSteps4(t []float32, lanes, from, steps int, back bool, orig []float32,
 //go:noescape
 func transpose4(dst, src []float32, blocks, srcRow, srcNext, dstRow, dstNext int)
 
-// floatScratch is the memory of a recursiveRowsFast call: a transposed
-// strip, the original values of its pixel before and blendSteps4's
-// constants.
-type floatScratch struct {
-	t, orig []float32
-	k       [3][4]uint32
-}
-
-// floatStripPool holds floatScratches.
-var floatStripPool = sync.Pool{New: func() any { return new(floatScratch) }}
-
 // recursiveRowsFast runs recursiveRow on the rows y0, y0+1, ... of the
 // w-wide picture v it can with SSE2, in strips of up to rowStrip rows
 // turned pixel by pixel, and returns the first row it left.
@@ -297,43 +310,17 @@ func recursiveRowsFast(v []float32, w, y0, y1 int, alpha, delta float32) int {
 	if w < 4 || y1-y0 < 4 || len(v) < y1*w {
 		return y0
 	}
-	sc := floatStripPool.Get().(*floatScratch)
+	sc := floatStripPool.Get().(*stripScratch[float32, [3][4]uint32])
 	defer floatStripPool.Put(sc)
 	if !setColumnConsts(&sc.k, alpha, 1-alpha, delta) {
 		return y0
 	}
-	if len(sc.t) < w*rowStrip {
-		sc.t = make([]float32, w*rowStrip)
-	}
-	if len(sc.orig) < rowStrip {
-		sc.orig = make([]float32, rowStrip)
-	}
-	blocks := w / 4
-	y := y0
-	for ; y1-y >= 4; y += min(rowStrip, (y1-y)&^3) {
-		lanes := min(rowStrip, (y1-y)&^3)
-		t, orig := sc.t[:w*lanes], sc.orig[:lanes]
-		strip := v[y*w : (y+lanes)*w]
-		for g := 0; g < lanes; g += 4 {
-			transpose4(t[g:], strip[g*w:], blocks, w, 4, lanes, 4*lanes)
-		}
-		for x := blocks * 4; x < w; x++ {
-			for r := range lanes {
-				t[x*lanes+r] = strip[r*w+x]
-			}
-		}
+	sc.grow(w)
+	return inStrips(v, w, y0, y1, 4, sc.t, transpose4, func(t []float32, lanes int) {
+		orig := sc.aux[:lanes]
 		copy(orig, t[:lanes])
 		blendSteps4(t, lanes, 1, w-1, false, orig, &sc.k)
 		copy(orig, t[(w-1)*lanes:])
 		blendSteps4(t, lanes, w-2, w-1, true, orig, &sc.k)
-		for g := 0; g < lanes; g += 4 {
-			transpose4(strip[g*w:], t[g:], blocks, lanes, 4*lanes, w, 4)
-		}
-		for x := blocks * 4; x < w; x++ {
-			for r := range lanes {
-				strip[r*w+x] = t[x*lanes+r]
-			}
-		}
-	}
-	return y
+	})
 }

@@ -52,6 +52,53 @@
 	PACKSSLW  T1, OUT; \
 	PXOR      X12, OUT
 
+// TRANSPOSEARGS loads the arguments of transpose4 and transpose8, whose
+// values are 1<<SHIFT bytes: src in SI, dst in DI, blocks in CX (and the
+// flags), the strides in bytes of a source row in R8 (three rows in R10),
+// of the next source block in R12, of a destination row in R9 (three in
+// R11), of the next destination block in R13.
+#define TRANSPOSEARGS(SHIFT) \
+	MOVQ  src_base+24(FP), SI; \
+	MOVQ  dst_base+0(FP), DI; \
+	MOVQ  blocks+48(FP), CX; \
+	MOVQ  srcRow+56(FP), R8; \
+	MOVQ  srcNext+64(FP), R12; \
+	MOVQ  dstRow+72(FP), R9; \
+	MOVQ  dstNext+80(FP), R13; \
+	SHLQ  SHIFT, R8; \
+	SHLQ  SHIFT, R12; \
+	SHLQ  SHIFT, R9; \
+	SHLQ  SHIFT, R13; \
+	LEAQ  (R8)(R8*2), R10; \
+	LEAQ  (R9)(R9*2), R11; \
+	TESTQ CX, CX
+
+// STEPSARGS sets up the loops of blendSteps4 and smoothSteps8 (t in DI,
+// values of SIZE bytes, 1<<SHIFT): DI to pixel from of row 0, SI to the
+// pixel before (from-1, or from+1 with back), R13 to what takes DI and SI
+// from the end of a pixel's rows to the next pixel (0, or -2·lanes values
+// with back), DX to the groups of 16 bytes of a pixel, CX to the steps
+// (and the flags to whether there are none).
+#define STEPSARGS(SHIFT, SIZE) \
+	MOVQ    lanes+24(FP), DX; \
+	MOVQ    from+32(FP), AX; \
+	MOVBLZX back+48(FP), R11; \
+	IMULQ   DX, AX; \
+	LEAQ    (DI)(AX*SIZE), DI; \
+	SHLQ    SHIFT, DX; \
+	NEGQ    R11; \
+	MOVQ    DX, R10; \
+	XORQ    R11, R10; \
+	SUBQ    R11, R10; \
+	MOVQ    DI, SI; \
+	SUBQ    R10, SI; \
+	LEAQ    (DX)(DX*1), R13; \
+	NEGQ    R13; \
+	ANDQ    R11, R13; \
+	SHRQ    $4, DX; \
+	MOVQ    steps+40(FP), CX; \
+	TESTQ   CX, CX
+
 // func blendRows8(row, other []uint16, k *[6][4]uint32, valid bool)
 // k holds, four times each: alpha, 1-alpha, 0.5 (float32 bits), 32768,
 // 0x80008000 and delta-1 in both halves.
@@ -544,31 +591,14 @@ columnsdone:
 // the pixel before it as the pass left it and orig, the original values
 // of the pixel before it; k holds the constants of blendColumns4.
 TEXT ·blendSteps4(SB), NOSPLIT, $0-88
-	MOVQ    t_base+0(FP), DI
-	MOVQ    lanes+24(FP), DX
-	MOVQ    from+32(FP), AX
-	MOVQ    steps+40(FP), CX
-	MOVBLZX back+48(FP), R11
-	MOVQ    orig_base+56(FP), R12
-	MOVQ    k+80(FP), BX
+	MOVQ t_base+0(FP), DI
+	MOVQ orig_base+56(FP), R12
+	MOVQ k+80(FP), BX
 	COLUMNK(BX)
-	IMULQ   DX, AX
-	LEAQ    (DI)(AX*4), DI // pixel from of row 0
-	SHLQ    $2, DX         // bytes of a pixel's rows
-	MOVQ    DI, SI
-	SUBQ    DX, SI         // the pixel before: from-1 ...
-	XORQ    R13, R13       // and from the end of one pixel to the next: 0 ...
-	TESTB   R11, R11
-	JZ      blendstepsgo
-	LEAQ    (DI)(DX*1), SI // ... or from+1
-	LEAQ    (DX)(DX*1), R13
-	NEGQ    R13            // ... and -2·lanes floats down
-blendstepsgo:
-	SHRQ    $4, DX // groups of four rows
-	TESTQ   CX, CX
-	JZ      blendstepsdone
-	TESTQ   DX, DX
-	JZ      blendstepsdone
+	STEPSARGS($2, 4)
+	JZ   blendstepsdone
+	TESTQ DX, DX
+	JZ   blendstepsdone
 
 blendstepsloop:
 	MOVQ R12, R8
@@ -594,21 +624,8 @@ blendstepsdone:
 // at src[b*srcNext + r*srcRow:][:4] and its columns c go to
 // dst[b*dstNext + c*dstRow:][:4] (strides in values).
 TEXT ·transpose4(SB), NOSPLIT, $0-88
-	MOVQ  src_base+24(FP), SI
-	MOVQ  dst_base+0(FP), DI
-	MOVQ  blocks+48(FP), CX
-	MOVQ  srcRow+56(FP), R8
-	MOVQ  srcNext+64(FP), R12
-	MOVQ  dstRow+72(FP), R9
-	MOVQ  dstNext+80(FP), R13
-	SHLQ  $2, R8
-	SHLQ  $2, R12
-	SHLQ  $2, R9
-	SHLQ  $2, R13
-	LEAQ  (R8)(R8*2), R10 // 3 source rows
-	LEAQ  (R9)(R9*2), R11 // 3 destination rows
-	TESTQ CX, CX
-	JZ    transpose4done
+	TRANSPOSEARGS($2)
+	JZ transpose4done
 
 transpose4loop:
 	MOVOU      (SI), X0
@@ -644,21 +661,8 @@ transpose4done:
 // src[b*srcNext + r*srcRow:][:8] and its columns c go to
 // dst[b*dstNext + c*dstRow:][:8] (strides in words).
 TEXT ·transpose8(SB), NOSPLIT, $0-88
-	MOVQ src_base+24(FP), SI
-	MOVQ dst_base+0(FP), DI
-	MOVQ blocks+48(FP), CX
-	MOVQ srcRow+56(FP), R8
-	MOVQ srcNext+64(FP), R12
-	MOVQ dstRow+72(FP), R9
-	MOVQ dstNext+80(FP), R13
-	SHLQ $1, R8
-	SHLQ $1, R12
-	SHLQ $1, R9
-	SHLQ $1, R13
-	LEAQ (R8)(R8*2), R10 // 3 source rows
-	LEAQ (R9)(R9*2), R11 // 3 destination rows
-	TESTQ CX, CX
-	JZ    transposedone
+	TRANSPOSEARGS($1)
+	JZ transposedone
 
 transposeloop:
 	LEAQ  (SI)(R8*4), AX
@@ -739,40 +743,23 @@ transposedone:
 // 32768, 0x8000 in both halves, then in both halves delta, radius,
 // minValid and minDiff.
 TEXT ·smoothSteps8(SB), NOSPLIT, $0-88
-	MOVQ    t_base+0(FP), SI
-	MOVQ    lanes+24(FP), DX
-	MOVQ    from+32(FP), AX
-	MOVQ    steps+40(FP), CX
-	MOVBLZX back+48(FP), R11
-	MOVQ    fill_base+56(FP), R12
-	MOVQ    k+80(FP), BX
+	MOVQ t_base+0(FP), DI
+	MOVQ fill_base+56(FP), R12
+	MOVQ k+80(FP), BX
 	SMOOTHK(BX)
-	MOVOU   96(BX), X14
-	IMULQ   DX, AX
-	LEAQ    (SI)(AX*2), SI // pixel from of row 0
-	SHLQ    $1, DX         // bytes of a pixel's rows
-	MOVQ    DX, R10
-	NEGQ    R10            // to the pixel before: -lanes words ...
-	XORQ    R13, R13       // and from the end of one pixel to the next: 0 ...
-	TESTB   R11, R11
-	JZ      stepsgo
-	NEGQ    R10            // ... or +lanes words down
-	LEAQ    (DX)(DX*1), R13
-	NEGQ    R13            // ... or -2·lanes words down
-stepsgo:
-	SHRQ    $4, DX // groups of eight rows
-	TESTQ   CX, CX
-	JZ      stepsdone
-	TESTQ   DX, DX
-	JZ      stepsdone
+	MOVOU 96(BX), X14
+	STEPSARGS($1, 2)
+	JZ   stepsdone
+	TESTQ DX, DX
+	JZ   stepsdone
 
 stepsloop:
 	MOVQ R12, R8
 	MOVQ DX, R9
 
 stepsrows:
-	MOVOU (SI), X0       // c: this pixel
-	MOVOU (SI)(R10*1), X1 // p: the one before, as filtered
+	MOVOU (DI), X0 // c: this pixel
+	MOVOU (SI), X1 // p: the one before, as filtered
 
 	// X2: blend(c, p) + 0.5, truncated.
 	BLENDW(X0, X1, X2, X3, X4)
@@ -815,12 +802,14 @@ stepsrows:
 	PXOR  X1, X2
 	PAND  X3, X2
 	PXOR  X1, X2
-	MOVOU X2, (SI)
+	MOVOU X2, (DI)
 
+	ADDQ $16, DI
 	ADDQ $16, SI
 	ADDQ $16, R8
 	DECQ R9
 	JNZ  stepsrows
+	ADDQ R13, DI
 	ADDQ R13, SI
 	DECQ CX
 	JNZ  stepsloop
