@@ -403,11 +403,12 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 // of new memory from internal/framepool (or a disparity transform not made
 // yet, nil): the memory of its output goes back there when the program
 // releases the output's last reference, and a frame it is given can go
-// back there too.
+// back there too. (The colorizer keeps a table of colors, made of its
+// settings, and no memory of a frame.)
 func poolsFrames(b any) bool {
 	switch b.(type) {
 	case nil, *processing.Threshold, *processing.UnitsTransform, *processing.DisparityTransform, *processing.Decimation,
-		*processing.Spatial, *processing.Temporal, *processing.HoleFilling:
+		*processing.Spatial, *processing.Temporal, *processing.HoleFilling, *processing.Colorizer:
 		return true
 	}
 	return false
