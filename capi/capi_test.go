@@ -995,7 +995,7 @@ func TestExportToPLY(t *testing.T) {
 // TestRotationFilter calls rs2_create_rotation_filter_block as the C++
 // wrapper does, with its C++ rs2_streams_list by value (testdata/rotate.cc,
 // g++): the first depth frame rotated by 90 degrees equals
-// processing.Rotation's output, and a block with an empty list passes the
+// processing.NewRotation's output, and a block with an empty list passes the
 // frame through as librealsense's does.
 func TestRotationFilter(t *testing.T) {
 	checkRotationFilter(t, program(t, "rotate.cc"))
@@ -1050,7 +1050,7 @@ func checkRotationFilter(t *testing.T, bin string) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, r.Data) {
-		t.Errorf("rotated frame %d through the library (%d bytes) differs from processing.Rotation's (%d bytes)", number, len(got), len(r.Data))
+		t.Errorf("rotated frame %d through the library (%d bytes) differs from processing.NewRotation's (%d bytes)", number, len(got), len(r.Data))
 	}
 }
 

@@ -14,7 +14,6 @@ import (
 	"unsafe"
 
 	"github.com/rsbag/rsbag/extensions"
-	"github.com/rsbag/rsbag/processing"
 )
 
 // librealsense's logging: the console and file logs have the errors the
@@ -108,21 +107,10 @@ func rs2_is_processing_block_extendable_to(p *C.rs2_processing_block, ext C.rs2_
 	if blk == nil {
 		blk = disparity
 	}
-	switch blk.(type) {
-	case *processing.Decimation:
-		return cbool(ext == C.RS2_EXTENSION_DECIMATION_FILTER)
-	case *processing.Threshold:
-		return cbool(ext == C.RS2_EXTENSION_THRESHOLD_FILTER)
-	case *processing.DisparityTransform:
-		return cbool(ext == C.RS2_EXTENSION_DISPARITY_FILTER)
-	case *processing.Spatial:
-		return cbool(ext == C.RS2_EXTENSION_SPATIAL_FILTER)
-	case *processing.Temporal:
-		return cbool(ext == C.RS2_EXTENSION_TEMPORAL_FILTER)
-	case *processing.HoleFilling:
-		return cbool(ext == C.RS2_EXTENSION_HOLE_FILLING_FILTER)
-	case *processing.Rotation:
-		return cbool(ext == C.RS2_EXTENSION_ROTATION_FILTER)
+	if c, ok := blk.(interface{ Name() string }); ok {
+		if k, ok := filterKinds[c.Name()]; ok && k.ext != 0 {
+			return cbool(ext == k.ext)
+		}
 	}
 	return 0
 }

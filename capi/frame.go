@@ -202,7 +202,8 @@ func rs2_get_frame_timestamp_domain(p *C.rs2_frame, e **C.rs2_error) (r C.rs2_ti
 //export rs2_supports_frame_metadata
 func rs2_supports_frame_metadata(p *C.rs2_frame, k C.rs2_frame_metadata_value, e **C.rs2_error) (r C.int) {
 	defer catch(e, "rs2_supports_frame_metadata", func() string { return fmtArgs("frame", ptrArg(unsafe.Pointer(p)), "frame_metadata", k) })
-	return cbool(single(p, "frame").Metadata.Has(sensor.MetadataKey(k)))
+	_, ok := single(p, "frame").Metadata.Get(sensor.MetadataKey(k))
+	return cbool(ok)
 }
 
 //export rs2_get_frame_metadata

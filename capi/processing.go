@@ -398,18 +398,44 @@ func (b *blockHandle) process(in *frameRef) *C.rs2_frame {
 	return nil
 }
 
+// filterKind is what capi knows of a one-frame block of package
+// processing by its name (librealsense's): the extension librealsense's
+// block of that name has (0 for none but the processing block's own), and
+// whether the block keeps no frame it is given, nor any memory of one, and
+// makes each output of new memory from internal/framepool.
+type filterKind struct {
+	ext   C.rs2_extension
+	pools bool
+}
+
+// filterKinds holds the filterKind of every block of package processing
+// that has an extension or pools its frames.
+var filterKinds = map[string]filterKind{
+	"Decimation Filter":   {C.RS2_EXTENSION_DECIMATION_FILTER, true},
+	"Threshold Filter":    {C.RS2_EXTENSION_THRESHOLD_FILTER, true},
+	"Depth to Disparity":  {C.RS2_EXTENSION_DISPARITY_FILTER, true},
+	"Disparity to Depth":  {C.RS2_EXTENSION_DISPARITY_FILTER, true},
+	"Spatial Filter":      {C.RS2_EXTENSION_SPATIAL_FILTER, true},
+	"Temporal Filter":     {C.RS2_EXTENSION_TEMPORAL_FILTER, true},
+	"Hole Filling Filter": {C.RS2_EXTENSION_HOLE_FILLING_FILTER, true},
+	"Rotation Filter":     {C.RS2_EXTENSION_ROTATION_FILTER, false},
+	"Units Transform":     {0, true},
+	// The colorizer keeps a table of colors, made of its settings, and no
+	// memory of a frame.
+	"Depth Visualization": {0, true},
+}
+
 // poolsFrames reports whether b is a block of package processing that
-// keeps no frame it is given, nor any memory of one, and makes each output
-// of new memory from internal/framepool (or a disparity transform not made
-// yet, nil): the memory of its output goes back there when the program
-// releases the output's last reference, and a frame it is given can go
-// back there too. (The colorizer keeps a table of colors, made of its
-// settings, and no memory of a frame.)
+// pools its frames (filterKind), or a disparity transform not made yet
+// (nil): the memory of its output goes back to internal/framepool when the
+// program releases the output's last reference, and a frame it is given
+// can go back there too.
 func poolsFrames(b any) bool {
-	switch b.(type) {
-	case nil, *processing.Threshold, *processing.UnitsTransform, *processing.DisparityTransform, *processing.Decimation,
-		*processing.Spatial, *processing.Temporal, *processing.HoleFilling, *processing.Colorizer:
+	switch b := b.(type) {
+	case nil:
 		return true
+	case processing.Block:
+		return filterKinds[b.Name()].pools
 	}
 	return false
 }

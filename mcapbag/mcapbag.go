@@ -35,9 +35,6 @@ import (
 	"github.com/rsbag/rsbag/rosbag"
 )
 
-// Library is written in the MCAP header's library field.
-const Library = "rsbag mcapbag"
-
 // Channel metadata keys of the ros1 profile. MD5Key holds the connection's
 // md5sum; the other fields of the ROS connection header (callerid,
 // latching, ...) keep their own names.
@@ -67,11 +64,12 @@ func ParseCompression(s string) (Compression, error) {
 }
 
 // ExportOptions configures Export. The zero value (or nil) writes zstd
-// chunks of DefaultChunkSize.
+// chunks of 8 MiB.
 type ExportOptions struct {
 	Compression Compression // "" means Zstd
 	// ChunkSize is the uncompressed size at which a chunk is closed
-	// (DefaultChunkSize when 0).
+	// (8 MiB when 0: a 1280x720 RGB8 frame and its metadata share a chunk,
+	// and a seek reads little).
 	ChunkSize int64
 	// Query selects the messages (nil: all). Its SkipCorrupt makes a
 	// damaged chunk of the bag a loss reported in the result instead of an
@@ -84,11 +82,6 @@ type ExportOptions struct {
 	// not exported.
 	NoCheck bool
 }
-
-// DefaultChunkSize is the chunk size of Export: large enough that a
-// 1280x720 RGB8 frame and its metadata share a chunk, small enough that a
-// seek reads little.
-const DefaultChunkSize = 8 << 20
 
 // Result says what Export or Import wrote.
 type Result struct {
@@ -108,12 +101,9 @@ type Result struct {
 }
 
 // newWriter starts an MCAP file of the profile on dst, in chunks of size
-// bytes (DefaultChunkSize when ≤ 0) compressed with c.
+// bytes (mcapwriter.DefaultChunkSize when ≤ 0) compressed with c.
 func newWriter(dst io.Writer, profile string, c Compression, size int64) (*mcapwriter.Writer, error) {
-	if size <= 0 {
-		size = DefaultChunkSize
-	}
-	return mcapwriter.New(dst, profile, Library, mcapwriter.Compression(c), size)
+	return mcapwriter.New(dst, profile, mcapwriter.Compression(c), size)
 }
 
 // Export writes the messages of src to dst as an MCAP file of the ros1
@@ -422,7 +412,7 @@ func addChannel(dst *rosbag.Writer, ch *mcap.Channel, schemas map[uint16]*mcap.S
 	}
 	extra := maps.Clone(ch.Metadata)
 	delete(extra, MD5Key)
-	cid, err := dst.AddConnectionHeader(ch.Topic, s.Name, md5, string(s.Data), extra)
+	cid, err := dst.AddConnection(ch.Topic, s.Name, md5, string(s.Data), extra)
 	if err != nil {
 		return 0, fmt.Errorf("mcapbag: import: channel %s: %w", ch.Topic, err)
 	}

@@ -33,7 +33,7 @@ func withQuirks(t *testing.T, src, dst string) int {
 	}
 	ids := map[uint32]uint32{}
 	for _, c := range r.Connections() {
-		if ids[c.ID], err = w.AddConnectionHeader(c.Topic, c.Type, c.MD5Sum, c.MessageDefinition, c.Extra); err != nil {
+		if ids[c.ID], err = w.AddConnection(c.Topic, c.Type, c.MD5Sum, c.MessageDefinition, c.Extra); err != nil {
 			t.Fatal(err)
 		}
 	}

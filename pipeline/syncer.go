@@ -8,7 +8,6 @@ import (
 	"math"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/rsbag/rsbag/sensor"
 )
@@ -343,15 +342,6 @@ func (q *FrameQueue) Wait(ctx context.Context) (*Frameset, error) {
 			return nil, ctx.Err()
 		}
 	}
-}
-
-// WaitTimeout is Wait with a timeout instead of a context; it reports
-// false when none came in time.
-func (q *FrameQueue) WaitTimeout(d time.Duration) (*Frameset, bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	fs, err := q.Wait(ctx)
-	return fs, err == nil
 }
 
 // Len returns the number of framesets waiting.

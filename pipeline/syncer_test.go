@@ -207,9 +207,11 @@ func TestFrameQueue(t *testing.T) {
 	t.Run("wait", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			q := NewFrameQueue(4, false)
-			if _, ok := q.WaitTimeout(time.Second); ok {
-				t.Error("WaitTimeout on an empty queue returned a frameset")
+			tctx, tcancel := context.WithTimeout(context.Background(), time.Second)
+			if fs, err := q.Wait(tctx); !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("Wait on an empty queue with a timeout: %v, %v", fs, err)
 			}
+			tcancel()
 			go func() {
 				time.Sleep(time.Second)
 				q.Enqueue(fs(7))

@@ -45,7 +45,7 @@ func rewrite(t *testing.T, src string, edit func(topic string, n int, data []byt
 		if wt {
 			var ok bool
 			if id, ok = wrong[c.Topic]; !ok {
-				if id, err = w.AddConnection(c.Topic, new(msgs.String).Type().Name, new(msgs.String).Type().MD5, new(msgs.String).Type().Definition); err != nil {
+				if id, err = w.AddConnection(c.Topic, new(msgs.String).Type().Name, new(msgs.String).Type().MD5, new(msgs.String).Type().Definition, nil); err != nil {
 					t.Fatal(err)
 				}
 				wrong[c.Topic] = id
@@ -53,7 +53,7 @@ func rewrite(t *testing.T, src string, edit func(topic string, n int, data []byt
 		} else {
 			var ok bool
 			if id, ok = conns[c.ID]; !ok {
-				if id, err = w.AddConnection(c.Topic, c.Type, c.MD5Sum, c.MessageDefinition); err != nil {
+				if id, err = w.AddConnection(c.Topic, c.Type, c.MD5Sum, c.MessageDefinition, nil); err != nil {
 					t.Fatal(err)
 				}
 				conns[c.ID] = id
@@ -228,7 +228,7 @@ func TestOptionTimeline(t *testing.T) {
 		m := it.Message()
 		id, ok := ids[m.Conn.ID]
 		if !ok {
-			id, _ = w.AddConnection(m.Conn.Topic, m.Conn.Type, m.Conn.MD5Sum, m.Conn.MessageDefinition)
+			id, _ = w.AddConnection(m.Conn.Topic, m.Conn.Type, m.Conn.MD5Sum, m.Conn.MessageDefinition, nil)
 			ids[m.Conn.ID] = id
 		}
 		w.WriteMessage(id, m.Time, m.Data)

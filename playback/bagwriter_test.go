@@ -32,7 +32,7 @@ func (b *bagWriter) write(topic string, t rosbag.Time, m msgs.Message) {
 	if !ok {
 		typ := m.Type()
 		var err error
-		if id, err = b.w.AddConnection(topic, typ.Name, typ.MD5, typ.Definition); err != nil {
+		if id, err = b.w.AddConnection(topic, typ.Name, typ.MD5, typ.Definition, nil); err != nil {
 			b.tb.Fatal(err)
 		}
 		b.conns[topic] = id

@@ -29,7 +29,7 @@ func (b *fuzzWriter) write(topic string, t rosbag.Time, m msgs.Message) {
 	key := topic + "\x00" + typ.Name
 	id, ok := b.conns[key]
 	if !ok {
-		if id, b.err = b.w.AddConnection(topic, typ.Name, typ.MD5, typ.Definition); b.err != nil {
+		if id, b.err = b.w.AddConnection(topic, typ.Name, typ.MD5, typ.Definition, nil); b.err != nil {
 			return
 		}
 		b.conns[key] = id

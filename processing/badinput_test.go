@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -191,15 +192,15 @@ func TestBlockOptions(t *testing.T) {
 			t.Errorf("%s %s = %v %v, want %v", c.b.Name(), c.o, v, err, c.def)
 		}
 		for _, v := range []float32{c.min - 1, c.max + 1, float32(math.NaN())} {
-			if err := c.b.SetOption(c.o, v); !errors.Is(err, ErrOptionValue) {
-				t.Errorf("%s %s = %v: %v, want ErrOptionValue", c.b.Name(), c.o, v, err)
+			if err := c.b.SetOption(c.o, v); !errors.Is(err, extensions.ErrOutOfRange) {
+				t.Errorf("%s %s = %v: %v, want extensions.ErrOutOfRange", c.b.Name(), c.o, v, err)
 			}
 		}
 	}
-	if err := NewThreshold().SetOption(sensor.OptionVisualPreset, 1); !errors.Is(err, ErrUnsupportedOption) {
+	if err := NewThreshold().SetOption(sensor.OptionVisualPreset, 1); !errors.Is(err, extensions.ErrUnsupportedOption) {
 		t.Errorf("threshold visual preset: %v", err)
 	}
-	if err := NewRotation().SetOption(sensor.OptionRotation, 45); !errors.Is(err, ErrOptionValue) {
+	if err := NewRotation().SetOption(sensor.OptionRotation, 45); !errors.Is(err, extensions.ErrOutOfRange) {
 		t.Errorf("rotation 45: %v", err)
 	}
 	th := NewThreshold()

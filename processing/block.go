@@ -11,25 +11,30 @@ import (
 	"unsafe"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/callbacks"
 	"github.com/rsbag/rsbag/internal/framepool"
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// Block is a processing block that turns one frame into a new frame: every
-// block of this package but Align and PointCloud, which need a second frame.
-type Block interface {
-	// Name is librealsense's name of the block ("Decimation Filter", ...).
+// Configurable is what every processing block has: librealsense's name
+// ("Decimation Filter", ...) and options, served as a sensor serves its
+// options: SetOption takes a value within the option's range (an option
+// with an integer step keeps the integer part), no option is read-only,
+// and the descriptions are librealsense's. The blocks of this package also
+// have OptionValueDescription, the name of an enumerated option's value
+// (or "").
+type Configurable interface {
 	Name() string
-	// Process returns the processed frame; f is not modified.
+	extensions.Options
+}
+
+// Block is a processing block that turns one frame into a new frame: every
+// block of this package but Align, HDRMerge and PointCloud, which need a
+// second frame (the Colorizer is a Block that can also draw). Process
+// returns the processed frame; f is not modified.
+type Block interface {
+	Configurable
 	Process(f *sensor.Frame) (*sensor.Frame, error)
-	// SupportedOptions lists the block's options in ascending enum order.
-	SupportedOptions() []sensor.Option
-	// Option returns the value of an option.
-	Option(o sensor.Option) (float32, error)
-	// SetOption sets an option.
-	SetOption(o sensor.Option, v float32) error
-	// OptionRange returns the range of an option.
-	OptionRange(o sensor.Option) (extensions.Range, error)
 }
 
 // ErrFrame is returned for a frame a block cannot process: a format or
@@ -46,6 +51,7 @@ type options struct {
 	order []sensor.Option
 	// set is called with mu held after a value changed, for side effects.
 	set func(o sensor.Option, v float32)
+	cbs callbacks.Callbacks[extensions.OptionChange]
 }
 
 func newOptions(block string, specs map[sensor.Option]option) *options {
@@ -68,7 +74,7 @@ func (o *options) SupportedOptions() []sensor.Option { return slices.Clone(o.ord
 func (o *options) OptionRange(opt sensor.Option) (extensions.Range, error) {
 	s, ok := o.specs[opt]
 	if !ok {
-		return extensions.Range{}, fmt.Errorf("%s: %s: %w", o.block, opt, ErrUnsupportedOption)
+		return extensions.Range{}, fmt.Errorf("%s: %s: %w", o.block, opt, extensions.ErrUnsupportedOption)
 	}
 	return s.rng, nil
 }
@@ -95,7 +101,7 @@ func (o *options) Option(opt sensor.Option) (float32, error) {
 	defer o.mu.Unlock()
 	v, ok := o.vals[opt]
 	if !ok {
-		return 0, fmt.Errorf("%s: %s: %w", o.block, opt, ErrUnsupportedOption)
+		return 0, fmt.Errorf("%s: %s: %w", o.block, opt, extensions.ErrUnsupportedOption)
 	}
 	return v, nil
 }
@@ -105,21 +111,28 @@ func (o *options) Option(opt sensor.Option) (float32, error) {
 func (o *options) SetOption(opt sensor.Option, v float32) error {
 	s, ok := o.specs[opt]
 	if !ok {
-		return fmt.Errorf("%s: %s: %w", o.block, opt, ErrUnsupportedOption)
+		return fmt.Errorf("%s: %s: %w", o.block, opt, extensions.ErrUnsupportedOption)
 	}
 	if math.IsNaN(float64(v)) || v < s.rng.Min || v > s.rng.Max {
-		return fmt.Errorf("%s: %s = %v: %w (%v to %v)", o.block, opt, v, ErrOptionValue, s.rng.Min, s.rng.Max)
+		return fmt.Errorf("%s: %s = %v: %w (%v to %v)", o.block, opt, v, extensions.ErrOutOfRange, s.rng.Min, s.rng.Max)
 	}
 	if s.rng.Step == 1 {
 		v = float32(math.Trunc(float64(v)))
 	}
 	o.mu.Lock()
-	defer o.mu.Unlock()
 	o.vals[opt] = v
 	if o.set != nil {
 		o.set(opt, v)
 	}
+	o.mu.Unlock()
+	o.cbs.Call(extensions.OptionChange{Option: opt, Value: v})
 	return nil
+}
+
+// OnOptionChange registers f to be called after every value change, on the
+// goroutine that made it, with no lock held; cancel unregisters it.
+func (o *options) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
+	return o.cbs.Add(f)
 }
 
 // get returns the value of opt; the caller holds mu.

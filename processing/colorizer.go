@@ -2,24 +2,19 @@ package processing
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"image"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
 	"sync"
 
 	"github.com/rsbag/rsbag/extensions"
+	"github.com/rsbag/rsbag/internal/callbacks"
 	"github.com/rsbag/rsbag/internal/framepool"
 	"github.com/rsbag/rsbag/sensor"
 )
-
-// ErrUnsupportedOption is returned for an option a block does not have.
-var ErrUnsupportedOption = errors.New("processing: option not supported by this processing block")
-
-// ErrOptionValue is returned for a value outside an option's range.
-var ErrOptionValue = errors.New("processing: option value out of range")
 
 // Visual presets of the Colorizer (OptionVisualPreset).
 const (
@@ -79,6 +74,8 @@ type Colorizer struct {
 	profiles map[*sensor.StreamProfile]*sensor.StreamProfile // input → output profile
 	lut      *colorTable                                     // colors of Z16 values without equalization, for lutKey
 	lutKey   tableKey
+
+	cbs callbacks.Callbacks[extensions.OptionChange]
 }
 
 // NewColorizer returns a Colorizer with librealsense's defaults: Jet,
@@ -112,7 +109,7 @@ func (c *Colorizer) OptionRange(o sensor.Option) (extensions.Range, error) {
 		if c.filterOption(o) {
 			return c.filters.OptionRange(o)
 		}
-		return extensions.Range{}, fmt.Errorf("colorizer: %s: %w", o, ErrUnsupportedOption)
+		return extensions.Range{}, fmt.Errorf("colorizer: %s: %w", o, extensions.ErrUnsupportedOption)
 	}
 	return d.rng, nil
 }
@@ -147,25 +144,10 @@ func (c *Colorizer) Option(o sensor.Option) (float32, error) {
 	if c.filterOption(o) {
 		return c.filters.Option(o)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s := c.set
-	switch o {
-	case sensor.OptionVisualPreset:
-		return float32(s.preset), nil
-	case sensor.OptionColorScheme:
-		return float32(s.scheme), nil
-	case sensor.OptionHistogramEqualizationEnabled:
-		if s.equalize {
-			return 1, nil
-		}
-		return 0, nil
-	case sensor.OptionMinDistance:
-		return s.min, nil
-	case sensor.OptionMaxDistance:
-		return s.max, nil
+	if v, ok := c.settings().value(o); ok {
+		return v, nil
 	}
-	return 0, fmt.Errorf("colorizer: %s: %w", o, ErrUnsupportedOption)
+	return 0, fmt.Errorf("colorizer: %s: %w", o, extensions.ErrUnsupportedOption)
 }
 
 // SetOption sets o to v, with librealsense's side effects: a visual preset
@@ -178,13 +160,13 @@ func (c *Colorizer) SetOption(o sensor.Option, v float32) error {
 		if c.filterOption(o) {
 			return c.filters.SetOption(o, v)
 		}
-		return fmt.Errorf("colorizer: %s: %w", o, ErrUnsupportedOption)
+		return fmt.Errorf("colorizer: %s: %w", o, extensions.ErrUnsupportedOption)
 	}
 	if math.IsNaN(float64(v)) || v < d.rng.Min || v > d.rng.Max {
-		return fmt.Errorf("colorizer: %s = %v: %w (%v to %v)", o, v, ErrOptionValue, d.rng.Min, d.rng.Max)
+		return fmt.Errorf("colorizer: %s = %v: %w (%v to %v)", o, v, extensions.ErrOutOfRange, d.rng.Min, d.rng.Max)
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	before := c.set
 	s := &c.set
 	switch o {
 	case sensor.OptionVisualPreset:
@@ -214,7 +196,47 @@ func (c *Colorizer) SetOption(o sensor.Option, v float32) error {
 		}
 		s.max, s.equalize = v, false
 	}
+	after := c.set
+	c.mu.Unlock()
+	now, _ := after.value(o)
+	c.cbs.Call(extensions.OptionChange{Option: o, Value: now})
+	for _, other := range slices.Sorted(maps.Keys(colorizerOptions)) {
+		was, _ := before.value(other)
+		if v, _ := after.value(other); other != o && v != was {
+			c.cbs.Call(extensions.OptionChange{Option: other, Value: v})
+		}
+	}
 	return nil
+}
+
+// value returns the value of the colorizer option o in s.
+func (s colorizerSettings) value(o sensor.Option) (float32, bool) {
+	switch o {
+	case sensor.OptionVisualPreset:
+		return float32(s.preset), true
+	case sensor.OptionColorScheme:
+		return float32(s.scheme), true
+	case sensor.OptionHistogramEqualizationEnabled:
+		if s.equalize {
+			return 1, true
+		}
+		return 0, true
+	case sensor.OptionMinDistance:
+		return s.min, true
+	case sensor.OptionMaxDistance:
+		return s.max, true
+	}
+	return 0, false
+}
+
+// OnOptionChange registers f to be called after every value change, on the
+// goroutine that made it, with no lock held: first the option set, then
+// each other option the change moved (a visual preset sets the scheme,
+// equalization and distances; a distance turns equalization off). cancel
+// unregisters it.
+func (c *Colorizer) OnOptionChange(f func(extensions.OptionChange)) (cancel func()) {
+	c1, c2 := c.filters.OnOptionChange(f), c.cbs.Add(f)
+	return func() { c1(); c2() }
 }
 
 func (c *Colorizer) settings() colorizerSettings {

@@ -55,12 +55,12 @@ func TestColorizerOptions(t *testing.T) {
 			}
 		}
 		for _, bad := range []float32{tt.rng.Min - 1, tt.rng.Max + 1, float32(math.NaN()), float32(math.Inf(1))} {
-			if err := c.SetOption(tt.opt, bad); !errors.Is(err, ErrOptionValue) {
-				t.Errorf("%s = %v: %v, want ErrOptionValue", tt.opt, bad, err)
+			if err := c.SetOption(tt.opt, bad); !errors.Is(err, extensions.ErrOutOfRange) {
+				t.Errorf("%s = %v: %v, want extensions.ErrOutOfRange", tt.opt, bad, err)
 			}
 		}
 	}
-	if _, err := c.Option(sensor.OptionExposure); !errors.Is(err, ErrUnsupportedOption) {
+	if _, err := c.Option(sensor.OptionExposure); !errors.Is(err, extensions.ErrUnsupportedOption) {
 		t.Errorf("Exposure: %v", err)
 	}
 	if got := ColorSchemes(); len(got) != 10 || got[9] != "Hue" {

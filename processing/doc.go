@@ -6,8 +6,7 @@
 // A block is a value with options (SetOption, Option, OptionRange, as a
 // sensor's) and a Process method that takes a frame and returns a new frame;
 // the input frame is never modified and the output frame is never modified
-// after it is returned. Each block's doc says whether it may be used from
-// several goroutines at once.
+// after it is returned. Every block is safe for concurrent use.
 //
 // The blocks (the SSE paths of librealsense's x86-64 build where it has
 // them, operation by operation in float32):
@@ -19,15 +18,18 @@
 //   - PointCloud: vertices in meters, texture coordinates after MapTo,
 //     occlusion removal; Points.WritePLY saves a cloud as librealsense's
 //     export_to_ply does.
-//   - Decimation, Threshold, DisparityTransform, Spatial, Temporal,
-//     HoleFilling, UnitsTransform: the depth post-processing filters.
-//   - Rotation, SequenceIDFilter, HDRMerge: the other blocks a sensor
+//   - NewDecimation, NewThreshold, NewDisparityTransform, NewSpatial,
+//     NewTemporal, NewHoleFilling, NewUnitsTransform: the depth
+//     post-processing filters.
+//   - NewRotation, NewSequenceIDFilter, HDRMerge: the other blocks a sensor
 //     recommends; RecommendedBlocks builds a sensor's list.
 //
-// Blocks that take one frame implement Block. Frames a filter's stream
-// options (OptionStreamFilter, ...) do not select pass through unchanged,
-// as in librealsense. Every error about a frame wraps ErrFrame, every
-// error about an option value ErrOptionValue.
+// The blocks that take one frame are returned as a Block. Frames a
+// filter's stream options (OptionStreamFilter, ...) do not select pass
+// through unchanged, as in librealsense. Every error about a frame wraps
+// ErrFrame; an error about an option wraps a sensor's option errors:
+// extensions.ErrUnsupportedOption for an option the block does not have,
+// extensions.ErrOutOfRange for a value outside its range.
 //
 // Every block has librealsense's Frames Queue Size option
 // (sensor.OptionFramesQueueSize). In librealsense it is the size of the

@@ -107,18 +107,18 @@ func (o *options) smoothingInput(f *sensor.Frame) (bpp int, alpha, delta float32
 	return bpp, o.get(sensor.OptionFilterSmoothAlpha), o.get(sensor.OptionFilterSmoothDelta), false, nil
 }
 
-// Threshold keeps the depth pixels between a min and a max distance and
-// zeroes the others, as librealsense's threshold filter. It is safe for
-// concurrent use.
-type Threshold struct {
+// thresholdBlock is the threshold filter (see NewThreshold).
+type thresholdBlock struct {
 	*options
 	out  profiles
 	kept keptValues // guarded by mu
 }
 
-// NewThreshold returns a Threshold with librealsense's defaults: 0.1 to 4 m.
-func NewThreshold() *Threshold {
-	t := &Threshold{options: newFilterOptions("Threshold Filter", map[sensor.Option]option{
+// NewThreshold returns a threshold filter, as librealsense's: it keeps the
+// depth pixels between a min and a max distance and zeroes the others; by
+// default 0.1 to 4 m.
+func NewThreshold() Block {
+	t := &thresholdBlock{options: newFilterOptions("Threshold Filter", map[sensor.Option]option{
 		sensor.OptionMinDistance: {extensions.Range{Min: 0, Max: 16, Step: 0.1, Default: 0.1}, "Min range in meters", nil},
 		sensor.OptionMaxDistance: {extensions.Range{Min: 0, Max: 16, Step: 0.1, Default: 4}, "Max range in meters", nil},
 	}, sensor.StreamDepth, sensor.FormatZ16)}
@@ -142,7 +142,7 @@ func NewThreshold() *Threshold {
 // Process returns a Z16 depth frame holding the pixels of f whose distance
 // (value × depth units, in float32) lies between the min and max distance,
 // both included, and 0 elsewhere.
-func (t *Threshold) Process(f *sensor.Frame) (*sensor.Frame, error) {
+func (t *thresholdBlock) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	if !t.selects(f) {
 		return f, nil
 	}
@@ -237,21 +237,21 @@ func thresholdRow(dst, src []byte, lo, span uint16, none bool) {
 	}
 }
 
-// UnitsTransform turns Z16 depth into DISTANCE frames: float32 meters, as
-// librealsense's units transform. It is safe for concurrent use.
-type UnitsTransform struct {
+// unitsTransformBlock is the units transform (see NewUnitsTransform).
+type unitsTransformBlock struct {
 	*options
 	out profiles
 }
 
-// NewUnitsTransform returns a UnitsTransform.
-func NewUnitsTransform() *UnitsTransform {
-	return &UnitsTransform{options: newFilterOptions("Units Transform", map[sensor.Option]option{}, sensor.StreamDepth, sensor.FormatDistance)}
+// NewUnitsTransform returns a units transform, as librealsense's: it turns
+// Z16 depth into DISTANCE frames of float32 meters.
+func NewUnitsTransform() Block {
+	return &unitsTransformBlock{options: newFilterOptions("Units Transform", map[sensor.Option]option{}, sensor.StreamDepth, sensor.FormatDistance)}
 }
 
 // Process returns the DISTANCE frame of the Z16 depth frame f: each pixel
 // its value × the depth units.
-func (u *UnitsTransform) Process(f *sensor.Frame) (*sensor.Frame, error) {
+func (u *unitsTransformBlock) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	if f != nil && f.Profile != nil && f.Profile.Stream != sensor.StreamDepth {
 		return f, nil
 	}
@@ -304,18 +304,17 @@ const (
 	temporalPersistenceMax = 8
 )
 
-// HoleFilling fills the zero pixels of depth or disparity frames from their
-// neighbours, as librealsense's hole filling filter. It is safe for
-// concurrent use.
-type HoleFilling struct {
+// holeFillingBlock is the hole filling filter (see NewHoleFilling).
+type holeFillingBlock struct {
 	*options
 	out profiles
 }
 
-// NewHoleFilling returns a HoleFilling filter with librealsense's default
-// mode, HoleFillFarestAround.
-func NewHoleFilling() *HoleFilling {
-	return &HoleFilling{options: newFilterOptions("Hole Filling Filter", map[sensor.Option]option{
+// NewHoleFilling returns a hole filling filter, as librealsense's: it fills
+// the zero pixels of depth or disparity frames from their neighbours; the
+// default mode is HoleFillFarestAround.
+func NewHoleFilling() Block {
+	return &holeFillingBlock{options: newFilterOptions("Hole Filling Filter", map[sensor.Option]option{
 		sensor.OptionHolesFill: {extensions.Range{Min: 0, Max: holeFillModes - 1, Step: 1, Default: HoleFillFarestAround}, "Hole Filling mode",
 			[]string{"Fill from Left", "Farest from around", "Nearest from around"}},
 	}, sensor.StreamDepth, sensor.FormatZ16)}
@@ -324,7 +323,7 @@ func NewHoleFilling() *HoleFilling {
 // Process returns f with its holes filled. Z16 and DISPARITY32 frames are
 // taken; the first and last rows and the first column are left as they are
 // in the around modes, as in librealsense.
-func (h *HoleFilling) Process(f *sensor.Frame) (*sensor.Frame, error) {
+func (h *holeFillingBlock) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	if !h.selectsDepth(f) {
 		return f, nil
 	}
@@ -401,21 +400,20 @@ func fillHoles[T uint16 | float32](v []T, w, h, mode int) {
 	}
 }
 
-// Decimation reduces the size of frames by a factor (OptionFilterMagnitude,
-// 1 to 8): depth by the median of the non-zero pixels of each square for
-// factors 2 and 3 and by their mean above, other formats by the mean, as
-// librealsense's decimation filter. Output sizes are rounded up to a
-// multiple of 4 and padded with zeros; the intrinsics are scaled. It is
-// safe for concurrent use.
-type Decimation struct {
+// decimationBlock is the decimation filter (see NewDecimation).
+type decimationBlock struct {
 	*options
 	out profiles
 }
 
-// NewDecimation returns a Decimation filter with librealsense's default
-// factor, 2.
-func NewDecimation() *Decimation {
-	return &Decimation{options: newFilterOptions("Decimation Filter", map[sensor.Option]option{
+// NewDecimation returns a decimation filter, as librealsense's: it reduces
+// the size of frames by a factor (OptionFilterMagnitude, 1 to 8, default
+// 2): depth by the median of the non-zero pixels of each square for factors
+// 2 and 3 and by their mean above, other formats by the mean. Output sizes
+// are rounded up to a multiple of 4 and padded with zeros; the intrinsics
+// are scaled.
+func NewDecimation() Block {
+	return &decimationBlock{options: newFilterOptions("Decimation Filter", map[sensor.Option]option{
 		sensor.OptionFilterMagnitude: {extensions.Range{Min: 1, Max: 8, Step: 1, Default: 2}, "Decimation scale", nil},
 	}, sensor.StreamDepth, sensor.FormatZ16)}
 }
@@ -425,7 +423,7 @@ var decimationFormats = []sensor.Format{sensor.FormatZ16, sensor.FormatY8, senso
 	sensor.FormatRGBA8, sensor.FormatBGRA8, sensor.FormatYUYV, sensor.FormatUYVY}
 
 // Process returns the decimated frame of f.
-func (d *Decimation) Process(f *sensor.Frame) (*sensor.Frame, error) {
+func (d *decimationBlock) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	if !d.selects(f) {
 		return f, nil
 	}

@@ -58,7 +58,7 @@ func TestFiltersMatchLibrealsense(t *testing.T) {
 		if err := threshold.SetOption(sensor.OptionMinDistance, 0.15); err != nil {
 			t.Fatal(err)
 		}
-		holes := make([]*HoleFilling, 3)
+		holes := make([]Block, 3)
 		for m := range holes {
 			holes[m] = NewHoleFilling()
 			if err := holes[m].SetOption(sensor.OptionHolesFill, float32(m)); err != nil {

@@ -9,32 +9,31 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// Rotation rotates the frames of chosen streams by -90, 90 or 180 degrees
-// (OptionRotation), as librealsense's rotation filter: the picture, its
-// size and its intrinsics. 0 (the default) leaves frames as they are. It is
-// safe for concurrent use.
-type Rotation struct {
+// rotationBlock is the rotation filter (see NewRotation).
+type rotationBlock struct {
 	*options
 	streams []sensor.Stream
 	out     profiles
 }
 
-// NewRotation returns a Rotation of the frames of streams (librealsense's
-// default is depth only).
-func NewRotation(streams ...sensor.Stream) *Rotation {
+// NewRotation returns a rotation filter of the frames of streams
+// (librealsense's default is depth only), as librealsense's: it rotates
+// the picture, its size and its intrinsics by -90, 90 or 180 degrees
+// (OptionRotation); 0, the default, leaves frames as they are.
+func NewRotation(streams ...sensor.Stream) Block {
 	if len(streams) == 0 {
 		streams = []sensor.Stream{sensor.StreamDepth}
 	}
-	r := &Rotation{options: newOptions("Rotation Filter", streamFilterOptions(map[sensor.Option]option{
+	r := &rotationBlock{options: newOptions("Rotation Filter", streamFilterOptions(map[sensor.Option]option{
 		sensor.OptionRotation: {extensions.Range{Min: -90, Max: 180, Step: 90, Default: 0}, "Rotation angle", nil},
 	})), streams: slices.Clone(streams)}
 	return r
 }
 
 // SetOption sets an option; the rotation must be -90, 0, 90 or 180.
-func (r *Rotation) SetOption(o sensor.Option, v float32) error {
+func (r *rotationBlock) SetOption(o sensor.Option, v float32) error {
 	if o == sensor.OptionRotation && v != -90 && v != 0 && v != 90 && v != 180 {
-		return fmt.Errorf("%s: %s = %v: %w (-90, 0, 90 or 180)", r.block, o, v, ErrOptionValue)
+		return fmt.Errorf("%s: %s = %v: %w (-90, 0, 90 or 180)", r.block, o, v, extensions.ErrOutOfRange)
 	}
 	return r.options.SetOption(o, v)
 }
@@ -42,7 +41,7 @@ func (r *Rotation) SetOption(o sensor.Option, v float32) error {
 // Process returns f rotated, or f itself when its stream is not one of the
 // Rotation's or the angle is 0. YUYV frames are rotated by 180 degrees
 // only, two pixels at a time, as librealsense does.
-func (r *Rotation) Process(f *sensor.Frame) (*sensor.Frame, error) {
+func (r *rotationBlock) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	if f == nil || f.Profile == nil {
 		return nil, fmt.Errorf("%s: no frame: %w", r.block, ErrFrame)
 	}
@@ -108,13 +107,8 @@ func (r *Rotation) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	return out, nil
 }
 
-// SequenceIDFilter passes the frames of one HDR sequence id, as
-// librealsense's "Filter By Sequence id": with OptionSequenceId 1 or 2,
-// a frame of the other id is replaced by the last frame of the selected id
-// of its stream (or passed when there is none yet); with 0, every frame
-// passes. Frames without sequence metadata pass. It is safe for
-// concurrent use.
-type SequenceIDFilter struct {
+// sequenceIDFilterBlock is the sequence id filter (see NewSequenceIDFilter).
+type sequenceIDFilterBlock struct {
 	*options
 	mu   sync.Mutex
 	last map[seqKey]*sensor.Frame
@@ -125,16 +119,20 @@ type seqKey struct {
 	uid int
 }
 
-// NewSequenceIDFilter returns a filter selecting sequence id 1.
-func NewSequenceIDFilter() *SequenceIDFilter {
-	return &SequenceIDFilter{options: newOptions("Filter By Sequence id", map[sensor.Option]option{
+// NewSequenceIDFilter returns librealsense's "Filter By Sequence id", which
+// passes the frames of one HDR sequence id (OptionSequenceId, default 1):
+// with 1 or 2, a frame of the other id is replaced by the last frame of the
+// selected id of its stream (or passed when there is none yet); with 0,
+// every frame passes. Frames without sequence metadata pass.
+func NewSequenceIDFilter() Block {
+	return &sequenceIDFilterBlock{options: newOptions("Filter By Sequence id", map[sensor.Option]option{
 		sensor.OptionFramesQueueSize: optFramesQueueSize,
 		sensor.OptionSequenceId:      {extensions.Range{Min: 0, Max: 2, Step: 1, Default: 1}, "Selected stream id for display", []string{"all", "1", "2"}},
 	}), last: map[seqKey]*sensor.Frame{}}
 }
 
 // Process returns f or the last frame of the selected sequence id.
-func (s *SequenceIDFilter) Process(f *sensor.Frame) (*sensor.Frame, error) {
+func (s *sequenceIDFilterBlock) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	if f == nil || f.Profile == nil {
 		return f, nil
 	}
@@ -295,17 +293,6 @@ func hdrMerge(a, b *hdrPair) *sensor.Frame {
 	return out
 }
 
-// Configurable is what every processing block has: librealsense's name
-// and options.
-type Configurable interface {
-	Name() string
-	SupportedOptions() []sensor.Option
-	Option(o sensor.Option) (float32, error)
-	SetOption(o sensor.Option, v float32) error
-	OptionRange(o sensor.Option) (extensions.Range, error)
-	OptionDescription(o sensor.Option) string
-}
-
 // NewByName returns a new block with its defaults by librealsense's name,
 // as a bag's recommended processing blocks name them ("Decimation Filter",
 // "Depth to Disparity", ...; "Disparity Filter" is Depth to Disparity).
@@ -351,10 +338,10 @@ func RecommendedBlocks(names []string, colorSensor bool, baselineMM float32) ([]
 		}
 		if colorSensor {
 			switch b := b.(type) {
-			case *Decimation:
+			case *decimationBlock:
 				b.vals[sensor.OptionStreamFilter] = float32(sensor.StreamColor)
 				b.vals[sensor.OptionStreamFormatFilter] = float32(sensor.FormatAny)
-			case *Rotation:
+			case *rotationBlock:
 				b.streams = []sensor.Stream{sensor.StreamColor}
 			}
 		}

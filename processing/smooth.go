@@ -9,23 +9,22 @@ import (
 	"github.com/rsbag/rsbag/sensor"
 )
 
-// Spatial smooths depth or disparity frames along rows and columns with an
-// edge-preserving recursive filter, as librealsense's spatial filter: a
-// pixel is blended with its filtered neighbour when they differ by less
-// than the delta. For disparity frames it can also fill holes over a radius.
-// It is safe for concurrent use.
-//
-// One difference from librealsense 2.56.5: there a new delta takes effect
-// only when the input stream changes; here it takes effect at once.
-type Spatial struct {
+// spatialBlock is the spatial filter (see NewSpatial).
+type spatialBlock struct {
 	*options
 	out profiles
 }
 
-// NewSpatial returns a Spatial filter with librealsense's defaults: alpha
-// 0.5, delta 20, 2 iterations, no hole filling.
-func NewSpatial() *Spatial {
-	return &Spatial{options: newFilterOptions("Spatial Filter", map[sensor.Option]option{
+// NewSpatial returns a spatial filter, as librealsense's: it smooths depth
+// or disparity frames along rows and columns with an edge-preserving
+// recursive filter, blending a pixel with its filtered neighbour when they
+// differ by less than the delta; for disparity frames it can also fill
+// holes over a radius. Defaults: alpha 0.5, delta 20, 2 iterations, no hole
+// filling. One difference from librealsense 2.56.5: there a new delta
+// takes effect only when the input stream changes; here it takes effect at
+// once.
+func NewSpatial() Block {
+	return &spatialBlock{options: newFilterOptions("Spatial Filter", map[sensor.Option]option{
 		sensor.OptionFilterSmoothAlpha: {extensions.Range{Min: 0.25, Max: 1, Step: 0.01, Default: 0.5}, "Alpha factor of Exp.moving average, 1 = no filter, 0 = infinite filter", nil},
 		sensor.OptionFilterSmoothDelta: {extensions.Range{Min: 1, Max: 50, Step: 1, Default: 20}, "Edge-preserving Threshold", nil},
 		sensor.OptionFilterMagnitude:   {extensions.Range{Min: 1, Max: 5, Step: 1, Default: 2}, "Filtering iterations", nil},
@@ -35,7 +34,7 @@ func NewSpatial() *Spatial {
 }
 
 // Process returns the smoothed frame of the Z16 or DISPARITY32 frame f.
-func (s *Spatial) Process(f *sensor.Frame) (*sensor.Frame, error) {
+func (s *spatialBlock) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	bpp, alpha, delta, pass, err := s.smoothingInput(f)
 	if err != nil {
 		return nil, err
@@ -288,13 +287,8 @@ func inertialFill(v []float32, w, h, radius int) {
 	}
 }
 
-// Temporal smooths depth or disparity frames over time, as librealsense's
-// temporal filter: a pixel that agrees with its last value (within the
-// delta) is blended with it, and a missing pixel is filled with its last
-// value when the persistency mode says it was valid often enough lately.
-// It keeps state between frames: feed it the frames of one stream in
-// order. It is safe for concurrent use (frames are processed one at a time).
-type Temporal struct {
+// temporalBlock is the temporal filter (see NewTemporal).
+type temporalBlock struct {
 	*options
 	out profiles
 
@@ -311,10 +305,15 @@ type Temporal struct {
 var temporalPersistency = []string{"Disabled", "Valid in 8/8", "Valid in 2/last 3", "Valid in 2/last 4", "Valid in 2/8",
 	"Valid in 1/last 2", "Valid in 1/last 5", "Valid in 1/8", "Always on"}
 
-// NewTemporal returns a Temporal filter with librealsense's defaults:
-// alpha 0.4, delta 20, persistency 3 ("Valid in 2/last 4").
-func NewTemporal() *Temporal {
-	t := &Temporal{options: newFilterOptions("Temporal Filter", map[sensor.Option]option{
+// NewTemporal returns a temporal filter, as librealsense's: it smooths depth
+// or disparity frames over time, blending a pixel that agrees with its last
+// value (within the delta) with it and filling a missing pixel with its
+// last value when the persistency mode says it was valid often enough
+// lately. It keeps state between frames: feed it the frames of one stream
+// in order (they are processed one at a time). Defaults: alpha 0.4, delta
+// 20, persistency 3 ("Valid in 2/last 4").
+func NewTemporal() Block {
+	t := &temporalBlock{options: newFilterOptions("Temporal Filter", map[sensor.Option]option{
 		sensor.OptionHolesFill:         {extensions.Range{Min: 0, Max: temporalPersistenceMax, Step: 1, Default: 3}, "Persistency mode", temporalPersistency},
 		sensor.OptionFilterSmoothAlpha: {extensions.Range{Min: 0, Max: 1, Step: 0.01, Default: 0.4}, "Alpha factor of Exp. moving average, 1=no filter, 0=infinite filter", nil},
 		sensor.OptionFilterSmoothDelta: {extensions.Range{Min: 1, Max: 100, Step: 1, Default: 20}, "Edge-preserving (gradient) threshold", nil},
@@ -372,7 +371,7 @@ func persistenceLUT(mode int) [256]uint8 {
 // Process returns the filtered frame of the Z16 or DISPARITY32 frame f and
 // keeps its values for the next frame. A frame of another profile than the
 // last one starts the history over.
-func (t *Temporal) Process(f *sensor.Frame) (*sensor.Frame, error) {
+func (t *temporalBlock) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	bpp, alpha, delta, pass, err := t.smoothingInput(f)
 	if err != nil {
 		return nil, err
@@ -450,32 +449,30 @@ func temporal[T uint16 | float32](cur, last []T, hist []uint8, lut *[256]uint8, 
 	}
 }
 
-// DisparityTransform turns Z16 depth into DISPARITY32 frames or back, as
-// librealsense's disparity transform: disparity = factor / depth with
-// factor = baseline (m) × fx × 32 / depth units. It needs the stereo
-// baseline of the depth sensor (OptionStereoBaseline, in millimeters). It
-// is safe for concurrent use.
-type DisparityTransform struct {
+// disparityTransformBlock is the disparity transform (see NewDisparityTransform).
+type disparityTransformBlock struct {
 	*options
 	toDisparity bool
 	baselineMM  float32
 	out         profiles
 }
 
-// NewDisparityTransform returns a transform to disparity (toDisparity) or
-// back to depth, for a depth sensor whose stereo baseline is baselineMM
-// millimeters.
-func NewDisparityTransform(toDisparity bool, baselineMM float32) *DisparityTransform {
+// NewDisparityTransform returns a disparity transform, as librealsense's:
+// Z16 depth to DISPARITY32 frames (toDisparity) or back, with disparity =
+// factor / depth and factor = baseline (m) × fx × 32 / depth units, for a
+// depth sensor whose stereo baseline is baselineMM millimeters
+// (OptionStereoBaseline).
+func NewDisparityTransform(toDisparity bool, baselineMM float32) Block {
 	name := "Disparity to Depth"
 	if toDisparity {
 		name = "Depth to Disparity"
 	}
-	return &DisparityTransform{options: newOptions(name, map[sensor.Option]option{}), toDisparity: toDisparity, baselineMM: baselineMM}
+	return &disparityTransformBlock{options: newOptions(name, map[sensor.Option]option{}), toDisparity: toDisparity, baselineMM: baselineMM}
 }
 
 // Process transforms f: Z16 depth to DISPARITY32, or DISPARITY32 to Z16
 // (rounded to nearest). Other frames pass through unchanged.
-func (d *DisparityTransform) Process(f *sensor.Frame) (*sensor.Frame, error) {
+func (d *disparityTransformBlock) Process(f *sensor.Frame) (*sensor.Frame, error) {
 	if f == nil || f.Profile == nil {
 		return nil, fmt.Errorf("%s: no frame: %w", d.block, ErrFrame)
 	}

@@ -73,7 +73,6 @@ type Device struct {
 var (
 	_ device.Device           = (*Device)(nil)
 	_ device.ExtrinsicsSource = (*Device)(nil)
-	_ layout.GroupNumbering   = (*Device)(nil)
 	_ extensions.Recorder     = (*Device)(nil)
 )
 
@@ -199,16 +198,12 @@ func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, 
 	return d.inner.Extrinsics(from, to)
 }
 
-// FirstExtrinsicsGroup returns the number librealsense gives the first
-// extrinsics group of the wrapped device: 1 for a software device, 0 for a
-// live camera.
-func (d *Device) FirstExtrinsicsGroup() uint32 { return layout.FirstExtrinsicsGroup(d.inner) }
-
 // PinnedExtrinsics returns the wrapped device's extrinsics in the pin→stream
 // form the bag's tf topics store (§5.8): the wrapped device's own when it is
 // a device.ExtrinsicsSource, groups unchanged; otherwise derived from its
-// pairwise Extrinsics with device.Capture's rule, groups numbered from
-// FirstExtrinsicsGroup. Either way device.Capture of the record device
+// pairwise Extrinsics with device.Capture's rule, groups numbered from the
+// wrapped device's FirstExtrinsicsGroup method if it has one, else from 0
+// as for a live camera. Either way device.Capture of the record device
 // reports the extrinsics device.Capture of the wrapped device reports. A
 // wrapped device whose extrinsics cannot be queried (an error other than
 // device.ErrNoExtrinsics) yields nil: no tf is written for now, later

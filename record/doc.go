@@ -56,8 +56,8 @@
 // reports them, bit for bit; for other devices derived with device.Capture's
 // rule and numbered from the wrapped device's FirstExtrinsicsGroup method
 // if it has one, else from 0 as for a live camera. The record device
-// reports the same PinnedExtrinsics and FirstExtrinsicsGroup, so
-// device.Capture sees the wrapped device through it. Option changes (extensions.Options.OnOptionChange) and
+// reports the same PinnedExtrinsics, so device.Capture sees the wrapped
+// device through it. Option changes (extensions.Options.OnOptionChange) and
 // notifications (extensions.Notifier) of the inner sensors are written at
 // the capture time they happen, also while paused. Device-level options are
 // not written.

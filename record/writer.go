@@ -232,7 +232,7 @@ func (w *writer) conn(topic string, typ *msgs.Type) (uint32, bool) {
 	if w.err != nil {
 		return 0, false
 	}
-	c, err := w.bag.AddConnection(topic, typ.Name, typ.MD5, typ.Definition)
+	c, err := w.bag.AddConnection(topic, typ.Name, typ.MD5, typ.Definition, nil)
 	if err != nil {
 		w.setErr(fmt.Errorf("record: topic %s: %w", topic, err))
 		return 0, false

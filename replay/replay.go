@@ -223,7 +223,7 @@ func newRunner(s *rig.Session, h Handlers, opts *Options) *runner {
 	serials := s.Serials()
 	r.devs = s.Devices()
 	for i, d := range r.devs {
-		r.res.Bags = append(r.res.Bags, Bag{Path: s.Files()[i], Serial: serials[i], FileVersion: d.FileVersion()})
+		r.res.Bags = append(r.res.Bags, Bag{Path: d.Filename(), Serial: serials[i], FileVersion: d.FileVersion()})
 		if h.Frameset != nil {
 			var ps []*sensor.StreamProfile
 			for _, sn := range d.Sensors() {

@@ -159,9 +159,6 @@ func (s *Session) closeDevices() {
 	}
 }
 
-// Files returns the bags' paths, in device order.
-func (s *Session) Files() []string { return append([]string(nil), s.files...) }
-
 // Devices returns the playback devices, in the order of the bags.
 func (s *Session) Devices() []*playback.Device { return append([]*playback.Device(nil), s.devs...) }
 

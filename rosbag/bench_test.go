@@ -69,7 +69,7 @@ func benchWrite(b *testing.B, opts *WriterOptions) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, _ := w.AddConnection("/device_0/sensor_0/Depth_0/image/data", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", "")
+	c, _ := w.AddConnection("/device_0/sensor_0/Depth_0/image/data", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", "", nil)
 	b.SetBytes(1 << 20)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -103,7 +103,7 @@ func BenchmarkWriterSmallMessages(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, _ := w.AddConnection("/device_0/sensor_0/Depth_0/image/metadata", "diagnostic_msgs/KeyValue", "cf57fdc6617a881a88c16e768132149c", "")
+	c, _ := w.AddConnection("/device_0/sensor_0/Depth_0/image/metadata", "diagnostic_msgs/KeyValue", "cf57fdc6617a881a88c16e768132149c", "", nil)
 	msg := make([]byte, 100)
 	for i := range msg {
 		msg[i] = byte('a' + i%26)
@@ -131,7 +131,7 @@ func benchBag(b *testing.B, path, comp string, n int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, _ := w.AddConnection("/device_0/sensor_0/Depth_0/image/data", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", "")
+	c, _ := w.AddConnection("/device_0/sensor_0/Depth_0/image/data", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", "", nil)
 	for i := 0; i < n; i++ {
 		if err := w.WriteMessage(c, Time(i+1)*33_000_000, msgs[i%len(msgs)]); err != nil {
 			b.Fatal(err)

@@ -20,8 +20,8 @@ func TestBigBags(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		img, _ := w.AddConnection("/a/image", "std_msgs/String", stringMD5, stringDef)
-		meta, _ := w.AddConnection("/a/metadata", "std_msgs/UInt32", uint32MD5, uint32Def)
+		img, _ := w.AddConnection("/a/image", "std_msgs/String", stringMD5, stringDef, nil)
+		meta, _ := w.AddConnection("/a/metadata", "std_msgs/UInt32", uint32MD5, uint32Def, nil)
 		rng := rand.New(rand.NewPCG(7, 7))
 		payload := make([]byte, 1<<20)
 		for i := range payload {

@@ -27,7 +27,7 @@ func TestCutChunkSalvaged(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			id, _ := w.AddConnection("/device_0/sensor_0/option/Exposure/description", "std_msgs/String", stringMD5, stringDef)
+			id, _ := w.AddConnection("/device_0/sensor_0/option/Exposure/description", "std_msgs/String", stringMD5, stringDef, nil)
 			rng := rand.New(rand.NewPCG(1, 2))
 			var want [][]byte
 			for i := range 40 {

@@ -111,7 +111,7 @@ func TestMessageSizeLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := w.AddConnection("/big", "std_msgs/String", stringMD5, stringDef)
+	c, _ := w.AddConnection("/big", "std_msgs/String", stringMD5, stringDef, nil)
 	called := false
 	err = w.WriteMessageFunc(c, 1, MaxMessageSize+1, func([]byte) { called = true })
 	if !errors.Is(err, ErrTooLarge) || called || !strings.Contains(err.Error(), "/big") {
@@ -137,7 +137,7 @@ func TestMessageSizeLimitRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, _ := w.AddConnection("/big", "std_msgs/String", stringMD5, stringDef)
+			c, _ := w.AddConnection("/big", "std_msgs/String", stringMD5, stringDef, nil)
 			err = w.WriteMessageFunc(c, 2, MaxMessageSize, func(dst []byte) { // A std_msgs/String of random bytes, incompressible for
 				// LZ4 (a 1 MiB random block repeats beyond its 64 KiB
 				// window).

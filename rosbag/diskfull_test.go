@@ -103,7 +103,7 @@ func TestDiskFullKeepsIndex(t *testing.T) {
 				}
 				var conns []uint32
 				for i := range 3 {
-					c, err := w.AddConnection(fmt.Sprintf("/topic%d", i), "std_msgs/String", stringMD5, stringDef)
+					c, err := w.AddConnection(fmt.Sprintf("/topic%d", i), "std_msgs/String", stringMD5, stringDef, nil)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -16,7 +16,7 @@
 // at index_pos and the patched bag header.
 //
 //	w, err := rosbag.Create("out.bag", nil) // lz4, 768 KiB chunks, 1 s flush
-//	conn, err := w.AddConnection("/file_version", "std_msgs/UInt32", md5, def)
+//	conn, err := w.AddConnection("/file_version", "std_msgs/UInt32", md5, def, nil)
 //	err = w.WriteMessage(conn, rosbag.MinTime, payload) // payload is copied
 //	err = w.Close()
 //

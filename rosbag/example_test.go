@@ -21,7 +21,7 @@ func ExampleNewWriter() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	conn, err := w.AddConnection("/file_version", "std_msgs/UInt32", "304a39449588c7f8ce2df6e8001c5fce", "uint32 data\n")
+	conn, err := w.AddConnection("/file_version", "std_msgs/UInt32", "304a39449588c7f8ce2df6e8001c5fce", "uint32 data\n", nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -106,7 +106,7 @@ func killChild(path string) {
 		fmt.Println("error", err)
 		os.Exit(1)
 	}
-	c, _ := w.AddConnection("/a", "std_msgs/UInt32", uint32MD5, uint32Def)
+	c, _ := w.AddConnection("/a", "std_msgs/UInt32", uint32MD5, uint32Def, nil)
 	for i := range killChildMessages {
 		if err := w.WriteMessage(c, Time(i+1), binary.LittleEndian.AppendUint32(nil, uint32(i))); err != nil {
 			fmt.Println("error", err)

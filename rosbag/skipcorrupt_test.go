@@ -20,8 +20,8 @@ func twoTopicBag(t *testing.T, comp string, n int) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := w.AddConnection("/device_0/sensor_0/option/Exposure/description", "std_msgs/String", stringMD5, stringDef)
-	b, _ := w.AddConnection("/device_0/sensor_1/option/Gain/description", "std_msgs/String", stringMD5, stringDef)
+	a, _ := w.AddConnection("/device_0/sensor_0/option/Exposure/description", "std_msgs/String", stringMD5, stringDef, nil)
+	b, _ := w.AddConnection("/device_0/sensor_1/option/Gain/description", "std_msgs/String", stringMD5, stringDef, nil)
 	for i := range n {
 		s := fmt.Sprintf("message %d", i)
 		d := binary.LittleEndian.AppendUint32(nil, uint32(len(s)))

@@ -59,7 +59,7 @@ func latestBag(t *testing.T) string {
 	}
 	var conns [4]uint32
 	for i := range conns {
-		if conns[i], err = w.AddConnection(fmt.Sprintf("/c%d", i), "std_msgs/String", "992ce8a1687cec8c8bd883ec73ca41d1", "string data\n"); err != nil {
+		if conns[i], err = w.AddConnection(fmt.Sprintf("/c%d", i), "std_msgs/String", "992ce8a1687cec8c8bd883ec73ca41d1", "string data\n", nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -24,8 +24,8 @@ func TestWriteMessageFunc(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				a, _ := w.AddConnection("/a", "std_msgs/String", stringMD5, stringDef)
-				b, _ := w.AddConnection("/b", "std_msgs/String", stringMD5, stringDef)
+				a, _ := w.AddConnection("/a", "std_msgs/String", stringMD5, stringDef, nil)
+				b, _ := w.AddConnection("/b", "std_msgs/String", stringMD5, stringDef, nil)
 				for i := 0; i < 300; i++ {
 					s := fmt.Sprintf("message %d %s", i, strings.Repeat("y", i%500))
 					d := binary.LittleEndian.AppendUint32(nil, uint32(len(s)))
@@ -81,7 +81,7 @@ func TestWriteMessageFuncRefusedOrPanicking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := w.AddConnection("/a", "std_msgs/UInt32", uint32MD5, uint32Def)
+	c, _ := w.AddConnection("/a", "std_msgs/UInt32", uint32MD5, uint32Def, nil)
 	called := false
 	fill := func(dst []byte) { called = true }
 	if err := w.WriteMessageFunc(c, 0, 4, fill); err == nil {
@@ -157,7 +157,7 @@ func BenchmarkWriteRecordPath(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				c, _ := w.AddConnection("/device_0/sensor_0/Depth_0/image/data", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", "")
+				c, _ := w.AddConnection("/device_0/sensor_0/Depth_0/image/data", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", "", nil)
 				var hdr [64]byte
 				marshal := func(dst []byte, i int, pix []byte) []byte {
 					binary.LittleEndian.PutUint32(hdr[:], uint32(i))

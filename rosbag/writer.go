@@ -250,17 +250,12 @@ func (w *Writer) prefix() string {
 // AddConnection declares a topic and returns its connection id. Ids are
 // 0, 1, 2… in call order; a topic may be added only once. The connection
 // record is written into the chunk of the connection's first message;
-// connections without messages are not written.
-func (w *Writer) AddConnection(topic, typ, md5, def string) (uint32, error) {
-	return w.AddConnectionHeader(topic, typ, md5, def, nil)
-}
-
-// AddConnectionHeader is AddConnection with the connection header fields
-// other than type, md5sum and message_definition (e.g. "callerid",
-// "latching", and "topic" as ROS repeats it), written in sorted order as
-// Connection.Extra: what a copy of another bag's connection needs to be
-// exact.
-func (w *Writer) AddConnectionHeader(topic, typ, md5, def string, extra map[string]string) (uint32, error) {
+// connections without messages are not written. extra holds the connection
+// header fields other than type, md5sum and message_definition (e.g.
+// "callerid", "latching", and "topic" as ROS repeats it), written in sorted
+// order as Connection.Extra: what a copy of another bag's connection needs
+// to be exact; it is nil for most topics.
+func (w *Writer) AddConnection(topic, typ, md5, def string, extra map[string]string) (uint32, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {

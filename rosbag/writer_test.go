@@ -70,7 +70,7 @@ func rewrite(t testing.TB, msgs []fileMsg, opts *WriterOptions) []byte {
 	for _, m := range msgs {
 		id, ok := ids[m.conn]
 		if !ok {
-			if id, err = w.AddConnection(m.conn.Topic, m.conn.Type, m.conn.MD5Sum, m.conn.MessageDefinition); err != nil {
+			if id, err = w.AddConnection(m.conn.Topic, m.conn.Type, m.conn.MD5Sum, m.conn.MessageDefinition, nil); err != nil {
 				t.Fatal(err)
 			}
 			ids[m.conn] = id
@@ -227,8 +227,8 @@ func smallBag(t testing.TB, path string, opts *WriterOptions, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := w.AddConnection("/file_version", "std_msgs/UInt32", uint32MD5, uint32Def)
-	b, _ := w.AddConnection("/device_0/sensor_0/option/Exposure/description", "std_msgs/String", stringMD5, stringDef)
+	a, _ := w.AddConnection("/file_version", "std_msgs/UInt32", uint32MD5, uint32Def, nil)
+	b, _ := w.AddConnection("/device_0/sensor_0/option/Exposure/description", "std_msgs/String", stringMD5, stringDef, nil)
 	if err := w.WriteMessage(a, MinTime, []byte{4, 0, 0, 0}); err != nil {
 		t.Fatal(err)
 	}
@@ -307,8 +307,8 @@ func TestWriterErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := w.AddConnection("/a", "std_msgs/UInt32", uint32MD5, uint32Def)
-	if _, err := w.AddConnection("/a", "std_msgs/UInt32", uint32MD5, uint32Def); err == nil {
+	c, _ := w.AddConnection("/a", "std_msgs/UInt32", uint32MD5, uint32Def, nil)
+	if _, err := w.AddConnection("/a", "std_msgs/UInt32", uint32MD5, uint32Def, nil); err == nil {
 		t.Error("duplicate topic accepted")
 	}
 	if err := w.WriteMessage(c, 0, []byte{1, 2, 3, 4}); err == nil {
@@ -363,7 +363,7 @@ func TestWriterDiskFull(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, _ := w.AddConnection("/a", "std_msgs/String", stringMD5, stringDef)
+			c, _ := w.AddConnection("/a", "std_msgs/String", stringMD5, stringDef, nil)
 			rng := rand.New(rand.NewPCG(1, uint64(limit)))
 			var werr error
 			for i := 0; i < 5000 && werr == nil; i++ {
@@ -409,7 +409,7 @@ func flushInterval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := w.AddConnection("/a", "std_msgs/UInt32", uint32MD5, uint32Def)
+	c, err := w.AddConnection("/a", "std_msgs/UInt32", uint32MD5, uint32Def, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -456,7 +456,7 @@ func TestWriterLZ4OneWritePerChunk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := w.AddConnection("/a", "std_msgs/String", "992ce8a1687cec8c8bd883ec73ca41d1", "string data\n")
+	c, err := w.AddConnection("/a", "std_msgs/String", "992ce8a1687cec8c8bd883ec73ca41d1", "string data\n", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

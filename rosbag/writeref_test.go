@@ -66,8 +66,8 @@ func TestWriteMessageRef(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				a, _ := w.AddConnection("/a", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", "")
-				b, _ := w.AddConnection("/b", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", "")
+				a, _ := w.AddConnection("/a", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", "", nil)
+				b, _ := w.AddConnection("/b", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", "", nil)
 				// Twice over, so that later chunks reuse buffers holding the
 				// stale bytes of earlier ones.
 				for round := range 2 {
@@ -113,7 +113,7 @@ func TestWriteMessageRefHoldsData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := w.AddConnection("/a", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", "")
+	c, _ := w.AddConnection("/a", "sensor_msgs/Image", "060021388200f6f0f447d0fcd9c64743", "", nil)
 	want := refPixels(n, 1)
 	wp := func() weak.Pointer[byte] {
 		data := bytes.Clone(want)

@@ -27,9 +27,6 @@ func (m *Metadata) Get(k MetadataKey) (int64, bool) {
 	return m.values[k], true
 }
 
-// Has reports whether a value is stored under k.
-func (m *Metadata) Has(k MetadataKey) bool { _, ok := m.Get(k); return ok }
-
 // Range calls f for every stored value in ascending key order (the order in
 // which librealsense writes them) until f returns false.
 func (m *Metadata) Range(f func(k MetadataKey, v int64) bool) {

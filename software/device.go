@@ -222,10 +222,6 @@ func (d *Device) PinnedExtrinsics() []extensions.PinnedExtrinsics {
 	return append([]extensions.PinnedExtrinsics(nil), d.pinned...)
 }
 
-// FirstExtrinsicsGroup returns 1: librealsense numbers the extrinsics
-// groups of a software device from 1.
-func (d *Device) FirstExtrinsicsGroup() uint32 { return layout.FirstGroupSoftware }
-
 // Extrinsics returns the transform between two profiles of the device, as
 // librealsense playback of a recording of it would report it.
 func (d *Device) Extrinsics(from, to *sensor.StreamProfile) (sensor.Extrinsics, error) {

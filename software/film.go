@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/software/internal/motion"
 	"github.com/rsbag/rsbag/software/internal/raycast"
 	"github.com/rsbag/rsbag/software/scene"
 )
@@ -72,7 +73,7 @@ const (
 type filming struct {
 	cfg      SceneConfig
 	sc       *raycast.Scene
-	tr       *scene.Trajectory
+	tr       *motion.Trajectory
 	baseline float64 // meters, the depth sensor's Stereo Baseline
 	stereo   *Sensor // the sensor with Depth Units
 	// still: the camera does not move and nothing is random in the
@@ -125,7 +126,7 @@ func (y *Synthetic) newFilming(c SceneConfig) error {
 	if err != nil {
 		return fmt.Errorf("software: synthetic %w", err)
 	}
-	tr, err := scene.NewTrajectory(c.Motion)
+	tr, err := motion.NewTrajectory(c.Motion)
 	if err != nil {
 		return fmt.Errorf("software: synthetic %w", err)
 	}

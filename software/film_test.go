@@ -10,6 +10,7 @@ import (
 	"github.com/rsbag/rsbag/internal/layout"
 	"github.com/rsbag/rsbag/processing"
 	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/software/internal/motion"
 	"github.com/rsbag/rsbag/software/internal/raycast"
 	"github.com/rsbag/rsbag/software/scene"
 )
@@ -477,7 +478,7 @@ func TestSceneAlignColorToDepth(t *testing.T) {
 // stream time (in float32), with high confidence; without a scene it
 // stays the reference pattern.
 func TestScenePoseStream(t *testing.T) {
-	tr, err := scene.NewTrajectory("walk")
+	tr, err := motion.NewTrajectory("walk")
 	if err != nil {
 		t.Fatal(err)
 	}

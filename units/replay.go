@@ -288,8 +288,10 @@ func newEngine(g *Graph, s *rig.Session, opts *ReplayOptions) (*engine, error) {
 	e := &engine{g: g, s: s, opts: opts, serials: s.Serials(), routes: map[string]*route{}, edges: map[[2]int]chan []*Msg{},
 		failed: make(chan struct{}), want: map[string]bool{}, devs: s.Devices()}
 	have := map[string]bool{}
+	var files []string
 	for i, d := range e.devs {
-		e.bags = append(e.bags, replay.Bag{Path: s.Files()[i], Serial: e.serials[i], FileVersion: d.FileVersion()})
+		files = append(files, d.Filename())
+		e.bags = append(e.bags, replay.Bag{Path: d.Filename(), Serial: e.serials[i], FileVersion: d.FileVersion()})
 		have[framesetTopic("")], have[framesetTopic(e.serials[i])] = true, true
 		for _, sn := range d.Sensors() {
 			for _, p := range sn.Profiles() {
@@ -309,7 +311,7 @@ func newEngine(g *Graph, s *rig.Session, opts *ReplayOptions) (*engine, error) {
 		switch {
 		case strings.HasPrefix(t, cameraPrefix):
 			if !have[t] && !allOptional(g.subs[t], t) {
-				return nil, fmt.Errorf("%w: %s (needed by %s) is not in %s", ErrMissingStream, t, g.subs[t][0], strings.Join(s.Files(), ", "))
+				return nil, fmt.Errorf("%w: %s (needed by %s) is not in %s", ErrMissingStream, t, g.subs[t][0], strings.Join(files, ", "))
 			}
 			e.want[t] = true
 			framesets = framesets || strings.HasSuffix(t, "/frameset")

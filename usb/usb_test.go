@@ -359,7 +359,7 @@ func TestStreamPayloads(t *testing.T) {
 			t.Errorf("metadata %v = %d %v, want %d", k, got, ok, v)
 		}
 	}
-	if f.Metadata.Has(sensor.MetadataKeyAutoExposure) {
+	if _, ok := f.Metadata.Get(sensor.MetadataKeyAutoExposure); ok {
 		t.Error("auto exposure set although its flag is clear")
 	}
 	if fs[1].Domain != sensor.TimestampDomainSystemTime || fs[2].Domain != sensor.TimestampDomainSystemTime || fs[3].Number != 45 {

@@ -2,9 +2,10 @@
 // name, range, value, description, the names of its values) and what the
 // stream filter options do: each block, with its defaults and with each
 // filter set, given the first depth and the first color frame of a bag,
-// passes the frame through ("pass") or makes a frame of it. Compiled by g++
-// (the rotation filter takes a C++ argument). Then each block on the
-// frameset of those two frames: what comes out.
+// passes the frame through ("pass") or makes a frame of it, and the
+// filter extensions each block has (rs2_is_processing_block_extendable_to).
+// Compiled by g++ (the rotation filter takes a C++ argument). Then each
+// block on the frameset of those two frames: what comes out.
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -55,6 +56,13 @@ static void list(int k) {
 	rs2_options* o = (rs2_options*)b;
 	printf("block %s\n", rs2_supports_processing_block_info(b, RS2_CAMERA_INFO_NAME, &e) ? rs2_get_processing_block_info(b, RS2_CAMERA_INFO_NAME, &e) : "-");
 	check(e);
+	static const rs2_extension exts[] = {RS2_EXTENSION_DECIMATION_FILTER, RS2_EXTENSION_THRESHOLD_FILTER, RS2_EXTENSION_DISPARITY_FILTER,
+		RS2_EXTENSION_SPATIAL_FILTER, RS2_EXTENSION_TEMPORAL_FILTER, RS2_EXTENSION_HOLE_FILLING_FILTER, RS2_EXTENSION_ROTATION_FILTER,
+		RS2_EXTENSION_HDR_MERGE, RS2_EXTENSION_SEQUENCE_ID_FILTER, RS2_EXTENSION_VIDEO_FRAME};
+	for (rs2_extension x : exts) {
+		if (rs2_is_processing_block_extendable_to(b, x, &e)) printf("  is %s\n", rs2_extension_type_to_string(x));
+		check(e);
+	}
 	rs2_options_list* l = rs2_get_options_list(o, &e); check(e);
 	int n = rs2_get_options_list_size(l, &e); check(e);
 	for (int i = 0; i < n; i++) {

@@ -21,7 +21,7 @@ func plainBag(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	typ := (&msgs.String{}).Type()
-	id, err := w.AddConnection("/chatter", typ.Name, typ.MD5, typ.Definition)
+	id, err := w.AddConnection("/chatter", typ.Name, typ.MD5, typ.Definition, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,7 +117,7 @@ func copyBag(w *rosbag.Writer, r *rosbag.Reader) (int64, error) {
 	kinds := map[uint32]layout.TopicKind{}
 	for _, c := range r.Connections() {
 		kinds[c.ID] = layout.Parse(c.Topic).Kind
-		id, err := w.AddConnectionHeader(c.Topic, c.Type, c.MD5Sum, c.MessageDefinition, c.Extra)
+		id, err := w.AddConnection(c.Topic, c.Type, c.MD5Sum, c.MessageDefinition, c.Extra)
 		if err != nil {
 			return 0, err
 		}

@@ -72,8 +72,9 @@ func withUserTopic(t *testing.T, bag, out string, last rosbag.Time) {
 		if _, err := copyBag(w, r); err != nil {
 			return err
 		}
-		id, err := w.AddConnectionHeader("/robot/odometer", "robot_msgs/Odometer", "0123456789abcdef0123456789abcdef",
+		id, err := w.AddConnection("/robot/odometer", "robot_msgs/Odometer", "0123456789abcdef0123456789abcdef",
 			"# distance driven\nfloat64 meters\n", map[string]string{"callerid": "/robot", "latching": "0"})
+
 		if err != nil {
 			return err
 		}

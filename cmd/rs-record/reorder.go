@@ -51,7 +51,7 @@ func writeReordered(w *rosbag.Writer, r *rosbag.Reader) error {
 	ids := map[uint32]uint32{}
 	topics := map[uint32]string{}
 	for _, c := range conns {
-		id, err := w.AddConnectionHeader(c.Topic, c.Type, c.MD5Sum, c.MessageDefinition, c.Extra)
+		id, err := w.AddConnection(c.Topic, c.Type, c.MD5Sum, c.MessageDefinition, c.Extra)
 		if err != nil {
 			return err
 		}

@@ -21,7 +21,6 @@ import (
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
 	"github.com/rsbag/rsbag/software"
-	"github.com/rsbag/rsbag/software/scene"
 )
 
 // firstFrames returns the first frame of every video stream of the bag.
@@ -211,7 +210,7 @@ func TestGroundTruth(t *testing.T) {
 	if len(depth) != 8 || len(at["/ground_truth/Depth_0/depth"]) != 8 || len(at["/ground_truth/Gyro_0/pose"]) != 8 {
 		t.Fatalf("%d depth frames, %d exact depths, %d gyro poses: want 8", len(depth), len(at["/ground_truth/Depth_0/depth"]), len(at["/ground_truth/Gyro_0/pose"]))
 	}
-	walk, _ := scene.NewTrajectory("walk")
+	walk := walkPose(t)
 	hidden := 0
 	for bt, data := range depth {
 		var img, exact msgs.Image
@@ -241,7 +240,7 @@ func TestGroundTruth(t *testing.T) {
 			}
 		}
 		sec := float64(img.Header.Stamp.Sec) + float64(img.Header.Stamp.Nsec)/1e9 - 12.345678
-		want := walk.Pose(sec)
+		want := walk(sec)
 		if d := math.Abs(pose.Translation.Z-want.T[2]) + math.Abs(pose.Translation.Y-want.T[1]); d > 1e-6 {
 			t.Errorf("frame %d: pose translation %+v, want %v", img.Header.Seq, pose.Translation, want.T)
 		}

@@ -287,8 +287,8 @@ func runPlaySession(ctx context.Context, e *env, c *playConfig) error {
 	}
 	fmt.Fprintln(e.stdout, summaryLine("played", label, final))
 	var errs []error
-	for i, d := range s.Devices() {
-		errs = append(errs, reportDamage(e, s.Files()[i], damage.FromPlayback(d), c.allow))
+	for _, d := range s.Devices() {
+		errs = append(errs, reportDamage(e, d.Filename(), damage.FromPlayback(d), c.allow))
 	}
 	return errors.Join(errs...)
 }

@@ -133,7 +133,7 @@ func trimBag(w *rosbag.Writer, r *rosbag.Reader, tl *timeline, win window, strea
 		if id, ok := ids[c.ID]; ok {
 			return id, nil
 		}
-		id, err := w.AddConnectionHeader(c.Topic, c.Type, c.MD5Sum, c.MessageDefinition, c.Extra)
+		id, err := w.AddConnection(c.Topic, c.Type, c.MD5Sum, c.MessageDefinition, c.Extra)
 		if err != nil {
 			return 0, err
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/rsbag/rsbag/replay"
 	"github.com/rsbag/rsbag/rosbag"
 	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/software"
 	"github.com/rsbag/rsbag/software/scene"
 	"github.com/rsbag/rsbag/units"
 )
@@ -68,16 +69,13 @@ func TestGroundTruthAPI(t *testing.T) {
 	if len(exact) != 6 {
 		t.Fatalf("%d exact depths recorded, want 6", len(exact))
 	}
-	walk, err := scene.NewTrajectory("walk")
-	if err != nil {
-		t.Fatal(err)
-	}
+	walk := walkPose(t)
 	// check checks the ground truth of one frame; it returns whether the
 	// frame was a depth frame.
 	// The pose is the walk's at the frame's timestamp as the bag stores it
 	// (to the nanosecond: 1e-9 in meters and in the quaternion).
 	check := func(t *testing.T, f *sensor.Frame, gt playback.GroundTruth) bool {
-		want := walk.Pose((f.TimestampMs - 12345.678) / 1000)
+		want := walk((f.TimestampMs - 12345.678) / 1000)
 		q := want.Quaternion()
 		if f.Profile.Stream != sensor.StreamDepth {
 			if gt.Depth != nil {
@@ -189,4 +187,23 @@ func TestGroundTruthAPI(t *testing.T) {
 			t.Errorf("bag without ground truth: %v, want ErrNoGroundTruth", err)
 		}
 	})
+}
+
+// walkPose returns the synthetic camera's pose on the "walk" trajectory
+// at a time in seconds, as software.Synthetic gives it.
+func walkPose(t *testing.T) func(sec float64) scene.Pose {
+	t.Helper()
+	v := &software.Video{Width: 64, Height: 48, FPS: 30}
+	y, err := software.NewSynthetic(software.SyntheticConfig{Depth: v, Scene: &software.SceneConfig{Motion: "walk"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { y.Device.Close() })
+	return func(sec float64) scene.Pose {
+		p, ok := y.Pose(sec * 1000)
+		if !ok {
+			t.Fatal("the synthetic camera films no scene")
+		}
+		return p
+	}
 }

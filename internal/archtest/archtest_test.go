@@ -179,7 +179,7 @@ var allowed = map[string][]string{
 	"rig":               {"sensor", "extensions", "device", "playback", "record", "internal/outfile", "internal/rigfiles"},
 	"replay":            {"sensor", "pipeline", "playback", "rig", "internal/jsonl"},
 	"replay/replaytest": {"replay"},
-	"processing":        {"sensor", "extensions", "internal/yuv", "internal/framepool"},
+	"processing":        {"sensor", "extensions", "internal/yuv", "internal/framepool", "internal/callbacks"},
 	"mcapbag":           {"rosbag", "msgs", "internal/layout", "internal/description", "internal/lz4frame", "internal/mcapwriter"},
 	"mcapbag/ros2":      {"sensor", "extensions", "playback", "mcapbag", "internal/mcapwriter", "internal/yuv"},
 	"blobfile":          {"rosbag", "internal/bagname"},

@@ -81,12 +81,25 @@ type chunk struct {
 	err        error
 }
 
-// New starts an MCAP file on dst for a profile ("ros1", "ros2") written by
-// library: it writes the header and returns a writer of chunks of chunkSize
-// bytes (at most 1 GiB) compressed with c (Zstd when ""), with CRCs, chunk
-// and message indexes and statistics in the summary.
-func New(dst io.Writer, profile, library string, c Compression, chunkSize int64) (*Writer, error) {
-	if chunkSize <= 0 || chunkSize > 1<<30 {
+// Library is written in the MCAP header's library field of the files this
+// module writes.
+const Library = "rsbag mcapbag"
+
+// DefaultChunkSize is the chunk size of the MCAP files this module writes:
+// large enough that a 1280x720 RGB8 frame and its metadata share a chunk,
+// small enough that a seek reads little.
+const DefaultChunkSize = 8 << 20
+
+// New starts an MCAP file on dst for a profile ("ros1", "ros2"): it writes
+// the header (library Library) and returns a writer of chunks of chunkSize
+// bytes (DefaultChunkSize when ≤ 0, at most 1 GiB) compressed with c (Zstd
+// when ""), with CRCs, chunk and message indexes and statistics in the
+// summary.
+func New(dst io.Writer, profile string, c Compression, chunkSize int64) (*Writer, error) {
+	if chunkSize <= 0 {
+		chunkSize = DefaultChunkSize
+	}
+	if chunkSize > 1<<30 {
 		return nil, fmt.Errorf("chunk size %d: want 1 byte to 1 GiB", chunkSize)
 	}
 	switch c {
@@ -110,7 +123,7 @@ func New(dst io.Writer, profile, library string, c Compression, chunkSize int64)
 	if err != nil {
 		return nil, err
 	}
-	if err := mw.WriteHeader(&mcap.Header{Profile: profile, Library: library}); err != nil {
+	if err := mw.WriteHeader(&mcap.Header{Profile: profile, Library: Library}); err != nil {
 		return nil, fmt.Errorf("header: %w", err)
 	}
 	n := runtime.GOMAXPROCS(0)

@@ -24,7 +24,7 @@ func TestWriterChunks(t *testing.T) {
 	var files []string
 	for _, c := range []Compression{None, LZ4, Zstd} {
 		var buf bytes.Buffer
-		w, err := New(&buf, "x", "test", c, 4096)
+		w, err := New(&buf, "x", c, 4096)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +137,7 @@ func (f *failAfter) Write(p []byte) (int, error) {
 // TestWriterError: a write error of a chunk is returned by a later call
 // or by Close, which still stops the writer's goroutines.
 func TestWriterError(t *testing.T) {
-	w, err := New(&failAfter{n: 20000}, "x", "test", None, 1024)
+	w, err := New(&failAfter{n: 20000}, "x", None, 1024)
 	if err != nil {
 		t.Fatal(err)
 	}

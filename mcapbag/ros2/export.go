@@ -57,7 +57,7 @@ import (
 // with the wrapper's default names.
 type Options struct {
 	Compression mcapbag.Compression // "" means zstd
-	ChunkSize   int64               // 0 means mcapbag.DefaultChunkSize
+	ChunkSize   int64               // 0 means 8 MiB, as mcapbag.ExportOptions
 	// Namespace is the wrapper node's name space and name, which topics
 	// other than /tf_static start with (default "/camera/camera").
 	Namespace string
@@ -163,11 +163,7 @@ func Export(ctx context.Context, dst io.Writer, dev *playback.Device, opts *Opti
 	if err := dev.SetRealTime(false); err != nil {
 		return nil, fmt.Errorf("ros2: export: %w", err)
 	}
-	size := o.ChunkSize
-	if size <= 0 {
-		size = mcapbag.DefaultChunkSize
-	}
-	w, err := mcapwriter.New(dst, "ros2", mcapbag.Library, mcapwriter.Compression(o.Compression), size)
+	w, err := mcapwriter.New(dst, "ros2", mcapwriter.Compression(o.Compression), o.ChunkSize)
 	if err != nil {
 		return nil, fmt.Errorf("ros2: export: %w", err)
 	}

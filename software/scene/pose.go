@@ -1,7 +1,8 @@
 // Package scene is the small 3D world the synthetic camera (package
-// software) films: the names of the built-in scenes, and the camera
-// trajectories (still, pan, walk) with the poses, accelerometer and
-// gyroscope samples they give.
+// software) films: the names of the built-in scenes and of the camera
+// trajectories (still, pan, walk), and the poses the camera takes on them
+// (software.Synthetic.Pose gives the pose at any time; a recording's ground
+// truth holds it for each frame).
 //
 // Coordinates follow librealsense's cameras: x right, y down, z forward,
 // meters. The world frame is the camera's frame at the start of a
@@ -109,6 +110,3 @@ func (p Pose) Quaternion() [4]float64 {
 }
 
 func add(a, b Vec3) Vec3 { return Vec3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
-func scale(v Vec3, k float64) Vec3 {
-	return Vec3{v[0] * k, v[1] * k, v[2] * k}
-}

@@ -30,7 +30,7 @@ func Write(tb testing.TB, path, compression string, size int64) int64 {
 		id, ok := conns[topic]
 		if !ok {
 			typ := m.Type()
-			if id, err = w.AddConnection(topic, typ.Name, typ.MD5, typ.Definition); err != nil {
+			if id, err = w.AddConnection(topic, typ.Name, typ.MD5, typ.Definition, nil); err != nil {
 				tb.Fatal(err)
 			}
 			conns[topic] = id

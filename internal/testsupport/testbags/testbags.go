@@ -137,7 +137,7 @@ func copyBag(t testing.TB, src, dst string, opts *rosbag.WriterOptions, keep fun
 		}
 		id, ok := ids[m.Conn.ID]
 		if !ok {
-			if id, err = w.AddConnection(m.Conn.Topic, m.Conn.Type, m.Conn.MD5Sum, m.Conn.MessageDefinition); err != nil {
+			if id, err = w.AddConnection(m.Conn.Topic, m.Conn.Type, m.Conn.MD5Sum, m.Conn.MessageDefinition, nil); err != nil {
 				t.Fatal(err)
 			}
 			ids[m.Conn.ID] = id
@@ -152,7 +152,7 @@ func copyBag(t testing.TB, src, dst string, opts *rosbag.WriterOptions, keep fun
 		for _, a := range add(&m) {
 			id, ok := added[a.Topic]
 			if !ok {
-				if id, err = w.AddConnection(a.Topic, a.Type, a.MD5Sum, a.Definition); err != nil {
+				if id, err = w.AddConnection(a.Topic, a.Type, a.MD5Sum, a.Definition, nil); err != nil {
 					t.Fatal(err)
 				}
 				added[a.Topic] = id

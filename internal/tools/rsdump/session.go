@@ -42,8 +42,8 @@ func RunSession(ctx context.Context, w io.Writer, paths []string) error {
 	defer s.Close()
 	l := newLine("session")
 	var names []string
-	for _, f := range s.Files() {
-		names = append(names, bagname.BaseName(f))
+	for _, dev := range s.Devices() {
+		names = append(names, bagname.BaseName(dev.Filename()))
 	}
 	l.strs("bags", names)
 	l.str("librealsense", Reader)
@@ -87,9 +87,9 @@ func RunSession(ctx context.Context, w io.Writer, paths []string) error {
 	status := "ok"
 	var firstDamage *damage.Report
 	var firstFile string
-	for i, dev := range s.Devices() {
+	for _, dev := range s.Devices() {
 		if rep := damage.FromPlayback(dev); rep.Damaged() && firstDamage == nil {
-			firstDamage, firstFile = rep, s.Files()[i]
+			firstDamage, firstFile = rep, dev.Filename()
 		}
 	}
 	playErr := s.Err()

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/rsbag/rsbag/sensor"
-	"github.com/rsbag/rsbag/software/scene"
+	"github.com/rsbag/rsbag/software/internal/motion"
 )
 
 // benchView is the default room seen by a w×h camera with the synthetic
@@ -14,7 +14,7 @@ func benchView(b *testing.B, w, h int) *View {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tr, _ := scene.NewTrajectory("walk")
+	tr, _ := motion.NewTrajectory("walk")
 	fw := float32(w)
 	c := NewCamera(sensor.Intrinsics{Width: w, Height: h, PPX: fw / 2, PPY: float32(h) / 2, FX: fw * 0.9, FY: fw * 0.9,
 		Model: sensor.DistortionInverseBrownConrady, Coeffs: [5]float32{0.125, -0.25, 0.001, -0.002, 0.0625}})

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/rsbag/rsbag/sensor"
+	"github.com/rsbag/rsbag/software/internal/motion"
 	"github.com/rsbag/rsbag/software/scene"
 )
 
@@ -21,7 +22,7 @@ func testCamera() *Camera {
 // against every object.
 func TestColorRowsIsShade(t *testing.T) {
 	c := testCamera()
-	tr, err := scene.NewTrajectory("walk")
+	tr, err := motion.NewTrajectory("walk")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestBuiltinDeterministic(t *testing.T) {
 	if _, err := Builtin("garden", 1); err == nil {
 		t.Error("unknown scene accepted")
 	}
-	if _, err := scene.NewTrajectory("run"); err == nil {
+	if _, err := motion.NewTrajectory("run"); err == nil {
 		t.Error("unknown motion accepted")
 	}
 }

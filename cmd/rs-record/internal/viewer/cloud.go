@@ -13,7 +13,7 @@ import (
 )
 
 // reducedColumns bounds the columns of the cloud sent by default: the depth
-// frame decimated (processing.Decimation, the smallest factor that leaves at
+// frame decimated (processing.NewDecimation, the smallest factor that leaves at
 // most this many columns: 4 for 640x480, 8 for 1280x720). Drawing points
 // costs a software GL (Chromium without a GPU) about 0.4 µs each on a
 // loaded 2-core machine (BenchmarkBrowserCloud), so about 20 000 points keep
@@ -57,7 +57,7 @@ type cloudBuilder struct {
 	pts      *processing.Points
 	texImg   *image.RGBA
 	texFrame *sensor.Frame // the frame drawn into texImg
-	dec      *processing.Decimation
+	dec      processing.Block
 	depth    renderer // the depth colorized, when no texture colors the points
 }
 

@@ -1,27 +1,29 @@
-package scene
+package motion
 
 import (
 	"math"
 	"testing"
+
+	"github.com/rsbag/rsbag/software/scene"
 )
 
 // integrate returns the rotation that the angular velocities w (camera
 // axes, rad/s) sampled every dt seconds make, as a pose (midpoint rule on
 // each interval, exact rotation per step).
-func integrate(w []Vec3, dt float64) Pose {
-	p := Identity()
+func integrate(w []scene.Vec3, dt float64) scene.Pose {
+	p := scene.Identity()
 	for i := 1; i < len(w); i++ {
 		m := scale(add(w[i-1], w[i]), dt/2)
-		p = p.Compose(Pose{R: expSO3(m)})
+		p = p.Compose(scene.Pose{R: expSO3(m)})
 	}
 	return p
 }
 
 // expSO3 is the rotation matrix of the rotation vector v (Rodrigues).
-func expSO3(v Vec3) [9]float64 {
+func expSO3(v scene.Vec3) [9]float64 {
 	th := math.Sqrt(dot(v, v))
 	if th == 0 {
-		return Identity().R
+		return scene.Identity().R
 	}
 	k := scale(v, 1/th)
 	s, c := math.Sincos(th)
@@ -47,7 +49,7 @@ func TestGyroIntegratesToTrajectory(t *testing.T) {
 	const hz, sec = 200, 2.0
 	for _, name := range []string{"pan", "walk"} {
 		tr, _ := NewTrajectory(name)
-		var w []Vec3
+		var w []scene.Vec3
 		for i := 0; i <= hz*sec; i++ {
 			w = append(w, tr.Gyro(float64(i)/hz))
 		}
@@ -69,7 +71,7 @@ func TestGyroIntegratesToTrajectory(t *testing.T) {
 		}
 	}
 	still, _ := NewTrajectory("still")
-	if a, g := still.Accel(1), still.Gyro(1); a != (Vec3{0, -Gravity, 0}) || g != (Vec3{}) {
+	if a, g := still.Accel(1), still.Gyro(1); a != (scene.Vec3{0, -scene.Gravity, 0}) || g != (scene.Vec3{}) {
 		t.Errorf("still: accel %v, gyro %v: want (0, -g, 0) and 0", a, g)
 	}
 }
@@ -82,11 +84,11 @@ func TestAccelIntegratesToTrajectory(t *testing.T) {
 	tr, _ := NewTrajectory("walk")
 	const hz, sec = 1000, 2.0
 	pos, vel := tr.Pose(0).T, tr.Velocity(0)
-	prev := Vec3{}
+	prev := scene.Vec3{}
 	for i := 0; i <= hz*sec; i++ {
 		ts := float64(i) / hz
 		a := tr.Pose(ts).Rotate(tr.Accel(ts))
-		a[1] += Gravity
+		a[1] += scene.Gravity
 		if i > 0 {
 			for k := range 3 {
 				am := (a[k] + prev[k]) / 2
@@ -108,7 +110,7 @@ func TestAccelIntegratesToTrajectory(t *testing.T) {
 // Velocity (central differences).
 func TestTrajectoryDerivatives(t *testing.T) {
 	const h = 1e-5
-	for _, name := range Motions {
+	for _, name := range scene.Motions {
 		tr, err := NewTrajectory(name)
 		if err != nil {
 			t.Fatal(err)
@@ -120,7 +122,7 @@ func TestTrajectoryDerivatives(t *testing.T) {
 			v0, v1 := tr.Velocity(at-h), tr.Velocity(at+h)
 			for i, c := range []struct {
 				what      string
-				got, want Vec3
+				got, want scene.Vec3
 			}{
 				{"angular velocity", w, tr.Pose(at).Rotate(tr.Gyro(at))},
 				{"angular acceleration", dw, scale(sub(w1, w0), 1/(2*h))},
@@ -134,5 +136,5 @@ func TestTrajectoryDerivatives(t *testing.T) {
 	}
 }
 
-func dot(a, b Vec3) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
-func sub(a, b Vec3) Vec3    { return Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+func dot(a, b scene.Vec3) float64    { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+func sub(a, b scene.Vec3) scene.Vec3 { return scene.Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
