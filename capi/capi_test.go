@@ -1150,17 +1150,19 @@ func checkDevicesChanged(t *testing.T, bin string) {
 // composite still holds the first cloud, not the memory of the second,
 // which the point cloud block reuses from clouds no longer in use.
 //
-// The same holds for the outputs of the depth filters, whose memory goes
-// back to internal/framepool when released (checked with the units
-// transform's).
+// The same holds for the outputs of the depth filters and the colorizer,
+// whose memory goes back to internal/framepool when released (checked with
+// the units transform's and the colorizer's). And a third output, made
+// once the second is released, is made in the second's memory (with the
+// collector off, which would free memory the pool holds weakly).
 func TestCloudKeptByComposite(t *testing.T) {
 	bag := filepath.Join(t.TempDir(), "d.bag")
 	v := &software.Video{Width: 64, Height: 48, FPS: 30}
 	synthrig.Bag(t, bag, software.SyntheticConfig{Depth: v, Frames: 3})
-	for _, block := range []string{"pointcloud", "units"} {
-		var first, second, kept string
-		out := run(t, program(t, "cloudkeep.c"), bag, block)
-		if _, err := fmt.Sscan(out, &first, &second, &kept); err != nil {
+	for _, block := range []string{"pointcloud", "units", "colorizer"} {
+		var first, second, kept, third string
+		out := runEnv(t, program(t, "cloudkeep.c"), []string{"GOGC=off"}, bag, block)
+		if _, err := fmt.Sscan(out, &first, &second, &kept, &third); err != nil {
 			t.Fatalf("%s: %v: %q", block, err, out)
 		}
 		if first == second {
@@ -1168,6 +1170,9 @@ func TestCloudKeptByComposite(t *testing.T) {
 		}
 		if kept != first {
 			t.Errorf("%s: the composite's output hashes %s, want the first one's %s (the second's is %s)", block, kept, first, second)
+		}
+		if third != "reused" {
+			t.Errorf("%s: the third output is made in %s memory, want the second's, released before", block, third)
 		}
 	}
 }

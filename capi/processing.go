@@ -420,6 +420,9 @@ var filterKinds = map[string]filterKind{
 	"Hole Filling Filter": {C.RS2_EXTENSION_HOLE_FILLING_FILTER, true},
 	"Rotation Filter":     {C.RS2_EXTENSION_ROTATION_FILTER, false},
 	"Units Transform":     {0, true},
+	// The colorizer keeps a table of colors, made of its settings, and no
+	// memory of a frame.
+	"Depth Visualization": {0, true},
 }
 
 // poolsFrames reports whether b is a block of package processing that

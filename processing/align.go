@@ -96,7 +96,8 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 		fov = oin.FOV()
 		oppa := [2]float32{float32(oin.Width) / fov[0], float32(oin.Height) / fov[1]}
 		both := dppa[0] < oppa[0] || dppa[1] < oppa[1] || specialResolution(din, oin)
-		dst := make([]uint16, other.Width*other.Height)
+		dst, data := newValues[uint16](other.Width * other.Height)
+		clear(dst)
 		// Row by row, each row's corners projected and its rectangles
 		// written at once, while the corners are in the cache: the
 		// nearest depth wins whatever the order of the writes.
@@ -112,7 +113,10 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 			}
 		}
 		putPixels(tl, br)
-		return deriveData(depth, p, other.Width, other.Height, 2, bytesOf(dst)), nil
+		if data == nil {
+			data = bytesOf(dst)
+		}
+		return deriveData(depth, p, other.Width, other.Height, 2, data), nil
 	}
 	// The other camera's picture into depth's geometry.
 	switch other.Profile.Format {
@@ -124,14 +128,19 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 	p := a.out.get(other.Profile, depth.Profile, func(q *sensor.StreamProfile) {
 		q.Width, q.Height, q.Intrinsics = depth.Width, depth.Height, din
 	})
-	out := derive(other, p, depth.Width, depth.Height, obpp)
-	out.DepthUnits = other.DepthUnits
 	// Inverse Brown-Conrady is projected as modified Brown-Conrady here.
 	oproj := oin
 	if oproj.Model == sensor.DistortionInverseBrownConrady {
 		oproj.Model = sensor.DistortionModifiedBrownConrady
 	}
 	both := oin.Height < din.Height && oin.Width < din.Width
+	var out *sensor.Frame
+	if obpp == 3 && !both {
+		out = deriveFull(other, p, depth.Width, depth.Height, obpp) // gatherLast writes every byte
+	} else {
+		out = derive(other, p, depth.Width, depth.Height, obpp)
+	}
+	out.DepthUnits = other.DepthUnits
 	src := packed(other, obpp)
 	pm := newAlignProj(&e, &oproj)
 	// Each output pixel is the depth pixel's own: the rows are
@@ -231,8 +240,25 @@ func putPixels(bufs ...[][2]int32) {
 
 // scatterNearest writes the depth of each pixel of the depth row z (zero
 // for none) into the rectangle of dst (a w×h picture) from its corner tl
-// to its corner br, where dst has no depth yet or a farther one.
+// to its corner br, where dst has no depth yet or a farther one. It may
+// write values of dst next to a rectangle back as they are: no other
+// goroutine may write dst meanwhile.
 func scatterNearest(dst, z []uint16, tl, br [][2]int32, w, h int) {
+	tl, br = tl[:len(z)], br[:len(z)]
+	if len(dst) < w*h {
+		panic("processing: scatterNearest: dst smaller than the picture")
+	}
+	for i := 0; i < len(z); {
+		i += scatterNearestFast(dst, z[i:], tl[i:], br[i:], w, h)
+		if i < len(z) {
+			scatterNearestGo(dst, z[i:i+1], tl[i:i+1], br[i:i+1], w, h)
+			i++
+		}
+	}
+}
+
+// scatterNearestGo is scatterNearest in Go, pixel by pixel.
+func scatterNearestGo(dst, z []uint16, tl, br [][2]int32, w, h int) {
 	tl, br = tl[:len(z)], br[:len(z)]
 	for i, d := range z {
 		if d == 0 {
@@ -258,20 +284,12 @@ func scatterNearest(dst, z []uint16, tl, br [][2]int32, w, h int) {
 // of the rectangle from its corner tl to its corner br.
 func gatherLast(dst, src []byte, z []uint16, tl, br [][2]int32, bpp, w, h int) {
 	tl, br = tl[:len(z)], br[:len(z)]
-	if bpp == 3 {
-		dst = dst[:3*len(z)]
-		if &tl[0] == &br[0] {
-			// One corner: the pixel where the depth pixel lands,
-			// when it is inside the picture.
-			for i, d := range z {
-				if p := tl[i]; d != 0 && uint32(p[0]) < uint32(w) && uint32(p[1]) < uint32(h) {
-					j := 3 * (int(p[1])*w + int(p[0]))
-					o, s := dst[3*i:3*i+3:3*i+3], src[j:j+3:j+3]
-					o[0], o[1], o[2] = s[0], s[1], s[2]
-				}
-			}
-			return
-		}
+	if bpp == 3 && &tl[0] == &br[0] {
+		// One corner: the pixel where the depth pixel lands, when it
+		// is inside the picture (and 0 else: every byte of dst is
+		// written).
+		gatherRGB(dst[:3*len(z)], src[:3*w*h], z, tl, w, h)
+		return
 	}
 	for i, d := range z {
 		if d == 0 {
@@ -287,6 +305,23 @@ func gatherLast(dst, src []byte, z []uint16, tl, br [][2]int32, bpp, w, h int) {
 			o[0], o[1], o[2] = s[0], s[1], s[2]
 		} else {
 			copy(dst[i*bpp:(i+1)*bpp], src[j*bpp:(j+1)*bpp])
+		}
+	}
+}
+
+// gatherRGBGo is gatherRGBFast in Go: for each pixel i of the depth row
+// z, the three bytes of dst at 3i become those of src (a w×h picture) at
+// px[i] where z[i] is not 0 and px[i] is inside the picture, and 0 else.
+func gatherRGBGo(dst, src []byte, z []uint16, px [][2]int32, w, h int) {
+	dst, px = dst[:3*len(z)], px[:len(z)]
+	for i, d := range z {
+		o := dst[3*i : 3*i+3 : 3*i+3]
+		if p := px[i]; d != 0 && uint32(p[0]) < uint32(w) && uint32(p[1]) < uint32(h) {
+			j := 3 * (int(p[1])*w + int(p[0]))
+			s := src[j : j+3 : j+3]
+			o[0], o[1], o[2] = s[0], s[1], s[2]
+		} else {
+			o[0], o[1], o[2] = 0, 0, 0
 		}
 	}
 }
@@ -325,6 +360,7 @@ type alignProj struct {
 	fx, fy, ppx, ppy float32
 	distort          bool
 	k                [24][4]float32 // r, t, fx, fy, ppx, ppy, 0.5, c, 1 and 2, four times each, for alignRowFast
+	k8               [24][8]float32 // k's values eight times each
 }
 
 // fill sets k from the other fields.
@@ -332,6 +368,7 @@ func (m *alignProj) fill() {
 	vs := append(append(append(append(m.r[:0:0], m.r[:]...), m.t[:]...), m.fx, m.fy, m.ppx, m.ppy, 0.5), m.c[:]...)
 	for i, v := range append(vs, 1, 2) {
 		m.k[i] = [4]float32{v, v, v, v}
+		m.k8[i] = [8]float32{v, v, v, v, v, v, v, v}
 	}
 }
 

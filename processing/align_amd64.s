@@ -74,3 +74,173 @@ project:
 
 done:
 	RET
+
+
+// The wide routines below are alignRowSep4 on eight (AVX2) or sixteen
+// (AVX-512) pixels: the same operations on the same values in the same
+// order. Their macros take the instructions that read the table (MULK,
+// ADDK: a product and a sum with the table's value), the table's scale s
+// (its offsets s times alignRowSep4's) and the vector registers.
+
+// ROWARGSV is ROWARGS with y in VY and units in VU, and in CX the groups
+// of 2^shift pixels out holds.
+#define ROWARGSV(VY, VU, shift) \
+	MOVQ         z_base+0(FP), SI; \
+	MOVQ         xs_base+24(FP), DX; \
+	VBROADCASTSS y+48(FP), VY; \
+	VBROADCASTSS units+52(FP), VU; \
+	MOVQ         k+56(FP), BX; \
+	MOVQ         out_base+64(FP), DI; \
+	MOVQ         out_len+72(FP), CX; \
+	SHRQ         $shift, CX; \
+	MOVBLZX      distort+88(FP), AX
+
+// PROJROWV is PROJROW: dst = ra*vx + (rb*vy + (rc*d + t)), with d in D, vx
+// in VX and vy in VY; T3 and T4 are overwritten.
+#define PROJROWV(MULK, ADDK, s, ra, rb, rc, t, dst, D, VX, VY, T3, T4) \
+	MULK   (s*rc)(BX), D, T3; \
+	ADDK   (s*t)(BX), T3, T3; \
+	MULK   (s*rb)(BX), VY, T4; \
+	VADDPS T3, T4, T4; \
+	MULK   (s*ra)(BX), VX, dst; \
+	VADDPS T4, dst, dst
+
+// PROJECTV is PROJECT4 from d in V0, the rays' y in VY: x and y in V5 and
+// V6; V1-V4 and V7 are overwritten.
+#define PROJECTV(MULK, ADDK, s, VY, V0, V1, V2, V3, V4, V5, V6, V7) \
+	VMULPS (DX), V0, V1; \
+	VMULPS VY, V0, V2; \
+	PROJROWV(MULK, ADDK, s, 0, 48, 96, 144, V5, V0, V1, V2, V3, V4); \
+	PROJROWV(MULK, ADDK, s, 16, 64, 112, 160, V6, V0, V1, V2, V3, V4); \
+	PROJROWV(MULK, ADDK, s, 32, 80, 128, 176, V7, V0, V1, V2, V3, V4); \
+	VDIVPS V7, V5, V5; \
+	VDIVPS V7, V6, V6
+
+// DISTORTV is alignRowSep4's modified Brown-Conrady (DISTORTF and the
+// rest) of x in X and y in Y; V0-V4 are overwritten.
+#define DISTORTV(MULK, ADDK, s, V0, V1, V2, V3, V4, X, Y) \
+	VMULPS X, X, V0; \
+	VMULPS Y, Y, V1; \
+	VADDPS V1, V0, V0; \
+	VMULPS V0, V0, V1; \
+	MULK   (s*288)(BX), V1, V2; \
+	VMULPS V0, V1, V1; \
+	MULK   (s*336)(BX), V1, V1; \
+	VADDPS V1, V2, V2; \
+	MULK   (s*272)(BX), V0, V3; \
+	VADDPS V2, V3, V3; \
+	ADDK   (s*352)(BX), V3, V4; \
+	VMULPS V4, X, X; \
+	VMULPS V4, Y, Y; \
+	VMULPS X, X, V1; \
+	MULK   (s*368)(BX), V1, V1; \
+	VADDPS V0, V1, V1; \
+	MULK   (s*320)(BX), V1, V1; \
+	VMULPS Y, X, V2; \
+	MULK   (s*304)(BX), V2, V3; \
+	MULK   (s*368)(BX), V3, V3; \
+	VADDPS V1, V3, V3; \
+	MULK   (s*320)(BX), V2, V4; \
+	MULK   (s*368)(BX), V4, V4; \
+	VADDPS V1, V4, V4; \
+	VADDPS V3, X, X; \
+	VADDPS V4, Y, Y
+
+// PIXELV turns x in X and y in Y into x*fx + ppx + 0.5 and y*fy + ppy +
+// 0.5.
+#define PIXELV(MULK, ADDK, s, X, Y) \
+	MULK (s*192)(BX), X, X; \
+	ADDK (s*224)(BX), X, X; \
+	ADDK (s*256)(BX), X, X; \
+	MULK (s*208)(BX), Y, Y; \
+	ADDK (s*240)(BX), Y, Y; \
+	ADDK (s*256)(BX), Y, Y
+
+// func alignRowSep8(z []uint16, xs []float32, y, units float32, k *[24][8]float32, out [][2]int32, distort bool)
+// k holds the values of alignRowSep4's table each eight times.
+TEXT ·alignRowSep8(SB), NOSPLIT, $0-89
+	ROWARGSV(Y14, Y15, 3)
+	TESTQ CX, CX
+	JZ    done8
+
+loop8:
+	// d = z*units, Y10 all ones where d is 0 (+0 or -0).
+	VPMOVZXWD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMULPS    Y15, Y0, Y0
+	VPSLLD    $1, Y0, Y10
+	VPXOR     Y1, Y1, Y1
+	VPCMPEQD  Y1, Y10, Y10
+	PROJECTV(VMULPS, VADDPS, 2, Y14, Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	TESTB     AL, AL
+	JZ        project8
+	DISTORTV(VMULPS, VADDPS, 2, Y0, Y1, Y2, Y3, Y4, Y5, Y6)
+
+project8:
+	PIXELV(VMULPS, VADDPS, 2, Y5, Y6)
+	VCVTPS2DQ Y5, Y5
+	VCVTPS2DQ Y6, Y6
+
+	// (0, 0) where z is 0; interleaved u, v in the pixels' order.
+	VPANDN     Y5, Y10, Y11
+	VPANDN     Y6, Y10, Y12
+	VPUNPCKLDQ Y12, Y11, Y13
+	VPUNPCKHDQ Y12, Y11, Y11
+	VPERM2I128 $0x20, Y11, Y13, Y12
+	VPERM2I128 $0x31, Y11, Y13, Y11
+	VMOVDQU    Y12, (DI)
+	VMOVDQU    Y11, 32(DI)
+
+	ADDQ $16, SI
+	ADDQ $32, DX
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop8
+
+done8:
+	VZEROUPPER
+	RET
+
+// func alignRowSep16(z []uint16, xs []float32, y, units float32, k *[24][4]float32, out [][2]int32, distort bool)
+// The table's values are broadcast from alignRowSep4's table.
+TEXT ·alignRowSep16(SB), NOSPLIT, $0-89
+	ROWARGSV(Z14, Z15, 4)
+	TESTQ CX, CX
+	JZ    done16
+
+loop16:
+	// d = z*units, K1 set where d is not 0 (+0 or -0).
+	VPMOVZXWD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMULPS    Z15, Z0, Z0
+	VPSLLD    $1, Z0, Z10
+	VPTESTMD  Z10, Z10, K1
+	PROJECTV(VMULPS.BCST, VADDPS.BCST, 1, Z14, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
+	TESTB     AL, AL
+	JZ        project16
+	DISTORTV(VMULPS.BCST, VADDPS.BCST, 1, Z0, Z1, Z2, Z3, Z4, Z5, Z6)
+
+project16:
+	PIXELV(VMULPS.BCST, VADDPS.BCST, 1, Z5, Z6)
+	VCVTPS2DQ.Z Z5, K1, Z5 // (0, 0) where z is 0
+	VCVTPS2DQ.Z Z6, K1, Z6
+
+	// Interleaved u, v in the pixels' order.
+	VPUNPCKLDQ Z6, Z5, Z11
+	VPUNPCKHDQ Z6, Z5, Z12
+	VSHUFI64X2 $0x44, Z12, Z11, Z13
+	VSHUFI64X2 $0xee, Z12, Z11, Z11
+	VSHUFI64X2 $0xd8, Z13, Z13, Z13
+	VSHUFI64X2 $0xd8, Z11, Z11, Z11
+	VMOVDQU32  Z13, (DI)
+	VMOVDQU32  Z11, 64(DI)
+
+	ADDQ $32, SI
+	ADDQ $64, DX
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop16
+
+done16:
+	VZEROUPPER
+	RET

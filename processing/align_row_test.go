@@ -34,12 +34,21 @@ func TestRoundInt32(t *testing.T) {
 }
 
 // TestAlignRowFast compares a row projected with SIMD (where the machine
-// has it) with the same row projected pixel by pixel in Go, on random
-// depth (zeros, and values whose points fall behind the camera or out of
-// the int32 range among them), rays and camera parameters.
+// has it: AVX-512, AVX2 and SSE2; AVX2 and SSE2; SSE2 alone) with the
+// same row projected pixel by pixel in Go, on random depth (zeros, and
+// values whose points fall behind the camera or out of the int32 range
+// among them), rays and camera parameters.
 func TestAlignRowFast(t *testing.T) {
+	defer func(avx2, avx512 bool) { useAVX2, useAVX512 = avx2, avx512 }(useAVX2, useAVX512)
+	for _, c := range [][2]bool{{useAVX2, useAVX512}, {useAVX2, false}, {false, false}} {
+		useAVX2, useAVX512 = c[0], c[1]
+		testAlignRowFast(t)
+	}
+}
+
+func testAlignRowFast(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for trial := range 200 {
+	for trial := range 400 {
 		var m alignProj
 		for i := range m.r {
 			m.r[i] = float32(r.NormFloat64())
@@ -74,7 +83,7 @@ func TestAlignRowFast(t *testing.T) {
 		m.row(z, units, rx, ry, 0, false, want)
 		for i := range got {
 			if got[i] != want[i] {
-				t.Fatalf("trial %d: pixel %d of %d (z %d): %v, want %v", trial, i, w, z[i], got[i], want[i])
+				t.Fatalf("trial %d (AVX2 %v, AVX-512 %v): pixel %d of %d (z %d): %v, want %v", trial, useAVX2, useAVX512, i, w, z[i], got[i], want[i])
 			}
 		}
 	}
@@ -297,6 +306,99 @@ func TestTemporalFast(t *testing.T) {
 		if !slices.Equal(cur, wc) || !slices.Equal(last, wl) || !slices.Equal(hist, wh) {
 			t.Fatalf("trial %d (alpha %v delta %d bit %#x, %d of %d by SIMD):\noutput %v\nwant   %v\nlast %v\nwant %v\nhistory %v\nwant    %v",
 				trial, alpha, delta, mask, done, n, cur, wc, last, wl, hist, wh)
+		}
+	}
+}
+
+// TestScatterNearestFast compares the placement of depth rows with SIMD
+// (where the machine has it) with the placement pixel by pixel in Go, on
+// the same pictures: random rows of runs of pixels side by side, two
+// columns wide, as 1:1 alignments give (broken by gaps, zero depth, other
+// rows and other widths), and of random rectangles, some past the
+// picture's edges, on pictures of every size from one column on.
+func TestScatterNearestFast(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for trial := range 400 {
+		w, h := 1+r.IntN(40), 1+r.IntN(12)
+		if trial%3 == 0 {
+			w = 4 + r.IntN(5)
+		}
+		got := make([]uint16, w*h)
+		for i := range got {
+			if r.IntN(3) == 0 {
+				got[i] = uint16(r.Uint32())
+			}
+		}
+		want := slices.Clone(got)
+		for range 1 + r.IntN(4) {
+			n := 1 + r.IntN(70)
+			z, tl, br := make([]uint16, n), make([][2]int32, n), make([][2]int32, n)
+			x, y0, rows := int32(r.IntN(w+4))-2, int32(r.IntN(h+2))-1, int32(1+r.IntN(3))
+			for i := range n {
+				z[i] = uint16(r.Uint32())
+				if r.IntN(4) == 0 {
+					z[i] = []uint16{0, 1, 2, 0xfffe, 0xffff}[r.IntN(5)]
+				}
+				switch r.IntN(12) {
+				case 0: // a random rectangle, maybe empty or past an edge
+					tl[i] = [2]int32{int32(r.IntN(w+8)) - 4, int32(r.IntN(h+8)) - 4}
+					br[i] = [2]int32{tl[i][0] + int32(r.IntN(7)) - 1, tl[i][1] + int32(r.IntN(5)) - 1}
+					continue
+				case 1: // the run jumps
+					x, y0, rows = int32(r.IntN(w+4))-2, int32(r.IntN(h+2))-1, int32(1+r.IntN(3))
+				case 2: // one pixel on other rows
+					tl[i], br[i] = [2]int32{x, y0 + 1}, [2]int32{x + 1, y0 + rows}
+					x++
+					continue
+				case 3: // one pixel of another width
+					tl[i], br[i] = [2]int32{x, y0}, [2]int32{x + int32(r.IntN(4)) - 1, y0 + rows - 1}
+					x++
+					continue
+				}
+				tl[i], br[i] = [2]int32{x, y0}, [2]int32{x + 1, y0 + rows - 1}
+				x++
+			}
+			scatterNearest(got, z, tl, br, w, h)
+			scatterNearestGo(want, z, tl, br, w, h)
+			if !slices.Equal(got, want) {
+				t.Fatalf("trial %d (%dx%d): z %v\ntl %v\nbr %v\ngot  %v\nwant %v", trial, w, h, z, tl, br, got, want)
+			}
+		}
+	}
+}
+
+// TestGatherRGB compares the pixels gathered for align to depth in RGB8
+// or BGR8 (in assembly where the machine has it) with those gathered
+// pixel by pixel in Go, on random depth (zeros among it) and coordinates
+// (outside the picture on every side among them), over old bytes: every
+// byte is written.
+func TestGatherRGB(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	for trial := range 300 {
+		w, h := 1+r.IntN(30), 1+r.IntN(10)
+		src := make([]byte, 3*w*h)
+		for i := range src {
+			src[i] = byte(r.Uint32())
+		}
+		n := 1 + r.IntN(50)
+		z, px := make([]uint16, n), make([][2]int32, n)
+		for i := range z {
+			if r.IntN(5) > 0 {
+				z[i] = uint16(r.Uint32())
+			}
+			px[i] = [2]int32{int32(r.IntN(w+6)) - 3, int32(r.IntN(h+6)) - 3}
+			if r.IntN(10) == 0 {
+				px[i][r.IntN(2)] = []int32{math.MinInt32, math.MaxInt32, -1}[r.IntN(3)]
+			}
+		}
+		got, want := make([]byte, 3*n), make([]byte, 3*n)
+		for i := range got {
+			got[i], want[i] = 0xee, 0xee
+		}
+		gatherRGB(got, src, z, px, w, h)
+		gatherRGBGo(want, src, z, px, w, h)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d (%dx%d): z %v px %v\ngot  %v\nwant %v", trial, w, h, z, px, got, want)
 		}
 	}
 }

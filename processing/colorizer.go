@@ -1,6 +1,7 @@
 package processing
 
 import (
+	"encoding/binary"
 	"fmt"
 	"image"
 	"maps"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/rsbag/rsbag/extensions"
 	"github.com/rsbag/rsbag/internal/callbacks"
+	"github.com/rsbag/rsbag/internal/framepool"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -287,7 +289,7 @@ func (c *Colorizer) Process(f *sensor.Frame) (*sensor.Frame, error) {
 		Profile: c.outputProfile(f.Profile), Number: f.Number, TimestampMs: f.TimestampMs, Domain: f.Domain,
 		SystemTimeMs: f.SystemTimeMs, Metadata: f.Metadata,
 		Width: f.Width, Height: f.Height, Stride: 3 * f.Width, BPP: 24,
-		Data: make([]byte, 3*f.Width*f.Height),
+		Data: framepool.Get(3 * f.Width * f.Height),
 	}
 	c.colorize(f, out.Data, out.Stride, 3)
 	return out, nil
@@ -353,6 +355,7 @@ func (c *Colorizer) colorize(f *sensor.Frame, dst []byte, stride, px int) {
 	}
 
 	var toUnit func(float32) float32 // depth value → place in the color map
+	var hist *[maxDepth]uint32       // with equalization, the cumulative histogram
 	if s.equalize {
 		// Cumulative histogram of the depth values; bin 0 (no depth) is
 		// left out of the sums.
@@ -379,7 +382,7 @@ func (c *Colorizer) colorize(f *sensor.Frame, dst []byte, stride, px int) {
 				}
 			}
 		})
-		hist := hists[0]
+		hist = hists[0]
 		for _, h := range hists[1:] {
 			for i := range hist {
 				hist[i] += h[i]
@@ -418,7 +421,7 @@ func (c *Colorizer) colorize(f *sensor.Frame, dst []byte, stride, px int) {
 		if s.equalize {
 			lut = tablePool.Get().(*colorTable)
 			defer tablePool.Put(lut)
-			lut.fill(cm, toUnit)
+			lut.fillPresent(cm, toUnit, hist)
 		} else {
 			lut = c.table(s, f.DepthUnits, cm, toUnit)
 		}
@@ -432,12 +435,7 @@ func (c *Colorizer) colorize(f *sensor.Frame, dst []byte, stride, px int) {
 					continue
 				}
 				for i := 0; i < f.Width; i++ {
-					col := &lut.rgb[uint16(row[2*i])|uint16(row[2*i+1])<<8]
-					o := out[i*px : i*px+px]
-					o[0], o[1], o[2] = col[0], col[1], col[2]
-					if px == 4 {
-						o[3] = 255
-					}
+					binary.LittleEndian.PutUint32(out[4*i:], lut.rgb[uint16(row[2*i])|uint16(row[2*i+1])<<8]|0xff<<24)
 				}
 			}
 		})
@@ -464,17 +462,46 @@ func (c *Colorizer) colorize(f *sensor.Frame, dst []byte, stride, px int) {
 	})
 }
 
-// colorTable holds the RGB color of every Z16 value.
-type colorTable struct{ rgb [maxDepth][3]uint8 }
+// colorTable holds the RGB color of every Z16 value, red in the low
+// byte, then green and blue (the fourth byte 0): the bytes of the color
+// in little-endian order.
+type colorTable struct{ rgb [maxDepth]uint32 }
 
-// row3 writes the RGB8 colors of the Z16 pixels of row into out.
+// setColor sets the color of the value v to col.
+func (t *colorTable) setColor(v int, col rgb) {
+	t.rgb[v] = uint32(uint8(col[0])) | uint32(uint8(col[1]))<<8 | uint32(uint8(col[2]))<<16
+}
+
+// row3 writes the RGB8 colors of the Z16 pixels of row into out, four
+// pixels (12 bytes) with two stores while there are four.
 func (t *colorTable) row3(out, row []byte) {
-	n := min(len(out)/3, len(row)/2)
-	out, row = out[:3*n], row[:2*n]
-	for i := range n {
-		col := &t.rgb[uint16(row[2*i])|uint16(row[2*i+1])<<8]
-		o := out[3*i : 3*i+3 : 3*i+3]
-		o[0], o[1], o[2] = col[0], col[1], col[2]
+	for len(row) >= 8 && len(out) >= 12 {
+		x := binary.LittleEndian.Uint64(row)
+		c0, c1, c2 := uint64(t.rgb[uint16(x)]), uint64(t.rgb[uint16(x>>16)]), uint64(t.rgb[uint16(x>>32)])
+		c3 := t.rgb[uint16(x>>48)]
+		binary.LittleEndian.PutUint64(out, c0|c1<<24|c2<<48)
+		binary.LittleEndian.PutUint32(out[8:], uint32(c2>>16)|c3<<8)
+		row, out = row[8:], out[12:]
+	}
+	for len(row) >= 2 && len(out) >= 3 {
+		c := t.rgb[uint16(row[0])|uint16(row[1])<<8]
+		out[0], out[1], out[2] = uint8(c), uint8(c>>8), uint8(c>>16)
+		row, out = row[2:], out[3:]
+	}
+}
+
+// fillPresent sets the colors of t as fill does, of the values the frame
+// of the cumulative histogram hist (bin 0 left out of the sums) has only:
+// the others keep what they were.
+func (t *colorTable) fillPresent(cm *colorMap, toUnit func(float32) float32, hist *[maxDepth]uint32) {
+	t.rgb[0] = 0
+	below := uint32(0)
+	for v := 1; v < maxDepth; v++ {
+		if hist[v] == below {
+			continue // no pixel of value v
+		}
+		below = hist[v]
+		t.setColor(v, cm.at(toUnit(float32(v))))
 	}
 }
 
@@ -484,10 +511,9 @@ var tablePool = sync.Pool{New: func() any { return new(colorTable) }}
 // fill sets the colors of t: black for 0, else the color of the value's
 // place in the color map.
 func (t *colorTable) fill(cm *colorMap, toUnit func(float32) float32) {
-	t.rgb[0] = [3]uint8{}
+	t.rgb[0] = 0
 	for v := 1; v < maxDepth; v++ {
-		col := cm.at(toUnit(float32(v)))
-		t.rgb[v] = [3]uint8{uint8(col[0]), uint8(col[1]), uint8(col[2])}
+		t.setColor(v, cm.at(toUnit(float32(v))))
 	}
 }
 

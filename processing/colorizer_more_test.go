@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -257,5 +258,32 @@ func BenchmarkColorizer(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
 		})
+	}
+}
+
+// TestColorTableRow3 compares row3's colors, written four pixels at a
+// time, with the table's colors pixel by pixel, on random rows of every
+// length up to 20 pixels: every byte of the output written, none past it.
+func TestColorTableRow3(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	tab := new(colorTable)
+	for v := range tab.rgb {
+		tab.rgb[v] = r.Uint32() & 0xffffff
+	}
+	for n := range 21 {
+		row := make([]byte, 2*n)
+		for i := range row {
+			row[i] = byte(r.Uint32())
+		}
+		want := make([]byte, 3*n, 3*n+4)
+		for i := range n {
+			c := tab.rgb[uint16(row[2*i])|uint16(row[2*i+1])<<8]
+			want[3*i], want[3*i+1], want[3*i+2] = uint8(c), uint8(c>>8), uint8(c>>16)
+		}
+		got := bytes.Repeat([]byte{0xee}, 3*n+4)
+		tab.row3(got[:3*n], row)
+		if !bytes.Equal(got[:3*n], want) || !bytes.Equal(got[3*n:], []byte{0xee, 0xee, 0xee, 0xee}) {
+			t.Errorf("%d pixels: %x, want %x then ee ee ee ee", n, got, want)
+		}
 	}
 }

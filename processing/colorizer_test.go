@@ -113,7 +113,9 @@ func checkOp(t *testing.T, what string, f *sensor.Frame, want procOp) {
 
 // TestColorizerMatchesLibrealsense: every depth frame of every reference
 // bag, colorized with the defaults and with each of the ten schemes (no
-// equalization, 0.3 to 4 m), equals librealsense's output byte for byte.
+// equalization, 0.3 to 4 m), equals librealsense's output byte for byte;
+// each output is then scribbled over and given back to internal/framepool,
+// so that the next ones, made in its memory, must write every byte.
 func TestColorizerMatchesLibrealsense(t *testing.T) {
 	eachProcReference(t, func(t *testing.T, file, bag string, lines []procLine) {
 		frames := depthFrames(t, bag)
@@ -142,12 +144,14 @@ func TestColorizerMatchesLibrealsense(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkOp(t, fmt.Sprintf("frame %d colorize", l.Number), out, l.Ops["colorize"])
+			recycle(out)
 			for k, c := range schemes {
 				out, err := c.Process(f)
 				if err != nil {
 					t.Fatal(err)
 				}
 				checkOp(t, fmt.Sprintf("frame %d colorize.scheme-%d", l.Number, k), out, l.Ops[fmt.Sprintf("colorize.scheme-%d", k)])
+				recycle(out)
 			}
 			checked++
 		}

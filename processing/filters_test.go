@@ -31,6 +31,16 @@ func baselineOf(t testing.TB, bag string) float32 {
 	return 0
 }
 
+// recycle scribbles over the output f and gives its bytes back to
+// internal/framepool, as the C library does with the outputs the program
+// released.
+func recycle(f *sensor.Frame) {
+	for i := range f.Data {
+		f.Data[i] = 0xee
+	}
+	framepool.Put(f.Data)
+}
+
 // TestFiltersMatchLibrealsense: every depth frame of every reference bag,
 // through each depth filter with the judge's settings and through the
 // judge's chain, gives librealsense's bytes, size and format; one instance
@@ -40,12 +50,6 @@ func baselineOf(t testing.TB, bag string) float32 {
 // C library gives back the outputs the program released: the outputs
 // after it, made in that memory, must still write every byte.
 func TestFiltersMatchLibrealsense(t *testing.T) {
-	recycle := func(f *sensor.Frame) {
-		for i := range f.Data {
-			f.Data[i] = 0xee
-		}
-		framepool.Put(f.Data)
-	}
 	eachProcReference(t, func(t *testing.T, file, bag string, lines []procLine) {
 		frames := depthFrames(t, bag)
 		baseline := baselineOf(t, bag)
@@ -295,14 +299,19 @@ func recursiveFloat(v []float32, start, step, n int, alpha, delta float32) {
 }
 
 // TestRecursiveFilter compares the spatial filter's passes over disparity
-// (recursiveRow, and recursiveColumns with SIMD where the machine has it)
-// with librealsense's step-by-step filter, on random pictures of valid
-// values near each other, zeros, negative values, -0, NaN and infinities.
+// (recursiveRow, the same on strips of rows with SIMD where the machine has
+// it, and recursiveColumns, with SIMD too) with librealsense's step-by-step
+// filter, on random pictures of valid values near each other, zeros,
+// negative values, -0, NaN and infinities.
 func TestRecursiveFilter(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	special := []float32{0, float32(math.Copysign(0, -1)), -3, float32(math.NaN()), float32(math.Inf(1)), 1e-42}
+	fast := 0
 	for trial := range 200 {
 		w, h := 1+r.IntN(40), 1+r.IntN(12)
+		if trial%2 == 0 {
+			h = 1 + r.IntN(80) // strips of every height
+		}
 		alpha := []float32{0.5, 0.25, 1, float32(r.Float64())}[trial%4]
 		delta := float32(1 + r.IntN(50))
 		v := make([]float32, w*h)
@@ -322,7 +331,13 @@ func TestRecursiveFilter(t *testing.T) {
 			recursiveFloat(want, x+(h-1)*w, -w, h, alpha, delta)
 		}
 		got := slices.Clone(v)
-		for y := range h {
+		y0 := r.IntN(h) // where a part of parallelRows starts
+		for y := range y0 {
+			recursiveRow(got[y*w:(y+1)*w], alpha, delta)
+		}
+		y1 := recursiveRowsFast(got, w, y0, h, alpha, delta)
+		fast += y1 - y0
+		for y := y1; y < h; y++ {
 			recursiveRow(got[y*w:(y+1)*w], alpha, delta)
 		}
 		x0 := r.IntN(w) // two parts, as parallelRows may split them
@@ -331,8 +346,12 @@ func TestRecursiveFilter(t *testing.T) {
 		recursiveColumns(got, w, h, x0, w, alpha, delta, orig[x0:])
 		for i := range got {
 			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-				t.Fatalf("trial %d (%dx%d, alpha %v delta %v): value %d (%d,%d): %v, want %v", trial, w, h, alpha, delta, i, i%w, i/w, got[i], want[i])
+				t.Fatalf("trial %d (%dx%d, alpha %v delta %v, rows %d-%d with SIMD): value %d (%d,%d): %v, want %v",
+					trial, w, h, alpha, delta, y0, y1, i, i%w, i/w, got[i], want[i])
 			}
 		}
+	}
+	if fast == 0 && recursiveRowsFast(make([]float32, 16), 4, 0, 4, 0.5, 20) == 4 {
+		t.Error("no row done with SIMD")
 	}
 }

@@ -76,7 +76,7 @@ func (s *spatialBlock) Process(f *sensor.Frame) (*sensor.Frame, error) {
 		orig := make([]float32, w)
 		for range iters {
 			parallelRows(h, w*h, func(y0, y1 int) {
-				for y := y0; y < y1; y++ {
+				for y := recursiveRowsFast(v, w, y0, y1, alpha, delta); y < y1; y++ {
 					recursiveRow(v[y*w:(y+1)*w], alpha, delta)
 				}
 			})
@@ -182,7 +182,7 @@ func smoothRowsInt(v []uint16, w, h int, alpha float32, delta uint16, radius int
 		return
 	}
 	parallelRows(h, w*h, func(y0, y1 int) {
-		for y := y0; y < y1; y++ {
+		for y := smoothRowsFast(v, w, y0, y1, alpha, delta, radius); y < y1; y++ {
 			row := v[y*w : (y+1)*w]
 			smoothPass(row, 1, w-1, 1, 1, 1, delta, alpha, radius)
 			smoothPass(row, w-2, -1, -1, 2, 0, delta, alpha, radius)

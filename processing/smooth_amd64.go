@@ -1,6 +1,9 @@
 package processing
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // blendRows8 blends each pixel a of row with the pixel b of other under
 // it, as smoothColumnsInt does, eight pixels at a time with SSE2
@@ -128,14 +131,23 @@ func blendColumns4(cur, done, orig []float32, k *[3][4]uint32)
 // columnConsts returns the constants of blendColumns4, or nil for a delta
 // that is not a positive number (blendColumns then does every column).
 func columnConsts(alpha, oma, delta float32) *[3][4]uint32 {
-	if !(delta > 0) {
+	var k [3][4]uint32
+	if !setColumnConsts(&k, alpha, oma, delta) {
 		return nil
 	}
-	var k [3][4]uint32
+	return &k
+}
+
+// setColumnConsts sets k to the constants of blendColumns4 and reports
+// whether it can: not for a delta that is not a positive number.
+func setColumnConsts(k *[3][4]uint32, alpha, oma, delta float32) bool {
+	if !(delta > 0) {
+		return false
+	}
 	for i := range 4 {
 		k[0][i], k[1][i], k[2][i] = math.Float32bits(alpha), math.Float32bits(oma), math.Float32bits(delta)
 	}
-	return &k
+	return true
 }
 
 // blendColumnsFast takes blendColumns's step over the columns it can with
@@ -147,4 +159,168 @@ func blendColumnsFast(cur, done, orig []float32, k *[3][4]uint32) int {
 	}
 	blendColumns4(cur[:n], done[:n], orig[:n], k)
 	return n
+}
+
+// transpose8 transposes blocks 8×8 blocks of uint16 with SSE2
+// (smooth_amd64.s): block b has its rows r at src[b*srcNext+r*srcRow:][:8],
+// and its columns c go to dst[b*dstNext+c*dstRow:][:8].
+//
+//go:noescape
+func transpose8(dst, src []uint16, blocks, srcRow, srcNext, dstRow, dstNext int)
+
+// smoothSteps8 runs smoothPass on lanes rows laid out pixel by pixel
+// (pixel x of row r at t[x*lanes+r]) with SSE2 (smooth_amd64.s), eight
+// rows at a time: the pixels from, from+1, ... (steps of them; from,
+// from-1, ... with back), each against the pixel before it as the pass
+// left it. fill holds each row's run of filled pixels; k the constants of
+// rowConsts. lanes is a multiple of 8.
+//
+//go:noescape
+func smoothSteps8(t []uint16, lanes, from, steps int, back bool, fill []uint16, k *[9][4]uint32)
+
+// rowStrip is the most rows smoothRowsFast filters together: enough
+// independent blends to hide the latency of each, few enough for the
+// transposed strip to stay in the first caches.
+const rowStrip = 32
+
+// stripScratch is the memory of a smoothRowsFast or recursiveRowsFast
+// call: a strip turned pixel by pixel (t), a value for each of its rows
+// (aux: the fill counts, or the original values of the pixel before) and
+// the constants of its steps.
+type stripScratch[T uint16 | float32, K any] struct {
+	t, aux []T
+	k      K
+}
+
+// grow makes sc's memory enough for strips of w pixels.
+func (sc *stripScratch[T, K]) grow(w int) {
+	if len(sc.t) < w*rowStrip {
+		sc.t = make([]T, w*rowStrip)
+	}
+	if len(sc.aux) < rowStrip {
+		sc.aux = make([]T, rowStrip)
+	}
+}
+
+// The stripScratches of smoothRowsFast and recursiveRowsFast.
+var (
+	stripPool      = sync.Pool{New: func() any { return new(stripScratch[uint16, [9][4]uint32]) }}
+	floatStripPool = sync.Pool{New: func() any { return new(stripScratch[float32, [3][4]uint32]) }}
+)
+
+// setRowConsts sets k to the constants of smoothSteps8 for the left pass
+// (the right one changes the last two) and reports whether it can: not
+// for an alpha outside [0, 1], whose blends may leave uint16's range.
+func setRowConsts(k *[9][4]uint32, alpha float32, delta uint16, radius int) bool {
+	if !(alpha >= 0 && alpha <= 1) || radius < 0 || radius > math.MaxInt16 {
+		return false
+	}
+	both := func(v uint16) uint32 { return uint32(v) | uint32(v)<<16 }
+	for i := range 4 {
+		k[0][i], k[1][i], k[2][i] = math.Float32bits(alpha), math.Float32bits(1-alpha), math.Float32bits(0.5)
+		k[3][i], k[4][i], k[5][i], k[6][i] = 32768, both(0x8000), both(delta), both(uint16(radius))
+		k[7][i], k[8][i] = both(1), both(1)
+	}
+	return true
+}
+
+// smoothRowsFast runs smoothRowsInt's passes on the rows y0, y0+1, ... of
+// the w-wide picture v it can with SSE2, in strips of up to rowStrip rows
+// turned pixel by pixel, and returns the first row it left.
+func smoothRowsFast(v []uint16, w, y0, y1 int, alpha float32, delta uint16, radius int) int {
+	if w < 8 || y1-y0 < 8 || len(v) < y1*w {
+		return y0
+	}
+	sc := stripPool.Get().(*stripScratch[uint16, [9][4]uint32])
+	defer stripPool.Put(sc)
+	k := &sc.k
+	if !setRowConsts(k, alpha, delta, radius) {
+		return y0
+	}
+	sc.grow(w)
+	return inStrips(v, w, y0, y1, 8, sc.t, transpose8, func(t []uint16, lanes int) {
+		// The left pass takes pixels and differences of at least 1, the
+		// right pass pixels of at least 2 and any difference.
+		fill := sc.aux[:lanes]
+		clear(fill)
+		k[7], k[8] = [4]uint32{0x10001, 0x10001, 0x10001, 0x10001}, [4]uint32{0x10001, 0x10001, 0x10001, 0x10001}
+		smoothSteps8(t, lanes, 1, w-2, false, fill, k)
+		clear(fill)
+		k[7], k[8] = [4]uint32{0x20002, 0x20002, 0x20002, 0x20002}, [4]uint32{}
+		smoothSteps8(t, lanes, w-2, w-1, true, fill, k)
+	})
+}
+
+// inStrips runs pass on the rows y0, y0+1, ... of the w-wide picture v,
+// in strips of up to rowStrip rows (a multiple of unit, the rows of a
+// block of transpose) turned pixel by pixel into t (of w*rowStrip values
+// at least): pixel x of row r of the strip at t[x*lanes+r], lanes the
+// strip's rows. It returns the first row it left (fewer than unit).
+func inStrips[T uint16 | float32](v []T, w, y0, y1, unit int, t []T,
+	transpose func(dst, src []T, blocks, srcRow, srcNext, dstRow, dstNext int), pass func(t []T, lanes int)) int {
+	blocks := w / unit
+	y := y0
+	for y1-y >= unit {
+		lanes := min(rowStrip, (y1-y)/unit*unit)
+		t := t[:w*lanes]
+		strip := v[y*w : (y+lanes)*w]
+		for g := 0; g < lanes; g += unit {
+			transpose(t[g:], strip[g*w:], blocks, w, unit, lanes, unit*lanes)
+		}
+		for x := blocks * unit; x < w; x++ {
+			for r := range lanes {
+				t[x*lanes+r] = strip[r*w+x]
+			}
+		}
+		pass(t, lanes)
+		for g := 0; g < lanes; g += unit {
+			transpose(strip[g*w:], t[g:], blocks, lanes, unit*lanes, w, unit)
+		}
+		for x := blocks * unit; x < w; x++ {
+			for r := range lanes {
+				strip[r*w+x] = t[x*lanes+r]
+			}
+		}
+		y += lanes
+	}
+	return y
+}
+
+// blendSteps4 runs recursiveRow's pass on lanes rows laid out pixel by
+// pixel (pixel x of row r at t[x*lanes+r]) with SSE2 (smooth_amd64.s),
+// four rows at a time as blendColumns4: the pixels from, from+1, ...
+// (steps of them; from, from-1, ... with back), each against the pixel
+// before it as the pass left it and orig, the original values of the
+// pixel before it. lanes is a multiple of 4.
+//
+//go:noescape
+func blendSteps4(t []float32, lanes, from, steps int, back bool, orig []float32, k *[3][4]uint32)
+
+// transpose4 transposes blocks 4×4 blocks of float32 with SSE2
+// (smooth_amd64.s): block b has its rows r at src[b*srcNext+r*srcRow:][:4],
+// and its columns c go to dst[b*dstNext+c*dstRow:][:4].
+//
+//go:noescape
+func transpose4(dst, src []float32, blocks, srcRow, srcNext, dstRow, dstNext int)
+
+// recursiveRowsFast runs recursiveRow on the rows y0, y0+1, ... of the
+// w-wide picture v it can with SSE2, in strips of up to rowStrip rows
+// turned pixel by pixel, and returns the first row it left.
+func recursiveRowsFast(v []float32, w, y0, y1 int, alpha, delta float32) int {
+	if w < 4 || y1-y0 < 4 || len(v) < y1*w {
+		return y0
+	}
+	sc := floatStripPool.Get().(*stripScratch[float32, [3][4]uint32])
+	defer floatStripPool.Put(sc)
+	if !setColumnConsts(&sc.k, alpha, 1-alpha, delta) {
+		return y0
+	}
+	sc.grow(w)
+	return inStrips(v, w, y0, y1, 4, sc.t, transpose4, func(t []float32, lanes int) {
+		orig := sc.aux[:lanes]
+		copy(orig, t[:lanes])
+		blendSteps4(t, lanes, 1, w-1, false, orig, &sc.k)
+		copy(orig, t[(w-1)*lanes:])
+		blendSteps4(t, lanes, w-2, w-1, true, orig, &sc.k)
+	})
 }

@@ -33,3 +33,13 @@ func columnConsts(alpha, oma, delta float32) *[3][4]uint32 { return nil }
 // blendColumnsFast takes blendColumns's step over the columns it can with
 // SIMD (none here) and returns how many it did.
 func blendColumnsFast(cur, done, orig []float32, k *[3][4]uint32) int { return 0 }
+
+// smoothRowsFast runs smoothRowsInt's passes on the rows from y0 it can
+// with SIMD (none here) and returns the first row it left.
+func smoothRowsFast(v []uint16, w, y0, y1 int, alpha float32, delta uint16, radius int) int {
+	return y0
+}
+
+// recursiveRowsFast runs recursiveRow on the rows from y0 it can with
+// SIMD (none here) and returns the first row it left.
+func recursiveRowsFast(v []float32, w, y0, y1 int, alpha, delta float32) int { return y0 }

@@ -2,9 +2,11 @@
    keeps it in a composite frame, stays as it was after the program
    releases its own reference and the point cloud block computes the next
    cloud. Prints the hashes of the first cloud, of the second, and of the
-   first as the composite holds it. With a second argument "units", the
-   same of the outputs of a units transform, whose memory the library
-   reuses too. */
+   first as the composite holds it, then "reused" when a third cloud,
+   computed once the second is released, is made in the second's memory
+   ("new" otherwise). With a second argument "units" or "colorizer", the
+   same of the outputs of a units transform or a colorizer, whose memory
+   the library reuses too. */
 #include <inttypes.h>
 #include <string.h>
 #include "rs2test.h"
@@ -75,8 +77,14 @@ int main(int argc, char** argv) {
 	pthread_mutex_unlock(&mu);
 
 	rs2_frame_queue* q = rs2_create_frame_queue(4, &e); check(e);
-	rs2_processing_block* pc = argc > 2 && !strcmp(argv[2], "units") ? rs2_create_units_transform(&e) : rs2_create_pointcloud(&e);
+	const char* block = argc > 2 ? argv[2] : "pointcloud";
+	rs2_processing_block* pc = !strcmp(block, "units") ? rs2_create_units_transform(&e)
+		: !strcmp(block, "colorizer") ? rs2_create_colorizer(&e) : rs2_create_pointcloud(&e);
 	check(e);
+	if (!strcmp(block, "colorizer")) {
+		/* colors by distance, which tell the frames apart */
+		rs2_set_option((rs2_options*)pc, RS2_OPTION_HISTOGRAM_EQUALIZATION_ENABLED, 0, &e); check(e);
+	}
 	rs2_processing_block* keeper = rs2_create_processing_block_fptr(keep, NULL, &e); check(e);
 	rs2_frame* first = run(pc, q, depth[0]);
 	uint64_t h1 = hash(first);
@@ -84,9 +92,13 @@ int main(int argc, char** argv) {
 	rs2_release_frame(first);
 	rs2_frame* second = run(pc, q, depth[1]);
 	uint64_t h2 = hash(second);
+	const void* mem2 = rs2_get_frame_data(second, &e); check(e);
 	rs2_release_frame(second);
+	rs2_frame* third = run(pc, q, depth[1]);
+	const void* mem3 = rs2_get_frame_data(third, &e); check(e);
+	rs2_release_frame(third);
 	rs2_frame* inner = rs2_extract_frame(kept, 0, &e); check(e);
-	printf("%016" PRIx64 " %016" PRIx64 " %016" PRIx64 "\n", h1, h2, hash(inner));
+	printf("%016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %s\n", h1, h2, hash(inner), mem3 == mem2 ? "reused" : "new");
 	rs2_release_frame(inner);
 	rs2_release_frame(kept);
 
