@@ -137,14 +137,7 @@ func (c *compressor) sequences(dst []byte, di int, pend, src []byte, v *[4]uint3
 			}
 			// The literals: hash their stripes now, while they are hot.
 			if hp+16 <= ip {
-				c.v[0] = xxhRound(c.v[0], ld32(p, hp))
-				c.v[1] = xxhRound(c.v[1], ld32(p, hp+4))
-				c.v[2] = xxhRound(c.v[2], ld32(p, hp+8))
-				c.v[3] = xxhRound(c.v[3], ld32(p, hp+12))
-				hp += 16
-				if hp+16 <= ip {
-					hp += xxhLanes(&c.v, src[hp:ip])
-				}
+				hp += xxhLanes(&c.v, src[hp:ip])
 			}
 			off := ip - ref
 			end := ip + minMatch
