@@ -77,44 +77,7 @@ done:
 
 
 // The wide routines below are alignRowSep4 on eight (AVX2) or sixteen
-// (AVX-512) pixels: the same operations on the same values in the same
-// order. Their macros take the instructions that read the table (MULK,
-// ADDK: a product and a sum with the table's value), the table's scale s
-// (its offsets s times alignRowSep4's) and the vector registers.
-
-// ROWARGSV is ROWARGS with y in VY and units in VU, and in CX the groups
-// of 2^shift pixels out holds.
-#define ROWARGSV(VY, VU, shift) \
-	MOVQ         z_base+0(FP), SI; \
-	MOVQ         xs_base+24(FP), DX; \
-	VBROADCASTSS y+48(FP), VY; \
-	VBROADCASTSS units+52(FP), VU; \
-	MOVQ         k+56(FP), BX; \
-	MOVQ         out_base+64(FP), DI; \
-	MOVQ         out_len+72(FP), CX; \
-	SHRQ         $shift, CX; \
-	MOVBLZX      distort+88(FP), AX
-
-// PROJROWV is PROJROW: dst = ra*vx + (rb*vy + (rc*d + t)), with d in D, vx
-// in VX and vy in VY; T3 and T4 are overwritten.
-#define PROJROWV(MULK, ADDK, s, ra, rb, rc, t, dst, D, VX, VY, T3, T4) \
-	MULK   (s*rc)(BX), D, T3; \
-	ADDK   (s*t)(BX), T3, T3; \
-	MULK   (s*rb)(BX), VY, T4; \
-	VADDPS T3, T4, T4; \
-	MULK   (s*ra)(BX), VX, dst; \
-	VADDPS T4, dst, dst
-
-// PROJECTV is PROJECT4 from d in V0, the rays' y in VY: x and y in V5 and
-// V6; V1-V4 and V7 are overwritten.
-#define PROJECTV(MULK, ADDK, s, VY, V0, V1, V2, V3, V4, V5, V6, V7) \
-	VMULPS (DX), V0, V1; \
-	VMULPS VY, V0, V2; \
-	PROJROWV(MULK, ADDK, s, 0, 48, 96, 144, V5, V0, V1, V2, V3, V4); \
-	PROJROWV(MULK, ADDK, s, 16, 64, 112, 160, V6, V0, V1, V2, V3, V4); \
-	PROJROWV(MULK, ADDK, s, 32, 80, 128, 176, V7, V0, V1, V2, V3, V4); \
-	VDIVPS V7, V5, V5; \
-	VDIVPS V7, V6, V6
+// (AVX-512) pixels, with the macros of project_amd64.h.
 
 // DISTORTV is alignRowSep4's modified Brown-Conrady (DISTORTF and the
 // rest) of x in X and y in Y; V0-V4 are overwritten.

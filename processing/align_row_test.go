@@ -95,6 +95,8 @@ func testAlignRowFast(t *testing.T) {
 func TestTexRowFast(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	models := []sensor.Distortion{sensor.DistortionNone, sensor.DistortionBrownConrady, sensor.DistortionModifiedBrownConrady, sensor.DistortionInverseBrownConrady}
+	defer func(avx2, avx512 bool) { useAVX2, useAVX512 = avx2, avx512 }(useAVX2, useAVX512)
+	features := [][2]bool{{useAVX2, useAVX512}, {useAVX2, false}, {false, false}}
 	for trial := range 200 {
 		e := sensor.Extrinsics{Rotation: [9]float32{1, 1e-3, -2e-3, -1e-3, 1, 5e-4, 2e-3, -5e-4, 1}}
 		if trial%3 == 0 {
@@ -130,21 +132,27 @@ func TestTexRowFast(t *testing.T) {
 		}
 		got, want := make([][2]float32, w), make([][2]float32, w)
 		gotVerts := make([][3]float32, w)
-		n := tm.rowFast(z, xs, y, units, got, gotPx, gotVerts)
-		vertexRowSep(gotVerts[n:], z[2*n:], xs[n:], y, units)
-		tm.row(gotVerts, got, gotPx, n)
 		tm.row(verts, want, wantPx, 0)
-		for i, v := range gotVerts {
-			if math.Float32bits(v[0]) != math.Float32bits(verts[i][0]) || math.Float32bits(v[1]) != math.Float32bits(verts[i][1]) ||
-				math.Float32bits(v[2]) != math.Float32bits(verts[i][2]) {
-				t.Fatalf("trial %d: vertex %d of %d (z %d): %v, want %v", trial, i, w, int(z[2*i])|int(z[2*i+1])<<8, v, verts[i])
+		for _, c := range features {
+			useAVX2, useAVX512 = c[0], c[1]
+			n := tm.rowFast(z, xs, y, units, got, gotPx, gotVerts)
+			vertexRowSep(gotVerts[n:], z[2*n:], xs[n:], y, units)
+			tm.row(gotVerts, got, gotPx, n)
+			for i, v := range gotVerts {
+				if math.Float32bits(v[0]) != math.Float32bits(verts[i][0]) || math.Float32bits(v[1]) != math.Float32bits(verts[i][1]) ||
+					math.Float32bits(v[2]) != math.Float32bits(verts[i][2]) {
+					t.Fatalf("trial %d (AVX2 %v, AVX-512 %v): vertex %d of %d (z %d): %v, want %v", trial, useAVX2, useAVX512, i, w, int(z[2*i])|int(z[2*i+1])<<8, v, verts[i])
+				}
 			}
-		}
-		for i := range got {
-			if math.Float32bits(got[i][0]) != math.Float32bits(want[i][0]) || math.Float32bits(got[i][1]) != math.Float32bits(want[i][1]) ||
-				(gotPx != nil && math.Float32bits(gotPx[i]) != math.Float32bits(wantPx[i])) {
-				t.Fatalf("trial %d (%v): pixel %d of %d (z %d): %v, want %v", trial, in.Model, i, w, int(z[2*i])|int(z[2*i+1])<<8, got[i], want[i])
+			for i := range got {
+				if math.Float32bits(got[i][0]) != math.Float32bits(want[i][0]) || math.Float32bits(got[i][1]) != math.Float32bits(want[i][1]) ||
+					(gotPx != nil && math.Float32bits(gotPx[i]) != math.Float32bits(wantPx[i])) {
+					t.Fatalf("trial %d (%v, AVX2 %v, AVX-512 %v): pixel %d of %d (z %d): %v, want %v", trial, in.Model, useAVX2, useAVX512, i, w, int(z[2*i])|int(z[2*i+1])<<8, got[i], want[i])
+				}
 			}
+			clear(got)
+			clear(gotVerts)
+			clear(gotPx)
 		}
 	}
 }

@@ -320,6 +320,7 @@ type texMapper struct {
 	tw, th            float32        // the texture's size, for the coordinates
 	distort, undistXY bool           // a model other than none; Brown-Conrady
 	k                 [26][4]float32 // r, t, fx, fy, ppx, ppy, 0.5, c, 1, 2, tw and th, four times each, for rowFast
+	k8                [26][8]float32 // the same, eight times each
 }
 
 func newTexMapper(e *sensor.Extrinsics, in *sensor.Intrinsics) texMapper {
@@ -336,6 +337,7 @@ func (tm *texMapper) fill() {
 	vs := append(append(append(tm.r[:0:0], tm.r[:]...), tm.t[:]...), tm.fx, tm.fy, tm.ppx, tm.ppy, 0.5)
 	for i, v := range append(append(vs, tm.c[:]...), 1, 2, tm.tw, tm.th) {
 		tm.k[i] = [4]float32{v, v, v, v}
+		tm.k8[i] = [8]float32{v, v, v, v, v, v, v, v}
 	}
 }
 

@@ -11,17 +11,50 @@ package processing
 //go:noescape
 func texRowSep4(z []byte, xs []float32, y, units float32, k *[26][4]float32, out [][2]float32, distort bool, px []float32, undistXY bool, verts [][3]float32)
 
+// texRowSep8 is texRowSep4 eight pixels at a time with AVX2, from the
+// table k8 of texMapper; len(out) is a multiple of 8.
+//
+//go:noescape
+func texRowSep8(z []byte, xs []float32, y, units float32, k *[26][8]float32, out [][2]float32, distort bool, px []float32, undistXY bool, verts [][3]float32)
+
+// texRowSep16 is texRowSep4 sixteen pixels at a time with AVX-512 (F),
+// from the same table; len(out) is a multiple of 16.
+//
+//go:noescape
+func texRowSep16(z []byte, xs []float32, y, units float32, k *[26][4]float32, out [][2]float32, distort bool, px []float32, undistXY bool, verts [][3]float32)
+
 // rowFast computes the vertices and maps the pixels of a row it can with
-// SSE2 (see texRowSep4) and returns how many it did (the first ones of the
+// AVX-512, AVX2 or SSE2 (see texRowSep4; useAVX512 and useAVX2 choose)
+// and returns how many it did (the first ones of the
 // row).
 func (tm *texMapper) rowFast(z []byte, xs []float32, y, units float32, tc [][2]float32, px []float32, verts [][3]float32) int {
 	n := len(tc) &^ 3
 	if n == 0 || len(z) < 2*n || len(xs) < n || len(verts) < n || (px != nil && len(px) < n) {
 		return 0
 	}
-	if px != nil {
-		px = px[:n]
+	var pxs []float32 // px from each routine's first pixel on, or nil
+	done := 0
+	run := func(to int, f func(z []byte, xs []float32, tc [][2]float32, px []float32, verts [][3]float32)) {
+		if px != nil {
+			pxs = px[done:to]
+		}
+		f(z[2*done:2*to], xs[done:to], tc[done:to], pxs, verts[done:to])
+		done = to
 	}
-	texRowSep4(z[:2*n], xs[:n], y, units, &tm.k, tc[:n], tm.distort, px, tm.undistXY, verts[:n])
+	if n16 := n &^ 15; useAVX512 && n16 > 0 {
+		run(n16, func(z []byte, xs []float32, tc [][2]float32, px []float32, verts [][3]float32) {
+			texRowSep16(z, xs, y, units, &tm.k, tc, tm.distort, px, tm.undistXY, verts)
+		})
+	}
+	if n8 := n &^ 7; useAVX2 && n8 > done {
+		run(n8, func(z []byte, xs []float32, tc [][2]float32, px []float32, verts [][3]float32) {
+			texRowSep8(z, xs, y, units, &tm.k8, tc, tm.distort, px, tm.undistXY, verts)
+		})
+	}
+	if n > done {
+		run(n, func(z []byte, xs []float32, tc [][2]float32, px []float32, verts [][3]float32) {
+			texRowSep4(z, xs, y, units, &tm.k, tc, tm.distort, px, tm.undistXY, verts)
+		})
+	}
 	return n
 }

@@ -120,3 +120,303 @@ nopx:
 
 done:
 	RET
+
+// TEXDISTORTV is texRowSep4's radial factor (DISTORTF) of x in X and y in
+// Y: r2 in V0, x*f and y*f in XF and YF; V1-V4 are overwritten.
+#define TEXDISTORTV(MULK, ADDK, s, V0, V1, V2, V3, V4, X, Y, XF, YF) \
+	VMULPS X, X, V0; \
+	VMULPS Y, Y, V1; \
+	VADDPS V1, V0, V0; \
+	VMULPS V0, V0, V1; \
+	MULK   (s*288)(BX), V1, V2; \
+	VMULPS V0, V1, V1; \
+	MULK   (s*336)(BX), V1, V1; \
+	VADDPS V1, V2, V2; \
+	MULK   (s*272)(BX), V0, V3; \
+	VADDPS V2, V3, V3; \
+	ADDK   (s*352)(BX), V3, V4; \
+	VMULPS V4, X, XF; \
+	VMULPS V4, Y, YF
+
+// TEXTANGV adds texRowSep4's tangential terms of xd in X and yd in Y, with
+// r2 in V0, to XF and YF; V1-V3 are overwritten.
+#define TEXTANGV(MULK, s, V0, V1, V2, V3, X, Y, XF, YF) \
+	VMULPS X, X, V1; \
+	MULK   (s*368)(BX), V1, V1; \
+	VADDPS V0, V1, V1; \
+	MULK   (s*320)(BX), V1, V1; \
+	VMULPS Y, X, V2; \
+	MULK   (s*304)(BX), V2, V3; \
+	MULK   (s*368)(BX), V3, V3; \
+	VADDPS V1, V3, V3; \
+	VADDPS V3, XF, XF; \
+	VMULPS Y, Y, V1; \
+	MULK   (s*368)(BX), V1, V1; \
+	VADDPS V0, V1, V1; \
+	MULK   (s*304)(BX), V1, V1; \
+	MULK   (s*320)(BX), V2, V3; \
+	MULK   (s*368)(BX), V3, V3; \
+	VADDPS V1, V3, V3; \
+	VADDPS V3, YF, YF
+
+// TEXARGSV loads, after ROWARGSV, px into R8, undistXY into R9 and verts
+// into R10.
+#define TEXARGSV \
+	MOVQ    px_base+96(FP), R8; \
+	MOVBLZX undistXY+120(FP), R9; \
+	MOVQ    verts_base+128(FP), R10
+
+// vperm8 and vperm16 hold, for eight and sixteen pixels, the permutations
+// that place the x, y and z of the vertices where the three stores of the
+// interleaved vertices want them: component c of pixel p goes to float
+// 3p+c of the row, so to lane (3p+c) mod n of store (3p+c) div n; the
+// lane's other stores take other components (the blends choose).
+DATA vperm8<>+0(SB)/4, $0
+DATA vperm8<>+4(SB)/4, $3
+DATA vperm8<>+8(SB)/4, $6
+DATA vperm8<>+12(SB)/4, $1
+DATA vperm8<>+16(SB)/4, $4
+DATA vperm8<>+20(SB)/4, $7
+DATA vperm8<>+24(SB)/4, $2
+DATA vperm8<>+28(SB)/4, $5
+DATA vperm8<>+32(SB)/4, $5
+DATA vperm8<>+36(SB)/4, $0
+DATA vperm8<>+40(SB)/4, $3
+DATA vperm8<>+44(SB)/4, $6
+DATA vperm8<>+48(SB)/4, $1
+DATA vperm8<>+52(SB)/4, $4
+DATA vperm8<>+56(SB)/4, $7
+DATA vperm8<>+60(SB)/4, $2
+DATA vperm8<>+64(SB)/4, $2
+DATA vperm8<>+68(SB)/4, $5
+DATA vperm8<>+72(SB)/4, $0
+DATA vperm8<>+76(SB)/4, $3
+DATA vperm8<>+80(SB)/4, $6
+DATA vperm8<>+84(SB)/4, $1
+DATA vperm8<>+88(SB)/4, $4
+DATA vperm8<>+92(SB)/4, $7
+GLOBL vperm8<>(SB), RODATA|NOPTR, $96
+DATA vperm16<>+0(SB)/4, $0
+DATA vperm16<>+4(SB)/4, $11
+DATA vperm16<>+8(SB)/4, $6
+DATA vperm16<>+12(SB)/4, $1
+DATA vperm16<>+16(SB)/4, $12
+DATA vperm16<>+20(SB)/4, $7
+DATA vperm16<>+24(SB)/4, $2
+DATA vperm16<>+28(SB)/4, $13
+DATA vperm16<>+32(SB)/4, $8
+DATA vperm16<>+36(SB)/4, $3
+DATA vperm16<>+40(SB)/4, $14
+DATA vperm16<>+44(SB)/4, $9
+DATA vperm16<>+48(SB)/4, $4
+DATA vperm16<>+52(SB)/4, $15
+DATA vperm16<>+56(SB)/4, $10
+DATA vperm16<>+60(SB)/4, $5
+DATA vperm16<>+64(SB)/4, $5
+DATA vperm16<>+68(SB)/4, $0
+DATA vperm16<>+72(SB)/4, $11
+DATA vperm16<>+76(SB)/4, $6
+DATA vperm16<>+80(SB)/4, $1
+DATA vperm16<>+84(SB)/4, $12
+DATA vperm16<>+88(SB)/4, $7
+DATA vperm16<>+92(SB)/4, $2
+DATA vperm16<>+96(SB)/4, $13
+DATA vperm16<>+100(SB)/4, $8
+DATA vperm16<>+104(SB)/4, $3
+DATA vperm16<>+108(SB)/4, $14
+DATA vperm16<>+112(SB)/4, $9
+DATA vperm16<>+116(SB)/4, $4
+DATA vperm16<>+120(SB)/4, $15
+DATA vperm16<>+124(SB)/4, $10
+DATA vperm16<>+128(SB)/4, $10
+DATA vperm16<>+132(SB)/4, $5
+DATA vperm16<>+136(SB)/4, $0
+DATA vperm16<>+140(SB)/4, $11
+DATA vperm16<>+144(SB)/4, $6
+DATA vperm16<>+148(SB)/4, $1
+DATA vperm16<>+152(SB)/4, $12
+DATA vperm16<>+156(SB)/4, $7
+DATA vperm16<>+160(SB)/4, $2
+DATA vperm16<>+164(SB)/4, $13
+DATA vperm16<>+168(SB)/4, $8
+DATA vperm16<>+172(SB)/4, $3
+DATA vperm16<>+176(SB)/4, $14
+DATA vperm16<>+180(SB)/4, $9
+DATA vperm16<>+184(SB)/4, $4
+DATA vperm16<>+188(SB)/4, $15
+GLOBL vperm16<>(SB), RODATA|NOPTR, $192
+
+// func texRowSep8(z []byte, xs []float32, y, units float32, k *[26][8]float32, out [][2]float32, distort bool, px []float32, undistXY bool, verts [][3]float32)
+// k holds the values of texRowSep4's table each eight times.
+TEXT ·texRowSep8(SB), NOSPLIT, $0-152
+	ROWARGSV(Y14, Y15, 3)
+	TEXARGSV
+	TESTQ CX, CX
+	JZ    done8
+
+loop8:
+	// d = z*units, Y10 all ones where d is 0 (+0 or -0).
+	VPMOVZXWD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMULPS    Y15, Y0, Y0
+	VPSLLD    $1, Y0, Y10
+	VPXOR     Y1, Y1, Y1
+	VPCMPEQD  Y1, Y10, Y10
+	PROJECTV(VMULPS, VADDPS, 2, Y14, Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+
+	// The vertices (vx, vy, d): the stores take x at the lanes k with
+	// k mod 3 = 0, 1, 2, y at the next and d at the last.
+	VMOVDQU  vperm8<>+0(SB), Y8
+	VPERMPS  Y1, Y8, Y3
+	VMOVDQU  vperm8<>+32(SB), Y8
+	VPERMPS  Y2, Y8, Y4
+	VMOVDQU  vperm8<>+64(SB), Y8
+	VPERMPS  Y0, Y8, Y9
+	VBLENDPS $0x92, Y4, Y3, Y11
+	VBLENDPS $0x24, Y9, Y11, Y11
+	VMOVUPS  Y11, (R10)
+	VBLENDPS $0x24, Y4, Y3, Y11
+	VBLENDPS $0x49, Y9, Y11, Y11
+	VMOVUPS  Y11, 32(R10)
+	VBLENDPS $0x49, Y4, Y3, Y11
+	VBLENDPS $0x92, Y9, Y11, Y11
+	VMOVUPS  Y11, 64(R10)
+	ADDQ     $96, R10
+
+	TESTB AL, AL
+	JZ    project8
+	TEXDISTORTV(VMULPS, VADDPS, 2, Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y11, Y12)
+	TESTB R9B, R9B
+	JNZ   undist8
+	VMOVAPS Y11, Y5
+	VMOVAPS Y12, Y6
+
+undist8:
+	TEXTANGV(VMULPS, 2, Y0, Y1, Y2, Y3, Y5, Y6, Y11, Y12)
+	VMOVAPS Y11, Y5
+	VMOVAPS Y12, Y6
+
+project8:
+	// u = x*fx + ppx, v = y*fy + ppy; 0 where d is 0.
+	VMULPS  384(BX), Y5, Y5
+	VADDPS  448(BX), Y5, Y5
+	VMULPS  416(BX), Y6, Y6
+	VADDPS  480(BX), Y6, Y6
+	VANDNPS Y5, Y10, Y11
+	VANDNPS Y6, Y10, Y12
+	TESTQ   R8, R8
+	JZ      nopx8
+	VMOVUPS Y11, (R8)
+	ADDQ    $32, R8
+
+nopx8:
+	// texture coordinates u/width, v/height, interleaved.
+	VDIVPS     768(BX), Y11, Y11
+	VDIVPS     800(BX), Y12, Y12
+	VUNPCKLPS  Y12, Y11, Y13
+	VUNPCKHPS  Y12, Y11, Y11
+	VPERM2F128 $0x20, Y11, Y13, Y12
+	VPERM2F128 $0x31, Y11, Y13, Y11
+	VMOVUPS    Y12, (DI)
+	VMOVUPS    Y11, 32(DI)
+
+	ADDQ $16, SI
+	ADDQ $32, DX
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop8
+
+done8:
+	VZEROUPPER
+	RET
+
+// func texRowSep16(z []byte, xs []float32, y, units float32, k *[26][4]float32, out [][2]float32, distort bool, px []float32, undistXY bool, verts [][3]float32)
+// The table's values are broadcast from texRowSep4's table.
+TEXT ·texRowSep16(SB), NOSPLIT, $0-152
+	ROWARGSV(Z14, Z15, 4)
+	TEXARGSV
+	TESTQ CX, CX
+	JZ    done16
+	VMOVDQU32 vperm16<>+0(SB), Z16
+	VMOVDQU32 vperm16<>+64(SB), Z17
+	VMOVDQU32 vperm16<>+128(SB), Z18
+	MOVW      $0x9249, R11
+	KMOVW     R11, K2
+	MOVW      $0x2492, R11
+	KMOVW     R11, K3
+	MOVW      $0x4924, R11
+	KMOVW     R11, K4
+
+loop16:
+	// d = z*units, K1 set where d is not 0 (+0 or -0).
+	VPMOVZXWD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMULPS    Z15, Z0, Z0
+	VPSLLD    $1, Z0, Z10
+	VPTESTMD  Z10, Z10, K1
+	PROJECTV(VMULPS.BCST, VADDPS.BCST, 1, Z14, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
+
+	// The vertices (vx, vy, d), as texRowSep8 stores them; the lanes k
+	// with k mod 3 = 0, 1, 2 are K2, K3, K4.
+	VPERMPS   Z1, Z16, Z3
+	VPERMPS   Z2, Z17, Z4
+	VPERMPS   Z0, Z18, Z9
+	VBLENDMPS Z4, Z3, K3, Z11
+	VBLENDMPS Z9, Z11, K4, Z11
+	VMOVUPS   Z11, (R10)
+	VBLENDMPS Z4, Z3, K2, Z11
+	VBLENDMPS Z9, Z11, K3, Z11
+	VMOVUPS   Z11, 64(R10)
+	VBLENDMPS Z4, Z3, K4, Z11
+	VBLENDMPS Z9, Z11, K2, Z11
+	VMOVUPS   Z11, 128(R10)
+	ADDQ      $192, R10
+
+	TESTB AL, AL
+	JZ    project16
+	TEXDISTORTV(VMULPS.BCST, VADDPS.BCST, 1, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z11, Z12)
+	TESTB R9B, R9B
+	JNZ   undist16
+	VMOVAPS Z11, Z5
+	VMOVAPS Z12, Z6
+
+undist16:
+	TEXTANGV(VMULPS.BCST, 1, Z0, Z1, Z2, Z3, Z5, Z6, Z11, Z12)
+	VMOVAPS Z11, Z5
+	VMOVAPS Z12, Z6
+
+project16:
+	// u = x*fx + ppx, v = y*fy + ppy; 0 where d is 0.
+	VMULPS.BCST 192(BX), Z5, Z5
+	VADDPS.BCST 224(BX), Z5, Z5
+	VMULPS.BCST 208(BX), Z6, Z6
+	VADDPS.BCST 240(BX), Z6, Z6
+	VMOVAPS.Z   Z5, K1, Z11
+	VMOVAPS.Z   Z6, K1, Z12
+	TESTQ       R8, R8
+	JZ          nopx16
+	VMOVUPS     Z11, (R8)
+	ADDQ        $64, R8
+
+nopx16:
+	// texture coordinates u/width, v/height, interleaved.
+	VDIVPS.BCST 384(BX), Z11, Z11
+	VDIVPS.BCST 400(BX), Z12, Z12
+	VUNPCKLPS   Z12, Z11, Z13
+	VUNPCKHPS   Z12, Z11, Z19
+	VSHUFF64X2  $0x44, Z19, Z13, Z20
+	VSHUFF64X2  $0xee, Z19, Z13, Z13
+	VSHUFF64X2  $0xd8, Z20, Z20, Z20
+	VSHUFF64X2  $0xd8, Z13, Z13, Z13
+	VMOVUPS     Z20, (DI)
+	VMOVUPS     Z13, 64(DI)
+
+	ADDQ $32, SI
+	ADDQ $64, DX
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop16
+
+done16:
+	VZEROUPPER
+	RET
