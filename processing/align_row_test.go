@@ -97,6 +97,7 @@ func TestTexRowFast(t *testing.T) {
 	models := []sensor.Distortion{sensor.DistortionNone, sensor.DistortionBrownConrady, sensor.DistortionModifiedBrownConrady, sensor.DistortionInverseBrownConrady}
 	defer func(avx2, avx512 bool) { useAVX2, useAVX512 = avx2, avx512 }(useAVX2, useAVX512)
 	features := [][2]bool{{useAVX2, useAVX512}, {useAVX2, false}, {false, false}}
+	cleanRows := 0 // rows with clean pixels (see rowFast)
 	for trial := range 200 {
 		e := sensor.Extrinsics{Rotation: [9]float32{1, 1e-3, -2e-3, -1e-3, 1, 5e-4, 2e-3, -5e-4, 1}}
 		if trial%3 == 0 {
@@ -125,6 +126,15 @@ func TestTexRowFast(t *testing.T) {
 			}
 			xs[i] = float32(r.NormFloat64())
 		}
+		if trial%5 == 1 {
+			// columns mostly increasing along the row
+			e = sensor.Extrinsics{Rotation: [9]float32{1, 0, 0, 0, 1, 0, 0, 0, 1}}
+			tm = newTexMapper(&e, &in)
+			for i := range xs {
+				xs[i] = float32(i-w/2) / 100
+			}
+			units = 0.001
+		}
 		vertexRowSep(verts, z, xs, y, units)
 		var gotPx, wantPx []float32
 		if trial%2 == 0 {
@@ -135,9 +145,18 @@ func TestTexRowFast(t *testing.T) {
 		tm.row(verts, want, wantPx, 0)
 		for _, c := range features {
 			useAVX2, useAVX512 = c[0], c[1]
-			n := tm.rowFast(z, xs, y, units, got, gotPx, gotVerts)
+			n, clean := tm.rowFast(z, xs, y, units, got, gotPx, gotVerts)
 			vertexRowSep(gotVerts[n:], z[2*n:], xs[n:], y, units)
 			tm.row(gotVerts, got, gotPx, n)
+			if wantClean := 0; gotPx != nil {
+				if useAVX512 {
+					wantClean = min(monotone(verts, wantPx)&^15, n&^15)
+				}
+				if clean != wantClean {
+					t.Fatalf("trial %d (AVX2 %v, AVX-512 %v): %d of %d pixels clean, want %d", trial, useAVX2, useAVX512, clean, w, wantClean)
+				}
+				cleanRows += min(clean, 1)
+			}
 			for i, v := range gotVerts {
 				if math.Float32bits(v[0]) != math.Float32bits(verts[i][0]) || math.Float32bits(v[1]) != math.Float32bits(verts[i][1]) ||
 					math.Float32bits(v[2]) != math.Float32bits(verts[i][2]) {
@@ -150,11 +169,40 @@ func TestTexRowFast(t *testing.T) {
 					t.Fatalf("trial %d (%v, AVX2 %v, AVX-512 %v): pixel %d of %d (z %d): %v, want %v", trial, in.Model, useAVX2, useAVX512, i, w, int(z[2*i])|int(z[2*i+1])<<8, got[i], want[i])
 				}
 			}
+			if gotPx != nil {
+				// occlusion removal from the first pixel not known clean
+				occl, wantOccl := slices.Clone(gotVerts), slices.Clone(verts)
+				removeOccluded(occl, asBytes(occl), gotPx, clean)
+				removeOccluded(wantOccl, asBytes(wantOccl), wantPx, 0)
+				if !slices.Equal(occl, wantOccl) {
+					t.Fatalf("trial %d (AVX2 %v, AVX-512 %v): occlusion removal from pixel %d: %v, want %v", trial, useAVX2, useAVX512, clean, occl, wantOccl)
+				}
+			}
 			clear(got)
 			clear(gotVerts)
 			clear(gotPx)
 		}
 	}
+	if useAVX512 && cleanRows < 5 {
+		t.Errorf("%d rows with clean pixels, want at least 5", cleanRows)
+	}
+}
+
+// monotone returns the index of the first vertex of verts, of nonzero
+// depth, whose texture column px is not above -1 and the columns of those
+// before it, or len(verts).
+func monotone(verts [][3]float32, px []float32) int {
+	maxX := float32(-1)
+	for i, v := range verts {
+		if v[2] == 0 {
+			continue
+		}
+		if !(px[i] > maxX) {
+			return i
+		}
+		maxX = px[i]
+	}
+	return len(verts)
 }
 
 // TestBlendRowsFast compares the column blend of Z16 spatial filtering
@@ -408,5 +456,71 @@ func TestGatherRGB(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("trial %d (%dx%d): z %v px %v\ngot  %v\nwant %v", trial, w, h, z, px, got, want)
 		}
+	}
+}
+
+// TestTexRowClean checks, on rows whose texture columns increase but for a
+// few that fall back (behind a pixel of the same group of sixteen or of
+// an earlier one), with zero depths among them, that rowFast finds the
+// pixels occlusion removal leaves alone, and that removeOccluded from
+// there removes what it removes from the first pixel.
+func TestTexRowClean(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	in := sensor.Intrinsics{Width: 640, Height: 480, FX: 1, FY: 1}
+	e := sensor.Extrinsics{Rotation: [9]float32{1, 0, 0, 0, 1, 0, 0, 0, 1}}
+	tm := newTexMapper(&e, &in)
+	cleanRows := 0
+	for trial := range 2000 {
+		w := 16 + r.IntN(200)
+		z, xs := make([]byte, 2*w), make([]float32, w)
+		start := float32(r.IntN(5)) - 3 // below -1 in some rows
+		for i := range xs {
+			xs[i] = start + float32(i)
+			if r.IntN(2+trial%3) > 0 { // a half, two thirds or three quarters of nonzero depth
+				z[2*i], z[2*i+1] = byte(1+r.IntN(255)), byte(r.IntN(8))
+			}
+		}
+		if trial%4 == 0 { // a run of zero depths, maybe a group of sixteen or more
+			at, n := 1+r.IntN(w-1), 8+r.IntN(32)
+			clear(z[2*at : 2*min(w, at+n)])
+			if at+n < w && trial%8 == 0 { // and behind the pixel before it
+				xs[at+n] = xs[at-1] - 0.25
+			}
+		}
+		for range r.IntN(3) {
+			j := 1 + r.IntN(w-1)
+			last := j - 1 // the last pixel of nonzero depth before j
+			for last > 0 && z[2*last] == 0 && z[2*last+1] == 0 {
+				last--
+			}
+			switch r.IntN(3) {
+			case 0: // behind an earlier pixel, maybe of an earlier group
+				xs[j] = xs[j-1-r.IntN(min(j, 40))] - 0.5
+			case 1: // behind that last pixel only
+				xs[j] = xs[last] - 0.25
+			case 2: // at its column
+				xs[j] = xs[last]
+			}
+		}
+		verts, wantPx := make([][3]float32, w), make([]float32, w)
+		vertexRowSep(verts, z, xs, 0.1, 0.001)
+		tm.row(verts, make([][2]float32, w), wantPx, 0)
+		got, gotPx, gotVerts := make([][2]float32, w), make([]float32, w), make([][3]float32, w)
+		n, clean := tm.rowFast(z, xs, 0.1, 0.001, got, gotPx, gotVerts)
+		vertexRowSep(gotVerts[n:], z[2*n:], xs[n:], 0.1, 0.001)
+		tm.row(gotVerts, got, gotPx, n)
+		if want := min(monotone(verts, wantPx)&^15, n&^15); useAVX512 && clean != want || !useAVX512 && clean != 0 {
+			t.Fatalf("trial %d: %d of %d pixels clean, want %d (columns %v)", trial, clean, w, want, wantPx)
+		}
+		cleanRows += min(clean, 1)
+		want := slices.Clone(verts)
+		removeOccluded(want, asBytes(want), wantPx, 0)
+		removeOccluded(gotVerts, asBytes(gotVerts), gotPx, clean)
+		if !slices.Equal(gotVerts, want) {
+			t.Fatalf("trial %d: occlusion removal from pixel %d: %v, want %v", trial, clean, gotVerts, want)
+		}
+	}
+	if useAVX512 && cleanRows < 300 {
+		t.Errorf("%d rows with clean pixels, want at least 300", cleanRows)
 	}
 }

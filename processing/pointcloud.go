@@ -238,11 +238,12 @@ func (pc *PointCloud) CalculateInto(dst *Points, f *sensor.Frame) (*Points, erro
 			i0 := y * f.Width
 			verts := pts.Vertices[i0 : i0+f.Width]
 			var tc [][2]float32
-			from := 0 // the vertices and coordinates done with SIMD
+			from := 0  // the vertices and coordinates done with SIMD
+			clean := 0 // the first pixels occlusion removal leaves alone
 			if texture != nil {
 				tc = pts.TexCoords[i0 : i0+f.Width]
 				if m.sep {
-					from = tm.rowFast(row, m.x, m.y[y], units, tc, px, verts)
+					from, clean = tm.rowFast(row, m.x, m.y[y], units, tc, px, verts)
 				}
 			}
 			if m.sep {
@@ -259,7 +260,7 @@ func (pc *PointCloud) CalculateInto(dst *Points, f *sensor.Frame) (*Points, erro
 				tm.row(verts, tc, px, from)
 			}
 			if occlude {
-				removeOccluded(verts, out.Data[12*i0:12*(i0+f.Width)], px)
+				removeOccluded(verts, out.Data[12*i0:12*(i0+f.Width)], px, clean)
 			}
 		}
 	})
@@ -391,10 +392,18 @@ func (m *texMapper) pixel(vx, vy, vz float32) (float32, float32) {
 // removeOccluded zeroes, in one row, the vertices whose texture column
 // falls left of a column already reached (or at it, more than occlusionZ
 // farther), and the vertex after each such one, in v and in its bytes b.
-func removeOccluded(v [][3]float32, b []byte, pix []float32) {
+// It starts at vertex from, the ones before it being known to be left
+// alone: each of nonzero depth with a column above the ones before it.
+func removeOccluded(v [][3]float32, b []byte, pix []float32, from int) {
 	maxX, maxZ := float32(-1), float32(0)
+	for i := from - 1; i >= 0; i-- {
+		if v[i][2] != 0 {
+			maxX, maxZ = pix[i], v[i][2]
+			break
+		}
+	}
 	dilate := 0
-	for i := range v {
+	for i := from; i < len(v); i++ {
 		if v[i][2] == 0 {
 			continue
 		}

@@ -330,13 +330,30 @@ done8:
 	VZEROUPPER
 	RET
 
-// func texRowSep16(z []byte, xs []float32, y, units float32, k *[26][4]float32, out [][2]float32, distort bool, px []float32, undistXY bool, verts [][3]float32)
-// The table's values are broadcast from texRowSep4's table.
-TEXT ·texRowSep16(SB), NOSPLIT, $0-152
+// occl holds -1 (the texture column occlusion scanning starts from), -inf
+// and 15 (the last lane).
+DATA occl<>+0(SB)/4, $0xbf800000
+DATA occl<>+4(SB)/4, $0xff800000
+DATA occl<>+8(SB)/4, $15
+GLOBL occl<>(SB), RODATA|NOPTR, $12
+
+// func texRowSep16(z []byte, xs []float32, y, units float32, k *[26][4]float32, out [][2]float32, distort bool, px []float32, undistXY bool, verts [][3]float32) (clean int)
+// The table's values are broadcast from texRowSep4's table. With px, clean
+// counts the pixels of the groups of sixteen before the first one with a
+// pixel of nonzero depth whose texture column is not above every column
+// before it (and -1); R13 holds the groups, R12 the groups left at that
+// first one (0 while none), Z21 the highest column so far, Z22 -inf and
+// Z26 15 in every lane.
+TEXT ·texRowSep16(SB), NOSPLIT, $0-160
 	ROWARGSV(Z14, Z15, 4)
 	TEXARGSV
+	MOVQ  CX, R13
+	XORQ  R12, R12
 	TESTQ CX, CX
 	JZ    done16
+	VBROADCASTSS occl<>+0(SB), Z21
+	VBROADCASTSS occl<>+4(SB), Z22
+	VPBROADCASTD occl<>+8(SB), Z26
 	VMOVDQU32 vperm16<>+0(SB), Z16
 	VMOVDQU32 vperm16<>+64(SB), Z17
 	VMOVDQU32 vperm16<>+128(SB), Z18
@@ -398,6 +415,30 @@ project16:
 	VMOVUPS     Z11, (R8)
 	ADDQ        $64, R8
 
+	// Z23 the columns, -inf where d is 0; Z24 their running maximum from
+	// the first lane on, Z25 that of the lanes before each (and Z21).
+	TESTQ     R12, R12
+	JNZ       nopx16
+	VMOVAPS   Z22, Z23
+	VMOVAPS   Z11, K1, Z23
+	VALIGND   $15, Z22, Z23, Z25
+	VMAXPS    Z25, Z23, Z24
+	VALIGND   $14, Z22, Z24, Z25
+	VMAXPS    Z25, Z24, Z24
+	VALIGND   $12, Z22, Z24, Z25
+	VMAXPS    Z25, Z24, Z24
+	VALIGND   $8, Z22, Z24, Z25
+	VMAXPS    Z25, Z24, Z24
+	VALIGND   $15, Z21, Z24, Z25
+	VMAXPS    Z21, Z25, Z25
+	VCMPPS    $0x1e, Z25, Z23, K1, K6
+	KXORW     K1, K6, K7
+	VPERMPS   Z24, Z26, Z25
+	VMAXPS    Z21, Z25, Z21
+	KORTESTW  K7, K7
+	JZ        nopx16
+	MOVQ      CX, R12
+
 nopx16:
 	// texture coordinates u/width, v/height, interleaved.
 	VDIVPS.BCST 384(BX), Z11, Z11
@@ -418,5 +459,8 @@ nopx16:
 	JNZ  loop16
 
 done16:
+	SUBQ R12, R13
+	SHLQ $4, R13
+	MOVQ R13, clean+152(FP)
 	VZEROUPPER
 	RET
