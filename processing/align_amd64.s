@@ -82,27 +82,8 @@ done:
 // DISTORTV is alignRowSep4's modified Brown-Conrady (DISTORTF and the
 // rest) of x in X and y in Y; V0-V4 are overwritten.
 #define DISTORTV(MULK, ADDK, s, V0, V1, V2, V3, V4, X, Y) \
-	VMULPS X, X, V0; \
-	VMULPS Y, Y, V1; \
-	VADDPS V1, V0, V0; \
-	VMULPS V0, V0, V1; \
-	MULK   (s*288)(BX), V1, V2; \
-	VMULPS V0, V1, V1; \
-	MULK   (s*336)(BX), V1, V1; \
-	VADDPS V1, V2, V2; \
-	MULK   (s*272)(BX), V0, V3; \
-	VADDPS V2, V3, V3; \
-	ADDK   (s*352)(BX), V3, V4; \
-	VMULPS V4, X, X; \
-	VMULPS V4, Y, Y; \
-	VMULPS X, X, V1; \
-	MULK   (s*368)(BX), V1, V1; \
-	VADDPS V0, V1, V1; \
-	MULK   (s*320)(BX), V1, V1; \
-	VMULPS Y, X, V2; \
-	MULK   (s*304)(BX), V2, V3; \
-	MULK   (s*368)(BX), V3, V3; \
-	VADDPS V1, V3, V3; \
+	RADIALV(MULK, ADDK, s, V0, V1, V2, V3, V4, X, Y, X, Y); \
+	TANGXV(MULK, s, V0, V1, V2, V3, X, Y); \
 	MULK   (s*320)(BX), V2, V4; \
 	MULK   (s*368)(BX), V4, V4; \
 	VADDPS V1, V4, V4; \
@@ -127,13 +108,7 @@ TEXT ·alignRowSep8(SB), NOSPLIT, $0-89
 	JZ    done8
 
 loop8:
-	// d = z*units, Y10 all ones where d is 0 (+0 or -0).
-	VPMOVZXWD (SI), Y0
-	VCVTDQ2PS Y0, Y0
-	VMULPS    Y15, Y0, Y0
-	VPSLLD    $1, Y0, Y10
-	VPXOR     Y1, Y1, Y1
-	VPCMPEQD  Y1, Y10, Y10
+	DEPTH8
 	PROJECTV(VMULPS, VADDPS, 2, Y14, Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 	TESTB     AL, AL
 	JZ        project8
@@ -147,18 +122,8 @@ project8:
 	// (0, 0) where z is 0; interleaved u, v in the pixels' order.
 	VPANDN     Y5, Y10, Y11
 	VPANDN     Y6, Y10, Y12
-	VPUNPCKLDQ Y12, Y11, Y13
-	VPUNPCKHDQ Y12, Y11, Y11
-	VPERM2I128 $0x20, Y11, Y13, Y12
-	VPERM2I128 $0x31, Y11, Y13, Y11
-	VMOVDQU    Y12, (DI)
-	VMOVDQU    Y11, 32(DI)
-
-	ADDQ $16, SI
-	ADDQ $32, DX
-	ADDQ $64, DI
-	DECQ CX
-	JNZ  loop8
+	PAIRS8(Y11, Y12, Y13)
+	NEXTV(8, loop8)
 
 done8:
 	VZEROUPPER
@@ -172,12 +137,7 @@ TEXT ·alignRowSep16(SB), NOSPLIT, $0-89
 	JZ    done16
 
 loop16:
-	// d = z*units, K1 set where d is not 0 (+0 or -0).
-	VPMOVZXWD (SI), Z0
-	VCVTDQ2PS Z0, Z0
-	VMULPS    Z15, Z0, Z0
-	VPSLLD    $1, Z0, Z10
-	VPTESTMD  Z10, Z10, K1
+	DEPTH16
 	PROJECTV(VMULPS.BCST, VADDPS.BCST, 1, Z14, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
 	TESTB     AL, AL
 	JZ        project16
@@ -189,20 +149,8 @@ project16:
 	VCVTPS2DQ.Z Z6, K1, Z6
 
 	// Interleaved u, v in the pixels' order.
-	VPUNPCKLDQ Z6, Z5, Z11
-	VPUNPCKHDQ Z6, Z5, Z12
-	VSHUFI64X2 $0x44, Z12, Z11, Z13
-	VSHUFI64X2 $0xee, Z12, Z11, Z11
-	VSHUFI64X2 $0xd8, Z13, Z13, Z13
-	VSHUFI64X2 $0xd8, Z11, Z11, Z11
-	VMOVDQU32  Z13, (DI)
-	VMOVDQU32  Z11, 64(DI)
-
-	ADDQ $32, SI
-	ADDQ $64, DX
-	ADDQ $128, DI
-	DECQ CX
-	JNZ  loop16
+	PAIRS16(Z5, Z6, Z11, Z12, Z13)
+	NEXTV(16, loop16)
 
 done16:
 	VZEROUPPER

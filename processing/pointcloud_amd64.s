@@ -121,34 +121,10 @@ nopx:
 done:
 	RET
 
-// TEXDISTORTV is texRowSep4's radial factor (DISTORTF) of x in X and y in
-// Y: r2 in V0, x*f and y*f in XF and YF; V1-V4 are overwritten.
-#define TEXDISTORTV(MULK, ADDK, s, V0, V1, V2, V3, V4, X, Y, XF, YF) \
-	VMULPS X, X, V0; \
-	VMULPS Y, Y, V1; \
-	VADDPS V1, V0, V0; \
-	VMULPS V0, V0, V1; \
-	MULK   (s*288)(BX), V1, V2; \
-	VMULPS V0, V1, V1; \
-	MULK   (s*336)(BX), V1, V1; \
-	VADDPS V1, V2, V2; \
-	MULK   (s*272)(BX), V0, V3; \
-	VADDPS V2, V3, V3; \
-	ADDK   (s*352)(BX), V3, V4; \
-	VMULPS V4, X, XF; \
-	VMULPS V4, Y, YF
-
 // TEXTANGV adds texRowSep4's tangential terms of xd in X and yd in Y, with
 // r2 in V0, to XF and YF; V1-V3 are overwritten.
 #define TEXTANGV(MULK, s, V0, V1, V2, V3, X, Y, XF, YF) \
-	VMULPS X, X, V1; \
-	MULK   (s*368)(BX), V1, V1; \
-	VADDPS V0, V1, V1; \
-	MULK   (s*320)(BX), V1, V1; \
-	VMULPS Y, X, V2; \
-	MULK   (s*304)(BX), V2, V3; \
-	MULK   (s*368)(BX), V3, V3; \
-	VADDPS V1, V3, V3; \
+	TANGXV(MULK, s, V0, V1, V2, V3, X, Y); \
 	VADDPS V3, XF, XF; \
 	VMULPS Y, Y, V1; \
 	MULK   (s*368)(BX), V1, V1; \
@@ -255,13 +231,7 @@ TEXT ·texRowSep8(SB), NOSPLIT, $0-152
 	JZ    done8
 
 loop8:
-	// d = z*units, Y10 all ones where d is 0 (+0 or -0).
-	VPMOVZXWD (SI), Y0
-	VCVTDQ2PS Y0, Y0
-	VMULPS    Y15, Y0, Y0
-	VPSLLD    $1, Y0, Y10
-	VPXOR     Y1, Y1, Y1
-	VPCMPEQD  Y1, Y10, Y10
+	DEPTH8
 	PROJECTV(VMULPS, VADDPS, 2, Y14, Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 
 	// The vertices (vx, vy, d): the stores take x at the lanes k with
@@ -285,7 +255,7 @@ loop8:
 
 	TESTB AL, AL
 	JZ    project8
-	TEXDISTORTV(VMULPS, VADDPS, 2, Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y11, Y12)
+	RADIALV(VMULPS, VADDPS, 2, Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y11, Y12)
 	TESTB R9B, R9B
 	JNZ   undist8
 	VMOVAPS Y11, Y5
@@ -313,18 +283,8 @@ nopx8:
 	// texture coordinates u/width, v/height, interleaved.
 	VDIVPS     768(BX), Y11, Y11
 	VDIVPS     800(BX), Y12, Y12
-	VUNPCKLPS  Y12, Y11, Y13
-	VUNPCKHPS  Y12, Y11, Y11
-	VPERM2F128 $0x20, Y11, Y13, Y12
-	VPERM2F128 $0x31, Y11, Y13, Y11
-	VMOVUPS    Y12, (DI)
-	VMOVUPS    Y11, 32(DI)
-
-	ADDQ $16, SI
-	ADDQ $32, DX
-	ADDQ $64, DI
-	DECQ CX
-	JNZ  loop8
+	PAIRS8(Y11, Y12, Y13)
+	NEXTV(8, loop8)
 
 done8:
 	VZEROUPPER
@@ -365,12 +325,7 @@ TEXT ·texRowSep16(SB), NOSPLIT, $0-160
 	KMOVW     R11, K4
 
 loop16:
-	// d = z*units, K1 set where d is not 0 (+0 or -0).
-	VPMOVZXWD (SI), Z0
-	VCVTDQ2PS Z0, Z0
-	VMULPS    Z15, Z0, Z0
-	VPSLLD    $1, Z0, Z10
-	VPTESTMD  Z10, Z10, K1
+	DEPTH16
 	PROJECTV(VMULPS.BCST, VADDPS.BCST, 1, Z14, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
 
 	// The vertices (vx, vy, d), as texRowSep8 stores them; the lanes k
@@ -391,7 +346,7 @@ loop16:
 
 	TESTB AL, AL
 	JZ    project16
-	TEXDISTORTV(VMULPS.BCST, VADDPS.BCST, 1, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z11, Z12)
+	RADIALV(VMULPS.BCST, VADDPS.BCST, 1, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z11, Z12)
 	TESTB R9B, R9B
 	JNZ   undist16
 	VMOVAPS Z11, Z5
@@ -443,20 +398,8 @@ nopx16:
 	// texture coordinates u/width, v/height, interleaved.
 	VDIVPS.BCST 384(BX), Z11, Z11
 	VDIVPS.BCST 400(BX), Z12, Z12
-	VUNPCKLPS   Z12, Z11, Z13
-	VUNPCKHPS   Z12, Z11, Z19
-	VSHUFF64X2  $0x44, Z19, Z13, Z20
-	VSHUFF64X2  $0xee, Z19, Z13, Z13
-	VSHUFF64X2  $0xd8, Z20, Z20, Z20
-	VSHUFF64X2  $0xd8, Z13, Z13, Z13
-	VMOVUPS     Z20, (DI)
-	VMOVUPS     Z13, 64(DI)
-
-	ADDQ $32, SI
-	ADDQ $64, DX
-	ADDQ $128, DI
-	DECQ CX
-	JNZ  loop16
+	PAIRS16(Z11, Z12, Z13, Z19, Z20)
+	NEXTV(16, loop16)
 
 done16:
 	SUBQ R12, R13

@@ -134,3 +134,83 @@
 	PROJROWV(MULK, ADDK, s, 32, 80, 128, 176, V7, V0, V1, V2, V3, V4); \
 	VDIVPS V7, V5, V5; \
 	VDIVPS V7, V6, V6
+
+// PAIRS8 stores the eight pairs (A[i], B[i]) of 32-bit values at DI, in
+// the pixels' order; A, B and T are overwritten.
+#define PAIRS8(A, B, T) \
+	VPUNPCKLDQ B, A, T; \
+	VPUNPCKHDQ B, A, A; \
+	VPERM2I128 $0x20, A, T, B; \
+	VPERM2I128 $0x31, A, T, A; \
+	VMOVDQU    B, (DI); \
+	VMOVDQU    A, 32(DI)
+
+// PAIRS16 stores the sixteen pairs (A[i], B[i]) of 32-bit values at DI, in
+// the pixels' order; L, H and T are overwritten.
+#define PAIRS16(A, B, L, H, T) \
+	VPUNPCKLDQ B, A, L; \
+	VPUNPCKHDQ B, A, H; \
+	VSHUFI64X2 $0x44, H, L, T; \
+	VSHUFI64X2 $0xee, H, L, L; \
+	VSHUFI64X2 $0xd8, T, T, T; \
+	VSHUFI64X2 $0xd8, L, L, L; \
+	VMOVDQU32  T, (DI); \
+	VMOVDQU32  L, 64(DI)
+
+// NEXTV moves SI, DX and DI on by n pixels and loops to lbl while CX,
+// counted down, is not 0.
+#define NEXTV(n, lbl) \
+	ADDQ $(2*n), SI; \
+	ADDQ $(4*n), DX; \
+	ADDQ $(8*n), DI; \
+	DECQ CX; \
+	JNZ  lbl
+
+// RADIALV is DISTORTF of x in X and y in Y, and the radial distortion:
+// r2 in V0, f in V4, x*f and y*f in XF and YF; V1-V3 are overwritten.
+#define RADIALV(MULK, ADDK, s, V0, V1, V2, V3, V4, X, Y, XF, YF) \
+	VMULPS X, X, V0; \
+	VMULPS Y, Y, V1; \
+	VADDPS V1, V0, V0; \
+	VMULPS V0, V0, V1; \
+	MULK   (s*288)(BX), V1, V2; \
+	VMULPS V0, V1, V1; \
+	MULK   (s*336)(BX), V1, V1; \
+	VADDPS V1, V2, V2; \
+	MULK   (s*272)(BX), V0, V3; \
+	VADDPS V2, V3, V3; \
+	ADDK   (s*352)(BX), V3, V4; \
+	VMULPS V4, X, XF; \
+	VMULPS V4, Y, YF
+
+// DEPTH8 sets Y0 to d = z*units of the eight Z16 values at SI (units in
+// Y15), and Y10 to all ones where d is 0 (+0 or -0); Y1 is overwritten.
+#define DEPTH8 \
+	VPMOVZXWD (SI), Y0; \
+	VCVTDQ2PS Y0, Y0; \
+	VMULPS    Y15, Y0, Y0; \
+	VPSLLD    $1, Y0, Y10; \
+	VPXOR     Y1, Y1, Y1; \
+	VPCMPEQD  Y1, Y10, Y10
+
+// DEPTH16 sets Z0 to d = z*units of the sixteen Z16 values at SI (units
+// in Z15), and K1 where d is not 0 (+0 or -0); Z10 is overwritten.
+#define DEPTH16 \
+	VPMOVZXWD (SI), Z0; \
+	VCVTDQ2PS Z0, Z0; \
+	VMULPS    Z15, Z0, Z0; \
+	VPSLLD    $1, Z0, Z10; \
+	VPTESTMD  Z10, Z10, K1
+
+// TANGXV computes the tangential term of x of the Brown-Conrady models,
+// from xd in X, yd in Y and r2 in V0: V3 = 2*(c2*(xd*yd)) +
+// c3*(r2 + 2*(xd*xd)), with c3*(r2 + 2*(xd*xd)) in V1 and xd*yd in V2.
+#define TANGXV(MULK, s, V0, V1, V2, V3, X, Y) \
+	VMULPS X, X, V1; \
+	MULK   (s*368)(BX), V1, V1; \
+	VADDPS V0, V1, V1; \
+	MULK   (s*320)(BX), V1, V1; \
+	VMULPS Y, X, V2; \
+	MULK   (s*304)(BX), V2, V3; \
+	MULK   (s*368)(BX), V3, V3; \
+	VADDPS V1, V3, V3
