@@ -12,10 +12,11 @@ package processing
 func texRowSep4(z []byte, xs []float32, y, units float32, k *[26][4]float32, out [][2]float32, distort bool, px []float32, undistXY bool, verts [][3]float32)
 
 // texRowSep8 is texRowSep4 eight pixels at a time with AVX2, from the
-// table k8 of texMapper; len(out) is a multiple of 8.
+// table k8 of texMapper; len(out) is a multiple of 8. It returns clean as
+// texRowSep16 does, in groups of eight.
 //
 //go:noescape
-func texRowSep8(z []byte, xs []float32, y, units float32, k *[26][8]float32, out [][2]float32, distort bool, px []float32, undistXY bool, verts [][3]float32)
+func texRowSep8(z []byte, xs []float32, y, units float32, k *[26][8]float32, out [][2]float32, distort bool, px []float32, undistXY bool, verts [][3]float32) (clean int)
 
 // texRowSep16 is texRowSep4 sixteen pixels at a time with AVX-512 (F),
 // from the same table; len(out) is a multiple of 16. With px, it returns
@@ -30,7 +31,7 @@ func texRowSep16(z []byte, xs []float32, y, units float32, k *[26][4]float32, ou
 // AVX-512, AVX2 or SSE2 (see texRowSep4; useAVX512 and useAVX2 choose)
 // and returns how many it did (the first ones of the row), and, with px,
 // how many of the first pixels removeOccluded would leave as they are
-// (see texRowSep16; 0 without AVX-512).
+// (see texRowSep16; 0 with SSE2 only).
 func (tm *texMapper) rowFast(z []byte, xs []float32, y, units float32, tc [][2]float32, px []float32, verts [][3]float32) (n, clean int) {
 	n = len(tc) &^ 3
 	if n == 0 || len(z) < 2*n || len(xs) < n || len(verts) < n || (px != nil && len(px) < n) {
@@ -49,7 +50,10 @@ func (tm *texMapper) rowFast(z []byte, xs []float32, y, units float32, tc [][2]f
 		if px != nil {
 			pxs = px[done:n8]
 		}
-		texRowSep8(z[2*done:2*n8], xs[done:n8], y, units, &tm.k8, tc[done:n8], tm.distort, pxs, tm.undistXY, verts[done:n8])
+		c := texRowSep8(z[2*done:2*n8], xs[done:n8], y, units, &tm.k8, tc[done:n8], tm.distort, pxs, tm.undistXY, verts[done:n8])
+		if done == 0 { // else the routine did not start from the row's first pixel
+			clean = c
+		}
 		done = n8
 	}
 	if n > done {

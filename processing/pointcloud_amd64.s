@@ -222,13 +222,61 @@ DATA vperm16<>+184(SB)/4, $4
 DATA vperm16<>+188(SB)/4, $15
 GLOBL vperm16<>(SB), RODATA|NOPTR, $192
 
-// func texRowSep8(z []byte, xs []float32, y, units float32, k *[26][8]float32, out [][2]float32, distort bool, px []float32, undistXY bool, verts [][3]float32)
-// k holds the values of texRowSep4's table each eight times.
-TEXT ·texRowSep8(SB), NOSPLIT, $0-152
+// occl holds -1 (the texture column occlusion scanning starts from), -inf
+// and 15 (the last lane).
+DATA occl<>+0(SB)/4, $0xbf800000
+DATA occl<>+4(SB)/4, $0xff800000
+DATA occl<>+8(SB)/4, $15
+GLOBL occl<>(SB), RODATA|NOPTR, $12
+
+// shift8 holds the permutations that move eight lanes up by one, two and
+// four lanes, then one that takes the last lane into every lane.
+DATA shift8<>+0(SB)/4, $0
+DATA shift8<>+4(SB)/4, $0
+DATA shift8<>+8(SB)/4, $1
+DATA shift8<>+12(SB)/4, $2
+DATA shift8<>+16(SB)/4, $3
+DATA shift8<>+20(SB)/4, $4
+DATA shift8<>+24(SB)/4, $5
+DATA shift8<>+28(SB)/4, $6
+DATA shift8<>+32(SB)/4, $0
+DATA shift8<>+36(SB)/4, $0
+DATA shift8<>+40(SB)/4, $0
+DATA shift8<>+44(SB)/4, $1
+DATA shift8<>+48(SB)/4, $2
+DATA shift8<>+52(SB)/4, $3
+DATA shift8<>+56(SB)/4, $4
+DATA shift8<>+60(SB)/4, $5
+DATA shift8<>+64(SB)/4, $0
+DATA shift8<>+68(SB)/4, $0
+DATA shift8<>+72(SB)/4, $0
+DATA shift8<>+76(SB)/4, $0
+DATA shift8<>+80(SB)/4, $0
+DATA shift8<>+84(SB)/4, $1
+DATA shift8<>+88(SB)/4, $2
+DATA shift8<>+92(SB)/4, $3
+DATA shift8<>+96(SB)/4, $7
+DATA shift8<>+100(SB)/4, $7
+DATA shift8<>+104(SB)/4, $7
+DATA shift8<>+108(SB)/4, $7
+DATA shift8<>+112(SB)/4, $7
+DATA shift8<>+116(SB)/4, $7
+DATA shift8<>+120(SB)/4, $7
+DATA shift8<>+124(SB)/4, $7
+GLOBL shift8<>(SB), RODATA|NOPTR, $128
+
+// func texRowSep8(z []byte, xs []float32, y, units float32, k *[26][8]float32, out [][2]float32, distort bool, px []float32, undistXY bool, verts [][3]float32) (clean int)
+// k holds the values of texRowSep4's table each eight times. clean is
+// texRowSep16's, for groups of eight: R13 holds the groups, R12 the groups
+// left at the first one not clean, Y9 the highest column so far.
+TEXT ·texRowSep8(SB), NOSPLIT, $0-160
 	ROWARGSV(Y14, Y15, 3)
 	TEXARGSV
+	MOVQ  CX, R13
+	XORQ  R12, R12
 	TESTQ CX, CX
 	JZ    done8
+	VBROADCASTSS occl<>+0(SB), Y9
 
 loop8:
 	DEPTH8
@@ -241,15 +289,15 @@ loop8:
 	VMOVDQU  vperm8<>+32(SB), Y8
 	VPERMPS  Y2, Y8, Y4
 	VMOVDQU  vperm8<>+64(SB), Y8
-	VPERMPS  Y0, Y8, Y9
+	VPERMPS  Y0, Y8, Y7
 	VBLENDPS $0x92, Y4, Y3, Y11
-	VBLENDPS $0x24, Y9, Y11, Y11
+	VBLENDPS $0x24, Y7, Y11, Y11
 	VMOVUPS  Y11, (R10)
 	VBLENDPS $0x24, Y4, Y3, Y11
-	VBLENDPS $0x49, Y9, Y11, Y11
+	VBLENDPS $0x49, Y7, Y11, Y11
 	VMOVUPS  Y11, 32(R10)
 	VBLENDPS $0x49, Y4, Y3, Y11
-	VBLENDPS $0x92, Y9, Y11, Y11
+	VBLENDPS $0x92, Y7, Y11, Y11
 	VMOVUPS  Y11, 64(R10)
 	ADDQ     $96, R10
 
@@ -279,6 +327,37 @@ project8:
 	VMOVUPS Y11, (R8)
 	ADDQ    $32, R8
 
+	// Y3 the columns, -inf where d is 0; Y6 their running maximum from
+	// the first lane on, Y4 that of the lanes before each (and Y9); lanes
+	// move up with the permutations of shift8, the lanes left empty taking
+	// the first lane's (which they already count).
+	TESTQ        R12, R12
+	JNZ          nopx8
+	VBROADCASTSS occl<>+4(SB), Y8
+	VBLENDVPS    Y10, Y8, Y11, Y3
+	VMOVDQU      shift8<>+0(SB), Y5
+	VPERMPS      Y3, Y5, Y4
+	VMAXPS       Y4, Y3, Y6
+	VMOVDQU      shift8<>+32(SB), Y5
+	VPERMPS      Y6, Y5, Y4
+	VMAXPS       Y4, Y6, Y6
+	VMOVDQU      shift8<>+64(SB), Y5
+	VPERMPS      Y6, Y5, Y4
+	VMAXPS       Y4, Y6, Y6
+	VMOVDQU      shift8<>+0(SB), Y5
+	VPERMPS      Y6, Y5, Y4
+	VBLENDPS     $0x01, Y9, Y4, Y4
+	VMAXPS       Y9, Y4, Y4
+	VCMPPS       $0x1e, Y4, Y3, Y5
+	VORPS        Y10, Y5, Y5
+	VMOVDQU      shift8<>+96(SB), Y8
+	VPERMPS      Y6, Y8, Y4
+	VMAXPS       Y9, Y4, Y9
+	VMOVMSKPS    Y5, R11
+	CMPQ         R11, $0xff
+	JEQ          nopx8
+	MOVQ         CX, R12
+
 nopx8:
 	// texture coordinates u/width, v/height, interleaved.
 	VDIVPS     768(BX), Y11, Y11
@@ -287,15 +366,11 @@ nopx8:
 	NEXTV(8, loop8)
 
 done8:
+	SUBQ R12, R13
+	SHLQ $3, R13
+	MOVQ R13, clean+152(FP)
 	VZEROUPPER
 	RET
-
-// occl holds -1 (the texture column occlusion scanning starts from), -inf
-// and 15 (the last lane).
-DATA occl<>+0(SB)/4, $0xbf800000
-DATA occl<>+4(SB)/4, $0xff800000
-DATA occl<>+8(SB)/4, $15
-GLOBL occl<>(SB), RODATA|NOPTR, $12
 
 // func texRowSep16(z []byte, xs []float32, y, units float32, k *[26][4]float32, out [][2]float32, distort bool, px []float32, undistXY bool, verts [][3]float32) (clean int)
 // The table's values are broadcast from texRowSep4's table. With px, clean
