@@ -449,6 +449,19 @@ project16:
 	// the first lane on, Z25 that of the lanes before each (and Z21).
 	TESTQ     R12, R12
 	JNZ       nopx16
+	KORTESTW  K1, K1
+	JCC       sparse16
+
+	// Every d not 0: each column above the one before (Z21 for the first).
+	VALIGND   $15, Z21, Z11, Z25
+	VCMPPS    $0x1e, Z25, Z11, K6
+	VPERMPS   Z11, Z26, Z21
+	KORTESTW  K6, K6
+	JCS       nopx16
+	MOVQ      CX, R12
+	JMP       nopx16
+
+sparse16:
 	VMOVAPS   Z22, Z23
 	VMOVAPS   Z11, K1, Z23
 	VALIGND   $15, Z22, Z23, Z25
