@@ -96,8 +96,11 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 		fov = oin.FOV()
 		oppa := [2]float32{float32(oin.Width) / fov[0], float32(oin.Height) / fov[1]}
 		both := dppa[0] < oppa[0] || dppa[1] < oppa[1] || specialResolution(din, oin)
-		dst, data := newValues[uint16](other.Width * other.Height)
-		clear(dst)
+		// New memory, not internal/framepool's: the C library does not
+		// give an align's outputs back to the pool (they go out in a
+		// frameset), so taking from it would leave the filters that do
+		// give theirs back without memory to reuse.
+		dst := make([]uint16, other.Width*other.Height)
 		// Row by row, each row's corners projected and its rectangles
 		// written at once, while the corners are in the cache: the
 		// nearest depth wins whatever the order of the writes.
@@ -113,10 +116,7 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 			}
 		}
 		putPixels(tl, br)
-		if data == nil {
-			data = bytesOf(dst)
-		}
-		return deriveData(depth, p, other.Width, other.Height, 2, data), nil
+		return deriveData(depth, p, other.Width, other.Height, 2, bytesOf(dst)), nil
 	}
 	// The other camera's picture into depth's geometry.
 	switch other.Profile.Format {
@@ -134,12 +134,7 @@ func (a *Align) Process(depth, other *sensor.Frame) (*sensor.Frame, error) {
 		oproj.Model = sensor.DistortionModifiedBrownConrady
 	}
 	both := oin.Height < din.Height && oin.Width < din.Width
-	var out *sensor.Frame
-	if obpp == 3 && !both {
-		out = deriveFull(other, p, depth.Width, depth.Height, obpp) // gatherLast writes every byte
-	} else {
-		out = derive(other, p, depth.Width, depth.Height, obpp)
-	}
+	out := derive(other, p, depth.Width, depth.Height, obpp) // new memory, as align to another stream's
 	out.DepthUnits = other.DepthUnits
 	src := packed(other, obpp)
 	pm := newAlignProj(&e, &oproj)

@@ -2,8 +2,10 @@ package processing
 
 import (
 	"bytes"
+	"runtime"
 	"testing"
 
+	"github.com/rsbag/rsbag/internal/framepool"
 	"github.com/rsbag/rsbag/sensor"
 )
 
@@ -59,6 +61,40 @@ func TestAlignProcessSet(t *testing.T) {
 						want.Profile.Name(), want.Width, want.Height)
 				}
 			}
+		})
+	}
+}
+
+// TestAlignLeavesPool: align's outputs are new memory, not
+// internal/framepool's. The C library gives the depth filters' outputs back
+// to the pool but not an align's (they go out in a frameset), so an align
+// that took from the pool would leave the filters without memory to reuse.
+func TestAlignLeavesPool(t *testing.T) {
+	depth := synthDepth(17, 9, sensor.FormatZ16)
+	color := synthDepth(23, 11, sensor.FormatRGB8)
+	color.Profile.Stream = sensor.StreamColor
+	for _, c := range []struct {
+		name string
+		to   sensor.Stream
+		n    int // the size of the output's data
+	}{
+		{"to color", sensor.StreamColor, 23 * 11 * 2},
+		{"to depth", sensor.StreamDepth, 17 * 9 * 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := framepool.Get(c.n)
+			framepool.Put(b)
+			out, err := NewAlign(c.to, identityExtrinsics{}).Process(depth, color)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out.Data) != c.n {
+				t.Fatalf("output of %d bytes, want %d", len(out.Data), c.n)
+			}
+			if got := framepool.Get(c.n); &got[0] != &b[0] {
+				t.Errorf("the align took the pool's buffer of %d bytes", c.n)
+			}
+			runtime.KeepAlive(b)
 		})
 	}
 }
