@@ -913,9 +913,10 @@ func TestPointCloudDefaultsMatchLibrealsense(t *testing.T) {
 // linked against librealsense 2.56.5 (testdata/procopts.expected): every
 // block's options (list, names, ranges, values, descriptions, the names
 // of their values, the ends of their ranges) and what the stream filter
-// options do to a depth and a color frame of a reference bag. The names
-// of the point cloud and align blocks lose librealsense's " (SSE3)", the
-// name of its x86 build's variant.
+// options do to a depth and a color frame of a reference bag, each
+// block's filter extensions, and the recommended blocks of the D435
+// recording with theirs. The names of the point cloud and align blocks
+// lose librealsense's " (SSE3)", the name of its x86 build's variant.
 func TestProcessingOptionsMatchLibrealsense(t *testing.T) {
 	bin := program(t, "procopts.cc")
 	want, err := os.ReadFile(filepath.Join("testdata", "procopts.expected"))
@@ -924,6 +925,15 @@ func TestProcessingOptionsMatchLibrealsense(t *testing.T) {
 	}
 	got := run(t, bin, filepath.Join("..", "testdata", "librealsense", "depth_color.bag"))
 	compareLinesBy(t, got, strings.ReplaceAll(string(want), " (SSE3)", ""), func(a, b string) bool { return a == b })
+	// The recommended blocks of the D435 recording (HDR merge and the
+	// sequence id filter among them) with their filter extensions
+	// (testdata/procopts.recommended.expected).
+	want, err = os.ReadFile(filepath.Join("testdata", "procopts.recommended.expected"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = run(t, bin, "recommended", filepath.Join("..", "testdata", "librealsense", "real", "single_depth_color_640x480.bag"))
+	compareLinesBy(t, got, string(want), func(a, b string) bool { return a == b })
 }
 
 // TestOptionValue checks the option-value interface the C++ wrapper calls

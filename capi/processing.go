@@ -411,15 +411,17 @@ type filterKind struct {
 // filterKinds holds the filterKind of every block of package processing
 // that has an extension or pools its frames.
 var filterKinds = map[string]filterKind{
-	"Decimation Filter":   {C.RS2_EXTENSION_DECIMATION_FILTER, true},
-	"Threshold Filter":    {C.RS2_EXTENSION_THRESHOLD_FILTER, true},
-	"Depth to Disparity":  {C.RS2_EXTENSION_DISPARITY_FILTER, true},
-	"Disparity to Depth":  {C.RS2_EXTENSION_DISPARITY_FILTER, true},
-	"Spatial Filter":      {C.RS2_EXTENSION_SPATIAL_FILTER, true},
-	"Temporal Filter":     {C.RS2_EXTENSION_TEMPORAL_FILTER, true},
-	"Hole Filling Filter": {C.RS2_EXTENSION_HOLE_FILLING_FILTER, true},
-	"Rotation Filter":     {C.RS2_EXTENSION_ROTATION_FILTER, false},
-	"Units Transform":     {0, true},
+	"Decimation Filter":     {C.RS2_EXTENSION_DECIMATION_FILTER, true},
+	"Threshold Filter":      {C.RS2_EXTENSION_THRESHOLD_FILTER, true},
+	"Depth to Disparity":    {C.RS2_EXTENSION_DISPARITY_FILTER, true},
+	"Disparity to Depth":    {C.RS2_EXTENSION_DISPARITY_FILTER, true},
+	"Spatial Filter":        {C.RS2_EXTENSION_SPATIAL_FILTER, true},
+	"Temporal Filter":       {C.RS2_EXTENSION_TEMPORAL_FILTER, true},
+	"Hole Filling Filter":   {C.RS2_EXTENSION_HOLE_FILLING_FILTER, true},
+	"Rotation Filter":       {C.RS2_EXTENSION_ROTATION_FILTER, false},
+	"HDR Merge":             {C.RS2_EXTENSION_HDR_MERGE, false},
+	"Filter By Sequence id": {C.RS2_EXTENSION_SEQUENCE_ID_FILTER, false},
+	"Units Transform":       {0, true},
 	// The colorizer keeps a table of colors, made of its settings, and no
 	// memory of a frame.
 	"Depth Visualization": {0, true},

@@ -5,7 +5,9 @@
 // passes the frame through ("pass") or makes a frame of it, and the
 // filter extensions each block has (rs2_is_processing_block_extendable_to).
 // Compiled by g++ (the rotation filter takes a C++ argument). Then each
-// block on the frameset of those two frames: what comes out.
+// block on the frameset of those two frames: what comes out. With the
+// arguments "recommended BAG": each sensor's recommended blocks of the bag,
+// with their filter extensions.
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -48,6 +50,18 @@ static rs2_processing_block* create(int k) {
 }
 static const int nblocks = 15;
 
+/* print_extensions prints the filter extensions b has, a line each. */
+static void print_extensions(rs2_processing_block* b) {
+	rs2_error* e = nullptr;
+	static const rs2_extension exts[] = {RS2_EXTENSION_DECIMATION_FILTER, RS2_EXTENSION_THRESHOLD_FILTER, RS2_EXTENSION_DISPARITY_FILTER,
+		RS2_EXTENSION_SPATIAL_FILTER, RS2_EXTENSION_TEMPORAL_FILTER, RS2_EXTENSION_HOLE_FILLING_FILTER, RS2_EXTENSION_ROTATION_FILTER,
+		RS2_EXTENSION_HDR_MERGE, RS2_EXTENSION_SEQUENCE_ID_FILTER, RS2_EXTENSION_VIDEO_FRAME};
+	for (rs2_extension x : exts) {
+		if (rs2_is_processing_block_extendable_to(b, x, &e)) printf("  is %s\n", rs2_extension_type_to_string(x));
+		check(e);
+	}
+}
+
 /* list prints the options of block k; the ends of each range are taken,
    one step beyond is not (on a second instance, the values printed first). */
 static void list(int k) {
@@ -56,13 +70,7 @@ static void list(int k) {
 	rs2_options* o = (rs2_options*)b;
 	printf("block %s\n", rs2_supports_processing_block_info(b, RS2_CAMERA_INFO_NAME, &e) ? rs2_get_processing_block_info(b, RS2_CAMERA_INFO_NAME, &e) : "-");
 	check(e);
-	static const rs2_extension exts[] = {RS2_EXTENSION_DECIMATION_FILTER, RS2_EXTENSION_THRESHOLD_FILTER, RS2_EXTENSION_DISPARITY_FILTER,
-		RS2_EXTENSION_SPATIAL_FILTER, RS2_EXTENSION_TEMPORAL_FILTER, RS2_EXTENSION_HOLE_FILLING_FILTER, RS2_EXTENSION_ROTATION_FILTER,
-		RS2_EXTENSION_HDR_MERGE, RS2_EXTENSION_SEQUENCE_ID_FILTER, RS2_EXTENSION_VIDEO_FRAME};
-	for (rs2_extension x : exts) {
-		if (rs2_is_processing_block_extendable_to(b, x, &e)) printf("  is %s\n", rs2_extension_type_to_string(x));
-		check(e);
-	}
+	print_extensions(b);
 	rs2_options_list* l = rs2_get_options_list(o, &e); check(e);
 	int n = rs2_get_options_list_size(l, &e); check(e);
 	for (int i = 0; i < n; i++) {
@@ -173,6 +181,28 @@ static const setting settings[] = {
 
 int main(int argc, char** argv) {
 	rs2_error* e = nullptr;
+	if (argc == 3 && !strcmp(argv[1], "recommended")) {
+		/* each sensor's recommended blocks of the bag argv[2]: name and
+		   filter extensions */
+		struct bag bg = open_bag(argv[2]);
+		rs2_sensor_list* sl = rs2_query_sensors(bg.dev, &e); check(e);
+		int n = rs2_get_sensors_count(sl, &e); check(e);
+		for (int i = 0; i < n; i++) {
+			rs2_sensor* s = rs2_create_sensor(sl, i, &e); check(e);
+			rs2_processing_block_list* bl = rs2_get_recommended_processing_blocks(s, &e); check(e);
+			int nb = rs2_get_recommended_processing_blocks_count(bl, &e); check(e);
+			for (int j = 0; j < nb; j++) {
+				rs2_processing_block* b = rs2_get_processing_block(bl, j, &e); check(e);
+				printf("sensor %d block %s\n", i, rs2_get_processing_block_info(b, RS2_CAMERA_INFO_NAME, &e)); check(e);
+				print_extensions(b);
+				rs2_delete_processing_block(b);
+			}
+			rs2_delete_recommended_processing_blocks(bl);
+			rs2_delete_sensor(s);
+		}
+		rs2_delete_sensor_list(sl);
+		return 0;
+	}
 	for (int k = 0; k < nblocks; k++) {
 		list(k);
 	}
